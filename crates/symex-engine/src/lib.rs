@@ -1,0 +1,1 @@
+//! States, memory, instruction semantics and libc models: the concrete interpreter and the symbolic executor.

@@ -1,0 +1,1 @@
+//! Hash-consed terms: the language every analysis speaks to the solver.

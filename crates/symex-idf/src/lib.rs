@@ -1,0 +1,1 @@
+//! The implicit-dynamic-frames verifier.

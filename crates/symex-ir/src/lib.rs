@@ -1,0 +1,1 @@
+//! Lowers clang-14 LLVM IR into symex's compact IR.

@@ -1,0 +1,1 @@
+//! The `Solver` trait and its layers around Z3.
