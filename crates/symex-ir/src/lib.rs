@@ -1,7 +1,75 @@
-//! Lowers clang-14 LLVM IR into symex's compact IR.
+//! symex's C front-end: drives clang-14, loads LLVM IR with `llvm-ir`, and lowers it to the
+//! compact, pre-resolved IR of [`ir`] that every analysis executes.
 //!
-//! [`ir`] defines the IR every analysis executes.
+//! ```no_run
+//! let module = symex_ir::load("prog.c".as_ref(), &symex_ir::FrontendOptions::default())?;
+//! let main = module.function_by_name("main").expect("a main function");
+//! # Ok::<(), symex_ir::FrontendError>(())
+//! ```
 
+pub mod driver;
+pub mod error;
 pub mod ir;
+mod layout;
+mod llvm_facts;
+mod lower;
 
+pub use driver::{FrontendOptions, InputKind, DEFAULT_CLANG_FLAGS, SIMPLIFY_PASSES};
+pub use error::FrontendError;
 pub use ir::*;
+
+use std::path::{Path, PathBuf};
+
+/// Loads a program: `.c`/`.i` are compiled with clang-14 (see [`DEFAULT_CLANG_FLAGS`]), `.ll`/`.bc`
+/// are read directly; the optional `opt` passes run next; the result is lowered to [`Module`].
+pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Module, FrontendError> {
+    let kind = InputKind::of(path)?;
+    if !path.is_file() {
+        return Err(FrontendError::Input {
+            path: path.display().to_string(),
+            message: "no such file".into(),
+        });
+    }
+    let scratch = driver::ScratchDir::new()?;
+    let mut ir_path: PathBuf = path.to_path_buf();
+    if kind == InputKind::C {
+        ir_path = scratch.path("input.bc");
+        driver::compile_c(path, &ir_path, opts)?;
+    }
+    if let Some(passes) = &opts.passes {
+        let out = scratch.path("opt.bc");
+        driver::run_passes(&ir_path, &out, passes, opts)?;
+        ir_path = out;
+    }
+    let facts = llvm_facts::LlvmFacts::read(&ir_path)?;
+    let llm = parse_with_llvm_ir(&ir_path)?;
+    lower::lower_module(&llm, &facts, &path.display().to_string())
+}
+
+/// Parses with `llvm-ir`, turning its panics on constructs it does not know into errors.
+fn parse_with_llvm_ir(path: &Path) -> Result<llvm_ir::Module, FrontendError> {
+    let is_text = path.extension().and_then(|e| e.to_str()) == Some("ll");
+    let parsed = std::panic::catch_unwind(|| {
+        if is_text {
+            llvm_ir::Module::from_ir_path(path)
+        } else {
+            llvm_ir::Module::from_bc_path(path)
+        }
+    });
+    let err = |message: String| FrontendError::Parse {
+        path: path.display().to_string(),
+        message,
+    };
+    match parsed {
+        Ok(Ok(m)) => Ok(m),
+        Ok(Err(message)) => Err(err(message)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown reason".into());
+            Err(err(format!("llvm-ir could not read the module: {what}")))
+        }
+    }
+}

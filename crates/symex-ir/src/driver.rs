@@ -1,0 +1,167 @@
+//! Turns an input file into LLVM bitcode: clang-14 for C, opt-14 for the optional passes.
+
+use crate::error::{FrontendError, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The clang flags every C input is compiled with, before the user's own flags.
+///
+/// `-O0 -Xclang -disable-O0-optnone` keeps the code as written (as KLEE and AProVE analyse it) while
+/// still letting `opt` passes run on it afterwards; `-g` keeps file:line for reports;
+/// `-fno-discard-value-names` keeps LLVM value names for IR dumps.
+pub const DEFAULT_CLANG_FLAGS: &[&str] = &[
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-g",
+    "-fno-discard-value-names",
+];
+
+/// The pass pipeline `FrontendOptions::with_simplify` selects.
+pub const SIMPLIFY_PASSES: &str = "mem2reg,simplifycfg";
+
+/// How to compile and load a program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrontendOptions {
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    /// Extra clang flags, appended after the defaults (so `-O2` here overrides `-O0`).
+    pub cflags: Vec<String>,
+    /// An `opt-14 -passes=` pipeline run on the bitcode before lowering (e.g. [`SIMPLIFY_PASSES`]).
+    pub passes: Option<String>,
+    /// The clang executable (default `clang-14`).
+    pub clang: Option<String>,
+    /// The opt executable (default `opt-14`).
+    pub opt: Option<String>,
+}
+
+impl FrontendOptions {
+    /// Options that run `mem2reg,simplifycfg` before lowering.
+    pub fn with_simplify(mut self) -> Self {
+        self.passes = Some(SIMPLIFY_PASSES.to_owned());
+        self
+    }
+
+    fn clang(&self) -> &str {
+        self.clang.as_deref().unwrap_or("clang-14")
+    }
+
+    fn opt(&self) -> &str {
+        self.opt.as_deref().unwrap_or("opt-14")
+    }
+
+    /// The full clang command line arguments for compiling `src` to bitcode `out`.
+    pub fn clang_args(&self, src: &Path, out: &Path) -> Vec<String> {
+        let mut args: Vec<String> = vec!["-c".into(), "-emit-llvm".into()];
+        args.extend(DEFAULT_CLANG_FLAGS.iter().map(|s| s.to_string()));
+        for dir in &self.include_dirs {
+            args.push(format!("-I{}", dir.display()));
+        }
+        for def in &self.defines {
+            args.push(format!("-D{def}"));
+        }
+        args.extend(self.cflags.iter().cloned());
+        args.push(src.display().to_string());
+        args.push("-o".into());
+        args.push(out.display().to_string());
+        args
+    }
+}
+
+/// What kind of input a path is, by extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// `.c` or `.i`: compiled with clang.
+    C,
+    /// `.ll`: textual LLVM IR.
+    LlvmText,
+    /// `.bc`: LLVM bitcode.
+    Bitcode,
+}
+
+impl InputKind {
+    pub fn of(path: &Path) -> Result<InputKind> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("c") | Some("i") => Ok(InputKind::C),
+            Some("ll") => Ok(InputKind::LlvmText),
+            Some("bc") => Ok(InputKind::Bitcode),
+            _ => Err(FrontendError::Input {
+                path: path.display().to_string(),
+                message: "unknown input kind (expected .c, .i, .ll or .bc)".into(),
+            }),
+        }
+    }
+}
+
+/// A scratch directory removed on drop.
+pub(crate) struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    pub(crate) fn new() -> Result<ScratchDir> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("symex-ir-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| FrontendError::Input {
+            path: dir.display().to_string(),
+            message: format!("cannot create a scratch directory: {e}"),
+        })?;
+        Ok(ScratchDir(dir))
+    }
+
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run_tool(tool: &str, args: &[String], input: &Path) -> Result<()> {
+    let output = Command::new(tool)
+        .args(args)
+        .output()
+        .map_err(|e| FrontendError::Tool {
+            tool: tool.to_owned(),
+            message: format!("cannot run it ({e}); install it with `apt-get install -y clang-14`"),
+        })?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(FrontendError::Compile {
+        path: input.display().to_string(),
+        diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+    })
+}
+
+/// Compiles a C file to bitcode at `out`.
+pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Result<()> {
+    if !src.is_file() {
+        return Err(FrontendError::Input {
+            path: src.display().to_string(),
+            message: "no such file".into(),
+        });
+    }
+    run_tool(opts.clang(), &opts.clang_args(src, out), src)
+}
+
+/// Runs the `opt` pass pipeline on `input`, writing bitcode to `out`.
+pub(crate) fn run_passes(
+    input: &Path,
+    out: &Path,
+    passes: &str,
+    opts: &FrontendOptions,
+) -> Result<()> {
+    let args = vec![
+        format!("-passes={passes}"),
+        input.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ];
+    run_tool(opts.opt(), &args, input)
+}

@@ -1,0 +1,259 @@
+//! Type layout from the module's data layout, following LLVM 14's `DataLayout` rules:
+//! integers without an explicit entry take the alignment of the next larger listed width (or the
+//! largest listed one — so `i128` is 8-aligned on x86-64 in LLVM 14), vectors without an entry are
+//! naturally aligned, struct fields are placed at their alignment unless packed.
+
+use crate::error::{FrontendError, Result};
+use crate::ir::{TypeId, TypeInfo, TypeKind};
+use llvm_ir::module::DataLayout;
+use llvm_ir::types::{NamedStructDef, Type, TypeRef, Types};
+use rustc_hash::FxHashMap;
+
+/// Interns types and computes their layout once.
+pub(crate) struct TypeTable {
+    pub infos: Vec<TypeInfo>,
+    by_kind: FxHashMap<TypeKind, TypeId>,
+    by_ref: FxHashMap<TypeRef, TypeId>,
+    int_aligns: Vec<(u32, u64)>,
+    vec_aligns: Vec<(u32, u64)>,
+    agg_align: u64,
+}
+
+fn round_up(n: u64, align: u64) -> u64 {
+    n.div_ceil(align.max(1)) * align.max(1)
+}
+
+impl TypeTable {
+    /// A table for the given data layout, pre-filled with the types named by `TypeId`'s constants.
+    pub fn new(dl: &DataLayout) -> Result<TypeTable> {
+        let (int_aligns, vec_aligns, agg_align) = parse_layout(&dl.layout_str)?;
+        let mut t = TypeTable {
+            infos: Vec::new(),
+            by_kind: FxHashMap::default(),
+            by_ref: FxHashMap::default(),
+            int_aligns,
+            vec_aligns,
+            agg_align,
+        };
+        for kind in [
+            TypeKind::Void,
+            TypeKind::Int(1),
+            TypeKind::Int(8),
+            TypeKind::Int(16),
+            TypeKind::Int(32),
+            TypeKind::Int(64),
+            TypeKind::Int(128),
+            TypeKind::Ptr,
+        ] {
+            t.intern(kind);
+        }
+        Ok(t)
+    }
+
+    pub fn info(&self, id: TypeId) -> &TypeInfo {
+        &self.infos[id.0 as usize]
+    }
+
+    fn int_align(&self, bits: u32) -> u64 {
+        if let Some(&(_, a)) = self.int_aligns.iter().find(|(w, _)| *w >= bits) {
+            return a;
+        }
+        self.int_aligns.last().map(|&(_, a)| a).unwrap_or(1)
+    }
+
+    fn vec_align(&self, bits: u32, store: u64) -> u64 {
+        match self.vec_aligns.iter().find(|(w, _)| *w == bits) {
+            Some(&(_, a)) => a,
+            None => store.next_power_of_two(),
+        }
+    }
+
+    /// Interns a type whose parts are already interned, computing its layout.
+    pub fn intern(&mut self, kind: TypeKind) -> TypeId {
+        if let Some(&id) = self.by_kind.get(&kind) {
+            return id;
+        }
+        let (store_size, align) = match &kind {
+            TypeKind::Void => (0, 1),
+            TypeKind::Int(bits) => (u64::from(*bits).div_ceil(8), self.int_align(*bits)),
+            TypeKind::Ptr => (8, 8),
+            TypeKind::Array { elem, len } => {
+                let e = self.info(*elem);
+                (e.alloc_size * len, e.align)
+            }
+            TypeKind::Vector { elem, lanes } => {
+                let bits = self.elem_bits(*elem) * lanes;
+                let store = u64::from(bits).div_ceil(8);
+                (store, self.vec_align(bits, store))
+            }
+            TypeKind::Struct {
+                fields,
+                offsets,
+                packed,
+            } => {
+                let end = fields
+                    .iter()
+                    .zip(offsets)
+                    .map(|(f, off)| off + self.info(*f).alloc_size)
+                    .max()
+                    .unwrap_or(0);
+                let align = if *packed {
+                    1
+                } else {
+                    fields
+                        .iter()
+                        .map(|f| self.info(*f).align)
+                        .fold(self.agg_align, u64::max)
+                };
+                (round_up(end, align), align)
+            }
+        };
+        let id = TypeId(self.infos.len() as u32);
+        self.infos.push(TypeInfo {
+            alloc_size: round_up(store_size, align),
+            store_size,
+            align,
+            kind: kind.clone(),
+        });
+        self.by_kind.insert(kind, id);
+        id
+    }
+
+    fn elem_bits(&self, elem: TypeId) -> u32 {
+        match self.info(elem).kind {
+            TypeKind::Int(bits) => bits,
+            _ => 64,
+        }
+    }
+
+    /// Interns a struct with fields laid out by the usual rules.
+    pub fn struct_of(&mut self, fields: Vec<TypeId>, packed: bool) -> TypeId {
+        let mut offsets = Vec::with_capacity(fields.len());
+        let mut off = 0;
+        for f in &fields {
+            let info = self.info(*f);
+            if !packed {
+                off = round_up(off, info.align);
+            }
+            offsets.push(off);
+            off += info.alloc_size;
+        }
+        self.intern(TypeKind::Struct {
+            fields,
+            offsets,
+            packed,
+        })
+    }
+
+    /// The IR type of an LLVM type; errors name the unsupported type.
+    pub fn lower(&mut self, ty: &TypeRef, types: &Types) -> Result<TypeId> {
+        if let Some(&id) = self.by_ref.get(ty) {
+            return Ok(id);
+        }
+        let id = match ty.as_ref() {
+            Type::VoidType => TypeId::VOID,
+            Type::IntegerType { bits } if (1..=128).contains(bits) => {
+                self.intern(TypeKind::Int(*bits))
+            }
+            Type::IntegerType { bits } => {
+                return Err(FrontendError::unsupported(format!(
+                    "integer type i{bits} (at most 128 bits are supported)"
+                )))
+            }
+            Type::PointerType { .. } => TypeId::PTR,
+            Type::FPType(_) => {
+                return Err(FrontendError::unsupported(format!(
+                    "floating-point type `{ty}`"
+                )))
+            }
+            Type::ArrayType {
+                element_type,
+                num_elements,
+            } => {
+                let elem = self.lower(element_type, types)?;
+                self.intern(TypeKind::Array {
+                    elem,
+                    len: *num_elements as u64,
+                })
+            }
+            Type::VectorType {
+                element_type,
+                num_elements,
+                scalable,
+            } => {
+                if *scalable {
+                    return Err(FrontendError::unsupported(format!(
+                        "scalable vector type `{ty}`"
+                    )));
+                }
+                let elem = self.lower(element_type, types)?;
+                if !matches!(self.info(elem).kind, TypeKind::Int(_) | TypeKind::Ptr) {
+                    return Err(FrontendError::unsupported(format!("vector type `{ty}`")));
+                }
+                self.intern(TypeKind::Vector {
+                    elem,
+                    lanes: *num_elements as u32,
+                })
+            }
+            Type::StructType {
+                element_types,
+                is_packed,
+            } => {
+                let fields = element_types
+                    .iter()
+                    .map(|t| self.lower(t, types))
+                    .collect::<Result<Vec<_>>>()?;
+                self.struct_of(fields, *is_packed)
+            }
+            Type::NamedStructType { name } => match types.named_struct_def(name) {
+                Some(NamedStructDef::Defined(def)) => self.lower(def, types)?,
+                _ => {
+                    return Err(FrontendError::unsupported(format!(
+                        "use of the opaque (incomplete) struct type `%{name}` as a value"
+                    )))
+                }
+            },
+            other => return Err(FrontendError::unsupported(format!("LLVM type `{other}`"))),
+        };
+        self.by_ref.insert(ty.clone(), id);
+        Ok(id)
+    }
+}
+
+type Aligns = (Vec<(u32, u64)>, Vec<(u32, u64)>, u64);
+
+/// Reads the integer, vector and aggregate ABI alignments from a data layout string, starting
+/// from LLVM's defaults. Little-endian 64-bit pointers are required.
+pub(crate) fn parse_layout(s: &str) -> Result<Aligns> {
+    let mut ints: Vec<(u32, u64)> = vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 8)];
+    let mut vecs: Vec<(u32, u64)> = vec![(64, 8), (128, 16)];
+    let mut agg = 1u64;
+    let bad =
+        |spec: &str| FrontendError::unsupported(format!("data layout entry `{spec}` in `{s}`"));
+    for spec in s.split('-').filter(|p| !p.is_empty()) {
+        let nums =
+            |rest: &str| -> Vec<u64> { rest.split(':').map(|n| n.parse().unwrap_or(0)).collect() };
+        let set = |table: &mut Vec<(u32, u64)>, rest: &str| {
+            let v = nums(rest);
+            let (bits, abi) = (v[0] as u32, v.get(1).copied().unwrap_or(0) / 8);
+            table.retain(|(w, _)| *w != bits);
+            table.push((bits, abi.max(1)));
+            table.sort();
+        };
+        match spec.as_bytes()[0] {
+            b'E' => return Err(bad(spec)),
+            b'i' => set(&mut ints, &spec[1..]),
+            b'v' => set(&mut vecs, &spec[1..]),
+            b'a' => agg = (nums(&spec[1..]).get(1).copied().unwrap_or(0) / 8).max(1),
+            b'p' => {
+                let (space, rest) = spec[1..].split_once(':').unwrap_or(("", &spec[1..]));
+                let size = nums(rest).first().copied().unwrap_or(64);
+                if (space.is_empty() || space == "0") && size != 64 {
+                    return Err(bad(spec));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((ints, vecs, agg))
+}

@@ -1,0 +1,234 @@
+//! Facts about a module that `llvm-ir` 0.11 cannot report for LLVM 14, read with `llvm-sys`:
+//!
+//! * the `nuw`/`nsw`/`exact` flags of arithmetic instructions (LLVM 14's C API has no getter for
+//!   them, so we call the exported C++ accessors of `llvm::Instruction` — plain non-virtual
+//!   member functions taking `this`, which follow the C calling convention on x86-64);
+//! * the full value of integer constants wider than 64 bits (`llvm-ir` keeps only the low
+//!   64 bits; we recover the high bits by folding `trunc(lshr(c, 64))` in LLVM).
+
+use crate::error::{FrontendError, Result};
+use crate::ir::ArithFlags;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMOpcode;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::ffi::{CStr, CString};
+use std::path::Path;
+
+extern "C" {
+    #[link_name = "_ZNK4llvm11Instruction15hasNoSignedWrapEv"]
+    fn instruction_has_nsw(inst: LLVMValueRef) -> bool;
+    #[link_name = "_ZNK4llvm11Instruction17hasNoUnsignedWrapEv"]
+    fn instruction_has_nuw(inst: LLVMValueRef) -> bool;
+    #[link_name = "_ZNK4llvm11Instruction7isExactEv"]
+    fn instruction_is_exact(inst: LLVMValueRef) -> bool;
+}
+
+/// Where an instruction sits: (function name, block index, instruction index in the block).
+pub(crate) type InstKey = (String, u32, u32);
+
+/// What `llvm-ir` does not tell.
+#[derive(Default, Debug)]
+pub(crate) struct LlvmFacts {
+    /// Arithmetic flags of the instructions that have any.
+    pub flags: FxHashMap<InstKey, ArithFlags>,
+    /// Wide constants (more than 64 bits), by (width, low 64 bits) → full value.
+    wide: FxHashMap<(u32, u64), u128>,
+    /// (width, low 64 bits) pairs shared by several distinct wide constants.
+    ambiguous: FxHashSet<(u32, u64)>,
+}
+
+impl LlvmFacts {
+    /// The full value of a constant of `width > 64` bits whose low 64 bits `llvm-ir` reported.
+    pub fn wide_value(&self, width: u32, low: u64) -> Result<u128> {
+        let key = (width, low);
+        if self.ambiguous.contains(&key) {
+            return Err(FrontendError::unsupported(format!(
+                "two distinct i{width} constants with equal low 64 bits ({low:#x})"
+            )));
+        }
+        // A wide constant llvm-ir reports always appears in the module, so it is in the table.
+        self.wide.get(&key).copied().ok_or_else(|| {
+            FrontendError::unsupported(format!(
+                "i{width} constant {low:#x} not found in the module"
+            ))
+        })
+    }
+
+    /// Reads the facts of the `.ll` or `.bc` file at `path`.
+    pub fn read(path: &Path) -> Result<LlvmFacts> {
+        let parse_err = |message: String| FrontendError::Parse {
+            path: path.display().to_string(),
+            message,
+        };
+        let cpath =
+            CString::new(path.display().to_string()).map_err(|e| parse_err(e.to_string()))?;
+        // SAFETY: standard LLVM C API use; the module and context are disposed below and no
+        // reference to them escapes this function.
+        unsafe {
+            let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
+            let mut msg: *mut std::os::raw::c_char = std::ptr::null_mut();
+            if LLVMCreateMemoryBufferWithContentsOfFile(cpath.as_ptr(), &mut buf, &mut msg) != 0 {
+                return Err(parse_err(take_message(msg)));
+            }
+            let ctx = LLVMContextCreate();
+            let mut module: LLVMModuleRef = std::ptr::null_mut();
+            // LLVMParseIRInContext takes ownership of the buffer and accepts text and bitcode.
+            if llvm_sys::ir_reader::LLVMParseIRInContext(ctx, buf, &mut module, &mut msg) != 0 {
+                LLVMContextDispose(ctx);
+                return Err(parse_err(take_message(msg)));
+            }
+            let mut facts = LlvmFacts::default();
+            let mut walker = ConstWalker::new(ctx);
+            facts.collect(module, &mut walker);
+            walker.finish(&mut facts);
+            LLVMDisposeModule(module);
+            LLVMContextDispose(ctx);
+            Ok(facts)
+        }
+    }
+
+    unsafe fn collect(&mut self, module: LLVMModuleRef, walker: &mut ConstWalker) {
+        let mut global = LLVMGetFirstGlobal(module);
+        while !global.is_null() {
+            let init = LLVMGetInitializer(global);
+            if !init.is_null() {
+                walker.visit(init);
+            }
+            global = LLVMGetNextGlobal(global);
+        }
+        let mut func = LLVMGetFirstFunction(module);
+        while !func.is_null() {
+            let name = value_name(func);
+            let mut block = LLVMGetFirstBasicBlock(func);
+            let mut b = 0u32;
+            while !block.is_null() {
+                let mut inst = LLVMGetFirstInstruction(block);
+                let mut i = 0u32;
+                while !inst.is_null() {
+                    let flags = arith_flags(inst);
+                    if flags != ArithFlags::NONE {
+                        self.flags.insert((name.clone(), b, i), flags);
+                    }
+                    for k in 0..LLVMGetNumOperands(inst).max(0) as u32 {
+                        let op = LLVMGetOperand(inst, k);
+                        if !op.is_null() && !LLVMIsAConstant(op).is_null() {
+                            walker.visit(op);
+                        }
+                    }
+                    inst = LLVMGetNextInstruction(inst);
+                    i += 1;
+                }
+                block = LLVMGetNextBasicBlock(block);
+                b += 1;
+            }
+            func = LLVMGetNextFunction(func);
+        }
+    }
+}
+
+unsafe fn take_message(msg: *mut std::os::raw::c_char) -> String {
+    if msg.is_null() {
+        return "unknown error".into();
+    }
+    let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+    LLVMDisposeMessage(msg);
+    s
+}
+
+unsafe fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let ptr = LLVMGetValueName2(v, &mut len);
+    if ptr.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(std::slice::from_raw_parts(ptr as *const u8, len)).into_owned()
+}
+
+unsafe fn arith_flags(inst: LLVMValueRef) -> ArithFlags {
+    use LLVMOpcode::*;
+    match LLVMGetInstructionOpcode(inst) {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
+            let mut f = ArithFlags::NONE;
+            if instruction_has_nuw(inst) {
+                f = f.with(ArithFlags::NUW);
+            }
+            if instruction_has_nsw(inst) {
+                f = f.with(ArithFlags::NSW);
+            }
+            f
+        }
+        LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr if instruction_is_exact(inst) => {
+            ArithFlags::EXACT
+        }
+        _ => ArithFlags::NONE,
+    }
+}
+
+/// Visits constants (through aggregates and constant expressions, never into other globals)
+/// and records the integers wider than 64 bits.
+struct ConstWalker {
+    ctx: LLVMContextRef,
+    seen: FxHashSet<usize>,
+    found: FxHashMap<(u32, u64), FxHashSet<u128>>,
+}
+
+impl ConstWalker {
+    fn new(ctx: LLVMContextRef) -> Self {
+        ConstWalker {
+            ctx,
+            seen: FxHashSet::default(),
+            found: FxHashMap::default(),
+        }
+    }
+
+    unsafe fn visit(&mut self, c: LLVMValueRef) {
+        if !self.seen.insert(c as usize) || !LLVMIsAGlobalValue(c).is_null() {
+            return;
+        }
+        if !LLVMIsAConstantInt(c).is_null() {
+            let width = LLVMGetIntTypeWidth(LLVMTypeOf(c));
+            if width > 64 {
+                let value = self.full_value(c, width);
+                self.found
+                    .entry((width, value as u64))
+                    .or_default()
+                    .insert(value);
+            }
+            return;
+        }
+        for k in 0..LLVMGetNumOperands(c).max(0) as u32 {
+            let op = LLVMGetOperand(c, k);
+            if !op.is_null() && !LLVMIsAConstant(op).is_null() {
+                self.visit(op);
+            }
+        }
+    }
+
+    /// Reads a wide constant 64 bits at a time; LLVM folds the shifts and truncations.
+    unsafe fn full_value(&self, c: LLVMValueRef, width: u32) -> u128 {
+        let ty = LLVMTypeOf(c);
+        let i64t = LLVMInt64TypeInContext(self.ctx);
+        let low = LLVMConstIntGetZExtValue(LLVMConstTrunc(c, i64t)) as u128;
+        let shifted = LLVMConstLShr(c, LLVMConstInt(ty, 64, 0));
+        let high = LLVMConstIntGetZExtValue(LLVMConstTrunc(shifted, i64t)) as u128;
+        let mask = if width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
+        (low | (high << 64)) & mask
+    }
+
+    fn finish(self, facts: &mut LlvmFacts) {
+        for (key, values) in self.found {
+            if values.len() == 1 {
+                facts
+                    .wide
+                    .insert(key, values.into_iter().next().unwrap_or_default());
+            } else {
+                facts.ambiguous.insert(key);
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Lowering of an `llvm-ir` module into the compact IR: module-level tables (types, files,
+//! functions, globals, the constant pool) here; constants, GEP offsets, function bodies and
+//! intrinsics in the submodules.
+
+mod consts;
+mod func;
+mod gep;
+mod intrinsics;
+
+use crate::error::{FrontendError, Result};
+use crate::ir::*;
+use crate::layout::TypeTable;
+use crate::llvm_facts::LlvmFacts;
+use llvm_ir::types::Type;
+use llvm_ir::{DebugLoc, Name};
+use rustc_hash::FxHashMap;
+
+/// Module-wide lowering state.
+pub(crate) struct Ctx<'m> {
+    pub llm: &'m llvm_ir::Module,
+    pub facts: &'m LlvmFacts,
+    pub types: TypeTable,
+    pub consts: Vec<Const>,
+    const_ids: FxHashMap<Const, ConstId>,
+    /// LLVM global names (variables and functions) → what they denote.
+    pub symbols: FxHashMap<Name, AddrBase>,
+    files: Vec<String>,
+    file_ids: FxHashMap<String, u32>,
+}
+
+impl<'m> Ctx<'m> {
+    pub fn intern_const(&mut self, c: Const) -> ConstId {
+        if let Some(&id) = self.const_ids.get(&c) {
+            return id;
+        }
+        let id = ConstId(self.consts.len() as u32);
+        self.consts.push(c.clone());
+        self.const_ids.insert(c, id);
+        id
+    }
+
+    /// The IR type of an LLVM type.
+    pub fn ty(&mut self, ty: &llvm_ir::TypeRef) -> Result<TypeId> {
+        self.types.lower(ty, &self.llm.types)
+    }
+
+    pub fn info(&self, id: TypeId) -> &TypeInfo {
+        self.types.info(id)
+    }
+
+    pub fn loc(&mut self, dl: &Option<DebugLoc>) -> Loc {
+        let Some(dl) = dl else { return Loc::UNKNOWN };
+        let file = match self.file_ids.get(&dl.filename) {
+            Some(&f) => f,
+            None => {
+                let f = self.files.len() as u32;
+                self.files.push(dl.filename.clone());
+                self.file_ids.insert(dl.filename.clone(), f);
+                f
+            }
+        };
+        Loc {
+            file,
+            line: dl.line,
+            col: dl.col.unwrap_or(0),
+        }
+    }
+
+    pub fn describe(&self, loc: Loc) -> Option<String> {
+        if !loc.is_known() {
+            return None;
+        }
+        let file = &self.files[loc.file as usize];
+        Some(if loc.col == 0 {
+            format!("{file}:{}", loc.line)
+        } else {
+            format!("{file}:{}:{}", loc.line, loc.col)
+        })
+    }
+}
+
+/// Lowers a whole module. `source_path` is recorded as the module's origin.
+pub(crate) fn lower_module(
+    llm: &llvm_ir::Module,
+    facts: &LlvmFacts,
+    source_path: &str,
+) -> Result<Module> {
+    let mut ctx = Ctx {
+        llm,
+        facts,
+        types: TypeTable::new(&llm.data_layout)?,
+        consts: Vec::new(),
+        const_ids: FxHashMap::default(),
+        symbols: FxHashMap::default(),
+        files: Vec::new(),
+        file_ids: FxHashMap::default(),
+    };
+    let main_file = if llm.source_file_name.is_empty() {
+        source_path.to_owned()
+    } else {
+        llm.source_file_name.clone()
+    };
+    ctx.files.push(main_file.clone());
+    ctx.file_ids.insert(main_file, 0);
+
+    let mut functions = declare_functions(&mut ctx)?;
+    let mut globals = declare_globals(&mut ctx)?;
+    for (g, lg) in globals.iter_mut().zip(&llm.global_vars) {
+        if let Some(init) = &lg.initializer {
+            let data = ctx
+                .const_data(init, g.ty)
+                .map_err(|e| e.at(ctx.describe(g.loc), None).in_global(&g.name))?;
+            g.init = Some(data);
+        }
+    }
+    for (f, lf) in functions.iter_mut().zip(&llm.functions) {
+        f.body = Some(func::lower_body(&mut ctx, lf)?);
+    }
+
+    let function_names = functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.clone(), FuncId(i as u32)))
+        .collect();
+    let global_names = globals
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.name.clone(), GlobalId(i as u32)))
+        .collect();
+    Ok(Module {
+        source_path: source_path.to_owned(),
+        files: ctx.files,
+        target: Target {
+            triple: llm.target_triple.clone().unwrap_or_default(),
+            data_layout: llm.data_layout.layout_str.clone(),
+            pointer_bytes: 8,
+        },
+        types: ctx.types.infos,
+        globals,
+        functions,
+        consts: ctx.consts,
+        function_names,
+        global_names,
+    })
+}
+
+impl FrontendError {
+    fn in_global(self, name: &str) -> Self {
+        match self {
+            FrontendError::Unsupported {
+                construct,
+                location,
+                function,
+            } => FrontendError::Unsupported {
+                construct: format!("{construct} in the initializer of global `{name}`"),
+                location,
+                function,
+            },
+            other => other,
+        }
+    }
+}
+
+/// One signature: parameter types, return type.
+fn signature(
+    ctx: &mut Ctx,
+    name: &str,
+    params: &[llvm_ir::function::Parameter],
+    ret: &llvm_ir::TypeRef,
+    loc: Loc,
+) -> Result<(Vec<TypeId>, TypeId)> {
+    let sig = (|| {
+        let params = params
+            .iter()
+            .map(|p| ctx.ty(&p.ty))
+            .collect::<Result<Vec<_>>>()?;
+        Ok((params, ctx.ty(ret)?))
+    })();
+    sig.map_err(|e: FrontendError| e.at(ctx.describe(loc), Some(name)))
+}
+
+/// Function table: definitions first (in module order), then the non-intrinsic declarations.
+fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
+    let llm = ctx.llm;
+    let mut out = Vec::new();
+    for f in &llm.functions {
+        let loc = ctx.loc(&f.debugloc);
+        let (params, ret) = signature(ctx, &f.name, &f.parameters, &f.return_type, loc)?;
+        ctx.symbols.insert(
+            Name::from(f.name.as_str()),
+            AddrBase::Function(FuncId(out.len() as u32)),
+        );
+        out.push(Function {
+            name: f.name.clone(),
+            params,
+            ret,
+            is_vararg: f.is_var_arg,
+            body: None,
+            loc,
+        });
+    }
+    for f in &llm.func_declarations {
+        if f.name.starts_with("llvm.") {
+            continue;
+        }
+        let loc = ctx.loc(&f.debugloc);
+        let (params, ret) = signature(ctx, &f.name, &f.parameters, &f.return_type, loc)?;
+        ctx.symbols.insert(
+            Name::from(f.name.as_str()),
+            AddrBase::Function(FuncId(out.len() as u32)),
+        );
+        out.push(Function {
+            name: f.name.clone(),
+            params,
+            ret,
+            is_vararg: f.is_var_arg,
+            body: None,
+            loc,
+        });
+    }
+    Ok(out)
+}
+
+pub(crate) fn name_str(name: &Name) -> String {
+    match name {
+        Name::Name(s) => s.to_string(),
+        Name::Number(n) => n.to_string(),
+    }
+}
+
+/// Global table (initializers are filled in once every symbol is known).
+fn declare_globals(ctx: &mut Ctx) -> Result<Vec<Global>> {
+    let llm = ctx.llm;
+    let mut out = Vec::new();
+    for g in &llm.global_vars {
+        let name = name_str(&g.name);
+        let loc = ctx.loc(&g.debugloc);
+        let value_ty = match &g.initializer {
+            Some(init) => llm.type_of(init),
+            None => match g.ty.as_ref() {
+                Type::PointerType { pointee_type, .. } => pointee_type.clone(),
+                _ => g.ty.clone(),
+            },
+        };
+        if g.thread_local_mode != llvm_ir::module::ThreadLocalMode::NotThreadLocal {
+            return Err(
+                FrontendError::unsupported(format!("thread-local global `{name}`"))
+                    .at(ctx.describe(loc), None),
+            );
+        }
+        let ty = ctx
+            .ty(&value_ty)
+            .map_err(|e| e.at(ctx.describe(loc), None).in_global(&name))?;
+        let info = ctx.info(ty).clone();
+        ctx.symbols
+            .insert(g.name.clone(), AddrBase::Global(GlobalId(out.len() as u32)));
+        out.push(Global {
+            name,
+            ty,
+            size: info.alloc_size,
+            align: info.align.max(u64::from(g.alignment)),
+            init: None,
+            is_constant: g.is_constant,
+            loc,
+        });
+    }
+    Ok(out)
+}
