@@ -1,1 +1,27 @@
-//! States, memory, instruction semantics and libc models: the concrete interpreter and the symbolic executor.
+//! States, memory, instruction semantics and libc models: the concrete interpreter and (later) the
+//! symbolic executor.
+//!
+//! The semantics ([`exec`], [`call`], [`access`], [`hooks`]) are written once over a value [`domain::Domain`];
+//! [`concrete::Concrete`] makes them the concrete interpreter ([`interp`]), symbolic domains will make
+//! them the symbolic executor.
+
+pub mod access;
+pub mod bug;
+mod call;
+pub mod concrete;
+pub mod domain;
+pub mod exec;
+pub mod hooks;
+pub mod interp;
+mod leak;
+pub mod memory;
+pub mod printf;
+pub mod program;
+pub mod state;
+pub mod testfile;
+
+pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
+pub use interp::{outcome, run, RunOptions, RunResult};
+pub use program::Program;
+pub use state::{Checks, State};
+pub use testfile::{Outcome, TestFile, TestInput};

@@ -1,0 +1,295 @@
+//! Checked memory access: which object a pointer refers to, whether the access is within its bounds and
+//! lifetime, and loading uninitialised bytes as inputs. Instructions and library models both go through here.
+
+use crate::bug::{BugKind, End};
+use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
+use crate::memory::{Lookup, ObjId, ObjKind};
+use crate::program::Program;
+use crate::state::State;
+
+/// A resolved access: object and offset within it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub obj: ObjId,
+    pub off: usize,
+}
+
+/// Whether an access reads or writes (writes to read-only objects are bugs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+impl<D: Domain> State<D> {
+    /// A bug of `kind` at the current instruction.
+    pub fn bug(&self, prog: &Program, kind: BugKind, message: impl Into<String>) -> End {
+        End::Bug(crate::bug::Bug {
+            kind,
+            loc: self.location(prog),
+            message: message.into(),
+        })
+    }
+
+    /// `ptr + k` on 64 bits.
+    pub fn ptr_add(&mut self, ptr: &D::Val, k: u64) -> D::Val {
+        let kv = self.dom.constant(64, k as u128);
+        self.dom.binop(BinOp::Add, 64, ptr, &kv)
+    }
+
+    /// Resolves `ptr` for an access of `n` bytes: decides which object it refers to, checks that the object
+    /// is alive and that the access lies within it.
+    pub fn resolve(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        access: Access,
+    ) -> Result<Place, End> {
+        let shift = self.dom.constant(64, 32);
+        let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
+        let idv = self.dom.cast(CastOp::Trunc, 64, 32, &hi);
+        let id = self.dom.choose(Decision::PointerObject, &idv, 32) as ObjId;
+        let verb = if access == Access::Read {
+            "read"
+        } else {
+            "write"
+        };
+        let (size, read_only) = match self.mem.lookup(id) {
+            Lookup::Live(o) => (o.size(), o.read_only),
+            Lookup::Nothing if id == 0 => {
+                return Err(self.bug(
+                    prog,
+                    BugKind::NullDeref,
+                    format!("{n}-byte {verb} through a null pointer"),
+                ))
+            }
+            Lookup::Nothing => {
+                return Err(self.bug(
+                    prog,
+                    BugKind::OutOfBounds,
+                    format!("{n}-byte {verb} through a pointer to no object"),
+                ))
+            }
+            Lookup::Dead(kind) => return Err(self.lifetime_bug(prog, kind, verb)),
+            Lookup::Function(f) => {
+                let name = &prog.module.func(symex_ir::FuncId(f)).name;
+                return Err(self.bug(
+                    prog,
+                    BugKind::OutOfBounds,
+                    format!("{verb} of the code of function `{name}`"),
+                ));
+            }
+        };
+        let offv = self.dom.cast(CastOp::Trunc, 64, 32, ptr);
+        let off64 = self.dom.cast(CastOp::ZExt, 32, 64, &offv);
+        let nv = self.dom.constant(64, n as u128);
+        let end = self.dom.binop(BinOp::Add, 64, &off64, &nv);
+        let sizev = self.dom.constant(64, size as u128);
+        let in_bounds = self.dom.cmp(CmpOp::Ule, 64, &end, &sizev);
+        if !self.dom.decide(Decision::InBounds, &in_bounds) {
+            let at = match self.dom.as_const(&offv) {
+                Some(o) => format!("offset {o}"),
+                None => "a symbolic offset".to_string(),
+            };
+            let name = self
+                .mem
+                .object(id)
+                .map(|o| o.name.clone())
+                .unwrap_or_default();
+            return Err(self.bug(
+                prog,
+                BugKind::OutOfBounds,
+                format!("{n}-byte {verb} at {at} of `{name}` (size {size})"),
+            ));
+        }
+        if read_only && access == Access::Write {
+            let name = self
+                .mem
+                .object(id)
+                .map(|o| o.name.clone())
+                .unwrap_or_default();
+            return Err(self.bug(
+                prog,
+                BugKind::OutOfBounds,
+                format!("write to read-only `{name}`"),
+            ));
+        }
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        Ok(Place { obj: id, off })
+    }
+
+    fn lifetime_bug(&self, prog: &Program, kind: ObjKind, verb: &str) -> End {
+        let what = match kind {
+            ObjKind::Heap => "a freed heap block",
+            ObjKind::Stack => "a local variable whose function has returned",
+            _ => "a dead object",
+        };
+        self.bug(prog, BugKind::UseAfterFree, format!("{verb} of {what}"))
+    }
+
+    /// Makes bytes `off..off+n` of the object initialised: bytes never written are inputs, requested now.
+    fn ensure_init(&mut self, place: Place, n: usize) {
+        let Some(o) = self.mem.object(place.obj) else {
+            return;
+        };
+        if o.init.is_init(place.off, n) {
+            return;
+        }
+        let missing = o.uninitialised(place.off, n);
+        let name = o.name.clone();
+        let bytes = self
+            .dom
+            .input(InputRequest::Uninitialised(&name), missing.len());
+        if let Some(o) = self.mem.object_mut(place.obj) {
+            for (i, b) in missing.into_iter().zip(bytes) {
+                o.bytes[i] = b;
+                o.init.set_init(i, 1);
+            }
+        }
+    }
+
+    /// Loads a `w`-bit scalar stored in `n` bytes at `ptr`.
+    #[inline]
+    pub fn load_scalar(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        w: u32,
+    ) -> Result<D::Val, End> {
+        let place = self.resolve(prog, ptr, n, Access::Read)?;
+        self.ensure_init(place, n as usize);
+        let o = self.mem.object(place.obj).expect("resolved object is live");
+        Ok(self
+            .dom
+            .bytes_to_val(&o.bytes[place.off..place.off + n as usize], w))
+    }
+
+    /// Loads `n` bytes at `ptr` (aggregates).
+    pub fn load_bytes(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+    ) -> Result<Vec<D::Byte>, End> {
+        let place = self.resolve(prog, ptr, n, Access::Read)?;
+        self.ensure_init(place, n as usize);
+        let o = self.mem.object(place.obj).expect("resolved object is live");
+        Ok(o.bytes[place.off..place.off + n as usize].to_vec())
+    }
+
+    /// Stores the `w`-bit scalar `v` into `n` bytes at `ptr`.
+    #[inline]
+    pub fn store_scalar(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        v: &D::Val,
+        n: u64,
+        w: u32,
+    ) -> Result<(), End> {
+        let place = self.resolve(prog, ptr, n, Access::Write)?;
+        let o = self
+            .mem
+            .object_mut(place.obj)
+            .expect("resolved object is live");
+        let n = n as usize;
+        self.dom
+            .val_to_bytes(v, w, &mut o.bytes[place.off..place.off + n]);
+        o.init.set_init(place.off, n);
+        Ok(())
+    }
+
+    /// Stores `bytes` at `ptr`.
+    pub fn store_bytes(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        bytes: &[D::Byte],
+    ) -> Result<(), End> {
+        let n = bytes.len();
+        let place = self.resolve(prog, ptr, n as u64, Access::Write)?;
+        let o = self
+            .mem
+            .object_mut(place.obj)
+            .expect("resolved object is live");
+        o.bytes[place.off..place.off + n].clone_from_slice(bytes);
+        o.init.set_init(place.off, n);
+        Ok(())
+    }
+
+    /// `memmove(dst, src, n)`: copies bytes with their initialisation state (copying uninitialised bytes
+    /// is no input request; loading them later is). Zero-length copies touch nothing.
+    pub fn copy_memory(
+        &mut self,
+        prog: &Program,
+        dst: &D::Val,
+        src: &D::Val,
+        n: u64,
+    ) -> Result<(), End> {
+        if n == 0 {
+            return Ok(());
+        }
+        let s = self.resolve(prog, src, n, Access::Read)?;
+        let d = self.resolve(prog, dst, n, Access::Write)?;
+        let n = n as usize;
+        if s.obj == d.obj {
+            self.mem
+                .object_mut(d.obj)
+                .expect("live")
+                .move_within(d.off, s.off, n);
+        } else {
+            let src_obj = self.mem.object_shared(s.obj).expect("live");
+            self.mem
+                .object_mut(d.obj)
+                .expect("live")
+                .copy_bytes_from(d.off, &src_obj, s.off, n);
+        }
+        Ok(())
+    }
+
+    /// `memset(dst, byte, n)`.
+    pub fn fill_memory(
+        &mut self,
+        prog: &Program,
+        dst: &D::Val,
+        byte: &D::Val,
+        n: u64,
+    ) -> Result<(), End> {
+        if n == 0 {
+            return Ok(());
+        }
+        let d = self.resolve(prog, dst, n, Access::Write)?;
+        let mut b = [self.dom.const_byte(0)];
+        self.dom.val_to_bytes(byte, 8, &mut b);
+        let n = n as usize;
+        let o = self.mem.object_mut(d.obj).expect("live");
+        for x in &mut o.bytes[d.off..d.off + n] {
+            *x = b[0].clone();
+        }
+        o.init.set_init(d.off, n);
+        Ok(())
+    }
+
+    /// The byte at `ptr + i` as an 8-bit value.
+    pub fn load_byte_at(&mut self, prog: &Program, ptr: &D::Val, i: u64) -> Result<D::Val, End> {
+        let p = self.ptr_add(ptr, i);
+        self.load_scalar(prog, &p, 1, 8)
+    }
+
+    /// The NUL-terminated string at `ptr` (without the NUL), each byte fixed to one value: for output and
+    /// for arguments a model needs concretely.
+    pub fn read_c_string(&mut self, prog: &Program, ptr: &D::Val) -> Result<Vec<u8>, End> {
+        let mut out = Vec::new();
+        for i in 0.. {
+            let b = self.load_byte_at(prog, ptr, i)?;
+            let c = self.dom.choose(Decision::Output, &b, 8) as u8;
+            if c == 0 {
+                break;
+            }
+            out.push(c);
+        }
+        Ok(out)
+    }
+}

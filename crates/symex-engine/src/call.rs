@@ -1,0 +1,196 @@
+//! Calls and returns: activations of functions with bodies, library models for declarations, the
+//! x86-64 variadic argument area, and the end of the program when the entry function returns.
+
+use crate::bug::{BugKind, End};
+use crate::domain::{Decision, Domain};
+use crate::exec::{unsupported, Flow};
+use crate::memory::{address, split_address, Lookup, ObjKind};
+use crate::program::Program;
+use crate::state::State;
+use symex_ir::{Call, Callee, FuncId, Operand};
+
+impl<D: Domain> State<D> {
+    pub(crate) fn exec_call(&mut self, prog: &Program, call: &Call) -> Result<Flow, End> {
+        let target = match &call.callee {
+            Callee::Direct(f) => *f,
+            Callee::Indirect(op) => self.call_target(prog, *op)?,
+        };
+        let mut args = Vec::with_capacity(call.args.len());
+        for (i, (&a, &ty)) in call.args.iter().zip(&call.arg_types).enumerate() {
+            if prog.width(ty).is_none() {
+                return Err(unsupported(
+                    self,
+                    prog,
+                    format!("aggregate passed by value as argument {} of a call", i + 1),
+                ));
+            }
+            args.push(self.val(a));
+        }
+        if let Some(model) = prog.models[target.0 as usize] {
+            let r = crate::hooks::call(self, prog, model, call, &args)?;
+            if let (Some(d), Some(v)) = (call.dst, r) {
+                self.set(d, v);
+            }
+            return Ok(Flow::Next);
+        }
+        let func = prog.module.func(target);
+        if func.body.is_none() {
+            return Err(unsupported(
+                self,
+                prog,
+                format!(
+                    "call of `{}`, which is neither defined in the program nor modelled by symex",
+                    func.name
+                ),
+            ));
+        }
+        let varargs = if func.is_vararg {
+            Some(self.varargs_area(prog, target, call, func.params.len(), &args)?)
+        } else {
+            None
+        };
+        // Missing arguments (K&R-style calls) are zero; extra ones of a non-variadic callee are dropped.
+        let n = func.params.len();
+        while args.len() < n {
+            let w = prog.width(func.params[args.len()]).unwrap_or(64);
+            args.push(self.dom.constant(w, 0));
+        }
+        self.frames.last_mut().expect("a frame").inst += 1;
+        self.push_frame(prog, target, &args[..n], call.dst);
+        self.frames.last_mut().expect("a frame").varargs = varargs;
+        Ok(Flow::Moved)
+    }
+
+    /// The function a function pointer refers to.
+    fn call_target(&mut self, prog: &Program, op: Operand) -> Result<FuncId, End> {
+        let p = self.val(op);
+        let addr = self.dom.choose(Decision::CallTarget, &p, 64) as u64;
+        let (id, off) = split_address(addr);
+        match self.mem.lookup(id) {
+            Lookup::Function(f) if off == 0 => Ok(FuncId(f)),
+            Lookup::Nothing if id == 0 => Err(self.bug(
+                prog,
+                BugKind::NullDeref,
+                "call through a null function pointer",
+            )),
+            _ => Err(self.bug(
+                prog,
+                BugKind::OutOfBounds,
+                format!("call through {addr:#x}, which is not a function"),
+            )),
+        }
+    }
+
+    /// Lays the variadic arguments out as the x86-64 overflow area: 8-byte slots, 16-byte aligned for
+    /// 16-byte-aligned types.
+    fn varargs_area(
+        &mut self,
+        prog: &Program,
+        target: FuncId,
+        call: &Call,
+        fixed: usize,
+        args: &[D::Val],
+    ) -> Result<u32, End> {
+        let mut layout = Vec::new();
+        let mut size = 0u64;
+        for (i, &ty) in call.arg_types.iter().enumerate().skip(fixed) {
+            let info = prog.module.ty(ty);
+            if info.align >= 16 {
+                size = size.next_multiple_of(16);
+            }
+            layout.push((i, size, prog.width(ty).unwrap_or(64), info.store_size));
+            size += info.store_size.next_multiple_of(8);
+        }
+        let mut bytes: Vec<D::Byte> = (0..size).map(|_| self.dom.const_byte(0)).collect();
+        for (i, off, w, n) in layout {
+            let off = off as usize;
+            self.dom
+                .val_to_bytes(&args[i], w, &mut bytes[off..off + n as usize]);
+        }
+        let name = format!("variadic arguments of `{}`", prog.module.func(target).name);
+        Ok(self
+            .mem
+            .allocate_with(ObjKind::Runtime, name.into(), bytes, false))
+    }
+
+    /// `va_start(ap)`: registers exhausted (`gp_offset = 48`, `fp_offset = 176`), so that clang's inline
+    /// `va_arg` reads every argument from the overflow area.
+    pub(crate) fn va_start(&mut self, prog: &Program, ap: &D::Val) -> Result<(), End> {
+        let area = match self.frames.last().and_then(|f| f.varargs) {
+            Some(a) => a,
+            None => {
+                let fill = self.dom.const_byte(0);
+                let a = self
+                    .mem
+                    .allocate(ObjKind::Runtime, "variadic arguments".into(), 0, fill, true)
+                    .expect("empty object");
+                self.frames.last_mut().expect("a frame").varargs = Some(a);
+                a
+            }
+        };
+        let fields = [
+            (0u64, 48u128, 32u32, 4u64),
+            (4, 176, 32, 4),
+            (8, address(area, 0) as u128, 64, 8),
+            (16, 0, 64, 8),
+        ];
+        for (off, v, w, n) in fields {
+            let p = self.ptr_add(ap, off);
+            let v = self.dom.constant(w, v);
+            self.store_scalar(prog, &p, &v, n, w)?;
+        }
+        Ok(())
+    }
+
+    /// `ret`: pops the activation and hands the value to the caller, or ends the program when the entry
+    /// function returns (its value, as an `int`, is the exit code).
+    pub(crate) fn ret(&mut self, prog: &Program, op: Option<Operand>) -> Result<(), End> {
+        let ret_ty = prog
+            .module
+            .func(self.frames.last().expect("a frame").func)
+            .ret;
+        let value = match op {
+            Some(o) if prog.width(ret_ty).is_some() => Some(Ok(self.val(o))),
+            Some(o) => Some(Err(self.agg_val(prog, o, ret_ty))),
+            None => None,
+        };
+        if self.frames.len() == 1 {
+            let code = match &value {
+                Some(Ok(v)) => {
+                    let w = prog.width(ret_ty).unwrap_or(32);
+                    let c = self.dom.choose(Decision::Output, v, w);
+                    crate::concrete::sext(c, w.min(32)) as i32 as i64
+                }
+                _ => 0,
+            };
+            // The entry function's locals die with it: they are no roots for the leak check.
+            let loc = self.location(prog);
+            self.pop_frame();
+            return Err(match self.exit(prog, code) {
+                End::Bug(mut b) => {
+                    b.loc = loc;
+                    End::Bug(b)
+                }
+                e => e,
+            });
+        }
+        let frame = self.pop_frame().expect("a frame");
+        if let (Some(dst), Some(v)) = (frame.ret_dst, value) {
+            match v {
+                Ok(v) => self.set(dst, v),
+                Err(a) => self.frames.last_mut().expect("a frame").set_agg(dst, a),
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the program with `code`, after the leak check when it is on.
+    pub(crate) fn exit(&mut self, prog: &Program, code: i64) -> End {
+        if self.checks.leaks {
+            if let Some(msg) = self.leak() {
+                return self.bug(prog, BugKind::MemoryLeak, msg);
+            }
+        }
+        End::Exit(code)
+    }
+}

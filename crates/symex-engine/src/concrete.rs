@@ -1,0 +1,349 @@
+//! The concrete domain: values are bit patterns in a `u128`, bytes are `u8`, decisions are read off the
+//! values and inputs come from a test file, in order (missing inputs are zero).
+
+use crate::domain::{
+    BinOp, CastOp, CmpOp, Decision, Domain, InputRequest, OverflowOp, UnOp, Width,
+};
+use crate::testfile::TestInput;
+
+/// The all-ones mask of `w` bits.
+#[inline(always)]
+pub fn mask(w: Width) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+/// `v` (of width `w`) sign-extended to 128 bits.
+#[inline(always)]
+pub fn sext(v: u128, w: Width) -> i128 {
+    if w >= 128 {
+        v as i128
+    } else {
+        let sh = 128 - w;
+        ((v << sh) as i128) >> sh
+    }
+}
+
+/// Binary operation on `w`-bit patterns. Division by zero is decided before this is called; should it
+/// happen anyway the result is 0 (a total function keeps the interpreter panic-free).
+#[inline(always)]
+pub fn binop(op: BinOp, w: Width, a: u128, b: u128) -> u128 {
+    let m = mask(w);
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        // Shifts by at least the width are poison in LLVM (undefined in C); we fix them to what
+        // x86 would not give but what is simplest to state: shifted-out bits are gone.
+        BinOp::Shl => {
+            if b >= w as u128 {
+                0
+            } else {
+                a << b
+            }
+        }
+        BinOp::LShr => {
+            if b >= w as u128 {
+                0
+            } else {
+                a >> b
+            }
+        }
+        BinOp::AShr => {
+            let s = sext(a, w);
+            if b >= w as u128 {
+                (s >> 127) as u128
+            } else {
+                (s >> b) as u128
+            }
+        }
+        BinOp::UDiv => a.checked_div(b).unwrap_or(0),
+        BinOp::URem => a.checked_rem(b).unwrap_or(0),
+        // INT_MIN / -1 wraps (to INT_MIN, remainder 0): the overflow check reports it when enabled.
+        BinOp::SDiv => sext(a, w)
+            .checked_div(sext(b, w))
+            .map_or_else(|| if b == 0 { 0 } else { a }, |v| v as u128),
+        BinOp::SRem => sext(a, w).checked_rem(sext(b, w)).map_or(0, |v| v as u128),
+        BinOp::UMin => a.min(b),
+        BinOp::UMax => a.max(b),
+        BinOp::SMin => {
+            if sext(a, w) <= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
+        BinOp::SMax => {
+            if sext(a, w) >= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
+    };
+    r & m
+}
+
+/// Comparison of `w`-bit patterns.
+#[inline(always)]
+pub fn cmp(op: CmpOp, w: Width, a: u128, b: u128) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Ult => a < b,
+        CmpOp::Ule => a <= b,
+        CmpOp::Ugt => a > b,
+        CmpOp::Uge => a >= b,
+        CmpOp::Slt => sext(a, w) < sext(b, w),
+        CmpOp::Sle => sext(a, w) <= sext(b, w),
+        CmpOp::Sgt => sext(a, w) > sext(b, w),
+        CmpOp::Sge => sext(a, w) >= sext(b, w),
+    }
+}
+
+/// One-operand operation on a `w`-bit pattern.
+pub fn unop(op: UnOp, w: Width, a: u128) -> u128 {
+    let m = mask(w);
+    let r = match op {
+        UnOp::Not => !a,
+        UnOp::Neg => a.wrapping_neg(),
+        UnOp::Abs => sext(a, w).unsigned_abs(),
+        UnOp::Ctpop => a.count_ones() as u128,
+        UnOp::Ctlz => (a.leading_zeros() - (128 - w)) as u128,
+        UnOp::Cttz => (a.trailing_zeros().min(w)) as u128,
+        UnOp::Bswap => a.swap_bytes() >> (128 - w),
+        UnOp::BitReverse => a.reverse_bits() >> (128 - w),
+    };
+    r & m
+}
+
+/// Width change.
+#[inline(always)]
+pub fn cast(op: CastOp, from: Width, to: Width, a: u128) -> u128 {
+    match op {
+        CastOp::Trunc | CastOp::ZExt => a & mask(to),
+        CastOp::SExt => (sext(a, from) as u128) & mask(to),
+    }
+}
+
+/// Whether `op` on `w`-bit `a`, `b` overflows.
+pub fn overflows(op: OverflowOp, w: Width, a: u128, b: u128) -> bool {
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let (smin, smax) = if w >= 128 {
+        (i128::MIN, i128::MAX)
+    } else {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    };
+    let m = mask(w);
+    match op {
+        OverflowOp::UAdd => a.checked_add(b).is_none_or(|r| r > m),
+        OverflowOp::USub => a < b,
+        OverflowOp::UMul => a.checked_mul(b).is_none_or(|r| r > m),
+        OverflowOp::SAdd => sa.checked_add(sb).is_none_or(|r| r < smin || r > smax),
+        OverflowOp::SSub => sa.checked_sub(sb).is_none_or(|r| r < smin || r > smax),
+        OverflowOp::SMul => sa.checked_mul(sb).is_none_or(|r| r < smin || r > smax),
+    }
+}
+
+/// `llvm.fshl` / `llvm.fshr` on `w`-bit patterns.
+pub fn funnel_shift(left: bool, w: Width, a: u128, b: u128, s: u128) -> u128 {
+    let s = (s % w as u128) as u32;
+    if s == 0 {
+        return if left { a } else { b };
+    }
+    let m = mask(w);
+    if left {
+        ((a << s) | (b >> (w - s))) & m
+    } else {
+        ((a << (w - s)) | (b >> s)) & m
+    }
+}
+
+/// The concrete domain: its state is the position in the test file's inputs.
+#[derive(Clone, Debug, Default)]
+pub struct Concrete {
+    inputs: Vec<TestInput>,
+    next: usize,
+    /// Inputs the program asked for, in order, with the bytes it got (so a replay can write them back).
+    pub consumed: Vec<TestInput>,
+    /// Human-readable notes about inputs that did not fit the requests (sizes that differ, missing ones).
+    pub warnings: Vec<String>,
+}
+
+impl Concrete {
+    /// A domain that answers input requests from `inputs`, in order.
+    pub fn new(inputs: Vec<TestInput>) -> Self {
+        Concrete {
+            inputs,
+            next: 0,
+            consumed: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Inputs of the test file the program never asked for.
+    pub fn unused_inputs(&self) -> usize {
+        self.inputs.len().saturating_sub(self.next)
+    }
+}
+
+impl Domain for Concrete {
+    type Val = u128;
+    type Byte = u8;
+
+    #[inline(always)]
+    fn constant(&mut self, w: Width, bits: u128) -> u128 {
+        bits & mask(w)
+    }
+    #[inline(always)]
+    fn as_const(&self, v: &u128) -> Option<u128> {
+        Some(*v)
+    }
+    #[inline(always)]
+    fn binop(&mut self, op: BinOp, w: Width, a: &u128, b: &u128) -> u128 {
+        binop(op, w, *a, *b)
+    }
+    #[inline(always)]
+    fn cmp(&mut self, op: CmpOp, w: Width, a: &u128, b: &u128) -> u128 {
+        cmp(op, w, *a, *b) as u128
+    }
+    fn unop(&mut self, op: UnOp, w: Width, a: &u128) -> u128 {
+        unop(op, w, *a)
+    }
+    #[inline(always)]
+    fn cast(&mut self, op: CastOp, from: Width, to: Width, a: &u128) -> u128 {
+        cast(op, from, to, *a)
+    }
+    #[inline(always)]
+    fn ite(&mut self, c: &u128, _w: Width, a: &u128, b: &u128) -> u128 {
+        if *c & 1 != 0 {
+            *a
+        } else {
+            *b
+        }
+    }
+    fn overflows(&mut self, op: OverflowOp, w: Width, a: &u128, b: &u128) -> u128 {
+        overflows(op, w, *a, *b) as u128
+    }
+    fn funnel_shift(&mut self, left: bool, w: Width, a: &u128, b: &u128, s: &u128) -> u128 {
+        funnel_shift(left, w, *a, *b, *s)
+    }
+    #[inline(always)]
+    fn const_byte(&mut self, b: u8) -> u8 {
+        b
+    }
+    #[inline(always)]
+    fn byte_as_const(&self, b: &u8) -> Option<u8> {
+        Some(*b)
+    }
+    #[inline(always)]
+    fn val_to_bytes(&mut self, v: &u128, _w: Width, out: &mut [u8]) {
+        let le = v.to_le_bytes();
+        out.copy_from_slice(&le[..out.len()]);
+    }
+    #[inline(always)]
+    fn bytes_to_val(&mut self, bytes: &[u8], w: Width) -> u128 {
+        let mut le = [0u8; 16];
+        le[..bytes.len()].copy_from_slice(bytes);
+        u128::from_le_bytes(le) & mask(w)
+    }
+    #[inline(always)]
+    fn decide(&mut self, _why: Decision, cond: &u128) -> bool {
+        *cond & 1 != 0
+    }
+    #[inline(always)]
+    fn choose(&mut self, _why: Decision, v: &u128, _w: Width) -> u128 {
+        *v
+    }
+    fn assume(&mut self, cond: &u128) -> bool {
+        *cond & 1 != 0
+    }
+    fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<u8> {
+        let name = req.name();
+        let mut bytes = vec![0u8; n];
+        match self.inputs.get(self.next) {
+            Some(given) => {
+                if given.bytes.len() != n {
+                    self.warnings.push(format!(
+                        "input #{} `{}` has {} bytes but the program asked for {} ({}): {}",
+                        self.next + 1,
+                        given.name,
+                        given.bytes.len(),
+                        n,
+                        name,
+                        if given.bytes.len() < n {
+                            "padded with zeros"
+                        } else {
+                            "truncated"
+                        }
+                    ));
+                }
+                let k = given.bytes.len().min(n);
+                bytes[..k].copy_from_slice(&given.bytes[..k]);
+            }
+            None => {
+                if self.next == self.inputs.len() && !self.inputs.is_empty() {
+                    self.warnings.push(format!(
+                        "the test has {} inputs; further inputs (from `{}` on) are zero",
+                        self.inputs.len(),
+                        name
+                    ));
+                }
+            }
+        }
+        self.next += 1;
+        self.consumed.push(TestInput {
+            name,
+            bytes: bytes.clone(),
+        });
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_arithmetic_wraps_at_width() {
+        assert_eq!(binop(BinOp::Add, 8, 0x7f, 1), 0x80);
+        assert_eq!(
+            binop(BinOp::SDiv, 32, (-7i32) as u32 as u128, 2),
+            (-3i32) as u32 as u128
+        );
+        assert_eq!(
+            binop(BinOp::SRem, 32, (-7i32) as u32 as u128, 2),
+            (-1i32) as u32 as u128
+        );
+        assert_eq!(binop(BinOp::AShr, 16, 0x8000, 15), 0xffff);
+        assert_eq!(binop(BinOp::SDiv, 8, 0x80, 0xff), 0x80);
+    }
+
+    #[test]
+    fn overflow_predicates() {
+        assert!(overflows(OverflowOp::SAdd, 32, 0x7fff_ffff, 1));
+        assert!(!overflows(OverflowOp::SAdd, 32, 0xffff_ffff, 1));
+        assert!(overflows(OverflowOp::UAdd, 32, 0xffff_ffff, 1));
+        assert!(overflows(OverflowOp::SMul, 64, 1 << 62, 2));
+        assert!(overflows(OverflowOp::SAdd, 128, i128::MAX as u128, 1));
+        assert!(!overflows(OverflowOp::SSub, 128, 0, 1));
+        assert!(overflows(OverflowOp::SSub, 128, i128::MIN as u128, 1));
+    }
+
+    #[test]
+    fn bit_intrinsics() {
+        assert_eq!(unop(UnOp::Ctlz, 32, 1), 31);
+        assert_eq!(unop(UnOp::Cttz, 32, 0), 32);
+        assert_eq!(unop(UnOp::Bswap, 32, 0x1122_3344), 0x4433_2211);
+        assert_eq!(unop(UnOp::Ctpop, 16, 0xff01), 9);
+        assert_eq!(funnel_shift(true, 8, 0x81, 0x80, 1), 0x03);
+        assert_eq!(funnel_shift(false, 8, 0x01, 0x02, 1), 0x81);
+        assert_eq!(unop(UnOp::Abs, 8, 0x80), 0x80);
+    }
+}

@@ -1,0 +1,707 @@
+//! The instruction semantics: one step of a state, generic over the value domain. This is symex's
+//! reference semantics; the concrete interpreter and the symbolic executor both run exactly this code.
+
+use crate::bug::{BugKind, End, Halt};
+use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
+use crate::program::Program;
+use crate::state::State;
+use std::rc::Rc;
+use symex_ir as ir;
+use symex_ir::{Edge, Inst, Intrinsic, Operand, Slot, Terminator};
+
+/// A value carried by a phi move: a scalar, or an aggregate's memory image.
+type MovedValue<D> = Result<<D as Domain>::Val, Rc<[<D as Domain>::Byte]>>;
+
+/// What an instruction did to control flow.
+pub(crate) enum Flow {
+    /// Continue with the next instruction of the block.
+    Next,
+    /// The instruction moved the program counter itself (call into a body).
+    Moved,
+}
+
+pub(crate) fn map_binop(op: ir::BinOp) -> domain::BinOp {
+    use domain::BinOp as B;
+    match op {
+        ir::BinOp::Add => B::Add,
+        ir::BinOp::Sub => B::Sub,
+        ir::BinOp::Mul => B::Mul,
+        ir::BinOp::UDiv => B::UDiv,
+        ir::BinOp::SDiv => B::SDiv,
+        ir::BinOp::URem => B::URem,
+        ir::BinOp::SRem => B::SRem,
+        ir::BinOp::Shl => B::Shl,
+        ir::BinOp::LShr => B::LShr,
+        ir::BinOp::AShr => B::AShr,
+        ir::BinOp::And => B::And,
+        ir::BinOp::Or => B::Or,
+        ir::BinOp::Xor => B::Xor,
+    }
+}
+
+pub(crate) fn map_pred(p: ir::IntPred) -> CmpOp {
+    match p {
+        ir::IntPred::Eq => CmpOp::Eq,
+        ir::IntPred::Ne => CmpOp::Ne,
+        ir::IntPred::Ugt => CmpOp::Ugt,
+        ir::IntPred::Uge => CmpOp::Uge,
+        ir::IntPred::Ult => CmpOp::Ult,
+        ir::IntPred::Ule => CmpOp::Ule,
+        ir::IntPred::Sgt => CmpOp::Sgt,
+        ir::IntPred::Sge => CmpOp::Sge,
+        ir::IntPred::Slt => CmpOp::Slt,
+        ir::IntPred::Sle => CmpOp::Sle,
+    }
+}
+
+fn map_overflow(op: ir::OverflowOp) -> OverflowOp {
+    match op {
+        ir::OverflowOp::SAdd => OverflowOp::SAdd,
+        ir::OverflowOp::UAdd => OverflowOp::UAdd,
+        ir::OverflowOp::SSub => OverflowOp::SSub,
+        ir::OverflowOp::USub => OverflowOp::USub,
+        ir::OverflowOp::SMul => OverflowOp::SMul,
+        ir::OverflowOp::UMul => OverflowOp::UMul,
+    }
+}
+
+/// The unsupported-construct end at the current instruction.
+pub(crate) fn unsupported<D: Domain>(
+    st: &State<D>,
+    prog: &Program,
+    what: impl Into<String>,
+) -> End {
+    End::Halt(Halt::Unsupported {
+        what: what.into(),
+        loc: st.location(prog),
+    })
+}
+
+impl<D: Domain> State<D> {
+    /// The scalar value of an operand in the current frame.
+    #[inline(always)]
+    pub(crate) fn val(&self, op: Operand) -> D::Val {
+        match op {
+            Operand::Slot(s) => self.frames.last().expect("a frame").regs[s.0 as usize].clone(),
+            Operand::Const(c) => self.consts.scalars[c.0 as usize].clone(),
+        }
+    }
+
+    /// The aggregate value (memory image) of an operand of type `ty` in the current frame.
+    pub(crate) fn agg_val(&mut self, prog: &Program, op: Operand, ty: ir::TypeId) -> Rc<[D::Byte]> {
+        let found = match op {
+            Operand::Slot(s) => self.frames.last().and_then(|f| f.agg(s)).cloned(),
+            Operand::Const(c) => self.consts.aggs[c.0 as usize].clone(),
+        };
+        found.unwrap_or_else(|| {
+            (0..prog.store_size(ty))
+                .map(|_| self.dom.const_byte(0))
+                .collect()
+        })
+    }
+
+    #[inline(always)]
+    pub(crate) fn set(&mut self, dst: Slot, v: D::Val) {
+        self.frames.last_mut().expect("a frame").regs[dst.0 as usize] = v;
+    }
+
+    /// The type of slot `s` of the current function.
+    pub(crate) fn slot_type(&self, prog: &Program, s: Slot) -> ir::TypeId {
+        let f = self.frames.last().expect("a frame");
+        prog.module
+            .func(f.func)
+            .body
+            .as_ref()
+            .expect("body")
+            .slot_types[s.0 as usize]
+    }
+
+    /// Copies `src` into `dst`, whether scalar or aggregate.
+    fn copy_value(&mut self, prog: &Program, dst: Slot, src: Operand) {
+        let ty = self.slot_type(prog, dst);
+        if prog.width(ty).is_some() {
+            let v = self.val(src);
+            self.set(dst, v);
+        } else {
+            let v = self.agg_val(prog, src, ty);
+            self.frames.last_mut().expect("a frame").set_agg(dst, v);
+        }
+    }
+
+    /// Runs until the program ends or `max_steps` instructions have executed in total.
+    pub fn run(&mut self, prog: &Program, max_steps: u64) -> End {
+        while self.steps < max_steps {
+            if let Err(end) = self.step(prog) {
+                return end;
+            }
+        }
+        End::Halt(Halt::Limit(format!(
+            "instruction limit of {max_steps} reached"
+        )))
+    }
+
+    /// Executes one instruction or terminator of the current frame.
+    #[inline]
+    pub fn step(&mut self, prog: &Program) -> Result<(), End> {
+        let f = self.frames.last().ok_or(End::Exit(0))?;
+        let body = prog
+            .module
+            .func(f.func)
+            .body
+            .as_ref()
+            .expect("frames run bodies");
+        let block = &body.blocks[f.block.0 as usize];
+        self.steps += 1;
+        match block.insts.get(f.inst as usize) {
+            Some(inst) => {
+                if let Flow::Next = self.exec_inst(prog, inst)? {
+                    self.frames.last_mut().expect("a frame").inst += 1;
+                }
+                Ok(())
+            }
+            None => self.exec_terminator(prog, &block.term),
+        }
+    }
+
+    fn exec_inst(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
+        match inst {
+            Inst::Bin {
+                op,
+                flags,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } => {
+                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let v = self.binary(prog, *op, *flags, *width, &a, &b)?;
+                self.set(*dst, v);
+            }
+            Inst::ICmp {
+                pred,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } => {
+                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
+                self.set(*dst, v);
+            }
+            Inst::Cast {
+                op,
+                from,
+                to,
+                dst,
+                src,
+            } => {
+                let a = self.val(*src);
+                let v = self.cast(*op, *from, *to, &a);
+                self.set(*dst, v);
+            }
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
+                self.copy_value(prog, *dst, *src)
+            }
+            Inst::Select {
+                dst,
+                cond,
+                on_true,
+                on_false,
+            } => self.select(prog, *dst, *cond, *on_true, *on_false),
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+                ..
+            } => {
+                let v = self.gep(*base, *offset, indices);
+                self.set(*dst, v);
+            }
+            Inst::Load {
+                dst, ptr, ty, size, ..
+            } => {
+                let p = self.val(*ptr);
+                match prog.width(*ty) {
+                    Some(w) => {
+                        let v = self.load_scalar(prog, &p, *size as u64, w)?;
+                        self.set(*dst, v);
+                    }
+                    None => {
+                        let bytes = self.load_bytes(prog, &p, *size as u64)?;
+                        self.frames
+                            .last_mut()
+                            .expect("a frame")
+                            .set_agg(*dst, bytes.into());
+                    }
+                }
+            }
+            Inst::Store {
+                ptr, val, ty, size, ..
+            } => {
+                let p = self.val(*ptr);
+                match prog.width(*ty) {
+                    Some(w) => {
+                        let v = self.val(*val);
+                        self.store_scalar(prog, &p, &v, *size as u64, w)?;
+                    }
+                    None => {
+                        let bytes = self.agg_val(prog, *val, *ty);
+                        self.store_bytes(prog, &p, &bytes[..*size as usize])?;
+                    }
+                }
+            }
+            Inst::Alloca {
+                dst,
+                elem_size,
+                count,
+                count_width,
+                ..
+            } => {
+                let n = match count {
+                    Some(c) => {
+                        let c = self.val(*c);
+                        self.dom.choose(Decision::AllocSize, &c, *count_width)
+                    }
+                    None => 1,
+                };
+                let v = self.alloca(prog, *dst, (*elem_size as u128).saturating_mul(n))?;
+                self.set(*dst, v);
+            }
+            Inst::Call(call) => return self.exec_call(prog, call),
+            Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
+            Inst::ExtractValue {
+                dst,
+                agg,
+                offset,
+                ty,
+            } => {
+                let agg_ty = match agg {
+                    Operand::Slot(s) => self.slot_type(prog, *s),
+                    Operand::Const(_) => *ty,
+                };
+                let bytes = self.agg_val(prog, *agg, agg_ty);
+                let (off, n) = (*offset as usize, prog.store_size(*ty) as usize);
+                let part = bytes
+                    .get(off..off + n)
+                    .ok_or_else(|| unsupported(self, prog, "extractvalue outside its aggregate"))?;
+                match prog.width(*ty) {
+                    Some(w) => {
+                        let v = self.dom.bytes_to_val(part, w);
+                        self.set(*dst, v);
+                    }
+                    None => {
+                        let part: Rc<[D::Byte]> = part.into();
+                        self.frames.last_mut().expect("a frame").set_agg(*dst, part);
+                    }
+                }
+            }
+            Inst::InsertValue {
+                dst,
+                agg,
+                val,
+                offset,
+                ty,
+            } => {
+                let agg_ty = self.slot_type(prog, *dst);
+                let mut bytes = self.agg_val(prog, *agg, agg_ty).to_vec();
+                let (off, n) = (*offset as usize, prog.store_size(*ty) as usize);
+                if off + n > bytes.len() {
+                    return Err(unsupported(self, prog, "insertvalue outside its aggregate"));
+                }
+                match prog.width(*ty) {
+                    Some(w) => {
+                        let v = self.val(*val);
+                        self.dom.val_to_bytes(&v, w, &mut bytes[off..off + n]);
+                    }
+                    None => {
+                        let part = self.agg_val(prog, *val, *ty);
+                        bytes[off..off + n].clone_from_slice(&part[..n]);
+                    }
+                }
+                self.frames
+                    .last_mut()
+                    .expect("a frame")
+                    .set_agg(*dst, bytes.into());
+            }
+            Inst::Vector(_) => {
+                return Err(unsupported(
+                    self,
+                    prog,
+                    "vector instruction (compile without vectorisation, e.g. at -O0)",
+                ))
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Integer arithmetic with its checks: division by zero always, signed overflow when enabled.
+    fn binary(
+        &mut self,
+        prog: &Program,
+        op: ir::BinOp,
+        flags: ir::ArithFlags,
+        w: u32,
+        a: &D::Val,
+        b: &D::Val,
+    ) -> Result<D::Val, End> {
+        use ir::BinOp as B;
+        match op {
+            B::UDiv | B::SDiv | B::URem | B::SRem => {
+                let zero = self.dom.constant(w, 0);
+                let is_zero = self.dom.cmp(CmpOp::Eq, w, b, &zero);
+                if self.dom.decide(Decision::DivisorZero, &is_zero) {
+                    return Err(self.bug(prog, BugKind::DivByZero, "division by zero"));
+                }
+                if self.checks.overflow && matches!(op, B::SDiv | B::SRem) {
+                    let min = self.dom.constant(w, 1u128 << (w - 1));
+                    let minus1 = self.dom.constant(w, u128::MAX);
+                    let a_min = self.dom.cmp(CmpOp::Eq, w, a, &min);
+                    let b_m1 = self.dom.cmp(CmpOp::Eq, w, b, &minus1);
+                    let both = self.dom.binop(domain::BinOp::And, 1, &a_min, &b_m1);
+                    if self.dom.decide(Decision::Overflow, &both) {
+                        return Err(self.bug(
+                            prog,
+                            BugKind::SignedOverflow,
+                            "signed division overflows (MIN / -1)",
+                        ));
+                    }
+                }
+            }
+            B::Add | B::Sub | B::Mul if self.checks.overflow && flags.nsw() => {
+                let oop = match op {
+                    B::Add => OverflowOp::SAdd,
+                    B::Sub => OverflowOp::SSub,
+                    _ => OverflowOp::SMul,
+                };
+                let ov = self.dom.overflows(oop, w, a, b);
+                if self.dom.decide(Decision::Overflow, &ov) {
+                    let what = match op {
+                        B::Add => "addition",
+                        B::Sub => "subtraction",
+                        _ => "multiplication",
+                    };
+                    return Err(self.bug(
+                        prog,
+                        BugKind::SignedOverflow,
+                        format!("signed {what} overflows {w} bits"),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(self.dom.binop(map_binop(op), w, a, b))
+    }
+
+    fn cast(&mut self, op: ir::CastOp, from: u32, to: u32, a: &D::Val) -> D::Val {
+        let op = match op {
+            ir::CastOp::Trunc => CastOp::Trunc,
+            ir::CastOp::ZExt => CastOp::ZExt,
+            ir::CastOp::SExt => CastOp::SExt,
+            // Addresses are plain 64-bit integers: pointer/integer casts only change the width.
+            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
+                if from == to {
+                    return a.clone();
+                } else if to < from {
+                    CastOp::Trunc
+                } else {
+                    CastOp::ZExt
+                }
+            }
+        };
+        self.dom.cast(op, from, to, a)
+    }
+
+    fn select(&mut self, prog: &Program, dst: Slot, cond: Operand, t: Operand, e: Operand) {
+        let c = self.val(cond);
+        let ty = self.slot_type(prog, dst);
+        match prog.width(ty) {
+            Some(w) => {
+                let (a, b) = (self.val(t), self.val(e));
+                let v = self.dom.ite(&c, w, &a, &b);
+                self.set(dst, v);
+            }
+            // An aggregate select picks one side (a symbolic state forks here).
+            None => {
+                let side = if self.dom.decide(Decision::Branch, &c) {
+                    t
+                } else {
+                    e
+                };
+                self.copy_value(prog, dst, side);
+            }
+        }
+    }
+
+    fn gep(&mut self, base: Operand, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
+        let mut p = self.val(base);
+        if offset != 0 {
+            p = self.ptr_add(&p, offset as u64);
+        }
+        for ix in indices {
+            let i = self.val(ix.index);
+            let i64v = match ix.width.cmp(&64) {
+                std::cmp::Ordering::Less => self.dom.cast(CastOp::SExt, ix.width, 64, &i),
+                std::cmp::Ordering::Greater => self.dom.cast(CastOp::Trunc, ix.width, 64, &i),
+                std::cmp::Ordering::Equal => i,
+            };
+            let scale = self.dom.constant(64, ix.scale as u64 as u128);
+            let step = self.dom.binop(domain::BinOp::Mul, 64, &i64v, &scale);
+            p = self.dom.binop(domain::BinOp::Add, 64, &p, &step);
+        }
+        p
+    }
+
+    /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
+    fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
+        let f = self.frames.last().expect("a frame");
+        let name = prog.alloca_name(f.func, dst);
+        let fill = self.dom.const_byte(0);
+        let size = u64::try_from(size).unwrap_or(u64::MAX);
+        let id = self
+            .mem
+            .allocate(crate::memory::ObjKind::Stack, name, size, fill, false)
+            .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
+        self.frames.last_mut().expect("a frame").allocas.push(id);
+        Ok(self.dom.constant(64, crate::memory::address(id, 0) as u128))
+    }
+
+    /// Follows a control-flow edge: the phi moves of the target, read all before any is written.
+    #[inline]
+    fn take_edge(&mut self, prog: &Program, edge: &Edge) {
+        if !edge.moves.is_empty() {
+            let ty_of = |st: &Self, s: Slot| st.slot_type(prog, s);
+            let values: Vec<(Slot, MovedValue<D>)> = edge
+                .moves
+                .iter()
+                .map(|m| {
+                    let ty = ty_of(self, m.dst);
+                    let v = match prog.width(ty) {
+                        Some(_) => Ok(self.val(m.src)),
+                        None => Err(self.agg_val(prog, m.src, ty)),
+                    };
+                    (m.dst, v)
+                })
+                .collect();
+            let f = self.frames.last_mut().expect("a frame");
+            for (dst, v) in values {
+                match v {
+                    Ok(v) => f.regs[dst.0 as usize] = v,
+                    Err(a) => f.set_agg(dst, a),
+                }
+            }
+        }
+        let f = self.frames.last_mut().expect("a frame");
+        f.block = edge.to;
+        f.inst = 0;
+    }
+
+    fn exec_terminator(&mut self, prog: &Program, term: &Terminator) -> Result<(), End> {
+        match term {
+            Terminator::Br(edge) => self.take_edge(prog, edge),
+            Terminator::CondBr {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                let c = self.val(*cond);
+                let edge = if self.dom.decide(Decision::Branch, &c) {
+                    if_true
+                } else {
+                    if_false
+                };
+                self.take_edge(prog, edge);
+            }
+            Terminator::Switch(sw) => {
+                let v = self.val(sw.value);
+                let mut target = &sw.default;
+                for (case, edge) in &sw.cases {
+                    let c = self.dom.constant(sw.width, *case);
+                    let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
+                    if self.dom.decide(Decision::SwitchCase, &eq) {
+                        target = edge;
+                        break;
+                    }
+                }
+                self.take_edge(prog, target);
+            }
+            Terminator::Ret(op) => return self.ret(prog, *op),
+            Terminator::Unreachable => {
+                return Err(self.bug(
+                    prog,
+                    BugKind::Unreachable,
+                    "reached an `unreachable` instruction",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn intrinsic(
+        &mut self,
+        prog: &Program,
+        dst: Option<Slot>,
+        op: Intrinsic,
+        args: &[Operand],
+    ) -> Result<(), End> {
+        let arg = |st: &Self, i: usize| st.val(args[i]);
+        let result = match op {
+            Intrinsic::Overflow { op, width } => {
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                let dop = match op {
+                    ir::OverflowOp::SAdd | ir::OverflowOp::UAdd => domain::BinOp::Add,
+                    ir::OverflowOp::SSub | ir::OverflowOp::USub => domain::BinOp::Sub,
+                    ir::OverflowOp::SMul | ir::OverflowOp::UMul => domain::BinOp::Mul,
+                };
+                let r = self.dom.binop(dop, width, &a, &b);
+                let ov = self.dom.overflows(map_overflow(op), width, &a, &b);
+                if let Some(d) = dst {
+                    self.write_pair(prog, d, &r, width, &ov)?;
+                }
+                return Ok(());
+            }
+            Intrinsic::Saturating { op, width } => {
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                Some(self.saturating(op, width, &a, &b))
+            }
+            Intrinsic::MinMax { op, width } => {
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                let dop = match op {
+                    ir::MinMaxOp::UMin => domain::BinOp::UMin,
+                    ir::MinMaxOp::UMax => domain::BinOp::UMax,
+                    ir::MinMaxOp::SMin => domain::BinOp::SMin,
+                    ir::MinMaxOp::SMax => domain::BinOp::SMax,
+                };
+                Some(self.dom.binop(dop, width, &a, &b))
+            }
+            Intrinsic::Abs { width, .. } => Some(self.unary(UnOp::Abs, width, args)),
+            Intrinsic::Ctpop { width } => Some(self.unary(UnOp::Ctpop, width, args)),
+            Intrinsic::Ctlz { width, .. } => Some(self.unary(UnOp::Ctlz, width, args)),
+            Intrinsic::Cttz { width, .. } => Some(self.unary(UnOp::Cttz, width, args)),
+            Intrinsic::Bswap { width } => Some(self.unary(UnOp::Bswap, width, args)),
+            Intrinsic::Bitreverse { width } => Some(self.unary(UnOp::BitReverse, width, args)),
+            Intrinsic::Fshl { width } | Intrinsic::Fshr { width } => {
+                let (a, b, s) = (arg(self, 0), arg(self, 1), arg(self, 2));
+                Some(
+                    self.dom
+                        .funnel_shift(matches!(op, Intrinsic::Fshl { .. }), width, &a, &b, &s),
+                )
+            }
+            Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. } => {
+                let (d, s, n) = (arg(self, 0), arg(self, 1), arg(self, 2));
+                let n = self.dom.choose(Decision::Length, &n, len_width);
+                self.copy_memory(prog, &d, &s, n as u64)?;
+                None
+            }
+            Intrinsic::Memset { len_width, .. } => {
+                let (d, b, n) = (arg(self, 0), arg(self, 1), arg(self, 2));
+                let n = self.dom.choose(Decision::Length, &n, len_width);
+                self.fill_memory(prog, &d, &b, n as u64)?;
+                None
+            }
+            Intrinsic::StackSave => {
+                let n = self.frames.last().expect("a frame").allocas.len();
+                Some(self.dom.constant(64, n as u128))
+            }
+            Intrinsic::StackRestore => {
+                let t = arg(self, 0);
+                let keep = self.dom.choose(Decision::Length, &t, 64) as usize;
+                let f = self.frames.last_mut().expect("a frame");
+                let dropped: Vec<_> = f.allocas.drain(keep.min(f.allocas.len())..).collect();
+                for id in dropped {
+                    self.mem.kill(id);
+                }
+                None
+            }
+            Intrinsic::VaStart => {
+                let p = arg(self, 0);
+                self.va_start(prog, &p)?;
+                None
+            }
+            Intrinsic::VaEnd => None,
+            Intrinsic::VaCopy => {
+                let (d, s) = (arg(self, 0), arg(self, 1));
+                self.copy_memory(prog, &d, &s, 24)?;
+                None
+            }
+            Intrinsic::Trap => return Err(self.bug(prog, BugKind::Abort, "llvm.trap")),
+            // An optimiser hint: the program promises the condition, nothing to execute.
+            Intrinsic::Assume => None,
+        };
+        if let (Some(d), Some(v)) = (dst, result) {
+            self.set(d, v);
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self, op: UnOp, w: u32, args: &[Operand]) -> D::Val {
+        let a = self.val(args[0]);
+        self.dom.unop(op, w, &a)
+    }
+
+    fn saturating(&mut self, op: ir::SatOp, w: u32, a: &D::Val, b: &D::Val) -> D::Val {
+        let (bop, oop) = match op {
+            ir::SatOp::SAdd => (domain::BinOp::Add, OverflowOp::SAdd),
+            ir::SatOp::UAdd => (domain::BinOp::Add, OverflowOp::UAdd),
+            ir::SatOp::SSub => (domain::BinOp::Sub, OverflowOp::SSub),
+            ir::SatOp::USub => (domain::BinOp::Sub, OverflowOp::USub),
+        };
+        let r = self.dom.binop(bop, w, a, b);
+        let ov = self.dom.overflows(oop, w, a, b);
+        let limit = match op {
+            ir::SatOp::UAdd => self.dom.constant(w, u128::MAX),
+            ir::SatOp::USub => self.dom.constant(w, 0),
+            // Signed: the bound on the side of the true result, i.e. MAX when a is non-negative.
+            ir::SatOp::SAdd | ir::SatOp::SSub => {
+                let zero = self.dom.constant(w, 0);
+                let a_neg = self.dom.cmp(CmpOp::Slt, w, a, &zero);
+                let max = self.dom.constant(w, (1u128 << (w - 1)) - 1);
+                let min = self.dom.constant(w, 1u128 << (w - 1));
+                self.dom.ite(&a_neg, w, &min, &max)
+            }
+        };
+        self.dom.ite(&ov, w, &limit, &r)
+    }
+
+    /// Writes the `{iN, i1}` result of a `*.with.overflow` intrinsic into aggregate slot `dst`.
+    fn write_pair(
+        &mut self,
+        prog: &Program,
+        dst: Slot,
+        r: &D::Val,
+        w: u32,
+        flag: &D::Val,
+    ) -> Result<(), End> {
+        let ty = self.slot_type(prog, dst);
+        let info = prog.module.ty(ty);
+        let flag_off = match &info.kind {
+            ir::TypeKind::Struct { offsets, .. } if offsets.len() == 2 => offsets[1] as usize,
+            _ => {
+                return Err(unsupported(
+                    self,
+                    prog,
+                    "overflow intrinsic whose result is not a pair",
+                ))
+            }
+        };
+        let mut bytes: Vec<D::Byte> = (0..info.store_size)
+            .map(|_| self.dom.const_byte(0))
+            .collect();
+        let n = (w as usize).div_ceil(8);
+        if flag_off < n || flag_off >= bytes.len() {
+            return Err(unsupported(
+                self,
+                prog,
+                "overflow intrinsic with an unexpected result layout",
+            ));
+        }
+        self.dom.val_to_bytes(r, w, &mut bytes[..n]);
+        self.dom
+            .val_to_bytes(flag, 1, &mut bytes[flag_off..flag_off + 1]);
+        self.frames
+            .last_mut()
+            .expect("a frame")
+            .set_agg(dst, bytes.into());
+        Ok(())
+    }
+}

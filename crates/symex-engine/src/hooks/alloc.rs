@@ -1,0 +1,153 @@
+//! `malloc`, `calloc`, `realloc`, `free`: heap blocks are separate objects, freed ones stay dead.
+
+use super::Model;
+use crate::bug::{BugKind, End};
+use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
+use crate::memory::{address, Lookup, ObjKind, MAX_OBJECT_SIZE};
+use crate::program::Program;
+use crate::state::State;
+
+pub(super) fn call<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    args: &[D::Val],
+) -> Result<Option<D::Val>, End> {
+    Ok(Some(match model {
+        Model::Malloc => {
+            let n = st.dom.choose(Decision::AllocSize, &args[0], 64);
+            allocate(st, prog, n, false)
+        }
+        Model::Calloc => {
+            let a = st.dom.choose(Decision::AllocSize, &args[0], 64);
+            let b = st.dom.choose(Decision::AllocSize, &args[1], 64);
+            allocate(st, prog, a.saturating_mul(b), true)
+        }
+        Model::Realloc => realloc(st, prog, &args[0], &args[1])?,
+        Model::Free => {
+            free(st, prog, &args[0])?;
+            return Ok(None);
+        }
+        _ => unreachable!("not an allocation model"),
+    }))
+}
+
+/// A new heap block of `n` bytes (zeroed and initialised for `calloc`), or null when `n` is too large.
+fn allocate<D: Domain>(st: &mut State<D>, prog: &Program, n: u128, zeroed: bool) -> D::Val {
+    if n >= MAX_OBJECT_SIZE as u128 {
+        return st.dom.constant(64, 0);
+    }
+    let loc = st.location(prog);
+    let name = format!(
+        "{} at {}:{}",
+        if zeroed { "calloc" } else { "malloc" },
+        loc.file,
+        loc.line
+    );
+    let fill = st.dom.const_byte(0);
+    match st
+        .mem
+        .allocate(ObjKind::Heap, name.into(), n as u64, fill, zeroed)
+    {
+        Some(id) => st.dom.constant(64, address(id, 0) as u128),
+        None => st.dom.constant(64, 0),
+    }
+}
+
+/// Checks that `p` may be freed: null (returns `None`) or the start of a live heap block (returns its id).
+fn freeable<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    p: &D::Val,
+    what: &str,
+) -> Result<Option<u32>, End> {
+    let zero = st.dom.constant(64, 0);
+    let is_null = st.dom.cmp(CmpOp::Eq, 64, p, &zero);
+    if st.dom.decide(Decision::FreeOffset, &is_null) {
+        return Ok(None);
+    }
+    let shift = st.dom.constant(64, 32);
+    let hi = st.dom.binop(BinOp::LShr, 64, p, &shift);
+    let idv = st.dom.cast(CastOp::Trunc, 64, 32, &hi);
+    let id = st.dom.choose(Decision::PointerObject, &idv, 32) as u32;
+    let kind = match st.mem.lookup(id) {
+        Lookup::Live(o) => Ok(o.kind),
+        Lookup::Dead(k) => Err(k),
+        _ => {
+            return Err(st.bug(
+                prog,
+                BugKind::InvalidFree,
+                format!("{what} of a pointer to no object"),
+            ))
+        }
+    };
+    match kind {
+        Ok(ObjKind::Heap) => {}
+        Err(ObjKind::Heap) => {
+            return Err(st.bug(
+                prog,
+                BugKind::DoubleFree,
+                format!("{what} of a heap block already freed"),
+            ))
+        }
+        Ok(k) | Err(k) => {
+            let obj = match k {
+                ObjKind::Stack => "a local variable",
+                ObjKind::Global => "a global variable",
+                ObjKind::StringLiteral => "a string literal",
+                ObjKind::Function => "a function",
+                _ => "memory not from malloc",
+            };
+            return Err(st.bug(prog, BugKind::InvalidFree, format!("{what} of {obj}")));
+        }
+    }
+    let offv = st.dom.cast(CastOp::Trunc, 64, 32, p);
+    let zero32 = st.dom.constant(32, 0);
+    let at_start = st.dom.cmp(CmpOp::Eq, 32, &offv, &zero32);
+    if !st.dom.decide(Decision::FreeOffset, &at_start) {
+        return Err(st.bug(
+            prog,
+            BugKind::InvalidFree,
+            format!("{what} of a pointer into the middle of a heap block"),
+        ));
+    }
+    Ok(Some(id))
+}
+
+fn free<D: Domain>(st: &mut State<D>, prog: &Program, p: &D::Val) -> Result<(), End> {
+    if let Some(id) = freeable(st, prog, p, "free")? {
+        st.mem.kill(id);
+    }
+    Ok(())
+}
+
+/// `realloc(p, n)`: a new block holding the old contents (up to `n` bytes); `realloc(NULL, n)` is
+/// `malloc(n)`, `realloc(p, 0)` frees `p` and returns null (glibc).
+fn realloc<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    p: &D::Val,
+    n: &D::Val,
+) -> Result<D::Val, End> {
+    let old = freeable(st, prog, p, "realloc")?;
+    let n = st.dom.choose(Decision::AllocSize, n, 64);
+    let Some(old) = old else {
+        return Ok(allocate(st, prog, n, false));
+    };
+    if n == 0 {
+        st.mem.kill(old);
+        return Ok(st.dom.constant(64, 0));
+    }
+    let new = allocate(st, prog, n, false);
+    if st.dom.as_const(&new) == Some(0) {
+        return Ok(new);
+    }
+    let old_obj = st.mem.object_shared(old).expect("live heap block");
+    let keep = (old_obj.size() as u128).min(n) as usize;
+    let new_id = (st.dom.as_const(&new).unwrap_or(0) >> 32) as u32;
+    if let Some(o) = st.mem.object_mut(new_id) {
+        o.copy_bytes_from(0, &old_obj, 0, keep);
+    }
+    st.mem.kill(old);
+    Ok(new)
+}

@@ -1,0 +1,81 @@
+//! Program inputs (SV-COMP `__VERIFIER_*`, KLEE `klee_*`): each request takes the next input of the test
+//! concretely, or fresh symbols symbolically; assumptions restrict the path.
+
+use super::{callee_name, ret_width, Model};
+use crate::bug::{End, Halt};
+use crate::domain::{CmpOp, Decision, Domain, InputRequest};
+use crate::program::Program;
+use crate::state::State;
+use symex_ir::Call;
+
+pub(super) fn call<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Result<Option<D::Val>, End> {
+    match model {
+        Model::Nondet => {
+            let name = callee_name(prog, call).to_string();
+            let w = ret_width(prog, call);
+            Ok(Some(fresh(st, &name, w)))
+        }
+        Model::KleeInt => {
+            let name = String::from_utf8_lossy(&st.read_c_string(prog, &args[0])?).into_owned();
+            Ok(Some(fresh(st, &name, 32)))
+        }
+        Model::KleeRange => {
+            // KLEE: klee_range(lo, hi, name) is in [lo, hi) (signed); a one-value range asks for nothing.
+            let lo = args[0].clone();
+            let hi = args[1].clone();
+            let one = st.dom.constant(32, 1);
+            let lo1 = st.dom.binop(crate::domain::BinOp::Add, 32, &lo, &one);
+            let single = st.dom.cmp(CmpOp::Eq, 32, &lo1, &hi);
+            if st.dom.decide(Decision::Branch, &single) {
+                return Ok(Some(lo));
+            }
+            let name = String::from_utf8_lossy(&st.read_c_string(prog, &args[2])?).into_owned();
+            let x = fresh(st, &name, 32);
+            let ge = st.dom.cmp(CmpOp::Sge, 32, &x, &lo);
+            let lt = st.dom.cmp(CmpOp::Slt, 32, &x, &hi);
+            let both = st.dom.binop(crate::domain::BinOp::And, 1, &ge, &lt);
+            assume(st, prog, &both)?;
+            Ok(Some(x))
+        }
+        Model::KleeMakeSymbolic => {
+            let name = String::from_utf8_lossy(&st.read_c_string(prog, &args[2])?).into_owned();
+            let n = st.dom.choose(Decision::Length, &args[1], 64) as usize;
+            let bytes = st.dom.input(InputRequest::Named(&name), n);
+            st.store_bytes(prog, &args[0], &bytes)?;
+            Ok(None)
+        }
+        Model::Assume => {
+            let w = call
+                .arg_types
+                .first()
+                .and_then(|&t| prog.width(t))
+                .unwrap_or(32);
+            let zero = st.dom.constant(w, 0);
+            let c = st.dom.cmp(CmpOp::Ne, w, &args[0], &zero);
+            assume(st, prog, &c)?;
+            Ok(None)
+        }
+        _ => unreachable!("not an input model"),
+    }
+}
+
+/// A fresh `w`-bit input called `name` (a `_Bool`/`i1` input takes one byte and keeps its low bit).
+fn fresh<D: Domain>(st: &mut State<D>, name: &str, w: u32) -> D::Val {
+    let n = (w as usize).div_ceil(8);
+    let bytes = st.dom.input(InputRequest::Named(name), n);
+    st.dom.bytes_to_val(&bytes, w)
+}
+
+fn assume<D: Domain>(st: &mut State<D>, prog: &Program, c: &D::Val) -> Result<(), End> {
+    if st.dom.assume(c) {
+        Ok(())
+    } else {
+        Err(End::Halt(Halt::AssumptionViolated(st.location(prog))))
+    }
+}

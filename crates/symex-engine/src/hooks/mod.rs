@@ -1,0 +1,195 @@
+//! Library models: what a call of a declared (bodiless) function does. They live outside the instruction
+//! loop, like haybale's hooks, and use only the state's checked memory access and the domain, so they
+//! run unchanged on symbolic states.
+
+mod alloc;
+mod inputs;
+mod process;
+mod stdio;
+mod string;
+
+use crate::bug::End;
+use crate::domain::Domain;
+use crate::program::Program;
+use crate::state::State;
+use symex_ir::Call;
+
+/// A modelled library function or intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    Malloc,
+    Calloc,
+    Realloc,
+    Free,
+    Memcpy,
+    Memmove,
+    Memset,
+    Memcmp,
+    Strlen,
+    Strnlen,
+    Strcmp,
+    Strncmp,
+    Strcpy,
+    Strncpy,
+    Strcat,
+    Strchr,
+    Strrchr,
+    Strstr,
+    Abs,
+    Labs,
+    Atoi,
+    Exit,
+    Abort,
+    AssertFail,
+    ReachError,
+    Printf,
+    Puts,
+    Putchar,
+    /// `__VERIFIER_nondet_*`.
+    Nondet,
+    /// `__VERIFIER_assume`, `klee_assume`.
+    Assume,
+    KleeMakeSymbolic,
+    KleeRange,
+    KleeInt,
+}
+
+impl Model {
+    /// The model of the function called `name`. Functions the program defines keep their body, except the
+    /// SV-COMP error functions, whose call is the error whatever their body does.
+    pub fn for_function(name: &str, has_body: bool) -> Option<Model> {
+        if matches!(name, "reach_error" | "__VERIFIER_error") {
+            return Some(Model::ReachError);
+        }
+        if has_body {
+            return None;
+        }
+        Some(match name {
+            "malloc" => Model::Malloc,
+            "calloc" => Model::Calloc,
+            "realloc" => Model::Realloc,
+            "free" => Model::Free,
+            "memcpy" => Model::Memcpy,
+            "memmove" => Model::Memmove,
+            "memset" => Model::Memset,
+            "memcmp" | "bcmp" => Model::Memcmp,
+            "strlen" => Model::Strlen,
+            "strnlen" => Model::Strnlen,
+            "strcmp" => Model::Strcmp,
+            "strncmp" => Model::Strncmp,
+            "strcpy" => Model::Strcpy,
+            "strncpy" => Model::Strncpy,
+            "strcat" => Model::Strcat,
+            "strchr" => Model::Strchr,
+            "strrchr" => Model::Strrchr,
+            "strstr" => Model::Strstr,
+            "abs" => Model::Abs,
+            "labs" | "llabs" => Model::Labs,
+            "atoi" => Model::Atoi,
+            "exit" | "_exit" | "_Exit" => Model::Exit,
+            "abort" => Model::Abort,
+            "__assert_fail" | "__assert_rtn" | "__assert" => Model::AssertFail,
+            "printf" => Model::Printf,
+            "puts" => Model::Puts,
+            "putchar" => Model::Putchar,
+            "__VERIFIER_assume" | "klee_assume" => Model::Assume,
+            "klee_make_symbolic" => Model::KleeMakeSymbolic,
+            "klee_range" => Model::KleeRange,
+            "klee_int" => Model::KleeInt,
+            n if n.starts_with("__VERIFIER_nondet_") => Model::Nondet,
+            _ => return None,
+        })
+    }
+}
+
+/// Executes `model` for `call` with argument values `args`; the result is the call's value, if any.
+pub(crate) fn call<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Result<Option<D::Val>, End> {
+    use Model as M;
+    let need = match model {
+        M::Malloc
+        | M::Free
+        | M::Strlen
+        | M::Abs
+        | M::Labs
+        | M::Atoi
+        | M::Exit
+        | M::Puts
+        | M::Putchar
+        | M::Assume
+        | M::KleeInt => 1,
+        M::Calloc
+        | M::Realloc
+        | M::Strnlen
+        | M::Strcmp
+        | M::Strcpy
+        | M::Strcat
+        | M::Strchr
+        | M::Strrchr
+        | M::Strstr
+        | M::KleeRange => 2,
+        M::Memcpy
+        | M::Memmove
+        | M::Memset
+        | M::Memcmp
+        | M::Strncmp
+        | M::Strncpy
+        | M::KleeMakeSymbolic => 3,
+        M::Printf => 1,
+        M::Abort | M::AssertFail | M::ReachError | M::Nondet => 0,
+    };
+    if args.len() < need {
+        let name = callee_name(prog, call);
+        return Err(crate::exec::unsupported(
+            st,
+            prog,
+            format!(
+                "call of `{name}` with {} arguments (it takes {need})",
+                args.len()
+            ),
+        ));
+    }
+    match model {
+        M::Malloc | M::Calloc | M::Realloc | M::Free => alloc::call(st, prog, model, args),
+        M::Memcpy
+        | M::Memmove
+        | M::Memset
+        | M::Memcmp
+        | M::Strlen
+        | M::Strnlen
+        | M::Strcmp
+        | M::Strncmp
+        | M::Strcpy
+        | M::Strncpy
+        | M::Strcat
+        | M::Strchr
+        | M::Strrchr
+        | M::Strstr
+        | M::Atoi => string::call(st, prog, model, call, args),
+        M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
+            process::call(st, prog, model, call, args)
+        }
+        M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
+        M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
+            inputs::call(st, prog, model, call, args)
+        }
+    }
+}
+
+/// The name of the function a call goes to (for messages).
+pub(crate) fn callee_name<'p>(prog: &'p Program, call: &Call) -> &'p str {
+    match call.callee {
+        symex_ir::Callee::Direct(f) => &prog.module.func(f).name,
+        symex_ir::Callee::Indirect(_) => "a function pointer",
+    }
+}
+
+/// The width of a call's result (32 when the call site says `void` but the model returns `int`).
+pub(crate) fn ret_width(prog: &Program, call: &Call) -> u32 {
+    prog.width(call.ret).unwrap_or(32)
+}

@@ -1,0 +1,258 @@
+//! `<string.h>` and `atoi`: byte loops over checked memory, deciding each byte comparison through the
+//! domain (so a symbolic state forks where the string's contents are unknown).
+
+use super::{ret_width, Model};
+use crate::bug::End;
+use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
+use crate::program::Program;
+use crate::state::State;
+use symex_ir::Call;
+
+pub(super) fn call<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Result<Option<D::Val>, End> {
+    let w = ret_width(prog, call);
+    let r = match model {
+        Model::Memcpy | Model::Memmove => {
+            let n = st.dom.choose(Decision::Length, &args[2], 64);
+            st.copy_memory(prog, &args[0], &args[1], n as u64)?;
+            args[0].clone()
+        }
+        Model::Memset => {
+            let n = st.dom.choose(Decision::Length, &args[2], 64);
+            let b = st.dom.cast(CastOp::Trunc, 32, 8, &args[1]);
+            st.fill_memory(prog, &args[0], &b, n as u64)?;
+            args[0].clone()
+        }
+        Model::Memcmp => {
+            let n = st.dom.choose(Decision::Length, &args[2], 64) as u64;
+            compare(st, prog, &args[0], &args[1], Some(n), false, w)?
+        }
+        Model::Strcmp => compare(st, prog, &args[0], &args[1], None, true, w)?,
+        Model::Strncmp => {
+            let n = st.dom.choose(Decision::Length, &args[2], 64) as u64;
+            compare(st, prog, &args[0], &args[1], Some(n), true, w)?
+        }
+        Model::Strlen => {
+            let n = length(st, prog, &args[0], None)?;
+            st.dom.constant(w, n as u128)
+        }
+        Model::Strnlen => {
+            let max = st.dom.choose(Decision::Length, &args[1], 64) as u64;
+            let n = length(st, prog, &args[0], Some(max))?;
+            st.dom.constant(w, n as u128)
+        }
+        Model::Strcpy => {
+            copy_string(st, prog, &args[0], &args[1], None)?;
+            args[0].clone()
+        }
+        Model::Strncpy => {
+            let n = st.dom.choose(Decision::Length, &args[2], 64) as u64;
+            copy_string(st, prog, &args[0], &args[1], Some(n))?;
+            args[0].clone()
+        }
+        Model::Strcat => {
+            let n = length(st, prog, &args[0], None)?;
+            let end = st.ptr_add(&args[0], n);
+            copy_string(st, prog, &end, &args[1], None)?;
+            args[0].clone()
+        }
+        Model::Strchr | Model::Strrchr => {
+            let c = st.dom.cast(CastOp::Trunc, 32, 8, &args[1]);
+            find_char(st, prog, &args[0], &c, model == Model::Strrchr)?
+        }
+        Model::Strstr => find_string(st, prog, &args[0], &args[1])?,
+        Model::Atoi => {
+            let s = st.read_c_string(prog, &args[0])?;
+            st.dom.constant(w, atoi(&s) as u32 as u128)
+        }
+        _ => unreachable!("not a string model"),
+    };
+    Ok(Some(r))
+}
+
+/// Decides whether byte value `b` (8 bits) equals `c`.
+fn byte_is<D: Domain>(st: &mut State<D>, b: &D::Val, c: &D::Val) -> bool {
+    let eq = st.dom.cmp(CmpOp::Eq, 8, b, c);
+    st.dom.decide(Decision::LibraryBranch, &eq)
+}
+
+fn nul<D: Domain>(st: &mut State<D>) -> D::Val {
+    st.dom.constant(8, 0)
+}
+
+/// Number of bytes before the first NUL at `s` (at most `max`).
+fn length<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    s: &D::Val,
+    max: Option<u64>,
+) -> Result<u64, End> {
+    let zero = nul(st);
+    let mut i = 0;
+    while max.is_none_or(|m| i < m) {
+        let b = st.load_byte_at(prog, s, i)?;
+        if byte_is(st, &b, &zero) {
+            break;
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+/// `memcmp` (`strings` false) or `strcmp`/`strncmp`: the difference of the first differing bytes as
+/// unsigned chars, 0 if none differ within `n` bytes (or before a common NUL).
+fn compare<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    a: &D::Val,
+    b: &D::Val,
+    n: Option<u64>,
+    strings: bool,
+    w: u32,
+) -> Result<D::Val, End> {
+    let zero = nul(st);
+    let mut i = 0;
+    while n.is_none_or(|n| i < n) {
+        let ca = st.load_byte_at(prog, a, i)?;
+        let cb = st.load_byte_at(prog, b, i)?;
+        if !byte_is(st, &ca, &cb) {
+            let xa = st.dom.cast(CastOp::ZExt, 8, w, &ca);
+            let xb = st.dom.cast(CastOp::ZExt, 8, w, &cb);
+            return Ok(st.dom.binop(BinOp::Sub, w, &xa, &xb));
+        }
+        if strings && byte_is(st, &ca, &zero) {
+            break;
+        }
+        i += 1;
+    }
+    Ok(st.dom.constant(w, 0))
+}
+
+/// `strcpy` (`n` None) or `strncpy` (copies at most `n` bytes, then pads with NULs up to `n`).
+fn copy_string<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    dst: &D::Val,
+    src: &D::Val,
+    n: Option<u64>,
+) -> Result<(), End> {
+    let zero = nul(st);
+    let mut i = 0;
+    let mut ended = false;
+    while n.is_none_or(|n| i < n) {
+        let c = if ended {
+            zero.clone()
+        } else {
+            st.load_byte_at(prog, src, i)?
+        };
+        let p = st.ptr_add(dst, i);
+        st.store_scalar(prog, &p, &c, 1, 8)?;
+        if !ended && byte_is(st, &c, &zero) {
+            ended = true;
+            if n.is_none() {
+                break;
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// `strchr` (first) or `strrchr` (last) occurrence of `c` in the string at `s`, or null. The NUL itself
+/// can be found.
+fn find_char<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    s: &D::Val,
+    c: &D::Val,
+    last: bool,
+) -> Result<D::Val, End> {
+    let zero = nul(st);
+    let mut found = None;
+    for i in 0.. {
+        let b = st.load_byte_at(prog, s, i)?;
+        if byte_is(st, &b, c) {
+            found = Some(i);
+            if !last {
+                break;
+            }
+        }
+        if byte_is(st, &b, &zero) {
+            break;
+        }
+    }
+    Ok(match found {
+        Some(i) => st.ptr_add(s, i),
+        None => st.dom.constant(64, 0),
+    })
+}
+
+/// `strstr(h, n)`: the first position of `n` in `h`, or null.
+fn find_string<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    h: &D::Val,
+    n: &D::Val,
+) -> Result<D::Val, End> {
+    let zero = nul(st);
+    for i in 0.. {
+        let mut j = 0;
+        loop {
+            let nb = st.load_byte_at(prog, n, j)?;
+            if byte_is(st, &nb, &zero) {
+                return Ok(st.ptr_add(h, i));
+            }
+            let hb = st.load_byte_at(prog, h, i + j)?;
+            if !byte_is(st, &hb, &nb) {
+                break;
+            }
+            j += 1;
+        }
+        let hb = st.load_byte_at(prog, h, i)?;
+        if byte_is(st, &hb, &zero) {
+            break;
+        }
+    }
+    Ok(st.dom.constant(64, 0))
+}
+
+/// glibc's `atoi`: leading white space, an optional sign, decimal digits; wraps like `(int)strtol`.
+pub(crate) fn atoi(s: &[u8]) -> i32 {
+    let mut it = s
+        .iter()
+        .copied()
+        .skip_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+        .peekable();
+    let neg = match it.peek() {
+        Some(b'-') => {
+            it.next();
+            true
+        }
+        Some(b'+') => {
+            it.next();
+            false
+        }
+        _ => false,
+    };
+    let mut v: i64 = 0;
+    for c in it.take_while(u8::is_ascii_digit) {
+        v = v.saturating_mul(10).saturating_add((c - b'0') as i64);
+    }
+    let v = if neg { -v } else { v };
+    v.clamp(i64::MIN, i64::MAX) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn atoi_like_glibc() {
+        assert_eq!(super::atoi(b"  -42x"), -42);
+        assert_eq!(super::atoi(b"+7"), 7);
+        assert_eq!(super::atoi(b"abc"), 0);
+    }
+}

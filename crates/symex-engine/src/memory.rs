@@ -1,0 +1,440 @@
+//! Byte-addressed memory made of separate objects (functions, globals, string literals, stack
+//! variables, heap blocks), so that every access can be checked against its object's bounds and lifetime.
+//!
+//! An address is `object id << 32 | offset`: the object a pointer refers to is in its high bits, so finding
+//! it is an index, pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is
+//! null (object 0 never exists). Object ids are never reused, so a dangling pointer always finds its dead
+//! object. Contents are generic over the byte type (`u8` concretely, terms symbolically) and each object
+//! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
+//! it changes (copy-on-write).
+
+use std::rc::Rc;
+
+/// Bits of an address that hold the offset within the object.
+pub const OFFSET_BITS: u32 = 32;
+/// Largest object (and largest offset) an address can express.
+pub const MAX_OBJECT_SIZE: u64 = 1 << OFFSET_BITS;
+
+/// Index of an object in the memory.
+pub type ObjId = u32;
+
+/// The address of byte `off` of object `id`.
+#[inline(always)]
+pub fn address(id: ObjId, off: u64) -> u64 {
+    ((id as u64) << OFFSET_BITS) | off
+}
+
+/// The object and the offset of an address.
+#[inline(always)]
+pub fn split_address(addr: u64) -> (ObjId, u64) {
+    ((addr >> OFFSET_BITS) as ObjId, addr & (MAX_OBJECT_SIZE - 1))
+}
+
+/// What an object is (it decides which lifetime errors apply and how they are reported).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjKind {
+    /// A function: its address can be taken and called, never read or written.
+    Function,
+    Global,
+    StringLiteral,
+    /// A local variable (`alloca`): it dies when its function returns.
+    Stack,
+    /// A `malloc`/`calloc`/`realloc` block: it dies at `free`.
+    Heap,
+    /// Arguments the runtime sets up (`argv`, variadic argument areas).
+    Runtime,
+}
+
+/// Which bytes of an object have been written. Uninitialised bytes are inputs when loaded.
+#[derive(Clone, Debug)]
+pub struct InitMap {
+    /// `None`: every byte is initialised (the common case, and free to check).
+    words: Option<Vec<u64>>,
+}
+
+impl InitMap {
+    fn new(size: usize, initialised: bool) -> Self {
+        if initialised || size == 0 {
+            InitMap { words: None }
+        } else {
+            InitMap {
+                words: Some(vec![0; size.div_ceil(64)]),
+            }
+        }
+    }
+
+    /// Whether bytes `off..off+n` are all initialised.
+    #[inline(always)]
+    pub fn is_init(&self, off: usize, n: usize) -> bool {
+        match &self.words {
+            None => true,
+            Some(w) => (off..off + n).all(|i| w[i / 64] >> (i % 64) & 1 == 1),
+        }
+    }
+
+    /// Marks bytes `off..off+n` initialised.
+    #[inline(always)]
+    pub fn set_init(&mut self, off: usize, n: usize) {
+        if let Some(w) = &mut self.words {
+            for i in off..off + n {
+                w[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// Copies the initialisation state of `n` bytes from `src` at `src_off` to `dst_off` (the caller
+    /// materialises this map first when uninitialised bytes come in).
+    fn copy_from(&mut self, dst_off: usize, src: &InitMap, src_off: usize, n: usize) {
+        if src.words.is_none() {
+            self.set_init(dst_off, n);
+            return;
+        }
+        if self.words.is_none() && src.is_init(src_off, n) {
+            return;
+        }
+        for i in 0..n {
+            let init = src.is_init(src_off + i, 1);
+            self.set_bit(dst_off + i, init);
+        }
+    }
+
+    fn set_bit(&mut self, i: usize, init: bool) {
+        match &mut self.words {
+            Some(w) => {
+                if init {
+                    w[i / 64] |= 1 << (i % 64);
+                } else {
+                    w[i / 64] &= !(1 << (i % 64));
+                }
+            }
+            None => {
+                debug_assert!(init, "materialise the bitmap before clearing a bit");
+            }
+        }
+    }
+}
+
+/// One memory object.
+#[derive(Clone, Debug)]
+pub struct Object<B> {
+    pub kind: ObjKind,
+    /// Where the object comes from (variable, global or allocation site): names its uninitialised inputs
+    /// and appears in reports.
+    pub name: Rc<str>,
+    /// Writes are errors (string literals and `const` globals).
+    pub read_only: bool,
+    pub bytes: Vec<B>,
+    pub init: InitMap,
+}
+
+impl<B: Clone> Object<B> {
+    /// Size in bytes.
+    #[inline(always)]
+    pub fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// Positions among `off..off+n` that were never written.
+    pub fn uninitialised(&self, off: usize, n: usize) -> Vec<usize> {
+        (off..off + n)
+            .filter(|&i| !self.init.is_init(i, 1))
+            .collect()
+    }
+
+    /// Copies `n` bytes (and their initialisation state) from `src` at `src_off` to `dst_off`.
+    pub fn copy_bytes_from(&mut self, dst_off: usize, src: &Object<B>, src_off: usize, n: usize) {
+        self.bytes[dst_off..dst_off + n].clone_from_slice(&src.bytes[src_off..src_off + n]);
+        if src.init.words.is_some() && !src.init.is_init(src_off, n) && self.init.words.is_none() {
+            self.init.words = Some(vec![u64::MAX; self.bytes.len().div_ceil(64)]);
+        }
+        self.init.copy_from(dst_off, &src.init, src_off, n);
+    }
+
+    /// Moves `n` bytes within the object (overlap allowed, as `memmove`).
+    pub fn move_within(&mut self, dst_off: usize, src_off: usize, n: usize) {
+        let copy = self.clone_range(src_off, n);
+        self.copy_bytes_from(dst_off, &copy, 0, n);
+    }
+
+    fn clone_range(&self, off: usize, n: usize) -> Object<B> {
+        let mut init = InitMap::new(n, true);
+        if self.init.words.is_some() && !self.init.is_init(off, n) {
+            init = InitMap::new(n, false);
+            for i in 0..n {
+                if self.init.is_init(off + i, 1) {
+                    init.set_init(i, 1);
+                }
+            }
+        }
+        Object {
+            kind: self.kind,
+            name: self.name.clone(),
+            read_only: false,
+            bytes: self.bytes[off..off + n].to_vec(),
+            init,
+        }
+    }
+}
+
+/// An entry of the object table.
+#[derive(Clone, Debug)]
+enum Slot<B> {
+    Live(Rc<Object<B>>),
+    /// A freed heap block or a stack variable whose function returned.
+    Dead(ObjKind),
+    /// A function (its index in the program).
+    Function(u32),
+}
+
+/// What a pointer's object id refers to.
+#[derive(Debug)]
+pub enum Lookup<'a, B> {
+    Live(&'a Object<B>),
+    Dead(ObjKind),
+    Function(u32),
+    /// Null (object 0) or an id no object ever had.
+    Nothing,
+}
+
+/// The memory of one execution state.
+#[derive(Clone, Debug)]
+pub struct Memory<B> {
+    /// Indexed by object id; entry 0 is the null object and never live.
+    slots: Vec<Slot<B>>,
+    live_heap: usize,
+}
+
+impl<B: Clone> Default for Memory<B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<B: Clone> Memory<B> {
+    /// An empty memory (only the null object).
+    pub fn new() -> Self {
+        Memory {
+            slots: vec![Slot::Dead(ObjKind::Runtime)],
+            live_heap: 0,
+        }
+    }
+
+    /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
+    /// written. Returns `None` when the size cannot be addressed.
+    pub fn allocate(
+        &mut self,
+        kind: ObjKind,
+        name: Rc<str>,
+        size: u64,
+        fill: B,
+        initialised: bool,
+    ) -> Option<ObjId> {
+        if size >= MAX_OBJECT_SIZE || self.slots.len() >= u32::MAX as usize {
+            return None;
+        }
+        let id = self.slots.len() as ObjId;
+        let size = size as usize;
+        self.slots.push(Slot::Live(Rc::new(Object {
+            kind,
+            name,
+            read_only: false,
+            bytes: vec![fill; size],
+            init: InitMap::new(size, initialised),
+        })));
+        if kind == ObjKind::Heap {
+            self.live_heap += 1;
+        }
+        Some(id)
+    }
+
+    /// A new object holding `bytes`, all initialised.
+    pub fn allocate_with(
+        &mut self,
+        kind: ObjKind,
+        name: Rc<str>,
+        bytes: Vec<B>,
+        read_only: bool,
+    ) -> ObjId {
+        let id = self.slots.len() as ObjId;
+        self.slots.push(Slot::Live(Rc::new(Object {
+            kind,
+            name,
+            read_only,
+            init: InitMap::new(bytes.len(), true),
+            bytes,
+        })));
+        if kind == ObjKind::Heap {
+            self.live_heap += 1;
+        }
+        id
+    }
+
+    /// A new function object; its address is what a function pointer holds.
+    pub fn allocate_function(&mut self, function: u32) -> ObjId {
+        let id = self.slots.len() as ObjId;
+        self.slots.push(Slot::Function(function));
+        id
+    }
+
+    /// What object `id` is.
+    #[inline(always)]
+    pub fn lookup(&self, id: ObjId) -> Lookup<'_, B> {
+        match self.slots.get(id as usize) {
+            Some(Slot::Live(o)) => Lookup::Live(o),
+            Some(Slot::Dead(k)) if id != 0 => Lookup::Dead(*k),
+            Some(Slot::Function(f)) => Lookup::Function(*f),
+            _ => Lookup::Nothing,
+        }
+    }
+
+    /// The live object `id`, for reading.
+    #[inline(always)]
+    pub fn object(&self, id: ObjId) -> Option<&Object<B>> {
+        match self.slots.get(id as usize) {
+            Some(Slot::Live(o)) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The live object `id` itself (a cheap shared handle, e.g. to copy from it while writing another).
+    pub fn object_shared(&self, id: ObjId) -> Option<Rc<Object<B>>> {
+        match self.slots.get(id as usize) {
+            Some(Slot::Live(o)) => Some(o.clone()),
+            _ => None,
+        }
+    }
+
+    /// The live object `id`, for writing (copied first when another state shares it).
+    #[inline(always)]
+    pub fn object_mut(&mut self, id: ObjId) -> Option<&mut Object<B>> {
+        match self.slots.get_mut(id as usize) {
+            Some(Slot::Live(o)) => Some(Rc::make_mut(o)),
+            _ => None,
+        }
+    }
+
+    /// Ends the lifetime of object `id` (free, or its function returned). Returns false if it was not live.
+    pub fn kill(&mut self, id: ObjId) -> bool {
+        let Some(slot) = self.slots.get_mut(id as usize) else {
+            return false;
+        };
+        let Slot::Live(o) = slot else { return false };
+        let kind = o.kind;
+        *slot = Slot::Dead(kind);
+        if kind == ObjKind::Heap {
+            self.live_heap -= 1;
+        }
+        true
+    }
+
+    /// Marks a live object read-only (string literals, `const` globals).
+    pub fn set_read_only(&mut self, id: ObjId) {
+        if let Some(o) = self.object_mut(id) {
+            o.read_only = true;
+        }
+    }
+
+    /// Number of heap blocks not freed.
+    pub fn live_heap_blocks(&self) -> usize {
+        self.live_heap
+    }
+
+    /// The live heap blocks (id and object), for the leak check.
+    pub fn heap_blocks(&self) -> impl Iterator<Item = (ObjId, &Object<B>)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
+            Slot::Live(o) if o.kind == ObjKind::Heap => Some((i as ObjId, &**o)),
+            _ => None,
+        })
+    }
+
+    /// Number of object ids handed out so far.
+    pub fn object_count(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mem() -> Memory<u8> {
+        Memory::new()
+    }
+
+    #[test]
+    fn addresses_split_into_object_and_offset() {
+        assert_eq!(split_address(address(7, 12)), (7, 12));
+        assert_eq!(split_address(0), (0, 0));
+    }
+
+    #[test]
+    fn null_is_no_object() {
+        let m = mem();
+        assert!(matches!(m.lookup(0), Lookup::Nothing));
+        assert!(matches!(m.lookup(99), Lookup::Nothing));
+    }
+
+    #[test]
+    fn freed_objects_stay_dead() {
+        let mut m = mem();
+        let id = m.allocate(ObjKind::Heap, "b".into(), 4, 0, false).unwrap();
+        assert_eq!(m.live_heap_blocks(), 1);
+        assert!(m.kill(id));
+        assert!(!m.kill(id), "second free must be detected");
+        assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Heap)));
+        assert_eq!(m.live_heap_blocks(), 0);
+        let id2 = m.allocate(ObjKind::Heap, "c".into(), 4, 0, false).unwrap();
+        assert_ne!(id, id2, "ids are never reused");
+    }
+
+    #[test]
+    fn init_map_tracks_written_bytes() {
+        let mut m = mem();
+        let id = m
+            .allocate(ObjKind::Stack, "x".into(), 100, 0, false)
+            .unwrap();
+        let o = m.object_mut(id).unwrap();
+        assert!(!o.init.is_init(0, 1));
+        o.init.set_init(62, 4);
+        assert!(o.init.is_init(62, 4));
+        assert!(!o.init.is_init(61, 2));
+        assert_eq!(o.uninitialised(60, 8), vec![60, 61, 66, 67]);
+    }
+
+    #[test]
+    fn copies_carry_initialisation() {
+        let mut m = mem();
+        let a = m.allocate(ObjKind::Stack, "a".into(), 8, 0, false).unwrap();
+        let b = m.allocate_with(
+            ObjKind::Global,
+            "b".into(),
+            vec![1, 2, 3, 4, 5, 6, 7, 8],
+            false,
+        );
+        m.object_mut(a).unwrap().init.set_init(0, 2);
+        let src = m.object(a).unwrap().clone();
+        let dst = m.object_mut(b).unwrap();
+        dst.copy_bytes_from(4, &src, 0, 4);
+        assert!(dst.init.is_init(0, 6));
+        assert!(!dst.init.is_init(6, 1));
+        assert_eq!(dst.bytes, vec![1, 2, 3, 4, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn clones_share_until_written() {
+        let mut m = mem();
+        let id = m.allocate_with(ObjKind::Global, "g".into(), vec![1, 2], false);
+        let snapshot = m.clone();
+        m.object_mut(id).unwrap().bytes[0] = 9;
+        assert_eq!(snapshot.object(id).unwrap().bytes[0], 1);
+        assert_eq!(m.object(id).unwrap().bytes[0], 9);
+    }
+
+    #[test]
+    fn overlapping_moves_behave_like_memmove() {
+        let mut m = mem();
+        let id = m.allocate_with(ObjKind::Global, "g".into(), vec![1, 2, 3, 4, 5], false);
+        m.object_mut(id).unwrap().move_within(1, 0, 4);
+        assert_eq!(m.object(id).unwrap().bytes, vec![1, 1, 2, 3, 4]);
+    }
+}

@@ -1,0 +1,113 @@
+//! A loaded program ready to execute: the IR module plus what the semantics precompute once
+//! (object ids of functions and globals, scalar widths of types, library models of declarations).
+
+use crate::hooks::Model;
+use crate::memory::ObjId;
+use std::rc::Rc;
+use symex_ir::{AddrBase, FuncId, Inst, Module, Slot, TypeId, TypeKind};
+
+/// A module prepared for execution. Shared (read-only) by every state that runs it.
+#[derive(Debug)]
+pub struct Program {
+    pub module: Module,
+    /// The library model of each function, by [`FuncId`]; `None` for functions executed from their body.
+    pub models: Vec<Option<Model>>,
+    /// The scalar width of each type (64 for pointers), `None` for aggregates and `void`.
+    pub widths: Vec<Option<u32>>,
+    /// Names of the stack objects, by function and then by the `alloca`'s slot: `function:line` of the
+    /// declaration, so that reports and uninitialised inputs say where the variable is.
+    alloca_names: Vec<Vec<(Slot, Rc<str>)>>,
+}
+
+impl Program {
+    /// Prepares `module` for execution.
+    pub fn new(module: Module) -> Program {
+        let models = module
+            .functions
+            .iter()
+            .map(|f| Model::for_function(&f.name, f.body.is_some()))
+            .collect();
+        let widths = module
+            .types
+            .iter()
+            .map(|t| match t.kind {
+                TypeKind::Int(w) => Some(w),
+                TypeKind::Ptr => Some(64),
+                _ => None,
+            })
+            .collect();
+        let alloca_names = module
+            .functions
+            .iter()
+            .map(|f| {
+                let mut names = Vec::new();
+                for b in f.body.iter().flat_map(|b| &b.blocks) {
+                    for (inst, loc) in b.insts.iter().zip(&b.locs) {
+                        if let Inst::Alloca { dst, .. } = inst {
+                            let name = if loc.is_known() {
+                                format!("{}:{}", f.name, loc.line)
+                            } else {
+                                format!("{}:%{}", f.name, dst.0)
+                            };
+                            names.push((*dst, Rc::from(name)));
+                        }
+                    }
+                }
+                names.sort_by_key(|(s, _)| *s);
+                names
+            })
+            .collect();
+        Program {
+            module,
+            models,
+            widths,
+            alloca_names,
+        }
+    }
+
+    /// The name of the stack object that `alloca` into `dst` of function `f` creates.
+    pub fn alloca_name(&self, f: FuncId, dst: Slot) -> Rc<str> {
+        let names = &self.alloca_names[f.0 as usize];
+        match names.binary_search_by_key(&dst, |(s, _)| *s) {
+            Ok(i) => names[i].1.clone(),
+            Err(_) => Rc::from("alloca"),
+        }
+    }
+
+    /// The object id of function `f`: functions come first, right after the null object.
+    #[inline(always)]
+    pub fn function_object(&self, f: FuncId) -> ObjId {
+        1 + f.0
+    }
+
+    /// The object id of global `g`: globals follow the functions.
+    #[inline(always)]
+    pub fn global_object(&self, g: u32) -> ObjId {
+        1 + self.module.functions.len() as u32 + g
+    }
+
+    /// The function whose object is `id`, if any.
+    pub fn function_of_object(&self, id: ObjId) -> Option<FuncId> {
+        let n = self.module.functions.len() as u32;
+        (id >= 1 && id <= n).then(|| FuncId(id - 1))
+    }
+
+    /// The object id an address constant refers to.
+    pub fn base_object(&self, base: AddrBase) -> ObjId {
+        match base {
+            AddrBase::Global(g) => self.global_object(g.0),
+            AddrBase::Function(f) => self.function_object(f),
+        }
+    }
+
+    /// Scalar width of a type, `None` for aggregates.
+    #[inline(always)]
+    pub fn width(&self, ty: TypeId) -> Option<u32> {
+        self.widths.get(ty.0 as usize).copied().flatten()
+    }
+
+    /// Bytes a value of type `ty` occupies in memory.
+    pub fn store_size(&self, ty: TypeId) -> u64 {
+        self.module.ty(ty).store_size
+    }
+}

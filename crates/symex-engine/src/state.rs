@@ -1,0 +1,303 @@
+//! An execution state: memory, call stack, output, and the domain that carries the path's knowledge.
+//! Cloning a state is cheap (memory objects are shared copy-on-write), which is what forking needs.
+
+use crate::bug::{End, Halt, SourceLoc};
+use crate::domain::Domain;
+use crate::memory::{address, Memory, ObjId, ObjKind};
+use crate::program::Program;
+use std::rc::Rc;
+use symex_ir::{AddrBase, BlockId, Const, ConstData, FuncId, Slot};
+
+/// Which optional checks are on (`spec/cli.md`: `--check-overflow`, `--check-leaks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Signed overflow of `nsw` arithmetic and of signed division is a bug.
+    pub overflow: bool,
+    /// Heap blocks no longer reachable from globals at exit are a bug.
+    pub leaks: bool,
+}
+
+/// A module constant as the domain represents it.
+#[derive(Clone, Debug)]
+pub enum ConstVal<D: Domain> {
+    Scalar(D::Val),
+    Aggregate(Rc<[D::Byte]>),
+}
+
+/// The module's constant pool in the domain: scalars by index (aggregates hold zero there), and the
+/// memory images of the aggregate constants.
+#[derive(Debug)]
+pub struct Consts<D: Domain> {
+    pub scalars: Vec<D::Val>,
+    pub aggs: Vec<Option<Rc<[D::Byte]>>>,
+}
+
+/// One activation of a function.
+#[derive(Clone, Debug)]
+pub struct Frame<D: Domain> {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// Index of the next instruction of `block`; `insts.len()` means the terminator.
+    pub inst: u32,
+    /// The scalar value of each slot.
+    pub regs: Vec<D::Val>,
+    /// The value of each slot that holds an aggregate (struct, array or vector) as its memory image.
+    pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
+    /// Stack objects of this activation, freed when it returns.
+    pub allocas: Vec<ObjId>,
+    /// The area holding the variadic arguments, when the function is variadic.
+    pub varargs: Option<ObjId>,
+    /// Where the caller wants the return value.
+    pub ret_dst: Option<Slot>,
+}
+
+impl<D: Domain> Frame<D> {
+    /// The aggregate held by `slot`.
+    pub fn agg(&self, slot: Slot) -> Option<&Rc<[D::Byte]>> {
+        self.aggs
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, v)| v)
+    }
+
+    /// Sets the aggregate held by `slot`.
+    pub fn set_agg(&mut self, slot: Slot, v: Rc<[D::Byte]>) {
+        match self.aggs.iter_mut().find(|(s, _)| *s == slot) {
+            Some(e) => e.1 = v,
+            None => self.aggs.push((slot, v)),
+        }
+    }
+}
+
+/// An execution state.
+#[derive(Clone, Debug)]
+pub struct State<D: Domain> {
+    pub dom: D,
+    pub mem: Memory<D::Byte>,
+    pub frames: Vec<Frame<D>>,
+    /// What the program wrote to standard output.
+    pub stdout: Vec<u8>,
+    /// Instructions executed so far (terminators included).
+    pub steps: u64,
+    pub checks: Checks,
+    pub(crate) consts: Rc<Consts<D>>,
+    /// Register files of returned frames, reused to avoid an allocation per call.
+    pub(crate) reg_pool: Vec<Vec<D::Val>>,
+}
+
+impl<D: Domain> State<D> {
+    /// The initial state of `prog`: functions and globals in memory, no frame yet.
+    pub fn new(prog: &Program, mut dom: D, checks: Checks) -> State<D> {
+        let m = &prog.module;
+        let mut mem = Memory::new();
+        for (i, _) in m.functions.iter().enumerate() {
+            mem.allocate_function(i as u32);
+        }
+        for (i, g) in m.globals.iter().enumerate() {
+            let bytes = match &g.init {
+                Some(data) => const_bytes(prog, &mut dom, data),
+                // Defined outside the program (e.g. `extern int errno`): zero, as a loader would.
+                None => (0..g.size).map(|_| dom.const_byte(0)).collect(),
+            };
+            let kind = if g.name.starts_with(".str") {
+                ObjKind::StringLiteral
+            } else {
+                ObjKind::Global
+            };
+            let id = mem.allocate_with(kind, g.name.as_str().into(), bytes, g.is_constant);
+            debug_assert_eq!(id, prog.global_object(i as u32));
+        }
+        let mut consts = Consts {
+            scalars: Vec::new(),
+            aggs: Vec::new(),
+        };
+        for c in &m.consts {
+            match const_val(prog, &mut dom, c) {
+                ConstVal::Scalar(v) => {
+                    consts.scalars.push(v);
+                    consts.aggs.push(None);
+                }
+                ConstVal::Aggregate(a) => {
+                    consts.scalars.push(dom.constant(1, 0));
+                    consts.aggs.push(Some(a));
+                }
+            }
+        }
+        let consts = Rc::new(consts);
+        State {
+            dom,
+            mem,
+            frames: Vec::new(),
+            stdout: Vec::new(),
+            steps: 0,
+            checks,
+            consts,
+            reg_pool: Vec::new(),
+        }
+    }
+
+    /// Pushes the activation of `func` (which must have a body) with the given scalar arguments.
+    pub(crate) fn push_frame(
+        &mut self,
+        prog: &Program,
+        func: FuncId,
+        args: &[D::Val],
+        ret_dst: Option<Slot>,
+    ) {
+        let body = prog
+            .module
+            .func(func)
+            .body
+            .as_ref()
+            .expect("push_frame on a declaration");
+        let n = body.num_slots as usize;
+        let zero = self.dom.constant(1, 0);
+        let mut regs = self.reg_pool.pop().unwrap_or_default();
+        regs.clear();
+        regs.resize(n, zero);
+        for (r, a) in regs.iter_mut().zip(args) {
+            *r = a.clone();
+        }
+        self.frames.push(Frame {
+            func,
+            block: BlockId(0),
+            inst: 0,
+            regs,
+            aggs: Vec::new(),
+            allocas: Vec::new(),
+            varargs: None,
+            ret_dst,
+        });
+    }
+
+    /// Pops the current activation, ending the lifetime of its stack objects.
+    pub(crate) fn pop_frame(&mut self) -> Option<Frame<D>> {
+        let mut f = self.frames.pop()?;
+        for &id in &f.allocas {
+            self.mem.kill(id);
+        }
+        if let Some(id) = f.varargs {
+            self.mem.kill(id);
+        }
+        self.reg_pool.push(std::mem::take(&mut f.regs));
+        Some(f)
+    }
+
+    /// The source position of the instruction about to execute (or that just failed).
+    pub fn location(&self, prog: &Program) -> SourceLoc {
+        let Some(f) = self.frames.last() else {
+            return SourceLoc::default();
+        };
+        let func = prog.module.func(f.func);
+        let mut loc = func.loc;
+        if let Some(body) = &func.body {
+            let b = &body.blocks[f.block.0 as usize];
+            let l = if (f.inst as usize) < b.insts.len() {
+                b.locs[f.inst as usize]
+            } else {
+                b.term_loc
+            };
+            if l.is_known() {
+                loc = l;
+            }
+        }
+        SourceLoc {
+            file: prog.module.file_name(loc).to_string(),
+            line: loc.line,
+            function: func.name.clone(),
+        }
+    }
+
+    /// Starts `entry`: `main` gets `argc = 1` and `argv = {"<program>", NULL}`; other entry functions get
+    /// zero arguments. Returns an error when the entry is missing or has no body.
+    pub fn start(&mut self, prog: &Program, entry: &str) -> Result<(), End> {
+        let unsupported = |what: String| {
+            End::Halt(Halt::Unsupported {
+                what,
+                loc: SourceLoc::default(),
+            })
+        };
+        let f = prog
+            .module
+            .function_by_name(entry)
+            .ok_or_else(|| unsupported(format!("no function `{entry}` to start from")))?;
+        let func = prog.module.func(f);
+        if func.body.is_none() {
+            return Err(unsupported(format!("entry function `{entry}` has no body")));
+        }
+        let mut args = Vec::new();
+        for (i, &ty) in func.params.iter().enumerate() {
+            let w = prog.width(ty).ok_or_else(|| {
+                unsupported(format!("entry function `{entry}` takes an aggregate"))
+            })?;
+            let v = if entry == "main" && i == 1 && w == 64 {
+                address(self.make_argv(&prog.module.source_path), 0) as u128
+            } else if entry == "main" && i == 0 {
+                1
+            } else {
+                0
+            };
+            args.push(self.dom.constant(w, v));
+        }
+        self.push_frame(prog, f, &args, None);
+        Ok(())
+    }
+
+    fn make_argv(&mut self, program: &str) -> ObjId {
+        let name: Vec<D::Byte> = program
+            .bytes()
+            .chain([0])
+            .map(|b| self.dom.const_byte(b))
+            .collect();
+        let s = self
+            .mem
+            .allocate_with(ObjKind::Runtime, "argv[0]".into(), name, false);
+        let mut argv = Vec::with_capacity(16);
+        for b in address(s, 0).to_le_bytes().into_iter().chain([0; 8]) {
+            argv.push(self.dom.const_byte(b));
+        }
+        self.mem
+            .allocate_with(ObjKind::Runtime, "argv".into(), argv, false)
+    }
+}
+
+/// The memory image of constant data with its pointers filled in.
+fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
+    let mut raw = data.bytes.clone();
+    for r in &data.relocs {
+        let target = address(prog.base_object(r.target), 0).wrapping_add(r.addend as u64);
+        let le = target.to_le_bytes();
+        let (off, w) = (r.offset as usize, (r.width as usize).div_ceil(8));
+        if off + w <= raw.len() {
+            raw[off..off + w].copy_from_slice(&le[..w]);
+        }
+    }
+    raw.into_iter().map(|b| dom.const_byte(b)).collect()
+}
+
+fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
+    let addr = |base: AddrBase, offset: i64| {
+        address(prog.base_object(base), 0).wrapping_add(offset as u64) as u128
+    };
+    match c {
+        Const::Int { width, value } => ConstVal::Scalar(dom.constant(*width, *value)),
+        Const::Null => ConstVal::Scalar(dom.constant(64, 0)),
+        Const::Addr { base, offset } => ConstVal::Scalar(dom.constant(64, addr(*base, *offset))),
+        Const::AddrAsInt {
+            base,
+            offset,
+            width,
+        } => ConstVal::Scalar(dom.constant(*width, addr(*base, *offset))),
+        // Undefined values are zero here; the symbolic executor may keep them unconstrained.
+        Const::Undef(ty) => match prog.width(*ty) {
+            Some(w) => ConstVal::Scalar(dom.constant(w, 0)),
+            None => ConstVal::Aggregate(
+                (0..prog.store_size(*ty))
+                    .map(|_| dom.const_byte(0))
+                    .collect(),
+            ),
+        },
+        Const::Aggregate { data, .. } => ConstVal::Aggregate(const_bytes(prog, dom, data).into()),
+    }
+}
