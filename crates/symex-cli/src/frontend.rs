@@ -1,0 +1,45 @@
+//! The flags every subcommand that reads a C program shares (`-I`, `-D`, `--cflags`), and loading the
+//! program with them.
+
+use clap::Args;
+use std::path::{Path, PathBuf};
+use symex_ir::{FrontendOptions, Module};
+
+/// Front-end flags of `spec/cli.md`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct FrontendArgs {
+    /// Add DIR to clang's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro, NAME or NAME=VALUE.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Further clang flags, e.g. "-m32 -O2" (split at white space).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// Run LLVM's mem2reg and simplifycfg passes before lowering.
+    #[arg(long)]
+    pub simplify: bool,
+}
+
+impl FrontendArgs {
+    /// Compiles (if C) and lowers `file`; the error is the message to print.
+    pub fn load(&self, file: &Path) -> Result<Module, String> {
+        let mut opts = FrontendOptions {
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            cflags: self
+                .cflags
+                .as_deref()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect(),
+            ..FrontendOptions::default()
+        };
+        if self.simplify {
+            opts = opts.with_simplify();
+        }
+        symex_ir::load(file, &opts).map_err(|e| e.to_string())
+    }
+}

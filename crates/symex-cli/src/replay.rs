@@ -1,0 +1,142 @@
+//! `symex replay FILE TEST`: runs the program concretely on the test's inputs (the reference semantics)
+//! and reports how it ended. Exit status: 0 normal exit, 1 bug, 2 bad input or unsupported construct,
+//! 3 a limit was reached or the test violates an assumption of the program.
+
+use crate::frontend::FrontendArgs;
+use clap::Args;
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+use symex_engine::{outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile};
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The program: .c, .i, .ll or .bc.
+    pub file: PathBuf,
+    /// The test file (JSON, see spec/cli.md).
+    pub test: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
+    /// The function to run (default: the test's `entry`, else `main`).
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// Stop after this many seconds (exit status 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Stop after this many IR instructions (exit status 3).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Report signed overflow of `nsw` arithmetic (also on when the test's outcome is signed-overflow).
+    #[arg(long)]
+    pub check_overflow: bool,
+    /// Report heap blocks unreachable at exit (also on when the test's outcome is memory-leak).
+    #[arg(long)]
+    pub check_leaks: bool,
+    /// Print one JSON object instead of the program's output and the outcome line.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the program's output.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the subcommand; returns the exit status.
+pub fn main(args: ReplayArgs) -> i32 {
+    let test = match TestFile::load(&args.test) {
+        Ok(t) => t,
+        Err(e) => return fail(&e),
+    };
+    let module = match args.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let expected = test.outcome.clone();
+    let expects = |k: BugKind| expected.as_ref().is_some_and(|o| o.kind == k.as_str());
+    let opts = RunOptions {
+        entry: args
+            .entry
+            .clone()
+            .or_else(|| test.entry.clone())
+            .unwrap_or_else(|| "main".into()),
+        checks: Checks {
+            overflow: args.check_overflow || expects(BugKind::SignedOverflow),
+            leaks: args.check_leaks || expects(BugKind::MemoryLeak),
+        },
+        max_instructions: args.max_instructions.unwrap_or(u64::MAX),
+        max_time: args.max_time.map(Duration::from_secs_f64),
+    };
+    let prog = Program::new(module);
+    let result = symex_engine::run(&prog, &test, &opts);
+    for w in &result.warnings {
+        eprintln!("symex: warning: {w}");
+    }
+    if result.unused_inputs > 0 {
+        eprintln!(
+            "symex: warning: the program did not ask for the last {} input(s) of the test",
+            result.unused_inputs
+        );
+    }
+    let got = outcome(&result.end);
+    if args.json {
+        let mut obj = json!({
+            "command": "replay",
+            "file": args.file.display().to_string(),
+            "test": args.test.display().to_string(),
+            "outcome": got,
+            "stdout": String::from_utf8_lossy(&result.stdout),
+            "instructions": result.instructions,
+            "inputs": result.inputs,
+        });
+        if let Some(exp) = &expected {
+            obj["expected"] = json!(exp);
+            obj["matches_expected"] =
+                json!(exp.kind == got.kind && (exp.kind != "exit" || exp.code == got.code));
+        }
+        println!("{obj}");
+    } else {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(&result.stdout);
+        if !args.quiet {
+            if !result.stdout.is_empty() && !result.stdout.ends_with(b"\n") {
+                let _ = writeln!(out);
+            }
+            let _ = writeln!(out, "{}", describe(&result.end));
+        }
+        let _ = out.flush();
+    }
+    match &result.end {
+        End::Exit(_) => 0,
+        End::Bug(_) => 1,
+        End::Halt(Halt::Unsupported { .. }) => {
+            if !args.json {
+                eprintln!("symex: error: {}", describe(&result.end));
+            }
+            2
+        }
+        End::Halt(_) => 3,
+    }
+}
+
+/// The outcome line of plain mode.
+fn describe(end: &End) -> String {
+    match end {
+        End::Exit(code) => format!("outcome: exit {code}"),
+        End::Bug(b) => format!("outcome: {b}"),
+        End::Halt(Halt::AssumptionViolated(l)) => {
+            format!("outcome: assumption-violated at {}:{} in {}: the test's inputs violate an assumption", l.file, l.line, l.function)
+        }
+        End::Halt(Halt::Limit(msg)) => format!("outcome: limit: {msg}"),
+        End::Halt(Halt::Unsupported { what, loc }) => {
+            format!(
+                "outcome: unsupported at {}:{} in {}: {what}",
+                loc.file, loc.line, loc.function
+            )
+        }
+    }
+}
+
+fn fail(msg: &str) -> i32 {
+    eprintln!("symex: error: {msg}");
+    2
+}
