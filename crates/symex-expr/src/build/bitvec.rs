@@ -1,0 +1,291 @@
+//! Rewrites of the bit-vector operators: neutral and absorbing elements, constants gathered
+//! on the left of `bvadd`/`bvmul`, extract/concat/extend algebra, and comparisons of a term
+//! with itself or with the ends of its range. Arguments arrive sort-checked and not all
+//! constant; commutative operators have any constant first.
+
+use crate::bvsem::{self, mask};
+use crate::intern;
+use crate::sort::Sort;
+use crate::term::{Op, Term};
+
+pub(super) fn build(op: Op, sort: Sort, args: Vec<Term>) -> Term {
+    let w = match sort {
+        Sort::BitVec(w) => w,
+        _ => args[0].width(),
+    };
+    let rewritten = match &op {
+        Op::BvNot | Op::BvNeg => involution(&op, &args[0]),
+        Op::BvAdd => add(&args[0], &args[1], w),
+        Op::BvSub => sub(&args[0], &args[1], w),
+        Op::BvMul => mul(&args[0], &args[1], w),
+        Op::BvUdiv | Op::BvUrem | Op::BvSdiv | Op::BvSrem | Op::BvSmod => {
+            division(&op, &args[0], &args[1], w)
+        }
+        Op::BvAnd | Op::BvOr | Op::BvXor => bitwise(&op, &args[0], &args[1], w),
+        Op::BvShl | Op::BvLshr | Op::BvAshr => shift(&op, &args[0], &args[1], w),
+        Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle => compare(&op, &args[0], &args[1], w),
+        Op::Concat => concat(&args[0], &args[1]),
+        Op::Extract { hi, lo } => extract(&args[0], *hi, *lo),
+        Op::ZeroExt(n) | Op::SignExt(n) => extend(&op, &args[0], *n),
+        _ => None,
+    };
+    rewritten.unwrap_or_else(|| intern::mk(op, sort, args))
+}
+
+fn is_zero(t: &Term) -> bool {
+    t.as_bv() == Some(0)
+}
+
+fn is_ones(t: &Term, w: u32) -> bool {
+    t.as_bv() == Some(mask(w))
+}
+
+fn involution(op: &Op, a: &Term) -> Option<Term> {
+    (a.op() == op).then(|| a.arg(0).clone())
+}
+
+fn add(a: &Term, b: &Term, w: u32) -> Option<Term> {
+    if let Some(c) = a.as_bv() {
+        if c == 0 {
+            return Some(b.clone());
+        }
+        // c + (d + x) = (c + d) + x
+        if b.op() == &Op::BvAdd {
+            if let Some(d) = b.arg(0).as_bv() {
+                return Some(Term::bv(bvsem::add(c, d, w), w).bvadd(b.arg(1)));
+            }
+        }
+        return None;
+    }
+    // Gather constants to the outside: x + (c + y) = c + (x + y).
+    for (x, y) in [(a, b), (b, a)] {
+        if y.op() == &Op::BvAdd && y.arg(0).is_const() {
+            return Some(y.arg(0).bvadd(&x.bvadd(y.arg(1))));
+        }
+    }
+    None
+}
+
+fn sub(a: &Term, b: &Term, w: u32) -> Option<Term> {
+    if a == b {
+        return Some(Term::bv(0, w));
+    }
+    if let Some(c) = b.as_bv() {
+        return Some(Term::bv(bvsem::neg(c, w), w).bvadd(a));
+    }
+    if is_zero(a) {
+        return Some(b.bvneg());
+    }
+    None
+}
+
+fn mul(a: &Term, b: &Term, w: u32) -> Option<Term> {
+    let c = a.as_bv()?;
+    if c == 0 {
+        return Some(a.clone());
+    }
+    if c == 1 {
+        return Some(b.clone());
+    }
+    if c == mask(w) {
+        return Some(b.bvneg());
+    }
+    if b.op() == &Op::BvMul {
+        if let Some(d) = b.arg(0).as_bv() {
+            return Some(Term::bv(bvsem::mul(c, d, w), w).bvmul(b.arg(1)));
+        }
+    }
+    None
+}
+
+fn division(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
+    let c = b.as_bv()?;
+    match (op, c) {
+        (Op::BvUdiv, 0) => Some(Term::bv(mask(w), w)),
+        (Op::BvUrem | Op::BvSrem | Op::BvSmod, 0) => Some(a.clone()),
+        (Op::BvUdiv | Op::BvSdiv, 1) => Some(a.clone()),
+        (Op::BvUrem | Op::BvSrem | Op::BvSmod, 1) => Some(Term::bv(0, w)),
+        (Op::BvUdiv, c) if c.is_power_of_two() => {
+            Some(a.bvlshr(&Term::bv(u128::from(c.trailing_zeros()), w)))
+        }
+        (Op::BvUrem, c) if c.is_power_of_two() => Some(a.bvand(&Term::bv(c - 1, w))),
+        _ => None,
+    }
+}
+
+fn bitwise(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
+    let complementary =
+        (a.op() == &Op::BvNot && a.arg(0) == b) || (b.op() == &Op::BvNot && b.arg(0) == a);
+    match op {
+        Op::BvAnd if is_zero(a) => Some(a.clone()),
+        Op::BvAnd if is_ones(a, w) => Some(b.clone()),
+        Op::BvAnd if complementary => Some(Term::bv(0, w)),
+        Op::BvOr if is_zero(a) => Some(b.clone()),
+        Op::BvOr if is_ones(a, w) => Some(a.clone()),
+        Op::BvOr if complementary => Some(Term::bv(mask(w), w)),
+        Op::BvAnd | Op::BvOr if a == b => Some(a.clone()),
+        Op::BvXor if is_zero(a) => Some(b.clone()),
+        Op::BvXor if is_ones(a, w) => Some(b.bvnot()),
+        Op::BvXor if a == b => Some(Term::bv(0, w)),
+        Op::BvXor if complementary => Some(Term::bv(mask(w), w)),
+        _ => None,
+    }
+}
+
+fn shift(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
+    if is_zero(a) || is_zero(b) {
+        return Some(a.clone());
+    }
+    match (op, b.as_bv()) {
+        (Op::BvShl | Op::BvLshr, Some(k)) if k >= u128::from(w) => Some(Term::bv(0, w)),
+        _ => None,
+    }
+}
+
+fn compare(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
+    if a == b {
+        return Some(Term::bool(matches!(op, Op::BvUle | Op::BvSle)));
+    }
+    let min_signed = 1u128 << (w - 1);
+    let max_signed = min_signed - 1;
+    let zero = || Term::bv(0, w);
+    match op {
+        Op::BvUlt if is_zero(b) || is_ones(a, w) => Some(Term::ff()),
+        Op::BvUlt if is_zero(a) => Some(b.ne(&zero())),
+        Op::BvUlt if is_ones(b, w) => Some(a.ne(b)),
+        Op::BvUle if is_zero(a) || is_ones(b, w) => Some(Term::tt()),
+        Op::BvUle if is_zero(b) => Some(a.eq(b)),
+        Op::BvUle if is_ones(a, w) => Some(a.eq(b)),
+        Op::BvSlt if b.as_bv() == Some(min_signed) || a.as_bv() == Some(max_signed) => {
+            Some(Term::ff())
+        }
+        Op::BvSle if a.as_bv() == Some(min_signed) || b.as_bv() == Some(max_signed) => {
+            Some(Term::tt())
+        }
+        _ => None,
+    }
+}
+
+fn concat(a: &Term, b: &Term) -> Option<Term> {
+    if is_zero(a) {
+        return Some(b.zext(a.width()));
+    }
+    // x[hi:m+1] ++ x[m:lo] = x[hi:lo]
+    if let (Op::Extract { hi, lo: m1 }, Op::Extract { hi: m, lo }) = (a.op(), b.op()) {
+        if a.arg(0) == b.arg(0) && *m1 == m + 1 {
+            return Some(a.arg(0).extract(*hi, *lo));
+        }
+    }
+    None
+}
+
+fn extract(x: &Term, hi: u32, lo: u32) -> Option<Term> {
+    let w = x.width();
+    if lo == 0 && hi == w - 1 {
+        return Some(x.clone());
+    }
+    match x.op() {
+        Op::Concat => {
+            let (h, l) = (x.arg(0), x.arg(1));
+            let lw = l.width();
+            if hi < lw {
+                Some(l.extract(hi, lo))
+            } else if lo >= lw {
+                Some(h.extract(hi - lw, lo - lw))
+            } else {
+                None
+            }
+        }
+        Op::Extract { lo: inner_lo, .. } => Some(x.arg(0).extract(hi + inner_lo, lo + inner_lo)),
+        Op::ZeroExt(_) => {
+            let y = x.arg(0);
+            let yw = y.width();
+            if hi < yw {
+                Some(y.extract(hi, lo))
+            } else if lo >= yw {
+                Some(Term::bv(0, hi - lo + 1))
+            } else {
+                Some(y.extract(yw - 1, lo).zext(hi - yw + 1))
+            }
+        }
+        Op::SignExt(_) if hi < x.arg(0).width() => Some(x.arg(0).extract(hi, lo)),
+        _ => None,
+    }
+}
+
+fn extend(op: &Op, x: &Term, n: u32) -> Option<Term> {
+    if n == 0 {
+        return Some(x.clone());
+    }
+    match (op, x.op()) {
+        (Op::ZeroExt(_), Op::ZeroExt(m)) => Some(x.arg(0).zext(n + m)),
+        (Op::SignExt(_), Op::SignExt(m)) => Some(x.arg(0).sext(n + m)),
+        _ => None,
+    }
+}
+
+/// `=` on bit-vectors (`a` is the constant, if any): solves equations with a constant
+/// through invertible operators, and splits them over concatenation.
+pub(super) fn eq(args: Vec<Term>) -> Term {
+    let (a, b) = (&args[0], &args[1]);
+    if let Some(c) = a.as_bv() {
+        if let Some(t) = eq_const(c, b) {
+            return t;
+        }
+    }
+    intern::mk(Op::Eq, Sort::Bool, args)
+}
+
+fn eq_const(c: u128, b: &Term) -> Option<Term> {
+    let w = b.width();
+    let k = |v: u128| Term::bv(v, w);
+    match b.op() {
+        Op::BvAdd => {
+            let d = b.arg(0).as_bv()?;
+            Some(k(bvsem::sub(c, d, w)).eq(b.arg(1)))
+        }
+        Op::BvXor => {
+            let d = b.arg(0).as_bv()?;
+            Some(k(c ^ d).eq(b.arg(1)))
+        }
+        Op::BvNot => Some(k(!c & mask(w)).eq(b.arg(0))),
+        Op::BvNeg => Some(k(bvsem::neg(c, w)).eq(b.arg(0))),
+        Op::Concat => {
+            let (h, l) = (b.arg(0), b.arg(1));
+            let lw = l.width();
+            let hi_part = Term::bv(c >> lw, h.width()).eq(h);
+            let lo_part = Term::bv(c & mask(lw), lw).eq(l);
+            Some(hi_part.and(&lo_part))
+        }
+        Op::ZeroExt(_) => {
+            let x = b.arg(0);
+            let xw = x.width();
+            if c >> xw != 0 {
+                Some(Term::ff())
+            } else {
+                Some(Term::bv(c, xw).eq(x))
+            }
+        }
+        Op::SignExt(_) => {
+            let x = b.arg(0);
+            let xw = x.width();
+            let low = c & mask(xw);
+            if bvsem::sext(low, xw, w - xw) != c {
+                Some(Term::ff())
+            } else {
+                Some(Term::bv(low, xw).eq(x))
+            }
+        }
+        Op::Ite => {
+            let (t, e) = (b.arg(1).as_bv()?, b.arg(2).as_bv()?);
+            let cond = b.arg(0);
+            Some(match (c == t, c == e) {
+                (true, true) => Term::tt(),
+                (true, false) => cond.clone(),
+                (false, true) => cond.not(),
+                (false, false) => Term::ff(),
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,333 @@
+//! Evaluation of terms under a model (an assignment to variables and functions), with exact
+//! SMT-LIB semantics.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::bvsem;
+use crate::sort::{Func, Sort};
+use crate::term::{Op, Term};
+use crate::value::Value;
+use crate::visit;
+
+/// Why a term has no value.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EvalError {
+    /// An integer result left the `i128` range this evaluator computes in.
+    IntOverflow,
+    /// Integer `div` or `mod` by zero: SMT-LIB leaves it unspecified.
+    IntDivByZero,
+    /// A value of the wrong sort was given for a variable or a function result.
+    SortMismatch(String),
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::IntOverflow => write!(f, "integer overflow beyond 128 bits"),
+            EvalError::IntDivByZero => write!(f, "integer division by zero (unspecified)"),
+            EvalError::SortMismatch(m) => write!(f, "sort mismatch: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// The interpretation of an uninterpreted function: a finite table and a default.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FuncInterp {
+    /// Argument tuples with their results.
+    pub entries: BTreeMap<Vec<Value>, Value>,
+    /// The result for every other argument tuple.
+    pub default: Value,
+}
+
+/// An assignment of values to variables and of interpretations to functions.
+///
+/// Variables and functions the model does not mention take [`Value::default_of`] their sort
+/// (model completion), so a model found for some constraints can be tried on others.
+#[derive(Clone, Default, PartialEq, Debug)]
+pub struct Model {
+    vars: FxHashMap<Term, Value>,
+    funcs: FxHashMap<Func, FuncInterp>,
+}
+
+impl Model {
+    /// The empty model (everything takes its default).
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// Assigns `value` to the variable `var`.
+    ///
+    /// # Panics
+    /// If `var` is not a variable or `value` has another sort.
+    pub fn insert(&mut self, var: &Term, value: Value) {
+        assert!(
+            var.as_var().is_some(),
+            "model entry for a non-variable {var}"
+        );
+        assert_eq!(var.sort(), value.sort(), "model value of the wrong sort");
+        self.vars.insert(var.clone(), value);
+    }
+
+    /// Sets the interpretation of `f`.
+    pub fn insert_func(&mut self, f: Func, interp: FuncInterp) {
+        self.funcs.insert(f, interp);
+    }
+
+    /// The value the model gives to `var` explicitly.
+    pub fn get(&self, var: &Term) -> Option<&Value> {
+        self.vars.get(var)
+    }
+
+    /// The value of `var`, completed with the default of its sort.
+    pub fn value_of(&self, var: &Term) -> Value {
+        self.vars
+            .get(var)
+            .cloned()
+            .unwrap_or_else(|| Value::default_of(var.sort()))
+    }
+
+    /// The interpretation of `f`, if the model gives one.
+    pub fn func(&self, f: Func) -> Option<&FuncInterp> {
+        self.funcs.get(&f)
+    }
+
+    /// The explicitly assigned variables, in creation order of the variable terms.
+    pub fn vars(&self) -> Vec<(&Term, &Value)> {
+        let mut v: Vec<_> = self.vars.iter().collect();
+        v.sort_by_key(|(t, _)| t.id());
+        v
+    }
+
+    /// The interpreted functions, by name.
+    pub fn funcs(&self) -> Vec<(Func, &FuncInterp)> {
+        let mut v: Vec<_> = self.funcs.iter().map(|(f, i)| (*f, i)).collect();
+        v.sort_by_key(|(f, _)| *f);
+        v
+    }
+
+    /// Number of explicitly assigned variables.
+    pub fn len(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Whether the model assigns nothing explicitly.
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty() && self.funcs.is_empty()
+    }
+
+    /// Adds every assignment of `other` (which wins on conflicts).
+    pub fn extend(&mut self, other: &Model) {
+        for (k, v) in &other.vars {
+            self.vars.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &other.funcs {
+            self.funcs.insert(*k, v.clone());
+        }
+    }
+
+    /// The value of `t` under this model.
+    pub fn eval(&self, t: &Term) -> Result<Value, EvalError> {
+        let mut memo = FxHashMap::default();
+        self.eval_memo(t, &mut memo)
+    }
+
+    /// The value of a Boolean term.
+    ///
+    /// # Panics
+    /// If `t` is not Boolean.
+    pub fn eval_bool(&self, t: &Term) -> Result<bool, EvalError> {
+        assert!(
+            t.sort().is_bool(),
+            "eval_bool of a term of sort {}",
+            t.sort()
+        );
+        Ok(self
+            .eval(t)?
+            .as_bool()
+            .expect("Boolean term has a Boolean value"))
+    }
+
+    /// Whether every constraint evaluates to true (sharing work between them).
+    pub fn satisfies(&self, constraints: &[Term]) -> Result<bool, EvalError> {
+        let mut memo = FxHashMap::default();
+        for c in constraints {
+            if self.eval_memo(c, &mut memo)? != Value::Bool(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn eval_memo(&self, t: &Term, memo: &mut FxHashMap<u64, Value>) -> Result<Value, EvalError> {
+        if let Some(v) = memo.get(&t.id()) {
+            return Ok(v.clone());
+        }
+        let mut state: (&mut FxHashMap<u64, Value>, Option<EvalError>) = (memo, None);
+        visit::postorder_filtered(
+            std::slice::from_ref(t),
+            &mut state,
+            |(memo, err), n| err.is_none() && !memo.contains_key(&n.id()),
+            |(memo, err), n| {
+                if err.is_some() {
+                    return;
+                }
+                let args: Vec<Value> = n.args().iter().map(|a| memo[&a.id()].clone()).collect();
+                match self.eval_node(n, &args) {
+                    Ok(v) => {
+                        memo.insert(n.id(), v);
+                    }
+                    Err(e) => *err = Some(e),
+                }
+            },
+        );
+        let (memo, err) = state;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(memo[&t.id()].clone()),
+        }
+    }
+
+    fn eval_node(&self, n: &Term, args: &[Value]) -> Result<Value, EvalError> {
+        match n.op() {
+            Op::Var(_) => Ok(self.value_of(n)),
+            Op::Apply(f) => Ok(self.apply_func(*f, args)),
+            op => apply(op, n.sort(), args),
+        }
+    }
+
+    fn apply_func(&self, f: Func, args: &[Value]) -> Value {
+        match self.funcs.get(&f) {
+            Some(interp) => interp
+                .entries
+                .get(args)
+                .cloned()
+                .unwrap_or_else(|| interp.default.clone()),
+            None => Value::default_of(f.range()),
+        }
+    }
+}
+
+/// Applies an interpreted operator to argument values (`Var` and `Apply` need a model and
+/// are not handled here). `sort` is the result sort.
+pub fn apply(op: &Op, sort: Sort, args: &[Value]) -> Result<Value, EvalError> {
+    use Value::{Bool, Bv, Int};
+    let b = |i: usize| args[i].as_bool().expect("Boolean argument");
+    let u = |i: usize| args[i].as_bv().expect("bit-vector argument");
+    let i = |k: usize| args[k].as_int().expect("integer argument");
+    let w = match (sort, args.first()) {
+        (Sort::BitVec(w), _) => w,
+        (_, Some(Bv { width, .. })) => *width,
+        _ => 0,
+    };
+    let bv = |value: u128| Bv { value, width: w };
+    let int = |v: Option<i128>| v.map(Int).ok_or(EvalError::IntOverflow);
+    Ok(match op {
+        Op::BoolConst(c) => Bool(*c),
+        Op::BvConst { value, width } => Bv {
+            value: *value,
+            width: *width,
+        },
+        Op::IntConst(c) => Int(*c),
+        Op::Var(name) => {
+            return Err(EvalError::SortMismatch(format!(
+                "variable {name} evaluated without a model"
+            )))
+        }
+        Op::Apply(f) => {
+            return Err(EvalError::SortMismatch(format!(
+                "function {} applied without a model",
+                f.name()
+            )))
+        }
+        Op::ConstArray => {
+            let Sort::Array { index, element } = sort else {
+                unreachable!("constant array of a non-array sort")
+            };
+            Value::Array(Arc::new(crate::value::ArrayValue {
+                index_width: index,
+                element_width: element,
+                default: u(0),
+                entries: BTreeMap::new(),
+            }))
+        }
+        Op::Not => Bool(!b(0)),
+        Op::And => Bool(b(0) && b(1)),
+        Op::Or => Bool(b(0) || b(1)),
+        Op::Xor => Bool(b(0) != b(1)),
+        Op::Implies => Bool(!b(0) || b(1)),
+        Op::Ite => {
+            if b(0) {
+                args[1].clone()
+            } else {
+                args[2].clone()
+            }
+        }
+        Op::Eq => Bool(args[0] == args[1]),
+        Op::BvNot => bv(!u(0) & bvsem::mask(w)),
+        Op::BvNeg => bv(bvsem::neg(u(0), w)),
+        Op::BvAdd => bv(bvsem::add(u(0), u(1), w)),
+        Op::BvSub => bv(bvsem::sub(u(0), u(1), w)),
+        Op::BvMul => bv(bvsem::mul(u(0), u(1), w)),
+        Op::BvUdiv => bv(bvsem::udiv(u(0), u(1), w)),
+        Op::BvSdiv => bv(bvsem::sdiv(u(0), u(1), w)),
+        Op::BvUrem => bv(bvsem::urem(u(0), u(1), w)),
+        Op::BvSrem => bv(bvsem::srem(u(0), u(1), w)),
+        Op::BvSmod => bv(bvsem::smod(u(0), u(1), w)),
+        Op::BvAnd => bv(u(0) & u(1)),
+        Op::BvOr => bv(u(0) | u(1)),
+        Op::BvXor => bv(u(0) ^ u(1)),
+        Op::BvShl => bv(bvsem::shl(u(0), u(1), w)),
+        Op::BvLshr => bv(bvsem::lshr(u(0), u(1), w)),
+        Op::BvAshr => bv(bvsem::ashr(u(0), u(1), w)),
+        Op::BvUlt => Bool(u(0) < u(1)),
+        Op::BvUle => Bool(u(0) <= u(1)),
+        Op::BvSlt => Bool(bvsem::slt(u(0), u(1), arg_width(&args[0]))),
+        Op::BvSle => Bool(bvsem::sle(u(0), u(1), arg_width(&args[0]))),
+        Op::Concat => bv(bvsem::concat(u(0), u(1), arg_width(&args[1]))),
+        Op::Extract { hi, lo } => bv(bvsem::extract(u(0), *hi, *lo)),
+        Op::ZeroExt(_) => bv(u(0)),
+        Op::SignExt(n) => bv(bvsem::sext(u(0), arg_width(&args[0]), *n)),
+        Op::IntAdd => int(i(0).checked_add(i(1)))?,
+        Op::IntSub => int(i(0).checked_sub(i(1)))?,
+        Op::IntMul => int(i(0).checked_mul(i(1)))?,
+        Op::IntNeg => int(i(0).checked_neg())?,
+        Op::IntDiv => {
+            if i(1) == 0 {
+                return Err(EvalError::IntDivByZero);
+            }
+            int(i(0).checked_div_euclid(i(1)))?
+        }
+        Op::IntMod => {
+            if i(1) == 0 {
+                return Err(EvalError::IntDivByZero);
+            }
+            int(i(0).checked_rem_euclid(i(1)))?
+        }
+        Op::IntLe => Bool(i(0) <= i(1)),
+        Op::IntLt => Bool(i(0) < i(1)),
+        Op::Select => match &args[0] {
+            Value::Array(a) => Bv {
+                value: a.get(u(1)),
+                width: a.element_width,
+            },
+            v => return Err(EvalError::SortMismatch(format!("select from {v}"))),
+        },
+        Op::Store => match &args[0] {
+            Value::Array(a) => Value::Array(Arc::new(a.with(u(1), u(2)))),
+            v => return Err(EvalError::SortMismatch(format!("store into {v}"))),
+        },
+    })
+}
+
+fn arg_width(v: &Value) -> u32 {
+    match v {
+        Value::Bv { width, .. } => *width,
+        _ => 0,
+    }
+}

@@ -1,0 +1,180 @@
+//! The Z3 backend: translates terms (cached per context), checks, reads models back.
+
+mod model;
+mod translate;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use symex_expr::Term;
+
+use crate::solver::{SatResult, Solver, Unknown};
+use crate::stats::LayerStats;
+use translate::Translator;
+
+/// How the backend uses Z3 between queries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Z3Mode {
+    /// A fresh assertion set per query (Z3 may then pick its preprocessing tactics).
+    Fresh,
+    /// Keep the assertions shared with the previous query's prefix on Z3's push/pop stack.
+    Incremental,
+}
+
+/// The bare Z3 backend.
+///
+/// It uses the calling thread's Z3 context, so it is not `Send`: make one per thread.
+/// A timeout or any failure inside Z3 answers `Unknown` (and resets the backend).
+pub struct Z3Solver {
+    solver: z3::Solver,
+    tr: Translator,
+    mode: Z3Mode,
+    timeout: Option<Duration>,
+    /// The constraints currently asserted, one push level each (incremental mode).
+    asserted: Vec<Term>,
+    stats: LayerStats,
+}
+
+impl Default for Z3Solver {
+    fn default() -> Self {
+        Z3Solver::new()
+    }
+}
+
+impl Z3Solver {
+    /// A backend in [`Z3Mode::Fresh`] mode without a time limit.
+    pub fn new() -> Z3Solver {
+        Z3Solver::with_mode(Z3Mode::Fresh)
+    }
+
+    /// A backend using Z3 as `mode` says.
+    pub fn with_mode(mode: Z3Mode) -> Z3Solver {
+        Z3Solver {
+            solver: z3::Solver::new(),
+            tr: Translator::default(),
+            mode,
+            timeout: None,
+            asserted: Vec::new(),
+            stats: LayerStats::new("z3"),
+        }
+    }
+
+    fn apply_params(&self) {
+        let mut p = z3::Params::new();
+        let ms = self
+            .timeout
+            .map(|t| u32::try_from(t.as_millis().max(1)).unwrap_or(u32::MAX))
+            .unwrap_or(u32::MAX);
+        p.set_u32("timeout", ms);
+        self.solver.set_params(&p);
+    }
+
+    fn reset(&mut self) {
+        self.solver.reset();
+        self.asserted.clear();
+        self.apply_params();
+    }
+
+    fn assert_constraints(&mut self, constraints: &[Term]) {
+        match self.mode {
+            Z3Mode::Fresh => {
+                self.reset();
+                for c in constraints {
+                    let b = self.tr.translate_bool(c);
+                    self.solver.assert(&b);
+                }
+            }
+            Z3Mode::Incremental => {
+                let common = self
+                    .asserted
+                    .iter()
+                    .zip(constraints)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let extra = self.asserted.len() - common;
+                if extra > 0 {
+                    self.solver.pop(u32::try_from(extra).unwrap_or(u32::MAX));
+                    self.asserted.truncate(common);
+                }
+                for c in &constraints[common..] {
+                    self.solver.push();
+                    let b = self.tr.translate_bool(c);
+                    self.solver.assert(&b);
+                    self.asserted.push(c.clone());
+                }
+            }
+        }
+    }
+
+    fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
+        self.assert_constraints(constraints);
+        match self.check_with_watchdog() {
+            z3::SatResult::Unsat => SatResult::Unsat,
+            z3::SatResult::Unknown => SatResult::Unknown(Unknown(
+                self.solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into()),
+            )),
+            z3::SatResult::Sat => match self.solver.get_model() {
+                None => SatResult::Unknown(Unknown("Z3 gave no model".into())),
+                Some(zm) => match model::read_model(&mut self.tr, &zm, constraints) {
+                    Ok(m) => SatResult::Sat(Arc::new(m)),
+                    Err(e) => SatResult::Unknown(Unknown(e)),
+                },
+            },
+        }
+    }
+}
+
+impl Z3Solver {
+    /// Z3's own `timeout` parameter is not always honoured under load (its timer thread can
+    /// miss the deadline), so a watchdog thread also interrupts the context at the deadline.
+    fn check_with_watchdog(&self) -> z3::SatResult {
+        let Some(limit) = self.timeout else {
+            return self.solver.check();
+        };
+        let handle = self.solver.get_context().handle();
+        let (done, finished) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                if finished.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    handle.interrupt();
+                }
+            });
+            let r = self.solver.check();
+            drop(done);
+            r
+        })
+    }
+}
+
+impl Solver for Z3Solver {
+    fn check(&mut self, constraints: &[Term]) -> SatResult {
+        let start = Instant::now();
+        let result = if constraints.iter().any(Term::is_false) {
+            SatResult::Unsat
+        } else {
+            let r = catch_unwind(AssertUnwindSafe(|| self.check_inner(constraints)));
+            r.unwrap_or_else(|_| {
+                // The wrapper panics when Z3 returns an error; start afresh.
+                self.tr.clear();
+                self.solver = z3::Solver::new();
+                self.reset();
+                SatResult::Unknown(Unknown("Z3 failed".into()))
+            })
+        };
+        self.stats.record(start.elapsed(), &result);
+        self.stats.calls += 1;
+        result
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+        self.apply_params();
+    }
+}

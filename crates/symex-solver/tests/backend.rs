@@ -1,0 +1,136 @@
+//! The Z3 backend on every sort, with models checked by our evaluator.
+
+use std::time::Duration;
+
+use symex_expr::{Func, Sort, Term, Value};
+use symex_solver::{SatResult, Solver, SolverConfig, Validity, Z3Mode, Z3Solver};
+
+fn check_model(s: &mut dyn Solver, constraints: &[Term]) {
+    match s.check(constraints) {
+        SatResult::Sat(m) => assert_eq!(m.satisfies(constraints), Ok(true), "{constraints:?}"),
+        other => panic!("expected sat, got {other:?} for {constraints:?}"),
+    }
+}
+
+#[test]
+fn bitvector_queries_with_models() {
+    for mode in [Z3Mode::Fresh, Z3Mode::Incremental] {
+        let mut s = Z3Solver::with_mode(mode);
+        let x = Term::var("x", Sort::bv(32));
+        let y = Term::var("y", Sort::bv(32));
+        let pc = vec![
+            x.bvmul(&y).eq(&Term::bv(143, 32)),
+            x.bvugt(&Term::bv(1, 32)),
+            y.bvugt(&Term::bv(1, 32)),
+            x.bvult(&Term::bv(100, 32)),
+            y.bvult(&Term::bv(100, 32)),
+        ];
+        check_model(&mut s, &pc);
+        let mut unsat = pc.clone();
+        unsat.push(x.eq(&Term::bv(12, 32)));
+        assert_eq!(s.check(&unsat), SatResult::Unsat);
+        check_model(&mut s, &pc[..2]);
+    }
+}
+
+#[test]
+fn wide_bitvectors_round_trip() {
+    let mut s = Z3Solver::new();
+    let x = Term::var("wide", Sort::bv(128));
+    let big = Term::bv(u128::MAX - 5, 128);
+    let m = s.model(&[x.eq(&big)]).unwrap().unwrap();
+    assert_eq!(
+        m.get(&x),
+        Some(&Value::Bv {
+            value: u128::MAX - 5,
+            width: 128
+        })
+    );
+    let y = Term::var("odd", Sort::bv(77));
+    check_model(&mut s, &[y.bvugt(&Term::bv(1 << 76, 77))]);
+}
+
+#[test]
+fn array_models_are_read_back() {
+    let mut s = Z3Solver::new();
+    let mem = Term::var("mem", Sort::array(32, 8));
+    let i = Term::var("i", Sort::bv(32));
+    let pc = vec![
+        mem.select(&i).eq(&Term::bv(0x41, 8)),
+        mem.select(&Term::bv(3, 32)).eq(&Term::bv(0x42, 8)),
+        i.bvugt(&Term::bv(3, 32)),
+        mem.store(&i, &Term::bv(9, 8))
+            .select(&Term::bv(7, 32))
+            .bvugt(&Term::bv(200, 8)),
+    ];
+    check_model(&mut s, &pc);
+}
+
+#[test]
+fn uninterpreted_sorts_functions_and_integers() {
+    let mut s = Z3Solver::new();
+    let r = Sort::uninterpreted("ref");
+    let val = Func::new("val", &[r], Sort::Int);
+    let (a, b) = (Term::var("a", r), Term::var("b", r));
+    let va = Term::apply(val, std::slice::from_ref(&a));
+    let vb = Term::apply(val, std::slice::from_ref(&b));
+    let pc = vec![va.igt(&vb.iadd(&Term::int(3))), vb.ige(&Term::int(10))];
+    check_model(&mut s, &pc);
+    // Different values force different references.
+    assert_eq!(s.must_be_true(&pc, &a.ne(&b)), Ok(true));
+    let n = Term::var("n", Sort::Int);
+    let pc = vec![
+        n.imod(&Term::int(7)).eq(&Term::int(3)),
+        n.ilt(&Term::int(-20)),
+    ];
+    check_model(&mut s, &pc);
+}
+
+#[test]
+fn derived_questions() {
+    let mut s = SolverConfig::default().build();
+    let x = Term::var("x", Sort::bv(8));
+    let pc = vec![x.bvugt(&Term::bv(250, 8))];
+    assert_eq!(
+        s.validity(&pc, &x.bvugt(&Term::bv(200, 8))),
+        Ok(Validity::AlwaysTrue)
+    );
+    assert_eq!(
+        s.validity(&pc, &x.bvult(&Term::bv(200, 8))),
+        Ok(Validity::AlwaysFalse)
+    );
+    assert_eq!(
+        s.validity(&pc, &x.eq(&Term::bv(251, 8))),
+        Ok(Validity::Both)
+    );
+    let mut vals = s.values(&pc, &x, 10).unwrap();
+    vals.sort();
+    let expect: Vec<Value> = (251..=255)
+        .map(|v| Value::Bv { value: v, width: 8 })
+        .collect();
+    assert_eq!(vals, expect);
+    assert_eq!(s.unsigned_range(&pc, &x), Ok(Some((251, 255))));
+    assert_eq!(s.value(&[Term::ff()], &x), Ok(None));
+    assert!(s.stats()[0].queries > 0);
+}
+
+#[test]
+fn timeouts_answer_unknown() {
+    // Factoring a 64-bit semiprime of two 32-bit primes cannot be done in a millisecond.
+    let mut s = Z3Solver::new();
+    s.set_timeout(Some(Duration::from_millis(1)));
+    let x = Term::var("p", Sort::bv(64));
+    let y = Term::var("q", Sort::bv(64));
+    let n: u128 = 4_294_967_291 * 4_294_967_279;
+    let pc = vec![
+        x.bvmul(&y).eq(&Term::bv(n, 64)),
+        x.bvugt(&Term::bv(1, 64)),
+        y.bvugt(&Term::bv(1, 64)),
+        x.bvult(&Term::bv(1 << 32, 64)),
+        y.bvult(&Term::bv(1 << 32, 64)),
+    ];
+    assert!(matches!(s.check(&pc), SatResult::Unknown(_)));
+    // The solver is still usable afterwards.
+    s.set_timeout(None);
+    check_model(&mut s, &pc[1..]);
+}
