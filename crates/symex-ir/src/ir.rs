@@ -248,7 +248,9 @@ pub enum AddrBase {
 /// A constant operand.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Const {
-    /// An integer of `width` bits; `value` is masked to the width.
+    /// An integer of `width` bits; `value` is masked to the width. In a pointer-typed position
+    /// (always with `width == 64`) it is an absolute address, as `inttoptr` of a constant or a
+    /// GEP on null (`&((T *)0)->field`) produce.
     Int { width: u32, value: u128 },
     /// The null pointer.
     Null,

@@ -43,7 +43,25 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Module, FrontendError
     }
     let facts = llvm_facts::LlvmFacts::read(&ir_path)?;
     let llm = parse_with_llvm_ir(&ir_path)?;
-    lower::lower_module(&llm, &facts, &path.display().to_string())
+    let source = path.display().to_string();
+    // `llvm-ir` panics on a few malformed or exotic shapes when asked for types; report them.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        lower::lower_module(&llm, &facts, &source)
+    }))
+    .unwrap_or_else(|panic| {
+        Err(FrontendError::unsupported(format!(
+            "LLVM construct that llvm-ir cannot describe ({})",
+            panic_message(&*panic)
+        )))
+    })
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown reason".into())
 }
 
 /// Parses with `llvm-ir`, turning its panics on constructs it does not know into errors.
@@ -63,13 +81,9 @@ fn parse_with_llvm_ir(path: &Path) -> Result<llvm_ir::Module, FrontendError> {
     match parsed {
         Ok(Ok(m)) => Ok(m),
         Ok(Err(message)) => Err(err(message)),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown reason".into());
-            Err(err(format!("llvm-ir could not read the module: {what}")))
-        }
+        Err(panic) => Err(err(format!(
+            "llvm-ir could not read the module: {}",
+            panic_message(&*panic)
+        ))),
     }
 }

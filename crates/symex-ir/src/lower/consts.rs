@@ -175,6 +175,7 @@ impl Ctx<'_> {
                 let width = self.width_of(&cast.to_type)?;
                 match self.lower_const(&cast.operand)? {
                     Const::Null => int(width, 0),
+                    Const::Int { value, .. } => int(width, value),
                     Const::Addr { base, offset } => Const::AddrAsInt {
                         base,
                         offset,
@@ -185,6 +186,8 @@ impl Ctx<'_> {
             }
             Constant::IntToPtr(cast) => match self.lower_const(&cast.operand)? {
                 Const::Int { value: 0, .. } => Const::Null,
+                // An absolute address: a 64-bit integer in a pointer position (see `Const::Int`).
+                Const::Int { value, .. } => int(64, value),
                 Const::AddrAsInt {
                     base,
                     offset,
@@ -346,13 +349,18 @@ impl Ctx<'_> {
             IntPred::Ne => Some(!equal),
             _ => None,
         };
-        let result = match (self.lower_const(a)?, self.lower_const(b)?) {
+        // Null and absolute addresses compare as the integers they are.
+        let as_int = |k: Const| match k {
+            Const::Null => int(64, 0),
+            k => k,
+        };
+        let result = match (as_int(self.lower_const(a)?), as_int(self.lower_const(b)?)) {
             (Const::Int { width, value: x }, Const::Int { value: y, .. }) => {
                 Some(fold_icmp(pred, width, x, y))
             }
-            (Const::Null, Const::Null) => eq_only(true),
             // Globals and functions are never at address zero.
-            (Const::Addr { .. }, Const::Null) | (Const::Null, Const::Addr { .. }) => eq_only(false),
+            (Const::Addr { .. }, Const::Int { value: 0, .. })
+            | (Const::Int { value: 0, .. }, Const::Addr { .. }) => eq_only(false),
             (
                 Const::Addr {
                     base: b1,
@@ -407,11 +415,10 @@ impl Ctx<'_> {
                 offset: o.wrapping_add(offset),
             },
             Const::Null if offset == 0 => Const::Null,
-            _ => {
-                return Err(FrontendError::unsupported(
-                    "constant GEP on an integer address",
-                ))
-            }
+            // `&((T *)0)->field` and friends: an absolute address.
+            Const::Null => int(64, offset as u64 as u128),
+            Const::Int { value, .. } => int(64, value.wrapping_add(offset as u64 as u128)),
+            _ => return Err(FrontendError::unsupported("constant GEP on a non-address")),
         })
     }
 

@@ -50,10 +50,8 @@ impl FnLower<'_, '_> {
         for bb in &f.basic_blocks {
             for inst in &bb.instrs {
                 if let Some(name) = inst.try_get_result() {
-                    let ty = self.ctx.llm.type_of(inst);
                     let ty = self
-                        .ctx
-                        .ty(&ty)
+                        .result_type(inst)
                         .map_err(|e| self.here(e, inst.get_debug_loc()))?;
                     self.new_slot(name, ty);
                 }
@@ -96,6 +94,17 @@ impl FnLower<'_, '_> {
             num_slots: self.slot_types.len() as u32,
             slot_types: std::mem::take(&mut self.slot_types),
         })
+    }
+
+    /// The IR type of an instruction's result. `llvm-ir` cannot type an `extractvalue` from a
+    /// named struct (it panics), so that one is computed from our own layout.
+    fn result_type(&mut self, inst: &Instruction) -> Result<TypeId> {
+        if let Instruction::ExtractValue(e) = inst {
+            let agg = self.op_ty(&e.aggregate)?;
+            return Ok(self.aggregate_path(agg, &e.indices)?.1);
+        }
+        let ty = self.ctx.llm.type_of(inst);
+        self.ctx.ty(&ty)
     }
 
     fn here(&mut self, e: FrontendError, dl: &Option<DebugLoc>) -> FrontendError {

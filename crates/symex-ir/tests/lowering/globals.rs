@@ -1,0 +1,123 @@
+//! Globals: nested initializers, pointers to globals and functions with offsets, string literals.
+
+use super::common::*;
+use symex_ir::*;
+
+fn global<'m>(m: &'m Module, name: &str) -> &'m Global {
+    m.global(
+        m.global_by_name(name)
+            .unwrap_or_else(|| panic!("no global {name}")),
+    )
+}
+
+#[test]
+fn nested_initializers_are_laid_out_with_relocations() {
+    let m = c(r#"
+struct Inner { short s; int *p; };
+struct Outer { char c; struct Inner in[2]; int (*fn)(void); long tail; };
+int target[4];
+int main(void) { return 0; }
+struct Outer o = { 'x', { { 7, &target[2] }, { -1, 0 } }, main, 0x0102030405060708 };"#);
+    let o = global(&m, "o");
+    // Outer: c@0, in@8 (each Inner: s@0, p@8, size 16), fn@40, tail@48, size 56.
+    assert_eq!((o.size, o.align), (56, 8));
+    let data = o.init.as_ref().unwrap();
+    assert_eq!(data.bytes.len(), 56);
+    assert_eq!(data.bytes[0], b'x');
+    assert_eq!(&data.bytes[8..10], &7i16.to_le_bytes());
+    assert_eq!(&data.bytes[24..26], &(-1i16).to_le_bytes());
+    assert_eq!(&data.bytes[48..56], &0x0102030405060708u64.to_le_bytes());
+    let target = m.global_by_name("target").unwrap();
+    let main = m.function_by_name("main").unwrap();
+    assert_eq!(
+        data.relocs,
+        vec![
+            Reloc {
+                offset: 16,
+                target: AddrBase::Global(target),
+                addend: 8,
+                width: 8
+            },
+            Reloc {
+                offset: 40,
+                target: AddrBase::Function(main),
+                addend: 0,
+                width: 8
+            },
+        ]
+    );
+    assert!(
+        data.bytes[16..24].iter().all(|b| *b == 0),
+        "pointer bytes are left zero"
+    );
+}
+
+#[test]
+fn string_literals_are_constant_globals_referenced_by_address() {
+    let m = c(r#"
+int puts(const char *);
+const char *msgs[] = { "hi", "there" + 1 };
+int main(void) { return puts("hello"); }"#);
+    let hello = m
+        .globals
+        .iter()
+        .find(|g| g.init.as_ref().is_some_and(|d| d.bytes == b"hello\0"))
+        .expect("the literal");
+    assert!(hello.is_constant);
+    let msgs = global(&m, "msgs").init.as_ref().unwrap();
+    assert_eq!(msgs.relocs.len(), 2);
+    assert_eq!(msgs.relocs[1].addend, 1, "\"there\" + 1");
+    let Inst::Call(call) = insts(&m, "main")
+        .into_iter()
+        .find(|i| matches!(i, Inst::Call(_)))
+        .unwrap()
+    else {
+        unreachable!()
+    };
+    let Const::Addr {
+        base: AddrBase::Global(g),
+        offset: 0,
+    } = konst(&m, call.args[0])
+    else {
+        panic!("{:?}", konst(&m, call.args[0]))
+    };
+    assert_eq!(m.global(*g).init.as_ref().unwrap().bytes, b"hello\0");
+}
+
+#[test]
+fn zero_and_external_globals() {
+    let m = c(r#"
+#include <stdio.h>
+static long zeros[1000];
+extern int ext;
+int main(void) { fprintf(stderr, "x"); return (int)zeros[3] + ext; }"#);
+    let z = global(&m, "zeros");
+    assert_eq!(z.size, 8000);
+    assert!(z.init.as_ref().unwrap().bytes.iter().all(|b| *b == 0));
+    assert!(global(&m, "ext").init.is_none());
+    assert!(global(&m, "stderr").init.is_none());
+}
+
+#[test]
+fn constant_expressions_fold_to_addresses_and_integers() {
+    let m = c(r#"
+int arr[10];
+int *end = arr + 10;
+long diff = (char *)&arr[7] - (char *)&arr[2];
+int main(void) { return *(end - 1); }"#);
+    let arr = m.global_by_name("arr").unwrap();
+    let end = global(&m, "end").init.as_ref().unwrap();
+    assert_eq!(
+        end.relocs,
+        vec![Reloc {
+            offset: 0,
+            target: AddrBase::Global(arr),
+            addend: 40,
+            width: 8
+        }]
+    );
+    assert_eq!(
+        global(&m, "diff").init.as_ref().unwrap().bytes,
+        20u64.to_le_bytes()
+    );
+}
