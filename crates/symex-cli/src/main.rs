@@ -3,6 +3,7 @@ use clap::{Parser, Subcommand};
 
 mod frontend;
 mod replay;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
@@ -15,12 +16,15 @@ struct Cli {
 enum Command {
     /// Run a program concretely on a test's inputs and report the outcome.
     Replay(replay::ReplayArgs),
+    /// Verify an IDF program (implicit dynamic frames, `spec/idf-language.md`).
+    Verify(verify::VerifyArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
+        Command::Verify(args) => verify::run(&args),
     };
     std::process::exit(status);
 }

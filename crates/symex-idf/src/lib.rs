@@ -7,6 +7,7 @@ pub mod check;
 pub mod diagnostics;
 pub mod ir;
 pub mod syntax;
+pub mod verify;
 
 pub use diagnostics::Diagnostic;
 
@@ -14,4 +15,10 @@ pub use diagnostics::Diagnostic;
 pub fn front_end(src: &str) -> Result<ir::Program, Diagnostic> {
     let ast = syntax::parse_program(src)?;
     check::check_program(&ast)
+}
+
+/// Parses, checks and verifies a program (`symex verify`): `Err` for a syntax or type error.
+pub fn verify_source(src: &str, config: verify::Config) -> Result<verify::Report, Diagnostic> {
+    let program = front_end(src)?;
+    Ok(verify::run(program, src, config))
 }

@@ -1,0 +1,152 @@
+//! `symex verify FILE`: the implicit-dynamic-frames verifier (`spec/idf-language.md`).
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use symex_idf::diagnostics::{line_col, render};
+use symex_idf::verify::validity::Status;
+use symex_idf::verify::{Config, Report};
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The `.idf` program.
+    pub file: PathBuf,
+    /// Print one JSON object on stdout (`spec/cli.md`).
+    #[arg(long)]
+    pub json: bool,
+    /// Print the symbolic states (heap, store, path condition) along each failing path.
+    #[arg(long)]
+    pub trace: bool,
+    /// Do not infer `open`, `close` and `use` (the paper's §3 without §4.1).
+    #[arg(long)]
+    pub no_infer: bool,
+    /// How deep inferred ghost operations may nest.
+    #[arg(long, default_value_t = 3)]
+    pub infer_depth: usize,
+    /// Print only the verdict.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the subcommand; returns the exit status of `spec/cli.md`.
+pub fn run(args: &VerifyArgs) -> i32 {
+    let name = args.file.display().to_string();
+    let src = match std::fs::read_to_string(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return 2;
+        }
+    };
+    let config = Config {
+        infer: !args.no_infer,
+        infer_depth: args.infer_depth,
+    };
+    let report = match symex_idf::verify_source(&src, config) {
+        Ok(r) => r,
+        Err(d) => {
+            eprint!("{}", render(&name, &src, &d));
+            if args.json {
+                let (line, column) = line_col(&src, d.span.start);
+                let out = json!({"command": "verify", "file": name, "error": {"message": d.message, "line": line, "column": column}});
+                println!("{out}");
+            }
+            return 2;
+        }
+    };
+    if args.json {
+        println!("{}", to_json(&name, &src, &report));
+    } else {
+        print_human(&name, &src, &report, args);
+    }
+    exit_status(&report)
+}
+
+fn exit_status(report: &Report) -> i32 {
+    if report.verified() {
+        0
+    } else if report.inconclusive() {
+        3
+    } else {
+        1
+    }
+}
+
+fn to_json(name: &str, src: &str, report: &Report) -> serde_json::Value {
+    let members: Vec<_> = report
+        .members
+        .iter()
+        .map(|m| match &m.status {
+            Status::Verified => json!({"name": m.name, "status": "verified"}),
+            Status::Failed(f) => {
+                let (line, column) = line_col(src, f.span.start);
+                let status = if f.inconclusive { "unknown" } else { "failed" };
+                json!({"name": m.name, "status": status,
+                       "errors": [{"message": f.message, "line": line, "column": column, "notes": f.notes}]})
+            }
+        })
+        .collect();
+    json!({
+        "command": "verify",
+        "file": name,
+        "verified": report.verified(),
+        "time_s": report.time_s,
+        "members": members,
+        "solver": {"queries": report.solver_queries, "syntactic": report.syntactic_checks},
+    })
+}
+
+fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
+    let failed = report
+        .members
+        .iter()
+        .filter(|m| !matches!(m.status, Status::Verified))
+        .count();
+    if !args.quiet {
+        for m in &report.members {
+            match &m.status {
+                Status::Verified => println!("{:<28} verified", m.name),
+                Status::Failed(f) => {
+                    println!("{:<28} FAILED", m.name);
+                    let d = symex_idf::Diagnostic {
+                        message: f.message.clone(),
+                        span: f.span,
+                        label: "this part failed".into(),
+                        notes: f.notes.clone(),
+                    };
+                    print!("{}", render(name, src, &d));
+                    if args.trace {
+                        println!("symbolic states on the failing path:");
+                        for step in &f.trace {
+                            let (line, col) = line_col(src, step.span.start);
+                            let text: String = src
+                                .get(step.span.start..step.span.end)
+                                .unwrap_or("")
+                                .split_whitespace()
+                                .collect::<Vec<_>>()
+                                .join(" ");
+                            println!("{line}:{col}  {text}");
+                            println!("{}", step.state);
+                        }
+                    }
+                }
+            }
+        }
+        println!(
+            "{} members, {} solver queries, {} settled syntactically, {:.3} s",
+            report.members.len(),
+            report.solver_queries,
+            report.syntactic_checks,
+            report.time_s
+        );
+    }
+    if failed == 0 {
+        println!("VERIFIED");
+    } else if report.inconclusive() {
+        println!(
+            "UNKNOWN ({failed} of {} members not verified; the solver answered unknown)",
+            report.members.len()
+        );
+    } else {
+        println!("FAILED ({failed} of {} members)", report.members.len());
+    }
+}

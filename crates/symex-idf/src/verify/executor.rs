@@ -1,0 +1,286 @@
+//! `exec` (the paper's Figure 8): statements, each with the rest of the path as continuation.
+use super::brancher::branch;
+use super::evaluator::{callee_store, eval, eval_call_args, field_key};
+use super::ghost::{self, Target};
+use super::state::Chunk;
+use super::terms::{self, fresh, null, snap_sort};
+use super::{
+    collect, consumer, joiner, producer, Obligation, State, TraceStep, VResult, Verifier, K,
+};
+use crate::ir::{Call, Stmt, StmtKind};
+use std::sync::Arc;
+use symex_expr::Term;
+
+/// Executes a statement list; stops early once `return` has run.
+pub fn exec_seq(v: &mut Verifier, state: State, stmts: &[Stmt], k: K<()>) -> VResult {
+    match stmts.split_first() {
+        Some((s, rest)) if !state.returned => {
+            exec(v, state, s, &mut |v, after, ()| exec_seq(v, after, rest, k))
+        }
+        _ => k(v, state, ()),
+    }
+}
+
+/// Executes one statement, recording it on the path for `--trace`.
+pub fn exec(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
+    let depth = v.path.len();
+    v.path.push(TraceStep {
+        span: s.span,
+        state: state.clone(),
+    });
+    let r = exec_kind(v, state, s, k);
+    v.path.truncate(depth);
+    r
+}
+
+fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
+    match &s.kind {
+        StmtKind::Decl(x, sort) => {
+            let mut st = state;
+            st.set_var(x, terms::default_value(*sort));
+            k(v, st, ())
+        }
+        StmtKind::Assign(x, e) => eval(v, state, e, &mut |v, mut st, t| {
+            st.set_var(x, t);
+            k(v, st, ())
+        }),
+        StmtKind::New(x, class) => {
+            let program = v.program.clone();
+            let o = fresh("o", terms::ref_sort());
+            let mut st = state;
+            st.pc.assume(o.eq(&null()).not());
+            if let Some(c) = program.classes.get(class) {
+                for f in &c.fields {
+                    let key = field_key(f);
+                    // Figure 6's separation facts: the new object is none of the receivers
+                    // of chunks of the same field.
+                    let others: Vec<Term> = st
+                        .heap
+                        .iter()
+                        .filter_map(|ch| match ch {
+                            Chunk::Field { recv, field, .. } if *field == key => Some(recv.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    for r in others {
+                        st.pc.assume(o.eq(&r).not());
+                    }
+                    st.heap.add(Chunk::Field {
+                        recv: o.clone(),
+                        field: key,
+                        value: terms::default_value(f.sort),
+                    });
+                }
+            }
+            st.set_var(x, o);
+            k(v, st, ())
+        }
+        StmtKind::NewArray(x, elem, len) => eval(v, state, len, &mut |v, mut st, n| {
+            if !v.proves(&st, &Term::int(0).ile(&n)) {
+                return Err(v.fail(
+                    &st,
+                    len.span,
+                    format!("array length might be negative: {}", v.text(len.span)),
+                ));
+            }
+            let a = fresh("a", terms::ref_sort());
+            st.pc.assume(a.eq(&null()).not());
+            st.pc.assume(terms::length(&a).eq(&n));
+            st.heap.add(Chunk::Elems {
+                recv: a.clone(),
+                value: terms::fill(*elem),
+            });
+            st.set_var(x, a);
+            k(v, st, ())
+        }),
+        StmtKind::FieldAssign(obj, f, value) => eval(v, state, obj, &mut |v, st, t| {
+            eval(v, st, value, &mut |v, st, tv| {
+                let target = Target::Field(field_key(f));
+                write(v, st, &target, &t, s, k, |_| tv.clone())
+            })
+        }),
+        StmtKind::ArrayAssign(array, index, value, elem) => {
+            eval(v, state, array, &mut |v, st, ta| {
+                eval(v, st, index, &mut |v, st, ti| {
+                    eval(v, st, value, &mut |v, st, tv| {
+                        let in_bounds = Term::int(0).ile(&ti).and(&ti.ilt(&terms::length(&ta)));
+                        if !v.proves(&st, &in_bounds) {
+                            return Err(v.fail(
+                                &st,
+                                s.span,
+                                format!(
+                                    "array index might be out of bounds: {}",
+                                    v.text(index.span)
+                                ),
+                            ));
+                        }
+                        write(v, st, &Target::Elems, &ta, s, k, |old| {
+                            terms::array_update(old, &ti, &tv, *elem)
+                        })
+                    })
+                })
+            })
+        }
+        StmtKind::Call(lhs, call) => eval_call_args(v, state, call, &mut |v, st, targs| {
+            call_mutator(v, st, call, targs, lhs.as_deref(), k)
+        }),
+        StmtKind::If(c, a, b) => eval(v, state, c, &mut |v, st, tc| {
+            branch(
+                v,
+                st,
+                &tc,
+                k,
+                |v, st, k| exec_seq(v, st, a, k),
+                |v, st, k| exec_seq(v, st, b, k),
+            )
+        }),
+        StmtKind::While {
+            cond,
+            invariant,
+            body,
+            modified,
+        } => joiner::exec_while(v, state, cond, invariant, body, modified, s.span, k),
+        StmtKind::Assert(phi) => {
+            let ob = Obligation::new("assertion might not hold");
+            let heap = state.heap.clone();
+            consumer::consume(v, state, phi, &ob, &mut |v, mut st, _| {
+                st.heap = heap.clone();
+                k(v, st, ())
+            })
+        }
+        StmtKind::Assume(e) => eval(v, state, e, &mut |v, mut st, t| {
+            st.pc.assume(t);
+            k(v, st, ())
+        }),
+        StmtKind::Open(call) => eval_call_args(v, state, call, &mut |v, st, targs| {
+            let ob = Obligation::at_site(
+                "cannot open: the predicate instance might not be held",
+                call.span,
+            );
+            ghost::open(v, st, call, targs, &ob, k)
+        }),
+        StmtKind::Close(call) => eval_call_args(v, state, call, &mut |v, st, targs| {
+            ghost::close(v, st, call, targs, k)
+        }),
+        StmtKind::Use(call) => eval_call_args(v, state, call, &mut |v, st, targs| {
+            ghost::use_pure(v, st, call, targs, k)
+        }),
+        StmtKind::Join(phi) => Err(v.fail(
+            &state,
+            phi.span,
+            "`join` is only supported at the top level of a method body",
+        )),
+        StmtKind::Return(e) => eval(v, state, e, &mut |v, mut st, t| {
+            st.set_var("result", t);
+            st.returned = true;
+            k(v, st, ())
+        }),
+    }
+}
+
+/// Updates the chunk for `recv.target` (opening a predicate of `recv` first when inference
+/// allows): Figure 8's field update.
+fn write(
+    v: &mut Verifier,
+    state: State,
+    target: &Target,
+    recv: &Term,
+    s: &Stmt,
+    k: K<()>,
+    update: impl Fn(&Term) -> Term,
+) -> VResult {
+    match ghost::locate(v, &state, target, recv)? {
+        Some(found) => {
+            for (mut st, i) in found {
+                let chunk = match st.heap.chunks[i].clone() {
+                    Chunk::Field { recv, field, value } => Chunk::Field {
+                        recv,
+                        field,
+                        value: update(&value),
+                    },
+                    Chunk::Elems { recv, value } => Chunk::Elems {
+                        recv,
+                        value: update(&value),
+                    },
+                    other => other,
+                };
+                st.heap.chunks.set(i, chunk);
+                k(v, st, ())?;
+            }
+            Ok(())
+        }
+        None => Err(v
+            .fail(
+                &state,
+                s.span,
+                format!("no permission to write {}", v.text(s.span)),
+            )
+            .with_note(format!(
+                "the heap holds no chunk for `{}`",
+                ghost::describe(target, recv)
+            ))),
+    }
+}
+
+/// A mutator call: the receiver must be non-null, the precondition is consumed, the
+/// postcondition produced with a fresh snapshot (old heap: the heap before the call).
+fn call_mutator(
+    v: &mut Verifier,
+    state: State,
+    call: &Call,
+    targs: Vec<Term>,
+    lhs: Option<&str>,
+    k: K<()>,
+) -> VResult {
+    let program = v.program.clone();
+    let Some(m) = program.mutator(&call.class, &call.method) else {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("`{}` is not a mutator", call.method),
+        ));
+    };
+    if !v.proves(&state, &targs[0].eq(&null()).not()) {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("receiver of `{}` might be null", v.text(call.span)),
+        ));
+    }
+    let mut callee = state.clone();
+    callee.store = callee_store(&m.params, &targs);
+    let ob = Obligation::at_site(
+        format!("precondition of `{}` might not hold", v.text(call.span)),
+        call.span,
+    );
+    consumer::consume(v, callee, &m.pre, &ob, &mut |v, after_pre, _| {
+        let mut post = after_pre;
+        post.old = state.heap.clone();
+        let result = m.ret.map(|s| fresh("result", terms::sort(s)));
+        if let Some(r) = &result {
+            post.set_var("result", r.clone());
+        }
+        // Collected first, so that a failure here is told apart from one further on.
+        let produced = collect(v, |v, k2| {
+            producer::produce(v, post, fresh("s", snap_sort()), &m.post, k2)
+        })
+        .map_err(|f| {
+            let mut f = f.with_note(format!("at the call `{}`", v.text(call.span)));
+            f.message = format!(
+                "postcondition of the callee is not well-defined: {}",
+                f.message
+            );
+            f
+        })?;
+        for (after_post, ()) in produced {
+            let mut out = state.clone();
+            out.heap = after_post.heap;
+            out.pc = after_post.pc;
+            if let (Some(x), Some(r)) = (lhs, &result) {
+                out.store.insert(Arc::from(x), r.clone());
+            }
+            k(v, out, ())?;
+        }
+        Ok(())
+    })
+}

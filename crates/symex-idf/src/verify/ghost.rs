@@ -1,0 +1,242 @@
+//! Ghost operations (§3.3, Figure 8): `open` replaces a predicate chunk by its body, `close`
+//! the reverse, `use` assumes that a pure call equals its body. And their inference (§4.1):
+//! a missing field chunk makes the verifier open a predicate of the field's receiver, a
+//! missing predicate chunk makes it close the predicate, and every evaluated pure call adds
+//! its `use` equation — each bounded by `Config::infer_depth`.
+use super::evaluator::{callee_store, eval, pure_call};
+use super::state::{Chunk, Heap};
+use super::terms::null;
+use super::{collect, consumer, heap, producer, Failure, Obligation, State, VResult, Verifier, K};
+use crate::ir::{Call, Pure};
+use std::sync::Arc;
+use symex_expr::Term;
+
+/// What a field access or `acc` looks for.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// `Class.field`.
+    Field(Arc<str>),
+    /// The elements of an array.
+    Elems,
+}
+
+pub fn describe(target: &Target, recv: &Term) -> String {
+    let r = super::pretty::term(recv);
+    match target {
+        Target::Field(f) => format!("{r}.{}", f.rsplit('.').next().unwrap_or(f)),
+        Target::Elems => format!("{r}.elems"),
+    }
+}
+
+fn find(v: &mut Verifier, state: &State, target: &Target, recv: &Term) -> Option<usize> {
+    match target {
+        Target::Field(f) => heap::find_field(v, state, &state.heap, recv, f),
+        Target::Elems => heap::find_elems(v, state, &state.heap, recv),
+    }
+}
+
+pub fn chunk_value(h: &Heap, i: usize) -> Term {
+    match &h.chunks[i] {
+        Chunk::Field { value, .. } | Chunk::Elems { value, .. } => value.clone(),
+        Chunk::Pred { snap, .. } => snap.clone(),
+    }
+}
+
+/// The chunk for `recv.target` in the state's heap, as `(state, index)` pairs: one pair when
+/// the chunk is there; when it is not and inference allows, the states after opening a
+/// predicate of `recv` that provides it (one per branch of the predicate's body; none when
+/// every branch is infeasible). `None` when no chunk can be found.
+pub fn locate(
+    v: &mut Verifier,
+    state: &State,
+    target: &Target,
+    recv: &Term,
+) -> Result<Option<Vec<(State, usize)>>, Box<Failure>> {
+    if let Some(i) = find(v, state, target, recv) {
+        return Ok(Some(vec![(state.clone(), i)]));
+    }
+    if !v.may_infer() {
+        return Ok(None);
+    }
+    for idx in heap::preds_of(v, state, &state.heap, recv) {
+        let opened = v.deeper(|v| collect(v, |v, k| open_chunk(v, state.clone(), idx, k)));
+        let Ok(states) = opened else { continue };
+        let mut found = Vec::new();
+        let mut complete = true;
+        for (s, ()) in states {
+            match v.deeper(|v| locate(v, &s, target, recv))? {
+                Some(pairs) => found.extend(pairs),
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        if complete {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// Opens the predicate chunk at `idx`: removes it and produces the predicate's body with the
+/// chunk's snapshot.
+pub fn open_chunk(v: &mut Verifier, state: State, idx: usize, k: K<()>) -> VResult {
+    let Chunk::Pred {
+        recv,
+        pred,
+        args,
+        snap,
+    } = state.heap.chunks[idx].clone()
+    else {
+        return Ok(());
+    };
+    let program = v.program.clone();
+    let (class, name) = pred.split_once('.').unwrap_or(("", &pred));
+    let Some(p) = program.predicate(class, name) else {
+        return Ok(());
+    };
+    let mut s = state.clone();
+    s.heap.remove(idx);
+    let caller_store = s.store.clone();
+    let mut targs = vec![recv];
+    targs.extend(args);
+    s.store = callee_store(&p.params, &targs);
+    producer::produce(v, s, snap, &p.body, &mut |v, mut after, ()| {
+        after.store = caller_store.clone();
+        k(v, after, ())
+    })
+}
+
+pub fn pred_key(call: &Call) -> String {
+    format!("{}.{}", call.class, call.method)
+}
+
+/// `open e0.q(e1, …, en)` with the receiver and arguments evaluated: consume the predicate,
+/// produce its body with the predicate's snapshot.
+pub fn open(
+    v: &mut Verifier,
+    state: State,
+    call: &Call,
+    targs: Vec<Term>,
+    ob: &Obligation,
+    k: K<()>,
+) -> VResult {
+    let program = v.program.clone();
+    let Some(p) = program.predicate(&call.class, &call.method) else {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("`{}` is not a predicate", call.method),
+        ));
+    };
+    let h = state.heap.clone();
+    consumer::consume_pred(
+        v,
+        state,
+        h,
+        call,
+        &targs,
+        ob,
+        &mut |v, mut s, (rest, snap)| {
+            let caller_store = s.store.clone();
+            s.heap = rest;
+            s.store = callee_store(&p.params, &targs);
+            producer::produce(v, s, snap, &p.body, &mut |v, mut after, ()| {
+                after.store = caller_store.clone();
+                k(v, after, ())
+            })
+        },
+    )
+}
+
+/// `close e0.q(e1, …, en)`: consume the body, add the predicate chunk with the body's snapshot.
+pub fn close(v: &mut Verifier, state: State, call: &Call, targs: Vec<Term>, k: K<()>) -> VResult {
+    let program = v.program.clone();
+    let Some(p) = program.predicate(&call.class, &call.method) else {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("`{}` is not a predicate", call.method),
+        ));
+    };
+    if !v.proves(&state, &targs[0].eq(&null()).not()) {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("receiver of `{}` might be null", v.text(call.span)),
+        ));
+    }
+    let caller_store = state.store.clone();
+    let mut s = state;
+    s.store = callee_store(&p.params, &targs);
+    let ob = Obligation::at_site(
+        format!(
+            "predicate body might not hold at `close {}`",
+            v.text(call.span)
+        ),
+        call.span,
+    );
+    consumer::consume(v, s, &p.body, &ob, &mut |v, mut after, snap| {
+        after.store = caller_store.clone();
+        after.heap.add(Chunk::Pred {
+            recv: targs[0].clone(),
+            pred: Arc::from(pred_key(call)),
+            args: targs[1..].to_vec(),
+            snap,
+        });
+        k(v, after, ())
+    })
+}
+
+/// `use e0.p(e1, …, en)`: evaluate the call and the body, assume they are equal.
+pub fn use_pure(
+    v: &mut Verifier,
+    state: State,
+    call: &Call,
+    targs: Vec<Term>,
+    k: K<()>,
+) -> VResult {
+    let program = v.program.clone();
+    let Some(pure) = program.pure(&call.class, &call.method) else {
+        return Err(v.fail(
+            &state,
+            call.span,
+            format!("`{}` is not a pure method", call.method),
+        ));
+    };
+    pure_call(v, state, call, targs.clone(), &mut |v, s, t_call| {
+        let caller_store = s.store.clone();
+        let mut body_state = s.clone();
+        body_state.store = callee_store(&pure.params, &targs);
+        eval(v, body_state, &pure.body, &mut |v, mut after, t_body| {
+            after.store = caller_store.clone();
+            after.heap = s.heap.clone();
+            after.pc.assume(t_call.eq(&t_body));
+            k(v, after, ())
+        })
+    })
+}
+
+/// The inferred `use` (§4.1): evaluates the body of `pure` in the current heap, one level
+/// deeper, and assumes `t_call` equals it. Nothing is assumed when the body cannot be
+/// evaluated here (e.g. the depth bound is reached).
+pub fn assume_definition(
+    v: &mut Verifier,
+    state: &mut State,
+    pure: &Pure,
+    targs: &[Term],
+    t_call: &Term,
+) {
+    let mut body_state = state.clone();
+    body_state.store = callee_store(&pure.params, targs);
+    let saved_termination = v.termination.take();
+    let results = v.deeper(|v| collect(v, |v, k| eval(v, body_state, &pure.body, k)));
+    v.termination = saved_termination;
+    if let Ok(results) = results {
+        if let [(after, t_body)] = results.as_slice() {
+            state.pc = after.pc.clone();
+            state.pc.assume(t_call.eq(t_body));
+        }
+    }
+}

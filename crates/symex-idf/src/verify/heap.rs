@@ -1,0 +1,97 @@
+//! Finding chunks: the `matches` sets of Figures 5, 7 and 8. A chunk whose terms are
+//! syntactically the ones sought matches at once (hash-consing makes that a pointer test);
+//! only when none does is the solver asked, chunk by chunk, whether Σ entails the equalities.
+use super::state::{Chunk, Heap};
+use super::{State, Verifier};
+use symex_expr::Term;
+
+/// The first chunk of `heap` accepted by `shape` whose terms equal `want` (Σ ⊢ equality).
+/// `shape` returns the chunk's terms to compare, or `None` for chunks of another kind.
+fn find(
+    v: &mut Verifier,
+    state: &State,
+    heap: &Heap,
+    want: &[Term],
+    shape: impl Fn(&Chunk) -> Option<Vec<Term>>,
+) -> Option<usize> {
+    let candidates: Vec<(usize, Vec<Term>)> = heap
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| shape(c).map(|ts| (i, ts)))
+        .collect();
+    if let Some((i, _)) = candidates.iter().find(|(_, ts)| ts.as_slice() == want) {
+        return Some(*i);
+    }
+    candidates.into_iter().find_map(|(i, ts)| {
+        let eqs: Vec<Term> = ts.iter().zip(want).map(|(a, b)| a.eq(b)).collect();
+        let all = Term::and_all(eqs.iter());
+        (!all.is_false() && v.proves(state, &all)).then_some(i)
+    })
+}
+
+pub fn find_field(
+    v: &mut Verifier,
+    state: &State,
+    heap: &Heap,
+    recv: &Term,
+    field: &str,
+) -> Option<usize> {
+    find(v, state, heap, std::slice::from_ref(recv), |c| match c {
+        Chunk::Field { recv, field: f, .. } if &**f == field => Some(vec![recv.clone()]),
+        _ => None,
+    })
+}
+
+pub fn find_elems(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Option<usize> {
+    find(v, state, heap, std::slice::from_ref(recv), |c| match c {
+        Chunk::Elems { recv, .. } => Some(vec![recv.clone()]),
+        _ => None,
+    })
+}
+
+/// A chunk of predicate `pred` (`Class.name`) for receiver and arguments `targs`
+/// (receiver first).
+pub fn find_pred(
+    v: &mut Verifier,
+    state: &State,
+    heap: &Heap,
+    pred: &str,
+    targs: &[Term],
+) -> Option<usize> {
+    find(v, state, heap, targs, |c| match c {
+        Chunk::Pred {
+            recv,
+            pred: p,
+            args,
+            ..
+        } if &**p == pred => {
+            let mut ts = vec![recv.clone()];
+            ts.extend(args.iter().cloned());
+            Some(ts)
+        }
+        _ => None,
+    })
+}
+
+/// The predicate chunks whose receiver is `recv` (syntactically first, then by the solver):
+/// the candidates for opening when a field of `recv` is missing (§4.1).
+pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Vec<usize> {
+    let preds: Vec<(usize, Term)> = heap
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| matches!(c, Chunk::Pred { .. }).then(|| (i, c.recv().clone())))
+        .collect();
+    let same: Vec<usize> = preds
+        .iter()
+        .filter(|(_, r)| r == recv)
+        .map(|(i, _)| *i)
+        .collect();
+    if !same.is_empty() {
+        return same;
+    }
+    preds
+        .into_iter()
+        .filter(|(_, r)| v.proves(state, &r.eq(recv)))
+        .map(|(i, _)| i)
+        .collect()
+}

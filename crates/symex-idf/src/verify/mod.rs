@@ -1,0 +1,262 @@
+//! Symbolic execution for implicit dynamic frames (the paper's §3), one rule family per
+//! file as in Viper Silicon: [`evaluator`] (Figure 5), [`producer`] (Figure 6), [`consumer`]
+//! (Figure 7), [`executor`] (Figure 8), [`brancher`] (splitting on a condition), [`joiner`]
+//! (§6.1 `join` and loops), [`ghost`] (open/close/use and their §4.1 inference),
+//! [`validity`] (Definitions 3 to 7) and [`termination`] (§3.6).
+//!
+//! Every rule is written in continuation-passing style: it takes the work that remains on
+//! the current path as a continuation and returns `Ok(())` when every path through it
+//! verifies, or the first [`Failure`].
+pub mod brancher;
+pub mod consumer;
+pub mod evaluator;
+pub mod executor;
+pub mod ghost;
+pub mod heap;
+pub mod joiner;
+pub mod pretty;
+pub mod producer;
+pub mod prover;
+pub mod state;
+pub mod termination;
+pub mod terms;
+pub mod validity;
+
+use crate::ir::{Program, Span};
+use prover::Prover;
+pub use state::State;
+use std::sync::Arc;
+use symex_expr::Term;
+
+/// Switches of the verifier.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Infer `open`, `close` and `use` (the paper's §4.1).
+    pub infer: bool,
+    /// How many inferred ghost operations may nest (bounds recursion through predicates).
+    pub infer_depth: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            infer: true,
+            infer_depth: 3,
+        }
+    }
+}
+
+/// One statement on the path to a failure, with the symbolic state before it.
+#[derive(Clone, Debug)]
+pub struct TraceStep {
+    pub span: Span,
+    pub state: State,
+}
+
+/// The first failing obligation of a member.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The obligation and the part that failed, e.g.
+    /// "postcondition might not hold: c.getX() = old(getX())".
+    pub message: String,
+    /// The failing part (a conjunct, a field access, a statement).
+    pub span: Span,
+    pub notes: Vec<String>,
+    /// The statements executed on the failing path, each with the state before it, and the
+    /// state at the failure last.
+    pub trace: Vec<TraceStep>,
+    /// The solver answered unknown: the failure may be spurious.
+    pub inconclusive: bool,
+}
+
+pub type VResult = Result<(), Box<Failure>>;
+
+/// A continuation: the rest of the current path, given the state and a result.
+pub type K<'k, T> = &'k mut dyn FnMut(&mut Verifier, State, T) -> VResult;
+
+/// What is being checked when an assertion is consumed, for messages
+/// ("precondition of `c.setX(5)` might not hold").
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    pub what: String,
+    /// Where a failure is reported when the assertion belongs to another member (the call
+    /// site for a callee's precondition); the conjunct's own position goes into a note.
+    pub site: Option<Span>,
+}
+
+impl Obligation {
+    pub fn new(what: impl Into<String>) -> Obligation {
+        Obligation {
+            what: what.into(),
+            site: None,
+        }
+    }
+
+    pub fn at_site(what: impl Into<String>, site: Span) -> Obligation {
+        Obligation {
+            what: what.into(),
+            site: Some(site),
+        }
+    }
+
+    /// A failure of the part `part` of the assertion.
+    pub fn fail(&self, v: &Verifier, state: &State, part: Span) -> Box<Failure> {
+        let msg = format!("{}: {}", self.what, v.text(part));
+        match self.site {
+            None => v.fail(state, part, msg),
+            Some(site) => {
+                let (line, col) = crate::diagnostics::line_col(&v.src, part.start);
+                v.fail(state, site, msg).with_note(format!(
+                    "the failing part `{}` is at line {line}, column {col}",
+                    v.text(part)
+                ))
+            }
+        }
+    }
+}
+
+/// The verifier: the program, the solver and the bookkeeping shared by all rules.
+pub struct Verifier {
+    pub program: Arc<Program>,
+    pub src: Arc<str>,
+    pub config: Config,
+    pub prover: Prover,
+    /// Statements on the current path (for `--trace`).
+    pub path: Vec<TraceStep>,
+    /// Nesting of inferred ghost operations.
+    pub infer_level: usize,
+    /// Set while checking a pure method body (§3.6).
+    pub termination: Option<termination::Context>,
+}
+
+impl Verifier {
+    pub fn new(program: Arc<Program>, src: Arc<str>, config: Config, prover: Prover) -> Verifier {
+        Verifier {
+            program,
+            src,
+            config,
+            prover,
+            path: Vec::new(),
+            infer_level: 0,
+            termination: None,
+        }
+    }
+
+    /// The source text of a span, on one line.
+    pub fn text(&self, span: Span) -> String {
+        let s = self.src.get(span.start..span.end).unwrap_or("?");
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// A failure at `span` with the path so far and the current state.
+    pub fn fail(&self, state: &State, span: Span, message: impl Into<String>) -> Box<Failure> {
+        let mut trace = self.path.clone();
+        trace.push(TraceStep {
+            span,
+            state: state.clone(),
+        });
+        Box::new(Failure {
+            message: message.into(),
+            span,
+            notes: Vec::new(),
+            trace,
+            inconclusive: self.prover.saw_unknown(),
+        })
+    }
+
+    /// Whether inferred ghost operations may nest one level deeper.
+    pub fn may_infer(&self) -> bool {
+        self.config.infer && self.infer_level < self.config.infer_depth
+    }
+
+    /// Runs `f` one inference level deeper.
+    pub fn deeper<T>(&mut self, f: impl FnOnce(&mut Verifier) -> T) -> T {
+        self.infer_level += 1;
+        let r = f(self);
+        self.infer_level -= 1;
+        r
+    }
+
+    /// Whether the path condition of `state` entails `goal` (syntactically, else by the solver).
+    pub fn proves(&mut self, state: &State, goal: &Term) -> bool {
+        self.prover.proves(&state.pc, goal)
+    }
+
+    /// Whether `cond` may hold on the path of `state`.
+    pub fn feasible(&mut self, state: &State, cond: &Term) -> bool {
+        !self.prover.proves(&state.pc, &cond.not())
+    }
+}
+
+/// Runs `f` with a continuation that collects every state and result it is given instead of
+/// going on: used where a rule must see the outcome of a sub-derivation before deciding
+/// (inferred ghost operations, guarded evaluation).
+pub fn collect<T: Clone>(
+    v: &mut Verifier,
+    f: impl FnOnce(&mut Verifier, K<T>) -> VResult,
+) -> Result<Vec<(State, T)>, Box<Failure>> {
+    let mut out = Vec::new();
+    let mut k = |_: &mut Verifier, s: State, t: T| {
+        out.push((s, t));
+        Ok(())
+    };
+    f(v, &mut k)?;
+    Ok(out)
+}
+
+/// The outcome of verifying a program.
+#[derive(Debug)]
+pub struct Report {
+    pub members: Vec<validity::MemberResult>,
+    /// Entailment questions settled syntactically / sent to the solver layers.
+    pub syntactic_checks: u64,
+    pub solver_queries: u64,
+    pub time_s: f64,
+}
+
+impl Report {
+    pub fn verified(&self) -> bool {
+        self.members
+            .iter()
+            .all(|m| matches!(m.status, validity::Status::Verified))
+    }
+
+    /// Some failure may be spurious because the solver answered unknown.
+    pub fn inconclusive(&self) -> bool {
+        self.members
+            .iter()
+            .any(|m| matches!(&m.status, validity::Status::Failed(f) if f.inconclusive))
+    }
+}
+
+/// Continuation-passing style nests one Rust frame group per statement on a path, so
+/// verification runs on a thread with a large (lazily committed) stack.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Verifies a checked program with the default solver chain of `symex-solver`.
+pub fn run(program: Program, src: &str, config: Config) -> Report {
+    let src: Arc<str> = Arc::from(src);
+    let work = move || {
+        let start = std::time::Instant::now();
+        let solver = symex_solver::SolverConfig::default().build();
+        let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
+        let members = validity::program(&mut v);
+        Report {
+            members,
+            syntactic_checks: v.prover.syntactic,
+            solver_queries: v.prover.queries,
+            time_s: start.elapsed().as_secs_f64(),
+        }
+    };
+    match std::thread::Builder::new()
+        .name("idf-verify".into())
+        .stack_size(STACK_BYTES)
+        .spawn(work)
+    {
+        Ok(handle) => match handle.join() {
+            Ok(report) => report,
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(_) => panic!("cannot spawn the verifier thread"),
+    }
+}

@@ -1,0 +1,121 @@
+//! `produce` (the paper's Figure 6): assume an assertion, adding the chunks it asserts to the
+//! heap with values taken from the snapshot (split by `first`/`second` over `*`) and its pure
+//! parts to the path condition.
+//!
+//! Expressions are evaluated in the whole current heap (the paper evaluates them in the part
+//! produced so far; Definition 3 still makes every contract self-framing, since it produces
+//! contracts from an empty heap).
+use super::brancher::branch;
+use super::evaluator::{eval, eval_call_args, field_key};
+use super::ghost::pred_key;
+use super::state::Chunk;
+use super::terms::{self, first, null, second, to_value};
+use super::{collect, consumer, Obligation, State, VResult, Verifier, K};
+use crate::ir::{Assertion, AssertionKind};
+use std::sync::Arc;
+use symex_expr::Term;
+
+pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K<()>) -> VResult {
+    match &phi.kind {
+        AssertionKind::Pure(e) => eval(v, state, e, &mut |v, mut s, t| {
+            s.pc.assume(t);
+            k(v, s, ())
+        }),
+        AssertionKind::Acc(e, f) => eval(v, state, e, &mut |v, s, t| {
+            non_null(v, &s, &t, phi)?;
+            let value = to_value(&snap, terms::sort(f.sort));
+            add_field_chunk(
+                v,
+                s,
+                Chunk::Field {
+                    recv: t,
+                    field: field_key(f),
+                    value,
+                },
+                k,
+            )
+        }),
+        AssertionKind::AccElems(e, elem) => eval(v, state, e, &mut |v, s, t| {
+            non_null(v, &s, &t, phi)?;
+            let value = to_value(&snap, terms::elems_value_sort(*elem));
+            add_field_chunk(v, s, Chunk::Elems { recv: t, value }, k)
+        }),
+        AssertionKind::Sep(a, b) => produce(v, state, first(&snap), a, &mut |v, s, ()| {
+            produce(v, s, second(&snap), b, k)
+        }),
+        AssertionKind::Pred(call) => eval_call_args(v, state, call, &mut |v, mut s, targs| {
+            non_null(v, &s, &targs[0], phi)?;
+            s.heap.add(Chunk::Pred {
+                recv: targs[0].clone(),
+                pred: Arc::from(pred_key(call)),
+                args: targs[1..].to_vec(),
+                snap: snap.clone(),
+            });
+            k(v, s, ())
+        }),
+        AssertionKind::Cond(c, a, b) => eval(v, state, c, &mut |v, s, tc| {
+            branch(
+                v,
+                s,
+                &tc,
+                k,
+                |v, s, k| produce(v, s, snap.clone(), a, k),
+                |v, s, k| produce(v, s, snap.clone(), b, k),
+            )
+        }),
+        AssertionKind::Untouched(a) => {
+            // Assumes that consuming `a` now and in the old heap gives the same snapshot.
+            let ob = Obligation::new("`untouched` needs the permissions it names");
+            let now = collect(v, |v, k| consumer::consume(v, state.clone(), a, &ob, k))?;
+            for (after_now, snap_now) in now {
+                let then = collect(v, |v, k| {
+                    consumer::consume(v, after_now.old_state(), a, &ob, k)
+                })?;
+                for (after_then, snap_then) in then {
+                    let mut s = state.clone();
+                    s.pc = after_then.pc;
+                    s.pc.assume(snap_now.eq(&snap_then));
+                    k(v, s, ())?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn non_null(v: &mut Verifier, state: &State, t: &Term, phi: &Assertion) -> VResult {
+    if v.proves(state, &t.eq(&null()).not()) {
+        Ok(())
+    } else {
+        Err(v.fail(
+            state,
+            phi.span,
+            format!("receiver might be null: {}", v.text(phi.span)),
+        ))
+    }
+}
+
+/// Adds a field (or elements) chunk; the other chunks of the same field have other receivers
+/// (separation), and a chunk for the very same receiver makes the path infeasible.
+fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -> VResult {
+    let same_family = |c: &Chunk| match (c, &chunk) {
+        (Chunk::Field { field: a, .. }, Chunk::Field { field: b, .. }) => a == b,
+        (Chunk::Elems { .. }, Chunk::Elems { .. }) => true,
+        _ => false,
+    };
+    let recv = chunk.recv().clone();
+    let others: Vec<Term> = state
+        .heap
+        .iter()
+        .filter(|c| same_family(c))
+        .map(|c| c.recv().clone())
+        .collect();
+    if others.contains(&recv) {
+        return Ok(());
+    }
+    for o in others {
+        state.pc.assume(recv.eq(&o).not());
+    }
+    state.heap.add(chunk);
+    k(v, state, ())
+}

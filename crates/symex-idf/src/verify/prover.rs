@@ -1,0 +1,79 @@
+//! `Σ ⊢ ψ`: entailment from the path condition, asked of the solver layers
+//! (`symex-solver`) only when cheap syntactic checks do not settle it.
+use super::state::PathCondition;
+use symex_expr::{Op, Term};
+use symex_solver::Solver;
+
+pub struct Prover {
+    solver: Box<dyn Solver>,
+    /// Queries settled without the solver / sent to it.
+    pub syntactic: u64,
+    pub queries: u64,
+    unknown: bool,
+}
+
+impl Prover {
+    pub fn new(solver: Box<dyn Solver>) -> Prover {
+        Prover {
+            solver,
+            syntactic: 0,
+            queries: 0,
+            unknown: false,
+        }
+    }
+
+    /// Whether some query of the current member got `unknown` (then a failure may be spurious).
+    pub fn saw_unknown(&self) -> bool {
+        self.unknown
+    }
+
+    pub fn reset_unknown(&mut self) {
+        self.unknown = false;
+    }
+
+    pub fn solver(&self) -> &dyn Solver {
+        self.solver.as_ref()
+    }
+
+    /// Settles `Σ ⊢ goal` without the solver when the goal is literally true, is (a conjunct
+    /// of) a fact of Σ, or Σ holds `false`.
+    fn syntactic(pc: &PathCondition, goal: &Term) -> Option<bool> {
+        if goal.is_true() || pc.contains(goal) || pc.contains(&Term::ff()) {
+            return Some(true);
+        }
+        if let Op::And = goal.op() {
+            if goal
+                .args()
+                .iter()
+                .all(|g| Self::syntactic(pc, g) == Some(true))
+            {
+                return Some(true);
+            }
+        }
+        // `a ≠ b` is also entailed by `b ≠ a`.
+        if let (Op::Not, Op::Eq) = (goal.op(), goal.arg(0).op()) {
+            let flipped = goal.arg(0).arg(1).eq(goal.arg(0).arg(0)).not();
+            if pc.contains(&flipped) {
+                return Some(true);
+            }
+        }
+        None
+    }
+
+    /// `Σ ⊢ goal`; an `unknown` from the solver counts as "not proved" and is remembered.
+    pub fn proves(&mut self, pc: &PathCondition, goal: &Term) -> bool {
+        if let Some(b) = Self::syntactic(pc, goal) {
+            self.syntactic += 1;
+            return b;
+        }
+        self.queries += 1;
+        let facts: Vec<Term> = pc.facts().iter().cloned().collect();
+        match self.solver.must_be_true(&facts, goal) {
+            Ok(b) => b,
+            Err(_) => {
+                self.unknown = true;
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Symbolic states (the paper's Definition 2): heap H, old heap G, store Γ, path condition Σ.
+//!
+//! Every component is persistent (`im`), so that branching and continuations copy a state in
+//! O(1).
+use std::fmt;
+use std::sync::Arc;
+use symex_expr::Term;
+
+/// A heap chunk (Definition 1), plus the array-elements chunk of `acc(a.elems)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Chunk {
+    /// `recv.field ↦ value`; `field` is `Class.name`.
+    Field {
+        recv: Term,
+        field: Arc<str>,
+        value: Term,
+    },
+    /// `recv.pred[snap](args)`; `pred` is `Class.name`.
+    Pred {
+        recv: Term,
+        pred: Arc<str>,
+        args: Vec<Term>,
+        snap: Term,
+    },
+    /// `recv.elems ↦ value`: every element of array `recv`.
+    Elems { recv: Term, value: Term },
+}
+
+impl Chunk {
+    pub fn recv(&self) -> &Term {
+        match self {
+            Chunk::Field { recv, .. } | Chunk::Pred { recv, .. } | Chunk::Elems { recv, .. } => {
+                recv
+            }
+        }
+    }
+}
+
+/// A symbolic heap: a multiset of chunks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Heap {
+    pub chunks: im::Vector<Chunk>,
+}
+
+impl Heap {
+    pub fn add(&mut self, c: Chunk) {
+        self.chunks.push_back(c);
+    }
+
+    pub fn remove(&mut self, index: usize) -> Chunk {
+        self.chunks.remove(index)
+    }
+
+    pub fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Chunk> {
+        self.chunks.iter()
+    }
+}
+
+/// The path condition: the facts assumed on this path, in order, with a set for the
+/// syntactic membership test that spares the solver the most common queries.
+#[derive(Clone, Debug, Default)]
+pub struct PathCondition {
+    facts: im::Vector<Term>,
+    set: im::HashSet<Term>,
+}
+
+impl PathCondition {
+    pub fn assume(&mut self, fact: Term) {
+        if fact.is_true() || self.set.contains(&fact) {
+            return;
+        }
+        if let symex_expr::Op::And = fact.op() {
+            for part in fact.args().to_vec() {
+                self.assume(part);
+            }
+            return;
+        }
+        self.set.insert(fact.clone());
+        self.facts.push_back(fact);
+    }
+
+    pub fn contains(&self, fact: &Term) -> bool {
+        self.set.contains(fact)
+    }
+
+    pub fn facts(&self) -> &im::Vector<Term> {
+        &self.facts
+    }
+
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+
+    /// The facts added after the first `from`.
+    pub fn since(&self, from: usize) -> Vec<Term> {
+        self.facts.iter().skip(from).cloned().collect()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub heap: Heap,
+    pub old: Heap,
+    pub store: im::HashMap<Arc<str>, Term>,
+    pub pc: PathCondition,
+    /// Set by `return`: the remaining statements of the body are skipped.
+    pub returned: bool,
+}
+
+impl State {
+    pub fn var(&self, name: &str) -> Option<&Term> {
+        self.store.get(name)
+    }
+
+    pub fn set_var(&mut self, name: &str, t: Term) {
+        self.store.insert(Arc::from(name), t);
+    }
+
+    /// The same state with the old heap in place of the heap: `old(σ)` of §3.4.
+    pub fn old_state(&self) -> State {
+        State {
+            heap: self.old.clone(),
+            ..self.clone()
+        }
+    }
+}
+
+impl fmt::Display for Chunk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::pretty::term as p;
+        match self {
+            Chunk::Field { recv, field, value } => {
+                let name = field.rsplit('.').next().unwrap_or(field);
+                write!(f, "{}.{} ↦ {}", p(recv), name, p(value))
+            }
+            Chunk::Pred {
+                recv,
+                pred,
+                args,
+                snap,
+            } => {
+                let name = pred.rsplit('.').next().unwrap_or(pred);
+                let args: Vec<String> = args.iter().map(p).collect();
+                write!(f, "{}.{}[{}]({})", p(recv), name, p(snap), args.join(", "))
+            }
+            Chunk::Elems { recv, value } => write!(f, "{}.elems ↦ {}", p(recv), p(value)),
+        }
+    }
+}
+
+/// The paper's Figure 9 notation: `(H, G, Γ, Σ)`, one component per line.
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::pretty::term as p;
+        let heap = |h: &Heap| {
+            h.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(f, "  H = {{{}}}", heap(&self.heap))?;
+        writeln!(f, "  G = {{{}}}", heap(&self.old))?;
+        let mut vars: Vec<_> = self
+            .store
+            .iter()
+            .map(|(k, v)| format!("{k} ↦ {}", p(v)))
+            .collect();
+        vars.sort();
+        writeln!(f, "  Γ = [{}]", vars.join(", "))?;
+        let pc: Vec<String> = self.pc.facts().iter().map(p).collect();
+        write!(f, "  Σ = {{{}}}", pc.join(", "))
+    }
+}

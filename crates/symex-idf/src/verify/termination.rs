@@ -1,0 +1,60 @@
+//! The pure-method termination check of the paper's §3.6: at each pure call in a pure
+//! method's body, either the callee comes earlier in the program text, or the call is inside
+//! an `opening` expression, or some chunk of the heap is not consumed by the callee's
+//! precondition (so the heap, or its derivation depth, shrinks).
+use super::{State, VResult, Verifier};
+use crate::ir::{Pure, Span};
+
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// Program-text position of the pure method being checked.
+    pub order: usize,
+    pub name: String,
+    /// How many `opening` expressions enclose the current point.
+    pub opening: usize,
+}
+
+/// Checks a call of `callee`; `after` is the state after consuming the callee's precondition.
+pub fn check_call(v: &mut Verifier, callee: &Pure, after: &State, span: Span) -> VResult {
+    let Some(ctx) = &v.termination else {
+        return Ok(());
+    };
+    if callee.order < ctx.order || ctx.opening > 0 || !after.heap.is_empty() {
+        return Ok(());
+    }
+    let msg = format!(
+        "pure method `{}` might not terminate: the call `{}` is to a method not defined earlier, is not inside `opening`, and its precondition consumes the whole heap",
+        ctx.name,
+        v.text(span)
+    );
+    Err(v.fail(after, span, msg))
+}
+
+/// Runs `f` inside one more `opening` expression.
+pub fn inside_opening<T>(v: &mut Verifier, f: impl FnOnce(&mut Verifier) -> T) -> T {
+    if let Some(ctx) = &mut v.termination {
+        ctx.opening += 1;
+    }
+    let r = f(v);
+    if let Some(ctx) = &mut v.termination {
+        ctx.opening -= 1;
+    }
+    r
+}
+
+/// Runs `f` one `opening` level further out (the continuation of an `opening` expression).
+pub fn outside_opening<T>(v: &mut Verifier, f: impl FnOnce(&mut Verifier) -> T) -> T {
+    let inside = v.termination.as_ref().is_some_and(|c| c.opening > 0);
+    if inside {
+        if let Some(ctx) = &mut v.termination {
+            ctx.opening -= 1;
+        }
+    }
+    let r = f(v);
+    if inside {
+        if let Some(ctx) = &mut v.termination {
+            ctx.opening += 1;
+        }
+    }
+    r
+}

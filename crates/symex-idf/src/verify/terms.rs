@@ -1,0 +1,249 @@
+//! The logic of the paper's §3.2: sorts `ref`, `int`, `bool`, `snapshot`, the built-in
+//! functions `unit`, `combine`, `first`, `second`, `fromT`/`toT` for each value sort and
+//! `null`, and one function per pure method.
+//!
+//! The prelude (`first(combine(l, r)) = l`, `second(combine(l, r)) = r`,
+//! `toT(fromT(v)) = v`, `fromT(toT(s)) = s`) is applied as rewrite rules when terms are
+//! built, so every term the verifier holds is already in prelude normal form and the solver
+//! needs no quantifiers. `combine(first(s), second(s)) = s` is added in the same spirit: a
+//! snapshot always has the shape its assertion gives it, so an `open` followed by a `close`
+//! gives back the very same snapshot and pure-method values are framed syntactically.
+//!
+//! Arrays (an addition): an `acc(a.elems)` chunk holds a value of sort `Elems_T`; `get_T`
+//! reads it, `upd_T` writes it, `fill_T` is a freshly allocated array; read-over-write is a
+//! rewrite rule too (`get(upd(e, i, v), j) = ite(i = j, v, get(e, j))`). `len` gives the
+//! (immutable) length of an array.
+use crate::ir::{self, Sort as VSort};
+use symex_expr::{Func, Op, Sort, Term};
+
+pub fn ref_sort() -> Sort {
+    Sort::uninterpreted("Ref")
+}
+
+pub fn snap_sort() -> Sort {
+    Sort::uninterpreted("Snap")
+}
+
+fn elems_sort(elem: VSort) -> Sort {
+    Sort::uninterpreted(match elem {
+        VSort::Int => "ElemsInt",
+        VSort::Bool => "ElemsBool",
+        VSort::Ref => "ElemsRef",
+    })
+}
+
+/// The term sort of a program value sort.
+pub fn sort(s: VSort) -> Sort {
+    match s {
+        VSort::Int => Sort::Int,
+        VSort::Bool => Sort::Bool,
+        VSort::Ref => ref_sort(),
+    }
+}
+
+/// The value sort of a term sort, if it is one.
+pub fn value_sort(s: Sort) -> Option<VSort> {
+    if s == Sort::Int {
+        Some(VSort::Int)
+    } else if s == Sort::Bool {
+        Some(VSort::Bool)
+    } else if s == ref_sort() {
+        Some(VSort::Ref)
+    } else {
+        None
+    }
+}
+
+pub fn null() -> Term {
+    Term::var("null", ref_sort())
+}
+
+pub fn unit() -> Term {
+    Term::var("unit", snap_sort())
+}
+
+/// The default value of a variable or fresh field (Figure 8's `new` and `C x;`).
+pub fn default_value(s: VSort) -> Term {
+    match s {
+        VSort::Int => Term::int(0),
+        VSort::Bool => Term::ff(),
+        VSort::Ref => null(),
+    }
+}
+
+pub fn fresh(prefix: &str, s: Sort) -> Term {
+    Term::fresh_var(prefix, s)
+}
+
+fn combine_f() -> Func {
+    Func::new("combine", &[snap_sort(), snap_sort()], snap_sort())
+}
+fn first_f() -> Func {
+    Func::new("first", &[snap_sort()], snap_sort())
+}
+fn second_f() -> Func {
+    Func::new("second", &[snap_sort()], snap_sort())
+}
+
+fn value_tag(s: Sort) -> String {
+    match value_sort(s) {
+        Some(VSort::Int) => "Int".into(),
+        Some(VSort::Bool) => "Bool".into(),
+        Some(VSort::Ref) => "Ref".into(),
+        None => s_name(s),
+    }
+}
+
+fn s_name(s: Sort) -> String {
+    match s {
+        Sort::Uninterpreted(u) => u.name().to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn from_f(s: Sort) -> Func {
+    Func::new(&format!("from{}", value_tag(s)), &[s], snap_sort())
+}
+fn to_f(s: Sort) -> Func {
+    Func::new(&format!("to{}", value_tag(s)), &[snap_sort()], s)
+}
+
+/// `f(args)` if the term is an application of `f`.
+fn as_apply(t: &Term, f: Func) -> Option<&[Term]> {
+    match t.op() {
+        Op::Apply(g) if *g == f => Some(t.args()),
+        _ => None,
+    }
+}
+
+pub fn combine(l: &Term, r: &Term) -> Term {
+    if let (Some([a]), Some([b])) = (as_apply(l, first_f()), as_apply(r, second_f())) {
+        if a == b {
+            return a.clone();
+        }
+    }
+    Term::apply(combine_f(), &[l.clone(), r.clone()])
+}
+
+pub fn first(s: &Term) -> Term {
+    match as_apply(s, combine_f()) {
+        Some([l, _]) => l.clone(),
+        _ => Term::apply(first_f(), &[s.clone()]),
+    }
+}
+
+pub fn second(s: &Term) -> Term {
+    match as_apply(s, combine_f()) {
+        Some([_, r]) => r.clone(),
+        _ => Term::apply(second_f(), &[s.clone()]),
+    }
+}
+
+/// `fromT(v)`: the snapshot of one location holding `v`.
+pub fn from_value(v: &Term) -> Term {
+    let s = v.sort();
+    match as_apply(v, to_f(s)) {
+        Some([snap]) => snap.clone(),
+        _ => Term::apply(from_f(s), &[v.clone()]),
+    }
+}
+
+/// `toT(snap)`: the value of a one-location snapshot, of sort `s`.
+pub fn to_value(snap: &Term, s: Sort) -> Term {
+    match as_apply(snap, from_f(s)) {
+        Some([v]) => v.clone(),
+        _ => Term::apply(to_f(s), &[snap.clone()]),
+    }
+}
+
+/// The function symbol `C.p` of a pure method: (snapshot, receiver, arguments) → result.
+pub fn pure_func(p: &ir::Pure) -> Func {
+    let mut domain = vec![snap_sort(), ref_sort()];
+    domain.extend(p.params.iter().map(|(_, s)| sort(*s)));
+    Func::new(&format!("{}.{}", p.class, p.name), &domain, sort(p.ret))
+}
+
+fn get_f(elem: VSort) -> Func {
+    Func::new(
+        &format!("get{}", value_tag(sort(elem))),
+        &[elems_sort(elem), Sort::Int],
+        sort(elem),
+    )
+}
+fn upd_f(elem: VSort) -> Func {
+    let e = elems_sort(elem);
+    Func::new(
+        &format!("upd{}", value_tag(sort(elem))),
+        &[e, Sort::Int, sort(elem)],
+        e,
+    )
+}
+fn fill_f(elem: VSort) -> Func {
+    Func::new(
+        &format!("fill{}", value_tag(sort(elem))),
+        &[sort(elem)],
+        elems_sort(elem),
+    )
+}
+
+pub fn elems_value_sort(elem: VSort) -> Sort {
+    elems_sort(elem)
+}
+
+/// The contents of a new array: every element the default value.
+pub fn fill(elem: VSort) -> Term {
+    Term::apply(fill_f(elem), &[default_value(elem)])
+}
+
+pub fn array_get(elems: &Term, index: &Term, elem: VSort) -> Term {
+    if let Some([v]) = as_apply(elems, fill_f(elem)) {
+        return v.clone();
+    }
+    if let Some([e, i, v]) = as_apply(elems, upd_f(elem)) {
+        let same = i.eq(index);
+        if same.is_true() {
+            return v.clone();
+        }
+        let rest = array_get(e, index, elem);
+        return if same.is_false() {
+            rest
+        } else {
+            same.ite(v, &rest)
+        };
+    }
+    Term::apply(get_f(elem), &[elems.clone(), index.clone()])
+}
+
+pub fn array_update(elems: &Term, index: &Term, value: &Term, elem: VSort) -> Term {
+    Term::apply(upd_f(elem), &[elems.clone(), index.clone(), value.clone()])
+}
+
+pub fn length(array: &Term) -> Term {
+    Term::apply(Func::new("len", &[ref_sort()], Sort::Int), &[array.clone()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prelude_rewrites_apply_when_terms_are_built() {
+        let s = fresh("s", snap_sort());
+        let v = fresh("v", Sort::Int);
+        assert_eq!(first(&combine(&s, &unit())), s);
+        assert_eq!(second(&combine(&unit(), &s)), s);
+        assert_eq!(to_value(&from_value(&v), Sort::Int), v);
+        assert_eq!(from_value(&to_value(&s, Sort::Int)), s);
+        assert_eq!(combine(&first(&s), &second(&s)), s);
+        // Different value sorts never cancel.
+        assert_ne!(to_value(&from_value(&v), Sort::Bool).sort(), Sort::Int);
+    }
+
+    #[test]
+    fn read_over_write_is_resolved_syntactically_when_indices_are_constants() {
+        let e = fill(VSort::Int);
+        let e1 = array_update(&e, &Term::int(1), &Term::int(7), VSort::Int);
+        assert_eq!(array_get(&e1, &Term::int(1), VSort::Int), Term::int(7));
+        assert_eq!(array_get(&e1, &Term::int(2), VSort::Int), Term::int(0));
+    }
+}

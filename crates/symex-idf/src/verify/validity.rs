@@ -1,0 +1,172 @@
+//! Validity (the paper's Definitions 3 to 7): each mutator's contract is well-defined and its
+//! body satisfies it, each predicate and pure method is well-defined (and pure methods
+//! terminate, §3.6), and `main` runs from the empty state.
+use super::evaluator::eval;
+use super::joiner::exec_body;
+use super::state::Heap;
+use super::termination::Context;
+use super::terms::{self, fresh, null, ref_sort, snap_sort};
+use super::{consumer, producer, Failure, Obligation, State, Verifier};
+use crate::ir::{Mutator, Predicate, Pure, Sort, Span};
+
+#[derive(Clone, Debug)]
+pub enum Status {
+    Verified,
+    Failed(Box<Failure>),
+}
+
+#[derive(Clone, Debug)]
+pub struct MemberResult {
+    /// `Class.member` (`Class.Class` for a constructor) or `main`.
+    pub name: String,
+    pub span: Span,
+    pub status: Status,
+}
+
+/// `[this ↦ fresh, x1 ↦ fresh, …]` with `this ≠ null`.
+fn entry_state(params: &[(String, Sort)]) -> State {
+    let mut s = State::default();
+    let this = fresh("this", ref_sort());
+    s.pc.assume(this.eq(&null()).not());
+    s.set_var("this", this);
+    for (x, sort) in params {
+        s.set_var(x, fresh(x, terms::sort(*sort)));
+    }
+    s
+}
+
+fn status(r: super::VResult) -> Status {
+    match r {
+        Ok(()) => Status::Verified,
+        Err(f) => Status::Failed(f),
+    }
+}
+
+/// Definition 3.
+pub fn mutator(v: &mut Verifier, m: &Mutator) -> Status {
+    let s0 = entry_state(&m.params);
+    let well_defined = producer::produce(
+        v,
+        s0.clone(),
+        fresh("s", snap_sort()),
+        &m.pre,
+        &mut |v, s, ()| {
+            let mut post = s.clone();
+            post.old = s.heap.clone();
+            post.heap = Heap::default();
+            if let Some(ret) = m.ret {
+                post.set_var("result", fresh("result", terms::sort(ret)));
+            }
+            producer::produce(
+                v,
+                post,
+                fresh("s", snap_sort()),
+                &m.post,
+                &mut |_, _, ()| Ok(()),
+            )
+        },
+    );
+    if let Err(mut f) = well_defined {
+        f.message = format!("contract not well-defined: {}", f.message);
+        return Status::Failed(f);
+    }
+    let ob = Obligation::new("postcondition might not hold");
+    status(producer::produce(
+        v,
+        s0,
+        fresh("s", snap_sort()),
+        &m.pre,
+        &mut |v, s, ()| {
+            let mut st = s;
+            st.old = st.heap.clone();
+            exec_body(v, st, &m.body, &mut |v, end, ()| {
+                if m.ret.is_some() && !end.returned {
+                    return Err(v.fail(
+                        &end,
+                        m.span,
+                        format!("`{}` might end without `return`", m.name),
+                    ));
+                }
+                consumer::consume(v, end, &m.post, &ob, &mut |_, _, _| Ok(()))
+            })
+        },
+    ))
+}
+
+/// Definition 4.
+pub fn predicate(v: &mut Verifier, p: &Predicate) -> Status {
+    let s0 = entry_state(&p.params);
+    let r = producer::produce(v, s0, fresh("s", snap_sort()), &p.body, &mut |_, _, ()| {
+        Ok(())
+    });
+    status(r.map_err(|mut f| {
+        f.message = format!("predicate body not well-defined: {}", f.message);
+        f
+    }))
+}
+
+/// Definition 5 and the termination check of §3.6.
+pub fn pure(v: &mut Verifier, p: &Pure) -> Status {
+    let s0 = entry_state(&p.params);
+    let r = producer::produce(v, s0, fresh("s", snap_sort()), &p.pre, &mut |v, s, ()| {
+        v.termination = Some(Context {
+            order: p.order,
+            name: format!("{}.{}", p.class, p.name),
+            opening: 0,
+        });
+        let r = eval(v, s, &p.body, &mut |_, _, _| Ok(()));
+        v.termination = None;
+        r
+    });
+    status(r.map_err(|mut f| {
+        if !f.message.contains("might not terminate") {
+            f.message = format!("pure method not well-defined: {}", f.message);
+        }
+        f
+    }))
+}
+
+/// Definition 6.
+pub fn main(v: &mut Verifier, body: &[crate::ir::Stmt]) -> Status {
+    status(exec_body(v, State::default(), body, &mut |_, _, ()| Ok(())))
+}
+
+/// Definition 7: every member and `main`, in program order.
+pub fn program(v: &mut Verifier) -> Vec<MemberResult> {
+    let program = v.program.clone();
+    let mut out = Vec::new();
+    for key in &program.order {
+        v.prover.reset_unknown();
+        v.path.clear();
+        let (class, name) = key;
+        let (display, span, st) = if let Some(m) = program.mutators.get(key) {
+            let shown = if m.is_constructor {
+                class.clone()
+            } else {
+                name.clone()
+            };
+            (format!("{class}.{shown}"), m.span, mutator(v, m))
+        } else if let Some(p) = program.pures.get(key) {
+            (format!("{class}.{name}"), p.span, pure(v, p))
+        } else if let Some(p) = program.predicates.get(key) {
+            (format!("{class}.{name}"), p.span, predicate(v, p))
+        } else {
+            continue;
+        };
+        out.push(MemberResult {
+            name: display,
+            span,
+            status: st,
+        });
+    }
+    if let Some((body, span)) = &program.main {
+        v.prover.reset_unknown();
+        v.path.clear();
+        out.push(MemberResult {
+            name: "main".into(),
+            span: *span,
+            status: main(v, body),
+        });
+    }
+    out
+}
