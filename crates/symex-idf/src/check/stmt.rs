@@ -274,7 +274,11 @@ impl Ctx<'_> {
                 let v = self.expect_ty(e, ty, &format!("`{x}`"))?;
                 Ok(vec![S::Assign(x.to_string(), v)])
             }
-            Rhs::New { class, args } => {
+            Rhs::New {
+                class,
+                args,
+                span: new_span,
+            } => {
                 expect_assignable(
                     ty,
                     &Type::Class(class.name.clone()),
@@ -318,7 +322,7 @@ impl Ctx<'_> {
                             method: init_name(&class.name),
                             recv: Box::new(recv),
                             args: args_ir,
-                            span,
+                            span: *new_span,
                         };
                         out.push(S::Call(None, call));
                     }

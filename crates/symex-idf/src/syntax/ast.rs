@@ -120,6 +120,7 @@ pub enum Rhs {
     New {
         class: Ident,
         args: Option<Vec<Expr>>,
+        span: Span,
     },
     /// `new T[len]` (addition for the paper's `ArrayList`).
     NewArray {

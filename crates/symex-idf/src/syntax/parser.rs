@@ -475,6 +475,7 @@ impl<'a> Parser<'a> {
     }
 
     fn rhs(&mut self) -> PResult<Rhs> {
+        let start = self.span();
         if !self.eat_kw("new") {
             return Ok(Rhs::Expr(self.expr()?));
         }
@@ -492,7 +493,11 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        Ok(Rhs::New { class, args })
+        Ok(Rhs::New {
+            class,
+            args,
+            span: start.to(self.prev_span()),
+        })
     }
 
     fn args(&mut self) -> PResult<Vec<Expr>> {

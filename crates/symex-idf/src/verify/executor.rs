@@ -265,11 +265,17 @@ fn call_mutator(
             producer::produce(v, post, fresh("s", snap_sort()), &m.post, k2)
         })
         .map_err(|f| {
-            let mut f = f.with_note(format!("at the call `{}`", v.text(call.span)));
+            let (line, col) = crate::diagnostics::line_col(&v.src, f.span.start);
+            let part = v.text(f.span);
+            let mut f = f.with_note(format!(
+                "the failing part `{part}` is at line {line}, column {col}"
+            ));
             f.message = format!(
-                "postcondition of the callee is not well-defined: {}",
+                "postcondition of `{}` is not well-defined: {}",
+                v.text(call.span),
                 f.message
             );
+            f.span = call.span;
             f
         })?;
         for (after_post, ()) in produced {

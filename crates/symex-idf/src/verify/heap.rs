@@ -79,7 +79,8 @@ pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Ve
     let preds: Vec<(usize, Term)> = heap
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| matches!(c, Chunk::Pred { .. }).then(|| (i, c.recv().clone())))
+        .filter(|(_, c)| matches!(c, Chunk::Pred { .. }))
+        .map(|(i, c)| (i, c.recv().clone()))
         .collect();
     let same: Vec<usize> = preds
         .iter()

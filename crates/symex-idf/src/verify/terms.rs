@@ -128,14 +128,14 @@ pub fn combine(l: &Term, r: &Term) -> Term {
 pub fn first(s: &Term) -> Term {
     match as_apply(s, combine_f()) {
         Some([l, _]) => l.clone(),
-        _ => Term::apply(first_f(), &[s.clone()]),
+        _ => Term::apply(first_f(), std::slice::from_ref(s)),
     }
 }
 
 pub fn second(s: &Term) -> Term {
     match as_apply(s, combine_f()) {
         Some([_, r]) => r.clone(),
-        _ => Term::apply(second_f(), &[s.clone()]),
+        _ => Term::apply(second_f(), std::slice::from_ref(s)),
     }
 }
 
@@ -144,7 +144,7 @@ pub fn from_value(v: &Term) -> Term {
     let s = v.sort();
     match as_apply(v, to_f(s)) {
         Some([snap]) => snap.clone(),
-        _ => Term::apply(from_f(s), &[v.clone()]),
+        _ => Term::apply(from_f(s), std::slice::from_ref(v)),
     }
 }
 
@@ -152,7 +152,7 @@ pub fn from_value(v: &Term) -> Term {
 pub fn to_value(snap: &Term, s: Sort) -> Term {
     match as_apply(snap, from_f(s)) {
         Some([v]) => v.clone(),
-        _ => Term::apply(to_f(s), &[snap.clone()]),
+        _ => Term::apply(to_f(s), std::slice::from_ref(snap)),
     }
 }
 
@@ -219,7 +219,10 @@ pub fn array_update(elems: &Term, index: &Term, value: &Term, elem: VSort) -> Te
 }
 
 pub fn length(array: &Term) -> Term {
-    Term::apply(Func::new("len", &[ref_sort()], Sort::Int), &[array.clone()])
+    Term::apply(
+        Func::new("len", &[ref_sort()], Sort::Int),
+        std::slice::from_ref(array),
+    )
 }
 
 #[cfg(test)]
