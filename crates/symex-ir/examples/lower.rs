@@ -1,6 +1,6 @@
 //! Lowers C / LLVM files and prints, per file, `ok` with instruction counts or the error.
 //!
-//! `cargo run --release -p symex-ir --example lower -- [--passes P] [--cflag F]... [-I DIR]... FILES...`
+//! `cargo run --release -p symex-ir --example lower -- [--dump] [--passes P] [--cflag F]... [-I DIR]... FILES...`
 
 use std::path::PathBuf;
 use symex_ir::{load, FrontendOptions, Module};
@@ -22,12 +22,14 @@ fn counts(m: &Module) -> (usize, usize, usize) {
 fn main() {
     let mut opts = FrontendOptions::default();
     let mut files = Vec::new();
+    let mut dump = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--passes" => opts.passes = args.next(),
             "--cflag" => opts.cflags.extend(args.next()),
             "-I" => opts.include_dirs.extend(args.next().map(PathBuf::from)),
+            "--dump" => dump = true,
             _ => files.push(PathBuf::from(a)),
         }
     }
@@ -38,6 +40,9 @@ fn main() {
                 let (blocks, insts, phis) = counts(&m);
                 total_insts += insts;
                 ok += 1;
+                if dump {
+                    print!("{m}");
+                }
                 println!(
                     "ok {} blocks={blocks} insts={insts} phis={phis}",
                     file.display()

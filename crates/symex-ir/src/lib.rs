@@ -13,6 +13,7 @@ pub mod ir;
 mod layout;
 mod llvm_facts;
 mod lower;
+mod print;
 
 pub use driver::{FrontendOptions, InputKind, DEFAULT_CLANG_FLAGS, SIMPLIFY_PASSES};
 pub use error::FrontendError;

@@ -7,6 +7,11 @@ mod func;
 mod gep;
 mod intrinsics;
 
+/// The two's-complement reading of a `width`-bit value (for printing).
+pub(crate) fn sext_public(value: u128, width: u32) -> i128 {
+    consts::sext(value, width)
+}
+
 use crate::error::{FrontendError, Result};
 use crate::ir::*;
 use crate::layout::TypeTable;

@@ -146,3 +146,17 @@ fn instructions_carry_source_lines() {
     assert_eq!(ret_loc.line, 3);
     assert_eq!(m.func(m.function_by_name("f").unwrap()).loc.line, 1);
 }
+
+#[test]
+fn the_module_prints_readably() {
+    let m = c_with(
+        "int g[2];\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) s += g[i & 1]; return s; }",
+        &FrontendOptions::default().with_simplify(),
+    );
+    let text = m.to_string();
+    assert!(text.contains("@g = global [2 x i32] size 8 align 4"), "{text}");
+    assert!(text.contains("define i32 @f(i32 %0)"), "{text}");
+    assert!(text.contains("Add nsw i32"), "{text}");
+    assert!(text.contains(" = phi i32 [0, bb0]"), "{text}");
+    assert!(text.contains("gep inbounds @g + 0 + i64 "), "{text}");
+}
