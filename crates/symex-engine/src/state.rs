@@ -268,7 +268,7 @@ fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<
     for r in &data.relocs {
         let target = address(prog.base_object(r.target), 0).wrapping_add(r.addend as u64);
         let le = target.to_le_bytes();
-        let (off, w) = (r.offset as usize, (r.width as usize).div_ceil(8));
+        let (off, w) = (r.offset as usize, (r.width as usize).min(8));
         if off + w <= raw.len() {
             raw[off..off + w].copy_from_slice(&le[..w]);
         }

@@ -1,0 +1,7 @@
+// abort() ends the run as an `abort` bug.
+#include <stdlib.h>
+#include <stdio.h>
+int main(void) {
+    puts("about to abort");
+    abort();
+}

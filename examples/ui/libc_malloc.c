@@ -1,0 +1,10 @@
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    long *a = malloc(5 * sizeof *a);
+    for (int i = 0; i < 5; i++) a[i] = 1L << (10 * i);
+    printf("%ld %ld\n", a[0], a[4]);
+    free(a);
+    printf("%d\n", malloc((size_t)1 << 40) == NULL);
+    return 0;
+}

@@ -1,0 +1,5 @@
+#include <stdio.h>
+int main(void) {
+    int r = puts("line one");
+    return r < 0;
+}
