@@ -86,6 +86,7 @@ pub fn main(args: ReplayArgs) -> i32 {
             "outcome": got,
             "stdout": String::from_utf8_lossy(&result.stdout),
             "instructions": result.instructions,
+            "time_s": result.elapsed.as_secs_f64(),
             "inputs": result.inputs,
         });
         if let Some(exp) = &expected {

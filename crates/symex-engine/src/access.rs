@@ -293,3 +293,225 @@ impl<D: Domain> State<D> {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bug::BugKind;
+    use crate::concrete::Concrete;
+    use crate::memory::address;
+    use crate::state::Checks;
+    use crate::testfile::TestInput;
+    use symex_ir::{Module, Target, TypeInfo, TypeKind};
+
+    fn empty_program() -> Program {
+        let int = |w: u32, n: u64| TypeInfo {
+            kind: TypeKind::Int(w),
+            store_size: n,
+            alloc_size: n,
+            align: n,
+        };
+        let types = vec![
+            TypeInfo {
+                kind: TypeKind::Void,
+                store_size: 0,
+                alloc_size: 0,
+                align: 1,
+            },
+            int(1, 1),
+            int(8, 1),
+            int(16, 2),
+            int(32, 4),
+            int(64, 8),
+            int(128, 16),
+            TypeInfo {
+                kind: TypeKind::Ptr,
+                store_size: 8,
+                alloc_size: 8,
+                align: 8,
+            },
+        ];
+        Program::new(Module {
+            source_path: "t.c".into(),
+            files: vec!["t.c".into()],
+            target: Target {
+                triple: String::new(),
+                data_layout: String::new(),
+                pointer_bytes: 8,
+            },
+            types,
+            globals: Vec::new(),
+            functions: Vec::new(),
+            consts: Vec::new(),
+            function_names: Default::default(),
+            global_names: Default::default(),
+        })
+    }
+
+    fn state(inputs: Vec<TestInput>) -> (Program, State<Concrete>) {
+        let prog = empty_program();
+        let st = State::new(&prog, Concrete::new(inputs), Checks::default());
+        (prog, st)
+    }
+
+    fn kind(e: End) -> BugKind {
+        match e {
+            End::Bug(b) => b.kind,
+            other => panic!("expected a bug, got {other:?}"),
+        }
+    }
+
+    fn ptr(id: ObjId, off: u64) -> u128 {
+        address(id, off) as u128
+    }
+
+    #[test]
+    fn null_and_wild_pointers() {
+        let (prog, mut st) = state(vec![]);
+        assert_eq!(
+            kind(st.load_scalar(&prog, &0, 4, 32).unwrap_err()),
+            BugKind::NullDeref
+        );
+        assert_eq!(
+            kind(st.load_scalar(&prog, &16, 4, 32).unwrap_err()),
+            BugKind::NullDeref
+        );
+        assert_eq!(
+            kind(st.load_scalar(&prog, &ptr(77, 0), 4, 32).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+    }
+
+    #[test]
+    fn bounds_are_exact() {
+        let (prog, mut st) = state(vec![]);
+        let id = st.mem.allocate_with(
+            ObjKind::Global,
+            "g".into(),
+            vec![1, 2, 3, 4, 5, 6, 7, 8],
+            false,
+        );
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(id, 4), 4, 32).unwrap(),
+            0x0807_0605
+        );
+        assert_eq!(
+            kind(st.load_scalar(&prog, &ptr(id, 5), 4, 32).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+        assert_eq!(
+            kind(st.store_scalar(&prog, &ptr(id, 8), &0, 1, 8).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+        // A pointer below the object wraps into the previous object id's range: never in bounds.
+        let below = ptr(id, 0).wrapping_sub(1) & u64::MAX as u128;
+        assert!(st.load_scalar(&prog, &below, 1, 8).is_err());
+    }
+
+    #[test]
+    fn lifetimes_are_checked() {
+        let (prog, mut st) = state(vec![]);
+        let heap = st
+            .mem
+            .allocate(ObjKind::Heap, "h".into(), 4, 0, true)
+            .unwrap();
+        let local = st
+            .mem
+            .allocate(ObjKind::Stack, "l".into(), 4, 0, true)
+            .unwrap();
+        st.mem.kill(heap);
+        st.mem.kill(local);
+        assert_eq!(
+            kind(st.load_scalar(&prog, &ptr(heap, 0), 4, 32).unwrap_err()),
+            BugKind::UseAfterFree
+        );
+        assert_eq!(
+            kind(
+                st.store_scalar(&prog, &ptr(local, 0), &1, 4, 32)
+                    .unwrap_err()
+            ),
+            BugKind::UseAfterFree
+        );
+    }
+
+    #[test]
+    fn read_only_objects_reject_writes() {
+        let (prog, mut st) = state(vec![]);
+        let id = st.mem.allocate_with(
+            ObjKind::StringLiteral,
+            ".str".into(),
+            b"hi\0".to_vec(),
+            true,
+        );
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(id, 0), 1, 8).unwrap(),
+            b'h' as u128
+        );
+        assert_eq!(
+            kind(st.store_scalar(&prog, &ptr(id, 0), &0, 1, 8).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+    }
+
+    #[test]
+    fn uninitialised_loads_are_inputs_once() {
+        let input = TestInput {
+            name: "uninit:x".into(),
+            bytes: vec![0xaa, 0xbb],
+        };
+        let (prog, mut st) = state(vec![input]);
+        let id = st
+            .mem
+            .allocate(ObjKind::Stack, "x".into(), 4, 0, false)
+            .unwrap();
+        st.store_scalar(&prog, &ptr(id, 1), &0x11, 2, 16).unwrap();
+        // Bytes 0 and 3 were never written: they are one input of two bytes.
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(id, 0), 4, 32).unwrap(),
+            0xbb00_11aa
+        );
+        assert_eq!(st.dom.consumed.len(), 1);
+        assert_eq!(st.dom.consumed[0].name, "uninit:x");
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(id, 0), 4, 32).unwrap(),
+            0xbb00_11aa
+        );
+        assert_eq!(
+            st.dom.consumed.len(),
+            1,
+            "a byte becomes an input only once"
+        );
+    }
+
+    #[test]
+    fn copies_do_not_read_uninitialised_bytes() {
+        let (prog, mut st) = state(vec![]);
+        let src = st
+            .mem
+            .allocate(ObjKind::Heap, "m".into(), 4, 0, false)
+            .unwrap();
+        let dst = st
+            .mem
+            .allocate(ObjKind::Stack, "d".into(), 4, 0, false)
+            .unwrap();
+        st.copy_memory(&prog, &ptr(dst, 0), &ptr(src, 0), 4)
+            .unwrap();
+        assert!(
+            st.dom.consumed.is_empty(),
+            "memcpy of uninitialised bytes is no input"
+        );
+        st.load_scalar(&prog, &ptr(dst, 0), 4, 32).unwrap();
+        assert_eq!(st.dom.consumed.len(), 1, "loading the copied bytes is");
+        st.fill_memory(&prog, &ptr(src, 0), &7, 4).unwrap();
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(src, 0), 4, 32).unwrap(),
+            0x0707_0707
+        );
+        assert_eq!(st.dom.consumed.len(), 1);
+        assert!(
+            st.copy_memory(&prog, &ptr(dst, 2), &ptr(src, 0), 4)
+                .is_err(),
+            "copy past the end"
+        );
+    }
+}

@@ -43,6 +43,8 @@ pub struct RunResult {
     pub unused_inputs: usize,
     /// Notes about inputs that did not fit (sizes, missing inputs).
     pub warnings: Vec<String>,
+    /// Time spent executing (loading the program not included).
+    pub elapsed: Duration,
 }
 
 /// Instructions between two looks at the clock.
@@ -78,6 +80,7 @@ pub fn run(prog: &Program, test: &TestFile, opts: &RunOptions) -> RunResult {
         unused_inputs: st.dom.unused_inputs(),
         inputs: std::mem::take(&mut st.dom.consumed),
         warnings: std::mem::take(&mut st.dom.warnings),
+        elapsed: start.elapsed(),
     }
 }
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Speed of symex's concrete interpreter in IR instructions per second, on csmith programs.
+#
+#   bash bench/interp-speed.sh [SEED...]        (default: seeds 1..30)
+#
+# Builds the release binary, generates each program with `csmith --no-packed-struct --seed S`, runs it
+# with `symex replay --json` and reads the instruction count and the execution time (loading and
+# lowering excluded) from the JSON. Prints one line per program and the total rate
+# (all instructions / all execution time).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bash "$root/scripts/ensure-deps.sh"
+(cd "$root" && cargo build --release -q -p symex-cli)
+symex="$root/target/release/symex"
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=($(seq 1 30))
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo '{"inputs":[]}' > "$work/empty.json"
+for s in "${seeds[@]}"; do
+    (cd "$work" && csmith --no-packed-struct --seed "$s" > "p$s.c")
+    "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 60 \
+        > "$work/p$s.json" 2>/dev/null || true
+done
+python3 - "$work" "${seeds[@]}" <<'PY'
+import json, sys
+work, seeds = sys.argv[1], sys.argv[2:]
+total_i = total_t = 0
+print(f"{'seed':>6} {'outcome':>10} {'instructions':>14} {'time_s':>8} {'Minstr/s':>9}")
+for s in seeds:
+    try:
+        r = json.load(open(f"{work}/p{s}.json"))
+    except Exception:
+        print(f"{s:>6} {'(failed)':>10}")
+        continue
+    i, t, k = r["instructions"], r["time_s"], r["outcome"]["kind"]
+    if k != "exit":
+        print(f"{s:>6} {k:>10} {i:>14} {t:>8.3f}  (not counted)")
+        continue
+    total_i += i
+    total_t += t
+    print(f"{s:>6} {k:>10} {i:>14} {t:>8.3f} {i / t / 1e6 if t else 0:>9.1f}")
+if total_t:
+    print(f"total: {total_i} instructions in {total_t:.2f} s = {total_i / total_t / 1e6:.1f} million IR instructions/s")
+PY

@@ -1,0 +1,102 @@
+//! The fast subset of the csmith differential test (the full run is `scripts/csmith-diff.sh`): for fixed
+//! seeds that are free of undefined behaviour and quick natively, the standard output of `symex replay`
+//! must equal the native build's (gcc). Skipped, with a message, when csmith or gcc is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Seeds checked by `scripts/csmith-diff.sh` (UB-free under -fsanitize=undefined, under 5 s natively).
+const SEEDS: [u32; 14] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn runtime_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/csmith")
+}
+
+/// Native and symex standard output of one seed.
+fn outputs(seed: u32, dir: &Path) -> (Vec<u8>, Vec<u8>, String) {
+    let src = dir.join(format!("p{seed}.c"));
+    let gen = Command::new("csmith")
+        .current_dir(dir)
+        .args(["--no-packed-struct", "--seed", &seed.to_string()])
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "csmith failed for seed {seed}");
+    std::fs::write(&src, &gen.stdout).unwrap();
+    let exe = dir.join(format!("p{seed}"));
+    let cc = Command::new("gcc")
+        .arg("-w")
+        .arg("-I")
+        .arg(runtime_dir())
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        cc.status.success(),
+        "gcc failed for seed {seed}: {}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let native = Command::new(&exe).output().unwrap();
+    assert!(native.status.success(), "seed {seed} fails natively");
+    let empty = dir.join("empty.json");
+    let symex = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .arg("replay")
+        .arg(&src)
+        .arg(&empty)
+        .arg("--quiet")
+        .arg("-I")
+        .arg(runtime_dir())
+        .output()
+        .unwrap();
+    (
+        native.stdout,
+        symex.stdout,
+        String::from_utf8_lossy(&symex.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn csmith_programs_print_what_the_native_build_prints() {
+    if !have("csmith") || !have("gcc") {
+        eprintln!(
+            "skipped: csmith or gcc is not installed (bash scripts/ensure-deps.sh installs them)"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("symex-csmith-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("empty.json"), "{\"inputs\":[]}").unwrap();
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = SEEDS
+            .chunks(SEEDS.len().div_ceil(2))
+            .map(|chunk| {
+                let dir = &dir;
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|&seed| {
+                            let (native, symex, err) = outputs(seed, dir);
+                            (native != symex).then(|| {
+                                format!("seed {seed}: outputs differ; symex stderr: {err}")
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

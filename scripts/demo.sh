@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's first command: installs what is missing, builds symex, and runs it on a bundled example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh
+cargo build -q -p symex-cli
+symex=target/debug/symex
+run() {
+    echo "\$ symex $*"
+    local st=0
+    "$symex" "$@" || st=$?
+    echo "(exit status $st)"
+    echo
+}
+# A test whose input is fine: the program runs to its end (exit status 0).
+run replay examples/demo.c examples/demo.ok.json
+# A test that triggers the off-by-one write: an out-of-bounds bug with file, line and function (status 1).
+run replay examples/demo.c examples/demo.test.json
+run replay examples/demo.c examples/demo.test.json --json
