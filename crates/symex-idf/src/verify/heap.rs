@@ -6,24 +6,22 @@ use super::{State, Verifier};
 use symex_expr::Term;
 
 /// The first chunk of `heap` accepted by `shape` whose terms equal `want` (Σ ⊢ equality).
-/// `shape` returns the chunk's terms to compare, or `None` for chunks of another kind.
-fn find(
+/// `shape` gives a chunk's terms to compare (receiver first), or `None` for chunks of
+/// another kind. The syntactic pass allocates nothing: it runs on every field access.
+fn find<'h>(
     v: &mut Verifier,
     state: &State,
-    heap: &Heap,
+    heap: &'h Heap,
     want: &[Term],
-    shape: impl Fn(&Chunk) -> Option<Vec<Term>>,
+    shape: impl Fn(&'h Chunk) -> Option<(&'h Term, &'h [Term])>,
 ) -> Option<usize> {
-    let candidates: Vec<(usize, Vec<Term>)> = heap
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| shape(c).map(|ts| (i, ts)))
-        .collect();
-    if let Some((i, _)) = candidates.iter().find(|(_, ts)| ts.as_slice() == want) {
-        return Some(*i);
+    let same = |(recv, args): (&Term, &[Term])| recv == &want[0] && args == &want[1..];
+    if let Some(i) = heap.iter().position(|c| shape(c).is_some_and(same)) {
+        return Some(i);
     }
-    candidates.into_iter().find_map(|(i, ts)| {
-        let eqs: Vec<Term> = ts.iter().zip(want).map(|(a, b)| a.eq(b)).collect();
+    heap.iter().enumerate().find_map(|(i, c)| {
+        let (recv, args) = shape(c)?;
+        let eqs: Vec<Term> = std::iter::once(recv).chain(args).zip(want).map(|(a, b)| a.eq(b)).collect();
         let all = Term::and_all(eqs.iter());
         (!all.is_false() && v.proves(state, &all)).then_some(i)
     })
@@ -37,14 +35,14 @@ pub fn find_field(
     field: &str,
 ) -> Option<usize> {
     find(v, state, heap, std::slice::from_ref(recv), |c| match c {
-        Chunk::Field { recv, field: f, .. } if &**f == field => Some(vec![recv.clone()]),
+        Chunk::Field { recv, field: f, .. } if &**f == field => Some((recv, &[][..])),
         _ => None,
     })
 }
 
 pub fn find_elems(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Option<usize> {
     find(v, state, heap, std::slice::from_ref(recv), |c| match c {
-        Chunk::Elems { recv, .. } => Some(vec![recv.clone()]),
+        Chunk::Elems { recv, .. } => Some((recv, &[][..])),
         _ => None,
     })
 }
@@ -64,11 +62,7 @@ pub fn find_pred(
             pred: p,
             args,
             ..
-        } if &**p == pred => {
-            let mut ts = vec![recv.clone()];
-            ts.extend(args.iter().cloned());
-            Some(ts)
-        }
+        } if &**p == pred => Some((recv, args.as_slice())),
         _ => None,
     })
 }
