@@ -93,6 +93,15 @@ impl Assertion {
         }
     }
 
+    /// Whether the assertion has no footprint (asserts no chunk): its snapshot is `unit`.
+    pub fn is_pure(&self) -> bool {
+        match &self.kind {
+            AssertionKind::Pure(_) | AssertionKind::Untouched(_) => true,
+            AssertionKind::Acc(..) | AssertionKind::AccElems(..) | AssertionKind::Pred(_) => false,
+            AssertionKind::Sep(a, b) | AssertionKind::Cond(_, a, b) => a.is_pure() && b.is_pure(),
+        }
+    }
+
     /// `a * b`, dropping a literal `true` on either side.
     pub fn sep(a: Assertion, b: Assertion) -> Assertion {
         let is_true = |x: &Assertion| {

@@ -84,21 +84,34 @@ impl Ctx<'_> {
                         )
                         .with_label("not a local, parameter or field"));
                     }
-                    let Rhs::Expr(value) = rhs else {
-                        return Err(Diagnostic::error(
-                            format!(
-                                "`new` must be assigned to a local variable, not `{}`",
-                                name.name
-                            ),
-                            name.span,
-                        ));
-                    };
-                    let target = Expr {
+                    let this = Expr {
                         kind: ExprKind::This,
                         span: name.span,
                     };
-                    let (t, field) = self.field_assign(&target, name, value)?;
-                    push(S::FieldAssign(t, field.0, field.1));
+                    if let Rhs::Expr(value) = rhs {
+                        let (t, field) = self.field_assign(&this, name, value)?;
+                        push(S::FieldAssign(t, field.0, field.1));
+                    } else {
+                        // `f := new C(..)` on a field: through a hidden local (`#` cannot
+                        // start a program identifier).
+                        let probe = Expr {
+                            kind: ExprKind::Field(Box::new(this.clone()), name.clone()),
+                            span: name.span,
+                        };
+                        let (read, fty) = self.expr(&probe)?;
+                        let ir::ExprKind::Field(obj, fid) = read.kind else {
+                            return Err(Diagnostic::error("not a field", name.span));
+                        };
+                        let tmp = format!("#new_{}", name.name);
+                        for k in self.rhs(&tmp, &fty, rhs, span)? {
+                            push(k);
+                        }
+                        let value = ir::Expr {
+                            kind: ir::ExprKind::Var(tmp, sort_of(&fty)),
+                            span: name.span,
+                        };
+                        push(S::FieldAssign(*obj, fid, value));
+                    }
                 }
             },
             StmtKind::FieldAssign {

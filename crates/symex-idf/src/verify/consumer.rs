@@ -60,7 +60,7 @@ pub fn consume_rest(
         AssertionKind::Sep(a, b) => {
             consume_rest(v, state, h2, a, ob, &mut |v, s, (rest, snap_a)| {
                 consume_rest(v, s, rest, b, ob, &mut |v, s, (rest, snap_b)| {
-                    k(v, s, (rest, combine(&snap_a, &snap_b)))
+                    k(v, s, (rest, join(&snap_a, &snap_b, a, b)))
                 })
             })
         }
@@ -186,5 +186,14 @@ pub fn consume_pred(
             Err(missing(v, &state)
                 .with_note(format!("inferring `close` failed: {}", inner.message)))
         }
+    }
+}
+
+/// The snapshot of `a * b` from those of its sides: the inverse of `producer::split`.
+pub fn join(snap_a: &Term, snap_b: &Term, a: &Assertion, b: &Assertion) -> Term {
+    match (a.is_pure(), b.is_pure()) {
+        (true, _) => snap_b.clone(),
+        (false, true) => snap_a.clone(),
+        (false, false) => combine(snap_a, snap_b),
     }
 }

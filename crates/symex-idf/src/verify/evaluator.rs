@@ -3,8 +3,8 @@
 //! `old` evaluates in the old heap; `opening` and `using` are ghost expressions.
 //!
 //! The continuation receives the state because evaluation may extend the path condition
-//! (§4.1: the `use` equation of every evaluated pure call); the heap it receives is the heap
-//! evaluation started from.
+//! (§4.1: the `use` equation of every evaluated pure call) and, with inference, open
+//! predicates (an equivalence: the heap still describes the same concrete heap).
 use super::consumer;
 use super::ghost::{self, Target};
 use super::terms::{self, null, pure_func};
@@ -142,7 +142,7 @@ fn arith(op: BinOp, l: &Term, r: &Term) -> Term {
 }
 
 /// Reads a field or array contents of `recv`: the value of the matching chunk, opening a
-/// predicate of `recv` first when inference allows (§4.1). The heap is left as it was.
+/// predicate of `recv` first when inference allows (§4.1).
 fn read(
     v: &mut Verifier,
     state: State,
@@ -153,11 +153,11 @@ fn read(
 ) -> VResult {
     match ghost::locate(v, &state, &target, recv)? {
         Some(found) => {
+            // The state after an inferred `open` goes on: the opened chunks stay, so that
+            // `list.items[i]` finds the array chunk that opening `list`'s predicate gave.
             for (s, i) in found {
                 let value = ghost::chunk_value(&s.heap, i);
-                let mut out = state.clone();
-                out.pc = s.pc;
-                k(v, out, value)?;
+                k(v, s, value)?;
             }
             Ok(())
         }

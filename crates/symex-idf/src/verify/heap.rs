@@ -21,7 +21,11 @@ fn find<'h>(
     }
     heap.iter().enumerate().find_map(|(i, c)| {
         let (recv, args) = shape(c)?;
-        let eqs: Vec<Term> = std::iter::once(recv).chain(args).zip(want).map(|(a, b)| a.eq(b)).collect();
+        let eqs: Vec<Term> = std::iter::once(recv)
+            .chain(args)
+            .zip(want)
+            .map(|(a, b)| a.eq(b))
+            .collect();
         let all = Term::and_all(eqs.iter());
         (!all.is_false() && v.proves(state, &all)).then_some(i)
     })

@@ -40,9 +40,12 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
             let value = to_value(&snap, terms::elems_value_sort(*elem));
             add_field_chunk(v, s, Chunk::Elems { recv: t, value }, k)
         }),
-        AssertionKind::Sep(a, b) => produce(v, state, first(&snap), a, &mut |v, s, ()| {
-            produce(v, s, second(&snap), b, k)
-        }),
+        AssertionKind::Sep(a, b) => {
+            let (sa, sb) = split(&snap, a, b);
+            produce(v, state, sa, a, &mut |v, s, ()| {
+                produce(v, s, sb.clone(), b, k)
+            })
+        }
         AssertionKind::Pred(call) => eval_call_args(v, state, call, &mut |v, mut s, targs| {
             non_null(v, &s, &targs[0], phi)?;
             s.heap.add(Chunk::Pred {
@@ -118,4 +121,15 @@ fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -
     }
     state.heap.add(chunk);
     k(v, state, ())
+}
+
+/// The snapshots of the two sides of `a * b`: `first`/`second` of the snapshot, except that a
+/// side without footprint (a pure assertion) takes no part of it, so that consuming what was
+/// produced gives back the very same snapshot term (see `consumer::join`).
+pub fn split(snap: &Term, a: &Assertion, b: &Assertion) -> (Term, Term) {
+    match (a.is_pure(), b.is_pure()) {
+        (true, _) => (terms::unit(), snap.clone()),
+        (false, true) => (snap.clone(), terms::unit()),
+        (false, false) => (first(snap), second(snap)),
+    }
 }
