@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 mod frontend;
 mod replay;
 mod verify;
+mod run;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
@@ -18,6 +19,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Verify an IDF program (implicit dynamic frames, `spec/idf-language.md`).
     Verify(verify::VerifyArgs),
+    /// Explore the paths of a C program symbolically, report bugs, write one test per path.
+    Run(run::RunArgs),
 }
 
 fn main() {
@@ -25,6 +28,7 @@ fn main() {
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
+        Command::Run(args) => run::main(args),
     };
     std::process::exit(status);
 }

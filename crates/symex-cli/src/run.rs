@@ -1,0 +1,442 @@
+//! `symex run FILE`: explores the paths of a program symbolically, reports bugs and writes one test per
+//! path into the output directory (with `report.json` and `coverage.info`). Exit status: 0 nothing wrong on
+//! a complete exploration, 1 bugs found, 2 bad input or an unsupported construct, 3 incomplete.
+
+use crate::frontend::FrontendArgs;
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use symex_engine::{outcome, Checks, End, Halt, Program, TestFile};
+use symex_explore::{
+    Control, Explorer, FinishedPath, Limits, Options, PathEnd, Progress, SearcherKind, SolverCtx,
+    Summary,
+};
+use symex_solver::SolverConfig;
+
+/// Which paths get a test file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TestsMode {
+    /// Every path that exited or hit a bug.
+    All,
+    /// Only the first path of each distinct bug.
+    Errors,
+    /// Paths that covered a block no earlier path covered, and the first path of each bug.
+    NewCoverage,
+}
+
+/// Exploration flags shared by `run` and `check`.
+#[derive(Args, Debug, Clone)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
+    /// The function to start from.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Stop exploring after this many seconds (the remaining paths are cut).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Cut a path after this many forks along it.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Stop exploring when the process uses this many MiB.
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
+    /// Cut a path after this many IR instructions along it.
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Cut a path that enters one block more than this many times (loop iterations, recursion).
+    #[arg(long, value_name = "N")]
+    pub max_loop_iterations: Option<u32>,
+    /// dfs, bfs, random-path, coverage-new or default (random-path interleaved with coverage-new).
+    #[arg(long, default_value = "default", value_parser = parse_searcher)]
+    pub search: SearcherKind,
+    /// Seed of the randomised searchers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Replay every test concretely and check it follows its path's blocks and ending.
+    #[arg(long)]
+    pub validate_tests: bool,
+    /// Time limit of one solver query, in seconds (a query that runs out cuts its path).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub solver_timeout: f64,
+}
+
+fn parse_searcher(s: &str) -> Result<SearcherKind, String> {
+    SearcherKind::parse(s).ok_or_else(|| {
+        format!("unknown searcher `{s}` (dfs, bfs, random-path, coverage-new, default)")
+    })
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The program: .c, .i, .ll or .bc.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// Where tests and reports go (default: a fresh symex-out-N, with symex-out-last pointing to it).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Which paths get a test.
+    #[arg(long, value_enum, default_value = "all")]
+    pub tests: TestsMode,
+    /// Also write each test in KLEE's .ktest format.
+    #[arg(long)]
+    pub ktest: bool,
+    /// Report signed overflow of `nsw` arithmetic.
+    #[arg(long)]
+    pub check_overflow: bool,
+    /// Report heap blocks unreachable at exit.
+    #[arg(long)]
+    pub check_leaks: bool,
+    /// Print one JSON object (the report) instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A distinct bug: its first path and test.
+pub struct FoundError {
+    pub bug: symex_engine::Bug,
+    pub test: Option<String>,
+    pub inputs: Vec<symex_engine::TestInput>,
+}
+
+/// What an exploration produced, for `run` and `check`.
+pub struct Exploration {
+    pub summary: Summary,
+    pub errors: Vec<FoundError>,
+    pub tests: Vec<String>,
+    pub unsupported: Vec<String>,
+    pub validation_errors: Vec<String>,
+}
+
+/// Where the files of an exploration go, and how.
+pub struct Output<'a> {
+    pub dir: Option<&'a Path>,
+    pub tests: TestsMode,
+    pub ktest: bool,
+    pub program: String,
+    pub progress: bool,
+}
+
+pub fn limits(a: &ExploreArgs) -> Limits {
+    Limits {
+        max_time: a.max_time.map(Duration::from_secs_f64),
+        max_depth: a.max_depth,
+        max_memory_mb: a.max_memory,
+        max_instructions: a.max_instructions,
+        max_loop_iterations: a.max_loop_iterations,
+    }
+}
+
+/// Explores `prog`; `stop_on_error` ends the exploration at the first bug `stop_on_error` accepts.
+pub fn explore(
+    prog: &Program,
+    args: &ExploreArgs,
+    checks: Checks,
+    out: &Output<'_>,
+    stop_on_error: &dyn Fn(&symex_engine::Bug) -> bool,
+) -> Result<Exploration, End> {
+    let opts = Options {
+        entry: args.entry.clone(),
+        checks,
+        limits: limits(args),
+        searcher: args.search,
+        seed: args.seed,
+        validate: args.validate_tests,
+    };
+    let solver = SolverConfig::default()
+        .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
+        .build();
+    let ctx = SolverCtx::new(solver);
+    let explorer = Explorer::new(prog, opts, ctx);
+    let mut errors: Vec<FoundError> = Vec::new();
+    let mut tests = Vec::new();
+    let mut unsupported = Vec::new();
+    let mut validation_errors = Vec::new();
+    let mut n = 0usize;
+    let bar = out.progress.then(progress_bar);
+    let mut on_path = |p: &FinishedPath| -> Control {
+        if let Some(v) = &p.validation_error {
+            validation_errors.push(v.clone());
+        }
+        let first_error = match &p.end {
+            PathEnd::Error(b) => !errors
+                .iter()
+                .any(|e| e.bug.kind == b.kind && e.bug.loc == b.loc),
+            PathEnd::Unsupported { what, loc } => {
+                let m = format!("{}:{} in {}: {what}", loc.file, loc.line, loc.function);
+                if !unsupported.contains(&m) {
+                    unsupported.push(m);
+                }
+                false
+            }
+            _ => false,
+        };
+        let wanted = match (&p.end, out.tests) {
+            (PathEnd::Exit(_) | PathEnd::Error(_), TestsMode::All) => true,
+            (PathEnd::Error(_), _) => first_error,
+            (PathEnd::Exit(_), TestsMode::NewCoverage) => p.new_coverage,
+            _ => false,
+        };
+        let mut test_path = None;
+        if wanted {
+            n += 1;
+            test_path = out
+                .dir
+                .and_then(|d| write_test(d, n, out, p, &args.entry).ok());
+            if let Some(t) = &test_path {
+                tests.push(t.clone());
+            }
+        }
+        if let (PathEnd::Error(b), true) = (&p.end, first_error) {
+            errors.push(FoundError {
+                bug: b.clone(),
+                test: test_path,
+                inputs: p.inputs.clone(),
+            });
+            if stop_on_error(b) {
+                return Control::Stop;
+            }
+        }
+        Control::Continue
+    };
+    let mut on_progress = |pr: &Progress| {
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "paths {} | live states {} | blocks covered {} | solver queries {} | {:.1} s",
+                pr.paths,
+                pr.live,
+                pr.blocks_covered,
+                pr.queries,
+                pr.elapsed.as_secs_f64()
+            ));
+        }
+    };
+    let summary = explorer.run(&mut on_path, &mut on_progress)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(Exploration {
+        summary,
+        errors,
+        tests,
+        unsupported,
+        validation_errors,
+    })
+}
+
+fn progress_bar() -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::new_spinner();
+    b.enable_steady_tick(Duration::from_millis(200));
+    b
+}
+
+/// Writes test number `n` (JSON, and `.ktest` when asked); returns the JSON file's path.
+fn write_test(
+    dir: &Path,
+    n: usize,
+    out: &Output<'_>,
+    p: &FinishedPath,
+    entry: &str,
+) -> std::io::Result<String> {
+    let oc = match (&p.replay_end, &p.end) {
+        (Some(e), _) => outcome(e),
+        (None, PathEnd::Exit(c)) => outcome(&End::Exit(*c)),
+        (None, PathEnd::Error(b)) => outcome(&End::Bug(b.clone())),
+        (None, _) => outcome(&End::Halt(Halt::Limit("cut".into()))),
+    };
+    let t = TestFile {
+        program: Some(out.program.clone()),
+        entry: Some(entry.to_string()),
+        inputs: p.inputs.clone(),
+        outcome: Some(oc),
+    };
+    let path = dir.join(format!("test{n:06}.json"));
+    std::fs::write(&path, t.to_json())?;
+    if out.ktest {
+        let k = symex_explore::ktest::encode(std::slice::from_ref(&out.program), &p.inputs);
+        std::fs::write(dir.join(format!("test{n:06}.ktest")), k)?;
+    }
+    Ok(path.display().to_string())
+}
+
+/// The output directory: `--out`, or a fresh `symex-out-N` with `symex-out-last` pointing to it.
+pub fn output_dir(out: Option<&Path>) -> std::io::Result<PathBuf> {
+    if let Some(d) = out {
+        std::fs::create_dir_all(d)?;
+        return Ok(d.to_path_buf());
+    }
+    let mut n = 1;
+    loop {
+        let d = PathBuf::from(format!("symex-out-{n}"));
+        match std::fs::create_dir(&d) {
+            Ok(()) => {
+                let last = Path::new("symex-out-last");
+                let _ = std::fs::remove_file(last);
+                #[cfg(unix)]
+                let _ = std::os::unix::fs::symlink(&d, last);
+                return Ok(d);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The `errors` entries of the JSON report.
+pub fn errors_json(errors: &[FoundError]) -> Vec<Value> {
+    errors
+        .iter()
+        .map(|e| {
+            json!({
+                "kind": e.bug.kind.as_str(),
+                "file": e.bug.loc.file,
+                "line": e.bug.loc.line,
+                "function": e.bug.loc.function,
+                "message": e.bug.message,
+                "test": e.test,
+            })
+        })
+        .collect()
+}
+
+/// Runs the subcommand; returns the exit status.
+pub fn main(args: RunArgs) -> i32 {
+    let module = match args.explore.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let prog = Program::new(module);
+    let dir = match output_dir(args.out.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(&format!("cannot create the output directory: {e}")),
+    };
+    let checks = Checks {
+        overflow: args.check_overflow,
+        leaks: args.check_leaks,
+    };
+    let out = Output {
+        dir: Some(&dir),
+        tests: args.tests,
+        ktest: args.ktest,
+        program: args.file.display().to_string(),
+        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+    };
+    let ex = match explore(&prog, &args.explore, checks, &out, &|_| false) {
+        Ok(x) => x,
+        Err(e) => return fail(&describe_start_failure(&e)),
+    };
+    let s = &ex.summary;
+    let report = json!({
+        "command": "run",
+        "file": args.file.display().to_string(),
+        "complete": s.complete,
+        "incomplete_reasons": s.incomplete_reasons,
+        "time_s": s.time.as_secs_f64(),
+        "paths": {"completed": s.completed, "errors": s.errors, "cut": s.cut,
+                  "infeasible": s.infeasible, "unsupported": s.unsupported},
+        "errors": errors_json(&ex.errors),
+        "tests": ex.tests,
+        "coverage": {"blocks_covered": s.blocks_covered, "blocks_total": s.blocks_total},
+        "solver": {"queries": s.queries, "time_s": s.solver_time.as_secs_f64()},
+        "instructions": s.instructions,
+        "unsupported": ex.unsupported,
+        "validation_failures": ex.validation_errors,
+        "out": dir.display().to_string(),
+    });
+    let _ = std::fs::write(
+        dir.join("report.json"),
+        serde_json::to_string_pretty(&report).unwrap_or_default(),
+    );
+    let _ = std::fs::write(
+        dir.join("coverage.info"),
+        symex_explore::coverage::lcov(&prog, &s.covered),
+    );
+    if args.json {
+        println!("{report}");
+    } else if !args.quiet {
+        print_summary(&args.file, &dir, &ex);
+    }
+    for u in &ex.unsupported {
+        eprintln!("symex: error: unsupported construct at {u}");
+    }
+    for v in &ex.validation_errors {
+        eprintln!("symex: error: a test does not replay along its path: {v}");
+    }
+    status(&ex)
+}
+
+fn print_summary(file: &Path, dir: &Path, ex: &Exploration) {
+    let s = &ex.summary;
+    println!(
+        "symex run {}: {} paths ({} completed, {} errors, {} cut) in {:.2} s",
+        file.display(),
+        s.completed + s.errors + s.cut,
+        s.completed,
+        s.errors,
+        s.cut,
+        s.time.as_secs_f64()
+    );
+    for e in &ex.errors {
+        println!(
+            "  {} at {}:{} in {}: {}{}",
+            e.bug.kind,
+            e.bug.loc.file,
+            e.bug.loc.line,
+            e.bug.loc.function,
+            e.bug.message,
+            e.test
+                .as_ref()
+                .map(|t| format!(" (test {t})"))
+                .unwrap_or_default()
+        );
+    }
+    println!(
+        "coverage: {}/{} blocks; solver: {} queries, {:.2} s",
+        s.blocks_covered,
+        s.blocks_total,
+        s.queries,
+        s.solver_time.as_secs_f64()
+    );
+    if s.complete {
+        println!("exploration complete; {} tests in {}", ex.tests.len(), dir.display());
+    } else {
+        println!(
+            "exploration incomplete ({}); {} tests in {}",
+            s.incomplete_reasons.join("; "),
+            ex.tests.len(),
+            dir.display()
+        );
+    }
+}
+
+/// The exit status of `spec/cli.md` for an exploration.
+fn status(ex: &Exploration) -> i32 {
+    if !ex.errors.is_empty() {
+        1
+    } else if !ex.unsupported.is_empty() {
+        2
+    } else if !ex.summary.complete || !ex.validation_errors.is_empty() {
+        3
+    } else {
+        0
+    }
+}
+
+/// Why a program could not start (no entry function, an entry with aggregate parameters).
+pub fn describe_start_failure(e: &End) -> String {
+    match e {
+        End::Halt(Halt::Unsupported { what, .. }) => what.clone(),
+        other => format!("the program cannot start: {other:?}"),
+    }
+}
+
+pub fn fail(msg: &str) -> i32 {
+    eprintln!("symex: error: {msg}");
+    2
+}

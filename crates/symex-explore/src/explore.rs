@@ -1,0 +1,620 @@
+//! The executor: runs symbolic states with the reference semantics, builds the siblings the symbolic
+//! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
+
+use crate::searcher::{Searcher, SearcherKind};
+use crate::symbolic::{ForkRequest, Symbolic, SolverCtx};
+use crate::trace::{entered, position, run_concrete, Trace};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
+use symex_expr::{Model, Value};
+use symex_ir::{Inst, Intrinsic, Operand, Terminator};
+
+/// Limits of `spec/cli.md`; a path stopped by one is counted `cut` and the exploration is not complete.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub max_time: Option<Duration>,
+    /// Forks along one path.
+    pub max_depth: Option<u32>,
+    /// Resident memory of the process, in MiB.
+    pub max_memory_mb: Option<u64>,
+    /// Instructions along one path.
+    pub max_instructions: Option<u64>,
+    /// Entries of one block along one path (loop iterations, recursion depth).
+    pub max_loop_iterations: Option<u32>,
+}
+
+/// How to explore.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub entry: String,
+    pub checks: Checks,
+    pub limits: Limits,
+    pub searcher: SearcherKind,
+    pub seed: u64,
+    /// Replay every test concretely and compare block sequence and ending (`--validate-tests`).
+    pub validate: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            entry: "main".into(),
+            checks: Checks::default(),
+            limits: Limits::default(),
+            searcher: SearcherKind::Dfs,
+            seed: 1,
+            validate: false,
+        }
+    }
+}
+
+/// A live path.
+pub struct PathState {
+    pub st: State<Symbolic>,
+    pub trace: Trace,
+    /// Entries per block (only with `--max-loop-iterations`).
+    loop_counts: Option<FxHashMap<(u32, u32), u32>>,
+    /// Whether this path entered a block no earlier step covered.
+    pub new_coverage: bool,
+    /// Steps since the path last covered a new block (coverage-new searcher).
+    pub since_new_coverage: u64,
+}
+
+impl PathState {
+    /// A sibling of this path built from the snapshot taken before its last step, which entered
+    /// `entered` (undone in the sibling's counts) and started from trace `pre_trace`.
+    fn sibling(&self, st: State<Symbolic>, pre_trace: Trace, entered: Option<(u32, u32)>) -> PathState {
+        let mut loop_counts = self.loop_counts.clone();
+        if let (Some(c), Some(k)) = (&mut loop_counts, entered) {
+            if let Some(n) = c.get_mut(&k) {
+                *n -= 1;
+            }
+        }
+        PathState {
+            st,
+            trace: pre_trace,
+            loop_counts,
+            new_coverage: self.new_coverage,
+            since_new_coverage: self.since_new_coverage,
+        }
+    }
+}
+
+/// How a finished path ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathEnd {
+    /// A normal exit (the code of the symbolic run; the test's replay computes its own).
+    Exit(i64),
+    Error(Bug),
+    /// Stopped by a limit or by a solver that gave no answer.
+    Cut(String),
+    /// The program needs something symex does not model.
+    Unsupported { what: String, loc: SourceLoc },
+}
+
+/// A finished path and its test.
+#[derive(Clone, Debug)]
+pub struct FinishedPath {
+    pub end: PathEnd,
+    /// The test inputs (a model of the path condition), for exits and errors.
+    pub inputs: Vec<TestInput>,
+    pub trace: Trace,
+    /// Whether the path covered a block no earlier path covered.
+    pub new_coverage: bool,
+    /// When `--validate-tests` is on: what the replay of the test disagreed on, if anything.
+    pub validation_error: Option<String>,
+    /// The replay's ending (for the test file), when validated or computed.
+    pub replay_end: Option<End>,
+}
+
+/// What the caller wants after a path finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    Stop,
+}
+
+/// Totals of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub completed: u64,
+    pub errors: u64,
+    pub cut: u64,
+    /// Paths whose assumptions (`__VERIFIER_assume`) have no solution: no concrete run follows them.
+    pub infeasible: u64,
+    pub unsupported: u64,
+    /// Every feasible path was explored to its end and nothing was approximated.
+    pub complete: bool,
+    /// Why it is not complete.
+    pub incomplete_reasons: Vec<String>,
+    pub stopped_early: bool,
+    pub blocks_covered: usize,
+    pub blocks_total: usize,
+    /// Covered blocks, as (function, block).
+    pub covered: FxHashSet<(u32, u32)>,
+    pub queries: u64,
+    pub solver_time: Duration,
+    pub time: Duration,
+    pub instructions: u64,
+    pub validation_failures: u64,
+}
+
+/// Progress figures for a live display.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    pub paths: u64,
+    pub live: usize,
+    pub blocks_covered: usize,
+    pub blocks_total: usize,
+    pub queries: u64,
+    pub elapsed: Duration,
+}
+
+/// Steps a state runs before the searcher picks again (without a fork).
+const QUANTUM: u32 = 4096;
+
+/// The exploration of one program.
+pub struct Explorer<'p> {
+    prog: &'p Program,
+    opts: Options,
+    ctx: Rc<RefCell<SolverCtx>>,
+    searcher: Searcher,
+    covered: FxHashSet<(u32, u32)>,
+    summary: Summary,
+    incomplete: FxHashSet<String>,
+    start: Instant,
+}
+
+/// Whether a model constant operand or a constant register: decisions on it cannot fork.
+fn is_const(st: &State<Symbolic>, op: Operand) -> bool {
+    match op {
+        Operand::Const(_) => true,
+        Operand::Slot(s) => st
+            .frames
+            .last()
+            .is_some_and(|f| f.regs[s.0 as usize].as_bv().is_some()),
+    }
+}
+
+/// Whether the next step might fork (then the executor keeps a snapshot to build siblings from).
+/// Errs on the side of yes; an unforeseen fork is caught and the path cut.
+fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
+    let Some(f) = st.frames.last() else {
+        return false;
+    };
+    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+        return true;
+    };
+    let block = &body.blocks[f.block.0 as usize];
+    let Some(inst) = block.insts.get(f.inst as usize) else {
+        return match &block.term {
+            Terminator::Br(_) | Terminator::Ret(_) | Terminator::Unreachable => false,
+            Terminator::CondBr { cond, .. } => !is_const(st, *cond),
+            Terminator::Switch(sw) => !is_const(st, sw.value),
+        };
+    };
+    use symex_ir::BinOp as B;
+    match inst {
+        Inst::Bin {
+            op, lhs, rhs, flags, ..
+        } => match op {
+            B::UDiv | B::SDiv | B::URem | B::SRem => {
+                !is_const(st, *rhs) || (st.checks.overflow && !is_const(st, *lhs))
+            }
+            B::Add | B::Sub | B::Mul => {
+                st.checks.overflow && flags.nsw() && !(is_const(st, *lhs) && is_const(st, *rhs))
+            }
+            _ => false,
+        },
+        Inst::ICmp { .. }
+        | Inst::Cast { .. }
+        | Inst::Copy { .. }
+        | Inst::Freeze { .. }
+        | Inst::Gep { .. }
+        | Inst::ExtractValue { .. }
+        | Inst::InsertValue { .. }
+        | Inst::Vector(_) => false,
+        Inst::Select { dst, cond, .. } => {
+            prog.width(body.slot_types[dst.0 as usize]).is_none() && !is_const(st, *cond)
+        }
+        Inst::Load { ptr, .. } | Inst::Store { ptr, .. } => !is_const(st, *ptr),
+        Inst::Alloca { count, .. } => count.is_some_and(|c| !is_const(st, c)),
+        Inst::Call(_) => true,
+        Inst::Intrinsic { op, .. } => matches!(
+            op,
+            Intrinsic::Memcpy { .. }
+                | Intrinsic::Memmove { .. }
+                | Intrinsic::Memset { .. }
+                | Intrinsic::VaStart
+                | Intrinsic::VaCopy
+                | Intrinsic::StackRestore
+        ),
+    }
+}
+
+/// What running a state for a while produced.
+enum Ran {
+    /// The state goes back to the searcher (with the siblings it forked).
+    Live(Vec<Sibling>),
+    /// The state finished (and maybe forked siblings in its last step).
+    Done(End, Vec<Sibling>),
+}
+
+/// A sibling and, when its first step already ended it, how.
+type Sibling = (PathState, Option<End>);
+
+fn value_byte(v: Option<&Value>) -> u8 {
+    match v {
+        Some(Value::Bv { value, .. }) => *value as u8,
+        _ => 0,
+    }
+}
+
+impl<'p> Explorer<'p> {
+    pub fn new(prog: &'p Program, opts: Options, ctx: Rc<RefCell<SolverCtx>>) -> Explorer<'p> {
+        let searcher = Searcher::new(opts.searcher, opts.seed);
+        Explorer {
+            prog,
+            opts,
+            ctx,
+            searcher,
+            covered: FxHashSet::default(),
+            summary: Summary::default(),
+            incomplete: FxHashSet::default(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Explores the program, calling `on_path` for each finished path and `on_progress` now and then.
+    /// Returns the totals; `Err` when the program cannot start (no entry function).
+    pub fn run(
+        mut self,
+        on_path: &mut dyn FnMut(&FinishedPath) -> Control,
+        on_progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Summary, End> {
+        let prog = self.prog;
+        let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
+        st.start(prog, &self.opts.entry)?;
+        let trace = Trace::start(prog, &self.opts.entry);
+        if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
+            self.covered.insert((f.0, 0));
+        }
+        self.searcher.push(PathState {
+            st,
+            trace,
+            loop_counts: self.opts.limits.max_loop_iterations.map(|_| FxHashMap::default()),
+            new_coverage: true,
+            since_new_coverage: 0,
+        });
+        let mut last_progress = Instant::now();
+        let mut stop_reason = None;
+        while let Some(mut ps) = self.searcher.pop() {
+            if let Some(r) = self.global_limit() {
+                stop_reason = Some(r);
+                self.searcher.push(ps);
+                break;
+            }
+            let ran = self.run_state(&mut ps);
+            let (end, siblings) = match ran {
+                Ran::Live(sib) => (None, sib),
+                Ran::Done(e, sib) => (Some(e), sib),
+            };
+            let mut stop = false;
+            for s in siblings {
+                stop |= self.settle(s, on_path) == Control::Stop;
+            }
+            match end {
+                None => self.searcher.push(ps),
+                Some(e) => stop |= self.finish(ps, e, on_path) == Control::Stop,
+            }
+            if stop {
+                self.summary.stopped_early = true;
+                break;
+            }
+            if last_progress.elapsed() >= Duration::from_millis(100) {
+                last_progress = Instant::now();
+                on_progress(&self.progress());
+            }
+        }
+        let live = self.searcher.drain();
+        if !live.is_empty() && !self.summary.stopped_early {
+            let why = stop_reason.unwrap_or_else(|| "exploration stopped".into());
+            self.incomplete.insert(why.clone());
+            self.summary.cut += live.len() as u64;
+        }
+        on_progress(&self.progress());
+        let mut s = self.summary;
+        let ctx = self.ctx.borrow();
+        s.queries = ctx.queries;
+        s.solver_time = ctx.time;
+        s.time = self.start.elapsed();
+        s.blocks_total = prog
+            .module
+            .functions
+            .iter()
+            .map(|f| f.body.as_ref().map_or(0, |b| b.blocks.len()))
+            .sum();
+        s.blocks_covered = self.covered.len();
+        s.covered = self.covered;
+        let mut reasons: Vec<String> = self.incomplete.into_iter().collect();
+        reasons.sort();
+        s.complete = reasons.is_empty()
+            && s.cut == 0
+            && s.unsupported == 0
+            && !s.stopped_early
+            && live.is_empty();
+        s.incomplete_reasons = reasons;
+        Ok(s)
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            paths: self.summary.completed + self.summary.errors + self.summary.cut,
+            live: self.searcher.len(),
+            blocks_covered: self.covered.len(),
+            blocks_total: 0,
+            queries: self.ctx.borrow().queries,
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// A limit that ends the whole exploration.
+    fn global_limit(&self) -> Option<String> {
+        if let Some(t) = self.opts.limits.max_time {
+            if self.start.elapsed() >= t {
+                return Some(format!("time limit of {:.1} s reached", t.as_secs_f64()));
+            }
+        }
+        if let Some(mb) = self.opts.limits.max_memory_mb {
+            if resident_mb().is_some_and(|r| r >= mb) {
+                return Some(format!("memory limit of {mb} MiB reached"));
+            }
+        }
+        None
+    }
+
+    /// A sibling or a state that finished in its first step.
+    fn settle(
+        &mut self,
+        s: (PathState, Option<End>),
+        on_path: &mut dyn FnMut(&FinishedPath) -> Control,
+    ) -> Control {
+        let (ps, end) = s;
+        match end {
+            None => {
+                self.searcher.push(ps);
+                Control::Continue
+            }
+            Some(e) => self.finish(ps, e, on_path),
+        }
+    }
+
+    /// Runs `ps` until it forks, ends, or used its quantum.
+    fn run_state(&mut self, ps: &mut PathState) -> Ran {
+        let prog = self.prog;
+        for _ in 0..QUANTUM {
+            if let Some(end) = self.path_limit(ps) {
+                return Ran::Done(end, Vec::new());
+            }
+            let snapshot = may_fork(&ps.st, prog).then(|| ps.st.clone());
+            let before = position(&ps.st, prog);
+            let pre_trace = ps.trace;
+            ps.st.dom.begin_step();
+            let r = ps.st.step(prog);
+            self.summary.instructions += 1;
+            let entered = self.after_step(ps, before);
+            let forks = ps.st.dom.take_forks();
+            let mut siblings = Vec::new();
+            if !forks.is_empty() {
+                ps.st.dom.depth += 1;
+                match snapshot {
+                    Some(snap) => {
+                        let base = ps.sibling(snap, pre_trace, entered);
+                        siblings = self.build_siblings(&base, before, forks)
+                    }
+                    None => {
+                        ps.st.dom.killed =
+                            Some("internal: a step forked that was not expected to".into());
+                    }
+                }
+            }
+            if let Some(why) = ps.st.dom.killed.take() {
+                return Ran::Done(End::Halt(Halt::Limit(why)), siblings);
+            }
+            if let Err(e) = r {
+                return Ran::Done(e, siblings);
+            }
+            if !siblings.is_empty() {
+                return Ran::Live(siblings);
+            }
+        }
+        Ran::Live(Vec::new())
+    }
+
+    /// Re-runs the step from the snapshot `base` once per fork request, forcing its answers; the re-runs
+    /// may ask for further siblings (later decisions of the same step).
+    fn build_siblings(
+        &mut self,
+        base: &PathState,
+        before: Option<crate::trace::Position>,
+        forks: Vec<ForkRequest>,
+    ) -> Vec<Sibling> {
+        let prog = self.prog;
+        let mut work = forks;
+        let mut out = Vec::new();
+        while let Some(f) = work.pop() {
+            let mut ps = base.sibling(base.st.clone(), base.trace, None);
+            ps.st.dom.begin_step();
+            ps.st.dom.force(f.answers, f.model);
+            let r = ps.st.step(prog);
+            self.summary.instructions += 1;
+            self.after_step(&mut ps, before);
+            if ps.st.dom.forced_left() > 0 {
+                ps.st.dom.killed = Some("internal: a sibling diverged from its fork".into());
+            }
+            work.extend(ps.st.dom.take_forks());
+            let end = match (ps.st.dom.killed.take(), r) {
+                (Some(why), _) => Some(End::Halt(Halt::Limit(why))),
+                (None, Err(e)) => Some(e),
+                (None, Ok(())) => None,
+            };
+            out.push((ps, end));
+        }
+        out
+    }
+
+    /// Records the block a step entered (trace, coverage, loop counts) and returns it.
+    fn after_step(
+        &mut self,
+        ps: &mut PathState,
+        before: Option<crate::trace::Position>,
+    ) -> Option<(u32, u32)> {
+        ps.since_new_coverage += 1;
+        let (f, b) = entered(before, &ps.st)?;
+        ps.trace.push(f, b);
+        if self.covered.insert((f, b)) {
+            ps.new_coverage = true;
+            ps.since_new_coverage = 0;
+        }
+        if let Some(counts) = &mut ps.loop_counts {
+            *counts.entry((f, b)).or_insert(0) += 1;
+        }
+        Some((f, b))
+    }
+
+    /// A limit that stops this path.
+    fn path_limit(&self, ps: &PathState) -> Option<End> {
+        let l = &self.opts.limits;
+        let cut = |msg: String| Some(End::Halt(Halt::Limit(msg)));
+        if let Some(n) = l.max_instructions {
+            if ps.st.steps >= n {
+                return cut(format!("instruction limit of {n} reached on a path"));
+            }
+        }
+        if let Some(d) = l.max_depth {
+            if ps.st.dom.depth > d {
+                return cut(format!("depth limit of {d} forks reached"));
+            }
+        }
+        if let (Some(k), Some(counts)) = (l.max_loop_iterations, &ps.loop_counts) {
+            if counts.values().any(|&c| c > k) {
+                return cut(format!("loop iteration limit of {k} reached"));
+            }
+        }
+        None
+    }
+
+    /// Accounts for a finished path, builds its test and hands it to the caller.
+    fn finish(
+        &mut self,
+        mut ps: PathState,
+        end: End,
+        on_path: &mut dyn FnMut(&FinishedPath) -> Control,
+    ) -> Control {
+        for why in ps.st.dom.incomplete.drain(..) {
+            self.incomplete.insert(why);
+        }
+        let end = match end {
+            End::Exit(c) => PathEnd::Exit(c),
+            End::Bug(b) => PathEnd::Error(b),
+            End::Halt(Halt::AssumptionViolated(_)) => {
+                self.summary.infeasible += 1;
+                return Control::Continue;
+            }
+            End::Halt(Halt::Limit(why)) => PathEnd::Cut(why),
+            End::Halt(Halt::Unsupported { what, loc }) => PathEnd::Unsupported { what, loc },
+        };
+        match &end {
+            PathEnd::Exit(_) => self.summary.completed += 1,
+            PathEnd::Error(_) => self.summary.errors += 1,
+            PathEnd::Cut(why) => {
+                self.summary.cut += 1;
+                self.incomplete.insert(why.clone());
+            }
+            PathEnd::Unsupported { .. } => self.summary.unsupported += 1,
+        }
+        let inputs = match &end {
+            PathEnd::Exit(_) | PathEnd::Error(_) => self.test_inputs(&mut ps),
+            _ => Vec::new(),
+        };
+        let mut path = FinishedPath {
+            end,
+            inputs,
+            trace: ps.trace,
+            new_coverage: ps.new_coverage,
+            validation_error: None,
+            replay_end: None,
+        };
+        if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
+            if let Some(why) = ps.st.dom.killed.take() {
+                // No model: the path cannot be given a test.
+                path.end = PathEnd::Cut(why);
+            } else if self.opts.validate {
+                self.validate(&mut path);
+            }
+        }
+        on_path(&path)
+    }
+
+    /// The test of a finished path: each input's bytes under a model of its path condition.
+    fn test_inputs(&mut self, ps: &mut PathState) -> Vec<TestInput> {
+        let model: Arc<Model> = match ps.st.dom.current_model() {
+            Some(m) => m,
+            None => return Vec::new(),
+        };
+        ps.st
+            .dom
+            .inputs
+            .iter()
+            .map(|i| TestInput {
+                name: i.name.clone(),
+                bytes: i.bytes.iter().map(|b| value_byte(model.get(b))).collect(),
+            })
+            .collect()
+    }
+
+    /// Replays the test concretely: it must enter the same blocks and end the same way.
+    fn validate(&mut self, path: &mut FinishedPath) {
+        let run = run_concrete(
+            self.prog,
+            &path.inputs,
+            &self.opts.entry,
+            self.opts.checks,
+            self.opts.limits.max_instructions.unwrap_or(u64::MAX),
+        );
+        let mut problems = Vec::new();
+        if run.trace != path.trace {
+            problems.push(format!(
+                "the replay entered {} blocks (hash {:x}), the symbolic path {} (hash {:x})",
+                run.trace.blocks, run.trace.hash, path.trace.blocks, path.trace.hash
+            ));
+        }
+        let same_end = match (&path.end, &run.end) {
+            (PathEnd::Exit(_), End::Exit(_)) => true,
+            (PathEnd::Error(a), End::Bug(b)) => a.kind == b.kind && a.loc == b.loc,
+            _ => false,
+        };
+        if !same_end {
+            problems.push(format!(
+                "the replay ended with {:?}, the symbolic path with {:?}",
+                run.end, path.end
+            ));
+        }
+        if !problems.is_empty() {
+            self.summary.validation_failures += 1;
+            path.validation_error = Some(problems.join("; "));
+        }
+        path.replay_end = Some(run.end);
+    }
+}
+
+/// Resident memory of this process in MiB (Linux), for `--max-memory`.
+fn resident_mb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096 / (1 << 20))
+}

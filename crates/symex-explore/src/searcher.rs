@@ -1,0 +1,148 @@
+//! Searchers: which live state runs next (KLEE's `--search`).
+//!
+//! * `dfs`: the newest state first (depth-first; memory stays small).
+//! * `bfs`: the oldest state first (breadth-first).
+//! * `random-path`: KLEE's random walk down the execution tree from its root picks a leaf with probability
+//!   2^-depth; we draw with exactly these weights over the live states (depth = forks along the path), so
+//!   shallow states, which stand for large unexplored subtrees, are favoured and deep loops cannot starve
+//!   the rest. With many live states the draw is a tournament over a sample (cost bounded per pick).
+//! * `coverage-new`: KLEE's nurs:covnew idea: prefer states that recently covered new code; weight
+//!   1 / (1 + k/64)² where k is the number of steps since the state last entered a block no path had entered.
+//! * `default`: alternates random-path and coverage-new picks (KLEE's default interleaving).
+
+use crate::explore::PathState;
+
+/// The searcher names of the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearcherKind {
+    Dfs,
+    Bfs,
+    RandomPath,
+    CoverageNew,
+    Default,
+}
+
+impl SearcherKind {
+    pub fn parse(s: &str) -> Option<SearcherKind> {
+        Some(match s {
+            "dfs" => SearcherKind::Dfs,
+            "bfs" => SearcherKind::Bfs,
+            "random-path" => SearcherKind::RandomPath,
+            "coverage-new" | "nurs:covnew" => SearcherKind::CoverageNew,
+            "default" => SearcherKind::Default,
+            _ => return None,
+        })
+    }
+}
+
+/// A small deterministic generator (xorshift64*): runs are reproducible for a given `--seed`.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A float in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The live states and the rule that picks the next.
+pub struct Searcher {
+    kind: SearcherKind,
+    states: std::collections::VecDeque<PathState>,
+    rng: Rng,
+    turn: u64,
+}
+
+/// Above this many live states a weighted pick looks at a sample only.
+const SAMPLE: usize = 64;
+
+impl Searcher {
+    pub fn new(kind: SearcherKind, seed: u64) -> Searcher {
+        Searcher {
+            kind,
+            states: Default::default(),
+            rng: Rng::new(seed),
+            turn: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    pub fn push(&mut self, s: PathState) {
+        self.states.push_back(s);
+    }
+
+    /// All live states (to cut them when a limit ends the exploration).
+    pub fn drain(&mut self) -> Vec<PathState> {
+        self.states.drain(..).collect()
+    }
+
+    pub fn pop(&mut self) -> Option<PathState> {
+        if self.states.is_empty() {
+            return None;
+        }
+        self.turn += 1;
+        match self.kind {
+            SearcherKind::Dfs => self.states.pop_back(),
+            SearcherKind::Bfs => self.states.pop_front(),
+            SearcherKind::RandomPath => self.weighted(random_path_weight),
+            SearcherKind::CoverageNew => self.weighted(coverage_weight),
+            SearcherKind::Default if self.turn % 2 == 0 => self.weighted(random_path_weight),
+            SearcherKind::Default => self.weighted(coverage_weight),
+        }
+    }
+
+    fn weighted(&mut self, weight: fn(&PathState) -> f64) -> Option<PathState> {
+        let n = self.states.len();
+        let candidates: Vec<usize> = if n <= SAMPLE {
+            (0..n).collect()
+        } else {
+            (0..SAMPLE).map(|_| self.rng.below(n)).collect()
+        };
+        let weights: Vec<f64> = candidates
+            .iter()
+            .map(|&i| weight(&self.states[i]))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut r = self.rng.unit() * total;
+        let mut pick = candidates[candidates.len() - 1];
+        for (&i, &w) in candidates.iter().zip(&weights) {
+            if r < w {
+                pick = i;
+                break;
+            }
+            r -= w;
+        }
+        self.states.swap_remove_back(pick)
+    }
+}
+
+fn random_path_weight(s: &PathState) -> f64 {
+    0.5f64.powi(s.st.dom.depth.min(1000) as i32).max(f64::MIN_POSITIVE)
+}
+
+fn coverage_weight(s: &PathState) -> f64 {
+    let d = 1.0 + s.since_new_coverage as f64 / 64.0;
+    1.0 / (d * d)
+}
