@@ -102,7 +102,6 @@ pub struct RunArgs {
 pub struct FoundError {
     pub bug: symex_engine::Bug,
     pub test: Option<String>,
-    pub inputs: Vec<symex_engine::TestInput>,
 }
 
 /// What an exploration produced, for `run` and `check`.
@@ -197,7 +196,6 @@ pub fn explore(
             errors.push(FoundError {
                 bug: b.clone(),
                 test: test_path,
-                inputs: p.inputs.clone(),
             });
             if stop_on_error(b) {
                 return Control::Stop;
@@ -404,7 +402,11 @@ fn print_summary(file: &Path, dir: &Path, ex: &Exploration) {
         s.solver_time.as_secs_f64()
     );
     if s.complete {
-        println!("exploration complete; {} tests in {}", ex.tests.len(), dir.display());
+        println!(
+            "exploration complete; {} tests in {}",
+            ex.tests.len(),
+            dir.display()
+        );
     } else {
         println!(
             "exploration incomplete ({}); {} tests in {}",

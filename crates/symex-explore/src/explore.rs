@@ -2,7 +2,7 @@
 //! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
 
 use crate::searcher::{Searcher, SearcherKind};
-use crate::symbolic::{ForkRequest, Symbolic, SolverCtx};
+use crate::symbolic::{ForkRequest, SolverCtx, Symbolic};
 use crate::trace::{entered, position, run_concrete, Trace};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -67,7 +67,12 @@ pub struct PathState {
 impl PathState {
     /// A sibling of this path built from the snapshot taken before its last step, which entered
     /// `entered` (undone in the sibling's counts) and started from trace `pre_trace`.
-    fn sibling(&self, st: State<Symbolic>, pre_trace: Trace, entered: Option<(u32, u32)>) -> PathState {
+    fn sibling(
+        &self,
+        st: State<Symbolic>,
+        pre_trace: Trace,
+        entered: Option<(u32, u32)>,
+    ) -> PathState {
         let mut loop_counts = self.loop_counts.clone();
         if let (Some(c), Some(k)) = (&mut loop_counts, entered) {
             if let Some(n) = c.get_mut(&k) {
@@ -93,7 +98,10 @@ pub enum PathEnd {
     /// Stopped by a limit or by a solver that gave no answer.
     Cut(String),
     /// The program needs something symex does not model.
-    Unsupported { what: String, loc: SourceLoc },
+    Unsupported {
+        what: String,
+        loc: SourceLoc,
+    },
 }
 
 /// A finished path and its test.
@@ -200,7 +208,11 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
     use symex_ir::BinOp as B;
     match inst {
         Inst::Bin {
-            op, lhs, rhs, flags, ..
+            op,
+            lhs,
+            rhs,
+            flags,
+            ..
         } => match op {
             B::UDiv | B::SDiv | B::URem | B::SRem => {
                 !is_const(st, *rhs) || (st.checks.overflow && !is_const(st, *lhs))
@@ -286,7 +298,11 @@ impl<'p> Explorer<'p> {
         self.searcher.push(PathState {
             st,
             trace,
-            loop_counts: self.opts.limits.max_loop_iterations.map(|_| FxHashMap::default()),
+            loop_counts: self
+                .opts
+                .limits
+                .max_loop_iterations
+                .map(|_| FxHashMap::default()),
             new_coverage: true,
             since_new_coverage: 0,
         });

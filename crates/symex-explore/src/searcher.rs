@@ -43,7 +43,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -53,10 +53,10 @@ impl Rng {
     }
     /// A float in [0, 1).
     pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 
@@ -108,7 +108,9 @@ impl Searcher {
             SearcherKind::Bfs => self.states.pop_front(),
             SearcherKind::RandomPath => self.weighted(random_path_weight),
             SearcherKind::CoverageNew => self.weighted(coverage_weight),
-            SearcherKind::Default if self.turn % 2 == 0 => self.weighted(random_path_weight),
+            SearcherKind::Default if self.turn.is_multiple_of(2) => {
+                self.weighted(random_path_weight)
+            }
             SearcherKind::Default => self.weighted(coverage_weight),
         }
     }
@@ -139,7 +141,9 @@ impl Searcher {
 }
 
 fn random_path_weight(s: &PathState) -> f64 {
-    0.5f64.powi(s.st.dom.depth.min(1000) as i32).max(f64::MIN_POSITIVE)
+    0.5f64
+        .powi(s.st.dom.depth.min(1000) as i32)
+        .max(f64::MIN_POSITIVE)
 }
 
 fn coverage_weight(s: &PathState) -> f64 {

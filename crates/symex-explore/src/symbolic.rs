@@ -327,7 +327,9 @@ fn unary(op: UnOp, w: Width, a: &Term) -> Term {
                 .ite(&Term::bv((w - 1 - i) as u128, w), &acc)
         }),
         UnOp::Cttz => (0..w).rev().fold(Term::bv(w as u128, w), |acc, i| {
-            bit(a, i).eq(&Term::bv(1, 1)).ite(&Term::bv(i as u128, w), &acc)
+            bit(a, i)
+                .eq(&Term::bv(1, 1))
+                .ite(&Term::bv(i as u128, w), &acc)
         }),
         UnOp::Bswap => {
             let n = w / 8;

@@ -1,0 +1,95 @@
+//! `symex run` end to end: the JSON report of `spec/cli.md`, the files of the output directory, the exit
+//! status, and the replay of the bug's test by `symex replay`.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn symex() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_symex"))
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/run")
+        .join(name)
+}
+
+#[test]
+fn run_reports_top_with_tests_coverage_and_ktest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = symex()
+        .arg("run")
+        .arg(example("top.c"))
+        .args(["--json", "--validate-tests", "--ktest", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["command"], "run");
+    assert_eq!(r["complete"], true);
+    assert_eq!(r["paths"]["completed"], 11);
+    assert_eq!(r["paths"]["errors"], 5);
+    assert_eq!(r["paths"]["cut"], 0);
+    assert_eq!(r["tests"].as_array().unwrap().len(), 16);
+    let errs = r["errors"].as_array().unwrap();
+    assert_eq!(errs.len(), 1, "one distinct bug (kind, location)");
+    assert_eq!(errs[0]["kind"], "abort");
+    assert_eq!(errs[0]["line"], 11);
+    assert_eq!(errs[0]["function"], "top");
+    assert!(r["coverage"]["blocks_covered"].as_u64().unwrap() > 0);
+    assert!(r["solver"]["queries"].as_u64().unwrap() > 0);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["paths"], r["paths"]);
+    let lcov = std::fs::read_to_string(out.join("coverage.info")).unwrap();
+    assert!(lcov.contains("SF:") && lcov.contains("DA:11,1"), "{lcov}");
+    assert!(out.join("test000001.ktest").is_file());
+    // The bug's test replays to the same bug.
+    let test = errs[0]["test"].as_str().unwrap();
+    let rep = symex()
+        .arg("replay")
+        .arg(example("top.c"))
+        .arg(test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(rep.status.code(), Some(1));
+    let rep: Value = serde_json::from_slice(&rep.stdout).unwrap();
+    assert_eq!(rep["outcome"]["kind"], "abort");
+    assert_eq!(rep["outcome"]["line"], 11);
+}
+
+#[test]
+fn run_exits_0_on_a_complete_clean_exploration_and_3_when_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = symex()
+        .arg("run")
+        .arg(example("foo.c"))
+        .args(["--quiet", "--out"])
+        .arg(dir.path().join("a"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let o = symex()
+        .arg("run")
+        .arg(example("top.c"))
+        .args(["--quiet", "--tests", "errors", "--max-depth", "1", "--out"])
+        .arg(dir.path().join("b"))
+        .output()
+        .unwrap();
+    // Depth 1 cuts the deeper paths before any abort is reached.
+    assert_eq!(o.status.code(), Some(3));
+}
+
+#[test]
+fn run_names_a_missing_file_with_status_2() {
+    let o = symex()
+        .args(["run", "/nonexistent/x.c", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("x.c"));
+}
