@@ -17,3 +17,5 @@ run replay examples/demo.c examples/demo.ok.json
 # A test that triggers the off-by-one write: an out-of-bounds bug with file, line and function (status 1).
 run replay examples/demo.c examples/demo.test.json
 run replay examples/demo.c examples/demo.test.json --json
+# Symbolic execution: SAGE's top() explored path by path — 16 paths, 5 of which abort; one test per path.
+run run examples/run/top.c --out symex-out-demo --validate-tests

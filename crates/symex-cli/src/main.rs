@@ -3,8 +3,8 @@ use clap::{Parser, Subcommand};
 
 mod frontend;
 mod replay;
-mod verify;
 mod run;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]

@@ -26,7 +26,12 @@ fn run_reports_top_with_tests_coverage_and_ktest() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["command"], "run");
     assert_eq!(r["complete"], true);

@@ -154,7 +154,10 @@ fn the_module_prints_readably() {
         &FrontendOptions::default().with_simplify(),
     );
     let text = m.to_string();
-    assert!(text.contains("@g = global [2 x i32] size 8 align 4"), "{text}");
+    assert!(
+        text.contains("@g = global [2 x i32] size 8 align 4"),
+        "{text}"
+    );
     assert!(text.contains("define i32 @f(i32 %0)"), "{text}");
     assert!(text.contains("Add nsw i32"), "{text}");
     assert!(text.contains(" = phi i32 [0, bb0]"), "{text}");
