@@ -8,8 +8,9 @@
 # with `symex replay` (no inputs) and compare standard output byte for byte (the runtime in
 # tests/csmith/csmith.h prints the checksum after every global). Prints one line per seed and a summary;
 # exits 1 if any output differs. Environment: JOBS (parallel runs, default 2), SYMEX (the binary; default:
-# builds target/release/symex), SYMEX_TIME (symex's time budget per program, default 60 s), KEEP (a
-# directory to keep the programs and outputs in).
+# builds target/release/symex), SYMEX_TIME (symex's time budget per program, default 60 s), SYMEX_CFLAGS
+# (clang flags for symex's compilation, e.g. -O2 to test vectorised code; default none), KEEP (a directory
+# to keep the programs and outputs in).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 first="${1:-1}"
@@ -23,7 +24,7 @@ fi
 work="${KEEP:-$(mktemp -d)}"
 mkdir -p "$work"
 echo '{"inputs":[]}' > "$work/empty.json"
-export SYMEX work root SYMEX_TIME="${SYMEX_TIME:-60}"
+export SYMEX work root SYMEX_TIME="${SYMEX_TIME:-60}" SYMEX_CFLAGS="${SYMEX_CFLAGS:-}"
 
 one_seed() {
     local s="$1" d="$work/$1"
@@ -37,7 +38,7 @@ one_seed() {
     if [ "$st" -eq 124 ]; then echo "$s dropped slow"; return; fi
     if [ "$st" -ne 0 ] || grep -q "runtime error" "$d/native.err"; then echo "$s dropped ub"; return; fi
     st=0
-    "$SYMEX" replay "$d/p.c" "$work/empty.json" --quiet -I "$root/tests/csmith" --max-time "$SYMEX_TIME" \
+    "$SYMEX" replay "$d/p.c" "$work/empty.json" --quiet -I "$root/tests/csmith" --max-time "$SYMEX_TIME" --cflags="$SYMEX_CFLAGS" \
         > "$d/symex.out" 2> "$d/symex.err" || st=$?
     case "$st" in
         0) if cmp -s "$d/native.out" "$d/symex.out"; then echo "$s match"; else echo "$s MISMATCH"; fi ;;

@@ -324,19 +324,13 @@ impl<D: Domain> State<D> {
                     .expect("a frame")
                     .set_agg(*dst, bytes.into());
             }
-            Inst::Vector(_) => {
-                return Err(unsupported(
-                    self,
-                    prog,
-                    "vector instruction (compile without vectorisation, e.g. at -O0)",
-                ))
-            }
+            Inst::Vector(v) => self.exec_vector(prog, v)?,
         }
         Ok(Flow::Next)
     }
 
     /// Integer arithmetic with its checks: division by zero always, signed overflow when enabled.
-    fn binary(
+    pub(crate) fn binary(
         &mut self,
         prog: &Program,
         op: ir::BinOp,
@@ -393,7 +387,7 @@ impl<D: Domain> State<D> {
         Ok(self.dom.binop(map_binop(op), w, a, b))
     }
 
-    fn cast(&mut self, op: ir::CastOp, from: u32, to: u32, a: &D::Val) -> D::Val {
+    pub(crate) fn cast(&mut self, op: ir::CastOp, from: u32, to: u32, a: &D::Val) -> D::Val {
         let op = match op {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
@@ -639,7 +633,7 @@ impl<D: Domain> State<D> {
         self.dom.unop(op, w, &a)
     }
 
-    fn saturating(&mut self, op: ir::SatOp, w: u32, a: &D::Val, b: &D::Val) -> D::Val {
+    pub(crate) fn saturating(&mut self, op: ir::SatOp, w: u32, a: &D::Val, b: &D::Val) -> D::Val {
         let (bop, oop) = match op {
             ir::SatOp::SAdd => (domain::BinOp::Add, OverflowOp::SAdd),
             ir::SatOp::UAdd => (domain::BinOp::Add, OverflowOp::UAdd),

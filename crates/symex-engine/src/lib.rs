@@ -19,6 +19,7 @@ pub mod printf;
 pub mod program;
 pub mod state;
 pub mod testfile;
+mod vector;
 
 pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
 pub use interp::{outcome, run, RunOptions, RunResult};
