@@ -219,7 +219,7 @@ fn expect_assignable(to: &Type, from: &Type, span: Span, what: &str) -> CResult<
         Ok(())
     } else {
         Err(Diagnostic::error(
-            format!("type mismatch: {what} has type `{to}`, found `{from}`"),
+            format!("type mismatch: {what} must have type `{to}`, found `{from}`"),
             span,
         )
         .with_label(format!("this has type `{from}`")))

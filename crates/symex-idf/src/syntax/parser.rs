@@ -296,6 +296,14 @@ impl<'a> Parser<'a> {
         if ret != Type::Void && self.eat_sym(";") {
             return Ok(Member::Field { ty: ret, name });
         }
+        if !self.is_sym("(") {
+            let expected = if ret == Type::Void {
+                "`(`"
+            } else {
+                "`;` after a field or `(` after a method name"
+            };
+            return self.error(expected);
+        }
         let params = self.params()?;
         let result = (ret != Type::Void).then(|| ret.clone());
         self.enter_member(class, &params, result);
@@ -478,6 +486,19 @@ impl<'a> Parser<'a> {
         let start = self.span();
         if !self.eat_kw("new") {
             return Ok(Rhs::Expr(self.expr()?));
+        }
+        if self.is_kw("int") || self.is_kw("bool") {
+            // Arrays of a primitive type: `new int[n]`.
+            let elem = if self.eat_kw("int") {
+                Type::Int
+            } else {
+                self.bump();
+                Type::Bool
+            };
+            self.expect_sym("[")?;
+            let len = self.expr()?;
+            self.expect_sym("]")?;
+            return Ok(Rhs::NewArray { elem, len });
         }
         let class = self.ident()?;
         if self.eat_sym("[") {

@@ -16,8 +16,15 @@ fn find<'h>(
     shape: impl Fn(&'h Chunk) -> Option<(&'h Term, &'h [Term])>,
 ) -> Option<usize> {
     let same = |(recv, args): (&Term, &[Term])| recv == &want[0] && args == &want[1..];
-    if let Some(i) = heap.iter().position(|c| shape(c).is_some_and(same)) {
-        return Some(i);
+    // From the newest chunk back: the chunk sought was most often produced just before.
+    let n = heap.len();
+    if let Some(i) = heap
+        .chunks
+        .iter()
+        .rev()
+        .position(|c| shape(c).is_some_and(same))
+    {
+        return Some(n - 1 - i);
     }
     heap.iter().enumerate().find_map(|(i, c)| {
         let (recv, args) = shape(c)?;
@@ -74,21 +81,23 @@ pub fn find_pred(
 /// The predicate chunks whose receiver is `recv` (syntactically first, then by the solver):
 /// the candidates for opening when a field of `recv` is missing (§4.1).
 pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Vec<usize> {
-    let preds: Vec<(usize, Term)> = heap
+    let is_pred = |c: &Chunk| matches!(c, Chunk::Pred { .. });
+    let same: Vec<usize> = heap
         .iter()
         .enumerate()
-        .filter(|(_, c)| matches!(c, Chunk::Pred { .. }))
-        .map(|(i, c)| (i, c.recv().clone()))
-        .collect();
-    let same: Vec<usize> = preds
-        .iter()
-        .filter(|(_, r)| r == recv)
-        .map(|(i, _)| *i)
+        .filter(|(_, c)| is_pred(c) && c.recv() == recv)
+        .map(|(i, _)| i)
         .collect();
     if !same.is_empty() {
         return same;
     }
-    preds
+    let others: Vec<(usize, Term)> = heap
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| is_pred(c))
+        .map(|(i, c)| (i, c.recv().clone()))
+        .collect();
+    others
         .into_iter()
         .filter(|(_, r)| v.proves(state, &r.eq(recv)))
         .map(|(i, _)| i)

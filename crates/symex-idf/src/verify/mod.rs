@@ -238,7 +238,9 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
     let src: Arc<str> = Arc::from(src);
     let work = move || {
         let start = std::time::Instant::now();
-        let solver = symex_solver::SolverConfig::default().build();
+        let solver = symex_solver::SolverConfig::default()
+            .z3_mode(symex_solver::Z3Mode::Incremental)
+            .build();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);
         Report {

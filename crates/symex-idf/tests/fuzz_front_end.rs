@@ -1,0 +1,165 @@
+//! The parser and checker never panic: random token soups, random text, and example programs
+//! with tokens deleted, duplicated or swapped all end in `Ok` or a positioned `Err`.
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+const VOCAB: &[&str] = &[
+    "class",
+    "C",
+    "D",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    ",",
+    ".",
+    "int",
+    "bool",
+    "void",
+    "pure",
+    "predicate",
+    "requires",
+    "ensures",
+    "invariant",
+    "return",
+    "if",
+    "else",
+    "while",
+    "new",
+    "null",
+    "true",
+    "false",
+    "this",
+    "result",
+    "acc",
+    "old",
+    "untouched",
+    "open",
+    "close",
+    "use",
+    "opening",
+    "using",
+    "in",
+    "join",
+    "assert",
+    "assume",
+    "main",
+    "x",
+    "y",
+    "f",
+    "g",
+    "p",
+    "q",
+    "0",
+    "1",
+    "42",
+    ":=",
+    "=",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "&&",
+    "||",
+    "!",
+    "?",
+    ":",
+    "∧",
+    "≠",
+    "≤",
+    "≥",
+    "length",
+    "elems",
+    "Object",
+    "valid",
+    "getX",
+    "setX",
+];
+
+fn examples() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/idf");
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "idf"))
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+fn no_panic(src: &str) {
+    let r = std::panic::catch_unwind(|| symex_idf::front_end(src).map(|_| ()));
+    assert!(r.is_ok(), "the front end panicked on:\n{src}");
+    if let Ok(Err(d)) = r {
+        assert!(
+            d.span.start <= src.len() && d.span.end <= src.len(),
+            "span out of range: {d:?}"
+        );
+        let rendered = symex_idf::diagnostics::render("fuzz.idf", src, &d);
+        assert!(!rendered.is_empty());
+    }
+}
+
+/// Splits on whitespace, keeping it, so that token edits keep the text readable.
+fn words(src: &str) -> Vec<&str> {
+    src.split_inclusive(char::is_whitespace).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn token_soup(tokens in prop::collection::vec(prop::sample::select(VOCAB), 0..80)) {
+        no_panic(&tokens.join(" "));
+    }
+
+    #[test]
+    fn arbitrary_text(src in "\\PC{0,200}") {
+        no_panic(&src);
+    }
+
+    #[test]
+    fn mutated_examples(which in any::<prop::sample::Index>(), edits in prop::collection::vec((0u8..4, any::<prop::sample::Index>(), prop::sample::select(VOCAB)), 1..6)) {
+        let all = examples();
+        prop_assume!(!all.is_empty());
+        let src = which.get(&all);
+        let mut ws: Vec<String> = words(src).into_iter().map(str::to_string).collect();
+        for (op, at, tok) in edits {
+            if ws.is_empty() { break; }
+            let i = at.index(ws.len());
+            match op {
+                0 => { ws.remove(i); }
+                1 => { let w = ws[i].clone(); ws.insert(i, w); }
+                2 => { let j = (i + 1) % ws.len(); ws.swap(i, j); }
+                _ => { ws.insert(i, format!("{tok} ")); }
+            }
+        }
+        no_panic(&ws.concat());
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep = format!(
+        "main {{ int x := {}1{}; }}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let r = symex_idf::front_end(&deep);
+    assert!(r.is_err());
+    let unary = format!("main {{ int x := {}1; }}", "-".repeat(5000));
+    assert!(symex_idf::front_end(&unary).is_err());
+}
