@@ -4,6 +4,7 @@ mod arith;
 mod calls;
 mod common;
 mod control;
+mod csmith;
 mod errors;
 mod globals;
 mod layout;
