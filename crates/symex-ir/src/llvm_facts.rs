@@ -24,14 +24,14 @@ extern "C" {
     fn instruction_is_exact(inst: LLVMValueRef) -> bool;
 }
 
-/// Where an instruction sits: (function name, block index, instruction index in the block).
-pub(crate) type InstKey = (String, u32, u32);
+/// Where an instruction sits in its function: (block index, instruction index in the block).
+pub(crate) type InstKey = (u32, u32);
 
 /// What `llvm-ir` does not tell.
 #[derive(Default, Debug)]
 pub(crate) struct LlvmFacts {
-    /// Arithmetic flags of the instructions that have any.
-    pub flags: FxHashMap<InstKey, ArithFlags>,
+    /// Arithmetic flags of the instructions that have any, by function name.
+    pub flags: FxHashMap<String, FxHashMap<InstKey, ArithFlags>>,
     /// Wide constants (more than 64 bits), by (width, low 64 bits) → full value.
     wide: FxHashMap<(u32, u64), u128>,
     /// (width, low 64 bits) pairs shared by several distinct wide constants.
@@ -108,7 +108,10 @@ impl LlvmFacts {
                 while !inst.is_null() {
                     let flags = arith_flags(inst);
                     if flags != ArithFlags::NONE {
-                        self.flags.insert((name.clone(), b, i), flags);
+                        self.flags
+                            .entry(name.clone())
+                            .or_default()
+                            .insert((b, i), flags);
                     }
                     for k in 0..LLVMGetNumOperands(inst).max(0) as u32 {
                         let op = LLVMGetOperand(inst, k);

@@ -278,7 +278,8 @@ impl FnLower<'_, '_> {
             .ctx
             .facts
             .flags
-            .get(&(self.fname.to_owned(), key.0, key.1))
+            .get(self.fname)
+            .and_then(|f| f.get(&key))
             .copied()
             .unwrap_or_default();
         let dst = self.dst(b.get_result())?;

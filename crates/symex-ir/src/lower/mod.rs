@@ -110,6 +110,7 @@ pub(crate) fn lower_module(
 
     let mut functions = declare_functions(&mut ctx)?;
     let mut globals = declare_globals(&mut ctx)?;
+    resolve_aliases(&mut ctx)?;
     for (g, lg) in globals.iter_mut().zip(&llm.global_vars) {
         if let Some(init) = &lg.initializer {
             let data = ctx
@@ -270,4 +271,41 @@ fn declare_globals(ctx: &mut Ctx) -> Result<Vec<Global>> {
         });
     }
     Ok(out)
+}
+
+/// Makes each `alias` name denote its aliasee (a function or global, without offset); aliases
+/// of aliases resolve in as many rounds as their chain is long.
+fn resolve_aliases(ctx: &mut Ctx) -> Result<()> {
+    let llm = ctx.llm;
+    let mut pending: Vec<&llvm_ir::module::GlobalAlias> = llm.global_aliases.iter().collect();
+    while !pending.is_empty() {
+        let before = pending.len();
+        let mut still = Vec::new();
+        for a in pending {
+            match ctx.lower_const(&a.aliasee) {
+                Ok(Const::Addr { base, offset: 0 }) => {
+                    ctx.symbols.insert(a.name.clone(), base);
+                }
+                Ok(_) => {
+                    return Err(FrontendError::unsupported(format!(
+                        "alias `@{}` to something other than a whole function or global",
+                        name_str(&a.name)
+                    )))
+                }
+                Err(_) => still.push(a),
+            }
+        }
+        if still.len() == before {
+            let names: Vec<String> = still
+                .iter()
+                .map(|a| format!("@{}", name_str(&a.name)))
+                .collect();
+            return Err(FrontendError::unsupported(format!(
+                "unresolvable aliases {}",
+                names.join(", ")
+            )));
+        }
+        pending = still;
+    }
+    Ok(())
 }

@@ -121,3 +121,30 @@ int main(void) { return *(end - 1); }"#);
         20u64.to_le_bytes()
     );
 }
+
+#[test]
+fn aliases_denote_their_target() {
+    let m = c(r#"
+int real_impl(int x) { return x + 1; }
+int alias_fn(int) __attribute__((alias("real_impl")));
+int counter = 5;
+extern int alias_var __attribute__((alias("counter")));
+int main(void) { return alias_fn(alias_var); }"#);
+    let is = insts(&m, "main");
+    let call = is
+        .iter()
+        .find_map(|i| match i {
+            Inst::Call(c) => Some(c),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        call.callee,
+        Callee::Direct(m.function_by_name("real_impl").unwrap())
+    );
+    let counter = m.global_by_name("counter").unwrap();
+    assert!(is
+        .iter()
+        .any(|i| matches!(i, Inst::Load { ptr: Operand::Const(k), .. }
+        if m.konst(*k) == &Const::Addr { base: AddrBase::Global(counter), offset: 0 })));
+}
