@@ -99,6 +99,9 @@ impl FnLower<'_, '_> {
     /// The IR type of an instruction's result. `llvm-ir` cannot type an `extractvalue` from a
     /// named struct (it panics), so that one is computed from our own layout.
     fn result_type(&mut self, inst: &Instruction) -> Result<TypeId> {
+        if let Some(e) = float_error(inst) {
+            return Err(e);
+        }
         if let Instruction::ExtractValue(e) = inst {
             let agg = self.op_ty(&e.aggregate)?;
             return Ok(self.aggregate_path(agg, &e.indices)?.1);
@@ -362,6 +365,9 @@ impl FnLower<'_, '_> {
     }
 
     fn inst(&mut self, inst: &Instruction, key: (u32, u32), out: &mut Vec<Inst>) -> Result<()> {
+        if let Some(e) = float_error(inst) {
+            return Err(e);
+        }
         match inst {
             Instruction::Add(b) => self.bin(BinOp::Add, b, key, out),
             Instruction::Sub(b) => self.bin(BinOp::Sub, b, key, out),
@@ -430,22 +436,6 @@ impl FnLower<'_, '_> {
             | Instruction::InsertElement(_)
             | Instruction::ShuffleVector(_) => self.vector_element(inst, out),
             Instruction::Phi(_) => Ok(()),
-            Instruction::FAdd(_)
-            | Instruction::FSub(_)
-            | Instruction::FMul(_)
-            | Instruction::FDiv(_)
-            | Instruction::FRem(_)
-            | Instruction::FNeg(_)
-            | Instruction::FPTrunc(_)
-            | Instruction::FPExt(_)
-            | Instruction::FPToUI(_)
-            | Instruction::FPToSI(_)
-            | Instruction::UIToFP(_)
-            | Instruction::SIToFP(_)
-            | Instruction::FCmp(_) => Err(FrontendError::unsupported(format!(
-                "floating-point instruction `{}`",
-                opcode_word(inst)
-            ))),
             Instruction::Fence(_) | Instruction::CmpXchg(_) | Instruction::AtomicRMW(_) => Err(
                 FrontendError::unsupported(format!("atomic instruction `{}`", opcode_word(inst))),
             ),
@@ -807,6 +797,29 @@ impl FnLower<'_, '_> {
             Constant::Undef(_) | Constant::Poison(_) => Ok(vec![None; lanes]),
             _ => Err(FrontendError::unsupported("shufflevector mask")),
         }
+    }
+}
+
+/// The error for a floating-point instruction (`None` for the others).
+fn float_error(inst: &Instruction) -> Option<FrontendError> {
+    match inst {
+        Instruction::FAdd(_)
+        | Instruction::FSub(_)
+        | Instruction::FMul(_)
+        | Instruction::FDiv(_)
+        | Instruction::FRem(_)
+        | Instruction::FNeg(_)
+        | Instruction::FPTrunc(_)
+        | Instruction::FPExt(_)
+        | Instruction::FPToUI(_)
+        | Instruction::FPToSI(_)
+        | Instruction::UIToFP(_)
+        | Instruction::SIToFP(_)
+        | Instruction::FCmp(_) => Some(FrontendError::unsupported(format!(
+            "floating-point instruction `{}`",
+            opcode_word(inst)
+        ))),
+        _ => None,
     }
 }
 
