@@ -1,13 +1,25 @@
 //! Building a solver chain from switches.
 
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::cex_cache::CexCache;
+use crate::independence::Independence;
+use crate::log::QueryLog;
+use crate::query_cache::QueryCache;
 use crate::solver::Solver;
 use crate::stats::Timed;
+use crate::validating::Validating;
 use crate::z3::{Z3Mode, Z3Solver};
 
 /// Which layers to stack around Z3. Fields may be added over time; start from
-/// `SolverConfig::default()` and set what you need.
+/// `SolverConfig::default()` (every optimisation on, no validation, no log) and set what
+/// you need.
+///
+/// The chain, outermost first: `total` statistics, validating, independence, query cache,
+/// counterexample cache, query log, Z3 (KLEE's order).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct SolverConfig {
@@ -15,18 +27,43 @@ pub struct SolverConfig {
     pub timeout: Option<Duration>,
     /// How Z3 is used between queries.
     pub z3_mode: Z3Mode,
+    /// Split queries into independent groups of constraints.
+    pub independence: bool,
+    /// Answer repeated constraint sets from a cache.
+    pub query_cache: bool,
+    /// Reuse models and unsat sets of subsets and supersets.
+    pub cex_cache: bool,
+    /// Cross-check every answer against a second, bare Z3 (slow; for debugging).
+    pub validate: bool,
+    /// Write the queries that reach Z3 to this file as SMT-LIB2.
+    pub log: Option<PathBuf>,
 }
 
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
             timeout: None,
-            z3_mode: Z3Mode::Fresh,
+            z3_mode: Z3Mode::Incremental,
+            independence: true,
+            query_cache: true,
+            cex_cache: true,
+            validate: false,
+            log: None,
         }
     }
 }
 
 impl SolverConfig {
+    /// Only Z3 (with the `total` statistics): every layer off.
+    pub fn bare() -> Self {
+        SolverConfig {
+            independence: false,
+            query_cache: false,
+            cex_cache: false,
+            ..SolverConfig::default()
+        }
+    }
+
     /// Sets the time limit per Z3 call.
     pub fn timeout(mut self, t: Option<Duration>) -> Self {
         self.timeout = t;
@@ -39,11 +76,81 @@ impl SolverConfig {
         self
     }
 
-    /// Builds the chain, outermost layer first: statistics, then Z3.
+    /// Switches the independence layer.
+    pub fn independence(mut self, on: bool) -> Self {
+        self.independence = on;
+        self
+    }
+
+    /// Switches the query cache.
+    pub fn query_cache(mut self, on: bool) -> Self {
+        self.query_cache = on;
+        self
+    }
+
+    /// Switches the counterexample cache.
+    pub fn cex_cache(mut self, on: bool) -> Self {
+        self.cex_cache = on;
+        self
+    }
+
+    /// Switches validation against a bare Z3.
+    pub fn validate(mut self, on: bool) -> Self {
+        self.validate = on;
+        self
+    }
+
+    /// Logs the queries reaching Z3 to `path`.
+    pub fn log(mut self, path: Option<PathBuf>) -> Self {
+        self.log = path;
+        self
+    }
+
+    /// Builds the chain; fails only when the log file cannot be created.
+    pub fn try_build(&self) -> io::Result<Box<dyn Solver>> {
+        let log = match &self.log {
+            Some(p) => Some(
+                File::create(p)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
+            ),
+            None => None,
+        };
+        Ok(self.chain(log))
+    }
+
+    /// Builds the chain. A log file that cannot be created is reported on stderr and
+    /// skipped.
     pub fn build(&self) -> Box<dyn Solver> {
+        match self.try_build() {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("symex-solver: no query log: {e}");
+                self.clone().log(None).chain(None)
+            }
+        }
+    }
+
+    fn chain(&self, log: Option<File>) -> Box<dyn Solver> {
         let mut z3 = Z3Solver::with_mode(self.z3_mode);
         z3.set_timeout(self.timeout);
-        let chain: Box<dyn Solver> = Box::new(z3);
-        Box::new(Timed::new("total", chain))
+        let mut s: Box<dyn Solver> = Box::new(z3);
+        if let Some(f) = log {
+            s = Box::new(QueryLog::new(s, Box::new(BufWriter::new(f))));
+        }
+        if self.cex_cache {
+            s = Box::new(CexCache::new(s));
+        }
+        if self.query_cache {
+            s = Box::new(QueryCache::new(s));
+        }
+        if self.independence {
+            s = Box::new(Independence::new(s));
+        }
+        if self.validate {
+            let mut oracle = Z3Solver::new();
+            oracle.set_timeout(self.timeout);
+            s = Box::new(Validating::new(s, oracle));
+        }
+        Box::new(Timed::new("total", s))
     }
 }

@@ -8,7 +8,13 @@
 //!
 //! * [`Z3Solver`]: the backend (per-context translation cache, timeouts as `Unknown`,
 //!   fresh or incremental use of Z3);
-//! * [`Timed`]: statistics of the chain below it.
+//! * [`Independence`]: splits a query into groups of constraints sharing no symbol;
+//! * [`QueryCache`]: answers a constraint set seen before;
+//! * [`CexCache`]: reuses models and unsat sets of subsets/supersets (checked by evaluation);
+//! * [`Validating`]: cross-checks answers and models against a bare backend (debugging);
+//! * [`QueryLog`]: writes the queries as SMT-LIB2;
+//! * [`Timed`]: statistics of the chain below it (every layer also keeps its own
+//!   [`LayerStats`]: queries, hits, time).
 //!
 //! [`SolverConfig`] builds a chain with each layer switched on or off.
 //!
@@ -30,13 +36,24 @@
 //! assert_eq!(model.eval_bool(&pc[0]), Ok(true));
 //! ```
 
+mod cex_cache;
 mod config;
+mod independence;
+mod key;
+mod log;
+mod query_cache;
 mod solver;
 mod stats;
+mod validating;
 mod z3;
 
+pub use crate::cex_cache::CexCache;
 pub use crate::config::SolverConfig;
+pub use crate::independence::Independence;
+pub use crate::log::QueryLog;
+pub use crate::query_cache::QueryCache;
 pub use crate::solver::{SatResult, Solver, Unknown, Validity};
 pub use crate::stats::{LayerStats, Timed};
+pub use crate::validating::{Mismatch, Validating};
 pub use crate::z3::{Z3Mode, Z3Solver};
 pub use symex_expr::{Model, Term, Value};

@@ -26,6 +26,8 @@ pub struct LayerStats {
     pub unknown: u64,
     /// Wall time spent in this layer and below.
     pub time: Duration,
+    /// Disagreements found (the validating layer).
+    pub mismatches: u64,
 }
 
 impl LayerStats {
@@ -62,7 +64,7 @@ impl fmt::Display for LayerStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:<12} queries {:>8}  hits {:>8} ({:>5.1}%)  passed on {:>8}  sat/unsat/unknown {}/{}/{}  time {:.3}s",
+            "{:<12} queries {:>8}  hits {:>8} ({:>5.1}%)  passed on {:>8}  sat/unsat/unknown {}/{}/{}  time {:.3}s{}",
             self.layer,
             self.queries,
             self.hits,
@@ -71,7 +73,12 @@ impl fmt::Display for LayerStats {
             self.sat,
             self.unsat,
             self.unknown,
-            self.time.as_secs_f64()
+            self.time.as_secs_f64(),
+            if self.mismatches > 0 {
+                format!("  MISMATCHES {}", self.mismatches)
+            } else {
+                String::new()
+            }
         )
     }
 }

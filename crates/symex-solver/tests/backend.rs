@@ -134,3 +134,18 @@ fn timeouts_answer_unknown() {
     s.set_timeout(None);
     check_model(&mut s, &pc[1..]);
 }
+
+#[test]
+fn wrong_models_from_z3_become_unknown() {
+    // Z3 4.8.12 calls this satisfiable; the two arrays differ at 254 of 256 indices.
+    let sort = Sort::array(8, 8);
+    let (v0, v1) = (Term::var("v0", Sort::bv(8)), Term::var("v1", Sort::bv(8)));
+    let a = Term::const_array(sort, &Term::bv(0x13, 8)).store(&Term::bv(0x74, 8), &v1);
+    let b = Term::const_array(sort, &Term::bv(0, 8)).store(&v0, &v0);
+    let mut s = Z3Solver::new();
+    let r = s.check(&[a.eq(&b)]);
+    assert!(
+        matches!(r, SatResult::Unsat | SatResult::Unknown(_)),
+        "{r:?}"
+    );
+}

@@ -14,11 +14,16 @@ use crate::stats::LayerStats;
 use translate::Translator;
 
 /// How the backend uses Z3 between queries.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+///
+/// `Incremental` is the default: on path-condition-shaped queries it measured about 14
+/// times faster than `Fresh` with Z3 4.8.12 (see the README), because without push/pop Z3
+/// runs its whole preprocessing tactic on every query.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Z3Mode {
     /// A fresh assertion set per query (Z3 may then pick its preprocessing tactics).
     Fresh,
     /// Keep the assertions shared with the previous query's prefix on Z3's push/pop stack.
+    #[default]
     Incremental,
 }
 
@@ -43,9 +48,9 @@ impl Default for Z3Solver {
 }
 
 impl Z3Solver {
-    /// A backend in [`Z3Mode::Fresh`] mode without a time limit.
+    /// A backend in the default ([`Z3Mode::Incremental`]) mode without a time limit.
     pub fn new() -> Z3Solver {
-        Z3Solver::with_mode(Z3Mode::Fresh)
+        Z3Solver::with_mode(Z3Mode::default())
     }
 
     /// A backend using Z3 as `mode` says.
@@ -119,6 +124,13 @@ impl Z3Solver {
             z3::SatResult::Sat => match self.solver.get_model() {
                 None => SatResult::Unknown(Unknown("Z3 gave no model".into())),
                 Some(zm) => match model::read_model(&mut self.tr, &zm, constraints) {
+                    // Z3 4.8.12 answers sat for some unsatisfiable equalities between
+                    // arrays built on constant arrays over small index sorts, so no model
+                    // leaves the backend unchecked. (A model the evaluator cannot judge,
+                    // e.g. integer division by a zero variable, is passed on.)
+                    Ok(m) if m.satisfies(constraints) == Ok(false) => SatResult::Unknown(Unknown(
+                        "Z3's model violates the constraints (a Z3 bug)".into(),
+                    )),
                     Ok(m) => SatResult::Sat(Arc::new(m)),
                     Err(e) => SatResult::Unknown(Unknown(e)),
                 },
