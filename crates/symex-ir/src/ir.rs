@@ -455,7 +455,8 @@ pub enum Callee {
     Indirect(Operand),
 }
 
-/// `dst = callee(args...)`.
+/// `dst = callee(args...)`. A `byval` argument has already been copied by the lowering (a stack
+/// copy made just before the call and released just after it), so arguments are plain values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     pub dst: Option<Slot>,

@@ -115,6 +115,13 @@ impl FnLower<'_, '_> {
         e.at(self.ctx.describe(loc), Some(self.fname))
     }
 
+    /// A slot for a value the lowering introduces itself (no LLVM name).
+    pub fn fresh_slot(&mut self, ty: TypeId) -> Slot {
+        let s = Slot(self.slot_types.len() as u32);
+        self.slot_types.push(ty);
+        s
+    }
+
     fn new_slot(&mut self, name: &Name, ty: TypeId) -> Slot {
         let s = Slot(self.slot_types.len() as u32);
         self.slot_types.push(ty);

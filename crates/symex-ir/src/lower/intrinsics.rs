@@ -4,6 +4,7 @@ use super::consts::mask;
 use super::func::{FnLower, Shape};
 use crate::error::{FrontendError, Result};
 use crate::ir::*;
+use llvm_ir::function::ParameterAttribute;
 use llvm_ir::instruction::Call as LlCall;
 use llvm_ir::{Constant, Operand as LlOperand};
 
@@ -53,8 +54,16 @@ impl FnLower<'_, '_> {
         };
         let mut args = Vec::with_capacity(c.arguments.len());
         let mut arg_types = Vec::with_capacity(c.arguments.len());
-        for (a, _) in &c.arguments {
-            args.push(self.op(a)?);
+        let mut stack_token = None;
+        for (a, attrs) in &c.arguments {
+            let mut arg = self.op(a)?;
+            if let Some(ty) = attrs.iter().find_map(|at| match at {
+                ParameterAttribute::ByVal(ty) => Some(ty.clone()),
+                _ => None,
+            }) {
+                arg = self.byval_copy(arg, &ty, &mut stack_token, out)?;
+            }
+            args.push(arg);
             arg_types.push(self.op_ty(a)?);
         }
         // LLVM 14 has no call-site function type in llvm-ir; the result slot carries it.
@@ -66,7 +75,59 @@ impl FnLower<'_, '_> {
             arg_types,
             ret,
         })));
+        if let Some(token) = stack_token {
+            out.push(Inst::Intrinsic {
+                dst: None,
+                op: Intrinsic::StackRestore,
+                args: Box::new([Operand::Slot(token)]),
+            });
+        }
         Ok(())
+    }
+
+    /// A `byval` argument is the callee's own copy of the pointee, which the callee may write:
+    /// the call gets a fresh stack copy (freed right after the call through stacksave/restore),
+    /// so no semantics needs to know about `byval`. (At -O2 clang passes globals byval directly.)
+    fn byval_copy(
+        &mut self,
+        arg: Operand,
+        ty: &llvm_ir::TypeRef,
+        stack_token: &mut Option<Slot>,
+        out: &mut Vec<Inst>,
+    ) -> Result<Operand> {
+        let ty = self.ctx.ty(ty)?;
+        let info = self.ctx.info(ty).clone();
+        if stack_token.is_none() {
+            let token = self.fresh_slot(TypeId::PTR);
+            out.push(Inst::Intrinsic {
+                dst: Some(token),
+                op: Intrinsic::StackSave,
+                args: Box::new([]),
+            });
+            *stack_token = Some(token);
+        }
+        let copy = self.fresh_slot(TypeId::PTR);
+        out.push(Inst::Alloca {
+            dst: copy,
+            ty,
+            elem_size: info.alloc_size,
+            count: None,
+            count_width: 0,
+            align: info.align as u32,
+        });
+        let len = self.ctx.intern_const(Const::Int {
+            width: 64,
+            value: u128::from(info.store_size),
+        });
+        out.push(Inst::Intrinsic {
+            dst: None,
+            op: Intrinsic::Memcpy {
+                len_width: 64,
+                volatile: false,
+            },
+            args: Box::new([Operand::Slot(copy), arg, Operand::Const(len)]),
+        });
+        Ok(Operand::Slot(copy))
     }
 
     fn args(&mut self, c: &LlCall, n: usize) -> Result<Box<[Operand]>> {

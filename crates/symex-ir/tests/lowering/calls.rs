@@ -257,3 +257,36 @@ define i32 @f(i32 %a, i16 %b, i8 %c, i64 %d) {
         "intrinsics are not in the function table"
     );
 }
+
+#[test]
+fn byval_arguments_are_copied_at_the_call() {
+    // At -O2 clang passes the global itself `byval`; the callee owns (and here writes) a copy.
+    let src = r#"
+struct Big { long a[5]; };
+struct Big g = {{1, 2, 3, 4, 5}};
+__attribute__((noinline)) long f(struct Big s) { s.a[0] = 100; return s.a[0] + s.a[1]; }
+int main(void) { long r = f(g); return (int)(r + g.a[0]); }"#;
+    for opts in [FrontendOptions::default(), o2()] {
+        let m = c_with(src, &opts);
+        let is = insts(&m, "main");
+        let call_at = is.iter().position(|i| matches!(i, Inst::Call(_))).unwrap();
+        let Inst::Call(call) = is[call_at] else {
+            unreachable!()
+        };
+        let Operand::Slot(copy) = call.args[0] else {
+            panic!("{:?}", call.args[0])
+        };
+        assert!(is[..call_at]
+            .iter()
+            .any(|i| matches!(i, Inst::Alloca { dst, elem_size: 40, .. } if *dst == copy)));
+        assert!(is[..call_at].iter().any(|i| matches!(i,
+            Inst::Intrinsic { op: Intrinsic::Memcpy { .. }, args, .. } if args[0] == Operand::Slot(copy))));
+        assert!(matches!(
+            is[call_at + 1],
+            Inst::Intrinsic {
+                op: Intrinsic::StackRestore,
+                ..
+            }
+        ));
+    }
+}
