@@ -3,11 +3,16 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/idf").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/idf")
+        .join(name)
 }
 
 fn symex(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symex")).args(args).output().expect("symex runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .output()
+        .expect("symex runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -25,7 +30,9 @@ fn a_verified_program_exits_0_with_the_json_shape_of_the_spec() {
     assert_eq!(v["verified"], true);
     assert!(v["time_s"].as_f64().is_some());
     let members = v["members"].as_array().unwrap();
-    assert!(members.iter().any(|m| m["name"] == "Cell.swap" && m["status"] == "verified"));
+    assert!(members
+        .iter()
+        .any(|m| m["name"] == "Cell.swap" && m["status"] == "verified"));
 }
 
 #[test]
@@ -35,11 +42,23 @@ fn a_failing_member_exits_1_and_names_obligation_line_and_column() {
     assert_eq!(code, 1, "{stdout}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["verified"], false);
-    let swap = v["members"].as_array().unwrap().iter().find(|m| m["name"] == "Cell.swap").unwrap().clone();
+    let swap = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "Cell.swap")
+        .unwrap()
+        .clone();
     assert_eq!(swap["status"], "failed");
     let err = &swap["errors"][0];
-    assert_eq!(err["message"], "postcondition might not hold: getX() = old(getX())");
-    assert_eq!((err["line"].as_u64(), err["column"].as_u64()), (Some(25), Some(13)));
+    assert_eq!(
+        err["message"],
+        "postcondition might not hold: getX() = old(getX())"
+    );
+    assert_eq!(
+        (err["line"].as_u64(), err["column"].as_u64()),
+        (Some(25), Some(13))
+    );
 }
 
 #[test]
@@ -60,7 +79,10 @@ fn trace_prints_the_symbolic_states_of_the_failing_path() {
     assert_eq!(code, 1);
     // Figure 9's states: the opened field chunk, then its update to v.
     assert!(stdout.contains(".x ↦ toInt(s"), "{stdout}");
-    assert!(stdout.contains("H = {this#") && stdout.contains("Σ = {"), "{stdout}");
+    assert!(
+        stdout.contains("H = {this#") && stdout.contains("Σ = {"),
+        "{stdout}"
+    );
     // With inference (§4.1) the same program verifies.
     let (code, stdout, _) = symex(&["verify", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{stdout}");
