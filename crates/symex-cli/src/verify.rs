@@ -22,6 +22,10 @@ pub struct VerifyArgs {
     /// How deep inferred ghost operations may nest.
     #[arg(long, default_value_t = 3)]
     pub infer_depth: usize,
+    /// A time budget in seconds (also each solver call's limit); when it runs out the
+    /// verification stops, says so, and exits with status 3.
+    #[arg(long)]
+    pub max_time: Option<f64>,
     /// Print only the verdict.
     #[arg(long)]
     pub quiet: bool,
@@ -37,9 +41,14 @@ pub fn run(args: &VerifyArgs) -> i32 {
             return 2;
         }
     };
+    let max_time = args
+        .max_time
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .map(std::time::Duration::from_secs_f64);
     let config = Config {
         infer: !args.no_infer,
         infer_depth: args.infer_depth,
+        max_time,
     };
     let report = match symex_idf::verify_source(&src, config) {
         Ok(r) => r,
@@ -143,7 +152,7 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
         println!("VERIFIED");
     } else if report.inconclusive() {
         println!(
-            "UNKNOWN ({failed} of {} members not verified; the solver answered unknown)",
+            "UNKNOWN ({failed} of {} members not verified: the solver answered unknown or the time ran out)",
             report.members.len()
         );
     } else {

@@ -87,3 +87,22 @@ fn trace_prints_the_symbolic_states_of_the_failing_path() {
     let (code, stdout, _) = symex(&["verify", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{stdout}");
 }
+
+#[test]
+fn an_exhausted_time_budget_is_inconclusive_exit_3() {
+    let file = example("cell_fig3.idf");
+    let (code, stdout, _) = symex(&[
+        "verify",
+        "--json",
+        "--max-time",
+        "0.000001",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["status"] == "unknown"));
+}

@@ -23,6 +23,9 @@ pub fn exec_seq(v: &mut Verifier, state: State, stmts: &[Stmt], k: K<()>) -> VRe
 
 /// Executes one statement, recording it on the path for `--trace`.
 pub fn exec(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
+    if let Some(f) = v.out_of_time(&state, s.span) {
+        return Err(f);
+    }
     let depth = v.path.len();
     v.path.push(TraceStep {
         span: s.span,

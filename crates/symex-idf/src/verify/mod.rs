@@ -35,6 +35,8 @@ pub struct Config {
     pub infer: bool,
     /// How many inferred ghost operations may nest (bounds recursion through predicates).
     pub infer_depth: usize,
+    /// A time budget for the whole program (`--max-time`); also each solver call's limit.
+    pub max_time: Option<std::time::Duration>,
 }
 
 impl Default for Config {
@@ -42,6 +44,7 @@ impl Default for Config {
         Config {
             infer: true,
             infer_depth: 3,
+            max_time: None,
         }
     }
 }
@@ -127,6 +130,8 @@ pub struct Verifier {
     pub infer_level: usize,
     /// Set while checking a pure method body (§3.6).
     pub termination: Option<termination::Context>,
+    /// When the time budget runs out.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Verifier {
@@ -134,11 +139,12 @@ impl Verifier {
         Verifier {
             program,
             src,
-            config,
+            config: config.clone(),
             prover,
             path: Vec::new(),
             infer_level: 0,
             termination: None,
+            deadline: config.max_time.map(|d| std::time::Instant::now() + d),
         }
     }
 
@@ -162,6 +168,21 @@ impl Verifier {
             trace,
             inconclusive: self.prover.saw_unknown(),
         })
+    }
+
+    /// A failure when the time budget has run out (inconclusive: exit status 3).
+    pub fn out_of_time(&self, state: &State, span: Span) -> Option<Box<Failure>> {
+        let deadline = self.deadline?;
+        if std::time::Instant::now() < deadline {
+            return None;
+        }
+        let mut f = self.fail(
+            state,
+            span,
+            "time limit reached (--max-time): verification stopped here",
+        );
+        f.inconclusive = true;
+        Some(f)
     }
 
     /// Whether inferred ghost operations may nest one level deeper.
@@ -240,6 +261,7 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
         let start = std::time::Instant::now();
         let solver = symex_solver::SolverConfig::default()
             .z3_mode(symex_solver::Z3Mode::Incremental)
+            .timeout(config.max_time)
             .build();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);
