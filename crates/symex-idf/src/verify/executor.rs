@@ -216,7 +216,7 @@ fn write(
             .fail(
                 &state,
                 s.span,
-                format!("no permission to write {}", v.text(s.span)),
+                format!("no permission to write {}", lhs_text(v, s)),
             )
             .with_note(format!(
                 "the heap holds no chunk for `{}`",
@@ -292,4 +292,10 @@ fn call_mutator(
         }
         Ok(())
     })
+}
+
+/// The assigned location of an assignment statement, as written (`this.x`, `x`, `a[i]`).
+fn lhs_text(v: &Verifier, s: &Stmt) -> String {
+    let text = v.text(s.span);
+    text.split(":=").next().unwrap_or(&text).trim().to_string()
 }
