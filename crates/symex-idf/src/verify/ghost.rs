@@ -7,7 +7,7 @@ use super::evaluator::{callee_store, eval, pure_call};
 use super::state::{Chunk, Heap};
 use super::terms::null;
 use super::{collect, consumer, heap, producer, Failure, Obligation, State, VResult, Verifier, K};
-use crate::ir::{Call, Pure};
+use crate::ir::{Call, Pure, Span};
 use std::sync::Arc;
 use symex_expr::Term;
 
@@ -89,12 +89,21 @@ pub fn open_chunk(v: &mut Verifier, state: State, idx: usize, k: K<()>) -> VResu
         snap,
     } = state.heap.chunks[idx].clone()
     else {
-        return Ok(());
+        // Never silently drop a path: say what went wrong.
+        return Err(v.fail(
+            &state,
+            Span::default(),
+            "internal error: opening a chunk that is not a predicate",
+        ));
     };
     let program = v.program.clone();
     let (class, name) = pred.split_once('.').unwrap_or(("", &pred));
     let Some(p) = program.predicate(class, name) else {
-        return Ok(());
+        return Err(v.fail(
+            &state,
+            Span::default(),
+            format!("internal error: unknown predicate `{pred}`"),
+        ));
     };
     let mut s = state.clone();
     s.heap.remove(idx);

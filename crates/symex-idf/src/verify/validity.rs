@@ -2,8 +2,9 @@
 //! body satisfies it, each predicate and pure method is well-defined (and pure methods
 //! terminate, §3.6), and `main` runs from the empty state.
 use super::evaluator::eval;
+use super::ghost;
 use super::joiner::exec_body;
-use super::state::Heap;
+use super::state::{Chunk, Heap};
 use super::termination::Context;
 use super::terms::{self, fresh, null, ref_sort, snap_sort};
 use super::{consumer, producer, Failure, Obligation, State, Verifier};
@@ -79,18 +80,48 @@ pub fn mutator(v: &mut Verifier, m: &Mutator) -> Status {
         &mut |v, s, ()| {
             let mut st = s;
             st.old = st.heap.clone();
-            exec_body(v, st, &m.body, &mut |v, end, ()| {
-                if m.ret.is_some() && !end.returned {
-                    return Err(v.fail(
-                        &end,
-                        m.span,
-                        format!("`{}` might end without `return`", m.name),
-                    ));
-                }
-                consumer::consume(v, end, &m.post, &ob, &mut |_, _, _| Ok(()))
+            unfold_contract(v, st, &m.class, &mut |v, st, ()| {
+                exec_body(v, st, &m.body, &mut |v, end, ()| {
+                    if m.ret.is_some() && !end.returned {
+                        return Err(v.fail(
+                            &end,
+                            m.span,
+                            format!("`{}` might end without `return`", m.name),
+                        ));
+                    }
+                    consumer::consume(v, end, &m.post, &ob, &mut |_, _, _| Ok(()))
+                })
             })
         },
     ))
+}
+
+/// The §4.1 unfolding of contracts: with inference, the instances of the current class's
+/// predicates that the precondition produced are opened (one level) before the body runs.
+/// (Pure methods are unfolded by the inferred `use` equation at each evaluation; a missing
+/// predicate, e.g. for the postcondition, is closed again on demand.)
+fn unfold_contract(v: &mut Verifier, state: State, class: &str, k: super::K<()>) -> super::VResult {
+    if !v.config.infer {
+        return k(v, state, ());
+    }
+    let prefix = format!("{class}.");
+    let own: Vec<usize> = state
+        .heap
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, Chunk::Pred { pred, .. } if pred.starts_with(&prefix)))
+        .map(|(i, _)| i)
+        .collect();
+    open_all(v, state, &own, k)
+}
+
+/// Opens the predicate chunks at `indices` (ascending), the highest first so that the others
+/// keep their positions.
+fn open_all(v: &mut Verifier, state: State, indices: &[usize], k: super::K<()>) -> super::VResult {
+    match indices.split_last() {
+        None => k(v, state, ()),
+        Some((&i, rest)) => ghost::open_chunk(v, state, i, &mut |v, s, ()| open_all(v, s, rest, k)),
+    }
 }
 
 /// Definition 4.
