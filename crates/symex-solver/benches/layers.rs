@@ -6,10 +6,11 @@
 //! feasible (two `may_be_true` queries per branch) until a query budget is spent. Each
 //! configuration explores the same programs from a cold solver.
 //!
-//! Run: `cargo bench -p symex-solver --bench layers` (prints a statistics table first, then
-//! criterion's timings).
+//! Run: `cargo bench -p symex-solver --bench layers` (prints a statistics table with wall
+//! and CPU time per configuration first, then criterion's timings; with
+//! `LAYERS_REPORT_ONLY=1` only the table).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion};
 use symex_expr::{Sort, Term};
@@ -120,12 +121,28 @@ fn configs() -> Vec<(&'static str, SolverConfig)> {
     ]
 }
 
-/// Z3 without push/pop: too slow to time repeatedly, so only in the report.
-fn fresh_configs() -> Vec<(&'static str, SolverConfig)> {
+/// The other ways of driving Z3, only in the report (fresh is too slow to time repeatedly).
+fn mode_configs() -> Vec<(&'static str, SolverConfig)> {
     vec![
         ("bare-fresh", SolverConfig::bare().z3_mode(Z3Mode::Fresh)),
         ("all-fresh", SolverConfig::default().z3_mode(Z3Mode::Fresh)),
+        (
+            "bare-assumptions",
+            SolverConfig::bare().z3_mode(Z3Mode::Assumptions),
+        ),
+        (
+            "all-assumptions",
+            SolverConfig::default().z3_mode(Z3Mode::Assumptions),
+        ),
     ]
+}
+
+/// CPU time of this thread (Linux), which unlike wall time does not depend on what else
+/// runs on the machine; `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 fn run(config: &SolverConfig) -> (Box<dyn Solver>, usize) {
@@ -140,17 +157,28 @@ fn run(config: &SolverConfig) -> (Box<dyn Solver>, usize) {
 /// One run per configuration, printing what every layer saw.
 fn report() {
     println!("corpus: {PROGRAMS} programs, {DEPTH} branches each, {BUDGET} queries per program");
-    for (name, config) in configs().into_iter().chain(fresh_configs()) {
+    for (name, config) in configs().into_iter().chain(mode_configs()) {
         let start = Instant::now();
+        let cpu_start = thread_cpu_time();
         let (s, paths) = run(&config);
         let elapsed = start.elapsed();
+        let cpu = thread_cpu_time().zip(cpu_start).map(|(b, a)| b - a);
         let stats = s.stats();
-        let queries = stats[0].queries;
-        println!(
-            "\n== {name}: {paths} paths, {queries} queries, {:.1} ms total, {:.3} ms/query",
+        let queries = stats[0].queries.max(1) as f64;
+        let z3_calls = stats.last().map(|l| l.queries).unwrap_or(0);
+        print!(
+            "\n== {name}: {paths} paths, {queries} queries, {z3_calls} reach Z3; wall {:.1} ms ({:.3} ms/query)",
             elapsed.as_secs_f64() * 1e3,
-            elapsed.as_secs_f64() * 1e3 / queries.max(1) as f64
+            elapsed.as_secs_f64() * 1e3 / queries
         );
+        match cpu {
+            Some(c) => println!(
+                ", cpu {:.1} ms ({:.3} ms/query)",
+                c.as_secs_f64() * 1e3,
+                c.as_secs_f64() * 1e3 / queries
+            ),
+            None => println!(),
+        }
         for l in &stats {
             println!("   {l}");
         }
@@ -160,6 +188,9 @@ fn report() {
 
 fn main() {
     report();
+    if std::env::var_os("LAYERS_REPORT_ONLY").is_some() {
+        return;
+    }
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(std::time::Duration::from_secs(1))

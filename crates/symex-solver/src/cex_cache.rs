@@ -40,6 +40,16 @@ pub struct CexCache<S> {
 }
 
 impl<S: Solver> CexCache<S> {
+    /// The layer below.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The layer below, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
     /// Answers from remembered models where it can, asks `inner` otherwise.
     pub fn new(inner: S) -> CexCache<S> {
         CexCache {

@@ -30,6 +30,16 @@ pub struct Independence<S> {
 }
 
 impl<S: Solver> Independence<S> {
+    /// The layer below.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The layer below, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
     /// Slices queries before passing them to `inner`.
     pub fn new(inner: S) -> Independence<S> {
         Independence {

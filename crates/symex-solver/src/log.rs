@@ -19,6 +19,16 @@ pub struct QueryLog<S> {
 }
 
 impl<S: Solver> QueryLog<S> {
+    /// The layer below.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The layer below, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
     /// Logs the queries passed to `inner` into `out`.
     pub fn new(inner: S, out: Box<dyn Write>) -> QueryLog<S> {
         QueryLog {

@@ -21,6 +21,16 @@ pub struct QueryCache<S> {
 }
 
 impl<S: Solver> QueryCache<S> {
+    /// The layer below.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The layer below, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
     /// Caches the answers of `inner`.
     pub fn new(inner: S) -> QueryCache<S> {
         QueryCache {

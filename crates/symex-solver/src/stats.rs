@@ -91,6 +91,16 @@ pub struct Timed<S> {
 }
 
 impl<S: Solver> Timed<S> {
+    /// The layer below.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The layer below, mutably.
+    pub fn inner_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
     /// Measures `inner`, reporting under the name `name`.
     pub fn new(name: &'static str, inner: S) -> Timed<S> {
         Timed {

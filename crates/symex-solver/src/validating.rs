@@ -29,6 +29,11 @@ pub struct Validating<S, O> {
 }
 
 impl<S: Solver, O: Solver> Validating<S, O> {
+    /// The chain being validated.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
     /// Cross-checks `inner` against `oracle`.
     pub fn new(inner: S, oracle: O) -> Validating<S, O> {
         Validating {

@@ -91,7 +91,11 @@ fn configs() -> Vec<(&'static str, SolverConfig)> {
         ("independence", bare.clone().independence(true)),
         ("query-cache", bare.clone().query_cache(true)),
         ("cex-cache", bare.clone().cex_cache(true)),
-        ("incremental", bare.clone().z3_mode(Z3Mode::Incremental)),
+        ("fresh", bare.clone().z3_mode(Z3Mode::Fresh)),
+        (
+            "assumptions",
+            SolverConfig::default().z3_mode(Z3Mode::Assumptions),
+        ),
         // Every layer, its answers also cross-checked by the validating layer.
         ("all+validate", SolverConfig::default().validate(true)),
     ]

@@ -7,6 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+use rustc_hash::FxHashMap;
 use symex_expr::Term;
 
 use crate::solver::{SatResult, Solver, Unknown};
@@ -25,7 +26,14 @@ pub enum Z3Mode {
     /// Keep the assertions shared with the previous query's prefix on Z3's push/pop stack.
     #[default]
     Incremental,
+    /// Assert every constraint once, guarded by its own indicator literal, and check each
+    /// query under the indicators of its constraints (nothing is ever popped: any subset of
+    /// the constraints seen is checked incrementally, and lemmas are kept).
+    Assumptions,
 }
+
+/// Indicators kept before the assumption-mode solver starts afresh.
+const INDICATOR_LIMIT: usize = 20_000;
 
 /// The bare Z3 backend.
 ///
@@ -38,6 +46,8 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
+    /// The indicator literal guarding each constraint asserted (assumption mode).
+    indicators: FxHashMap<u64, z3::ast::Bool>,
     stats: LayerStats,
 }
 
@@ -61,6 +71,7 @@ impl Z3Solver {
             mode,
             timeout: None,
             asserted: Vec::new(),
+            indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
         }
     }
@@ -78,10 +89,15 @@ impl Z3Solver {
     fn reset(&mut self) {
         self.solver.reset();
         self.asserted.clear();
+        self.indicators.clear();
         self.apply_params();
     }
 
-    fn assert_constraints(&mut self, constraints: &[Term]) {
+    /// Asserts the query; returns the literals to assume (assumption mode).
+    fn assert_constraints(&mut self, constraints: &[Term]) -> Vec<z3::ast::Bool> {
+        if self.mode == Z3Mode::Assumptions {
+            return self.assume(constraints);
+        }
         match self.mode {
             Z3Mode::Fresh => {
                 self.reset();
@@ -109,12 +125,33 @@ impl Z3Solver {
                     self.asserted.push(c.clone());
                 }
             }
+            Z3Mode::Assumptions => unreachable!("handled above"),
         }
+        Vec::new()
+    }
+
+    fn assume(&mut self, constraints: &[Term]) -> Vec<z3::ast::Bool> {
+        if self.indicators.len() > INDICATOR_LIMIT {
+            self.reset();
+        }
+        let mut lits = Vec::with_capacity(constraints.len());
+        for c in constraints {
+            if let Some(p) = self.indicators.get(&c.id()) {
+                lits.push(p.clone());
+                continue;
+            }
+            let p = z3::ast::Bool::new_const(format!("!assume{}", c.id()));
+            let b = self.tr.translate_bool(c);
+            self.solver.assert(p.implies(&b));
+            self.indicators.insert(c.id(), p.clone());
+            lits.push(p);
+        }
+        lits
     }
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
-        self.assert_constraints(constraints);
-        match self.check_with_watchdog() {
+        let assumptions = self.assert_constraints(constraints);
+        match self.check_with_watchdog(&assumptions) {
             z3::SatResult::Unsat => SatResult::Unsat,
             z3::SatResult::Unknown => SatResult::Unknown(Unknown(
                 self.solver
@@ -142,9 +179,16 @@ impl Z3Solver {
 impl Z3Solver {
     /// Z3's own `timeout` parameter is not always honoured under load (its timer thread can
     /// miss the deadline), so a watchdog thread also interrupts the context at the deadline.
-    fn check_with_watchdog(&self) -> z3::SatResult {
+    fn check_with_watchdog(&self, assumptions: &[z3::ast::Bool]) -> z3::SatResult {
+        let check = || {
+            if assumptions.is_empty() {
+                self.solver.check()
+            } else {
+                self.solver.check_assumptions(assumptions)
+            }
+        };
         let Some(limit) = self.timeout else {
-            return self.solver.check();
+            return check();
         };
         let handle = self.solver.get_context().handle();
         let (done, finished) = mpsc::channel::<()>();
@@ -154,7 +198,7 @@ impl Z3Solver {
                     handle.interrupt();
                 }
             });
-            let r = self.solver.check();
+            let r = check();
             drop(done);
             r
         })
