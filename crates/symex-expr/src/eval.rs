@@ -11,7 +11,6 @@ use crate::bvsem;
 use crate::sort::{Func, Sort};
 use crate::term::{Op, Term};
 use crate::value::Value;
-use crate::visit;
 
 /// Why a term has no value.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -133,7 +132,7 @@ impl Model {
 
     /// The value of `t` under this model.
     pub fn eval(&self, t: &Term) -> Result<Value, EvalError> {
-        let mut memo = FxHashMap::default();
+        let mut memo = memo_table();
         self.eval_memo(t, &mut memo)
     }
 
@@ -155,7 +154,7 @@ impl Model {
 
     /// Whether every constraint evaluates to true (sharing work between them).
     pub fn satisfies(&self, constraints: &[Term]) -> Result<bool, EvalError> {
-        let mut memo = FxHashMap::default();
+        let mut memo = memo_table();
         for c in constraints {
             if self.eval_memo(c, &mut memo)? != Value::Bool(true) {
                 return Ok(false);
@@ -168,29 +167,29 @@ impl Model {
         if let Some(v) = memo.get(&t.id()) {
             return Ok(v.clone());
         }
-        let mut state: (&mut FxHashMap<u64, Value>, Option<EvalError>) = (memo, None);
-        visit::postorder_filtered(
-            std::slice::from_ref(t),
-            &mut state,
-            |(memo, err), n| err.is_none() && !memo.contains_key(&n.id()),
-            |(memo, err), n| {
-                if err.is_some() {
-                    return;
+        // Iterative post-order with the memo as the visited set; one argument buffer reused
+        // for every node (this loop is the counterexample cache's inner loop).
+        let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
+        let mut args: Vec<Value> = Vec::with_capacity(3);
+        while let Some((n, expanded)) = stack.pop() {
+            if expanded {
+                args.clear();
+                args.extend(n.args().iter().map(|a| memo[&a.id()].clone()));
+                let v = self.eval_node(n, &args)?;
+                memo.insert(n.id(), v);
+                continue;
+            }
+            if memo.contains_key(&n.id()) {
+                continue;
+            }
+            stack.push((n, true));
+            for a in n.args().iter().rev() {
+                if !memo.contains_key(&a.id()) {
+                    stack.push((a, false));
                 }
-                let args: Vec<Value> = n.args().iter().map(|a| memo[&a.id()].clone()).collect();
-                match self.eval_node(n, &args) {
-                    Ok(v) => {
-                        memo.insert(n.id(), v);
-                    }
-                    Err(e) => *err = Some(e),
-                }
-            },
-        );
-        let (memo, err) = state;
-        match err {
-            Some(e) => Err(e),
-            None => Ok(memo[&t.id()].clone()),
+            }
         }
+        Ok(memo[&t.id()].clone())
     }
 
     fn eval_node(&self, n: &Term, args: &[Value]) -> Result<Value, EvalError> {
@@ -211,6 +210,11 @@ impl Model {
             None => Value::default_of(f.range()),
         }
     }
+}
+
+/// Sized for typical path-condition terms, so that small evaluations never rehash.
+fn memo_table() -> FxHashMap<u64, Value> {
+    FxHashMap::with_capacity_and_hasher(64, Default::default())
 }
 
 /// Applies an interpreted operator to argument values (`Var` and `Apply` need a model and

@@ -9,7 +9,7 @@ macro_rules! unary {
     ($($(#[$doc:meta])* $name:ident => $op:expr;)*) => {$(
         $(#[$doc])*
         pub fn $name(&self) -> Term {
-            Term::new($op, std::slice::from_ref(self))
+            Term::new_vec($op, vec![self.clone()])
         }
     )*};
 }
@@ -18,7 +18,7 @@ macro_rules! binary {
     ($($(#[$doc:meta])* $name:ident => $op:expr;)*) => {$(
         $(#[$doc])*
         pub fn $name(&self, other: &Term) -> Term {
-            Term::new($op, &[self.clone(), other.clone()])
+            Term::new_vec($op, vec![self.clone(), other.clone()])
         }
     )*};
 }
@@ -139,22 +139,22 @@ impl Term {
 
     /// `ite(self, then, otherwise)`.
     pub fn ite(&self, then: &Term, otherwise: &Term) -> Term {
-        Term::new(Op::Ite, &[self.clone(), then.clone(), otherwise.clone()])
+        Term::new_vec(Op::Ite, vec![self.clone(), then.clone(), otherwise.clone()])
     }
 
     /// Bits `hi` down to `lo` (inclusive).
     pub fn extract(&self, hi: u32, lo: u32) -> Term {
-        Term::new(Op::Extract { hi, lo }, std::slice::from_ref(self))
+        Term::new_vec(Op::Extract { hi, lo }, vec![self.clone()])
     }
 
     /// Adds `n` zero bits on top.
     pub fn zext(&self, n: u32) -> Term {
-        Term::new(Op::ZeroExt(n), std::slice::from_ref(self))
+        Term::new_vec(Op::ZeroExt(n), vec![self.clone()])
     }
 
     /// Adds `n` copies of the sign bit on top.
     pub fn sext(&self, n: u32) -> Term {
-        Term::new(Op::SignExt(n), std::slice::from_ref(self))
+        Term::new_vec(Op::SignExt(n), vec![self.clone()])
     }
 
     /// Zero-extends or truncates to `width` bits.
@@ -179,7 +179,10 @@ impl Term {
 
     /// `store` into an array.
     pub fn store(&self, index: &Term, element: &Term) -> Term {
-        Term::new(Op::Store, &[self.clone(), index.clone(), element.clone()])
+        Term::new_vec(
+            Op::Store,
+            vec![self.clone(), index.clone(), element.clone()],
+        )
     }
 
     /// The conjunction of all `terms` (`true` when empty).

@@ -35,6 +35,12 @@ impl Term {
         Ok(simplify(op, sort, args.to_vec()))
     }
 
+    /// [`Term::new`] taking the arguments by value (no extra handle copies).
+    pub(crate) fn new_vec(op: Op, args: Vec<Term>) -> Term {
+        let sort = expect(result_sort(&op, &args));
+        simplify(op, sort, args)
+    }
+
     /// `op(args)` exactly as given (sort-checked, not simplified).
     pub fn try_new_raw(op: Op, args: &[Term]) -> Result<Term, SortError> {
         let sort = result_sort(&op, args)?;
