@@ -49,9 +49,8 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
         }),
         StmtKind::New(x, class) => {
             let program = v.program.clone();
-            let o = fresh("o", terms::ref_sort());
             let mut st = state;
-            st.pc.assume(o.eq(&null()).not());
+            let o = allocate(v, &mut st, "o");
             if let Some(c) = program.classes.get(class) {
                 for f in &c.fields {
                     let key = field_key(f);
@@ -65,7 +64,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                             _ => None,
                         })
                         .collect();
-                    for r in others {
+                    for r in others.into_iter().filter(|r| !st.allocated.contains(r)) {
                         st.pc.assume(o.eq(&r).not());
                     }
                     st.heap.add(Chunk::Field {
@@ -86,8 +85,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                     format!("array length might be negative: {}", v.text(len.span)),
                 ));
             }
-            let a = fresh("a", terms::ref_sort());
-            st.pc.assume(a.eq(&null()).not());
+            let a = allocate(v, &mut st, "a");
             st.pc.assume(terms::length(&a).eq(&n));
             st.heap.add(Chunk::Elems {
                 recv: a.clone(),
@@ -298,4 +296,16 @@ fn call_mutator(
 fn lhs_text(v: &Verifier, s: &Stmt) -> String {
     let text = v.text(s.span);
     text.split(":=").next().unwrap_or(&text).trim().to_string()
+}
+
+/// A new object: fresh, non-null, with the next allocation number.
+fn allocate(v: &mut Verifier, state: &mut State, prefix: &str) -> Term {
+    let o = fresh(prefix, terms::ref_sort());
+    state.pc.assume(o.eq(&null()).not());
+    state
+        .pc
+        .assume(terms::object_id(&o).eq(&Term::int(v.next_oid)));
+    v.next_oid += 1;
+    state.allocated.insert(o.clone());
+    o
 }

@@ -132,6 +132,8 @@ pub struct Verifier {
     pub termination: Option<termination::Context>,
     /// When the time budget runs out.
     pub deadline: Option<std::time::Instant>,
+    /// The next allocation number (`terms::object_id`).
+    pub next_oid: i128,
 }
 
 impl Verifier {
@@ -145,6 +147,7 @@ impl Verifier {
             infer_level: 0,
             termination: None,
             deadline: config.max_time.map(|d| std::time::Instant::now() + d),
+            next_oid: 1,
         }
     }
 

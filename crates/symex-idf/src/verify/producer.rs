@@ -101,23 +101,28 @@ fn non_null(v: &mut Verifier, state: &State, t: &Term, phi: &Assertion) -> VResu
 /// Adds a field (or elements) chunk; the other chunks of the same field have other receivers
 /// (separation), and a chunk for the very same receiver makes the path infeasible.
 fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -> VResult {
-    let same_family = |c: &Chunk| match (c, &chunk) {
-        (Chunk::Field { field: a, .. }, Chunk::Field { field: b, .. }) => a == b,
-        (Chunk::Elems { .. }, Chunk::Elems { .. }) => true,
-        _ => false,
-    };
     let recv = chunk.recv().clone();
-    let others: Vec<Term> = state
-        .heap
-        .iter()
-        .filter(|c| same_family(c))
-        .map(|c| c.recv().clone())
-        .collect();
-    if others.contains(&recv) {
-        return Ok(());
+    let allocated = state.allocated.contains(&recv);
+    let mut distinct = Vec::new();
+    for c in state.heap.iter() {
+        let same_family = match (c, &chunk) {
+            (Chunk::Field { field: a, .. }, Chunk::Field { field: b, .. }) => a == b,
+            (Chunk::Elems { .. }, Chunk::Elems { .. }) => true,
+            _ => false,
+        };
+        if !same_family {
+            continue;
+        }
+        let o = c.recv();
+        if *o == recv {
+            return Ok(());
+        }
+        if !(allocated && state.allocated.contains(o)) {
+            distinct.push(recv.eq(o).not());
+        }
     }
-    for o in others {
-        state.pc.assume(recv.eq(&o).not());
+    for fact in distinct {
+        state.pc.assume(fact);
     }
     state.heap.add(chunk);
     k(v, state, ())

@@ -117,6 +117,9 @@ pub struct State {
     pub pc: PathCondition,
     /// Set by `return`: the remaining statements of the body are skipped.
     pub returned: bool,
+    /// Objects allocated on this path: each has a distinct `oid` in the path condition, so
+    /// that no pairwise disequality among them needs stating (that would be quadratic).
+    pub allocated: im::HashSet<Term>,
 }
 
 impl State {

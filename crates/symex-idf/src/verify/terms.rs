@@ -218,6 +218,15 @@ pub fn array_update(elems: &Term, index: &Term, value: &Term, elem: VSort) -> Te
     Term::apply(upd_f(elem), &[elems.clone(), index.clone(), value.clone()])
 }
 
+/// `oid(o)`: the allocation number of an object allocated by `new` (distinct numbers make
+/// distinct objects, with one fact per allocation).
+pub fn object_id(o: &Term) -> Term {
+    Term::apply(
+        Func::new("oid", &[ref_sort()], Sort::Int),
+        std::slice::from_ref(o),
+    )
+}
+
 pub fn length(array: &Term) -> Term {
     Term::apply(
         Func::new("len", &[ref_sort()], Sort::Int),
