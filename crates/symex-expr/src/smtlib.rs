@@ -108,15 +108,11 @@ fn write_node(
     }
 }
 
-fn write_tree(out: &mut dyn Write, t: &Term) -> fmt::Result {
-    write_node(out, t, |o, a| write_tree(o, a))
-}
-
 impl fmt::Display for Term {
-    /// The term as one SMT-LIB expression (shared subterms are printed at each use; use
-    /// [`to_smtlib2`] for large DAGs).
+    /// The term as one SMT-LIB expression; subterms used more than once (and the roots of
+    /// deep chains) are bound by `let`, so the text stays linear in the size of the DAG.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_tree(f, self)
+        write_with_lets(f, self)
     }
 }
 
@@ -172,9 +168,10 @@ fn write_declarations(out: &mut String, terms: &[Term]) {
     }
 }
 
-/// Names (by `define-fun`) every non-leaf node used more than once, and every node whose
-/// unnamed subtree is deep (so that printing never recurses deeply).
-fn write_shared_definitions(out: &mut String, terms: &[Term]) -> FxHashMap<u64, String> {
+/// The nodes to print by name, arguments before users: every non-leaf node used more than
+/// once, and every node whose unnamed subtree is deep (so that printing never recurses
+/// deeply and never repeats a shared subterm).
+fn nodes_to_name(terms: &[Term]) -> Vec<Term> {
     const MAX_INLINE_DEPTH: u32 = 64;
     let mut uses: FxHashMap<u64, u32> = FxHashMap::default();
     visit::postorder(terms, |t| {
@@ -182,7 +179,7 @@ fn write_shared_definitions(out: &mut String, terms: &[Term]) -> FxHashMap<u64, 
             *uses.entry(a.id()).or_default() += 1;
         }
     });
-    let mut names = FxHashMap::default();
+    let mut named = Vec::new();
     let mut depth: FxHashMap<u64, u32> = FxHashMap::default();
     visit::postorder(terms, |t| {
         if t.args().is_empty() {
@@ -196,16 +193,46 @@ fn write_shared_definitions(out: &mut String, terms: &[Term]) -> FxHashMap<u64, 
             .unwrap_or(0);
         let shared = uses.get(&t.id()).copied().unwrap_or(0) > 1;
         if shared || d >= MAX_INLINE_DEPTH {
-            let name = format!("?t{}", t.id());
-            let _ = write!(out, "(define-fun {name} () {} ", t.sort());
-            let _ = write_named(out as &mut dyn Write, t, &names);
-            out.push_str(")\n");
-            names.insert(t.id(), name);
+            named.push(t.clone());
         } else {
             depth.insert(t.id(), d);
         }
     });
+    named
+}
+
+/// Names (by `define-fun`) the nodes of [`nodes_to_name`].
+fn write_shared_definitions(out: &mut String, terms: &[Term]) -> FxHashMap<u64, String> {
+    let mut names = FxHashMap::default();
+    for t in nodes_to_name(terms) {
+        let name = format!("?t{}", t.id());
+        let _ = write!(out, "(define-fun {name} () {} ", t.sort());
+        let _ = write_named(out as &mut dyn Write, &t, &names);
+        out.push_str(")\n");
+        names.insert(t.id(), name);
+    }
     names
+}
+
+/// One expression, with the nodes of [`nodes_to_name`] bound by nested `let`s.
+fn write_with_lets(out: &mut dyn Write, t: &Term) -> fmt::Result {
+    let named = nodes_to_name(std::slice::from_ref(t));
+    let mut names = FxHashMap::default();
+    for n in &named {
+        let name = format!("?t{}", n.id());
+        write!(out, "(let (({name} ")?;
+        write_named(out, n, &names)?;
+        write!(out, ")) ")?;
+        names.insert(n.id(), name);
+    }
+    match names.get(&t.id()) {
+        Some(name) => out.write_str(name)?,
+        None => write_named(out, t, &names)?,
+    }
+    for _ in &named {
+        out.write_str(")")?;
+    }
+    Ok(())
 }
 
 /// Writes `t`'s node, printing named arguments by name.

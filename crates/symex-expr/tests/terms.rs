@@ -204,6 +204,7 @@ fn deep_terms_are_built_evaluated_printed_and_freed_without_recursion() {
     assert!(m.eval(&t).is_ok());
     let smt = symex_expr::to_smtlib2(&[t.eq(&x)]);
     assert!(smt.contains("define-fun"));
+    assert!(t.to_string().starts_with("(let (("));
     drop(t);
 }
 
@@ -243,4 +244,27 @@ fn ill_sorted_applications_are_errors() {
     let y = Term::var("y16", Sort::bv(16));
     assert!(Term::try_new(Op::BvAdd, &[x.clone(), y]).is_err());
     assert!(Term::try_new(Op::Extract { hi: 8, lo: 0 }, &[x]).is_err());
+}
+
+#[test]
+fn display_binds_shared_subterms_with_let() {
+    let x = bv8("x");
+    let mut t = x.clone();
+    // 40 doublings: printed as a tree this would have 2^40 leaves.
+    for _ in 0..40 {
+        t = t.bvmul(&t.bvadd(&k8(1)));
+    }
+    let text = t.to_string();
+    assert!(text.len() < 20_000, "{} characters", text.len());
+    let s = x.bvadd(&k8(1));
+    assert_eq!(
+        s.bvmul(&s).to_string(),
+        format!(
+            "(let ((?t{} (bvadd #x01 x))) (bvmul ?t{} ?t{}))",
+            s.id(),
+            s.id(),
+            s.id()
+        )
+    );
+    assert_eq!(x.bvult(&k8(3)).to_string(), "(bvult x #x03)");
 }
