@@ -268,3 +268,17 @@ fn display_binds_shared_subterms_with_let() {
     );
     assert_eq!(x.bvult(&k8(3)).to_string(), "(bvult x #x03)");
 }
+
+#[test]
+fn comparisons_of_extended_bytes_are_decided_on_the_byte() {
+    let c = bv8("c");
+    let int = |v: i128| Term::bv_signed(v, 32);
+    assert!(c.zext(24).bvult(&int(256)).is_true());
+    assert!(c.zext(24).bvugt(&int(300)).is_false());
+    assert_eq!(c.zext(24).bvult(&int(100)), c.bvult(&k8(100)));
+    assert!(c.sext(24).bvslt(&int(-129)).is_false());
+    assert!(c.sext(24).bvsle(&int(127)).is_true());
+    assert_eq!(c.sext(24).bvslt(&int(-5)), c.bvslt(&Term::bv_signed(-5, 8)));
+    let d = bv8("d");
+    assert_eq!(c.zext(24).bvult(&d.zext(24)), c.bvult(&d));
+}

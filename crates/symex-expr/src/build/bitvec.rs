@@ -146,6 +146,9 @@ fn compare(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
     if a == b {
         return Some(Term::bool(matches!(op, Op::BvUle | Op::BvSle)));
     }
+    if let Some(t) = narrowed(op, a, b) {
+        return Some(t);
+    }
     let min_signed = 1u128 << (w - 1);
     let max_signed = min_signed - 1;
     let zero = || Term::bv(0, w);
@@ -163,6 +166,93 @@ fn compare(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
             Some(Term::tt())
         }
         _ => None,
+    }
+}
+
+/// Comparisons of an extended term with a constant or with another term extended the same
+/// way are decided on the narrow operand (C compares promoted `char`s everywhere): the
+/// constant either lies outside the narrow range, which decides the comparison, or is
+/// truncated without loss.
+fn narrowed(op: &Op, a: &Term, b: &Term) -> Option<Term> {
+    let signed = matches!(op, Op::BvSlt | Op::BvSle);
+    let ext = |t: &Term| match t.op() {
+        Op::ZeroExt(_) if !signed => Some(t.arg(0).clone()),
+        Op::SignExt(_) if signed => Some(t.arg(0).clone()),
+        _ => None,
+    };
+    let narrow = |x: &Term, y: &Term| Term::new_vec(op.clone(), vec![x.clone(), y.clone()]);
+    match (ext(a), ext(b)) {
+        (Some(x), Some(y)) if x.width() == y.width() => Some(narrow(&x, &y)),
+        (Some(x), None) => {
+            let c = b.as_bv()?;
+            let w = b.width();
+            let xw = x.width();
+            Some(match range_position(c, w, xw, signed) {
+                Position::Below => Term::ff(),
+                Position::Above => Term::tt(),
+                Position::AtMin if op_is_strict(op) => Term::ff(),
+                Position::AtMax if !op_is_strict(op) => Term::tt(),
+                _ => narrow(&x, &Term::bv(c, xw)),
+            })
+        }
+        (None, Some(y)) => {
+            let c = a.as_bv()?;
+            let w = a.width();
+            let yw = y.width();
+            Some(match range_position(c, w, yw, signed) {
+                Position::Below => Term::tt(),
+                Position::Above => Term::ff(),
+                Position::AtMax if op_is_strict(op) => Term::ff(),
+                Position::AtMin if !op_is_strict(op) => Term::tt(),
+                _ => narrow(&Term::bv(c, yw), &y),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn op_is_strict(op: &Op) -> bool {
+    matches!(op, Op::BvUlt | Op::BvSlt)
+}
+
+/// Where the `w`-bit constant `c` lies relative to the values a `nw`-bit operand takes once
+/// extended (unsigned: `0 ..= 2^nw - 1`; signed: `-2^(nw-1) ..= 2^(nw-1) - 1`).
+enum Position {
+    Below,
+    AtMin,
+    Inside,
+    AtMax,
+    Above,
+}
+
+fn range_position(c: u128, w: u32, nw: u32, signed: bool) -> Position {
+    let (v, min, max) = if signed {
+        let v = bvsem::to_signed(c, w);
+        let half = 1i128 << (nw - 1);
+        (v, -half, half - 1)
+    } else {
+        // Widths are at most 128 bits; compare as unsigned through i128-safe steps.
+        let max = mask(nw);
+        return if c > max {
+            Position::Above
+        } else if c == max {
+            Position::AtMax
+        } else if c == 0 {
+            Position::AtMin
+        } else {
+            Position::Inside
+        };
+    };
+    if v < min {
+        Position::Below
+    } else if v == min {
+        Position::AtMin
+    } else if v > max {
+        Position::Above
+    } else if v == max {
+        Position::AtMax
+    } else {
+        Position::Inside
     }
 }
 

@@ -176,7 +176,8 @@ impl Gen {
 
     fn bool_term(&self, pick: usize, d: u32, c: &mut Choices) -> Pair {
         let t = |g: G, c: &mut Choices| self.term(g, d, c);
-        match pick % 12 {
+        match pick % 13 {
+            12 => self.extended_compare(d, c),
             0 => app(Op::Not, &[t(G::Bool, c)]),
             1 => app(Op::And, &[t(G::Bool, c), t(G::Bool, c)]),
             2 => app(Op::Or, &[t(G::Bool, c), t(G::Bool, c)]),
@@ -199,6 +200,33 @@ impl Gen {
             9 => app(Op::Eq, &[t(G::Bool, c), t(G::Bool, c)]),
             10 if self.uninterpreted => app(Op::Eq, &[t(G::Ref, c), t(G::Ref, c)]),
             _ => app(Op::Eq, &[t(G::Mem, c), t(G::Mem, c)]),
+        }
+    }
+
+    /// A comparison of an extended narrow term with a constant near the ends of the narrow
+    /// range (the case the extension rewrites decide), either way round.
+    fn extended_compare(&self, d: u32, c: &mut Choices) -> Pair {
+        let (nw, w) = [(1, 8), (4, 8), (8, 16), (8, 32), (16, 64), (64, 128)][c.below(6)];
+        let x = self.term(G::Bv(nw), d, c);
+        let ext = if c.byte() % 2 == 0 {
+            Op::ZeroExt(w - nw)
+        } else {
+            Op::SignExt(w - nw)
+        };
+        let e = app(ext, &[x]);
+        let umax = bvsem::mask(nw);
+        let smin = bvsem::sext(1u128 << (nw - 1), nw, w - nw);
+        let smax = umax >> 1;
+        let base = [0, umax, smin, smax, bvsem::mask(w)][c.below(5)];
+        let k = Pair::same(Term::bv(
+            base.wrapping_add(u128::from(c.byte() % 3)).wrapping_sub(1),
+            w,
+        ));
+        let op = [Op::BvUlt, Op::BvUle, Op::BvSlt, Op::BvSle][c.below(4)].clone();
+        if c.byte() % 2 == 0 {
+            app(op, &[e, k])
+        } else {
+            app(op, &[k, e])
         }
     }
 
