@@ -208,7 +208,7 @@ impl Gen {
     fn extended_compare(&self, d: u32, c: &mut Choices) -> Pair {
         let (nw, w) = [(1, 8), (4, 8), (8, 16), (8, 32), (16, 64), (64, 128)][c.below(6)];
         let x = self.term(G::Bv(nw), d, c);
-        let ext = if c.byte() % 2 == 0 {
+        let ext = if c.byte().is_multiple_of(2) {
             Op::ZeroExt(w - nw)
         } else {
             Op::SignExt(w - nw)
@@ -223,7 +223,7 @@ impl Gen {
             w,
         ));
         let op = [Op::BvUlt, Op::BvUle, Op::BvSlt, Op::BvSle][c.below(4)].clone();
-        if c.byte() % 2 == 0 {
+        if c.byte().is_multiple_of(2) {
             app(op, &[e, k])
         } else {
             app(op, &[k, e])
