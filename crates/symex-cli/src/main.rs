@@ -1,6 +1,7 @@
 //! The `symex` binary: argument parsing, output files, exit codes (see `spec/cli.md`).
 use clap::{Parser, Subcommand};
 
+mod check;
 mod frontend;
 mod replay;
 mod run;
@@ -21,6 +22,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Explore the paths of a C program symbolically, report bugs, write one test per path.
     Run(run::RunArgs),
+    /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
+    Check(check::CheckArgs),
 }
 
 fn main() {
@@ -29,6 +32,7 @@ fn main() {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
+        Command::Check(args) => check::main(args),
     };
     std::process::exit(status);
 }

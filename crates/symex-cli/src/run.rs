@@ -120,6 +120,8 @@ pub struct Output<'a> {
     pub ktest: bool,
     pub program: String,
     pub progress: bool,
+    /// Replay every test whatever the flags say (`check` answers only from replayed tests).
+    pub validate: bool,
 }
 
 pub fn limits(a: &ExploreArgs) -> Limits {
@@ -132,13 +134,13 @@ pub fn limits(a: &ExploreArgs) -> Limits {
     }
 }
 
-/// Explores `prog`; `stop_on_error` ends the exploration at the first bug `stop_on_error` accepts.
+/// Explores `prog`; the exploration ends at the first path `stop` accepts.
 pub fn explore(
     prog: &Program,
     args: &ExploreArgs,
     checks: Checks,
     out: &Output<'_>,
-    stop_on_error: &dyn Fn(&symex_engine::Bug) -> bool,
+    stop: &mut dyn FnMut(&FinishedPath) -> bool,
 ) -> Result<Exploration, End> {
     let opts = Options {
         entry: args.entry.clone(),
@@ -146,7 +148,7 @@ pub fn explore(
         limits: limits(args),
         searcher: args.search,
         seed: args.seed,
-        validate: args.validate_tests,
+        validate: args.validate_tests || out.validate,
     };
     let solver = SolverConfig::default()
         .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
@@ -197,9 +199,9 @@ pub fn explore(
                 bug: b.clone(),
                 test: test_path,
             });
-            if stop_on_error(b) {
-                return Control::Stop;
-            }
+        }
+        if stop(p) {
+            return Control::Stop;
         }
         Control::Continue
     };
@@ -324,8 +326,9 @@ pub fn main(args: RunArgs) -> i32 {
         ktest: args.ktest,
         program: args.file.display().to_string(),
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+        validate: false,
     };
-    let ex = match explore(&prog, &args.explore, checks, &out, &|_| false) {
+    let ex = match explore(&prog, &args.explore, checks, &out, &mut |_| false) {
         Ok(x) => x,
         Err(e) => return fail(&describe_start_failure(&e)),
     };

@@ -1,0 +1,297 @@
+//! `symex check --property P FILE`: one SV-COMP verdict from a symbolic exploration. `FALSE` only with a
+//! violation whose test the concrete interpreter reproduces; `TRUE` only when the exploration completed
+//! (every feasible path explored to its end, nothing approximated) without one; `UNKNOWN` otherwise — a
+//! verdict is never guessed. Exit status: 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN.
+
+use crate::run::{explore, fail, output_dir, ExploreArgs, Output, TestsMode};
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use std::path::PathBuf;
+use symex_engine::{BugKind, Checks, Program};
+use symex_explore::{FinishedPath, PathEnd};
+use symex_ir::{CastOp, Inst};
+
+/// The properties `check` decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    UnreachCall,
+    ValidMemsafety,
+    NoOverflow,
+    Termination,
+}
+
+impl Property {
+    fn name(self) -> &'static str {
+        match self {
+            Property::UnreachCall => "unreach-call",
+            Property::ValidMemsafety => "valid-memsafety",
+            Property::NoOverflow => "no-overflow",
+            Property::Termination => "termination",
+        }
+    }
+
+    /// A property name, or the path of an SV-COMP `.prp` file.
+    pub fn parse(s: &str) -> Result<Property, String> {
+        match s {
+            "unreach-call" => return Ok(Property::UnreachCall),
+            "valid-memsafety" => return Ok(Property::ValidMemsafety),
+            "no-overflow" => return Ok(Property::NoOverflow),
+            "termination" => return Ok(Property::Termination),
+            _ => {}
+        }
+        let text = std::fs::read_to_string(s).map_err(|e| {
+            format!("`{s}` is neither a property (unreach-call, valid-memsafety, no-overflow, termination) nor a readable .prp file: {e}")
+        })?;
+        if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
+            Ok(Property::UnreachCall)
+        } else if text.contains("valid-deref")
+            || text.contains("valid-free")
+            || text.contains("valid-memtrack")
+        {
+            Ok(Property::ValidMemsafety)
+        } else if text.contains("overflow") {
+            Ok(Property::NoOverflow)
+        } else if text.contains("F end") {
+            Ok(Property::Termination)
+        } else {
+            Err(format!("{s}: no SV-COMP property symex checks in `{}`", text.trim()))
+        }
+    }
+}
+
+/// The data model of the program (SV-COMP's `data_model`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DataModel {
+    /// 64-bit long and pointers (x86-64 Linux).
+    #[value(name = "LP64", alias = "lp64")]
+    Lp64,
+    /// 32-bit int, long and pointers: emulated with 32-bit long on 64-bit pointers (see the README).
+    #[value(name = "ILP32", alias = "ilp32")]
+    Ilp32,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The program: .c, .i, .ll or .bc.
+    pub file: PathBuf,
+    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file.
+    #[arg(long, value_parser = Property::parse)]
+    pub property: Property,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// The data model the program is meant for.
+    #[arg(long, value_enum, default_value = "LP64")]
+    pub data_model: DataModel,
+    /// Where the violation's test goes (default: a fresh symex-out-N).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object instead of the verdict lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the verdict line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// What a path's bug means for the property.
+enum Meaning {
+    /// A violation, with the SV-COMP subproperty for memory safety.
+    Violation(Option<&'static str>),
+    /// The program ends there (abort, a failed assert) and nothing is violated.
+    End,
+    /// Undefined behaviour outside the property: no run goes on from here, so no TRUE.
+    Undecided,
+}
+
+fn meaning(p: Property, kind: BugKind) -> Meaning {
+    use BugKind as K;
+    match (p, kind) {
+        (Property::UnreachCall, K::ReachError) => Meaning::Violation(None),
+        (Property::ValidMemsafety, K::NullDeref | K::OutOfBounds | K::UseAfterFree) => {
+            Meaning::Violation(Some("valid-deref"))
+        }
+        (Property::ValidMemsafety, K::DoubleFree | K::InvalidFree) => {
+            Meaning::Violation(Some("valid-free"))
+        }
+        (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
+        (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
+        (_, K::Abort | K::Assertion) => Meaning::End,
+        (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
+        _ => Meaning::Undecided,
+    }
+}
+
+/// Why the ILP32 emulation (32-bit long, 64-bit pointers) may not match the program, if it may not.
+fn ilp32_mismatch(prog: &Program) -> Option<String> {
+    for f in &prog.module.functions {
+        for b in f.body.iter().flat_map(|b| &b.blocks) {
+            for inst in &b.insts {
+                if let Inst::Cast { op, from, to, .. } = inst {
+                    let narrow = match op {
+                        CastOp::PtrToInt => *to < 64,
+                        CastOp::IntToPtr => *from < 64,
+                        _ => false,
+                    };
+                    if narrow {
+                        return Some(format!(
+                            "`{}` converts between pointers and 32-bit integers, which the ILP32 emulation (64-bit pointers) does not reproduce",
+                            f.name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Runs the subcommand; returns the exit status.
+pub fn main(mut args: CheckArgs) -> i32 {
+    if args.data_model == DataModel::Ilp32 {
+        // A 64-bit target whose long is 32 bits (LLP64, with GCC's bit-field layout).
+        let extra = "--target=x86_64-pc-windows-gnu -mno-ms-bitfields";
+        let flags = args.explore.frontend.cflags.take().unwrap_or_default();
+        args.explore.frontend.cflags = Some(format!("{extra} {flags}"));
+    }
+    let module = match args.explore.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    let prog = Program::new(module);
+    let p = args.property;
+    let mut unknown_reasons: Vec<String> = Vec::new();
+    if p == Property::Termination {
+        unknown_reasons.push("termination is not decided by path exploration".into());
+        return report(&args, "unknown", None, None, &unknown_reasons);
+    }
+    if args.data_model == DataModel::Ilp32 {
+        if let Some(why) = ilp32_mismatch(&prog) {
+            unknown_reasons.push(why);
+            return report(&args, "unknown", None, None, &unknown_reasons);
+        }
+    }
+    let dir = match output_dir(args.out.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(&format!("cannot create the output directory: {e}")),
+    };
+    let checks = Checks {
+        overflow: p == Property::NoOverflow,
+        leaks: p == Property::ValidMemsafety,
+    };
+    let out = Output {
+        dir: Some(&dir),
+        tests: TestsMode::Errors,
+        ktest: false,
+        program: args.file.display().to_string(),
+        progress: false,
+        validate: true,
+    };
+    let mut violation: Option<(symex_engine::Bug, Option<&'static str>)> = None;
+    let mut undecided: Vec<String> = Vec::new();
+    let mut stop = |path: &FinishedPath| -> bool {
+        let PathEnd::Error(b) = &path.end else {
+            return false;
+        };
+        match meaning(p, b.kind) {
+            Meaning::Violation(sub) if path.validation_error.is_none() => {
+                violation = Some((b.clone(), sub));
+                true
+            }
+            Meaning::Violation(_) => {
+                undecided.push(format!("a violation's test does not replay: {b}"));
+                false
+            }
+            Meaning::End => false,
+            Meaning::Undecided => {
+                undecided.push(format!("undefined behaviour outside the property: {b}"));
+                false
+            }
+        }
+    };
+    let ex = match explore(&prog, &args.explore, checks, &out, &mut stop) {
+        Ok(x) => x,
+        Err(e) => return fail(&crate::run::describe_start_failure(&e)),
+    };
+    if let Some((bug, sub)) = violation {
+        let test = ex
+            .errors
+            .iter()
+            .find(|e| e.bug.kind == bug.kind && e.bug.loc == bug.loc)
+            .and_then(|e| e.test.clone());
+        return report(&args, "false", Some((&bug, sub)), test, &[]);
+    }
+    let s = &ex.summary;
+    unknown_reasons.extend(undecided);
+    unknown_reasons.extend(s.incomplete_reasons.iter().cloned());
+    unknown_reasons.extend(ex.unsupported.iter().map(|u| format!("unsupported: {u}")));
+    unknown_reasons.extend(
+        ex.validation_errors
+            .iter()
+            .map(|v| format!("a test does not replay: {v}")),
+    );
+    if s.cut > 0 && s.incomplete_reasons.is_empty() {
+        unknown_reasons.push(format!("{} paths were cut", s.cut));
+    }
+    if s.complete && unknown_reasons.is_empty() {
+        report(&args, "true", None, None, &[])
+    } else {
+        if !s.complete && unknown_reasons.is_empty() {
+            unknown_reasons.push("the exploration did not complete".into());
+        }
+        report(&args, "unknown", None, None, &unknown_reasons)
+    }
+}
+
+/// Prints the verdict and returns the exit status.
+fn report(
+    args: &CheckArgs,
+    verdict: &str,
+    bug: Option<(&symex_engine::Bug, Option<&str>)>,
+    test: Option<String>,
+    reasons: &[String],
+) -> i32 {
+    let line = match (verdict, bug) {
+        ("true", _) => "TRUE".to_string(),
+        ("false", Some((_, Some(sub)))) => format!("FALSE({sub})"),
+        ("false", _) => "FALSE".to_string(),
+        _ => "UNKNOWN".to_string(),
+    };
+    if args.json {
+        let mut o = json!({
+            "command": "check",
+            "file": args.file.display().to_string(),
+            "property": args.property.name(),
+            "verdict": verdict,
+        });
+        if let Some((b, sub)) = bug {
+            o["kind"] = json!(b.kind.as_str());
+            o["subproperty"] = json!(sub);
+            o["file_line"] = json!(b.loc.line);
+            o["function"] = json!(b.loc.function);
+            o["message"] = json!(b.message);
+            o["test"] = json!(test);
+        }
+        if !reasons.is_empty() {
+            o["reasons"] = json!(reasons);
+        }
+        println!("{o}");
+    } else {
+        if !args.quiet {
+            if let Some((b, _)) = bug {
+                println!("violation: {b}");
+                if let Some(t) = &test {
+                    println!("test: {t}");
+                }
+            }
+            for r in reasons {
+                println!("unknown because: {r}");
+            }
+        }
+        println!("{line}");
+    }
+    match verdict {
+        "true" => 0,
+        "false" => 1,
+        _ => 3,
+    }
+}
