@@ -15,7 +15,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH = os.path.join(ROOT, "..", "shared", "benchmarks", "sv-comp")
+# ../shared from the repository root (also from a worktree one level further down).
+SHARED = os.environ.get("SYMEX_SHARED") or next(
+    (d for d in (os.path.join(ROOT, "..", "shared"), os.path.join(ROOT, "..", "..", "shared"))
+     if os.path.isdir(d)), os.path.join(ROOT, "..", "shared"))
+BENCH = os.path.join(SHARED, "benchmarks", "sv-comp")
 PROPERTIES = ("unreach-call", "valid-memsafety", "no-overflow")
 
 

@@ -54,7 +54,10 @@ impl Property {
         } else if text.contains("F end") {
             Ok(Property::Termination)
         } else {
-            Err(format!("{s}: no SV-COMP property symex checks in `{}`", text.trim()))
+            Err(format!(
+                "{s}: no SV-COMP property symex checks in `{}`",
+                text.trim()
+            ))
         }
     }
 }
@@ -145,6 +148,43 @@ fn ilp32_mismatch(prog: &Program) -> Option<String> {
     None
 }
 
+/// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
+/// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
+/// Their intended semantics being unclear, `no-overflow` is not decided for them.
+fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let starts = bytes[i].is_ascii_digit()
+                && (i == 0
+                    || !(bytes[i - 1].is_ascii_alphanumeric()
+                        || bytes[i - 1] == b'_'
+                        || bytes[i - 1] == b'.'));
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let j = (i..bytes.len())
+                .find(|&k| !bytes[k].is_ascii_alphanumeric() && bytes[k] != b'.')
+                .unwrap_or(bytes.len());
+            let lit = &line[i..j];
+            if lit.bytes().all(|b| b.is_ascii_digit()) && !lit.starts_with('0') {
+                if let Ok(v) = lit.parse::<u128>() {
+                    if v > i32::MAX as u128 {
+                        return Some(format!(
+                            "the literal {lit} exceeds INT_MAX without a suffix (type long in C): whether the program means INT_MIN arithmetic is unclear"
+                        ));
+                    }
+                }
+            }
+            i = j;
+        }
+    }
+    None
+}
+
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
     if args.data_model == DataModel::Ilp32 {
@@ -166,6 +206,12 @@ pub fn main(mut args: CheckArgs) -> i32 {
     }
     if args.data_model == DataModel::Ilp32 {
         if let Some(why) = ilp32_mismatch(&prog) {
+            unknown_reasons.push(why);
+            return report(&args, "unknown", None, None, &unknown_reasons);
+        }
+    }
+    if p == Property::NoOverflow {
+        if let Some(why) = wide_unsuffixed_literal(&args.file) {
             unknown_reasons.push(why);
             return report(&args, "unknown", None, None, &unknown_reasons);
         }

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use symex_engine::memory::{split_address, Lookup, ObjKind};
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Value};
 use symex_ir::{Inst, Intrinsic, Operand, Terminator};
@@ -248,6 +249,34 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
     }
 }
 
+/// Whether the next step compares an address of a freed heap block: our allocator never reuses addresses, a
+/// real one may, so the comparison's outcome is one of several and the exploration no longer covers all runs.
+fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
+    let Some(f) = st.frames.last() else {
+        return false;
+    };
+    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+        return false;
+    };
+    let Some(Inst::ICmp {
+        width: 64,
+        lhs,
+        rhs,
+        ..
+    }) = body.blocks[f.block.0 as usize].insts.get(f.inst as usize)
+    else {
+        return false;
+    };
+    [*lhs, *rhs].iter().any(|op| {
+        let Operand::Slot(s) = op else { return false };
+        let Some(v) = f.regs[s.0 as usize].as_bv() else {
+            return false;
+        };
+        let (id, _) = split_address(v as u64);
+        matches!(st.mem.lookup(id), Lookup::Dead(ObjKind::Heap))
+    })
+}
+
 /// What running a state for a while produced.
 enum Ran {
     /// The state goes back to the searcher (with the siblings it forked).
@@ -415,6 +444,12 @@ impl<'p> Explorer<'p> {
         for _ in 0..QUANTUM {
             if let Some(end) = self.path_limit(ps) {
                 return Ran::Done(end, Vec::new());
+            }
+            if compares_dead_pointer(&ps.st, prog) {
+                ps.st.dom.incomplete.push(
+                    "the program compares a pointer to a freed heap block (a real allocator may reuse its address)"
+                        .into(),
+                );
             }
             let snapshot = may_fork(&ps.st, prog).then(|| ps.st.clone());
             let before = position(&ps.st, prog);
