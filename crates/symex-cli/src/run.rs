@@ -344,7 +344,11 @@ pub fn main(args: RunArgs) -> i32 {
         "errors": errors_json(&ex.errors),
         "tests": ex.tests,
         "coverage": {"blocks_covered": s.blocks_covered, "blocks_total": s.blocks_total},
-        "solver": {"queries": s.queries, "time_s": s.solver_time.as_secs_f64()},
+        "solver": {"queries": s.queries, "time_s": s.solver_time.as_secs_f64(),
+                   "layers": s.solver_layers.iter().map(|l| json!({
+                       "layer": l.layer, "queries": l.queries, "hits": l.hits, "calls": l.calls,
+                       "sat": l.sat, "unsat": l.unsat, "unknown": l.unknown,
+                       "time_s": l.time.as_secs_f64()})).collect::<Vec<_>>()},
         "instructions": s.instructions,
         "unsupported": ex.unsupported,
         "validation_failures": ex.validation_errors,

@@ -147,6 +147,8 @@ pub struct Summary {
     pub covered: FxHashSet<(u32, u32)>,
     pub queries: u64,
     pub solver_time: Duration,
+    /// Statistics of each solver layer, outermost first.
+    pub solver_layers: Vec<symex_solver::LayerStats>,
     pub time: Duration,
     pub instructions: u64,
     pub validation_failures: u64,
@@ -376,6 +378,7 @@ impl<'p> Explorer<'p> {
         let ctx = self.ctx.borrow();
         s.queries = ctx.queries;
         s.solver_time = ctx.time;
+        s.solver_layers = ctx.solver.stats();
         s.time = self.start.elapsed();
         s.blocks_total = prog
             .module
