@@ -14,7 +14,8 @@ pub struct LayerStats {
     pub layer: &'static str,
     /// Queries that reached this layer.
     pub queries: u64,
-    /// Queries this layer answered itself (cache hits, trivial cases).
+    /// Queries this layer answered itself (cache hits); for the independence layer, the
+    /// queries it split into several groups.
     pub hits: u64,
     /// Queries passed on to the next layer (a slicing layer may pass on several per query).
     pub calls: u64,
