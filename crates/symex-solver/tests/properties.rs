@@ -132,3 +132,38 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
+
+    /// `values` and `unsigned_range` through the whole chain, checked by a bare backend:
+    /// every value is feasible, a short list is complete, and the range is tight.
+    #[test]
+    fn values_and_ranges_are_exact(pc_shape in bytes(60), t_shape in bytes(40)) {
+        let gen = Gen { vars_per_sort: 2, uninterpreted: true, widths: &[1, 4, 8] };
+        let pc = vec![gen.term(G::Bool, 3, &mut Choices::new(&pc_shape)).simp];
+        let t = gen.term(G::Bv(8), 3, &mut Choices::new(&t_shape)).simp;
+        let mut chain = SolverConfig::default().build();
+        let mut oracle = Z3Solver::new();
+        let (Ok(values), Ok(range)) = (chain.values(&pc, &t, 8), chain.unsigned_range(&pc, &t)) else {
+            return Ok(());
+        };
+        let Ok(feasible) = oracle.is_sat(&pc) else { return Ok(()); };
+        prop_assert_eq!(range.is_some(), feasible);
+        prop_assert_eq!(values.is_empty(), !feasible);
+        let as_terms: Vec<Term> = values.iter().map(|v| v.to_term().unwrap()).collect();
+        for v in &as_terms {
+            prop_assert_eq!(oracle.may_be_true(&pc, &t.eq(v)), Ok(true), "{} = {} infeasible", t, v);
+        }
+        if values.len() < 8 {
+            let any = Term::or_all(as_terms.iter().map(|v| t.eq(v)).collect::<Vec<_>>().iter());
+            prop_assert_eq!(oracle.must_be_true(&pc, &any), Ok(true), "{} has other values", t);
+        }
+        if let Some((lo, hi)) = range {
+            let (lo, hi) = (Term::bv(lo, 8), Term::bv(hi, 8));
+            prop_assert_eq!(oracle.must_be_true(&pc, &lo.bvule(&t).and(&t.bvule(&hi))), Ok(true));
+            prop_assert_eq!(oracle.may_be_true(&pc, &t.eq(&lo)), Ok(true));
+            prop_assert_eq!(oracle.may_be_true(&pc, &t.eq(&hi)), Ok(true));
+        }
+    }
+}
