@@ -184,6 +184,18 @@ impl FnLower<'_, '_> {
             });
             return Ok(());
         }
+        if base == "llvm.is.constant" {
+            // What LLVM's own codegen answers for an `is.constant` that survived optimisation.
+            let Some(dst) = dst else {
+                return Err(FrontendError::unsupported(format!("malformed `{name}`")));
+            };
+            let no = self.ctx.intern_const(Const::Int { width: 1, value: 0 });
+            out.push(Inst::Copy {
+                dst,
+                src: Operand::Const(no),
+            });
+            return Ok(());
+        }
         if let Some(rop) = reduce_op(base) {
             let Shape::Vector { elem_width, lanes } = self.arg_shape(c, 0)? else {
                 return Err(FrontendError::unsupported(format!(
@@ -347,7 +359,7 @@ impl FnLower<'_, '_> {
             "llvm.bitreverse" => (Intrinsic::Bitreverse { width }, 1),
             "llvm.fshl" => (Intrinsic::Fshl { width }, 3),
             "llvm.fshr" => (Intrinsic::Fshr { width }, 3),
-            "llvm.memcpy" | "llvm.memmove" | "llvm.memset" => {
+            "llvm.memcpy" | "llvm.memcpy.inline" | "llvm.memmove" | "llvm.memset" => {
                 let Shape::Int(len_width) = self.arg_shape(c, 2)? else {
                     return Err(FrontendError::unsupported(format!(
                         "`{name}` with a non-integer length"
@@ -355,7 +367,7 @@ impl FnLower<'_, '_> {
                 };
                 let volatile = self.flag_arg(c, 3)?;
                 let op = match base {
-                    "llvm.memcpy" => Intrinsic::Memcpy {
+                    "llvm.memcpy" | "llvm.memcpy.inline" => Intrinsic::Memcpy {
                         len_width,
                         volatile,
                     },

@@ -290,3 +290,30 @@ int main(void) { long r = f(g); return (int)(r + g.a[0]); }"#;
         ));
     }
 }
+
+#[test]
+fn is_constant_is_false_and_inline_memcpy_is_memcpy() {
+    let m = ll(r#"
+declare i1 @llvm.is.constant.i32(i32)
+declare void @llvm.memcpy.inline.p0i8.p0i8.i64(i8*, i8*, i64, i1)
+define i1 @f(i32 %x, i8* %d, i8* %s) {
+  call void @llvm.memcpy.inline.p0i8.p0i8.i64(i8* %d, i8* %s, i64 8, i1 false)
+  %c = call i1 @llvm.is.constant.i32(i32 %x)
+  ret i1 %c
+}"#);
+    let is = insts(&m, "f");
+    assert!(matches!(
+        is[0],
+        Inst::Intrinsic {
+            op: Intrinsic::Memcpy {
+                len_width: 64,
+                volatile: false
+            },
+            ..
+        }
+    ));
+    let Inst::Copy { src, .. } = is[1] else {
+        panic!("{:?}", is[1])
+    };
+    assert_eq!(int_const(&m, *src), 0);
+}
