@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Does running LLVM's mem2reg and simplifycfg before lowering (`--simplify`) help? On csmith programs:
 # static IR instructions after lowering, and, through `symex replay --json`, executed IR instructions,
-# execution time (loading excluded) and whether the output stays the same.
+# execution time (loading excluded) and whether the output stays the same. Also checks that the same
+# programs compiled with `--cflags=-O2` print the same output (a differential test of the -O2 lowering).
 #
-#   bash bench/frontend-simplify.sh [SEED...]        (default: seeds 1..30)
+#   bash bench/frontend-variants.sh [SEED...]        (default: seeds 1..30)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/ensure-deps.sh"
@@ -21,6 +22,8 @@ for s in "${seeds[@]}"; do
         > "$work/plain$s.json" 2>/dev/null || true
     "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 60 --simplify \
         > "$work/simple$s.json" 2>/dev/null || true
+    "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 60 --cflags=-O2 \
+        > "$work/o2$s.json" 2>/dev/null || true
 done
 files=()
 for s in "${seeds[@]}"; do files+=("$work/p$s.c"); done
@@ -30,7 +33,7 @@ python3 - "$work" "$static_plain" "$static_simple" "${seeds[@]}" <<'PY'
 import json, sys
 work, sp, ss, seeds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 tot = {"plain": [0, 0.0], "simple": [0, 0.0]}
-same = counted = 0
+same = counted = same_o2 = 0
 print(f"{'seed':>5} {'outcome':>9} {'instr plain':>12} {'instr simplify':>15} {'t plain':>8} {'t simpl':>8} same-output")
 for s in seeds:
     try:
@@ -42,6 +45,11 @@ for s in seeds:
     ka, kb = a["outcome"]["kind"], b["outcome"]["kind"]
     eq = ka == kb and a.get("stdout") == b.get("stdout")
     same += eq
+    try:
+        c = json.load(open(f"{work}/o2{s}.json"))
+        same_o2 += c.get("stdout") == a.get("stdout")
+    except Exception:
+        pass
     if ka == "exit" and kb == "exit":
         counted += 1
         for k, r in (("plain", a), ("simple", b)):
@@ -53,5 +61,6 @@ print(f"static IR instructions: {sp} plain, {ss} with --simplify ({100 * (1 - ss
 if ip and is_:
     print(f"executed ({counted} programs that exit): {ip} plain, {is_} with --simplify ({100 * (1 - is_ / ip):.0f}% fewer); "
           f"time {tp:.2f} s vs {ts:.2f} s ({tp / ts if ts else 0:.2f}x); rate {ip / tp / 1e6:.1f} vs {is_ / ts / 1e6:.1f} M instr/s")
-print(f"same outcome and output: {same}/{len(seeds)}")
+print(f"same outcome and output with --simplify: {same}/{len(seeds)}")
+print(f"same output at -O2: {same_o2}/{len(seeds)}")
 PY
