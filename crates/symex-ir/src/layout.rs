@@ -257,3 +257,125 @@ pub(crate) fn parse_layout(s: &str) -> Result<Aligns> {
     }
     Ok((ints, vecs, agg))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const X86_64: &str = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128";
+
+    fn table() -> TypeTable {
+        let (int_aligns, vec_aligns, agg_align) = parse_layout(X86_64).unwrap();
+        let mut t = TypeTable {
+            infos: Vec::new(),
+            by_kind: FxHashMap::default(),
+            by_ref: FxHashMap::default(),
+            int_aligns,
+            vec_aligns,
+            agg_align,
+        };
+        for kind in [
+            TypeKind::Void,
+            TypeKind::Int(1),
+            TypeKind::Int(8),
+            TypeKind::Int(16),
+        ] {
+            t.intern(kind);
+        }
+        t
+    }
+
+    fn sizes(t: &TypeTable, id: TypeId) -> (u64, u64, u64) {
+        let i = t.info(id);
+        (i.store_size, i.alloc_size, i.align)
+    }
+
+    #[test]
+    fn integers_follow_the_next_larger_listed_width() {
+        let mut t = table();
+        let cases = [
+            (1, (1, 1, 1)),
+            (8, (1, 1, 1)),
+            (17, (3, 4, 4)),
+            (24, (3, 4, 4)),
+            (33, (5, 8, 8)),
+            (64, (8, 8, 8)),
+        ];
+        for (bits, want) in cases {
+            let id = t.intern(TypeKind::Int(bits));
+            assert_eq!(sizes(&t, id), want, "i{bits}");
+        }
+        // LLVM 14 has no i128 entry for x86-64: the largest listed one (i64) applies.
+        let i128 = t.intern(TypeKind::Int(128));
+        assert_eq!(sizes(&t, i128), (16, 16, 8));
+    }
+
+    #[test]
+    fn structs_pad_fields_and_round_their_size() {
+        let mut t = table();
+        let (i8t, i32t, i64t) = (
+            t.intern(TypeKind::Int(8)),
+            t.intern(TypeKind::Int(32)),
+            t.intern(TypeKind::Int(64)),
+        );
+        let s = t.struct_of(vec![i8t, i64t, i8t, i32t], false);
+        let TypeKind::Struct { offsets, .. } = &t.info(s).kind else {
+            panic!()
+        };
+        assert_eq!(offsets, &vec![0, 8, 16, 20]);
+        assert_eq!(sizes(&t, s), (24, 24, 8));
+        let p = t.struct_of(vec![i8t, i64t, i8t, i32t], true);
+        let TypeKind::Struct { offsets, .. } = &t.info(p).kind else {
+            panic!()
+        };
+        assert_eq!(offsets, &vec![0, 1, 9, 10]);
+        assert_eq!(sizes(&t, p), (14, 14, 1));
+        let empty = t.struct_of(vec![], false);
+        assert_eq!(sizes(&t, empty), (0, 0, 1));
+    }
+
+    #[test]
+    fn arrays_and_vectors() {
+        let mut t = table();
+        let i24 = t.intern(TypeKind::Int(24));
+        let arr = t.intern(TypeKind::Array { elem: i24, len: 5 });
+        assert_eq!(sizes(&t, arr), (20, 20, 4), "elements are alloc-size apart");
+        let i32t = t.intern(TypeKind::Int(32));
+        let v4 = t.intern(TypeKind::Vector {
+            elem: i32t,
+            lanes: 4,
+        });
+        assert_eq!(sizes(&t, v4), (16, 16, 16));
+        let i16t = t.intern(TypeKind::Int(16));
+        let v3 = t.intern(TypeKind::Vector {
+            elem: i16t,
+            lanes: 3,
+        });
+        assert_eq!(
+            sizes(&t, v3),
+            (6, 8, 8),
+            "naturally aligned to the next power of two"
+        );
+    }
+
+    #[test]
+    fn interning_shares_equal_types() {
+        let mut t = table();
+        let a = t.intern(TypeKind::Int(32));
+        let b = t.intern(TypeKind::Int(32));
+        assert_eq!(a, b);
+        let s1 = t.struct_of(vec![a, a], false);
+        let s2 = t.struct_of(vec![b, b], false);
+        assert_eq!(s1, s2);
+    }
+
+    #[test]
+    fn foreign_layouts_are_refused() {
+        assert!(parse_layout("E-m:e-i64:64").is_err(), "big endian");
+        assert!(
+            parse_layout("e-m:e-p:32:32-i64:64").is_err(),
+            "32-bit pointers"
+        );
+        assert!(parse_layout(X86_64).is_ok());
+    }
+}
