@@ -128,7 +128,14 @@ fn run_tool(tool: &str, args: &[String], input: &Path) -> Result<()> {
         .output()
         .map_err(|e| FrontendError::Tool {
             tool: tool.to_owned(),
-            message: format!("cannot run it ({e}); install it with `apt-get install -y clang-14`"),
+            message: format!(
+                "cannot run it ({e}); install it with `apt-get install -y {}`",
+                if tool.starts_with("opt") {
+                    "llvm-14"
+                } else {
+                    "clang-14"
+                }
+            ),
         })?;
     if output.status.success() {
         return Ok(());

@@ -135,3 +135,17 @@ fn preprocessed_and_bitcode_inputs_load() {
     let m = load(&bc, &FrontendOptions::default()).unwrap();
     assert!(m.function_by_name("main").is_some());
 }
+
+#[test]
+fn a_missing_compiler_is_an_error_that_says_how_to_install_it() {
+    let opts = FrontendOptions {
+        clang: Some("clang-does-not-exist-14".into()),
+        ..FrontendOptions::default()
+    };
+    let err = try_c("int main(void) { return 0; }", &opts).unwrap_err();
+    assert!(matches!(err, FrontendError::Tool { .. }), "{err:?}");
+    assert!(
+        err.to_string().contains("apt-get install -y clang-14"),
+        "{err}"
+    );
+}
