@@ -100,6 +100,7 @@ fn to_json(name: &str, src: &str, report: &Report) -> serde_json::Value {
         "verified": report.verified(),
         "time_s": report.time_s,
         "members": members,
+        "paths": report.paths,
         "solver": {"queries": report.solver_queries, "syntactic": report.syntactic_checks},
     })
 }
@@ -141,8 +142,9 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
             }
         }
         println!(
-            "{} members, {} solver queries, {} settled syntactically, {:.3} s",
+            "{} members, {} paths, {} solver queries, {} settled syntactically, {:.3} s",
             report.members.len(),
+            report.paths,
             report.solver_queries,
             report.syntactic_checks,
             report.time_s

@@ -134,6 +134,8 @@ pub struct Verifier {
     pub deadline: Option<std::time::Instant>,
     /// The next allocation number (`terms::object_id`).
     pub next_oid: i128,
+    /// Paths of method bodies and `main` verified to their end (the postcondition).
+    pub paths: u64,
 }
 
 impl Verifier {
@@ -148,6 +150,7 @@ impl Verifier {
             termination: None,
             deadline: config.max_time.map(|d| std::time::Instant::now() + d),
             next_oid: 1,
+            paths: 0,
         }
     }
 
@@ -235,6 +238,8 @@ pub struct Report {
     /// Entailment questions settled syntactically / sent to the solver layers.
     pub syntactic_checks: u64,
     pub solver_queries: u64,
+    /// Paths of method bodies and `main` verified to their end.
+    pub paths: u64,
     pub time_s: f64,
 }
 
@@ -272,6 +277,7 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
             members,
             syntactic_checks: v.prover.syntactic,
             solver_queries: v.prover.queries,
+            paths: v.paths,
             time_s: start.elapsed().as_secs_f64(),
         }
     };

@@ -89,7 +89,10 @@ pub fn mutator(v: &mut Verifier, m: &Mutator) -> Status {
                             format!("`{}` might end without `return`", m.name),
                         ));
                     }
-                    consumer::consume(v, end, &m.post, &ob, &mut |_, _, _| Ok(()))
+                    consumer::consume(v, end, &m.post, &ob, &mut |v, _, _| {
+                        v.paths += 1;
+                        Ok(())
+                    })
                 })
             })
         },
@@ -159,7 +162,10 @@ pub fn pure(v: &mut Verifier, p: &Pure) -> Status {
 
 /// Definition 6.
 pub fn main(v: &mut Verifier, body: &[crate::ir::Stmt]) -> Status {
-    status(exec_body(v, State::default(), body, &mut |_, _, ()| Ok(())))
+    status(exec_body(v, State::default(), body, &mut |v, _, ()| {
+        v.paths += 1;
+        Ok(())
+    }))
 }
 
 /// Definition 7: every member and `main`, in program order.
