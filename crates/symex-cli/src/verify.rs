@@ -3,8 +3,9 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use symex_idf::diagnostics::{line_col, render};
+use symex_idf::verify::pretty::term;
 use symex_idf::verify::validity::Status;
-use symex_idf::verify::{Config, Report};
+use symex_idf::verify::{Config, Report, TraceStep};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -63,7 +64,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         }
     };
     if args.json {
-        println!("{}", to_json(&name, &src, &report));
+        println!("{}", to_json(&name, &src, &report, args.trace));
     } else {
         print_human(&name, &src, &report, args);
     }
@@ -80,7 +81,7 @@ fn exit_status(report: &Report) -> i32 {
     }
 }
 
-fn to_json(name: &str, src: &str, report: &Report) -> serde_json::Value {
+fn to_json(name: &str, src: &str, report: &Report, trace: bool) -> serde_json::Value {
     let members: Vec<_> = report
         .members
         .iter()
@@ -89,8 +90,12 @@ fn to_json(name: &str, src: &str, report: &Report) -> serde_json::Value {
             Status::Failed(f) => {
                 let (line, column) = line_col(src, f.span.start);
                 let status = if f.inconclusive { "unknown" } else { "failed" };
-                json!({"name": m.name, "status": status,
-                       "errors": [{"message": f.message, "line": line, "column": column, "notes": f.notes}]})
+                let mut error =
+                    json!({"message": f.message, "line": line, "column": column, "notes": f.notes});
+                if trace {
+                    error["trace"] = f.trace.iter().map(|step| trace_step(src, step)).collect();
+                }
+                json!({"name": m.name, "status": status, "errors": [error]})
             }
         })
         .collect();
@@ -103,6 +108,33 @@ fn to_json(name: &str, src: &str, report: &Report) -> serde_json::Value {
         "paths": report.paths,
         "solver": {"queries": report.solver_queries, "syntactic": report.syntactic_checks},
     })
+}
+
+/// One step of a failing path: the statement and the symbolic state before it.
+fn trace_step(src: &str, step: &TraceStep) -> serde_json::Value {
+    let (line, column) = line_col(src, step.span.start);
+    let st = &step.state;
+    let heap =
+        |h: &symex_idf::verify::state::Heap| h.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let store: serde_json::Map<String, serde_json::Value> = st
+        .store
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(term(v))))
+        .collect();
+    json!({
+        "line": line,
+        "column": column,
+        "statement": snippet(src, step.span),
+        "heap": heap(&st.heap),
+        "old_heap": heap(&st.old),
+        "store": store,
+        "path_condition": st.pc.facts().iter().map(term).collect::<Vec<_>>(),
+    })
+}
+
+fn snippet(src: &str, span: symex_idf::ir::Span) -> String {
+    let text = src.get(span.start..span.end).unwrap_or("");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {

@@ -106,3 +106,34 @@ fn an_exhausted_time_budget_is_inconclusive_exit_3() {
         .iter()
         .any(|m| m["status"] == "unknown"));
 }
+
+#[test]
+fn json_trace_lists_each_state_of_the_failing_path() {
+    let file = example("cell_fig9_no_close.idf");
+    let (code, stdout, _) = symex(&[
+        "verify",
+        "--json",
+        "--trace",
+        "--no-infer",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let set_x = v["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "Cell.setX")
+        .unwrap()
+        .clone();
+    let trace = set_x["errors"][0]["trace"].as_array().unwrap().clone();
+    let statements: Vec<&str> = trace
+        .iter()
+        .map(|s| s["statement"].as_str().unwrap())
+        .collect();
+    assert_eq!(statements[..3], ["open valid();", "x := v;", "use getX();"]);
+    // After `x := v` the field chunk holds v (Figure 9's third state).
+    let chunk = trace[2]["heap"][0].as_str().unwrap();
+    assert!(chunk.contains(".x ↦ v#"), "{chunk}");
+    assert_eq!(trace[0]["path_condition"].as_array().unwrap().len(), 1);
+}
