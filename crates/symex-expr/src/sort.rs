@@ -42,6 +42,12 @@ impl Sort {
         Sort::BitVec(w)
     }
 
+    /// The bit-vector sort of width `w`, or `None` when `w` is 0 or above [`MAX_BV_WIDTH`]
+    /// (for widths that come from input, such as LLVM's `i256`).
+    pub fn try_bv(w: u32) -> Option<Sort> {
+        (1..=MAX_BV_WIDTH).contains(&w).then_some(Sort::BitVec(w))
+    }
+
     /// The array sort `BitVec(index) -> BitVec(element)`.
     ///
     /// # Panics

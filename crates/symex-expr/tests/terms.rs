@@ -282,3 +282,11 @@ fn comparisons_of_extended_bytes_are_decided_on_the_byte() {
     let d = bv8("d");
     assert_eq!(c.zext(24).bvult(&d.zext(24)), c.bvult(&d));
 }
+
+#[test]
+fn widths_from_input_are_checked_without_panicking() {
+    assert_eq!(Sort::try_bv(256), None);
+    assert_eq!(Sort::try_bv(0), None);
+    assert_eq!(Term::try_bv(5, 128), Some(Term::bv(5, 128)));
+    assert_eq!(Term::try_bv(5, 129), None);
+}

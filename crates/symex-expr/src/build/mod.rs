@@ -94,6 +94,11 @@ impl Term {
         )
     }
 
+    /// [`Term::bv`] for a width that comes from input: `None` outside `1..=128`.
+    pub fn try_bv(value: u128, width: u32) -> Option<Term> {
+        Sort::try_bv(width).map(|_| Term::bv(value, width))
+    }
+
     /// The `width`-bit two's-complement constant `value` (truncated).
     pub fn bv_signed(value: i128, width: u32) -> Term {
         Term::bv(value as u128, width)
