@@ -840,3 +840,15 @@ impl VectorInst {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hot_types_stay_small() {
+        // The interpreter walks `Inst`s and `Operand`s in its inner loop.
+        assert!(std::mem::size_of::<Operand>() <= 8);
+        assert!(std::mem::size_of::<Inst>() <= 40);
+    }
+}
