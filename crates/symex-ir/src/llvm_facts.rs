@@ -32,15 +32,22 @@ pub(crate) type InstKey = (u32, u32);
 pub(crate) struct LlvmFacts {
     /// Arithmetic flags of the instructions that have any, by function name.
     pub flags: FxHashMap<String, FxHashMap<InstKey, ArithFlags>>,
-    /// Wide constants (more than 64 bits), by (width, low 64 bits) → full value.
+    /// The wide constants (more than 64 bits: (width, value)) inside each instruction's operands,
+    /// by function name and position, for the instructions that have any.
+    pub wide_in_inst: FxHashMap<String, FxHashMap<InstKey, Vec<(u32, u128)>>>,
+    /// The wide constants inside each global's initializer in element order (one entry per
+    /// occurrence), by global name.
+    pub wide_in_global: FxHashMap<String, Vec<(u32, u128)>>,
+    /// Module-wide fallback: (width, low 64 bits) → full value, when that is unique.
     wide: FxHashMap<(u32, u64), u128>,
-    /// (width, low 64 bits) pairs shared by several distinct wide constants.
+    /// (width, low 64 bits) pairs shared by several distinct wide constants of the module.
     ambiguous: FxHashSet<(u32, u64)>,
 }
 
 impl LlvmFacts {
-    /// The full value of a constant of `width > 64` bits whose low 64 bits `llvm-ir` reported.
-    pub fn wide_value(&self, width: u32, low: u64) -> Result<u128> {
+    /// The full value of a constant of `width > 64` bits whose low 64 bits `llvm-ir` reported,
+    /// when it is the only such constant of the module.
+    pub fn module_wide_value(&self, width: u32, low: u64) -> Result<u128> {
         let key = (width, low);
         if self.ambiguous.contains(&key) {
             return Err(FrontendError::unsupported(format!(
@@ -93,7 +100,11 @@ impl LlvmFacts {
         while !global.is_null() {
             let init = LLVMGetInitializer(global);
             if !init.is_null() {
-                walker.visit(init);
+                let mut wides = Vec::new();
+                walker.ordered_wides(init, &mut wides);
+                if !wides.is_empty() {
+                    self.wide_in_global.insert(value_name(global), wides);
+                }
             }
             global = LLVMGetNextGlobal(global);
         }
@@ -113,11 +124,18 @@ impl LlvmFacts {
                             .or_default()
                             .insert((b, i), flags);
                     }
+                    let mut wides = Vec::new();
                     for k in 0..LLVMGetNumOperands(inst).max(0) as u32 {
                         let op = LLVMGetOperand(inst, k);
                         if !op.is_null() && !LLVMIsAConstant(op).is_null() {
-                            walker.visit(op);
+                            wides.extend(walker.wides_of(op));
                         }
+                    }
+                    if !wides.is_empty() {
+                        self.wide_in_inst
+                            .entry(name.clone())
+                            .or_default()
+                            .insert((b, i), wides);
                     }
                     inst = LLVMGetNextInstruction(inst);
                     i += 1;
@@ -169,10 +187,10 @@ unsafe fn arith_flags(inst: LLVMValueRef) -> ArithFlags {
 }
 
 /// Visits constants (through aggregates and constant expressions, never into other globals)
-/// and records the integers wider than 64 bits.
+/// and collects the integers wider than 64 bits, remembering the answer per constant node.
 struct ConstWalker {
     ctx: LLVMContextRef,
-    seen: FxHashSet<usize>,
+    memo: FxHashMap<usize, Vec<(u32, u128)>>,
     found: FxHashMap<(u32, u64), FxHashSet<u128>>,
 }
 
@@ -180,30 +198,62 @@ impl ConstWalker {
     fn new(ctx: LLVMContextRef) -> Self {
         ConstWalker {
             ctx,
-            seen: FxHashSet::default(),
+            memo: FxHashMap::default(),
             found: FxHashMap::default(),
         }
     }
 
-    unsafe fn visit(&mut self, c: LLVMValueRef) {
-        if !self.seen.insert(c as usize) || !LLVMIsAGlobalValue(c).is_null() {
-            return;
+    /// The wide integer constants inside `c`.
+    unsafe fn wides_of(&mut self, c: LLVMValueRef) -> Vec<(u32, u128)> {
+        if !LLVMIsAGlobalValue(c).is_null() {
+            return Vec::new();
         }
         if !LLVMIsAConstantInt(c).is_null() {
             let width = LLVMGetIntTypeWidth(LLVMTypeOf(c));
-            if width > 64 {
-                let value = self.full_value(c, width);
-                self.found
-                    .entry((width, value as u64))
-                    .or_default()
-                    .insert(value);
+            if width <= 64 {
+                return Vec::new();
             }
+            let value = self.full_value(c, width);
+            self.found
+                .entry((width, value as u64))
+                .or_default()
+                .insert(value);
+            return vec![(width, value)];
+        }
+        if let Some(known) = self.memo.get(&(c as usize)) {
+            return known.clone();
+        }
+        let mut out = Vec::new();
+        for k in 0..LLVMGetNumOperands(c).max(0) as u32 {
+            let op = LLVMGetOperand(c, k);
+            if !op.is_null() && !LLVMIsAConstant(op).is_null() {
+                for w in self.wides_of(op) {
+                    if !out.contains(&w) {
+                        out.push(w);
+                    }
+                }
+            }
+        }
+        self.memo.insert(c as usize, out.clone());
+        out
+    }
+
+    /// Every wide integer inside `c`, in operand (element) order, once per occurrence.
+    unsafe fn ordered_wides(&mut self, c: LLVMValueRef, out: &mut Vec<(u32, u128)>) {
+        if !LLVMIsAGlobalValue(c).is_null() {
+            return;
+        }
+        if !LLVMIsAConstantInt(c).is_null() {
+            out.extend(self.wides_of(c));
+            return;
+        }
+        if self.memo.get(&(c as usize)).is_some_and(Vec::is_empty) {
             return;
         }
         for k in 0..LLVMGetNumOperands(c).max(0) as u32 {
             let op = LLVMGetOperand(c, k);
             if !op.is_null() && !LLVMIsAConstant(op).is_null() {
-                self.visit(op);
+                self.ordered_wides(op, out);
             }
         }
     }

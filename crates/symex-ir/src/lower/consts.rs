@@ -117,7 +117,7 @@ impl Ctx<'_> {
                     )));
                 }
                 let full = if *bits > 64 {
-                    self.facts.wide_value(*bits, *value)?
+                    self.resolve_wide(*bits, *value)?
                 } else {
                     u128::from(*value)
                 };

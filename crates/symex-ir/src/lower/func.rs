@@ -60,7 +60,8 @@ impl FnLower<'_, '_> {
         let phis = f
             .basic_blocks
             .iter()
-            .map(|bb| self.block_phis(bb))
+            .enumerate()
+            .map(|(b, bb)| self.block_phis(b as u32, bb))
             .collect::<Result<Vec<_>>>()?;
         let mut blocks = Vec::with_capacity(f.basic_blocks.len());
         for (b, bb) in f.basic_blocks.iter().enumerate() {
@@ -72,11 +73,14 @@ impl FnLower<'_, '_> {
                 }
                 let loc = self.ctx.loc(inst.get_debug_loc());
                 let before = insts.len();
+                self.enter((b as u32, i as u32));
                 self.inst(inst, (b as u32, i as u32), &mut insts)
                     .map_err(|e| self.here(e, inst.get_debug_loc()))?;
                 locs.resize(locs.len() + insts.len() - before, loc);
             }
             let term_loc = self.ctx.loc(bb.term.get_debug_loc());
+            // LLVM counts the terminator as the block's last instruction.
+            self.enter((b as u32, bb.instrs.len() as u32));
             let term = self
                 .terminator(&bb.term, BlockId(b as u32), &phis)
                 .map_err(|e| self.here(e, bb.term.get_debug_loc()))?;
@@ -174,12 +178,22 @@ impl FnLower<'_, '_> {
         })
     }
 
-    fn block_phis(&mut self, bb: &llvm_ir::BasicBlock) -> Result<Vec<Phi>> {
+    /// Makes the wide constants of the instruction at `key` the ones constants are resolved against.
+    fn enter(&mut self, key: (u32, u32)) {
+        let facts = self.ctx.facts;
+        self.ctx.wide_scope.clear();
+        if let Some(wides) = facts.wide_in_inst.get(self.fname).and_then(|f| f.get(&key)) {
+            self.ctx.wide_scope.extend_from_slice(wides);
+        }
+    }
+
+    fn block_phis(&mut self, b: u32, bb: &llvm_ir::BasicBlock) -> Result<Vec<Phi>> {
         let mut out = Vec::new();
-        for inst in &bb.instrs {
+        for (i, inst) in bb.instrs.iter().enumerate() {
             let Instruction::Phi(phi) = inst else {
                 continue;
             };
+            self.enter((b, i as u32));
             let dst = self.dst(&phi.dest)?;
             let incoming = phi
                 .incoming_values

@@ -31,9 +31,32 @@ pub(crate) struct Ctx<'m> {
     pub symbols: FxHashMap<Name, AddrBase>,
     files: Vec<String>,
     file_ids: FxHashMap<String, u32>,
+    /// The wide (> 64-bit) constants of the instruction or initializer being lowered.
+    pub wide_scope: Vec<(u32, u128)>,
+    /// Initializers list their wide constants in element order, one per occurrence, and
+    /// `write_const` visits the elements in that order: each use consumes its entry.
+    pub wide_scope_ordered: bool,
 }
 
 impl<'m> Ctx<'m> {
+    /// The full value of a wide constant whose low 64 bits `llvm-ir` kept: found among the wide
+    /// constants of what is being lowered, else in the whole module; refused when ambiguous.
+    pub fn resolve_wide(&mut self, width: u32, low: u64) -> Result<u128> {
+        let matches = |(w, v): &(u32, u128)| *w == width && *v as u64 == low;
+        let Some(first) = self.wide_scope.iter().position(matches) else {
+            return self.facts.module_wide_value(width, low);
+        };
+        let value = self.wide_scope[first].1;
+        if self.wide_scope_ordered {
+            self.wide_scope.remove(first);
+        } else if self.wide_scope.iter().any(|e| matches(e) && e.1 != value) {
+            return Err(FrontendError::unsupported(format!(
+                "two distinct i{width} constants with equal low 64 bits ({low:#x}) in one instruction"
+            )));
+        }
+        Ok(value)
+    }
+
     pub fn intern_const(&mut self, c: Const) -> ConstId {
         if let Some(&id) = self.const_ids.get(&c) {
             return id;
@@ -99,6 +122,8 @@ pub(crate) fn lower_module(
         symbols: FxHashMap::default(),
         files: Vec::new(),
         file_ids: FxHashMap::default(),
+        wide_scope: Vec::new(),
+        wide_scope_ordered: false,
     };
     let main_file = if llm.source_file_name.is_empty() {
         source_path.to_owned()
@@ -113,12 +138,20 @@ pub(crate) fn lower_module(
     resolve_aliases(&mut ctx)?;
     for (g, lg) in globals.iter_mut().zip(&llm.global_vars) {
         if let Some(init) = &lg.initializer {
+            ctx.wide_scope_ordered = true;
+            ctx.wide_scope = facts
+                .wide_in_global
+                .get(&g.name)
+                .cloned()
+                .unwrap_or_default();
             let data = ctx
                 .const_data(init, g.ty)
                 .map_err(|e| e.at(ctx.describe(g.loc), None).in_global(&g.name))?;
             g.init = Some(data);
         }
     }
+    ctx.wide_scope.clear();
+    ctx.wide_scope_ordered = false;
     for (f, lf) in functions.iter_mut().zip(&llm.functions) {
         f.body = Some(func::lower_body(&mut ctx, lf)?);
     }

@@ -115,13 +115,42 @@ __int128 g(__int128 x) { return x / -3; }"#);
 }
 
 #[test]
-fn two_wide_constants_with_the_same_low_half_are_refused_not_confused() {
-    let err = try_ll(
-        r#"
+fn wide_constants_with_the_same_low_half_are_told_apart_per_instruction() {
+    let m = ll(r#"
+@g = global [2 x i128] [i128 18446744073709551616, i128 36893488147419103232]
 define i128 @f(i128 %a) {
   %1 = add i128 %a, 18446744073709551615
   %2 = add i128 %1, 340282366920938463463374607431768211455
-  ret i128 %2
+  %3 = mul i128 %2, 18446744073709551616
+  ret i128 %3
+}"#);
+    let consts: Vec<u128> = insts(&m, "f")
+        .iter()
+        .map(|i| match i {
+            Inst::Bin { rhs, .. } => int_const(&m, *rhs),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(consts, vec![u64::MAX as u128, u128::MAX, 1u128 << 64]);
+    let g = m
+        .global(m.global_by_name("g").unwrap())
+        .init
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        u128::from_le_bytes(g.bytes[0..16].try_into().unwrap()),
+        1u128 << 64
+    );
+    assert_eq!(
+        u128::from_le_bytes(g.bytes[16..32].try_into().unwrap()),
+        2u128 << 64
+    );
+    // Within one instruction two such constants cannot be told apart: refused, never confused.
+    let err = try_ll(
+        r#"
+define i128 @f(i1 %c) {
+  %1 = select i1 %c, i128 18446744073709551615, i128 -1
+  ret i128 %1
 }"#,
     )
     .unwrap_err();
