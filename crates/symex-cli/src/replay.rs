@@ -87,6 +87,7 @@ pub fn main(args: ReplayArgs) -> i32 {
             "stdout": String::from_utf8_lossy(&result.stdout),
             "instructions": result.instructions,
             "time_s": result.elapsed.as_secs_f64(),
+            "cpu_time_s": result.cpu_time.as_secs_f64(),
             "inputs": result.inputs,
         });
         if let Some(exp) = &expected {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Seeds checked by `scripts/csmith-diff.sh` (UB-free under -fsanitize=undefined, under 5 s natively).
-const SEEDS: [u32; 14] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+const SEEDS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 fn have(tool: &str) -> bool {
     Command::new(tool)

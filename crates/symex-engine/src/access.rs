@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{Lookup, ObjId, ObjKind};
+use crate::memory::{split_address, Lookup, ObjId, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 
@@ -39,7 +39,32 @@ impl<D: Domain> State<D> {
 
     /// Resolves `ptr` for an access of `n` bytes: decides which object it refers to, checks that the object
     /// is alive and that the access lies within it.
+    #[inline(always)]
     pub fn resolve(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        access: Access,
+    ) -> Result<Place, End> {
+        // A known address that is plainly valid needs no question asked: the general path below would
+        // answer every decision the same way (its conditions are constants).
+        if let Some(p) = self.dom.as_const(ptr) {
+            let (id, off) = split_address(p as u64);
+            if let Some(o) = self.mem.object(id) {
+                if off + n <= o.size() && !(o.read_only && access == Access::Write) {
+                    return Ok(Place {
+                        obj: id,
+                        off: off as usize,
+                    });
+                }
+            }
+        }
+        self.resolve_general(prog, ptr, n, access)
+    }
+
+    /// [`Self::resolve`] for symbolic addresses and for every failing access.
+    fn resolve_general(
         &mut self,
         prog: &Program,
         ptr: &D::Val,

@@ -165,6 +165,13 @@ pub fn funnel_shift(left: bool, w: Width, a: u128, b: u128, s: u128) -> u128 {
     }
 }
 
+/// A value of up to 16 little-endian bytes.
+fn wide_from_le(bytes: &[u8], w: Width) -> u128 {
+    let mut le = [0u8; 16];
+    le[..bytes.len().min(16)].copy_from_slice(&bytes[..bytes.len().min(16)]);
+    u128::from_le_bytes(le) & mask(w)
+}
+
 /// The concrete domain: its state is the position in the test file's inputs.
 #[derive(Clone, Debug, Default)]
 pub struct Concrete {
@@ -244,14 +251,25 @@ impl Domain for Concrete {
     }
     #[inline(always)]
     fn val_to_bytes(&mut self, v: &u128, _w: Width, out: &mut [u8]) {
-        let le = v.to_le_bytes();
-        out.copy_from_slice(&le[..out.len()]);
+        // Fixed-size copies for the common sizes: no call to memmove per store.
+        match out.len() {
+            1 => out[0] = *v as u8,
+            2 => out.copy_from_slice(&(*v as u16).to_le_bytes()),
+            4 => out.copy_from_slice(&(*v as u32).to_le_bytes()),
+            8 => out.copy_from_slice(&(*v as u64).to_le_bytes()),
+            n => out.copy_from_slice(&v.to_le_bytes()[..n]),
+        }
     }
     #[inline(always)]
     fn bytes_to_val(&mut self, bytes: &[u8], w: Width) -> u128 {
-        let mut le = [0u8; 16];
-        le[..bytes.len()].copy_from_slice(bytes);
-        u128::from_le_bytes(le) & mask(w)
+        let v = match *bytes {
+            [a] => a as u128,
+            [a, b] => u16::from_le_bytes([a, b]) as u128,
+            [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u128,
+            [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]) as u128,
+            _ => return wide_from_le(bytes, w),
+        };
+        v & mask(w)
     }
     #[inline(always)]
     fn decide(&mut self, _why: Decision, cond: &u128) -> bool {

@@ -130,9 +130,39 @@ impl<D: Domain> State<D> {
 
     /// Runs until the program ends or `max_steps` instructions have executed in total.
     pub fn run(&mut self, prog: &Program, max_steps: u64) -> End {
+        // Exactly `step` in a loop, with the current block looked up once per block rather than once
+        // per instruction.
         while self.steps < max_steps {
-            if let Err(end) = self.step(prog) {
-                return end;
+            let Some(f) = self.frames.last() else {
+                return End::Exit(0);
+            };
+            let body = prog
+                .module
+                .func(f.func)
+                .body
+                .as_ref()
+                .expect("frames run bodies");
+            let block = &body.blocks[f.block.0 as usize];
+            let mut i = f.inst as usize;
+            while let Some(inst) = block.insts.get(i) {
+                self.steps += 1;
+                match self.exec_inst(prog, inst) {
+                    Ok(Flow::Next) => {
+                        i += 1;
+                        self.frames.last_mut().expect("a frame").inst = i as u32;
+                    }
+                    Ok(Flow::Moved) => break,
+                    Err(end) => return end,
+                }
+                if self.steps >= max_steps {
+                    break;
+                }
+            }
+            if i == block.insts.len() && self.steps < max_steps {
+                self.steps += 1;
+                if let Err(end) = self.exec_terminator(prog, &block.term) {
+                    return end;
+                }
             }
         }
         End::Halt(Halt::Limit(format!(

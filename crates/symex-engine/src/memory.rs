@@ -45,6 +45,33 @@ pub enum ObjKind {
     Runtime,
 }
 
+/// The mask of bits `b..b+n` of a word (`b + n <= 64`).
+#[inline(always)]
+fn word_mask(b: usize, n: usize) -> u64 {
+    if n == 0 {
+        0
+    } else if n == 64 {
+        u64::MAX
+    } else {
+        ((1u64 << n) - 1) << b
+    }
+}
+
+/// Bits `off..off+n` of a bitmap as (word index, mask) pairs.
+fn ranges(off: usize, n: usize) -> impl Iterator<Item = (usize, u64)> {
+    let end = off + n;
+    let mut pos = off;
+    std::iter::from_fn(move || {
+        if pos >= end {
+            return None;
+        }
+        let (i, b) = (pos / 64, pos % 64);
+        let k = (64 - b).min(end - pos);
+        pos += k;
+        Some((i, word_mask(b, k)))
+    })
+}
+
 /// Which bytes of an object have been written. Uninitialised bytes are inputs when loaded.
 #[derive(Clone, Debug)]
 pub struct InitMap {
@@ -68,7 +95,16 @@ impl InitMap {
     pub fn is_init(&self, off: usize, n: usize) -> bool {
         match &self.words {
             None => true,
-            Some(w) => (off..off + n).all(|i| w[i / 64] >> (i % 64) & 1 == 1),
+            Some(w) => {
+                let (i, b) = (off / 64, off % 64);
+                // Accesses of up to 8 bytes rarely straddle a 64-byte word: one mask test.
+                if b + n <= 64 {
+                    let m = word_mask(b, n);
+                    w[i] & m == m
+                } else {
+                    ranges(off, n).all(|(i, m)| w[i] & m == m)
+                }
+            }
         }
     }
 
@@ -76,8 +112,13 @@ impl InitMap {
     #[inline(always)]
     pub fn set_init(&mut self, off: usize, n: usize) {
         if let Some(w) = &mut self.words {
-            for i in off..off + n {
-                w[i / 64] |= 1 << (i % 64);
+            let (i, b) = (off / 64, off % 64);
+            if b + n <= 64 {
+                w[i] |= word_mask(b, n);
+            } else {
+                for (i, m) in ranges(off, n) {
+                    w[i] |= m;
+                }
             }
         }
     }
@@ -89,7 +130,8 @@ impl InitMap {
             self.set_init(dst_off, n);
             return;
         }
-        if self.words.is_none() && src.is_init(src_off, n) {
+        if src.is_init(src_off, n) {
+            self.set_init(dst_off, n);
             return;
         }
         for i in 0..n {
