@@ -53,25 +53,17 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
             let o = allocate(v, &mut st, "o");
             if let Some(c) = program.classes.get(class) {
                 for f in &c.fields {
-                    let key = field_key(f);
-                    // Figure 6's separation facts: the new object is none of the receivers
-                    // of chunks of the same field.
-                    let others: Vec<Term> = st
-                        .heap
-                        .iter()
-                        .filter_map(|ch| match ch {
-                            Chunk::Field { recv, field, .. } if *field == key => Some(recv.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    for r in others.into_iter().filter(|r| !st.allocated.contains(r)) {
+                    let chunk = Chunk::Field {
+                        recv: o.clone(),
+                        field: field_key(f),
+                        value: terms::default_value(f.sort),
+                    };
+                    // Figure 6's separation facts: the new object is none of the receivers of
+                    // chunks of the same field (allocated ones differ by allocation number).
+                    for r in st.heap.receivers_like(&chunk, true) {
                         st.pc.assume(o.eq(&r).not());
                     }
-                    st.heap.add(Chunk::Field {
-                        recv: o.clone(),
-                        field: key,
-                        value: terms::default_value(f.sort),
-                    });
+                    st.heap.add(chunk, true);
                 }
             }
             st.set_var(x, o);
@@ -87,10 +79,13 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
             }
             let a = allocate(v, &mut st, "a");
             st.pc.assume(terms::length(&a).eq(&n));
-            st.heap.add(Chunk::Elems {
-                recv: a.clone(),
-                value: terms::fill(*elem),
-            });
+            st.heap.add(
+                Chunk::Elems {
+                    recv: a.clone(),
+                    value: terms::fill(*elem),
+                },
+                true,
+            );
             st.set_var(x, a);
             k(v, st, ())
         }),

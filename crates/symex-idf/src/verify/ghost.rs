@@ -188,12 +188,15 @@ pub fn close(v: &mut Verifier, state: State, call: &Call, targs: Vec<Term>, k: K
     );
     consumer::consume(v, s, &p.body, &ob, &mut |v, mut after, snap| {
         after.store = caller_store.clone();
-        after.heap.add(Chunk::Pred {
-            recv: targs[0].clone(),
-            pred: Arc::from(pred_key(call)),
-            args: targs[1..].to_vec(),
-            snap,
-        });
+        after.heap.add(
+            Chunk::Pred {
+                recv: targs[0].clone(),
+                pred: Arc::from(pred_key(call)),
+                args: targs[1..].to_vec(),
+                snap,
+            },
+            false,
+        );
         k(v, after, ())
     })
 }

@@ -45,6 +45,10 @@ pub fn find_field(
     recv: &Term,
     field: &str,
 ) -> Option<usize> {
+    // No chunk of the field at all (a predicate must be opened first): known without a scan.
+    if !heap.has_field(field) {
+        return None;
+    }
     find(v, state, heap, std::slice::from_ref(recv), |c| match c {
         Chunk::Field { recv, field: f, .. } if &**f == field => Some((recv, &[][..])),
         _ => None,
@@ -82,13 +86,19 @@ pub fn find_pred(
 /// the candidates for opening when a field of `recv` is missing (§4.1).
 pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Vec<usize> {
     let is_pred = |c: &Chunk| matches!(c, Chunk::Pred { .. });
-    let same: Vec<usize> = heap
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| is_pred(c) && c.recv() == recv)
-        .map(|(i, _)| i)
-        .collect();
-    if !same.is_empty() {
+    let expected = heap.preds_with_receiver(recv);
+    if expected > 0 {
+        // From the newest chunk back, stopping once the index says all are found.
+        let mut same = Vec::new();
+        for (i, c) in heap.chunks.iter().enumerate().rev() {
+            if is_pred(c) && c.recv() == recv {
+                same.push(i);
+                if same.len() == expected {
+                    break;
+                }
+            }
+        }
+        same.sort_unstable();
         return same;
     }
     let others: Vec<(usize, Term)> = heap

@@ -48,12 +48,15 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
         }
         AssertionKind::Pred(call) => eval_call_args(v, state, call, &mut |v, mut s, targs| {
             non_null(v, &s, &targs[0], phi)?;
-            s.heap.add(Chunk::Pred {
-                recv: targs[0].clone(),
-                pred: Arc::from(pred_key(call)),
-                args: targs[1..].to_vec(),
-                snap: snap.clone(),
-            });
+            s.heap.add(
+                Chunk::Pred {
+                    recv: targs[0].clone(),
+                    pred: Arc::from(pred_key(call)),
+                    args: targs[1..].to_vec(),
+                    snap: snap.clone(),
+                },
+                false,
+            );
             k(v, s, ())
         }),
         AssertionKind::Cond(c, a, b) => eval(v, state, c, &mut |v, s, tc| {
@@ -101,30 +104,15 @@ fn non_null(v: &mut Verifier, state: &State, t: &Term, phi: &Assertion) -> VResu
 /// Adds a field (or elements) chunk; the other chunks of the same field have other receivers
 /// (separation), and a chunk for the very same receiver makes the path infeasible.
 fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -> VResult {
+    if state.heap.has_receiver_like(&chunk) {
+        return Ok(());
+    }
     let recv = chunk.recv().clone();
     let allocated = state.allocated.contains(&recv);
-    let mut distinct = Vec::new();
-    for c in state.heap.iter() {
-        let same_family = match (c, &chunk) {
-            (Chunk::Field { field: a, .. }, Chunk::Field { field: b, .. }) => a == b,
-            (Chunk::Elems { .. }, Chunk::Elems { .. }) => true,
-            _ => false,
-        };
-        if !same_family {
-            continue;
-        }
-        let o = c.recv();
-        if *o == recv {
-            return Ok(());
-        }
-        if !(allocated && state.allocated.contains(o)) {
-            distinct.push(recv.eq(o).not());
-        }
+    for o in state.heap.receivers_like(&chunk, allocated) {
+        state.pc.assume(recv.eq(&o).not());
     }
-    for fact in distinct {
-        state.pc.assume(fact);
-    }
-    state.heap.add(chunk);
+    state.heap.add(chunk, allocated);
     k(v, state, ())
 }
 

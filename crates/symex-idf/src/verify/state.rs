@@ -36,19 +36,115 @@ impl Chunk {
     }
 }
 
-/// A symbolic heap: a multiset of chunks.
+/// A symbolic heap: a multiset of chunks, with the receivers of its field (and array
+/// elements) chunks indexed by field, so that separation facts and the `acc(e.f) * acc(e.f)`
+/// check need no scan of the heap (Figure 11 stays linear).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Heap {
     pub chunks: im::Vector<Chunk>,
+    /// Field → receiver → how many chunks.
+    receivers: im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
+    /// The same for receivers that are not objects allocated on the path: only they need
+    /// explicit disequalities (allocated objects differ by their allocation numbers).
+    unallocated: im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
+    /// Receiver → how many predicate chunks.
+    pred_receivers: im::HashMap<Term, usize>,
+}
+
+/// The family a chunk's separation is about: its field, or the array elements.
+fn family(c: &Chunk) -> Option<Arc<str>> {
+    match c {
+        Chunk::Field { field, .. } => Some(field.clone()),
+        Chunk::Elems { .. } => Some(Arc::from("[elems]")),
+        Chunk::Pred { .. } => None,
+    }
+}
+
+fn count(
+    map: &mut im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
+    f: &Arc<str>,
+    t: &Term,
+    delta: isize,
+) {
+    let inner = map.entry(f.clone()).or_default();
+    let n = inner.get(t).copied().unwrap_or(0) as isize + delta;
+    if n <= 0 {
+        inner.remove(t);
+    } else {
+        inner.insert(t.clone(), n as usize);
+    }
 }
 
 impl Heap {
-    pub fn add(&mut self, c: Chunk) {
+    /// Adds a chunk; `allocated` tells whether its receiver is an object allocated on the path.
+    pub fn add(&mut self, c: Chunk, allocated: bool) {
+        if let Chunk::Pred { recv, .. } = &c {
+            *self.pred_receivers.entry(recv.clone()).or_insert(0) += 1;
+        }
+        if let Some(f) = family(&c) {
+            count(&mut self.receivers, &f, c.recv(), 1);
+            if !allocated {
+                count(&mut self.unallocated, &f, c.recv(), 1);
+            }
+        }
         self.chunks.push_back(c);
     }
 
     pub fn remove(&mut self, index: usize) -> Chunk {
-        self.chunks.remove(index)
+        let c = self.chunks.remove(index);
+        if let Chunk::Pred { recv, .. } = &c {
+            match self.pred_receivers.get(recv).copied() {
+                Some(n) if n > 1 => {
+                    self.pred_receivers.insert(recv.clone(), n - 1);
+                }
+                _ => {
+                    self.pred_receivers.remove(recv);
+                }
+            }
+        }
+        if let Some(f) = family(&c) {
+            count(&mut self.receivers, &f, c.recv(), -1);
+            if self
+                .unallocated
+                .get(&f)
+                .is_some_and(|m| m.contains_key(c.recv()))
+            {
+                count(&mut self.unallocated, &f, c.recv(), -1);
+            }
+        }
+        c
+    }
+
+    /// Whether a chunk of the same family as `c` has `c`'s receiver (syntactically).
+    pub fn has_receiver_like(&self, c: &Chunk) -> bool {
+        family(c).is_some_and(|f| {
+            self.receivers
+                .get(&f)
+                .is_some_and(|m| m.contains_key(c.recv()))
+        })
+    }
+
+    /// The receivers of chunks of `c`'s family; only the unallocated ones if `unallocated_only`.
+    pub fn receivers_like(&self, c: &Chunk, unallocated_only: bool) -> Vec<Term> {
+        let map = if unallocated_only {
+            &self.unallocated
+        } else {
+            &self.receivers
+        };
+        family(c)
+            .and_then(|f| map.get(&f))
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether some chunk of `field` is in the heap.
+    pub fn has_field(&self, field: &str) -> bool {
+        self.receivers.get(field).is_some_and(|m| !m.is_empty())
+    }
+
+    /// How many predicate chunks have receiver `recv` (syntactically).
+    pub fn preds_with_receiver(&self, recv: &Term) -> usize {
+        self.pred_receivers.get(recv).copied().unwrap_or(0)
     }
 
     pub fn len(&self) -> usize {
