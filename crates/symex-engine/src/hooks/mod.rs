@@ -45,7 +45,7 @@ pub enum Model {
     Printf,
     Puts,
     Putchar,
-    /// `__VERIFIER_nondet_*`.
+    /// `__VERIFIER_nondet_*` (and the suffix-less `__VERIFIER_nondet` of older tasks).
     Nondet,
     /// `__VERIFIER_assume`, `klee_assume`.
     Assume,
@@ -96,7 +96,7 @@ impl Model {
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
-            n if n.starts_with("__VERIFIER_nondet_") => Model::Nondet,
+            n if n.starts_with("__VERIFIER_nondet") => Model::Nondet,
             _ => return None,
         })
     }
