@@ -3,7 +3,8 @@
 //! It is lowered once from clang-14's LLVM IR (see `lower`) and is built for fast interpretation:
 //!
 //! * every SSA value of a function lives in a dense **slot** ([`Slot`]); parameters take slots
-//!   `0..params.len()`, the rest are numbered in instruction order;
+//!   `0..params.len()`, LLVM's values follow in instruction order, then the few values the lowering
+//!   introduces itself (the stack copies of `byval` arguments);
 //! * operands are pre-resolved: a slot or an index into the module's constant pool ([`ConstId`]);
 //!   no names or strings are looked up while executing;
 //! * type sizes, alignments, field offsets and GEP offsets are computed once from the data layout;
