@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use symex_engine::hooks::Model as LibModel;
 use symex_engine::memory::{split_address, Lookup, ObjKind};
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Value};
@@ -187,7 +188,7 @@ fn is_const(st: &State<Symbolic>, op: Operand) -> bool {
         Operand::Slot(s) => st
             .frames
             .last()
-            .is_some_and(|f| f.regs[s.0 as usize].as_bv().is_some()),
+            .is_some_and(|f| f.regs[s.0 as usize].as_const().is_some()),
     }
 }
 
@@ -238,7 +239,14 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
         }
         Inst::Load { ptr, .. } | Inst::Store { ptr, .. } => !is_const(st, *ptr),
         Inst::Alloca { count, .. } => count.is_some_and(|c| !is_const(st, c)),
-        Inst::Call(_) => true,
+        Inst::Call(call) => match call.callee {
+            // Entering a body decides nothing; models decide unless they only make inputs or end the run.
+            symex_ir::Callee::Direct(f) => match prog.models[f.0 as usize] {
+                None => false,
+                Some(m) => !matches!(m, LibModel::Nondet | LibModel::Abort | LibModel::ReachError),
+            },
+            symex_ir::Callee::Indirect(_) => true,
+        },
         Inst::Intrinsic { op, .. } => matches!(
             op,
             Intrinsic::Memcpy { .. }
@@ -271,7 +279,7 @@ fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
     };
     [*lhs, *rhs].iter().any(|op| {
         let Operand::Slot(s) = op else { return false };
-        let Some(v) = f.regs[s.0 as usize].as_bv() else {
+        let Some(v) = f.regs[s.0 as usize].as_const() else {
             return false;
         };
         let (id, _) = split_address(v as u64);

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use symex_engine::concrete;
 use symex_engine::domain::{
     BinOp, CastOp, CmpOp, Decision, Domain, InputRequest, OverflowOp, UnOp, Width,
 };
@@ -386,85 +387,195 @@ fn bool_bv(c: Term) -> Term {
     c.bool_to_bv1()
 }
 
+/// A value of the symbolic domain: a known constant (computed with the concrete domain's functions, so
+/// concrete parts of a run cost what they cost concretely and behave exactly as in the interpreter), or a
+/// term over the inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymVal {
+    Const(u128),
+    Sym(Term),
+}
+
+impl SymVal {
+    /// The constant, if the value is one.
+    #[inline]
+    pub fn as_const(&self) -> Option<u128> {
+        match self {
+            SymVal::Const(c) => Some(*c),
+            SymVal::Sym(_) => None,
+        }
+    }
+
+    /// The value as a term of width `w`.
+    #[inline]
+    pub fn term(&self, w: Width) -> Term {
+        match self {
+            SymVal::Const(c) => Term::bv(*c, w),
+            SymVal::Sym(t) => t.clone(),
+        }
+    }
+
+    /// A term, turned back into a constant when it folded to one.
+    #[inline]
+    pub fn from_term(t: Term) -> SymVal {
+        match t.as_bv() {
+            Some(c) => SymVal::Const(c),
+            None => SymVal::Sym(t),
+        }
+    }
+}
+
+/// A byte of symbolic memory: a constant or an 8-bit term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymByte {
+    Const(u8),
+    Sym(Term),
+}
+
+impl SymByte {
+    fn term(&self) -> Term {
+        match self {
+            SymByte::Const(c) => Term::bv(*c as u128, 8),
+            SymByte::Sym(t) => t.clone(),
+        }
+    }
+    fn from_term(t: Term) -> SymByte {
+        match t.as_bv() {
+            Some(c) => SymByte::Const(c as u8),
+            None => SymByte::Sym(t),
+        }
+    }
+}
+
 impl Domain for Symbolic {
-    type Val = Term;
-    type Byte = Term;
+    type Val = SymVal;
+    type Byte = SymByte;
 
     #[inline]
-    fn constant(&mut self, w: Width, bits: u128) -> Term {
-        Term::bv(bits & symex_expr::bvsem::mask(w), w)
+    fn constant(&mut self, w: Width, bits: u128) -> SymVal {
+        SymVal::Const(bits & concrete::mask(w))
     }
     #[inline]
-    fn as_const(&self, v: &Term) -> Option<u128> {
-        v.as_bv()
+    fn as_const(&self, v: &SymVal) -> Option<u128> {
+        v.as_const()
     }
-    fn binop(&mut self, op: BinOp, _w: Width, a: &Term, b: &Term) -> Term {
-        bin(op, a, b)
-    }
-    fn cmp(&mut self, op: CmpOp, _w: Width, a: &Term, b: &Term) -> Term {
-        bool_bv(compare(op, a, b))
-    }
-    fn unop(&mut self, op: UnOp, w: Width, a: &Term) -> Term {
-        unary(op, w, a)
-    }
-    fn cast(&mut self, op: CastOp, _from: Width, to: Width, a: &Term) -> Term {
-        match op {
-            CastOp::Trunc | CastOp::ZExt => a.zext_to(to),
-            CastOp::SExt => a.sext_to(to),
-        }
-    }
-    fn ite(&mut self, c: &Term, _w: Width, a: &Term, b: &Term) -> Term {
-        to_bool(c).ite(a, b)
-    }
-    fn overflows(&mut self, op: OverflowOp, w: Width, a: &Term, b: &Term) -> Term {
-        bool_bv(overflow(op, w, a, b))
-    }
-    fn funnel_shift(&mut self, left: bool, w: Width, a: &Term, b: &Term, s: &Term) -> Term {
-        let s = s.bvurem(&Term::bv(w as u128, w));
-        if 2 * w > symex_expr::MAX_BV_WIDTH {
-            // shl/lshr by w are 0 in SMT-LIB, so the s = 0 case needs its own arm.
-            let zero = s.eq(&Term::bv(0, w));
-            let inv = Term::bv(w as u128, w).bvsub(&s);
-            return if left {
-                zero.ite(a, &a.bvshl(&s).bvor(&b.bvlshr(&inv)))
-            } else {
-                zero.ite(b, &a.bvshl(&inv).bvor(&b.bvlshr(&s)))
-            };
-        }
-        let both = a.concat(b);
-        let s2 = s.zext(w);
-        if left {
-            both.bvshl(&s2).extract(2 * w - 1, w)
-        } else {
-            both.bvlshr(&s2).extract(w - 1, 0)
+    #[inline]
+    fn binop(&mut self, op: BinOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
+        match (a, b) {
+            (SymVal::Const(x), SymVal::Const(y)) => SymVal::Const(concrete::binop(op, w, *x, *y)),
+            _ => SymVal::from_term(bin(op, &a.term(w), &b.term(w))),
         }
     }
     #[inline]
-    fn const_byte(&mut self, b: u8) -> Term {
-        Term::bv(b as u128, 8)
-    }
-    #[inline]
-    fn byte_as_const(&self, b: &Term) -> Option<u8> {
-        b.as_bv().map(|v| v as u8)
-    }
-    fn val_to_bytes(&mut self, v: &Term, _w: Width, out: &mut [Term]) {
-        let n = out.len() as u32;
-        let full = v.zext_to(8 * n);
-        for (i, o) in out.iter_mut().enumerate() {
-            let i = i as u32;
-            *o = full.extract(8 * i + 7, 8 * i);
+    fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
+        match (a, b) {
+            (SymVal::Const(x), SymVal::Const(y)) => {
+                SymVal::Const(concrete::cmp(op, w, *x, *y) as u128)
+            }
+            _ => SymVal::from_term(bool_bv(compare(op, &a.term(w), &b.term(w)))),
         }
     }
-    fn bytes_to_val(&mut self, bytes: &[Term], w: Width) -> Term {
-        let mut acc = bytes[0].clone();
+    fn unop(&mut self, op: UnOp, w: Width, a: &SymVal) -> SymVal {
+        match a {
+            SymVal::Const(x) => SymVal::Const(concrete::unop(op, w, *x)),
+            SymVal::Sym(t) => SymVal::from_term(unary(op, w, t)),
+        }
+    }
+    #[inline]
+    fn cast(&mut self, op: CastOp, from: Width, to: Width, a: &SymVal) -> SymVal {
+        match a {
+            SymVal::Const(x) => SymVal::Const(concrete::cast(op, from, to, *x)),
+            SymVal::Sym(t) => SymVal::from_term(match op {
+                CastOp::Trunc | CastOp::ZExt => t.zext_to(to),
+                CastOp::SExt => t.sext_to(to),
+            }),
+        }
+    }
+    #[inline]
+    fn ite(&mut self, c: &SymVal, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
+        match c {
+            SymVal::Const(x) => {
+                if x & 1 == 1 {
+                    a.clone()
+                } else {
+                    b.clone()
+                }
+            }
+            SymVal::Sym(t) => SymVal::from_term(to_bool(t).ite(&a.term(w), &b.term(w))),
+        }
+    }
+    fn overflows(&mut self, op: OverflowOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
+        match (a, b) {
+            (SymVal::Const(x), SymVal::Const(y)) => {
+                SymVal::Const(concrete::overflows(op, w, *x, *y) as u128)
+            }
+            _ => SymVal::from_term(bool_bv(overflow(op, w, &a.term(w), &b.term(w)))),
+        }
+    }
+    fn funnel_shift(&mut self, left: bool, w: Width, a: &SymVal, b: &SymVal, s: &SymVal) -> SymVal {
+        if let (SymVal::Const(x), SymVal::Const(y), SymVal::Const(z)) = (a, b, s) {
+            return SymVal::Const(concrete::funnel_shift(left, w, *x, *y, *z));
+        }
+        SymVal::from_term(funnel(left, w, &a.term(w), &b.term(w), &s.term(w)))
+    }
+    #[inline]
+    fn const_byte(&mut self, b: u8) -> SymByte {
+        SymByte::Const(b)
+    }
+    #[inline]
+    fn byte_as_const(&self, b: &SymByte) -> Option<u8> {
+        match b {
+            SymByte::Const(c) => Some(*c),
+            SymByte::Sym(_) => None,
+        }
+    }
+    #[inline]
+    fn val_to_bytes(&mut self, v: &SymVal, _w: Width, out: &mut [SymByte]) {
+        match v {
+            SymVal::Const(c) => {
+                let le = c.to_le_bytes();
+                for (o, b) in out.iter_mut().zip(le) {
+                    *o = SymByte::Const(b);
+                }
+            }
+            SymVal::Sym(t) => {
+                let n = out.len() as u32;
+                let full = t.zext_to(8 * n);
+                for (i, o) in out.iter_mut().enumerate() {
+                    let i = i as u32;
+                    *o = SymByte::from_term(full.extract(8 * i + 7, 8 * i));
+                }
+            }
+        }
+    }
+    #[inline]
+    fn bytes_to_val(&mut self, bytes: &[SymByte], w: Width) -> SymVal {
+        let mut le = [0u8; 16];
+        let mut all_const = true;
+        for (l, b) in le.iter_mut().zip(bytes) {
+            match b {
+                SymByte::Const(c) => *l = *c,
+                SymByte::Sym(_) => {
+                    all_const = false;
+                    break;
+                }
+            }
+        }
+        if all_const {
+            return SymVal::Const(u128::from_le_bytes(le) & concrete::mask(w));
+        }
+        let mut acc = bytes[0].term();
         for b in &bytes[1..] {
-            acc = b.concat(&acc);
+            acc = b.term().concat(&acc);
         }
-        acc.zext_to(w)
+        SymVal::from_term(acc.zext_to(w))
     }
 
-    fn decide(&mut self, _why: Decision, cond: &Term) -> bool {
-        let c = to_bool(cond);
+    fn decide(&mut self, _why: Decision, cond: &SymVal) -> bool {
+        let c = match cond {
+            SymVal::Const(x) => return x & 1 == 1,
+            SymVal::Sym(t) => to_bool(t),
+        };
         if let Some(b) = c.as_bool() {
             return b;
         }
@@ -493,10 +604,11 @@ impl Domain for Symbolic {
         side
     }
 
-    fn choose(&mut self, why: Decision, v: &Term, w: Width) -> u128 {
-        if let Some(x) = v.as_bv() {
-            return x;
-        }
+    fn choose(&mut self, why: Decision, v: &SymVal, w: Width) -> u128 {
+        let v = match v {
+            SymVal::Const(x) => return *x,
+            SymVal::Sym(t) => t,
+        };
         match why {
             // Printed values and exit codes steer no branch: any value of the path will do, and the
             // path condition stays as it is (the test's replay prints its own).
@@ -532,8 +644,11 @@ impl Domain for Symbolic {
         }
     }
 
-    fn assume(&mut self, cond: &Term) -> bool {
-        let c = to_bool(cond);
+    fn assume(&mut self, cond: &SymVal) -> bool {
+        let c = match cond {
+            SymVal::Const(x) => return x & 1 == 1,
+            SymVal::Sym(t) => to_bool(t),
+        };
         if let Some(b) = c.as_bool() {
             return b;
         }
@@ -557,34 +672,70 @@ impl Domain for Symbolic {
         }
     }
 
-    fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<Term> {
+    fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {
         let k = self.inputs.len();
         let bytes: Vec<Term> = (0..n)
             .map(|i| Term::var(&format!("in{k}_{i}"), Sort::bv(8)))
             .collect();
+        let out = bytes.iter().cloned().map(SymByte::Sym).collect();
         self.inputs.push(InputVars {
             name: req.name(),
-            bytes: bytes.clone(),
+            bytes,
         });
-        bytes
+        out
+    }
+}
+
+/// `llvm.fshl` / `llvm.fshr` on terms.
+fn funnel(left: bool, w: Width, a: &Term, b: &Term, s: &Term) -> Term {
+    let s = s.bvurem(&Term::bv(w as u128, w));
+    if 2 * w > symex_expr::MAX_BV_WIDTH {
+        // shl/lshr by w are 0 in SMT-LIB, so the s = 0 case needs its own arm.
+        let zero = s.eq(&Term::bv(0, w));
+        let inv = Term::bv(w as u128, w).bvsub(&s);
+        return if left {
+            zero.ite(a, &a.bvshl(&s).bvor(&b.bvlshr(&inv)))
+        } else {
+            zero.ite(b, &a.bvshl(&inv).bvor(&b.bvlshr(&s)))
+        };
+    }
+    let both = a.concat(b);
+    let s2 = s.zext(w);
+    if left {
+        both.bvshl(&s2).extract(2 * w - 1, w)
+    } else {
+        both.bvlshr(&s2).extract(w - 1, 0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use symex_engine::concrete;
     use symex_solver::SolverConfig;
 
     fn dom() -> Symbolic {
         Symbolic::new(SolverCtx::new(SolverConfig::default().build()))
     }
 
-    /// Every operation agrees with the concrete domain on constants (the terms fold exactly).
+    fn eval(t: &SymVal, x: &Term, a: u128, y: &Term, b: u128) -> u128 {
+        let mut m = Model::new();
+        m.insert(x, Value::Bv { value: a, width: 8 });
+        m.insert(y, Value::Bv { value: b, width: 8 });
+        match t {
+            SymVal::Const(c) => *c,
+            SymVal::Sym(t) => bv_of_value(&m.eval(t).unwrap()),
+        }
+    }
+
+    /// The symbolic formulas of every operation agree with the concrete domain: the terms built over two
+    /// variables, evaluated at (a, b), give what the concrete functions compute on (a, b).
     #[test]
-    fn constant_folding_agrees_with_the_concrete_domain() {
+    fn symbolic_operations_agree_with_the_concrete_domain() {
         let mut d = dom();
-        let samples: [u128; 6] = [0, 1, 7, 0x7f, 0x80, 0xff];
+        let x = Term::var("x", Sort::bv(8));
+        let y = Term::var("y", Sort::bv(8));
+        let (sx, sy) = (SymVal::Sym(x.clone()), SymVal::Sym(y.clone()));
+        let samples: [u128; 7] = [0, 1, 7, 0x7f, 0x80, 0x81, 0xff];
         let ops = [
             BinOp::Add,
             BinOp::Sub,
@@ -596,47 +747,62 @@ mod tests {
             BinOp::Or,
             BinOp::Xor,
             BinOp::UMin,
+            BinOp::UMax,
+            BinOp::SMin,
             BinOp::SMax,
         ];
-        for &a in &samples {
-            for &b in &samples {
-                for op in ops {
-                    let (ta, tb) = (d.constant(8, a), d.constant(8, b));
-                    assert_eq!(
-                        d.binop(op, 8, &ta, &tb).as_bv(),
-                        Some(concrete::binop(op, 8, a, b)),
-                        "{op:?} {a} {b}"
-                    );
-                }
-                for op in [
-                    OverflowOp::SAdd,
-                    OverflowOp::UAdd,
-                    OverflowOp::SSub,
-                    OverflowOp::USub,
-                    OverflowOp::SMul,
-                    OverflowOp::UMul,
-                ] {
-                    let (ta, tb) = (d.constant(8, a), d.constant(8, b));
-                    assert_eq!(
-                        d.overflows(op, 8, &ta, &tb).as_bv(),
-                        Some(concrete::overflows(op, 8, a, b) as u128),
-                        "{op:?} {a} {b}"
-                    );
+        let ovs = [
+            OverflowOp::SAdd,
+            OverflowOp::UAdd,
+            OverflowOp::SSub,
+            OverflowOp::USub,
+            OverflowOp::SMul,
+            OverflowOp::UMul,
+        ];
+        let uns = [
+            UnOp::Not,
+            UnOp::Neg,
+            UnOp::Abs,
+            UnOp::Ctpop,
+            UnOp::Ctlz,
+            UnOp::Cttz,
+            UnOp::BitReverse,
+        ];
+        for op in ops {
+            let t = d.binop(op, 8, &sx, &sy);
+            for &a in &samples {
+                for &b in &samples {
+                    let want = concrete::binop(op, 8, a, b);
+                    assert_eq!(eval(&t, &x, a, &y, b), want, "{op:?} {a} {b}");
                 }
             }
-            for op in [
-                UnOp::Ctpop,
-                UnOp::Ctlz,
-                UnOp::Cttz,
-                UnOp::Abs,
-                UnOp::BitReverse,
-            ] {
-                let ta = d.constant(8, a);
+        }
+        for op in ovs {
+            let t = d.overflows(op, 8, &sx, &sy);
+            for &a in &samples {
+                for &b in &samples {
+                    let want = concrete::overflows(op, 8, a, b) as u128;
+                    assert_eq!(eval(&t, &x, a, &y, b), want, "{op:?} {a} {b}");
+                }
+            }
+        }
+        for op in uns {
+            let t = d.unop(op, 8, &sx);
+            for &a in &samples {
                 assert_eq!(
-                    d.unop(op, 8, &ta).as_bv(),
-                    Some(concrete::unop(op, 8, a)),
+                    eval(&t, &x, a, &y, 0),
+                    concrete::unop(op, 8, a),
                     "{op:?} {a}"
                 );
+            }
+        }
+        for left in [true, false] {
+            let t = d.funnel_shift(left, 8, &sx, &sy, &SymVal::Const(3));
+            for &a in &samples {
+                for &b in &samples {
+                    let want = concrete::funnel_shift(left, 8, a, b, 3);
+                    assert_eq!(eval(&t, &x, a, &y, b), want, "fsh {left} {a} {b}");
+                }
             }
         }
     }
@@ -645,9 +811,9 @@ mod tests {
     fn bytes_round_trip_to_the_same_term() {
         let mut d = dom();
         let x = Term::var("x", Sort::bv(32));
-        let mut bytes = vec![Term::bv(0, 8); 4];
-        d.val_to_bytes(&x, 32, &mut bytes);
-        assert_eq!(d.bytes_to_val(&bytes, 32), x);
+        let mut bytes = vec![SymByte::Const(0); 4];
+        d.val_to_bytes(&SymVal::Sym(x.clone()), 32, &mut bytes);
+        assert_eq!(d.bytes_to_val(&bytes, 32), SymVal::Sym(x));
     }
 
     #[test]
