@@ -71,6 +71,19 @@ impl<D: Domain> State<D> {
         n: u64,
         access: Access,
     ) -> Result<Place, End> {
+        let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        Ok(Place { obj, off })
+    }
+
+    /// [`Self::resolve_general`] up to the offset, which stays a (32-bit) value of the domain.
+    fn resolve_object(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        access: Access,
+    ) -> Result<(ObjId, D::Val), End> {
         let shift = self.dom.constant(64, 32);
         let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
         let idv = self.dom.cast(CastOp::Trunc, 64, 32, &hi);
@@ -140,8 +153,7 @@ impl<D: Domain> State<D> {
                 format!("write to read-only `{name}`"),
             ));
         }
-        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
-        Ok(Place { obj: id, off })
+        Ok((id, offv))
     }
 
     fn lifetime_bug(&self, prog: &Program, kind: ObjKind, verb: &str) -> End {
@@ -183,7 +195,24 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<D::Val, End> {
-        let place = self.resolve(prog, ptr, n, Access::Read)?;
+        let place = if self.dom.as_const(ptr).is_some() {
+            self.resolve(prog, ptr, n, Access::Read)?
+        } else {
+            let (obj, offv) = self.resolve_object(prog, ptr, n, Access::Read)?;
+            // A symbolic domain may read at a symbolic offset without fixing it (initialised objects
+            // only: uninitialised bytes are inputs requested where they are read).
+            if self.dom.as_const(&offv).is_none() {
+                if let Some(o) = self.mem.object(obj) {
+                    if o.init.is_init(0, o.bytes.len()) {
+                        if let Some(v) = self.dom.select(&o.bytes, &offv, n as usize, w) {
+                            return Ok(v);
+                        }
+                    }
+                }
+            }
+            let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+            Place { obj, off }
+        };
         self.ensure_init(place, n as usize);
         let o = self.mem.object(place.obj).expect("resolved object is live");
         Ok(self

@@ -187,4 +187,17 @@ pub trait Domain: Clone {
     fn assume(&mut self, cond: &Self::Val) -> bool;
     /// `n` fresh input bytes: read from the test file concretely, fresh symbols symbolically.
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<Self::Byte>;
+
+    /// The `w`-bit value stored in the `n` bytes at the non-constant offset `off` (32 bits) of an object's
+    /// `bytes`, the access being known to lie within them — for a domain that can express it without fixing
+    /// the offset (a symbolic read). `None`: the semantics fix the offset with [`Domain::choose`].
+    fn select(
+        &mut self,
+        _bytes: &[Self::Byte],
+        _off: &Self::Val,
+        _n: usize,
+        _w: Width,
+    ) -> Option<Self::Val> {
+        None
+    }
 }
