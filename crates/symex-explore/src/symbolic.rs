@@ -273,6 +273,16 @@ impl Symbolic {
 }
 
 fn bin(op: BinOp, a: &Term, b: &Term) -> Term {
+    // Unsigned division and remainder by a power of two are shifts and masks: the same value, and no
+    // divider circuit for the solver to bit-blast.
+    if let Some(d) = b.as_bv().filter(|d| d.is_power_of_two()) {
+        let w = b.width();
+        match op {
+            BinOp::URem => return a.bvand(&Term::bv(d - 1, w)),
+            BinOp::UDiv => return a.bvlshr(&Term::bv(d.trailing_zeros() as u128, w)),
+            _ => {}
+        }
+    }
     match op {
         BinOp::Add => a.bvadd(b),
         BinOp::Sub => a.bvsub(b),
@@ -756,6 +766,15 @@ mod tests {
         let y = Term::var("y", Sort::bv(8));
         let (sx, sy) = (SymVal::Sym(x.clone()), SymVal::Sym(y.clone()));
         let samples: [u128; 7] = [0, 1, 7, 0x7f, 0x80, 0x81, 0xff];
+        for op in [BinOp::URem, BinOp::UDiv] {
+            for k in [1u128, 2, 8, 0x80] {
+                let t = d.binop(op, 8, &sx, &SymVal::Const(k));
+                for &a in &samples {
+                    let want = concrete::binop(op, 8, a, k);
+                    assert_eq!(eval(&t, &x, a, &y, 0), want, "{op:?} {a} {k}");
+                }
+            }
+        }
         let ops = [
             BinOp::Add,
             BinOp::Sub,
