@@ -26,7 +26,17 @@ enum Command {
     Check(check::CheckArgs),
 }
 
+/// Output piped into `head` and the like must end the process quietly, as it does for C tools,
+/// instead of making every `println!` panic on the closed pipe.
+fn restore_default_sigpipe() {
+    // SAFETY: resetting a signal disposition to its default before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
