@@ -228,6 +228,56 @@ enum Slot<B> {
     Function(u32),
 }
 
+/// Bits of an object id that select the entry within a chunk of the object table.
+const CHUNK_BITS: u32 = 6;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// A vector of slots in copy-on-write chunks of [`CHUNK`] entries.
+#[derive(Clone, Debug)]
+struct SlotTable<B> {
+    chunks: Vec<Rc<Vec<Slot<B>>>>,
+    len: usize,
+}
+
+impl<B: Clone> SlotTable<B> {
+    fn with_null() -> Self {
+        let mut t = SlotTable {
+            chunks: Vec::new(),
+            len: 0,
+        };
+        t.push(Slot::Dead(ObjKind::Runtime));
+        t
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> Option<&Slot<B>> {
+        self.chunks.get(i >> CHUNK_BITS)?.get(i & (CHUNK - 1))
+    }
+
+    #[inline(always)]
+    fn get_mut(&mut self, i: usize) -> Option<&mut Slot<B>> {
+        let chunk = self.chunks.get_mut(i >> CHUNK_BITS)?;
+        Rc::make_mut(chunk).get_mut(i & (CHUNK - 1))
+    }
+
+    fn push(&mut self, s: Slot<B>) {
+        if self.len.is_multiple_of(CHUNK) {
+            self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
+        }
+        let last = self.chunks.last_mut().expect("a chunk");
+        Rc::make_mut(last).push(s);
+        self.len += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Slot<B>> {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
+}
+
 /// What a pointer's object id refers to.
 #[derive(Debug)]
 pub enum Lookup<'a, B> {
@@ -241,8 +291,10 @@ pub enum Lookup<'a, B> {
 /// The memory of one execution state.
 #[derive(Clone, Debug)]
 pub struct Memory<B> {
-    /// Indexed by object id; entry 0 is the null object and never live.
-    slots: Vec<Slot<B>>,
+    /// The object table, indexed by object id (entry 0 is the null object and never live), in chunks
+    /// shared copy-on-write: cloning a memory costs one pointer per chunk of objects, and a state that
+    /// allocates or frees after a fork copies only the chunk it touches.
+    slots: SlotTable<B>,
     live_heap: usize,
 }
 
@@ -256,7 +308,7 @@ impl<B: Clone> Memory<B> {
     /// An empty memory (only the null object).
     pub fn new() -> Self {
         Memory {
-            slots: vec![Slot::Dead(ObjKind::Runtime)],
+            slots: SlotTable::with_null(),
             live_heap: 0,
         }
     }
@@ -470,6 +522,33 @@ mod tests {
         m.object_mut(id).unwrap().bytes[0] = 9;
         assert_eq!(snapshot.object(id).unwrap().bytes[0], 1);
         assert_eq!(m.object(id).unwrap().bytes[0], 9);
+    }
+
+    #[test]
+    fn forks_allocate_and_free_independently() {
+        let mut m = mem();
+        let ids: Vec<_> = (0..200)
+            .map(|i| {
+                m.allocate(ObjKind::Heap, "h".into(), 1, i as u8, true)
+                    .unwrap()
+            })
+            .collect();
+        let mut fork = m.clone();
+        assert!(fork.kill(ids[150]));
+        let extra = fork
+            .allocate(ObjKind::Heap, "x".into(), 1, 0, true)
+            .unwrap();
+        assert!(
+            matches!(m.lookup(ids[150]), Lookup::Live(_)),
+            "the original keeps its block"
+        );
+        assert!(
+            matches!(m.lookup(extra), Lookup::Nothing),
+            "and does not see the fork's"
+        );
+        assert!(matches!(fork.lookup(ids[150]), Lookup::Dead(ObjKind::Heap)));
+        assert_eq!((m.live_heap_blocks(), fork.live_heap_blocks()), (200, 200));
+        assert_eq!(m.object(ids[199]).unwrap().bytes, vec![199]);
     }
 
     #[test]
