@@ -163,7 +163,13 @@ impl Gen {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10))]
+    // A fixed seed: the generated programs are the same on every run, so the suite's time is
+    // predictable (random nonlinear programs can take Z3 minutes); change the seed to explore anew.
+    #![proptest_config(ProptestConfig {
+        cases: 10,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_2026),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn generated_programs_are_explored_correctly_and_completely(seed in any::<u64>()) {
