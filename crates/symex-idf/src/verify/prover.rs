@@ -51,10 +51,13 @@ impl Prover {
             }
         }
         // `a ≠ b` is also entailed by `b ≠ a`.
-        if let (Op::Not, Op::Eq) = (goal.op(), goal.arg(0).op()) {
-            let flipped = goal.arg(0).arg(1).eq(goal.arg(0).arg(0)).not();
-            if pc.contains(&flipped) {
-                return Some(true);
+        if let Op::Not = goal.op() {
+            let inner = goal.arg(0);
+            if let Op::Eq = inner.op() {
+                let flipped = inner.arg(1).eq(inner.arg(0)).not();
+                if pc.contains(&flipped) {
+                    return Some(true);
+                }
             }
         }
         None
