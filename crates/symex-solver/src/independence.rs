@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use symex_expr::{visit, Func, Model, Op, Term};
 
 use crate::key::normalized;
@@ -132,7 +132,7 @@ impl<S: Solver> Independence<S> {
         for g in groups {
             self.stats.calls += 1;
             match self.inner.check(g) {
-                SatResult::Sat(m) => merged.extend(&m),
+                SatResult::Sat(m) => self.merge_group(&mut merged, g, &m),
                 SatResult::Unsat => return SatResult::Unsat,
                 // Another group may still be unsatisfiable, which settles the query.
                 SatResult::Unknown(u) => unknown = Some(u),
@@ -141,6 +141,28 @@ impl<S: Solver> Independence<S> {
         match unknown {
             Some(u) => SatResult::Unknown(u),
             None => SatResult::Sat(Arc::new(merged)),
+        }
+    }
+}
+
+impl<S: Solver> Independence<S> {
+    /// Adds to `merged` the assignments of `m` to the symbols of group `g` only: a layer below may
+    /// answer a group with a model of a larger set (the counterexample cache reuses models of supersets),
+    /// whose values for other groups' symbols would overwrite theirs.
+    fn merge_group(&mut self, merged: &mut Model, g: &[Term], m: &Model) {
+        let mut own: FxHashSet<Symbol> = FxHashSet::default();
+        for c in g {
+            own.extend(self.symbols_of(c).iter().copied());
+        }
+        for (var, value) in m.vars() {
+            if own.contains(&Symbol::Var(var.id())) {
+                merged.insert(var, value.clone());
+            }
+        }
+        for (f, interp) in m.funcs() {
+            if own.contains(&Symbol::Func(f)) {
+                merged.insert_func(f, interp.clone());
+            }
         }
     }
 }

@@ -188,3 +188,19 @@ fn query_log_writes_runnable_smtlib() {
     assert!(bad.try_build().is_err());
     let _ = QueryLog::new(Z3Solver::new(), Box::new(std::io::sink()));
 }
+
+/// A group answered from the counterexample cache with a model of a larger set must not bring that
+/// set's values of other groups' variables into the merged model.
+#[test]
+fn independence_merges_only_each_groups_own_assignments() {
+    let mut s = Independence::new(CexCache::new(Z3Solver::new()));
+    // Remembered: {b1 = 7, b0 + b1 = 12}, one group, model b0 = 5, b1 = 7.
+    let first = vec![byte(1).eq(&k(7)), byte(0).bvadd(&byte(1)).eq(&k(12))];
+    assert!(matches!(s.check(&first), SatResult::Sat(_)));
+    // Now {b0 = 1} and {b1 = 7} are independent; the second is a subset of the remembered set.
+    let q = vec![byte(0).eq(&k(1)), byte(1).eq(&k(7))];
+    let SatResult::Sat(m) = s.check(&q) else {
+        panic!("satisfiable")
+    };
+    assert_eq!(m.satisfies(&q), Ok(true), "merged model {m:?}");
+}
