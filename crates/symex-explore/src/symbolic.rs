@@ -47,6 +47,9 @@ impl SolverCtx {
     }
 }
 
+/// Largest object read at a symbolic offset without forking (see [`Domain::select`]).
+pub const SELECT_LIMIT: usize = 512;
+
 /// One answer of a decision point, as replayed into a sibling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Forced {
@@ -680,6 +683,23 @@ impl Domain for Symbolic {
                 false
             }
         }
+    }
+
+    /// A read at a symbolic offset of an object of at most [`SELECT_LIMIT`] bytes: the `ite` over every
+    /// offset the access fits at (KLEE reads arrays with the theory of arrays; for small objects an `ite`
+    /// chain is as exact and keeps queries quantifier- and array-free). Larger objects fork per offset.
+    fn select(&mut self, bytes: &[SymByte], off: &SymVal, n: usize, w: Width) -> Option<SymVal> {
+        let SymVal::Sym(o) = off else { return None };
+        if bytes.len() > SELECT_LIMIT || bytes.len() < n || n == 0 {
+            return None;
+        }
+        let last = bytes.len() - n;
+        let mut acc = self.bytes_to_val(&bytes[last..], w).term(w);
+        for k in (0..last).rev() {
+            let v = self.bytes_to_val(&bytes[k..k + n], w).term(w);
+            acc = o.eq(&Term::bv(k as u128, 32)).ite(&v, &acc);
+        }
+        Some(SymVal::from_term(acc))
     }
 
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {

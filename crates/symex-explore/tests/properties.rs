@@ -166,15 +166,12 @@ proptest! {
     // A fixed seed: the generated programs are the same on every run, so the suite's time is
     // predictable (random nonlinear programs can take Z3 minutes); change the seed to explore anew.
     #![proptest_config(ProptestConfig {
-        cases: 10,
+        cases: 40,
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_2026),
         ..ProptestConfig::default()
     })]
 
-    // Ignored in the default run: since symbolic offsets fork per value again, some seeds explore for many
-    // minutes (see the note on issue 4). Run with `cargo test -p symex-explore -- --ignored`.
     #[test]
-    #[ignore]
     fn generated_programs_are_explored_correctly_and_completely(seed in any::<u64>()) {
         let src = generate(seed);
         let dir = tempfile::tempdir().unwrap();
