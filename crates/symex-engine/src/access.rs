@@ -213,11 +213,7 @@ impl<D: Domain> State<D> {
             let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
             Place { obj, off }
         };
-        self.ensure_init(place, n as usize);
-        let o = self.mem.object(place.obj).expect("resolved object is live");
-        Ok(self
-            .dom
-            .bytes_to_val(&o.bytes[place.off..place.off + n as usize], w))
+        Ok(self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w)))
     }
 
     /// Loads `n` bytes at `ptr` (aggregates).
@@ -228,9 +224,21 @@ impl<D: Domain> State<D> {
         n: u64,
     ) -> Result<Vec<D::Byte>, End> {
         let place = self.resolve(prog, ptr, n, Access::Read)?;
-        self.ensure_init(place, n as usize);
+        Ok(self.read_initialised(place, n as usize, |_, b| b.to_vec()))
+    }
+
+    /// The one read path of loads: bytes `off..off+n` of the resolved place, made initialised first
+    /// (bytes never written become inputs), handed to `read` with the domain.
+    #[inline]
+    fn read_initialised<R>(
+        &mut self,
+        place: Place,
+        n: usize,
+        read: impl FnOnce(&mut D, &[D::Byte]) -> R,
+    ) -> R {
+        self.ensure_init(place, n);
         let o = self.mem.object(place.obj).expect("resolved object is live");
-        Ok(o.bytes[place.off..place.off + n as usize].to_vec())
+        read(&mut self.dom, &o.bytes[place.off..place.off + n])
     }
 
     /// Stores the `w`-bit scalar `v` into `n` bytes at `ptr`.
@@ -243,16 +251,7 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(), End> {
-        let place = self.resolve(prog, ptr, n, Access::Write)?;
-        let o = self
-            .mem
-            .object_mut(place.obj)
-            .expect("resolved object is live");
-        let n = n as usize;
-        self.dom
-            .val_to_bytes(v, w, &mut o.bytes[place.off..place.off + n]);
-        o.init.set_init(place.off, n);
-        Ok(())
+        self.write_with(prog, ptr, n, |dom, out| dom.val_to_bytes(v, w, out))
     }
 
     /// Stores `bytes` at `ptr`.
@@ -262,13 +261,28 @@ impl<D: Domain> State<D> {
         ptr: &D::Val,
         bytes: &[D::Byte],
     ) -> Result<(), End> {
-        let n = bytes.len();
-        let place = self.resolve(prog, ptr, n as u64, Access::Write)?;
+        self.write_with(prog, ptr, bytes.len() as u64, |_, out| {
+            out.clone_from_slice(bytes)
+        })
+    }
+
+    /// The one write path of stores and `memset`: resolves `n` bytes at `ptr` for writing, lets `write`
+    /// fill them (with the domain at hand) and marks them initialised.
+    #[inline]
+    fn write_with(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        write: impl FnOnce(&mut D, &mut [D::Byte]),
+    ) -> Result<(), End> {
+        let place = self.resolve(prog, ptr, n, Access::Write)?;
+        let n = n as usize;
         let o = self
             .mem
             .object_mut(place.obj)
             .expect("resolved object is live");
-        o.bytes[place.off..place.off + n].clone_from_slice(bytes);
+        write(&mut self.dom, &mut o.bytes[place.off..place.off + n]);
         o.init.set_init(place.off, n);
         Ok(())
     }
@@ -314,16 +328,11 @@ impl<D: Domain> State<D> {
         if n == 0 {
             return Ok(());
         }
-        let d = self.resolve(prog, dst, n, Access::Write)?;
-        let mut b = [self.dom.const_byte(0)];
-        self.dom.val_to_bytes(byte, 8, &mut b);
-        let n = n as usize;
-        let o = self.mem.object_mut(d.obj).expect("live");
-        for x in &mut o.bytes[d.off..d.off + n] {
-            *x = b[0].clone();
-        }
-        o.init.set_init(d.off, n);
-        Ok(())
+        self.write_with(prog, dst, n, |dom, out| {
+            let mut b = [dom.const_byte(0)];
+            dom.val_to_bytes(byte, 8, &mut b);
+            out.fill(b[0].clone());
+        })
     }
 
     /// The byte at `ptr + i` as an 8-bit value.
