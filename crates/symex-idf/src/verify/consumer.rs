@@ -3,7 +3,8 @@
 //! predicate, `combine` over `*`, `unit` for pure parts). Expressions are evaluated in the
 //! heap the consumption started from; `h2` is what is left to consume from.
 use super::brancher::branch;
-use super::evaluator::{callee_store, eval, eval_call_args, field_key};
+use super::call::callee_store;
+use super::evaluator::{eval, eval_call_args, field_key};
 use super::ghost::{self, Target};
 use super::heap;
 use super::state::{Chunk, Heap};

@@ -5,11 +5,11 @@
 //! The continuation receives the state because evaluation may extend the path condition
 //! (§4.1: the `use` equation of every evaluated pure call) and, with inference, open
 //! predicates (an equivalence: the heap still describes the same concrete heap).
-use super::consumer;
 use super::ghost::{self, Target};
 use super::terms::{self, null, pure_func};
+use super::{call, consumer};
 use super::{collect, Obligation, State, VResult, Verifier, K};
-use crate::ir::{BinOp, Call, Expr, ExprKind, Sort, UnOp};
+use crate::ir::{BinOp, Call, Expr, ExprKind, UnOp};
 use std::sync::Arc;
 use symex_expr::Term;
 
@@ -198,16 +198,6 @@ fn eval_list(
     }
 }
 
-/// `[this ↦ t0, x1 ↦ t1, …]`: the store a callee's contract or body is evaluated in.
-pub fn callee_store(params: &[(String, Sort)], targs: &[Term]) -> im::HashMap<Arc<str>, Term> {
-    let mut store = im::HashMap::new();
-    store.insert(Arc::from("this"), targs[0].clone());
-    for ((x, _), t) in params.iter().zip(&targs[1..]) {
-        store.insert(Arc::from(x.as_str()), t.clone());
-    }
-    store
-}
-
 /// `C.p(snapshot, t0, …, tn)`: the receiver must be non-null and the precondition is consumed
 /// (in a copy of the heap) to get the snapshot; with inference the `use` equation is added.
 pub fn pure_call(
@@ -218,26 +208,10 @@ pub fn pure_call(
     k: K<Term>,
 ) -> VResult {
     let program = v.program.clone();
-    let Some(pure) = program.pure(&call.class, &call.method) else {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("`{}` is not a pure method", call.method),
-        ));
-    };
-    if !v.proves(&state, &targs[0].eq(&null()).not()) {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("receiver of `{}` might be null", v.text(call.span)),
-        ));
-    }
-    let mut callee = state.clone();
-    callee.store = callee_store(&pure.params, &targs);
-    let ob = Obligation::at_site(
-        format!("precondition of `{}` might not hold", v.text(call.span)),
-        call.span,
-    );
+    let found = program.pure(&call.class, &call.method);
+    let pure = call::callee(v, &state, call, found, "a pure method")?;
+    let callee = call::enter(v, &state, call, &pure.params, &targs)?;
+    let ob = call::precondition(v, call);
     consumer::consume(v, callee, &pure.pre, &ob, &mut |v, after, snap| {
         let mut args = vec![snap];
         args.extend(targs.iter().cloned());

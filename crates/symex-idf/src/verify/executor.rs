@@ -1,6 +1,7 @@
 //! `exec` (the paper's Figure 8): statements, each with the rest of the path as continuation.
 use super::brancher::branch;
-use super::evaluator::{callee_store, eval, eval_call_args, field_key};
+use super::call;
+use super::evaluator::{eval, eval_call_args, field_key};
 use super::ghost::{self, Target};
 use super::state::Chunk;
 use super::terms::{self, fresh, null, snap_sort};
@@ -229,26 +230,10 @@ fn call_mutator(
     k: K<()>,
 ) -> VResult {
     let program = v.program.clone();
-    let Some(m) = program.mutator(&call.class, &call.method) else {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("`{}` is not a mutator", call.method),
-        ));
-    };
-    if !v.proves(&state, &targs[0].eq(&null()).not()) {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("receiver of `{}` might be null", v.text(call.span)),
-        ));
-    }
-    let mut callee = state.clone();
-    callee.store = callee_store(&m.params, &targs);
-    let ob = Obligation::at_site(
-        format!("precondition of `{}` might not hold", v.text(call.span)),
-        call.span,
-    );
+    let found = program.mutator(&call.class, &call.method);
+    let m = call::callee(v, &state, call, found, "a mutator")?;
+    let callee = call::enter(v, &state, call, &m.params, &targs)?;
+    let ob = call::precondition(v, call);
     consumer::consume(v, callee, &m.pre, &ob, &mut |v, after_pre, _| {
         let mut post = after_pre;
         post.old = state.heap.clone();

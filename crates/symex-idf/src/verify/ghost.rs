@@ -3,11 +3,11 @@
 //! a missing field chunk makes the verifier open a predicate of the field's receiver, a
 //! missing predicate chunk makes it close the predicate, and every evaluated pure call adds
 //! its `use` equation — each bounded by `Config::infer_depth`.
-use super::evaluator::{callee_store, eval, pure_call};
+use super::call::{self, callee_store};
+use super::evaluator::{eval, pure_call};
 use super::state::{Chunk, Heap};
-use super::terms::null;
 use super::{collect, consumer, heap, producer, Failure, Obligation, State, VResult, Verifier, K};
-use crate::ir::{Call, Pure, Span};
+use crate::ir::{Call, Predicate, Pure, Span};
 use std::sync::Arc;
 use symex_expr::Term;
 
@@ -107,11 +107,23 @@ pub fn open_chunk(v: &mut Verifier, state: State, idx: usize, k: K<()>) -> VResu
     };
     let mut s = state.clone();
     s.heap.remove(idx);
-    let caller_store = s.store.clone();
     let mut targs = vec![recv];
     targs.extend(args);
-    s.store = callee_store(&p.params, &targs);
-    producer::produce(v, s, snap, &p.body, &mut |v, mut after, ()| {
+    produce_body(v, s, p, &targs, snap, k)
+}
+
+/// Produces the body of predicate `p` for `targs` with the snapshot `snap`, in the predicate's
+/// store; the continuation is back in the caller's store.
+fn produce_body(
+    v: &mut Verifier,
+    mut state: State,
+    p: &Predicate,
+    targs: &[Term],
+    snap: Term,
+    k: K<()>,
+) -> VResult {
+    let caller_store = std::mem::replace(&mut state.store, callee_store(&p.params, targs));
+    producer::produce(v, state, snap, &p.body, &mut |v, mut after, ()| {
         after.store = caller_store.clone();
         k(v, after, ())
     })
@@ -132,13 +144,8 @@ pub fn open(
     k: K<()>,
 ) -> VResult {
     let program = v.program.clone();
-    let Some(p) = program.predicate(&call.class, &call.method) else {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("`{}` is not a predicate", call.method),
-        ));
-    };
+    let found = program.predicate(&call.class, &call.method);
+    let p = call::callee(v, &state, call, found, "a predicate")?;
     let h = state.heap.clone();
     consumer::consume_pred(
         v,
@@ -148,13 +155,8 @@ pub fn open(
         &targs,
         ob,
         &mut |v, mut s, (rest, snap)| {
-            let caller_store = s.store.clone();
             s.heap = rest;
-            s.store = callee_store(&p.params, &targs);
-            producer::produce(v, s, snap, &p.body, &mut |v, mut after, ()| {
-                after.store = caller_store.clone();
-                k(v, after, ())
-            })
+            produce_body(v, s, p, &targs, snap, k)
         },
     )
 }
@@ -162,23 +164,10 @@ pub fn open(
 /// `close e0.q(e1, …, en)`: consume the body, add the predicate chunk with the body's snapshot.
 pub fn close(v: &mut Verifier, state: State, call: &Call, targs: Vec<Term>, k: K<()>) -> VResult {
     let program = v.program.clone();
-    let Some(p) = program.predicate(&call.class, &call.method) else {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("`{}` is not a predicate", call.method),
-        ));
-    };
-    if !v.proves(&state, &targs[0].eq(&null()).not()) {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("receiver of `{}` might be null", v.text(call.span)),
-        ));
-    }
-    let caller_store = state.store.clone();
-    let mut s = state;
-    s.store = callee_store(&p.params, &targs);
+    let found = program.predicate(&call.class, &call.method);
+    let p = call::callee(v, &state, call, found, "a predicate")?;
+    let s = call::enter(v, &state, call, &p.params, &targs)?;
+    let caller_store = state.store;
     let ob = Obligation::at_site(
         format!(
             "predicate body might not hold at `close {}`",
@@ -210,13 +199,8 @@ pub fn use_pure(
     k: K<()>,
 ) -> VResult {
     let program = v.program.clone();
-    let Some(pure) = program.pure(&call.class, &call.method) else {
-        return Err(v.fail(
-            &state,
-            call.span,
-            format!("`{}` is not a pure method", call.method),
-        ));
-    };
+    let found = program.pure(&call.class, &call.method);
+    let pure = call::callee(v, &state, call, found, "a pure method")?;
     pure_call(v, state, call, targs.clone(), &mut |v, s, t_call| {
         let caller_store = s.store.clone();
         let mut body_state = s.clone();

@@ -1,6 +1,6 @@
 //! Symbolic execution for implicit dynamic frames (the paper's §3), one rule family per
 //! file as in Viper Silicon: [`evaluator`] (Figure 5), [`producer`] (Figure 6), [`consumer`]
-//! (Figure 7), [`executor`] (Figure 8), [`brancher`] (splitting on a condition), [`joiner`]
+//! (Figure 7), [`executor`] (Figure 8), [`brancher`] (splitting on a condition), [`call`] (what calls share), [`joiner`]
 //! (§6.1 `join` and loops), [`ghost`] (open/close/use and their §4.1 inference),
 //! [`validity`] (Definitions 3 to 7) and [`termination`] (§3.6).
 //!
@@ -8,6 +8,7 @@
 //! the current path as a continuation and returns `Ok(())` when every path through it
 //! verifies, or the first [`Failure`].
 pub mod brancher;
+pub mod call;
 pub mod consumer;
 pub mod evaluator;
 pub mod executor;

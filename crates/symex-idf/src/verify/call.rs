@@ -1,0 +1,60 @@
+//! What every call shares — a mutator call (Figure 8), a pure call (Figure 5) and the ghost
+//! operations on a predicate instance (§3.3): finding the callee, the non-null receiver and the
+//! callee's store `[this ↦ t0, x1 ↦ t1, …]` its contract is consumed in.
+use super::terms::null;
+use super::{Failure, Obligation, State, Verifier};
+use crate::ir::{Call, Sort};
+use std::sync::Arc;
+use symex_expr::Term;
+
+/// `[this ↦ t0, x1 ↦ t1, …]`: the store a callee's contract or body is evaluated in.
+pub fn callee_store(params: &[(String, Sort)], targs: &[Term]) -> im::HashMap<Arc<str>, Term> {
+    let mut store = im::HashMap::new();
+    store.insert(Arc::from("this"), targs[0].clone());
+    for ((x, _), t) in params.iter().zip(&targs[1..]) {
+        store.insert(Arc::from(x.as_str()), t.clone());
+    }
+    store
+}
+
+/// The member `call` names (`found`, looked up by the caller), or a failure at the call saying
+/// that it is not `what` ("a mutator", "a pure method", "a predicate").
+pub fn callee<'p, T>(
+    v: &Verifier,
+    state: &State,
+    call: &Call,
+    found: Option<&'p T>,
+    what: &str,
+) -> Result<&'p T, Box<Failure>> {
+    found.ok_or_else(|| v.fail(state, call.span, format!("`{}` is not {what}", call.method)))
+}
+
+/// The state a callee's precondition (or, for `close`, a predicate's body) is consumed in: the
+/// caller's heap and path condition with the callee's store. The receiver `targs[0]` must be
+/// provably non-null first.
+pub fn enter(
+    v: &mut Verifier,
+    state: &State,
+    call: &Call,
+    params: &[(String, Sort)],
+    targs: &[Term],
+) -> Result<State, Box<Failure>> {
+    if !v.proves(state, &targs[0].eq(&null()).not()) {
+        return Err(v.fail(
+            state,
+            call.span,
+            format!("receiver of `{}` might be null", v.text(call.span)),
+        ));
+    }
+    let mut callee = state.clone();
+    callee.store = callee_store(params, targs);
+    Ok(callee)
+}
+
+/// The obligation of a callee's precondition, reported at the call.
+pub fn precondition(v: &Verifier, call: &Call) -> Obligation {
+    Obligation::at_site(
+        format!("precondition of `{}` might not hold", v.text(call.span)),
+        call.span,
+    )
+}
