@@ -22,7 +22,8 @@ fn generate(seed: u32) -> Option<std::path::PathBuf> {
 
 #[test]
 fn csmith_programs_lower_at_every_optimisation_level() {
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support");
+    // The same csmith runtime as the differential tests (`tests/csmith` at the repository root).
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/csmith");
     let variants = [
         FrontendOptions::default(),
         FrontendOptions {
