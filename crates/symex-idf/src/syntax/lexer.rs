@@ -18,6 +18,7 @@ pub struct Token {
     pub span: Span,
 }
 
+/// The reserved words (a word in this list never lexes as an identifier).
 pub const KEYWORDS: &[&str] = &[
     "class",
     "main",
@@ -54,12 +55,13 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// Longest symbols first so that `:=` wins over `:` and `<=` over `<`.
-const SYMBOLS: &[&str] = &[
+pub const SYMBOLS: &[&str] = &[
     ":=", "<=", ">=", "==", "!=", "&&", "||", "++", "(", ")", "{", "}", "[", "]", ";", ",", ".",
     "?", ":", "*", "/", "%", "+", "-", "<", ">", "=", "!",
 ];
 
-const UNICODE_SYNONYMS: &[(char, &str)] = &[('∧', "&&"), ('≠', "!="), ('≤', "<="), ('≥', ">=")];
+/// The mathematical symbols the language also accepts, with the symbol each stands for.
+pub const UNICODE_SYNONYMS: &[(char, &str)] = &[('∧', "&&"), ('≠', "!="), ('≤', "<="), ('≥', ">=")];
 
 pub fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
     let mut out = Vec::new();
