@@ -26,7 +26,12 @@ fn round_up(n: u64, align: u64) -> u64 {
 impl TypeTable {
     /// A table for the given data layout, pre-filled with the types named by `TypeId`'s constants.
     pub fn new(dl: &DataLayout) -> Result<TypeTable> {
-        let (int_aligns, vec_aligns, agg_align) = parse_layout(&dl.layout_str)?;
+        Self::for_layout(&dl.layout_str)
+    }
+
+    /// [`Self::new`] from the data layout string itself.
+    fn for_layout(layout: &str) -> Result<TypeTable> {
+        let (int_aligns, vec_aligns, agg_align) = parse_layout(layout)?;
         let mut t = TypeTable {
             infos: Vec::new(),
             by_kind: FxHashMap::default(),
@@ -265,24 +270,7 @@ mod tests {
     const X86_64: &str = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128";
 
     fn table() -> TypeTable {
-        let (int_aligns, vec_aligns, agg_align) = parse_layout(X86_64).unwrap();
-        let mut t = TypeTable {
-            infos: Vec::new(),
-            by_kind: FxHashMap::default(),
-            by_ref: FxHashMap::default(),
-            int_aligns,
-            vec_aligns,
-            agg_align,
-        };
-        for kind in [
-            TypeKind::Void,
-            TypeKind::Int(1),
-            TypeKind::Int(8),
-            TypeKind::Int(16),
-        ] {
-            t.intern(kind);
-        }
-        t
+        TypeTable::for_layout(X86_64).unwrap()
     }
 
     fn sizes(t: &TypeTable, id: TypeId) -> (u64, u64, u64) {
