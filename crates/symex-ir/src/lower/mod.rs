@@ -221,38 +221,32 @@ fn signature(
 /// Function table: definitions first (in module order), then the non-intrinsic declarations.
 fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
     let llm = ctx.llm;
-    let mut out = Vec::new();
-    for f in &llm.functions {
-        let loc = ctx.loc(&f.debugloc);
-        let (params, ret) = signature(ctx, &f.name, &f.parameters, &f.return_type, loc)?;
-        ctx.symbols.insert(
-            Name::from(f.name.as_str()),
-            AddrBase::Function(FuncId(out.len() as u32)),
-        );
-        out.push(Function {
-            name: f.name.clone(),
-            params,
-            ret,
-            is_vararg: f.is_var_arg,
-            body: None,
-            loc,
+    // Definitions and declarations are different llvm-ir types with the same signature fields.
+    let defined = llm.functions.iter().map(|f| {
+        let sig = (&f.name, &f.parameters, &f.return_type, f.is_var_arg);
+        (sig, &f.debugloc)
+    });
+    let declared = llm
+        .func_declarations
+        .iter()
+        .filter(|f| !f.name.starts_with("llvm."))
+        .map(|f| {
+            let sig = (&f.name, &f.parameters, &f.return_type, f.is_var_arg);
+            (sig, &f.debugloc)
         });
-    }
-    for f in &llm.func_declarations {
-        if f.name.starts_with("llvm.") {
-            continue;
-        }
-        let loc = ctx.loc(&f.debugloc);
-        let (params, ret) = signature(ctx, &f.name, &f.parameters, &f.return_type, loc)?;
+    let mut out = Vec::new();
+    for ((name, parameters, return_type, is_vararg), debugloc) in defined.chain(declared) {
+        let loc = ctx.loc(debugloc);
+        let (params, ret) = signature(ctx, name, parameters, return_type, loc)?;
         ctx.symbols.insert(
-            Name::from(f.name.as_str()),
+            Name::from(name.as_str()),
             AddrBase::Function(FuncId(out.len() as u32)),
         );
         out.push(Function {
-            name: f.name.clone(),
+            name: name.clone(),
             params,
             ret,
-            is_vararg: f.is_var_arg,
+            is_vararg,
             body: None,
             loc,
         });
