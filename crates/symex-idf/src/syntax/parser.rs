@@ -574,44 +574,35 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The separating level: `*` (when not multiplication) and `||`.
-    fn sep(&mut self) -> PResult<Expr> {
-        let mut l = self.and()?;
+    /// One left-associative level: `operand (op operand)*` with the operators of `ops`.
+    fn left_assoc(
+        &mut self,
+        ops: &[(&str, BinOp)],
+        operand: fn(&mut Self) -> PResult<Expr>,
+    ) -> PResult<Expr> {
+        let mut l = operand(self)?;
         loop {
-            let op = if self.is_sym("*") {
-                BinOp::Star
-            } else if self.is_sym("||") {
-                BinOp::Or
-            } else {
+            let Some(&(_, op)) = ops.iter().find(|(sym, _)| self.is_sym(sym)) else {
                 return Ok(l);
             };
             self.bump();
-            let r = self.and()?;
+            let r = operand(self)?;
             l = Self::binary(op, l, r);
         }
+    }
+
+    /// The separating level: `*` (when not multiplication) and `||`.
+    fn sep(&mut self) -> PResult<Expr> {
+        self.left_assoc(&[("*", BinOp::Star), ("||", BinOp::Or)], Self::and)
     }
 
     fn and(&mut self) -> PResult<Expr> {
-        let mut l = self.equality()?;
-        while self.eat_sym("&&") {
-            let r = self.equality()?;
-            l = Self::binary(BinOp::And, l, r);
-        }
-        Ok(l)
+        self.left_assoc(&[("&&", BinOp::And)], Self::equality)
     }
 
     fn equality(&mut self) -> PResult<Expr> {
-        let mut l = self.comparison()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Sym("=") | Tok::Sym("==") => BinOp::Eq,
-                Tok::Sym("!=") => BinOp::Ne,
-                _ => return Ok(l),
-            };
-            self.bump();
-            let r = self.comparison()?;
-            l = Self::binary(op, l, r);
-        }
+        let ops = [("=", BinOp::Eq), ("==", BinOp::Eq), ("!=", BinOp::Ne)];
+        self.left_assoc(&ops, Self::comparison)
     }
 
     /// `a < b <= c` means `a < b && b <= c`.
@@ -646,17 +637,8 @@ impl<'a> Parser<'a> {
     }
 
     fn additive(&mut self) -> PResult<Expr> {
-        let mut l = self.multiplicative()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Sym("+") => BinOp::Add,
-                Tok::Sym("-") => BinOp::Sub,
-                _ => return Ok(l),
-            };
-            self.bump();
-            let r = self.multiplicative()?;
-            l = Self::binary(op, l, r);
-        }
+        let ops = [("+", BinOp::Add), ("-", BinOp::Sub)];
+        self.left_assoc(&ops, Self::multiplicative)
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
