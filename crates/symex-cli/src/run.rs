@@ -61,6 +61,10 @@ pub struct ExploreArgs {
     /// Time limit of one solver query, in seconds (a query that runs out cuts its path).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solver_timeout: f64,
+    /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
+    /// "%d"); without it stdin is empty.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub stdin: usize,
 }
 
 fn parse_searcher(s: &str) -> Result<SearcherKind, String> {
@@ -149,6 +153,7 @@ pub fn explore(
         searcher: args.search,
         seed: args.seed,
         validate: args.validate_tests || out.validate,
+        stdin: args.stdin,
     };
     let solver = SolverConfig::default()
         .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))

@@ -18,6 +18,7 @@ pub mod memory;
 pub mod printf;
 pub mod program;
 pub mod state;
+pub mod stdin;
 pub mod testfile;
 mod vector;
 

@@ -5,6 +5,7 @@ use crate::bug::{End, Halt, SourceLoc};
 use crate::domain::Domain;
 use crate::memory::{address, Memory, ObjId, ObjKind};
 use crate::program::Program;
+use crate::stdin::Stdin;
 use std::rc::Rc;
 use symex_ir::{AddrBase, BlockId, Const, ConstData, FuncId, Slot};
 
@@ -78,6 +79,8 @@ pub struct State<D: Domain> {
     pub frames: Vec<Frame<D>>,
     /// What the program wrote to standard output.
     pub stdout: Vec<u8>,
+    /// Standard input and how much of it the program read.
+    pub stdin: Stdin<D>,
     /// Instructions executed so far (terminators included).
     pub steps: u64,
     pub checks: Checks,
@@ -108,6 +111,8 @@ impl<D: Domain> State<D> {
             let id = mem.allocate_with(kind, g.name.as_str().into(), bytes, g.is_constant);
             debug_assert_eq!(id, prog.global_object(i as u32));
         }
+        let mut stdin = Stdin::new(0);
+        stdin.file = crate::stdin::attach_file(prog, &mut dom, &mut mem);
         let mut consts = Consts {
             scalars: Vec::new(),
             aggs: Vec::new(),
@@ -130,11 +135,20 @@ impl<D: Domain> State<D> {
             mem,
             frames: Vec::new(),
             stdout: Vec::new(),
+            stdin,
             steps: 0,
             checks,
             consts,
             reg_pool: Vec::new(),
         }
+    }
+
+    /// Gives the program a standard input of `size` bytes (`--stdin N`; empty by default). Call it before
+    /// the program runs.
+    pub fn set_stdin_size(&mut self, size: usize) {
+        let file = self.stdin.file;
+        self.stdin = Stdin::new(size);
+        self.stdin.file = file;
     }
 
     /// Pushes the activation of `func` (which must have a body) with the given scalar arguments.

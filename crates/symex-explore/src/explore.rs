@@ -39,6 +39,8 @@ pub struct Options {
     pub seed: u64,
     /// Replay every test concretely and compare block sequence and ending (`--validate-tests`).
     pub validate: bool,
+    /// Symbolic bytes standard input holds (`--stdin N`; 0: stdin is empty).
+    pub stdin: usize,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             searcher: SearcherKind::Dfs,
             seed: 1,
             validate: false,
+            stdin: 0,
         }
     }
 }
@@ -329,6 +332,7 @@ impl<'p> Explorer<'p> {
     ) -> Result<Summary, End> {
         let prog = self.prog;
         let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
+        st.set_stdin_size(self.opts.stdin);
         st.start(prog, &self.opts.entry)?;
         let trace = Trace::start(prog, &self.opts.entry);
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {

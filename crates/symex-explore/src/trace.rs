@@ -85,6 +85,7 @@ pub fn run_concrete(
     max_steps: u64,
 ) -> ConcreteRun {
     let mut st = State::new(prog, Concrete::new(inputs.to_vec()), checks);
+    st.set_stdin_size(symex_engine::stdin::stdin_size(inputs));
     let mut trace = Trace::start(prog, entry);
     let end = match st.start(prog, entry) {
         Err(e) => e,

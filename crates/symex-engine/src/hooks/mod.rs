@@ -5,6 +5,7 @@
 mod alloc;
 mod inputs;
 mod process;
+mod reads;
 mod stdio;
 mod string;
 
@@ -45,6 +46,18 @@ pub enum Model {
     Printf,
     Puts,
     Putchar,
+    /// `getchar`: the next byte of stdin.
+    Getchar,
+    /// `fgetc`, `getc` (and glibc's `__uflow`, which its inlined `getc_unlocked` calls) on stdin.
+    Fgetc,
+    Fread,
+    /// `read` on file descriptor 0.
+    Read,
+    Fgets,
+    Feof,
+    /// `scanf` with `%d` conversions.
+    Scanf,
+    Fscanf,
     /// `__VERIFIER_nondet_*` (and the suffix-less `__VERIFIER_nondet` of older tasks).
     Nondet,
     /// `__VERIFIER_assume`, `klee_assume`.
@@ -92,6 +105,16 @@ impl Model {
             "printf" => Model::Printf,
             "puts" => Model::Puts,
             "putchar" => Model::Putchar,
+            "getchar" | "getchar_unlocked" => Model::Getchar,
+            "fgetc" | "getc" | "_IO_getc" | "fgetc_unlocked" | "getc_unlocked" | "__uflow" => {
+                Model::Fgetc
+            }
+            "fread" | "fread_unlocked" => Model::Fread,
+            "read" => Model::Read,
+            "fgets" | "fgets_unlocked" => Model::Fgets,
+            "feof" | "feof_unlocked" => Model::Feof,
+            "scanf" | "__isoc99_scanf" => Model::Scanf,
+            "fscanf" | "__isoc99_fscanf" => Model::Fscanf,
             "__VERIFIER_assume" | "klee_assume" => Model::Assume,
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
             "klee_range" => Model::KleeRange,
@@ -122,7 +145,10 @@ pub(crate) fn call<D: Domain>(
         | M::Puts
         | M::Putchar
         | M::Assume
-        | M::KleeInt => 1,
+        | M::KleeInt
+        | M::Fgetc
+        | M::Feof
+        | M::Scanf => 1,
         M::Calloc
         | M::Realloc
         | M::Strnlen
@@ -132,16 +158,20 @@ pub(crate) fn call<D: Domain>(
         | M::Strchr
         | M::Strrchr
         | M::Strstr
-        | M::KleeRange => 2,
+        | M::KleeRange
+        | M::Fscanf => 2,
         M::Memcpy
         | M::Memmove
         | M::Memset
         | M::Memcmp
         | M::Strncmp
         | M::Strncpy
-        | M::KleeMakeSymbolic => 3,
+        | M::KleeMakeSymbolic
+        | M::Read
+        | M::Fgets => 3,
+        M::Fread => 4,
         M::Printf => 1,
-        M::Abort | M::AssertFail | M::ReachError | M::Nondet => 0,
+        M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
     };
     if args.len() < need {
         let name = callee_name(prog, call);
@@ -175,6 +205,14 @@ pub(crate) fn call<D: Domain>(
             process::call(st, prog, model, call, args)
         }
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
+        M::Getchar
+        | M::Fgetc
+        | M::Fread
+        | M::Read
+        | M::Fgets
+        | M::Feof
+        | M::Scanf
+        | M::Fscanf => reads::call(st, prog, model, call, args),
         M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
             inputs::call(st, prog, model, call, args)
         }

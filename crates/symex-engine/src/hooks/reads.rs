@@ -1,0 +1,301 @@
+//! Reads of standard input: `getchar`, `fgetc`/`getc`, `fread`, `read(0, ...)`, `fgets`, `feof` and
+//! `scanf`/`fscanf` with `%d` conversions, over the state's [`crate::stdin::Stdin`]. Counts and sizes are
+//! fixed to numbers; the bytes read keep their (possibly symbolic) values, and where the library itself
+//! looks at them (`fgets` stops after a newline, `scanf` parses digits) the model decides on each byte
+//! as the program would.
+
+use super::{callee_name, ret_width, Model};
+use crate::bug::End;
+use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
+use crate::exec::unsupported;
+use crate::memory::split_address;
+use crate::program::Program;
+use crate::state::State;
+use symex_ir::Call;
+
+/// `EOF` of `<stdio.h>`.
+const EOF: i64 = -1;
+
+pub(super) fn call<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Result<Option<D::Val>, End> {
+    let w = ret_width(prog, call);
+    let r = match model {
+        Model::Getchar => next_char(st, w),
+        Model::Fgetc => {
+            expect_stdin(st, prog, call, &args[0])?;
+            next_char(st, w)
+        }
+        Model::Feof => {
+            expect_stdin(st, prog, call, &args[0])?;
+            let eof = st.stdin.at_eof();
+            st.dom.constant(w, eof as u128)
+        }
+        Model::Fread => {
+            expect_stdin(st, prog, call, &args[3])?;
+            let size = st.dom.choose(Decision::Length, &args[1], 64) as usize;
+            let items = st.dom.choose(Decision::Length, &args[2], 64) as usize;
+            let got = read_into(st, prog, &args[0], size.saturating_mul(items))?;
+            st.dom.constant(w, got.checked_div(size).unwrap_or(0) as u128)
+        }
+        Model::Read => {
+            let fd = st.dom.choose(Decision::Length, &args[0], 32);
+            if fd != 0 {
+                let what = format!("`read` from file descriptor {fd} (only 0, stdin, is modelled)");
+                return Err(unsupported(st, prog, what));
+            }
+            let count = st.dom.choose(Decision::Length, &args[2], 64) as usize;
+            // `read` works below the stream: it leaves the stream's end-of-file flag alone.
+            let eof = st.stdin.at_eof();
+            let got = read_into(st, prog, &args[1], count)?;
+            st.stdin.set_eof(eof);
+            st.dom.constant(w, got as u128)
+        }
+        Model::Fgets => {
+            expect_stdin(st, prog, call, &args[2])?;
+            return fgets(st, prog, &args[0], &args[1]).map(Some);
+        }
+        Model::Scanf => scanf(st, prog, call, &args[0], &args[1..])?,
+        Model::Fscanf => {
+            expect_stdin(st, prog, call, &args[0])?;
+            scanf(st, prog, call, &args[1], &args[2..])?
+        }
+        _ => unreachable!("not a stdin model"),
+    };
+    Ok(Some(r))
+}
+
+/// The `w`-bit constant `v` (negative values in two's complement).
+fn int<D: Domain>(st: &mut State<D>, w: u32, v: i64) -> D::Val {
+    st.dom.constant(w, v as u128 & crate::concrete::mask(w))
+}
+
+/// Checks that a stream argument is stdin: the address the program's `stdin` global holds.
+fn expect_stdin<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    call: &Call,
+    stream: &D::Val,
+) -> Result<(), End> {
+    let addr = match st.dom.as_const(stream) {
+        Some(a) => a,
+        None => st.dom.choose(Decision::Length, stream, 64),
+    } as u64;
+    let (id, off) = split_address(addr);
+    if off == 0 && st.stdin.file == Some(id) {
+        return Ok(());
+    }
+    let what = format!(
+        "`{}` on a stream other than stdin (only stdin is modelled)",
+        callee_name(prog, call)
+    );
+    Err(unsupported(st, prog, what))
+}
+
+/// `getchar`: the next byte as an `unsigned char` widened to `int`, or `EOF` at the end.
+fn next_char<D: Domain>(st: &mut State<D>, w: u32) -> D::Val {
+    match st.stdin.read(&mut st.dom, 1).pop() {
+        Some(b) => {
+            let v = st.dom.bytes_to_val(&[b], 8);
+            st.dom.cast(CastOp::ZExt, 8, w, &v)
+        }
+        None => int(st, w, EOF),
+    }
+}
+
+/// Reads up to `n` bytes into `buf`; returns how many there were.
+fn read_into<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    buf: &D::Val,
+    n: usize,
+) -> Result<usize, End> {
+    let bytes = st.stdin.read(&mut st.dom, n);
+    if !bytes.is_empty() {
+        st.store_bytes(prog, buf, &bytes)?;
+    }
+    Ok(bytes.len())
+}
+
+/// `fgets(buf, n, stdin)`: up to `n - 1` bytes, through the first newline, then a NUL. Returns `buf`, or
+/// null when the end came before any byte (the buffer is then left alone).
+fn fgets<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    buf: &D::Val,
+    n: &D::Val,
+) -> Result<D::Val, End> {
+    let n = crate::concrete::sext(st.dom.choose(Decision::Length, n, 32), 32);
+    if n <= 0 {
+        return Ok(st.dom.constant(64, 0));
+    }
+    let mut line = Vec::new();
+    while (line.len() as i128) < n - 1 {
+        let Some(b) = st.stdin.read(&mut st.dom, 1).pop() else {
+            break;
+        };
+        line.push(b.clone());
+        let is_newline = byte_is(st, &b, b'\n');
+        if st.dom.decide(Decision::LibraryBranch, &is_newline) {
+            break;
+        }
+    }
+    if line.is_empty() && n > 1 {
+        return Ok(st.dom.constant(64, 0));
+    }
+    line.push(st.dom.const_byte(0));
+    st.store_bytes(prog, buf, &line)?;
+    Ok(buf.clone())
+}
+
+/// Whether byte `b` is `c` (width 1).
+fn byte_is<D: Domain>(st: &mut State<D>, b: &D::Byte, c: u8) -> D::Val {
+    let v = st.dom.bytes_to_val(std::slice::from_ref(b), 8);
+    let k = st.dom.constant(8, c as u128);
+    st.dom.cmp(CmpOp::Eq, 8, &v, &k)
+}
+
+/// Whether byte `b` lies in `lo..=hi` (width 1).
+fn byte_in<D: Domain>(st: &mut State<D>, b: &D::Val, lo: u8, hi: u8) -> D::Val {
+    let l = st.dom.constant(8, lo as u128);
+    let h = st.dom.constant(8, hi as u128);
+    let ge = st.dom.cmp(CmpOp::Uge, 8, b, &l);
+    let le = st.dom.cmp(CmpOp::Ule, 8, b, &h);
+    st.dom.binop(BinOp::And, 1, &ge, &le)
+}
+
+/// The next byte of stdin as an 8-bit value, `None` at the end.
+fn next_byte<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
+    let b = st.stdin.read(&mut st.dom, 1).pop()?;
+    Some(st.dom.bytes_to_val(&[b], 8))
+}
+
+/// Skips white space (`isspace` of the C locale); returns the first other byte, `None` at the end.
+fn skip_space<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
+    loop {
+        let b = next_byte(st)?;
+        let space = {
+            let sp = st.dom.constant(8, b' ' as u128);
+            let is_sp = st.dom.cmp(CmpOp::Eq, 8, &b, &sp);
+            let ctl = byte_in(st, &b, b'\t', b'\r');
+            st.dom.binop(BinOp::Or, 1, &is_sp, &ctl)
+        };
+        if !st.dom.decide(Decision::LibraryBranch, &space) {
+            return Some(b);
+        }
+    }
+}
+
+/// How a `%d` conversion ended.
+enum Conversion<V> {
+    Value(V),
+    /// The input did not hold a number there (the conversion stops `scanf`).
+    Mismatch,
+    /// The input ended before the number began.
+    End,
+}
+
+/// One `%d` conversion as glibc does it: white space, an optional sign, then decimal digits up to the
+/// first byte that is not one (put back). The value wraps at 32 bits (glibc saturates at `long` first;
+/// a number of ten digits or more differs).
+fn convert_decimal<D: Domain>(st: &mut State<D>) -> Conversion<D::Val> {
+    let Some(mut b) = skip_space(st) else {
+        return Conversion::End;
+    };
+    let minus = st.dom.constant(8, b'-' as u128);
+    let plus = st.dom.constant(8, b'+' as u128);
+    let is_minus = st.dom.cmp(CmpOp::Eq, 8, &b, &minus);
+    let negative = st.dom.decide(Decision::LibraryBranch, &is_minus);
+    let signed = negative || {
+        let is_plus = st.dom.cmp(CmpOp::Eq, 8, &b, &plus);
+        st.dom.decide(Decision::LibraryBranch, &is_plus)
+    };
+    if signed {
+        // A sign and then the end is no number (glibc: 0 conversions, not EOF).
+        match next_byte(st) {
+            Some(x) => b = x,
+            None => return Conversion::Mismatch,
+        }
+    }
+    let mut value = st.dom.constant(32, 0);
+    let ten = st.dom.constant(32, 10);
+    let zero = st.dom.constant(32, b'0' as u128);
+    let mut digits = 0;
+    loop {
+        let is_digit = byte_in(st, &b, b'0', b'9');
+        if !st.dom.decide(Decision::LibraryBranch, &is_digit) {
+            st.stdin.unread();
+            break;
+        }
+        digits += 1;
+        let d = st.dom.cast(CastOp::ZExt, 8, 32, &b);
+        let d = st.dom.binop(BinOp::Sub, 32, &d, &zero);
+        let shifted = st.dom.binop(BinOp::Mul, 32, &value, &ten);
+        value = st.dom.binop(BinOp::Add, 32, &shifted, &d);
+        match next_byte(st) {
+            Some(x) => b = x,
+            None => break,
+        }
+    }
+    if digits == 0 {
+        return Conversion::Mismatch;
+    }
+    if negative {
+        value = st.dom.unop(crate::domain::UnOp::Neg, 32, &value);
+    }
+    Conversion::Value(value)
+}
+
+/// `scanf(format, ...)` for formats made of `%d` conversions and white space: returns the number of
+/// values stored, or `EOF` when the input ended before the first conversion.
+fn scanf<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    call: &Call,
+    format: &D::Val,
+    outs: &[D::Val],
+) -> Result<D::Val, End> {
+    let w = ret_width(prog, call);
+    let fmt = st.read_c_string(prog, format)?;
+    let text = String::from_utf8_lossy(&fmt).into_owned();
+    let mut rest = fmt.as_slice();
+    let mut done = 0usize;
+    while let Some(&c) = rest.first() {
+        if c.is_ascii_whitespace() {
+            // White space in the format takes any white space of the input, none included.
+            rest = &rest[1..];
+            if skip_space(st).is_some() {
+                st.stdin.unread();
+            }
+            continue;
+        }
+        if !rest.starts_with(b"%d") {
+            let what = format!(
+                "`{}` with format \"{}\" (only %d conversions and white space are modelled)",
+                callee_name(prog, call),
+                text.escape_default()
+            );
+            return Err(unsupported(st, prog, what));
+        }
+        rest = &rest[2..];
+        let Some(out) = outs.get(done) else {
+            let what = format!(
+                "`{}` with fewer pointer arguments than conversions",
+                callee_name(prog, call)
+            );
+            return Err(unsupported(st, prog, what));
+        };
+        match convert_decimal(st) {
+            Conversion::Value(v) => st.store_scalar(prog, out, &v, 4, 32)?,
+            Conversion::Mismatch => break,
+            Conversion::End if done == 0 => return Ok(int(st, w, EOF)),
+            Conversion::End => break,
+        }
+        done += 1;
+    }
+    Ok(int(st, w, done as i64))
+}

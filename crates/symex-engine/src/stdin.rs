@@ -1,0 +1,137 @@
+//! Standard input as the program sees it: a file of `size` bytes (`--stdin N` symbolically, the length of
+//! the test's `stdin` input on replay) and a read cursor. The bytes are one input, named `stdin`, asked
+//! for the first time the program reads, as KLEE's `-sym-stdin N` does. The cursor is always a number:
+//! a read takes a known count of bytes, only their values are symbolic, so reading never forks; what the
+//! program does with the bytes does. Past the last byte a read sees end-of-file.
+//!
+//! Without `--stdin` the size is 0: stdin is empty (a KLEE run with stdin redirected from `/dev/null`),
+//! which a test without a `stdin` input reproduces on replay.
+
+use crate::domain::{Domain, InputRequest};
+use crate::memory::{address, ObjId, ObjKind};
+use crate::program::Program;
+use crate::testfile::TestInput;
+use std::rc::Rc;
+
+/// The name of the standard-input input in test files.
+pub const STDIN_INPUT: &str = "stdin";
+
+/// Bytes of glibc's `FILE` on x86-64: the object the `stdin` global points to has that size, so that
+/// code inlined from glibc's headers reads its (zero) buffer pointers within bounds and calls `__uflow`.
+const FILE_SIZE: u64 = 216;
+
+/// The standard-input stream of a state.
+#[derive(Clone, Debug)]
+pub struct Stdin<D: Domain> {
+    size: usize,
+    /// The `size` bytes, once the program first read.
+    bytes: Option<Rc<[D::Byte]>>,
+    pos: usize,
+    /// A read reached the end (what `feof` reports).
+    eof: bool,
+    /// The `FILE` object the program's `stdin` global points to (when the program mentions `stdin`).
+    pub(crate) file: Option<ObjId>,
+}
+
+impl<D: Domain> Default for Stdin<D> {
+    fn default() -> Self {
+        Stdin::new(0)
+    }
+}
+
+impl<D: Domain> Stdin<D> {
+    /// A stdin of `size` bytes, none read yet.
+    pub fn new(size: usize) -> Self {
+        Stdin {
+            size,
+            bytes: None,
+            pos: 0,
+            eof: false,
+            file: None,
+        }
+    }
+
+    /// Bytes stdin holds.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Bytes read so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Whether a read reached the end.
+    pub fn at_eof(&self) -> bool {
+        self.eof
+    }
+
+    /// Sets the end-of-file flag (`read` below the stream leaves it as it was).
+    pub(crate) fn set_eof(&mut self, eof: bool) {
+        self.eof = eof;
+    }
+
+    /// Reads up to `n` bytes from the cursor on (fewer at the end, which sets the end-of-file flag).
+    pub(crate) fn read(&mut self, dom: &mut D, n: usize) -> Vec<D::Byte> {
+        let bytes = self.contents(dom);
+        let k = n.min(self.size - self.pos);
+        let out = bytes[self.pos..self.pos + k].to_vec();
+        self.pos += k;
+        if k < n {
+            self.eof = true;
+        }
+        out
+    }
+
+    /// Puts the last byte read back (a `scanf` conversion stops before the first byte it does not take).
+    pub(crate) fn unread(&mut self) {
+        self.pos = self.pos.saturating_sub(1);
+    }
+
+    /// The bytes of stdin, asked from the domain on the first read.
+    fn contents(&mut self, dom: &mut D) -> Rc<[D::Byte]> {
+        if let Some(b) = &self.bytes {
+            return b.clone();
+        }
+        let b: Rc<[D::Byte]> = if self.size == 0 {
+            Rc::from(Vec::new())
+        } else {
+            dom.input(InputRequest::Named(STDIN_INPUT), self.size).into()
+        };
+        self.bytes = Some(b.clone());
+        b
+    }
+}
+
+/// The size of the stdin a test's inputs describe: as many bytes as its `stdin` input holds, none
+/// without one (the path never read stdin, or read an empty one).
+pub fn stdin_size(inputs: &[TestInput]) -> usize {
+    inputs
+        .iter()
+        .find(|i| i.name == STDIN_INPUT)
+        .map_or(0, |i| i.bytes.len())
+}
+
+/// Points the program's `extern FILE *stdin` (a global without initializer, zero otherwise) at a runtime
+/// `FILE` object, whose address is how the stream models recognise stdin. Called once the globals are
+/// allocated.
+pub(crate) fn attach_file<D: Domain>(
+    prog: &Program,
+    dom: &mut D,
+    mem: &mut crate::memory::Memory<D::Byte>,
+) -> Option<ObjId> {
+    let (g, global) = prog
+        .module
+        .globals
+        .iter()
+        .enumerate()
+        .find(|(_, g)| g.name == "stdin" && g.init.is_none() && g.size == 8)?;
+    let fill = dom.const_byte(0);
+    let file = mem.allocate(ObjKind::Runtime, "stdin (FILE)".into(), FILE_SIZE, fill, true)?;
+    let ptr = address(file, 0).to_le_bytes();
+    let obj = mem.object_mut(prog.global_object(g as u32))?;
+    for (b, v) in obj.bytes.iter_mut().zip(ptr).take(global.size as usize) {
+        *b = dom.const_byte(v);
+    }
+    Some(file)
+}
