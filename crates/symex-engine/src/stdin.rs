@@ -96,7 +96,8 @@ impl<D: Domain> Stdin<D> {
         let b: Rc<[D::Byte]> = if self.size == 0 {
             Rc::from(Vec::new())
         } else {
-            dom.input(InputRequest::Named(STDIN_INPUT), self.size).into()
+            dom.input(InputRequest::Named(STDIN_INPUT), self.size)
+                .into()
         };
         self.bytes = Some(b.clone());
         b
@@ -127,11 +128,60 @@ pub(crate) fn attach_file<D: Domain>(
         .enumerate()
         .find(|(_, g)| g.name == "stdin" && g.init.is_none() && g.size == 8)?;
     let fill = dom.const_byte(0);
-    let file = mem.allocate(ObjKind::Runtime, "stdin (FILE)".into(), FILE_SIZE, fill, true)?;
+    let file = mem.allocate(
+        ObjKind::Runtime,
+        "stdin (FILE)".into(),
+        FILE_SIZE,
+        fill,
+        true,
+    )?;
     let ptr = address(file, 0).to_le_bytes();
     let obj = mem.object_mut(prog.global_object(g as u32))?;
     for (b, v) in obj.bytes.iter_mut().zip(ptr).take(global.size as usize) {
         *b = dom.const_byte(v);
     }
     Some(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::Concrete;
+
+    fn input(name: &str, bytes: &[u8]) -> TestInput {
+        TestInput {
+            name: name.into(),
+            bytes: bytes.to_vec(),
+        }
+    }
+
+    #[test]
+    fn reads_advance_to_end_of_file_and_ask_for_the_input_once() {
+        let mut dom = Concrete::new(vec![input("stdin", b"abc")]);
+        let mut s: Stdin<Concrete> = Stdin::new(3);
+        assert_eq!(s.read(&mut dom, 2), b"ab");
+        assert!(!s.at_eof());
+        s.unread();
+        assert_eq!(s.read(&mut dom, 5), b"bc");
+        assert!(s.at_eof());
+        assert_eq!(s.read(&mut dom, 1), b"");
+        assert_eq!(s.position(), 3);
+        assert_eq!(dom.consumed, vec![input("stdin", b"abc")]);
+    }
+
+    #[test]
+    fn an_empty_stdin_asks_for_no_input() {
+        let mut dom = Concrete::new(Vec::new());
+        let mut s: Stdin<Concrete> = Stdin::new(0);
+        assert_eq!(s.read(&mut dom, 1), b"");
+        assert!(s.at_eof());
+        assert!(dom.consumed.is_empty());
+    }
+
+    #[test]
+    fn the_size_comes_from_the_tests_stdin_input() {
+        let inputs = [input("x", &[1, 2]), input("stdin", b"hello")];
+        assert_eq!(stdin_size(&inputs), 5);
+        assert_eq!(stdin_size(&inputs[..1]), 0);
+    }
 }

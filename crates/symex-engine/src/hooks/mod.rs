@@ -205,14 +205,9 @@ pub(crate) fn call<D: Domain>(
             process::call(st, prog, model, call, args)
         }
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
-        M::Getchar
-        | M::Fgetc
-        | M::Fread
-        | M::Read
-        | M::Fgets
-        | M::Feof
-        | M::Scanf
-        | M::Fscanf => reads::call(st, prog, model, call, args),
+        M::Getchar | M::Fgetc | M::Fread | M::Read | M::Fgets | M::Feof | M::Scanf | M::Fscanf => {
+            reads::call(st, prog, model, call, args)
+        }
         M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
             inputs::call(st, prog, model, call, args)
         }

@@ -40,7 +40,8 @@ pub(super) fn call<D: Domain>(
             let size = st.dom.choose(Decision::Length, &args[1], 64) as usize;
             let items = st.dom.choose(Decision::Length, &args[2], 64) as usize;
             let got = read_into(st, prog, &args[0], size.saturating_mul(items))?;
-            st.dom.constant(w, got.checked_div(size).unwrap_or(0) as u128)
+            st.dom
+                .constant(w, got.checked_div(size).unwrap_or(0) as u128)
         }
         Model::Read => {
             let fd = st.dom.choose(Decision::Length, &args[0], 32);
@@ -200,8 +201,8 @@ enum Conversion<V> {
 }
 
 /// One `%d` conversion as glibc does it: white space, an optional sign, then decimal digits up to the
-/// first byte that is not one (put back). The value wraps at 32 bits (glibc saturates at `long` first;
-/// a number of ten digits or more differs).
+/// first byte that is not one (put back). The value wraps at 32 bits, as glibc's `long` truncated to
+/// `int` does, except beyond `long`'s range (19 digits and more), where glibc saturates first.
 fn convert_decimal<D: Domain>(st: &mut State<D>) -> Conversion<D::Val> {
     let Some(mut b) = skip_space(st) else {
         return Conversion::End;
