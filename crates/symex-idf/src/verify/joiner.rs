@@ -93,38 +93,35 @@ pub fn exec_while(
         }
         let mut iteration = havocked.clone();
         iteration.heap = Heap::default();
-        producer::produce(
-            v,
-            iteration,
-            fresh("s", snap_sort()),
-            invariant,
-            &mut |v, s, ()| {
-                eval(v, s, cond, &mut |v, mut s, tc| {
-                    if !v.feasible(&s, &tc) {
-                        return Ok(());
-                    }
-                    s.pc.assume(tc);
-                    exec_seq(v, s, body, &mut |v, end, ()| {
-                        consumer::consume(v, end, invariant, &kept_ob, &mut |_, _, _| Ok(()))
-                    })
-                })
-            },
-        )?;
-        producer::produce(
-            v,
-            havocked,
-            fresh("s", snap_sort()),
-            invariant,
-            &mut |v, s, ()| {
-                eval(v, s, cond, &mut |v, mut s, tc| {
-                    let exit = tc.not();
-                    if !v.feasible(&s, &exit) {
-                        return Ok(());
-                    }
-                    s.pc.assume(exit);
-                    k(v, s, ())
-                })
-            },
-        )
+        assume_invariant_and(v, iteration, invariant, cond, true, &mut |v, s, ()| {
+            exec_seq(v, s, body, &mut |v, end, ()| {
+                consumer::consume(v, end, invariant, &kept_ob, &mut |_, _, _| Ok(()))
+            })
+        })?;
+        assume_invariant_and(v, havocked, invariant, cond, false, k)
+    })
+}
+
+/// Produces the invariant (with a fresh snapshot) and assumes the loop condition, or its
+/// negation when `holds` is false: the states a loop iteration, or the loop exit, starts from.
+/// `k` runs only where that is feasible.
+fn assume_invariant_and(
+    v: &mut Verifier,
+    state: State,
+    invariant: &Assertion,
+    cond: &Expr,
+    holds: bool,
+    k: K<()>,
+) -> VResult {
+    let snap = fresh("s", snap_sort());
+    producer::produce(v, state, snap, invariant, &mut |v, s, ()| {
+        eval(v, s, cond, &mut |v, mut s, tc| {
+            let c = if holds { tc } else { tc.not() };
+            if !v.feasible(&s, &c) {
+                return Ok(());
+            }
+            s.pc.assume(c);
+            k(v, s, ())
+        })
     })
 }
