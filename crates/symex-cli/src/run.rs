@@ -62,9 +62,10 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solver_timeout: f64,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
-    /// "%d"); without it stdin is empty.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub stdin: usize,
+    /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(..=1 << 20))]
+    pub stdin: u32,
 }
 
 fn parse_searcher(s: &str) -> Result<SearcherKind, String> {
@@ -153,7 +154,7 @@ pub fn explore(
         searcher: args.search,
         seed: args.seed,
         validate: args.validate_tests || out.validate,
-        stdin: args.stdin,
+        stdin: args.stdin as usize,
     };
     let solver = SolverConfig::default()
         .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
