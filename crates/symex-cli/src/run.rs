@@ -13,7 +13,7 @@ use symex_explore::{
     Control, Explorer, FinishedPath, Limits, Options, PathEnd, Progress, SearcherKind, SolverCtx,
     Summary,
 };
-use symex_solver::SolverConfig;
+use symex_solver::{SolverConfig, Z3Mode};
 
 /// Which paths get a test file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -66,6 +66,16 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(..=1 << 20))]
     pub stdin: u32,
+    /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
+    /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
+    #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
+    pub solver_mode: Z3Mode,
+}
+
+fn parse_solver_mode(s: &str) -> Result<Z3Mode, String> {
+    Z3Mode::parse(s).ok_or_else(|| {
+        format!("unknown solver mode `{s}` (incremental, bitblast, fresh, assumptions)")
+    })
 }
 
 fn parse_searcher(s: &str) -> Result<SearcherKind, String> {
@@ -157,6 +167,7 @@ pub fn explore(
         stdin: args.stdin as usize,
     };
     let solver = SolverConfig::default()
+        .z3_mode(args.solver_mode)
         .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
         .build();
     let ctx = SolverCtx::new(solver);

@@ -27,7 +27,11 @@ fn outputs(seed: u32, dir: &Path) -> (Vec<u8>, Vec<u8>, String) {
         .args(["--no-packed-struct", "--seed", &seed.to_string()])
         .output()
         .unwrap();
-    assert!(gen.status.success(), "csmith failed for seed {seed}");
+    assert!(
+        gen.status.success(),
+        "csmith failed for seed {seed}: {}",
+        String::from_utf8_lossy(&gen.stderr)
+    );
     std::fs::write(&src, &gen.stdout).unwrap();
     let exe = dir.join(format!("p{seed}"));
     let cc = Command::new("gcc")

@@ -685,21 +685,25 @@ impl Domain for Symbolic {
         }
     }
 
-    /// A read at a symbolic offset of an object of at most [`SELECT_LIMIT`] bytes: the `ite` over every
-    /// offset the access fits at (KLEE reads arrays with the theory of arrays; for small objects an `ite`
-    /// chain is as exact and keeps queries quantifier- and array-free). Larger objects fork per offset.
+    /// A read at a symbolic offset of an object of at most [`SELECT_LIMIT`] bytes, without forking: a
+    /// multiplexer over the offset's bits whose leaves are the values at each offset the access may have
+    /// (KLEE reads arrays with the theory of arrays; a mux tree is as exact, array-free, and bit-blasts to
+    /// a few gates per leaf where a chain of offset comparisons costs a comparator per offset). The
+    /// access is known to be in bounds, so offsets past the last one are unreachable leaves. Larger
+    /// objects fork per offset.
     fn select(&mut self, bytes: &[SymByte], off: &SymVal, n: usize, w: Width) -> Option<SymVal> {
         let SymVal::Sym(o) = off else { return None };
         if bytes.len() > SELECT_LIMIT || bytes.len() < n || n == 0 {
             return None;
         }
         let last = bytes.len() - n;
-        let mut acc = self.bytes_to_val(&bytes[last..], w).term(w);
-        for k in (0..last).rev() {
-            let v = self.bytes_to_val(&bytes[k..k + n], w).term(w);
-            acc = o.eq(&Term::bv(k as u128, 32)).ite(&v, &acc);
-        }
-        Some(SymVal::from_term(acc))
+        let hi = (symex_expr::unsigned_range(o).1 as usize).min(last);
+        let bits = usize::BITS - hi.leading_zeros();
+        let mut leaf = |k: usize| {
+            self.bytes_to_val(&bytes[k.min(last)..k.min(last) + n], w)
+                .term(w)
+        };
+        Some(SymVal::from_term(mux(o, 0, bits, hi, &mut leaf)))
     }
 
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {
@@ -714,6 +718,23 @@ impl Domain for Symbolic {
         });
         out
     }
+}
+
+/// The value at offset `o` (at most `hi`) among the leaves whose offsets agree with `base` on the bits
+/// above the low `bits` ones: one `ite` per bit, skipping halves that lie past `hi`.
+fn mux(o: &Term, base: usize, bits: u32, hi: usize, leaf: &mut dyn FnMut(usize) -> Term) -> Term {
+    if bits == 0 {
+        return leaf(base);
+    }
+    let b = bits - 1;
+    let upper = base + (1 << b);
+    if upper > hi {
+        return mux(o, base, b, hi, leaf);
+    }
+    let set = o.extract(b, b).eq(&Term::bv(1, 1));
+    let then = mux(o, upper, b, hi, leaf);
+    let other = mux(o, base, b, hi, leaf);
+    set.ite(&then, &other)
 }
 
 /// `llvm.fshl` / `llvm.fshr` on terms.

@@ -48,6 +48,7 @@ pub mod bvsem;
 mod eval;
 mod intern;
 mod ops;
+mod range;
 mod smtlib;
 mod sort;
 mod term;
@@ -58,6 +59,7 @@ pub mod visit;
 
 pub use eval::{apply as apply_op, EvalError, FuncInterp, Model};
 pub use intern::{nodes_alive, nodes_created};
+pub use range::unsigned as unsigned_range;
 pub use rustc_hash::FxHashMap as TermMap;
 pub use smtlib::{symbol as smtlib_symbol, to_smtlib2};
 pub use sort::{Func, FuncDecl, Sort, USort, MAX_BV_WIDTH};

@@ -127,6 +127,14 @@ fn mode_configs() -> Vec<(&'static str, SolverConfig)> {
         ("bare-fresh", SolverConfig::bare().z3_mode(Z3Mode::Fresh)),
         ("all-fresh", SolverConfig::default().z3_mode(Z3Mode::Fresh)),
         (
+            "bare-bitblast",
+            SolverConfig::bare().z3_mode(Z3Mode::Bitblast),
+        ),
+        (
+            "all-bitblast",
+            SolverConfig::default().z3_mode(Z3Mode::Bitblast),
+        ),
+        (
             "bare-assumptions",
             SolverConfig::bare().z3_mode(Z3Mode::Assumptions),
         ),

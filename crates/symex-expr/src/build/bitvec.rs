@@ -5,6 +5,7 @@
 
 use crate::bvsem::{self, mask};
 use crate::intern;
+use crate::range;
 use crate::sort::Sort;
 use crate::term::{Op, Term};
 
@@ -48,6 +49,15 @@ fn add(a: &Term, b: &Term, w: u32) -> Option<Term> {
     if let Some(c) = a.as_bv() {
         if c == 0 {
             return Some(b.clone());
+        }
+        // c + zext(y) = c[hi:yw] ++ y when the low bits of c are zero: no carry can occur.
+        // (Addresses are object base + zero-extended offset; this keeps the object visible.)
+        if let Op::ZeroExt(_) = b.op() {
+            let y = b.arg(0);
+            let yw = y.width();
+            if c & mask(yw) == 0 {
+                return Some(Term::bv(c >> yw, w - yw).concat(y));
+            }
         }
         // c + (d + x) = (c + d) + x
         if b.op() == &Op::BvAdd {
@@ -138,6 +148,12 @@ fn shift(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
     }
     match (op, b.as_bv()) {
         (Op::BvShl | Op::BvLshr, Some(k)) if k >= u128::from(w) => Some(Term::bv(0, w)),
+        // A logical right shift of a concatenation or extension is an extraction, which the
+        // extract rules then take apart.
+        (Op::BvLshr, Some(k)) if matches!(a.op(), Op::Concat | Op::ZeroExt(_)) => {
+            let k = k as u32;
+            Some(a.extract(w - 1, k).zext(k))
+        }
         _ => None,
     }
 }
@@ -147,6 +163,9 @@ fn compare(op: &Op, a: &Term, b: &Term, w: u32) -> Option<Term> {
         return Some(Term::bool(matches!(op, Op::BvUle | Op::BvSle)));
     }
     if let Some(t) = narrowed(op, a, b) {
+        return Some(t);
+    }
+    if let Some(t) = by_ranges(op, a, b) {
         return Some(t);
     }
     let min_signed = 1u128 << (w - 1);
@@ -377,5 +396,30 @@ fn eq_const(c: u128, b: &Term) -> Option<Term> {
             })
         }
         _ => None,
+    }
+}
+
+/// Unsigned comparisons decided by the operands' ranges (bounds offsets, masked indices): `a < b`
+/// holds when every value of `a` is below every value of `b`, and fails when none is.
+fn by_ranges(op: &Op, a: &Term, b: &Term) -> Option<Term> {
+    let strict = match op {
+        Op::BvUlt => true,
+        Op::BvUle => false,
+        _ => return None,
+    };
+    // Only worth it when one side is a constant: that is where masked or extended terms meet bounds.
+    if !a.is_const() && !b.is_const() {
+        return None;
+    }
+    let (alo, ahi) = range::unsigned(a);
+    let (blo, bhi) = range::unsigned(b);
+    let always = if strict { ahi < blo } else { ahi <= blo };
+    let never = if strict { alo >= bhi } else { alo > bhi };
+    if always {
+        Some(Term::tt())
+    } else if never {
+        Some(Term::ff())
+    } else {
+        None
     }
 }

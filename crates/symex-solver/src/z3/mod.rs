@@ -26,10 +26,27 @@ pub enum Z3Mode {
     /// Keep the assertions shared with the previous query's prefix on Z3's push/pop stack.
     #[default]
     Incremental,
+    /// A fresh assertion set per query, solved by a lean tactic (simplify, propagate values, solve
+    /// equations, bit-blast, SAT) in the manner of STP: no incremental state, and none of the
+    /// default preprocessing that makes `Fresh` slow.
+    Bitblast,
     /// Assert every constraint once, guarded by its own indicator literal, and check each
     /// query under the indicators of its constraints (nothing is ever popped: any subset of
     /// the constraints seen is checked incrementally, and lemmas are kept).
     Assumptions,
+}
+
+impl Z3Mode {
+    /// The mode named `s` (`incremental`, `fresh`, `bitblast`, `assumptions`).
+    pub fn parse(s: &str) -> Option<Z3Mode> {
+        match s {
+            "incremental" => Some(Z3Mode::Incremental),
+            "fresh" => Some(Z3Mode::Fresh),
+            "bitblast" => Some(Z3Mode::Bitblast),
+            "assumptions" => Some(Z3Mode::Assumptions),
+            _ => None,
+        }
+    }
 }
 
 /// Indicators kept before the assumption-mode solver starts afresh.
@@ -66,7 +83,7 @@ impl Z3Solver {
     /// A backend using Z3 as `mode` says.
     pub fn with_mode(mode: Z3Mode) -> Z3Solver {
         Z3Solver {
-            solver: z3::Solver::new(),
+            solver: make_solver(mode),
             tr: Translator::default(),
             mode,
             timeout: None,
@@ -99,7 +116,7 @@ impl Z3Solver {
             return self.assume(constraints);
         }
         match self.mode {
-            Z3Mode::Fresh => {
+            Z3Mode::Fresh | Z3Mode::Bitblast => {
                 self.reset();
                 for c in constraints {
                     let b = self.tr.translate_bool(c);
@@ -205,6 +222,25 @@ impl Z3Solver {
     }
 }
 
+/// The Z3 solver object a mode works with.
+fn make_solver(mode: Z3Mode) -> z3::Solver {
+    match mode {
+        Z3Mode::Bitblast => [
+            "simplify",
+            "propagate-values",
+            "solve-eqs",
+            "bit-blast",
+            "sat",
+        ]
+        .iter()
+        .map(|t| z3::Tactic::new(t))
+        .reduce(|a, b| a.and_then(&b))
+        .expect("tactics")
+        .solver(),
+        _ => z3::Solver::new(),
+    }
+}
+
 impl Solver for Z3Solver {
     fn check(&mut self, constraints: &[Term]) -> SatResult {
         let start = Instant::now();
@@ -215,7 +251,7 @@ impl Solver for Z3Solver {
             r.unwrap_or_else(|_| {
                 // The wrapper panics when Z3 returns an error; start afresh.
                 self.tr.clear();
-                self.solver = z3::Solver::new();
+                self.solver = make_solver(self.mode);
                 self.reset();
                 SatResult::Unknown(Unknown("Z3 failed".into()))
             })
