@@ -98,3 +98,28 @@ fn run_names_a_missing_file_with_status_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("x.c"));
 }
+
+/// A path that reaches something symex does not model makes the exploration incomplete, and the report
+/// says what and where.
+#[test]
+fn an_unsupported_construct_is_named_among_the_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ui/stdin_other_stream.c");
+    let o = symex()
+        .arg("run")
+        .arg(&src)
+        .args(["--json", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["complete"], false);
+    let reasons = r["incomplete_reasons"].as_array().unwrap();
+    assert!(
+        reasons.iter().any(|x| {
+            let x = x.as_str().unwrap();
+            x.contains("does not model") && x.contains("stdin_other_stream.c:6")
+        }),
+        "{reasons:?}"
+    );
+}

@@ -601,7 +601,13 @@ impl<'p> Explorer<'p> {
                 self.summary.cut += 1;
                 self.incomplete.insert(why.clone());
             }
-            PathEnd::Unsupported { .. } => self.summary.unsupported += 1,
+            PathEnd::Unsupported { what, loc } => {
+                self.summary.unsupported += 1;
+                self.incomplete.insert(format!(
+                    "a path reached something symex does not model: {what} ({}:{} in {})",
+                    loc.file, loc.line, loc.function
+                ));
+            }
         }
         let inputs = match &end {
             PathEnd::Exit(_) | PathEnd::Error(_) => self.test_inputs(&mut ps),
