@@ -3,30 +3,14 @@
 //! terms are built both exactly as written and through the smart constructors, then evaluated alike
 //! on random values.
 
+mod gen;
+
+use gen::{app, Pair};
 use proptest::prelude::*;
 use symex_expr::{Model, Op, Sort, Term, Value};
 
-/// A term built twice: raw (exactly as written) and simplified.
-#[derive(Clone)]
-struct Pair {
-    raw: Term,
-    simp: Term,
-}
-
-fn app(op: Op, args: &[Pair]) -> Pair {
-    let raw: Vec<Term> = args.iter().map(|p| p.raw.clone()).collect();
-    let simp: Vec<Term> = args.iter().map(|p| p.simp.clone()).collect();
-    Pair {
-        raw: Term::new_raw(op.clone(), &raw),
-        simp: Term::new(op, &simp),
-    }
-}
-
 fn leaf(t: Term) -> Pair {
-    Pair {
-        raw: t.clone(),
-        simp: t,
-    }
+    Pair::same(t)
 }
 
 struct Shape<'a> {

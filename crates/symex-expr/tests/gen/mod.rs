@@ -73,7 +73,7 @@ pub struct Pair {
 }
 
 impl Pair {
-    fn same(t: Term) -> Pair {
+    pub fn same(t: Term) -> Pair {
         Pair {
             raw: t.clone(),
             simp: t,
@@ -91,7 +91,7 @@ pub struct Gen {
     pub widths: &'static [u32],
 }
 
-fn app(op: Op, args: &[Pair]) -> Pair {
+pub fn app(op: Op, args: &[Pair]) -> Pair {
     let raw: Vec<Term> = args.iter().map(|p| p.raw.clone()).collect();
     let simp: Vec<Term> = args.iter().map(|p| p.simp.clone()).collect();
     Pair {
