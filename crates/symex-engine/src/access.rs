@@ -251,7 +251,26 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(), End> {
-        self.write_with(prog, ptr, n, |dom, out| dom.val_to_bytes(v, w, out))
+        if self.dom.as_const(ptr).is_some() {
+            return self.write_with(prog, ptr, n, |dom, out| dom.val_to_bytes(v, w, out));
+        }
+        let (obj, offv) = self.resolve_object(prog, ptr, n, Access::Write)?;
+        // A symbolic domain may write at a symbolic offset without fixing it (initialised objects only,
+        // as for reads: which bytes the write initialises would depend on the offset).
+        if self.dom.as_const(&offv).is_none() {
+            if let Some(o) = self.mem.object_mut(obj) {
+                if o.init.is_init(0, o.bytes.len())
+                    && self.dom.update(&mut o.bytes, &offv, v, n as usize, w)
+                {
+                    return Ok(());
+                }
+            }
+        }
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        self.write_place(Place { obj, off }, n as usize, |dom, out| {
+            dom.val_to_bytes(v, w, out)
+        });
+        Ok(())
     }
 
     /// Stores `bytes` at `ptr`.
@@ -277,14 +296,19 @@ impl<D: Domain> State<D> {
         write: impl FnOnce(&mut D, &mut [D::Byte]),
     ) -> Result<(), End> {
         let place = self.resolve(prog, ptr, n, Access::Write)?;
-        let n = n as usize;
+        self.write_place(place, n as usize, write);
+        Ok(())
+    }
+
+    /// Bytes `off..off+n` of a resolved place, filled by `write` and marked initialised.
+    #[inline]
+    fn write_place(&mut self, place: Place, n: usize, write: impl FnOnce(&mut D, &mut [D::Byte])) {
         let o = self
             .mem
             .object_mut(place.obj)
             .expect("resolved object is live");
         write(&mut self.dom, &mut o.bytes[place.off..place.off + n]);
         o.init.set_init(place.off, n);
-        Ok(())
     }
 
     /// `memmove(dst, src, n)`: copies bytes with their initialisation state (copying uninitialised bytes

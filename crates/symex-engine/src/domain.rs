@@ -200,4 +200,18 @@ pub trait Domain: Clone {
     ) -> Option<Self::Val> {
         None
     }
+
+    /// Writes the `w`-bit `v` into the `n` bytes at the non-constant offset `off` (32 bits) of an object's
+    /// `bytes`, the access being known to lie within them, without fixing the offset (a symbolic write).
+    /// `false`: the domain cannot express it, `bytes` are untouched, and the semantics fix the offset.
+    fn update(
+        &mut self,
+        _bytes: &mut [Self::Byte],
+        _off: &Self::Val,
+        _v: &Self::Val,
+        _n: usize,
+        _w: Width,
+    ) -> bool {
+        false
+    }
 }

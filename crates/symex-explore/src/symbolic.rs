@@ -706,6 +706,42 @@ impl Domain for Symbolic {
         Some(SymVal::from_term(mux(o, 0, bits, hi, &mut leaf)))
     }
 
+    /// A write at a symbolic offset of an object of at most [`SELECT_LIMIT`] bytes, without forking: each
+    /// byte the write may reach becomes `ite(off = k - j, byte j of v, old byte)` over the offsets `k - j`
+    /// the write may start at (KLEE's array update, byte by byte). Larger objects fork per offset.
+    fn update(
+        &mut self,
+        bytes: &mut [SymByte],
+        off: &SymVal,
+        v: &SymVal,
+        n: usize,
+        w: Width,
+    ) -> bool {
+        let SymVal::Sym(o) = off else { return false };
+        if bytes.len() > SELECT_LIMIT || bytes.len() < n || n == 0 {
+            return false;
+        }
+        let last = bytes.len() - n;
+        let (lo, hi) = symex_expr::unsigned_range(o);
+        let (lo, hi) = (lo as usize, (hi as usize).min(last));
+        if lo > hi {
+            return false;
+        }
+        let mut vb = vec![SymByte::Const(0); n];
+        self.val_to_bytes(v, w, &mut vb);
+        for (k, byte) in bytes.iter_mut().enumerate().take(hi + n).skip(lo) {
+            let mut acc = byte.term();
+            for (j, b) in vb.iter().enumerate() {
+                if k < j || k - j < lo || k - j > hi {
+                    continue;
+                }
+                acc = o.eq(&Term::bv((k - j) as u128, 32)).ite(&b.term(), &acc);
+            }
+            *byte = SymByte::from_term(acc);
+        }
+        true
+    }
+
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {
         let k = self.inputs.len();
         let bytes: Vec<Term> = (0..n)

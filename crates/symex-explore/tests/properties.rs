@@ -61,7 +61,9 @@ fn assert_complete(prog: &Program, paths: &[FinishedPath], runs: usize, seed: u6
 
 #[test]
 fn the_examples_are_explored_correctly_and_completely() {
-    for name in ["sum.c", "foo.c", "power.c", "top.c", "switch.c", "buffer.c"] {
+    for name in [
+        "sum.c", "foo.c", "power.c", "top.c", "switch.c", "buffer.c", "arrays.c",
+    ] {
         for s in [SearcherKind::Dfs, SearcherKind::Default] {
             let (prog, sum, paths) = explore_file(&example(name), options(s));
             assert!(sum.complete, "{name}");
@@ -71,7 +73,8 @@ fn the_examples_are_explored_correctly_and_completely() {
 }
 
 /// A small random C program over three symbolic ints: nested conditionals, arithmetic, divisions,
-/// a table indexed by an input, a loop with an input-dependent bound, and aborts.
+/// a table indexed by an input, a local array written and read at input-dependent indices, a loop with
+/// an input-dependent bound, and aborts.
 fn generate(seed: u64) -> String {
     let mut g = Gen {
         rng: Rng::new(seed),
@@ -81,7 +84,7 @@ fn generate(seed: u64) -> String {
         "#include <stdlib.h>\nint __VERIFIER_nondet_int(void);\n\
          static const int table[4] = {5, -3, 8, 0};\n\
          int main(void) {\n  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), \
-         c = __VERIFIER_nondet_int();\n",
+         c = __VERIFIER_nondet_int();\n  int arr[4] = {1, -2, 3, 0};\n",
     );
     g.block(2, 4);
     g.out.push_str("  return 0;\n}\n");
@@ -108,14 +111,15 @@ impl Gen {
             };
         }
         let (l, r) = (self.expr(depth - 1), self.expr(depth - 1));
-        match self.rng.below(7) {
+        match self.rng.below(8) {
             0 => format!("({l} + {r})"),
             1 => format!("({l} - {r})"),
             2 => format!("({l} * {r})"),
             3 => format!("({l} & {r})"),
             4 => format!("({l} ^ {r})"),
             5 => format!("({l} / ((({r}) & 7) + 1))"),
-            _ => format!("table[({l}) & 3]"),
+            6 => format!("table[({l}) & 3]"),
+            _ => format!("arr[({l}) & 3]"),
         }
     }
 
@@ -147,6 +151,10 @@ impl Gen {
                 self.out.push_str(&format!("{pad}}} else {{\n"));
                 self.block(depth - 1, 3);
                 self.out.push_str(&format!("{pad}}}\n"));
+            }
+            4 if self.rng.below(2) == 0 => {
+                let (i, e) = (self.expr(1), self.expr(2));
+                self.out.push_str(&format!("{pad}arr[({i}) & 3] = {e};\n"));
             }
             4 => {
                 let (v, w) = (self.var(), self.var());
