@@ -2,7 +2,7 @@
 //! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
 
 use crate::searcher::{Searcher, SearcherKind};
-use crate::symbolic::{ForkRequest, SolverCtx, Symbolic};
+use crate::symbolic::{Forced, ForkRequest, SolverCtx, Symbolic};
 use crate::trace::{entered, position, run_concrete, Trace};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -473,6 +473,9 @@ impl<'p> Explorer<'p> {
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
             let entered = self.after_step(ps, before);
+            if ps.st.dom.forced_left() > 0 {
+                ps.st.dom.killed = Some("internal: a sibling diverged from its fork".into());
+            }
             let forks = ps.st.dom.take_forks();
             let mut siblings = Vec::new();
             if !forks.is_empty() {
@@ -515,7 +518,14 @@ impl<'p> Explorer<'p> {
         while let Some(f) = work.pop() {
             let mut ps = base.sibling(base.st.clone(), base.trace, None);
             ps.st.dom.begin_step();
+            let deferred = matches!(f.answers.last(), Some(Forced::Above(_)));
             ps.st.dom.force(f.answers, f.model);
+            if deferred {
+                // A sibling of an unbounded enumeration (allocation sizes) is built when the searcher
+                // picks it: its step then runs with the answers forced, and asks for the next one.
+                out.push((ps, None));
+                continue;
+            }
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
             self.after_step(&mut ps, before);

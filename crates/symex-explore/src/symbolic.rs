@@ -59,6 +59,8 @@ pub enum Forced {
     Value(u128),
     /// A `choose` that must pick a value outside this set (the siblings that took them exist).
     Exclude(Vec<u128>),
+    /// A `choose` that must pick a value above this one (the siblings that took the smaller ones exist).
+    Above(u128),
 }
 
 /// A sibling to build: re-run the step from its snapshot with these answers forced.
@@ -249,6 +251,29 @@ impl Symbolic {
             }
         }
         Some(lo)
+    }
+
+    /// A `choose` that takes the least feasible value of `v` and asks for a sibling that takes a larger one
+    /// (which takes the least of those, and so on): allocation sizes are explored smallest first, one path
+    /// per size, so small sizes (where bugs hide) come first and a bounded size is explored completely.
+    fn choose_least(&mut self, v: &Term, w: Width) -> u128 {
+        let Some(x) = self.minimum(v, w) else {
+            return 0;
+        };
+        if x < symex_engine::concrete::mask(w) {
+            match self.feasible(&v.bvugt(&Term::bv(x, w))) {
+                Ok(Some(m)) => {
+                    let mut answers = self.step_log.clone();
+                    answers.push(Forced::Above(x));
+                    self.forks.push(ForkRequest { answers, model: m });
+                }
+                Ok(None) => {}
+                Err(e) => self.kill(e),
+            }
+        }
+        self.constrain(v.eq(&Term::bv(x, w)));
+        self.step_log.push(Forced::Value(x));
+        x
     }
 
     /// A `choose` that forks over every feasible value: picks the model's value and asks for a sibling
@@ -626,16 +651,22 @@ impl Domain for Symbolic {
             // Printed values and exit codes steer no branch: any value of the path will do, and the
             // path condition stays as it is (the test's replay prints its own).
             Decision::Output => self.eval(v).unwrap_or(0),
-            Decision::AllocSize => {
-                let Some(x) = self.minimum(v, w) else {
-                    return 0;
-                };
-                self.incomplete.push(format!(
-                    "a symbolic allocation size was fixed to its least value {x}"
-                ));
-                self.constrain(v.eq(&Term::bv(x, w)));
-                x
-            }
+            Decision::AllocSize => match self.forced.pop_front() {
+                Some(Forced::Value(x)) => {
+                    self.constrain(v.eq(&Term::bv(x, w)));
+                    self.step_log.push(Forced::Value(x));
+                    x
+                }
+                Some(Forced::Above(m)) => {
+                    self.constrain(v.bvugt(&Term::bv(m, w)));
+                    self.choose_least(v, w)
+                }
+                Some(_) => {
+                    self.kill("a sibling's forced answers did not match its decisions".into());
+                    0
+                }
+                None => self.choose_least(v, w),
+            },
             _ => match self.forced.pop_front() {
                 Some(Forced::Value(x)) => {
                     self.constrain(v.eq(&Term::bv(x, w)));
@@ -648,7 +679,7 @@ impl Domain for Symbolic {
                     }
                     self.choose_forking(v, set, w)
                 }
-                Some(Forced::Bool(_)) => {
+                Some(Forced::Bool(_) | Forced::Above(_)) => {
                     self.kill("a sibling's forced answers did not match its decisions".into());
                     0
                 }
