@@ -171,6 +171,7 @@ pub fn explore(
         .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
         .build();
     let ctx = SolverCtx::new(solver);
+    ctx.borrow_mut().query_timeout = Some(Duration::from_secs_f64(args.solver_timeout));
     let explorer = Explorer::new(prog, opts, ctx);
     let mut errors: Vec<FoundError> = Vec::new();
     let mut tests = Vec::new();

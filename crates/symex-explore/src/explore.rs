@@ -331,6 +331,7 @@ impl<'p> Explorer<'p> {
         on_progress: &mut dyn FnMut(&Progress),
     ) -> Result<Summary, End> {
         let prog = self.prog;
+        self.ctx.borrow_mut().deadline = self.opts.limits.max_time.map(|t| self.start + t);
         let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
         st.set_stdin_size(self.opts.stdin);
         st.start(prog, &self.opts.entry)?;

@@ -27,6 +27,12 @@ pub struct SolverCtx {
     pub queries: u64,
     /// Time spent in them.
     pub time: Duration,
+    /// The time limit of one query the solver was configured with (`--solver-timeout`).
+    pub query_timeout: Option<Duration>,
+    /// When the whole exploration must stop (`--max-time`): no query may run past it.
+    pub deadline: Option<Instant>,
+    /// The limit currently set on the solver, when lowered to meet the deadline.
+    lowered: Option<Duration>,
 }
 
 impl SolverCtx {
@@ -35,10 +41,32 @@ impl SolverCtx {
             solver,
             queries: 0,
             time: Duration::ZERO,
+            query_timeout: None,
+            deadline: None,
+            lowered: None,
         }))
     }
 
+    /// Lowers the solver's time limit so that a query ends by the deadline; `false` when it has passed.
+    fn meet_deadline(&mut self) -> bool {
+        let Some(d) = self.deadline else { return true };
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        if self.query_timeout.is_none_or(|q| left < q) {
+            self.solver.set_timeout(Some(left));
+            self.lowered = Some(left);
+        } else if self.lowered.take().is_some() {
+            self.solver.set_timeout(self.query_timeout);
+        }
+        true
+    }
+
     fn check(&mut self, q: &[Term]) -> SatResult {
+        if !self.meet_deadline() {
+            return SatResult::Unknown(symex_solver::Unknown("the time limit was reached".into()));
+        }
         let t = Instant::now();
         let r = self.solver.check(q);
         self.queries += 1;
@@ -941,6 +969,24 @@ mod tests {
         let mut bytes = vec![SymByte::Const(0); 4];
         d.val_to_bytes(&SymVal::Sym(x.clone()), 32, &mut bytes);
         assert_eq!(d.bytes_to_val(&bytes, 32), SymVal::Sym(x));
+    }
+
+    /// Past the exploration's deadline no query reaches the solver: the path is cut with the reason.
+    #[test]
+    fn no_query_runs_past_the_deadline() {
+        let mut d = dom();
+        d.ctx.borrow_mut().deadline = Some(Instant::now());
+        let b = d.input(InputRequest::Named("x"), 1);
+        let x = d.bytes_to_val(&b, 8);
+        let ten = d.constant(8, 10);
+        let c = d.cmp(CmpOp::Ult, 8, &x, &ten);
+        d.begin_step();
+        d.decide(Decision::Branch, &c);
+        assert_eq!(
+            d.killed.as_deref(),
+            Some("solver answered unknown: the time limit was reached")
+        );
+        assert_eq!(d.ctx.borrow().queries, 0);
     }
 
     #[test]
