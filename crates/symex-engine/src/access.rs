@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{split_address, Lookup, ObjId, ObjKind};
+use crate::memory::{split_address, Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::state::State;
 
@@ -12,6 +12,12 @@ use crate::state::State;
 pub struct Place {
     pub obj: ObjId,
     pub off: usize,
+}
+
+/// Where an access at a symbolic offset ended up: a place to access, or already carried out in place.
+enum Target<R> {
+    Place(Place),
+    Done(R),
 }
 
 /// Whether an access reads or writes (writes to read-only objects are bugs).
@@ -195,25 +201,44 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<D::Val, End> {
-        let place = if self.dom.as_const(ptr).is_some() {
-            self.resolve(prog, ptr, n, Access::Read)?
-        } else {
-            let (obj, offv) = self.resolve_object(prog, ptr, n, Access::Read)?;
-            // A symbolic domain may read at a symbolic offset without fixing it (initialised objects
-            // only: uninitialised bytes are inputs requested where they are read).
-            if self.dom.as_const(&offv).is_none() {
-                if let Some(o) = self.mem.object(obj) {
-                    if o.init.is_init(0, o.bytes.len()) {
-                        if let Some(v) = self.dom.select(&o.bytes, &offv, n as usize, w) {
-                            return Ok(v);
-                        }
-                    }
-                }
-            }
-            let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
-            Place { obj, off }
+        let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
+            let o = st.mem.object(obj)?;
+            st.dom.select(&o.bytes, offv, n as usize, w)
         };
-        Ok(self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w)))
+        match self.target(prog, ptr, n, Access::Read, read_in_place)? {
+            Target::Done(v) => Ok(v),
+            Target::Place(place) => {
+                Ok(self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w)))
+            }
+        }
+    }
+
+    /// Where an `n`-byte access at `ptr` goes. At a non-constant offset of a wholly initialised object, a
+    /// symbolic domain may first carry the access out without fixing the offset (`in_place`, see
+    /// [`Domain::select`] and [`Domain::update`]; partly uninitialised objects are excluded because which
+    /// bytes become inputs or initialised would depend on the offset); when it declines, the offset is
+    /// fixed with [`Domain::choose`].
+    #[inline]
+    fn target<R>(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        access: Access,
+        in_place: impl FnOnce(&mut Self, ObjId, &D::Val) -> Option<R>,
+    ) -> Result<Target<R>, End> {
+        if self.dom.as_const(ptr).is_some() {
+            return self.resolve(prog, ptr, n, access).map(Target::Place);
+        }
+        let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
+        let whole = |o: &Object<D::Byte>| o.init.is_init(0, o.bytes.len());
+        if self.dom.as_const(&offv).is_none() && self.mem.object(obj).is_some_and(whole) {
+            if let Some(r) = in_place(self, obj, &offv) {
+                return Ok(Target::Done(r));
+            }
+        }
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        Ok(Target::Place(Place { obj, off }))
     }
 
     /// Loads `n` bytes at `ptr` (aggregates).
@@ -251,25 +276,15 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(), End> {
-        if self.dom.as_const(ptr).is_some() {
-            return self.write_with(prog, ptr, n, |dom, out| dom.val_to_bytes(v, w, out));
+        let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
+            let o = st.mem.object_mut(obj)?;
+            st.dom
+                .update(&mut o.bytes, offv, v, n as usize, w)
+                .then_some(())
+        };
+        if let Target::Place(place) = self.target(prog, ptr, n, Access::Write, write_in_place)? {
+            self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
         }
-        let (obj, offv) = self.resolve_object(prog, ptr, n, Access::Write)?;
-        // A symbolic domain may write at a symbolic offset without fixing it (initialised objects only,
-        // as for reads: which bytes the write initialises would depend on the offset).
-        if self.dom.as_const(&offv).is_none() {
-            if let Some(o) = self.mem.object_mut(obj) {
-                if o.init.is_init(0, o.bytes.len())
-                    && self.dom.update(&mut o.bytes, &offv, v, n as usize, w)
-                {
-                    return Ok(());
-                }
-            }
-        }
-        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
-        self.write_place(Place { obj, off }, n as usize, |dom, out| {
-            dom.val_to_bytes(v, w, out)
-        });
         Ok(())
     }
 
