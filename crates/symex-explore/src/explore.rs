@@ -474,10 +474,7 @@ impl<'p> Explorer<'p> {
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
             let entered = self.after_step(ps, before);
-            if ps.st.dom.forced_left() > 0 {
-                ps.st.dom.killed = Some("internal: a sibling diverged from its fork".into());
-            }
-            let forks = ps.st.dom.take_forks();
+            let forks = ps.st.dom.end_step();
             let mut siblings = Vec::new();
             if !forks.is_empty() {
                 ps.st.dom.depth += 1;
@@ -530,10 +527,7 @@ impl<'p> Explorer<'p> {
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
             self.after_step(&mut ps, before);
-            if ps.st.dom.forced_left() > 0 {
-                ps.st.dom.killed = Some("internal: a sibling diverged from its fork".into());
-            }
-            work.extend(ps.st.dom.take_forks());
+            work.extend(ps.st.dom.end_step());
             let end = match (ps.st.dom.killed.take(), r) {
                 (Some(why), _) => Some(End::Halt(Halt::Limit(why))),
                 (None, Err(e)) => Some(e),

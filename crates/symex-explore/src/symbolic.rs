@@ -196,9 +196,13 @@ impl Symbolic {
         std::mem::take(&mut self.forks)
     }
 
-    /// Whether forced answers are still waiting (a sibling re-run diverged from its original).
-    pub fn forced_left(&self) -> usize {
-        self.forced.len()
+    /// Ends a step: the siblings it asked for. Forced answers still waiting mean a sibling's re-run
+    /// diverged from its original, and the path is cut.
+    pub fn end_step(&mut self) -> Vec<ForkRequest> {
+        if !self.forced.is_empty() {
+            self.kill("internal: a sibling diverged from its fork".into());
+        }
+        self.take_forks()
     }
 
     /// A model of the path condition (asking the solver when none is known); `None` when the solver
@@ -281,6 +285,26 @@ impl Symbolic {
         Some(lo)
     }
 
+    /// Asks for a sibling that gives this step's current decision the answer `answer`, when `other` (the
+    /// condition that answer adds) is feasible with the path condition.
+    fn fork_if_feasible(&mut self, other: &Term, answer: Forced) {
+        match self.feasible(other) {
+            Ok(Some(model)) => {
+                let mut answers = self.step_log.clone();
+                answers.push(answer);
+                self.forks.push(ForkRequest { answers, model });
+            }
+            Ok(None) => {}
+            Err(e) => self.kill(e),
+        }
+    }
+
+    /// Follows the answer `answer` of the current decision, which adds `c` to the path condition.
+    fn follow(&mut self, c: Term, answer: Forced) {
+        self.constrain(c);
+        self.step_log.push(answer);
+    }
+
     /// A `choose` that takes the least feasible value of `v` and asks for a sibling that takes a larger one
     /// (which takes the least of those, and so on): allocation sizes are explored smallest first, one path
     /// per size, so small sizes (where bugs hide) come first and a bounded size is explored completely.
@@ -289,18 +313,9 @@ impl Symbolic {
             return 0;
         };
         if x < symex_engine::concrete::mask(w) {
-            match self.feasible(&v.bvugt(&Term::bv(x, w))) {
-                Ok(Some(m)) => {
-                    let mut answers = self.step_log.clone();
-                    answers.push(Forced::Above(x));
-                    self.forks.push(ForkRequest { answers, model: m });
-                }
-                Ok(None) => {}
-                Err(e) => self.kill(e),
-            }
+            self.fork_if_feasible(&v.bvugt(&Term::bv(x, w)), Forced::Above(x));
         }
-        self.constrain(v.eq(&Term::bv(x, w)));
-        self.step_log.push(Forced::Value(x));
+        self.follow(v.eq(&Term::bv(x, w)), Forced::Value(x));
         x
     }
 
@@ -309,18 +324,9 @@ impl Symbolic {
     fn choose_forking(&mut self, v: &Term, mut excluded: Vec<u128>, w: Width) -> u128 {
         let Some(x) = self.eval(v) else { return 0 };
         let xt = Term::bv(x, w);
-        match self.feasible(&v.ne(&xt)) {
-            Ok(Some(m)) => {
-                excluded.push(x);
-                let mut answers = self.step_log.clone();
-                answers.push(Forced::Exclude(excluded));
-                self.forks.push(ForkRequest { answers, model: m });
-            }
-            Ok(None) => {}
-            Err(e) => self.kill(e),
-        }
-        self.constrain(v.eq(&xt));
-        self.step_log.push(Forced::Value(x));
+        excluded.push(x);
+        self.fork_if_feasible(&v.ne(&xt), Forced::Exclude(excluded));
+        self.follow(v.eq(&xt), Forced::Value(x));
         x
     }
 }
@@ -645,28 +651,19 @@ impl Domain for Symbolic {
         if let Some(b) = c.as_bool() {
             return b;
         }
-        if let Some(f) = self.forced.pop_front() {
-            let b = matches!(f, Forced::Bool(true));
-            self.constrain(if b { c } else { c.not() });
-            self.step_log.push(Forced::Bool(b));
-            return b;
-        }
-        let Some(m) = self.current_model() else {
-            return false;
-        };
-        let side = m.eval_bool(&c).unwrap_or(true);
-        let other = if side { c.not() } else { c.clone() };
-        match self.feasible(&other) {
-            Ok(Some(m2)) => {
-                let mut answers = self.step_log.clone();
-                answers.push(Forced::Bool(!side));
-                self.forks.push(ForkRequest { answers, model: m2 });
+        let side = match self.forced.pop_front() {
+            Some(f) => matches!(f, Forced::Bool(true)),
+            None => {
+                let Some(m) = self.current_model() else {
+                    return false;
+                };
+                let side = m.eval_bool(&c).unwrap_or(true);
+                let other = if side { c.not() } else { c.clone() };
+                self.fork_if_feasible(&other, Forced::Bool(!side));
+                side
             }
-            Ok(None) => {}
-            Err(e) => self.kill(e),
-        }
-        self.constrain(if side { c } else { c.not() });
-        self.step_log.push(Forced::Bool(side));
+        };
+        self.follow(if side { c } else { c.not() }, Forced::Bool(side));
         side
     }
 
@@ -679,39 +676,28 @@ impl Domain for Symbolic {
             // Printed values and exit codes steer no branch: any value of the path will do, and the
             // path condition stays as it is (the test's replay prints its own).
             Decision::Output => self.eval(v).unwrap_or(0),
-            Decision::AllocSize => match self.forced.pop_front() {
-                Some(Forced::Value(x)) => {
-                    self.constrain(v.eq(&Term::bv(x, w)));
-                    self.step_log.push(Forced::Value(x));
+            // Allocation sizes are enumerated smallest first; other values one per feasible value.
+            _ => match (self.forced.pop_front(), why == Decision::AllocSize) {
+                (Some(Forced::Value(x)), _) => {
+                    self.follow(v.eq(&Term::bv(x, w)), Forced::Value(x));
                     x
                 }
-                Some(Forced::Above(m)) => {
+                (Some(Forced::Above(m)), true) => {
                     self.constrain(v.bvugt(&Term::bv(m, w)));
                     self.choose_least(v, w)
                 }
-                Some(_) => {
-                    self.kill("a sibling's forced answers did not match its decisions".into());
-                    0
-                }
-                None => self.choose_least(v, w),
-            },
-            _ => match self.forced.pop_front() {
-                Some(Forced::Value(x)) => {
-                    self.constrain(v.eq(&Term::bv(x, w)));
-                    self.step_log.push(Forced::Value(x));
-                    x
-                }
-                Some(Forced::Exclude(set)) => {
+                (Some(Forced::Exclude(set)), false) => {
                     for &x in &set {
                         self.constrain(v.ne(&Term::bv(x, w)));
                     }
                     self.choose_forking(v, set, w)
                 }
-                Some(Forced::Bool(_) | Forced::Above(_)) => {
+                (None, true) => self.choose_least(v, w),
+                (None, false) => self.choose_forking(v, Vec::new(), w),
+                (Some(_), _) => {
                     self.kill("a sibling's forced answers did not match its decisions".into());
                     0
                 }
-                None => self.choose_forking(v, Vec::new(), w),
             },
         }
     }
@@ -751,12 +737,8 @@ impl Domain for Symbolic {
     /// access is known to be in bounds, so offsets past the last one are unreachable leaves. Larger
     /// objects fork per offset.
     fn select(&mut self, bytes: &[SymByte], off: &SymVal, n: usize, w: Width) -> Option<SymVal> {
-        let SymVal::Sym(o) = off else { return None };
-        if bytes.len() > SELECT_LIMIT || bytes.len() < n || n == 0 {
-            return None;
-        }
+        let (o, _, hi) = start_offsets(bytes.len(), off, n)?;
         let last = bytes.len() - n;
-        let hi = (symex_expr::unsigned_range(o).1 as usize).min(last);
         let bits = usize::BITS - hi.leading_zeros();
         let mut leaf = |k: usize| {
             self.bytes_to_val(&bytes[k.min(last)..k.min(last) + n], w)
@@ -776,16 +758,9 @@ impl Domain for Symbolic {
         n: usize,
         w: Width,
     ) -> bool {
-        let SymVal::Sym(o) = off else { return false };
-        if bytes.len() > SELECT_LIMIT || bytes.len() < n || n == 0 {
+        let Some((o, lo, hi)) = start_offsets(bytes.len(), off, n) else {
             return false;
-        }
-        let last = bytes.len() - n;
-        let (lo, hi) = symex_expr::unsigned_range(o);
-        let (lo, hi) = (lo as usize, (hi as usize).min(last));
-        if lo > hi {
-            return false;
-        }
+        };
         let mut vb = vec![SymByte::Const(0); n];
         self.val_to_bytes(v, w, &mut vb);
         for (k, byte) in bytes.iter_mut().enumerate().take(hi + n).skip(lo) {
@@ -813,6 +788,20 @@ impl Domain for Symbolic {
         });
         out
     }
+}
+
+/// Where an `n`-byte access at the symbolic offset `off` of an object of `len` bytes, known to lie within
+/// it, may start: the offset term and its least and greatest value (from the term's range, capped by the
+/// last offset the access fits at). `None` for a constant offset, or an object too large to access in place
+/// ([`SELECT_LIMIT`]).
+fn start_offsets(len: usize, off: &SymVal, n: usize) -> Option<(&Term, usize, usize)> {
+    let SymVal::Sym(o) = off else { return None };
+    if len > SELECT_LIMIT || len < n || n == 0 {
+        return None;
+    }
+    let (lo, hi) = symex_expr::unsigned_range(o);
+    let (lo, hi) = (lo as usize, (hi as usize).min(len - n));
+    (lo <= hi).then_some((o, lo, hi))
 }
 
 /// The value at offset `o` (at most `hi`) among the leaves whose offsets agree with `base` on the bits
