@@ -168,7 +168,10 @@ impl Z3Solver {
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
         let assumptions = self.assert_constraints(constraints);
-        match self.check_with_watchdog(&assumptions) {
+        let Some(result) = self.check_with_watchdog(&assumptions) else {
+            return SatResult::Unknown(Unknown("timeout (interrupted)".into()));
+        };
+        match result {
             z3::SatResult::Unsat => SatResult::Unsat,
             z3::SatResult::Unknown => SatResult::Unknown(Unknown(
                 self.solver
@@ -196,29 +199,43 @@ impl Z3Solver {
 impl Z3Solver {
     /// Z3's own `timeout` parameter is not always honoured under load (its timer thread can
     /// miss the deadline), so a watchdog thread also interrupts the context at the deadline.
-    fn check_with_watchdog(&self, assumptions: &[z3::ast::Bool]) -> z3::SatResult {
-        let check = || {
+    ///
+    /// `Z3_interrupt` (4.8.12) leaves the context's resource limit cancelled until the next
+    /// check starts, and assertions added meanwhile are silently truncated: the next model
+    /// then violates them (seen in CI: one timed-out incremental query in ten). So after an
+    /// interrupt the solver is reset and an empty check clears the cancellation.
+    /// `None` when the watchdog interrupted the check.
+    fn check_with_watchdog(&mut self, assumptions: &[z3::ast::Bool]) -> Option<z3::SatResult> {
+        let check = |solver: &z3::Solver| {
             if assumptions.is_empty() {
-                self.solver.check()
+                solver.check()
             } else {
-                self.solver.check_assumptions(assumptions)
+                solver.check_assumptions(assumptions)
             }
         };
         let Some(limit) = self.timeout else {
-            return check();
+            return Some(check(&self.solver));
         };
         let handle = self.solver.get_context().handle();
         let (done, finished) = mpsc::channel::<()>();
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                if finished.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout) {
+        let (result, interrupted) = std::thread::scope(|scope| {
+            let watchdog = scope.spawn(move || {
+                let late = finished.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout);
+                if late {
                     handle.interrupt();
                 }
+                late
             });
-            let r = check();
+            let r = check(&self.solver);
             drop(done);
-            r
-        })
+            (r, watchdog.join().unwrap_or(true))
+        });
+        if interrupted {
+            self.reset();
+            let _ = self.solver.check();
+            return None;
+        }
+        Some(result)
     }
 }
 
