@@ -8,7 +8,7 @@
 //!   — checked by evaluation, so a reused model is always a model.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 use symex_expr::{Model, Term};
@@ -153,12 +153,5 @@ impl<S: Solver> Solver for CexCache<S> {
         result
     }
 
-    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
-        out.push(self.stats.clone());
-        self.inner.collect_stats(out);
-    }
-
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
+    delegate_to_inner!(stats, inner);
 }

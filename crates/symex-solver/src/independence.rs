@@ -3,7 +3,7 @@
 //! caches below see small, recurring groups), and the models are merged.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use symex_expr::{visit, Func, Model, Op, Term};
@@ -114,14 +114,7 @@ impl<S: Solver> Solver for Independence<S> {
         result
     }
 
-    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
-        out.push(self.stats.clone());
-        self.inner.collect_stats(out);
-    }
-
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
+    delegate_to_inner!(stats, inner);
 }
 
 impl<S: Solver> Independence<S> {

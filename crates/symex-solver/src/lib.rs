@@ -36,6 +36,8 @@
 //! assert_eq!(model.eval_bool(&pc[0]), Ok(true));
 //! ```
 
+#[macro_use]
+mod layer;
 mod cex_cache;
 mod config;
 mod independence;

@@ -1,7 +1,7 @@
 //! The query cache (KLEE's `CachingSolver`): answers a constraint set seen before, exactly.
 //! Thanks to hash-consing a set is its sorted term ids, so a lookup hashes a few integers.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 use symex_expr::Term;
@@ -66,12 +66,5 @@ impl<S: Solver> Solver for QueryCache<S> {
         result
     }
 
-    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
-        out.push(self.stats.clone());
-        self.inner.collect_stats(out);
-    }
-
-    fn set_timeout(&mut self, timeout: Option<Duration>) {
-        self.inner.set_timeout(timeout);
-    }
+    delegate_to_inner!(stats, inner);
 }

@@ -120,12 +120,5 @@ impl<S: Solver> Solver for Timed<S> {
         r
     }
 
-    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
-        out.push(self.stats.clone());
-        self.inner.collect_stats(out);
-    }
-
-    fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {
-        self.inner.set_timeout(timeout);
-    }
+    delegate_to_inner!(stats, inner);
 }
