@@ -2,6 +2,7 @@
 use clap::{Parser, Subcommand};
 
 mod check;
+mod checks;
 mod frontend;
 mod replay;
 mod run;

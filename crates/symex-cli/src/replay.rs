@@ -2,6 +2,7 @@
 //! and reports how it ended. Exit status: 0 normal exit, 1 bug, 2 bad input or unsupported construct,
 //! 3 a limit was reached or the test violates an assumption of the program.
 
+use crate::checks::CheckArgs;
 use crate::frontend::FrontendArgs;
 use clap::Args;
 use serde_json::json;
@@ -11,6 +12,9 @@ use std::time::Duration;
 use symex_engine::{outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile};
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "A test whose expected outcome is signed-overflow or memory-leak turns on --check-overflow or --check-leaks."
+)]
 pub struct ReplayArgs {
     /// The program: .c, .i, .ll or .bc.
     pub file: PathBuf,
@@ -27,12 +31,8 @@ pub struct ReplayArgs {
     /// Stop after this many IR instructions (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Report signed overflow of `nsw` arithmetic (also on when the test's outcome is signed-overflow).
-    #[arg(long)]
-    pub check_overflow: bool,
-    /// Report heap blocks unreachable at exit (also on when the test's outcome is memory-leak).
-    #[arg(long)]
-    pub check_leaks: bool,
+    #[command(flatten)]
+    pub checks: CheckArgs,
     /// Print one JSON object instead of the program's output and the outcome line.
     #[arg(long)]
     pub json: bool,
@@ -60,8 +60,8 @@ pub fn main(args: ReplayArgs) -> i32 {
             .or_else(|| test.entry.clone())
             .unwrap_or_else(|| "main".into()),
         checks: Checks {
-            overflow: args.check_overflow || expects(BugKind::SignedOverflow),
-            leaks: args.check_leaks || expects(BugKind::MemoryLeak),
+            overflow: args.checks.check_overflow || expects(BugKind::SignedOverflow),
+            leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(Duration::from_secs_f64),

@@ -2,6 +2,7 @@
 //! path into the output directory (with `report.json` and `coverage.info`). Exit status: 0 nothing wrong on
 //! a complete exploration, 1 bugs found, 2 bad input or an unsupported construct, 3 incomplete.
 
+use crate::checks::CheckArgs;
 use crate::frontend::FrontendArgs;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -99,12 +100,8 @@ pub struct RunArgs {
     /// Also write each test in KLEE's .ktest format.
     #[arg(long)]
     pub ktest: bool,
-    /// Report signed overflow of `nsw` arithmetic.
-    #[arg(long)]
-    pub check_overflow: bool,
-    /// Report heap blocks unreachable at exit.
-    #[arg(long)]
-    pub check_leaks: bool,
+    #[command(flatten)]
+    pub checks: CheckArgs,
     /// Print one JSON object (the report) instead of the summary.
     #[arg(long)]
     pub json: bool,
@@ -334,10 +331,7 @@ pub fn main(args: RunArgs) -> i32 {
         Ok(d) => d,
         Err(e) => return fail(&format!("cannot create the output directory: {e}")),
     };
-    let checks = Checks {
-        overflow: args.check_overflow,
-        leaks: args.check_leaks,
-    };
+    let checks = args.checks.checks();
     let out = Output {
         dir: Some(&dir),
         tests: args.tests,
