@@ -2,13 +2,12 @@
 //! the violation.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
+
+mod common;
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/check")
-        .join(name)
+    common::example("check", name)
 }
 
 fn check(property: &str, file: &str, extra: &[&str]) -> (Option<i32>, String) {
@@ -21,7 +20,7 @@ fn check_in(
     file: &str,
     extra: &[&str],
 ) -> (Option<i32>, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_symex"))
+    let o = common::symex()
         .args(["check", "--property", property])
         .arg(example(file))
         .arg("--out")
@@ -92,7 +91,7 @@ fn prp_files_and_json() {
     assert_eq!(v["kind"], "reach-error");
     // The violation's test replays to the same error.
     let test = v["test"].as_str().unwrap();
-    let rep = Command::new(env!("CARGO_BIN_EXE_symex"))
+    let rep = common::symex()
         .arg("replay")
         .arg(example("unreach_false.c"))
         .arg(test)

@@ -2,6 +2,8 @@
 //! seeds that are free of undefined behaviour and quick natively, the standard output of `symex replay`
 //! must equal the native build's (gcc). Skipped, with a message, when csmith or gcc is missing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,7 +53,7 @@ fn outputs(seed: u32, dir: &Path) -> (Vec<u8>, Vec<u8>, String) {
     let native = Command::new(&exe).output().unwrap();
     assert!(native.status.success(), "seed {seed} fails natively");
     let empty = dir.join("empty.json");
-    let symex = Command::new(env!("CARGO_BIN_EXE_symex"))
+    let symex = common::symex()
         .arg("replay")
         .arg(&src)
         .arg(&empty)
@@ -78,29 +80,13 @@ fn csmith_programs_print_what_the_native_build_prints() {
     let dir = std::env::temp_dir().join(format!("symex-csmith-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("empty.json"), "{\"inputs\":[]}").unwrap();
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = SEEDS
-            .chunks(SEEDS.len().div_ceil(2))
-            .map(|chunk| {
-                let dir = &dir;
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .filter_map(|&seed| {
-                            let (native, symex, err) = outputs(seed, dir);
-                            (native != symex).then(|| {
-                                format!("seed {seed}: outputs differ; symex stderr: {err}")
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
+    let failures: Vec<String> = common::map_in_pairs(&SEEDS, |&seed| {
+        let (native, symex, err) = outputs(seed, &dir);
+        (native != symex).then(|| format!("seed {seed}: outputs differ; symex stderr: {err}"))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

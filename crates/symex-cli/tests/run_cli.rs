@@ -2,17 +2,13 @@
 //! status, and the replay of the bug's test by `symex replay`.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-fn symex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_symex"))
-}
+mod common;
+use common::symex;
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/run")
-        .join(name)
+    common::example("run", name)
 }
 
 #[test]
@@ -104,7 +100,7 @@ fn run_names_a_missing_file_with_status_2() {
 #[test]
 fn an_unsupported_construct_is_named_among_the_reasons() {
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ui/stdin_other_stream.c");
+    let src = common::example("ui", "stdin_other_stream.c");
     let o = symex()
         .arg("run")
         .arg(&src)

@@ -5,14 +5,11 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn symex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_symex"))
-}
+mod common;
+use common::symex;
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/run")
-        .join(name)
+    common::example("run", name)
 }
 
 /// `symex run FILE --stdin N` (no flag when `n` is `None`) with test validation; the report.

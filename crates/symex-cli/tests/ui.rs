@@ -3,11 +3,12 @@
 //! and the whole standard output must equal `NAME.expected`. `SYMEX_BLESS=1 cargo test` rewrites the
 //! expectations (review the diff before committing it).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn examples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/ui")
+    common::examples("ui")
 }
 
 fn programs() -> Vec<String> {
@@ -37,7 +38,7 @@ fn run(name: &str, empty_test: &Path) -> String {
     } else {
         empty_test.to_path_buf()
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
+    let out = common::symex()
         .current_dir(&dir)
         .arg("replay")
         .arg(format!("{name}.c"))
@@ -60,24 +61,7 @@ fn examples_match_their_expectations() {
     std::fs::write(&empty, "{\"inputs\":[]}").unwrap();
     let bless = std::env::var_os("SYMEX_BLESS").is_some();
     let names = programs();
-    let results: Vec<(String, String)> = std::thread::scope(|s| {
-        let chunks: Vec<_> = names.chunks(names.len().div_ceil(2).max(1)).collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                s.spawn(|| {
-                    chunk
-                        .iter()
-                        .map(|n| (n.clone(), run(n, &empty)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
+    let results = common::map_in_pairs(&names, |n| (n.clone(), run(n, &empty)));
     let mut failures = Vec::new();
     for (name, got) in results {
         let path = examples_dir().join(format!("{name}.expected"));

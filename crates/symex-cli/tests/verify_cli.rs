@@ -1,18 +1,14 @@
 //! `symex verify`: exit statuses and the JSON shape of `spec/cli.md`.
 use std::path::PathBuf;
-use std::process::Command;
+
+mod common;
 
 fn example(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/idf")
-        .join(name)
+    common::example("idf", name)
 }
 
 fn symex(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .output()
-        .expect("symex runs");
+    let out = common::symex().args(args).output().expect("symex runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

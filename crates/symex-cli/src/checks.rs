@@ -1,0 +1,25 @@
+//! The optional bug checks that `run` and `replay` share (`--check-overflow`, `--check-leaks`).
+
+use clap::Args;
+use symex_engine::Checks;
+
+/// Bug kinds that are only reported when asked for.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct CheckArgs {
+    /// Report signed overflow of `nsw` arithmetic.
+    #[arg(long)]
+    pub check_overflow: bool,
+    /// Report heap blocks unreachable at exit.
+    #[arg(long)]
+    pub check_leaks: bool,
+}
+
+impl CheckArgs {
+    /// The engine's checks these flags ask for.
+    pub fn checks(self) -> Checks {
+        Checks {
+            overflow: self.check_overflow,
+            leaks: self.check_leaks,
+        }
+    }
+}
