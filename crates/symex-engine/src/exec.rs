@@ -128,22 +128,27 @@ impl<D: Domain> State<D> {
         }
     }
 
+    /// The current frame's block and the index of its next instruction (`insts.len()`: the
+    /// terminator); `None` when no frame is left.
+    fn position<'p>(&self, prog: &'p Program) -> Option<(&'p ir::Block, usize)> {
+        let f = self.frames.last()?;
+        let body = prog
+            .module
+            .func(f.func)
+            .body
+            .as_ref()
+            .expect("frames run bodies");
+        Some((&body.blocks[f.block.0 as usize], f.inst as usize))
+    }
+
     /// Runs until the program ends or `max_steps` instructions have executed in total.
     pub fn run(&mut self, prog: &Program, max_steps: u64) -> End {
         // Exactly `step` in a loop, with the current block looked up once per block rather than once
         // per instruction.
         while self.steps < max_steps {
-            let Some(f) = self.frames.last() else {
+            let Some((block, mut i)) = self.position(prog) else {
                 return End::Exit(0);
             };
-            let body = prog
-                .module
-                .func(f.func)
-                .body
-                .as_ref()
-                .expect("frames run bodies");
-            let block = &body.blocks[f.block.0 as usize];
-            let mut i = f.inst as usize;
             while let Some(inst) = block.insts.get(i) {
                 self.steps += 1;
                 match self.exec_inst(prog, inst) {
@@ -173,16 +178,9 @@ impl<D: Domain> State<D> {
     /// Executes one instruction or terminator of the current frame.
     #[inline]
     pub fn step(&mut self, prog: &Program) -> Result<(), End> {
-        let f = self.frames.last().ok_or(End::Exit(0))?;
-        let body = prog
-            .module
-            .func(f.func)
-            .body
-            .as_ref()
-            .expect("frames run bodies");
-        let block = &body.blocks[f.block.0 as usize];
+        let (block, i) = self.position(prog).ok_or(End::Exit(0))?;
         self.steps += 1;
-        match block.insts.get(f.inst as usize) {
+        match block.insts.get(i) {
             Some(inst) => {
                 if let Flow::Next = self.exec_inst(prog, inst)? {
                     self.frames.last_mut().expect("a frame").inst += 1;
