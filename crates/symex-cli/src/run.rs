@@ -163,12 +163,8 @@ pub fn explore(
         validate: args.validate_tests || out.validate,
         stdin: args.stdin as usize,
     };
-    let solver = SolverConfig::default()
-        .z3_mode(args.solver_mode)
-        .timeout(Some(Duration::from_secs_f64(args.solver_timeout)))
-        .build();
-    let ctx = SolverCtx::new(solver);
-    ctx.borrow_mut().query_timeout = Some(Duration::from_secs_f64(args.solver_timeout));
+    let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
+    let ctx = SolverCtx::new(solver, Some(Duration::from_secs_f64(args.solver_timeout)));
     let explorer = Explorer::new(prog, opts, ctx);
     let mut errors: Vec<FoundError> = Vec::new();
     let mut tests = Vec::new();

@@ -27,8 +27,8 @@ pub struct SolverCtx {
     pub queries: u64,
     /// Time spent in them.
     pub time: Duration,
-    /// The time limit of one query the solver was configured with (`--solver-timeout`).
-    pub query_timeout: Option<Duration>,
+    /// The time limit of one query (`--solver-timeout`).
+    query_timeout: Option<Duration>,
     /// When the whole exploration must stop (`--max-time`): no query may run past it.
     pub deadline: Option<Instant>,
     /// The limit currently set on the solver, when lowered to meet the deadline.
@@ -36,12 +36,17 @@ pub struct SolverCtx {
 }
 
 impl SolverCtx {
-    pub fn new(solver: Box<dyn Solver>) -> Rc<RefCell<SolverCtx>> {
+    /// Shares `solver`, limiting each query to `query_timeout`.
+    pub fn new(
+        mut solver: Box<dyn Solver>,
+        query_timeout: Option<Duration>,
+    ) -> Rc<RefCell<SolverCtx>> {
+        solver.set_timeout(query_timeout);
         Rc::new(RefCell::new(SolverCtx {
             solver,
             queries: 0,
             time: Duration::ZERO,
-            query_timeout: None,
+            query_timeout,
             deadline: None,
             lowered: None,
         }))
@@ -849,7 +854,7 @@ mod tests {
     use symex_solver::SolverConfig;
 
     fn dom() -> Symbolic {
-        Symbolic::new(SolverCtx::new(SolverConfig::default().build()))
+        Symbolic::new(SolverCtx::new(SolverConfig::default().build(), None))
     }
 
     fn eval(t: &SymVal, x: &Term, a: u128, y: &Term, b: u128) -> u128 {

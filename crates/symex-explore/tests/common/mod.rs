@@ -30,7 +30,7 @@ pub fn options(search: SearcherKind) -> Options {
 
 /// Explores `prog` with `opts` (tests validated) and returns the summary and every finished path.
 pub fn explore(prog: &Program, opts: Options) -> (Summary, Vec<FinishedPath>) {
-    let ctx = SolverCtx::new(SolverConfig::default().build());
+    let ctx = SolverCtx::new(SolverConfig::default().build(), None);
     let mut paths = Vec::new();
     let summary = Explorer::new(prog, opts, ctx)
         .run(
