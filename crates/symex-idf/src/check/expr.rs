@@ -1,6 +1,6 @@
 //! Checking expressions and assertions.
 use super::decls::MethodKind;
-use super::{assignable, expect_assignable, null_type, sort_of, CResult, Ctx, Mode};
+use super::{assignable, common_type, expect_assignable, null_type, sort_of, CResult, Ctx, Mode};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Assertion, AssertionKind, Sort};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Span, Type, UnOp};
@@ -216,11 +216,10 @@ impl Ctx<'_> {
                 let ci = self.expect(c, &Type::Bool, "a condition")?;
                 let (ai, at) = self.expr(a)?;
                 let (bi, bt) = self.expr(b)?;
-                let t = if at == null_type() { bt.clone() } else { at.clone() };
-                if !assignable(&t, &bt) && !assignable(&bt, &at) {
+                let Some(t) = common_type(&at, &bt) else {
                     return Err(Diagnostic::error(format!("the branches of `?:` have types `{at}` and `{bt}`"), s)
                         .with_label("branches differ in type"));
-                }
+                };
                 (mk(ir::ExprKind::Cond(Box::new(ci), Box::new(ai), Box::new(bi)), s), t)
             }
             ExprKind::Old(x) => {

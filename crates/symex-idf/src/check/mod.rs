@@ -54,6 +54,18 @@ fn assignable(to: &Type, from: &Type) -> bool {
         || (*to == Type::Class("Object".to_string()) && is_ref(from))
 }
 
+/// The type of `c ? a : b` with branches of types `a` and `b`: the one the other may be stored
+/// in (`null` fits only a reference type), or none.
+fn common_type(a: &Type, b: &Type) -> Option<Type> {
+    if assignable(a, b) {
+        Some(a.clone())
+    } else if assignable(b, a) {
+        Some(b.clone())
+    } else {
+        None
+    }
+}
+
 impl<'a> Ctx<'a> {
     fn new(decls: &'a Decls, class: Option<&str>, mode: Mode) -> Ctx<'a> {
         Ctx {
@@ -347,6 +359,20 @@ mod tests {
         assert!(err("class A { void m() { int i; int i; } }").contains("already declared"));
         assert!(err("class A { void m() { this.m(1); } }").contains("argument"));
         assert!(err("main { int i := 1; i.f := 2; }").contains("not an object"));
+    }
+
+    #[test]
+    fn conditional_branches_need_a_common_type() {
+        // `null` fits only a reference type (this used to type as `int` and panic the verifier).
+        assert!(err("main { int i := true ? null : 1; }").contains("branches of `?:`"));
+        assert!(err("main { int i := true ? 1 : null; }").contains("branches of `?:`"));
+        // The wider of a class and `Object` is `Object`, whichever branch has it.
+        let widened = "class A { } main { A a := new A; Object o := a; A b := true ? a : o; }";
+        assert!(err(widened).contains("type mismatch"));
+        let widened = "class A { } main { A a := new A; Object o := a; A b := true ? o : a; }";
+        assert!(err(widened).contains("type mismatch"));
+        check("class A { } main { A a := new A; A b := true ? null : a; A c := true ? a : null; }")
+            .unwrap();
     }
 
     #[test]
