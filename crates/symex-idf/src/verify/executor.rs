@@ -146,6 +146,11 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
             })
         }
         StmtKind::Assume(e) => eval(v, state, e, &mut |v, mut st, t| {
+            // An assumption that contradicts the path condition ends the path: nothing after
+            // it can fail (Σ ⊢ false), though a chunk lookup would not notice.
+            if !v.feasible(&st, &t) {
+                return Ok(());
+            }
             st.pc.assume(t);
             k(v, st, ())
         }),
