@@ -35,10 +35,21 @@ pub struct VerifyArgs {
 /// Runs the subcommand; returns the exit status of `spec/cli.md`.
 pub fn run(args: &VerifyArgs) -> i32 {
     let name = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
+    let src = match read_source(&args.file) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
+        Err((message, position)) => {
+            eprintln!("error: cannot read {name}: {message}");
+            if args.json {
+                let mut error = json!({ "message": message });
+                if let Some((line, column)) = position {
+                    error["line"] = json!(line);
+                    error["column"] = json!(column);
+                }
+                println!(
+                    "{}",
+                    json!({"command": "verify", "file": name, "error": error})
+                );
+            }
             return 2;
         }
     };
@@ -69,6 +80,31 @@ pub fn run(args: &VerifyArgs) -> i32 {
         print_human(&name, &src, &report, args);
     }
     exit_status(&report)
+}
+
+/// The program text without the byte-order mark some editors put first; an error names the
+/// line and column of the first byte that is not UTF-8.
+fn read_source(path: &std::path::Path) -> Result<String, (String, Option<(usize, usize)>)> {
+    let bytes = std::fs::read(path).map_err(|e| (e.to_string(), None))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let before = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let position = line_col(&before, valid);
+            let message = format!(
+                "not UTF-8 text (byte 0x{:02x} at line {}, column {})",
+                e.as_bytes()[valid],
+                position.0,
+                position.1
+            );
+            return Err((message, Some(position)));
+        }
+    };
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 fn exit_status(report: &Report) -> i32 {

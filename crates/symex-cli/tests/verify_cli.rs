@@ -133,3 +133,44 @@ fn json_trace_lists_each_state_of_the_failing_path() {
     assert!(chunk.contains(".x ↦ v#"), "{chunk}");
     assert_eq!(trace[0]["path_condition"].as_array().unwrap().len(), 1);
 }
+
+/// A file of the test's own in the temporary directory.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("symex-verify-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).expect("temporary file written");
+    path
+}
+
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_program() {
+    let ok = temp_file("bom-ok.idf", "\u{feff}main { assert 1 = 1; }".as_bytes());
+    let (code, _, stderr) = symex(&["verify", ok.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    // Columns on the first line count from the first character after the mark.
+    let bad = temp_file("bom-bad.idf", "\u{feff}main { int x := true; }".as_bytes());
+    let (code, stdout, _) = symex(&["verify", "--json", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(
+        (v["error"]["line"].as_u64(), v["error"]["column"].as_u64()),
+        (Some(1), Some(17)),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_file(ok);
+    let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn text_that_is_not_utf8_is_bad_input_with_its_position() {
+    let file = temp_file("latin1.idf", b"main {\n  int x := 1; // caf\xe9\n}");
+    let (code, stdout, stderr) = symex(&["verify", "--json", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("line 2, column 21"), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(
+        (v["error"]["line"].as_u64(), v["error"]["column"].as_u64()),
+        (Some(2), Some(21)),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_file(file);
+}
