@@ -179,7 +179,11 @@ pub fn consume_pred(
             for (s, (rest, snap)) in results {
                 let mut out = state.clone();
                 out.pc = s.pc;
-                k(v, out, (rest, snap))?;
+                // Counted for the rest of this path only.
+                v.inferred_closes += 1;
+                let r = k(v, out, (rest, snap));
+                v.inferred_closes -= 1;
+                r?;
             }
             Ok(())
         }

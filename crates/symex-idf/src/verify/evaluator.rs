@@ -212,11 +212,13 @@ pub fn pure_call(
     let pure = call::callee(v, &state, call, found, "a pure method")?;
     let callee = call::enter(v, &state, call, &pure.params, &targs)?;
     let ob = call::precondition(v, call);
+    let closes_before = v.inferred_closes;
     consumer::consume(v, callee, &pure.pre, &ob, &mut |v, after, snap| {
         let mut args = vec![snap];
         args.extend(targs.iter().cloned());
         let t_call = Term::apply(pure_func(pure), &args);
-        super::termination::check_call(v, pure, &after, call.span)?;
+        let closed = v.inferred_closes > closes_before;
+        super::termination::check_call(v, pure, &after, closed, call.span)?;
         let mut out = state.clone();
         out.pc = after.pc;
         if v.may_infer() {

@@ -137,6 +137,9 @@ pub struct Verifier {
     pub next_oid: i128,
     /// Paths of method bodies and `main` verified to their end (the postcondition).
     pub paths: u64,
+    /// Predicates closed by inference on the current path (§3.6 must know whether a pure
+    /// call's precondition needed one).
+    pub inferred_closes: u64,
 }
 
 impl Verifier {
@@ -152,6 +155,7 @@ impl Verifier {
             deadline: config.max_time.map(|d| std::time::Instant::now() + d),
             next_oid: 1,
             paths: 0,
+            inferred_closes: 0,
         }
     }
 

@@ -2,6 +2,11 @@
 //! method's body, either the callee comes earlier in the program text, or the call is inside
 //! an `opening` expression, or some chunk of the heap is not consumed by the callee's
 //! precondition (so the heap, or its derivation depth, shrinks).
+//!
+//! The paper's argument assumes that consuming the callee's precondition closes nothing (a
+//! pure body has no `close`). An inferred `close` (§4.1) rebuilds derivation depth: inside
+//! `opening p() in f()` it can close `p()` again and hand `f` the very heap it started from.
+//! So when a call's precondition needed an inferred `close`, only the first condition counts.
 use super::{State, VResult, Verifier};
 use crate::ir::{Pure, Span};
 
@@ -14,19 +19,34 @@ pub struct Context {
     pub opening: usize,
 }
 
-/// Checks a call of `callee`; `after` is the state after consuming the callee's precondition.
-pub fn check_call(v: &mut Verifier, callee: &Pure, after: &State, span: Span) -> VResult {
+/// Checks a call of `callee`; `after` is the state after consuming the callee's precondition,
+/// `closed` whether that consumption closed a predicate by inference.
+pub fn check_call(
+    v: &mut Verifier,
+    callee: &Pure,
+    after: &State,
+    closed: bool,
+    span: Span,
+) -> VResult {
     let Some(ctx) = &v.termination else {
         return Ok(());
     };
-    if callee.order < ctx.order || ctx.opening > 0 || !after.heap.is_empty() {
+    if callee.order < ctx.order || (!closed && (ctx.opening > 0 || !after.heap.is_empty())) {
         return Ok(());
     }
-    let msg = format!(
-        "pure method `{}` might not terminate: the call `{}` is to a method not defined earlier, is not inside `opening`, and its precondition consumes the whole heap",
-        ctx.name,
-        v.text(span)
-    );
+    let msg = if closed {
+        format!(
+            "pure method `{}` might not terminate: the call `{}` is to a method not defined earlier, and its precondition holds only by closing a predicate again (which may undo the `opening` around it)",
+            ctx.name,
+            v.text(span)
+        )
+    } else {
+        format!(
+            "pure method `{}` might not terminate: the call `{}` is to a method not defined earlier, is not inside `opening`, and its precondition consumes the whole heap",
+            ctx.name,
+            v.text(span)
+        )
+    };
     Err(v.fail(after, span, msg))
 }
 
