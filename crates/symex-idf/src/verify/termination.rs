@@ -3,10 +3,12 @@
 //! an `opening` expression, or some chunk of the heap is not consumed by the callee's
 //! precondition (so the heap, or its derivation depth, shrinks).
 //!
-//! The paper's argument assumes that consuming the callee's precondition closes nothing (a
-//! pure body has no `close`). An inferred `close` (§4.1) rebuilds derivation depth: inside
-//! `opening p() in f()` it can close `p()` again and hand `f` the very heap it started from.
-//! So when a call's precondition needed an inferred `close`, only the first condition counts.
+//! The paper's argument (the heap's size and derivation depth never grow along calls, so one
+//! of them or the program position shrinks) assumes that consuming a callee's precondition
+//! closes nothing: a pure body has no `close`. An inferred `close` (§4.1) makes the derivation
+//! depth grow: inside `opening p() in f()` it can close `p()` again and hand `f` the very heap
+//! it started from, and a call to an earlier method can do the same on a detour through a
+//! later one. So a call whose precondition needs an inferred `close` is not accepted.
 use super::{State, VResult, Verifier};
 use crate::ir::{Pure, Span};
 
@@ -31,12 +33,12 @@ pub fn check_call(
     let Some(ctx) = &v.termination else {
         return Ok(());
     };
-    if callee.order < ctx.order || (!closed && (ctx.opening > 0 || !after.heap.is_empty())) {
+    if !closed && (callee.order < ctx.order || ctx.opening > 0 || !after.heap.is_empty()) {
         return Ok(());
     }
     let msg = if closed {
         format!(
-            "pure method `{}` might not terminate: the call `{}` is to a method not defined earlier, and its precondition holds only by closing a predicate again (which may undo the `opening` around it)",
+            "pure method `{}` might not terminate: the precondition of the call `{}` holds only by closing a predicate, which may give back a heap as large as before (§3.6 needs calls that close nothing)",
             ctx.name,
             v.text(span)
         )
