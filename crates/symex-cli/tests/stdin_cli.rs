@@ -182,6 +182,50 @@ fn fgets_splits_at_newlines() {
 }
 
 #[test]
+fn ungetc_puts_the_byte_back_for_the_next_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run("stdin_ungetc.c", Some(3), &dir.path().join("a"));
+    // The loop leaves after k digits on a byte below '0' or above '9' (k < 3) or at EOF (k = 3);
+    // then n == 4 forks when a digit made n, and next == '+' only below '0': k = 0: 2 paths;
+    // k = 1 and k = 2: 3 below '0' (one aborts on "4+", "04+") and 2 above '9'; k = 3: 2.
+    assert_eq!(paths(&r), (12, 2));
+    let mut aborting: Vec<Vec<u8>> = tests(&r)
+        .iter()
+        .filter(|t| t["outcome"]["kind"] == "abort")
+        .map(|t| stdin_bytes(t).unwrap()[..3].to_vec())
+        .collect();
+    aborting.sort();
+    assert_eq!(aborting.len(), 2);
+    assert!(aborting[0].starts_with(b"04+"), "{aborting:?}");
+    assert!(aborting[1].starts_with(b"4+"), "{aborting:?}");
+    // The byte read again is the byte put back: no path returns 3 or 4.
+    assert!(
+        exit_codes(&r).iter().all(|&c| c == 0),
+        "{:?}",
+        exit_codes(&r)
+    );
+}
+
+#[test]
+fn getline_reads_through_the_newline_into_a_block_it_allocates() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run("stdin_getline.c", Some(3), &dir.path().join("a"));
+    // Lines of 1, 2 or 3 bytes ending in a newline, or 3 bytes without one; of the 3-byte lines
+    // strcmp tells apart a first byte other than 'o', then a second other than 'k', then "ok\n".
+    assert_eq!(paths(&r), (7, 1));
+    let abort: Vec<Vec<u8>> = tests(&r)
+        .iter()
+        .filter(|t| t["outcome"]["kind"] == "abort")
+        .map(|t| stdin_bytes(t).unwrap())
+        .collect();
+    assert_eq!(abort, [b"ok\n".to_vec()]);
+    // An empty stdin: -1 before any byte.
+    let r = run("stdin_getline.c", None, &dir.path().join("b"));
+    assert_eq!(paths(&r), (1, 0));
+    assert_eq!(exit_codes(&r), [1]);
+}
+
+#[test]
 fn scanf_d_parses_white_space_sign_and_digits() {
     let dir = tempfile::tempdir().unwrap();
     let r = run("stdin_scanf.c", Some(3), &dir.path().join("a"));
@@ -248,6 +292,8 @@ fn every_test_run_natively_on_its_stdin_ends_as_its_outcome_says() {
         ("stdin_eof.c", 3),
         ("stdin_fgets.c", 3),
         ("stdin_scanf.c", 3),
+        ("stdin_ungetc.c", 3),
+        ("stdin_getline.c", 3),
     ];
     for (file, n) in cases {
         let exe = dir.path().join(file.trim_end_matches(".c"));

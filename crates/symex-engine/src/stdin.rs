@@ -27,6 +27,9 @@ pub struct Stdin<D: Domain> {
     /// The `size` bytes, once the program first read.
     bytes: Option<Rc<[D::Byte]>>,
     pos: usize,
+    /// Bytes put back (`ungetc`, and a `scanf` conversion's first byte it did not take), read
+    /// again before the file's next ones, last put back first.
+    pushed_back: Vec<D::Byte>,
     /// A read reached the end (what `feof` reports).
     eof: bool,
     /// The `FILE` object the program's `stdin` global points to (when the program mentions `stdin`).
@@ -46,6 +49,7 @@ impl<D: Domain> Stdin<D> {
             size,
             bytes: None,
             pos: 0,
+            pushed_back: Vec::new(),
             eof: false,
             file: None,
         }
@@ -71,21 +75,28 @@ impl<D: Domain> Stdin<D> {
         self.eof = eof;
     }
 
-    /// Reads up to `n` bytes from the cursor on (fewer at the end, which sets the end-of-file flag).
+    /// Reads up to `n` bytes: those put back, then the file's from the cursor on (fewer at the end,
+    /// which sets the end-of-file flag).
     pub(crate) fn read(&mut self, dom: &mut D, n: usize) -> Vec<D::Byte> {
-        let bytes = self.contents(dom);
-        let k = n.min(self.size - self.pos);
-        let out = bytes[self.pos..self.pos + k].to_vec();
-        self.pos += k;
-        if k < n {
+        let again = n.min(self.pushed_back.len());
+        let from = self.pushed_back.len() - again;
+        let mut out: Vec<D::Byte> = self.pushed_back.drain(from..).rev().collect();
+        if out.len() < n {
+            let bytes = self.contents(dom);
+            let k = (n - again).min(self.size - self.pos);
+            out.extend_from_slice(&bytes[self.pos..self.pos + k]);
+            self.pos += k;
+        }
+        if out.len() < n {
             self.eof = true;
         }
         out
     }
 
-    /// Puts the last byte read back (a `scanf` conversion stops before the first byte it does not take).
-    pub(crate) fn unread(&mut self) {
-        self.pos = self.pos.saturating_sub(1);
+    /// Puts byte `b` back: the next read takes it first. Clears the end-of-file flag, as `ungetc` does.
+    pub(crate) fn unread(&mut self, b: D::Byte) {
+        self.pushed_back.push(b);
+        self.eof = false;
     }
 
     /// The bytes of stdin, asked from the domain on the first read.
@@ -161,12 +172,31 @@ mod tests {
         let mut s: Stdin<Concrete> = Stdin::new(3);
         assert_eq!(s.read(&mut dom, 2), b"ab");
         assert!(!s.at_eof());
-        s.unread();
+        s.unread(b'b');
         assert_eq!(s.read(&mut dom, 5), b"bc");
         assert!(s.at_eof());
         assert_eq!(s.read(&mut dom, 1), b"");
         assert_eq!(s.position(), 3);
         assert_eq!(dom.consumed, vec![input("stdin", b"abc")]);
+    }
+
+    #[test]
+    fn bytes_put_back_come_first_last_in_first_out_and_clear_eof() {
+        let mut dom = Concrete::new(vec![input("stdin", b"ab")]);
+        let mut s: Stdin<Concrete> = Stdin::new(2);
+        assert_eq!(s.read(&mut dom, 3), b"ab");
+        assert!(s.at_eof());
+        s.unread(b'x');
+        s.unread(b'y');
+        assert!(!s.at_eof());
+        assert_eq!(s.read(&mut dom, 1), b"y");
+        assert_eq!(s.read(&mut dom, 2), b"x");
+        assert!(s.at_eof());
+        assert_eq!(
+            s.position(),
+            2,
+            "bytes put back do not move the file's cursor"
+        );
     }
 
     #[test]

@@ -123,7 +123,7 @@ fn free<D: Domain>(st: &mut State<D>, prog: &Program, p: &D::Val) -> Result<(), 
 
 /// `realloc(p, n)`: a new block holding the old contents (up to `n` bytes); `realloc(NULL, n)` is
 /// `malloc(n)`, `realloc(p, 0)` frees `p` and returns null (glibc).
-fn realloc<D: Domain>(
+pub(super) fn realloc<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
     p: &D::Val,

@@ -55,6 +55,10 @@ pub enum Model {
     Read,
     Fgets,
     Feof,
+    Ungetc,
+    /// `getline`, `getdelim` on stdin (the line's heap block grows with `realloc`).
+    Getline,
+    Getdelim,
     /// `scanf` with `%d` conversions.
     Scanf,
     Fscanf,
@@ -113,6 +117,9 @@ impl Model {
             "read" => Model::Read,
             "fgets" | "fgets_unlocked" => Model::Fgets,
             "feof" | "feof_unlocked" => Model::Feof,
+            "ungetc" => Model::Ungetc,
+            "getline" => Model::Getline,
+            "getdelim" | "__getdelim" => Model::Getdelim,
             "scanf" | "__isoc99_scanf" => Model::Scanf,
             "fscanf" | "__isoc99_fscanf" => Model::Fscanf,
             "__VERIFIER_assume" | "klee_assume" => Model::Assume,
@@ -159,7 +166,8 @@ pub(crate) fn call<D: Domain>(
         | M::Strrchr
         | M::Strstr
         | M::KleeRange
-        | M::Fscanf => 2,
+        | M::Fscanf
+        | M::Ungetc => 2,
         M::Memcpy
         | M::Memmove
         | M::Memset
@@ -168,8 +176,9 @@ pub(crate) fn call<D: Domain>(
         | M::Strncpy
         | M::KleeMakeSymbolic
         | M::Read
-        | M::Fgets => 3,
-        M::Fread => 4,
+        | M::Fgets
+        | M::Getline => 3,
+        M::Fread | M::Getdelim => 4,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
     };
@@ -205,9 +214,17 @@ pub(crate) fn call<D: Domain>(
             process::call(st, prog, model, call, args)
         }
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
-        M::Getchar | M::Fgetc | M::Fread | M::Read | M::Fgets | M::Feof | M::Scanf | M::Fscanf => {
-            reads::call(st, prog, model, call, args)
-        }
+        M::Getchar
+        | M::Fgetc
+        | M::Fread
+        | M::Read
+        | M::Fgets
+        | M::Feof
+        | M::Ungetc
+        | M::Getline
+        | M::Getdelim
+        | M::Scanf
+        | M::Fscanf => reads::call(st, prog, model, call, args),
         M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
             inputs::call(st, prog, model, call, args)
         }

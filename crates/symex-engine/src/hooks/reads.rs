@@ -60,6 +60,19 @@ pub(super) fn call<D: Domain>(
             expect_stdin(st, prog, call, &args[2])?;
             return fgets(st, prog, &args[0], &args[1]).map(Some);
         }
+        Model::Ungetc => {
+            expect_stdin(st, prog, call, &args[1])?;
+            ungetc(st, w, &args[0])
+        }
+        Model::Getline => {
+            expect_stdin(st, prog, call, &args[2])?;
+            let newline = st.dom.constant(32, b'\n' as u128);
+            getdelim(st, prog, &args[0], &args[1], &newline)?
+        }
+        Model::Getdelim => {
+            expect_stdin(st, prog, call, &args[3])?;
+            getdelim(st, prog, &args[0], &args[1], &args[2])?
+        }
         Model::Scanf => scanf(st, prog, call, &args[0], &args[1..])?,
         Model::Fscanf => {
             expect_stdin(st, prog, call, &args[0])?;
@@ -122,6 +135,71 @@ fn read_into<D: Domain>(
     Ok(bytes.len())
 }
 
+/// `ungetc(c, stdin)`: puts `(unsigned char)c` back and returns it; `EOF` puts nothing back.
+fn ungetc<D: Domain>(st: &mut State<D>, w: u32, c: &D::Val) -> D::Val {
+    let eof = int(st, 32, EOF);
+    let is_eof = st.dom.cmp(CmpOp::Eq, 32, c, &eof);
+    if st.dom.decide(Decision::LibraryBranch, &is_eof) {
+        return eof;
+    }
+    let byte = st.dom.cast(CastOp::Trunc, 32, 8, c);
+    put_back(st, &byte);
+    st.dom.cast(CastOp::ZExt, 8, w, &byte)
+}
+
+/// The buffer size glibc's `getdelim` starts with.
+const GETDELIM_FIRST_SIZE: u128 = 120;
+
+/// `getdelim(&line, &cap, delim, stdin)` (and `getline`, whose `delim` is a newline) as glibc does it:
+/// a null `line` or a zero `cap` first gets a 120-byte heap block; the bytes through the first `delim`
+/// are read, the block grows (`realloc`, at least doubling) when they and a NUL do not fit, and `line`
+/// and `cap` are updated. Returns the count of bytes read, or -1 when the end came before any.
+fn getdelim<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    line_ptr: &D::Val,
+    cap_ptr: &D::Val,
+    delim: &D::Val,
+) -> Result<D::Val, End> {
+    let mut line = st.load_scalar(prog, line_ptr, 8, 64)?;
+    let mut cap = st.load_scalar(prog, cap_ptr, 8, 64)?;
+    let null = st.dom.constant(64, 0);
+    let no_line = st.dom.cmp(CmpOp::Eq, 64, &line, &null);
+    let no_cap = st.dom.cmp(CmpOp::Eq, 64, &cap, &null);
+    let fresh = st.dom.binop(BinOp::Or, 1, &no_line, &no_cap);
+    if st.dom.decide(Decision::LibraryBranch, &fresh) {
+        cap = st.dom.constant(64, GETDELIM_FIRST_SIZE);
+        line = super::alloc::realloc(st, prog, &line, &cap)?;
+        st.store_scalar(prog, line_ptr, &line, 8, 64)?;
+        st.store_scalar(prog, cap_ptr, &cap, 8, 64)?;
+    }
+    let delim = st.dom.cast(CastOp::Trunc, 32, 8, delim);
+    let mut bytes = Vec::new();
+    while let Some(b) = st.stdin.read(&mut st.dom, 1).pop() {
+        bytes.push(b.clone());
+        let v = st.dom.bytes_to_val(std::slice::from_ref(&b), 8);
+        let at_delim = st.dom.cmp(CmpOp::Eq, 8, &v, &delim);
+        if st.dom.decide(Decision::LibraryBranch, &at_delim) {
+            break;
+        }
+    }
+    if bytes.is_empty() {
+        return Ok(int(st, 64, EOF));
+    }
+    let len = bytes.len() as u128;
+    let have = st.dom.choose(Decision::Length, &cap, 64);
+    if len + 1 > have {
+        let size = (len + 1).max(have.saturating_mul(2));
+        let size = st.dom.constant(64, size);
+        line = super::alloc::realloc(st, prog, &line, &size)?;
+        st.store_scalar(prog, line_ptr, &line, 8, 64)?;
+        st.store_scalar(prog, cap_ptr, &size, 8, 64)?;
+    }
+    bytes.push(st.dom.const_byte(0));
+    st.store_bytes(prog, &line, &bytes)?;
+    Ok(st.dom.constant(64, len))
+}
+
 /// `fgets(buf, n, stdin)`: up to `n - 1` bytes, through the first newline, then a NUL. Returns `buf`, or
 /// null when the end came before any byte (the buffer is then left alone).
 fn fgets<D: Domain>(
@@ -173,6 +251,14 @@ fn byte_in<D: Domain>(st: &mut State<D>, b: &D::Val, lo: u8, hi: u8) -> D::Val {
 fn next_byte<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
     let b = st.stdin.read(&mut st.dom, 1).pop()?;
     Some(st.dom.bytes_to_val(&[b], 8))
+}
+
+/// Puts the 8-bit value `b` back on stdin.
+fn put_back<D: Domain>(st: &mut State<D>, b: &D::Val) {
+    let mut byte = [st.dom.const_byte(0)];
+    st.dom.val_to_bytes(b, 8, &mut byte);
+    let [byte] = byte;
+    st.stdin.unread(byte);
 }
 
 /// Skips white space (`isspace` of the C locale); returns the first other byte, `None` at the end.
@@ -229,7 +315,7 @@ fn convert_decimal<D: Domain>(st: &mut State<D>) -> Conversion<D::Val> {
     loop {
         let is_digit = byte_in(st, &b, b'0', b'9');
         if !st.dom.decide(Decision::LibraryBranch, &is_digit) {
-            st.stdin.unread();
+            put_back(st, &b);
             break;
         }
         digits += 1;
@@ -269,8 +355,8 @@ fn scanf<D: Domain>(
         if c.is_ascii_whitespace() {
             // White space in the format takes any white space of the input, none included.
             rest = &rest[1..];
-            if skip_space(st).is_some() {
-                st.stdin.unread();
+            if let Some(b) = skip_space(st) {
+                put_back(st, &b);
             }
             continue;
         }
