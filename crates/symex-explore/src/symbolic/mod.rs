@@ -7,78 +7,29 @@
 //! So a fork is described, not performed: the answers this step gave so far plus the other answer
 //! ([`Forced`]). The executor re-runs the step from its snapshot with those answers forced, which
 //! rebuilds exactly the sibling (the step is a function of the snapshot and the answers).
+//!
+//! Here: the domain and its decisions. [`value`]: constants and terms; [`ops`]: the operations as
+//! terms; [`solver_ctx`]: the solver the states share.
 
+mod ops;
+mod solver_ctx;
+mod value;
+
+pub use ops::to_bool;
+pub use solver_ctx::SolverCtx;
+pub use value::{SymByte, SymVal};
+
+use ops::{bin, bool_bv, compare, funnel, mux, overflow, start_offsets, unary};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use symex_engine::concrete;
 use symex_engine::domain::{
     BinOp, CastOp, CmpOp, Decision, Domain, InputRequest, OverflowOp, UnOp, Width,
 };
-use symex_expr::{Model, Op, Sort, Term, Value};
-use symex_solver::{SatResult, Solver};
-
-/// What the solver is shared as: one per exploration (Z3 contexts are per thread).
-pub struct SolverCtx {
-    pub solver: Box<dyn Solver>,
-    /// Queries sent to the solver chain.
-    pub queries: u64,
-    /// Time spent in them.
-    pub time: Duration,
-    /// The time limit of one query (`--solver-timeout`).
-    query_timeout: Option<Duration>,
-    /// When the whole exploration must stop (`--max-time`): no query may run past it.
-    pub deadline: Option<Instant>,
-    /// The limit currently set on the solver, when lowered to meet the deadline.
-    lowered: Option<Duration>,
-}
-
-impl SolverCtx {
-    /// Shares `solver`, limiting each query to `query_timeout`.
-    pub fn new(
-        mut solver: Box<dyn Solver>,
-        query_timeout: Option<Duration>,
-    ) -> Rc<RefCell<SolverCtx>> {
-        solver.set_timeout(query_timeout);
-        Rc::new(RefCell::new(SolverCtx {
-            solver,
-            queries: 0,
-            time: Duration::ZERO,
-            query_timeout,
-            deadline: None,
-            lowered: None,
-        }))
-    }
-
-    /// Lowers the solver's time limit so that a query ends by the deadline; `false` when it has passed.
-    fn meet_deadline(&mut self) -> bool {
-        let Some(d) = self.deadline else { return true };
-        let left = d.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return false;
-        }
-        if self.query_timeout.is_none_or(|q| left < q) {
-            self.solver.set_timeout(Some(left));
-            self.lowered = Some(left);
-        } else if self.lowered.take().is_some() {
-            self.solver.set_timeout(self.query_timeout);
-        }
-        true
-    }
-
-    fn check(&mut self, q: &[Term]) -> SatResult {
-        if !self.meet_deadline() {
-            return SatResult::Unknown(symex_solver::Unknown("the time limit was reached".into()));
-        }
-        let t = Instant::now();
-        let r = self.solver.check(q);
-        self.queries += 1;
-        self.time += t.elapsed();
-        r
-    }
-}
+use symex_expr::{Model, Sort, Term, Value};
+use symex_solver::SatResult;
 
 /// Largest object read at a symbolic offset without forking (see [`Domain::select`]).
 pub const SELECT_LIMIT: usize = 512;
@@ -141,19 +92,6 @@ impl std::fmt::Debug for Symbolic {
             .field("pc", &self.pc)
             .field("inputs", &self.inputs.len())
             .finish()
-    }
-}
-
-/// A width-1 value as a Boolean term (undoing the `ite(c, 1, 0)` that comparisons build).
-pub fn to_bool(t: &Term) -> Term {
-    if let Op::Ite = t.op() {
-        if t.arg(1).as_bv() == Some(1) && t.arg(2).as_bv() == Some(0) {
-            return t.arg(0).clone();
-        }
-    }
-    match t.as_bv() {
-        Some(v) => Term::bool(v & 1 == 1),
-        None => t.eq(&Term::bv(1, 1)),
     }
 }
 
@@ -333,194 +271,6 @@ impl Symbolic {
         self.fork_if_feasible(&v.ne(&xt), Forced::Exclude(excluded));
         self.follow(v.eq(&xt), Forced::Value(x));
         x
-    }
-}
-
-fn bin(op: BinOp, a: &Term, b: &Term) -> Term {
-    // Unsigned division and remainder by a power of two are shifts and masks: the same value, and no
-    // divider circuit for the solver to bit-blast.
-    if let Some(d) = b.as_bv().filter(|d| d.is_power_of_two()) {
-        let w = b.width();
-        match op {
-            BinOp::URem => return a.bvand(&Term::bv(d - 1, w)),
-            BinOp::UDiv => return a.bvlshr(&Term::bv(d.trailing_zeros() as u128, w)),
-            _ => {}
-        }
-    }
-    match op {
-        BinOp::Add => a.bvadd(b),
-        BinOp::Sub => a.bvsub(b),
-        BinOp::Mul => a.bvmul(b),
-        BinOp::UDiv => a.bvudiv(b),
-        BinOp::SDiv => a.bvsdiv(b),
-        BinOp::URem => a.bvurem(b),
-        BinOp::SRem => a.bvsrem(b),
-        BinOp::Shl => a.bvshl(b),
-        BinOp::LShr => a.bvlshr(b),
-        BinOp::AShr => a.bvashr(b),
-        BinOp::And => a.bvand(b),
-        BinOp::Or => a.bvor(b),
-        BinOp::Xor => a.bvxor(b),
-        BinOp::UMin => a.bvule(b).ite(a, b),
-        BinOp::UMax => a.bvule(b).ite(b, a),
-        BinOp::SMin => a.bvsle(b).ite(a, b),
-        BinOp::SMax => a.bvsle(b).ite(b, a),
-    }
-}
-
-fn compare(op: CmpOp, a: &Term, b: &Term) -> Term {
-    match op {
-        CmpOp::Eq => a.eq(b),
-        CmpOp::Ne => a.ne(b),
-        CmpOp::Ult => a.bvult(b),
-        CmpOp::Ule => a.bvule(b),
-        CmpOp::Ugt => a.bvugt(b),
-        CmpOp::Uge => a.bvuge(b),
-        CmpOp::Slt => a.bvslt(b),
-        CmpOp::Sle => a.bvsle(b),
-        CmpOp::Sgt => a.bvsgt(b),
-        CmpOp::Sge => a.bvsge(b),
-    }
-}
-
-fn bit(a: &Term, i: u32) -> Term {
-    a.extract(i, i)
-}
-
-/// The sign bit of `a` as a Boolean.
-fn negative(a: &Term, w: Width) -> Term {
-    bit(a, w - 1).eq(&Term::bv(1, 1))
-}
-
-fn unary(op: UnOp, w: Width, a: &Term) -> Term {
-    match op {
-        UnOp::Not => a.bvnot(),
-        UnOp::Neg => a.bvneg(),
-        UnOp::Abs => negative(a, w).ite(&a.bvneg(), a),
-        UnOp::Ctpop => (0..w).fold(Term::bv(0, w), |acc, i| acc.bvadd(&bit(a, i).zext_to(w))),
-        // Leading zeros: the position of the highest set bit, found from the bottom up.
-        UnOp::Ctlz => (0..w).fold(Term::bv(w as u128, w), |acc, i| {
-            bit(a, i)
-                .eq(&Term::bv(1, 1))
-                .ite(&Term::bv((w - 1 - i) as u128, w), &acc)
-        }),
-        UnOp::Cttz => (0..w).rev().fold(Term::bv(w as u128, w), |acc, i| {
-            bit(a, i)
-                .eq(&Term::bv(1, 1))
-                .ite(&Term::bv(i as u128, w), &acc)
-        }),
-        UnOp::Bswap => {
-            let n = w / 8;
-            (1..n).fold(a.extract(7, 0), |acc, i| {
-                acc.concat(&a.extract(8 * i + 7, 8 * i))
-            })
-        }
-        UnOp::BitReverse => (1..w).fold(bit(a, 0), |acc, i| acc.concat(&bit(a, i))),
-    }
-}
-
-fn overflow(op: OverflowOp, w: Width, a: &Term, b: &Term) -> Term {
-    let wide = 2 * w <= symex_expr::MAX_BV_WIDTH;
-    match op {
-        OverflowOp::UAdd => a.bvadd(b).bvult(a),
-        OverflowOp::USub => a.bvult(b),
-        OverflowOp::SAdd => {
-            let r = a.bvadd(b);
-            negative(a, w)
-                .eq(&negative(b, w))
-                .and(&negative(&r, w).eq(&negative(a, w)).not())
-        }
-        OverflowOp::SSub => {
-            let r = a.bvsub(b);
-            negative(a, w)
-                .eq(&negative(b, w))
-                .not()
-                .and(&negative(&r, w).eq(&negative(a, w)).not())
-        }
-        OverflowOp::UMul if wide => {
-            let full = a.zext(w).bvmul(&b.zext(w));
-            full.extract(2 * w - 1, w).ne(&Term::bv(0, w))
-        }
-        OverflowOp::SMul if wide => {
-            let full = a.sext(w).bvmul(&b.sext(w));
-            full.extract(w - 1, 0).sext(w).ne(&full)
-        }
-        // 128-bit products: the division check (a ≠ 0 and r / a ≠ b), plus MIN * -1 for signed.
-        OverflowOp::UMul => {
-            let r = a.bvmul(b);
-            a.ne(&Term::bv(0, w)).and(&r.bvudiv(a).ne(b))
-        }
-        OverflowOp::SMul => {
-            let r = a.bvmul(b);
-            let min = Term::bv(1 << (w - 1), w);
-            let m1 = Term::bv(u128::MAX, w);
-            let special = a.eq(&m1).and(&b.eq(&min)).or(&b.eq(&m1).and(&a.eq(&min)));
-            special.or(&a.ne(&Term::bv(0, w)).and(&r.bvsdiv(a).ne(b)))
-        }
-    }
-}
-
-fn bool_bv(c: Term) -> Term {
-    c.bool_to_bv1()
-}
-
-/// A value of the symbolic domain: a known constant (computed with the concrete domain's functions, so
-/// concrete parts of a run cost what they cost concretely and behave exactly as in the interpreter), or a
-/// term over the inputs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SymVal {
-    Const(u128),
-    Sym(Term),
-}
-
-impl SymVal {
-    /// The constant, if the value is one.
-    #[inline]
-    pub fn as_const(&self) -> Option<u128> {
-        match self {
-            SymVal::Const(c) => Some(*c),
-            SymVal::Sym(_) => None,
-        }
-    }
-
-    /// The value as a term of width `w`.
-    #[inline]
-    pub fn term(&self, w: Width) -> Term {
-        match self {
-            SymVal::Const(c) => Term::bv(*c, w),
-            SymVal::Sym(t) => t.clone(),
-        }
-    }
-
-    /// A term, turned back into a constant when it folded to one.
-    #[inline]
-    pub fn from_term(t: Term) -> SymVal {
-        match t.as_bv() {
-            Some(c) => SymVal::Const(c),
-            None => SymVal::Sym(t),
-        }
-    }
-}
-
-/// A byte of symbolic memory: a constant or an 8-bit term.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SymByte {
-    Const(u8),
-    Sym(Term),
-}
-
-impl SymByte {
-    fn term(&self) -> Term {
-        match self {
-            SymByte::Const(c) => Term::bv(*c as u128, 8),
-            SymByte::Sym(t) => t.clone(),
-        }
-    }
-    fn from_term(t: Term) -> SymByte {
-        match t.as_bv() {
-            Some(c) => SymByte::Const(c as u8),
-            None => SymByte::Sym(t),
-        }
     }
 }
 
@@ -795,62 +545,10 @@ impl Domain for Symbolic {
     }
 }
 
-/// Where an `n`-byte access at the symbolic offset `off` of an object of `len` bytes, known to lie within
-/// it, may start: the offset term and its least and greatest value (from the term's range, capped by the
-/// last offset the access fits at). `None` for a constant offset, or an object too large to access in place
-/// ([`SELECT_LIMIT`]).
-fn start_offsets(len: usize, off: &SymVal, n: usize) -> Option<(&Term, usize, usize)> {
-    let SymVal::Sym(o) = off else { return None };
-    if len > SELECT_LIMIT || len < n || n == 0 {
-        return None;
-    }
-    let (lo, hi) = symex_expr::unsigned_range(o);
-    let (lo, hi) = (lo as usize, (hi as usize).min(len - n));
-    (lo <= hi).then_some((o, lo, hi))
-}
-
-/// The value at offset `o` (at most `hi`) among the leaves whose offsets agree with `base` on the bits
-/// above the low `bits` ones: one `ite` per bit, skipping halves that lie past `hi`.
-fn mux(o: &Term, base: usize, bits: u32, hi: usize, leaf: &mut dyn FnMut(usize) -> Term) -> Term {
-    if bits == 0 {
-        return leaf(base);
-    }
-    let b = bits - 1;
-    let upper = base + (1 << b);
-    if upper > hi {
-        return mux(o, base, b, hi, leaf);
-    }
-    let set = o.extract(b, b).eq(&Term::bv(1, 1));
-    let then = mux(o, upper, b, hi, leaf);
-    let other = mux(o, base, b, hi, leaf);
-    set.ite(&then, &other)
-}
-
-/// `llvm.fshl` / `llvm.fshr` on terms.
-fn funnel(left: bool, w: Width, a: &Term, b: &Term, s: &Term) -> Term {
-    let s = s.bvurem(&Term::bv(w as u128, w));
-    if 2 * w > symex_expr::MAX_BV_WIDTH {
-        // shl/lshr by w are 0 in SMT-LIB, so the s = 0 case needs its own arm.
-        let zero = s.eq(&Term::bv(0, w));
-        let inv = Term::bv(w as u128, w).bvsub(&s);
-        return if left {
-            zero.ite(a, &a.bvshl(&s).bvor(&b.bvlshr(&inv)))
-        } else {
-            zero.ite(b, &a.bvshl(&inv).bvor(&b.bvlshr(&s)))
-        };
-    }
-    let both = a.concat(b);
-    let s2 = s.zext(w);
-    if left {
-        both.bvshl(&s2).extract(2 * w - 1, w)
-    } else {
-        both.bvlshr(&s2).extract(w - 1, 0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
     use symex_solver::SolverConfig;
 
     fn dom() -> Symbolic {

@@ -1,0 +1,68 @@
+//! The solver shared by the states of one exploration, with its query count and time, and the
+//! exploration's deadline that no query may run past.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use symex_expr::Term;
+use symex_solver::{SatResult, Solver};
+
+/// What the solver is shared as: one per exploration (Z3 contexts are per thread).
+pub struct SolverCtx {
+    pub solver: Box<dyn Solver>,
+    /// Queries sent to the solver chain.
+    pub queries: u64,
+    /// Time spent in them.
+    pub time: Duration,
+    /// The time limit of one query (`--solver-timeout`).
+    query_timeout: Option<Duration>,
+    /// When the whole exploration must stop (`--max-time`): no query may run past it.
+    pub deadline: Option<Instant>,
+    /// The limit currently set on the solver, when lowered to meet the deadline.
+    lowered: Option<Duration>,
+}
+
+impl SolverCtx {
+    /// Shares `solver`, limiting each query to `query_timeout`.
+    pub fn new(
+        mut solver: Box<dyn Solver>,
+        query_timeout: Option<Duration>,
+    ) -> Rc<RefCell<SolverCtx>> {
+        solver.set_timeout(query_timeout);
+        Rc::new(RefCell::new(SolverCtx {
+            solver,
+            queries: 0,
+            time: Duration::ZERO,
+            query_timeout,
+            deadline: None,
+            lowered: None,
+        }))
+    }
+
+    /// Lowers the solver's time limit so that a query ends by the deadline; `false` when it has passed.
+    fn meet_deadline(&mut self) -> bool {
+        let Some(d) = self.deadline else { return true };
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        if self.query_timeout.is_none_or(|q| left < q) {
+            self.solver.set_timeout(Some(left));
+            self.lowered = Some(left);
+        } else if self.lowered.take().is_some() {
+            self.solver.set_timeout(self.query_timeout);
+        }
+        true
+    }
+
+    pub(super) fn check(&mut self, q: &[Term]) -> SatResult {
+        if !self.meet_deadline() {
+            return SatResult::Unknown(symex_solver::Unknown("the time limit was reached".into()));
+        }
+        let t = Instant::now();
+        let r = self.solver.check(q);
+        self.queries += 1;
+        self.time += t.elapsed();
+        r
+    }
+}
