@@ -8,8 +8,8 @@
 //! ([`Forced`]). The executor re-runs the step from its snapshot with those answers forced, which
 //! rebuilds exactly the sibling (the step is a function of the snapshot and the answers).
 //!
-//! Here: the domain and its decisions. [`value`]: constants and terms; [`ops`]: the operations as
-//! terms; [`solver_ctx`]: the solver the states share.
+//! Here: the domain and its decisions. `value`: constants and terms; `ops`: the operations as
+//! terms; `solver_ctx`: the solver the states share.
 
 mod ops;
 mod solver_ctx;
