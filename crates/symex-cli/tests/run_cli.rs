@@ -119,3 +119,39 @@ fn an_unsupported_construct_is_named_among_the_reasons() {
         "{reasons:?}"
     );
 }
+
+/// Printing symbolic bytes: `puts` decides where its string ends (once it took the first model's NUL, so
+/// its count and its reads did not follow the path) and `putchar` returns its symbolic byte.
+#[test]
+fn printing_symbolic_bytes_forks_on_the_string_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = symex()
+        .arg("run")
+        .arg(example("print_symbolic.c"))
+        .args(["--json", "--validate-tests", "--out"])
+        .arg(dir.path().join("a"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // s[1] is 'a' or not; then s[0] is NUL (puts returns 1), s[1] is (2, only when not 'a'), or neither.
+    assert_eq!(r["paths"]["completed"], 3);
+    assert_eq!(r["paths"]["errors"], 2);
+    assert_eq!(r["validation_failures"].as_array().unwrap().len(), 0);
+    let errs = r["errors"].as_array().unwrap();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0]["kind"], "out-of-bounds");
+    let mut codes: Vec<i64> = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let t: Value =
+                serde_json::from_str(&std::fs::read_to_string(t.as_str().unwrap()).unwrap())
+                    .unwrap();
+            t["outcome"]["code"].as_i64().unwrap_or(-1)
+        })
+        .collect();
+    codes.sort();
+    assert_eq!(codes, [-1, -1, 1, 1, 2]);
+}

@@ -243,6 +243,27 @@ fn scanf_d_parses_white_space_sign_and_digits() {
 }
 
 #[test]
+fn atoi_of_symbolic_bytes_follows_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run("stdin_atoi.c", Some(3), &dir.path().join("a"));
+    // atoi once read the string as printed output (one value, unconstrained): "7" could read as 0.
+    assert_eq!(paths(&r), (25, 4));
+    assert!(!exit_codes(&r).contains(&3), "{:?}", exit_codes(&r));
+    for t in tests(&r) {
+        let b = stdin_bytes(&t).unwrap_or_default();
+        let text: String = String::from_utf8_lossy(&b)
+            .chars()
+            .take_while(|&c| c != '\0')
+            .collect();
+        let unsigned = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+        let unsigned = unsigned.strip_prefix('+').unwrap_or(unsigned);
+        let digits: String = unsigned.chars().take_while(char::is_ascii_digit).collect();
+        let is_42 = digits.parse::<i64>().ok() == Some(42);
+        assert_eq!(t["outcome"]["kind"] == "abort", is_42, "{text:?}");
+    }
+}
+
+#[test]
 fn check_reaches_an_error_through_stdin_only_with_the_flag() {
     let dir = tempfile::tempdir().unwrap();
     let check = |extra: &[&str], out: &str| {
@@ -294,6 +315,7 @@ fn every_test_run_natively_on_its_stdin_ends_as_its_outcome_says() {
         ("stdin_scanf.c", 3),
         ("stdin_ungetc.c", 3),
         ("stdin_getline.c", 3),
+        ("stdin_atoi.c", 3),
     ];
     for (file, n) in cases {
         let exe = dir.path().join(file.trim_end_matches(".c"));

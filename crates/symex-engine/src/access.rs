@@ -380,17 +380,20 @@ impl<D: Domain> State<D> {
         self.load_scalar(prog, &p, 1, 8)
     }
 
-    /// The NUL-terminated string at `ptr` (without the NUL), each byte fixed to one value: for output and
-    /// for arguments a model needs concretely.
+    /// The NUL-terminated string at `ptr` (without the NUL), for output and for arguments a model needs
+    /// concretely. Where the string ends is decided like a branch (it decides how far memory is read and
+    /// what `puts` and `printf` return); the other bytes' values are only printed, so each is fixed to one
+    /// value of the path without constraining it.
     pub fn read_c_string(&mut self, prog: &Program, ptr: &D::Val) -> Result<Vec<u8>, End> {
         let mut out = Vec::new();
+        let zero = self.dom.constant(8, 0);
         for i in 0.. {
             let b = self.load_byte_at(prog, ptr, i)?;
-            let c = self.dom.choose(Decision::Output, &b, 8) as u8;
-            if c == 0 {
+            let is_nul = self.dom.cmp(CmpOp::Eq, 8, &b, &zero);
+            if self.dom.decide(Decision::LibraryBranch, &is_nul) {
                 break;
             }
-            out.push(c);
+            out.push(self.dom.choose(Decision::Output, &b, 8) as u8);
         }
         Ok(out)
     }

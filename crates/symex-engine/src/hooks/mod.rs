@@ -3,6 +3,7 @@
 //! run unchanged on symbolic states.
 
 mod alloc;
+mod decimal;
 mod inputs;
 mod process;
 mod reads;

@@ -4,6 +4,7 @@
 //! looks at them (`fgets` stops after a newline, `scanf` parses digits) the model decides on each byte
 //! as the program would.
 
+use super::decimal::{is_space, read_decimal, ByteSource, Numeral};
 use super::{callee_name, ret_width, Model};
 use crate::bug::End;
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
@@ -238,15 +239,6 @@ fn byte_is<D: Domain>(st: &mut State<D>, b: &D::Byte, c: u8) -> D::Val {
     st.dom.cmp(CmpOp::Eq, 8, &v, &k)
 }
 
-/// Whether byte `b` lies in `lo..=hi` (width 1).
-fn byte_in<D: Domain>(st: &mut State<D>, b: &D::Val, lo: u8, hi: u8) -> D::Val {
-    let l = st.dom.constant(8, lo as u128);
-    let h = st.dom.constant(8, hi as u128);
-    let ge = st.dom.cmp(CmpOp::Uge, 8, b, &l);
-    let le = st.dom.cmp(CmpOp::Ule, 8, b, &h);
-    st.dom.binop(BinOp::And, 1, &ge, &le)
-}
-
 /// The next byte of stdin as an 8-bit value, `None` at the end.
 fn next_byte<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
     let b = st.stdin.read(&mut st.dom, 1).pop()?;
@@ -265,76 +257,23 @@ fn put_back<D: Domain>(st: &mut State<D>, b: &D::Val) {
 fn skip_space<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
     loop {
         let b = next_byte(st)?;
-        let space = {
-            let sp = st.dom.constant(8, b' ' as u128);
-            let is_sp = st.dom.cmp(CmpOp::Eq, 8, &b, &sp);
-            let ctl = byte_in(st, &b, b'\t', b'\r');
-            st.dom.binop(BinOp::Or, 1, &is_sp, &ctl)
-        };
+        let space = is_space(st, &b);
         if !st.dom.decide(Decision::LibraryBranch, &space) {
             return Some(b);
         }
     }
 }
 
-/// How a `%d` conversion ended.
-enum Conversion<V> {
-    Value(V),
-    /// The input did not hold a number there (the conversion stops `scanf`).
-    Mismatch,
-    /// The input ended before the number began.
-    End,
-}
+/// Stdin as the source of a `%d` numeral.
+struct StdinBytes;
 
-/// One `%d` conversion as glibc does it: white space, an optional sign, then decimal digits up to the
-/// first byte that is not one (put back). The value wraps at 32 bits, as glibc's `long` truncated to
-/// `int` does, except beyond `long`'s range (19 digits and more), where glibc saturates first.
-fn convert_decimal<D: Domain>(st: &mut State<D>) -> Conversion<D::Val> {
-    let Some(mut b) = skip_space(st) else {
-        return Conversion::End;
-    };
-    let minus = st.dom.constant(8, b'-' as u128);
-    let plus = st.dom.constant(8, b'+' as u128);
-    let is_minus = st.dom.cmp(CmpOp::Eq, 8, &b, &minus);
-    let negative = st.dom.decide(Decision::LibraryBranch, &is_minus);
-    let signed = negative || {
-        let is_plus = st.dom.cmp(CmpOp::Eq, 8, &b, &plus);
-        st.dom.decide(Decision::LibraryBranch, &is_plus)
-    };
-    if signed {
-        // A sign and then the end is no number (glibc: 0 conversions, not EOF).
-        match next_byte(st) {
-            Some(x) => b = x,
-            None => return Conversion::Mismatch,
-        }
+impl<D: Domain> ByteSource<D> for StdinBytes {
+    fn next(&mut self, st: &mut State<D>) -> Result<Option<D::Val>, End> {
+        Ok(next_byte(st))
     }
-    let mut value = st.dom.constant(32, 0);
-    let ten = st.dom.constant(32, 10);
-    let zero = st.dom.constant(32, b'0' as u128);
-    let mut digits = 0;
-    loop {
-        let is_digit = byte_in(st, &b, b'0', b'9');
-        if !st.dom.decide(Decision::LibraryBranch, &is_digit) {
-            put_back(st, &b);
-            break;
-        }
-        digits += 1;
-        let d = st.dom.cast(CastOp::ZExt, 8, 32, &b);
-        let d = st.dom.binop(BinOp::Sub, 32, &d, &zero);
-        let shifted = st.dom.binop(BinOp::Mul, 32, &value, &ten);
-        value = st.dom.binop(BinOp::Add, 32, &shifted, &d);
-        match next_byte(st) {
-            Some(x) => b = x,
-            None => break,
-        }
+    fn put_back(&mut self, st: &mut State<D>, b: &D::Val) {
+        put_back(st, b);
     }
-    if digits == 0 {
-        return Conversion::Mismatch;
-    }
-    if negative {
-        value = st.dom.unop(crate::domain::UnOp::Neg, 32, &value);
-    }
-    Conversion::Value(value)
 }
 
 /// `scanf(format, ...)` for formats made of `%d` conversions and white space: returns the number of
@@ -376,11 +315,11 @@ fn scanf<D: Domain>(
             );
             return Err(unsupported(st, prog, what));
         };
-        match convert_decimal(st) {
-            Conversion::Value(v) => st.store_scalar(prog, out, &v, 4, 32)?,
-            Conversion::Mismatch => break,
-            Conversion::End if done == 0 => return Ok(int(st, w, EOF)),
-            Conversion::End => break,
+        match read_decimal(st, &mut StdinBytes, 32)? {
+            Numeral::Value(v) => st.store_scalar(prog, out, &v, 4, 32)?,
+            Numeral::Mismatch => break,
+            Numeral::End if done == 0 => return Ok(int(st, w, EOF)),
+            Numeral::End => break,
         }
         done += 1;
     }

@@ -2,7 +2,7 @@
 
 use super::{ret_width, Model};
 use crate::bug::End;
-use crate::domain::{Decision, Domain};
+use crate::domain::{CastOp, Decision, Domain};
 use crate::printf::{format, ArgNeed, ArgValue, FormatError};
 use crate::program::Program;
 use crate::state::State;
@@ -18,9 +18,11 @@ pub(super) fn call<D: Domain>(
     let w = ret_width(prog, call);
     let written = match model {
         Model::Putchar => {
-            let c = st.dom.choose(Decision::Output, &args[0], 32) as u8;
-            st.stdout.push(c);
-            return Ok(Some(st.dom.constant(w, c as u128)));
+            // The value returned is the byte written, symbolic as it is; only the output fixes it.
+            let byte = st.dom.cast(CastOp::Trunc, 32, 8, &args[0]);
+            st.stdout
+                .push(st.dom.choose(Decision::Output, &byte, 8) as u8);
+            return Ok(Some(st.dom.cast(CastOp::ZExt, 8, w, &byte)));
         }
         Model::Puts => {
             let s = st.read_c_string(prog, &args[0])?;

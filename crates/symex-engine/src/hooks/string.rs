@@ -1,6 +1,7 @@
 //! `<string.h>` and `atoi`: byte loops over checked memory, deciding each byte comparison through the
 //! domain (so a symbolic state forks where the string's contents are unknown).
 
+use super::decimal::{read_decimal, ByteSource, Numeral};
 use super::{ret_width, Model};
 use crate::bug::End;
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
@@ -67,12 +68,35 @@ pub(super) fn call<D: Domain>(
         }
         Model::Strstr => find_string(st, prog, &args[0], &args[1])?,
         Model::Atoi => {
-            let s = st.read_c_string(prog, &args[0])?;
-            st.dom.constant(w, atoi(&s) as u32 as u128)
+            let mut src = MemoryBytes {
+                prog,
+                at: args[0].clone(),
+            };
+            match read_decimal(st, &mut src, w)? {
+                Numeral::Value(v) => v,
+                Numeral::Mismatch | Numeral::End => st.dom.constant(w, 0),
+            }
         }
         _ => unreachable!("not a string model"),
     };
     Ok(Some(r))
+}
+
+/// The bytes of a string in memory, as the source of `atoi`'s numeral.
+struct MemoryBytes<'p, D: Domain> {
+    prog: &'p Program,
+    at: D::Val,
+}
+
+impl<D: Domain> ByteSource<D> for MemoryBytes<'_, D> {
+    fn next(&mut self, st: &mut State<D>) -> Result<Option<D::Val>, End> {
+        let b = st.load_byte_at(self.prog, &self.at, 0)?;
+        self.at = st.ptr_add(&self.at, 1);
+        Ok(Some(b))
+    }
+    fn put_back(&mut self, _st: &mut State<D>, _b: &D::Val) {
+        // `atoi` reads nothing after its numeral: no cursor to move back.
+    }
 }
 
 /// Decides whether byte value `b` (8 bits) equals `c`.
@@ -219,40 +243,4 @@ fn find_string<D: Domain>(
         }
     }
     Ok(st.dom.constant(64, 0))
-}
-
-/// glibc's `atoi`: leading white space, an optional sign, decimal digits; wraps like `(int)strtol`.
-pub(crate) fn atoi(s: &[u8]) -> i32 {
-    let mut it = s
-        .iter()
-        .copied()
-        .skip_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
-        .peekable();
-    let neg = match it.peek() {
-        Some(b'-') => {
-            it.next();
-            true
-        }
-        Some(b'+') => {
-            it.next();
-            false
-        }
-        _ => false,
-    };
-    let mut v: i64 = 0;
-    for c in it.take_while(u8::is_ascii_digit) {
-        v = v.saturating_mul(10).saturating_add((c - b'0') as i64);
-    }
-    let v = if neg { -v } else { v };
-    v.clamp(i64::MIN, i64::MAX) as i32
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn atoi_like_glibc() {
-        assert_eq!(super::atoi(b"  -42x"), -42);
-        assert_eq!(super::atoi(b"+7"), 7);
-        assert_eq!(super::atoi(b"abc"), 0);
-    }
 }
