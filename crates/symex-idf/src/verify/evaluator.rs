@@ -5,6 +5,7 @@
 //! The continuation receives the state because evaluation may extend the path condition
 //! (§4.1: the `use` equation of every evaluated pure call) and, with inference, open
 //! predicates (an equivalence: the heap still describes the same concrete heap).
+use super::brancher::branch;
 use super::ghost::{self, Target};
 use super::terms::{self, null, pure_func};
 use super::{call, consumer};
@@ -228,29 +229,38 @@ pub fn pure_call(
     })
 }
 
-/// Evaluates `e` under the extra assumption `guard`, for a branch of `&&`, `||` or `?:`:
-/// `Ok(None)` when `e` is not well-defined but the guard is infeasible (the branch is dead);
-/// otherwise its value and the facts learned on the way (which hold under `guard`).
+/// The outcome of evaluating an operand under a guard (a branch of `&&`, `||` or `?:`).
+enum Guarded {
+    /// The guard is infeasible where the operand would fail, or no path reaches its value.
+    Dead,
+    /// Its value and the facts learned on the way (which hold under the guard).
+    Value(Vec<Term>, Term),
+    /// Evaluation splits the path (an inferred `open` of a predicate with a conditional body):
+    /// no single term is its value, so the caller splits the path on the guard instead.
+    Splits,
+}
+
+/// Evaluates `e` under the extra assumption `guard` without splitting the path.
 fn eval_guarded(
     v: &mut Verifier,
     state: &State,
     guard: &Term,
     e: &Expr,
-) -> Result<Option<(Vec<Term>, Term)>, Box<super::Failure>> {
+) -> Result<Guarded, Box<super::Failure>> {
     let mut s = state.clone();
     s.pc.assume(guard.clone());
     let base = s.pc.len();
     match collect(v, |v, k| eval(v, s, e, k)) {
-        Ok(results) => match results.as_slice() {
-            [] => Ok(None),
-            [(after, t)] => Ok(Some((after.pc.since(base), t.clone()))),
-            _ => Err(v.fail(state, e.span, "evaluation splits into several cases inside a conditional expression (not supported)")),
-        },
+        Ok(results) => Ok(match results.as_slice() {
+            [] => Guarded::Dead,
+            [(after, t)] => Guarded::Value(after.pc.since(base), t.clone()),
+            _ => Guarded::Splits,
+        }),
         Err(f) => {
             if v.feasible(state, guard) {
                 Err(f)
             } else {
-                Ok(None)
+                Ok(Guarded::Dead)
             }
         }
     }
@@ -276,11 +286,21 @@ fn short_circuit(
 ) -> VResult {
     let mut out = state.clone();
     let tr = match eval_guarded(v, &state, guard, r)? {
-        Some((learned, tr)) => {
+        Guarded::Value(learned, tr) => {
             assume_guarded(&mut out, guard, &learned);
             tr
         }
-        None => Term::ff(),
+        Guarded::Dead => Term::ff(),
+        Guarded::Splits => {
+            return branch(
+                v,
+                state,
+                guard,
+                k,
+                |v, s, k| eval(v, s, r, &mut |v, s, tr| k(v, s, join(guard, &tr))),
+                |v, s, k| k(v, s, join(guard, &Term::ff())),
+            )
+        }
     };
     k(v, out, join(guard, &tr))
 }
@@ -298,20 +318,30 @@ fn conditional(
     let rb = eval_guarded(v, &state, &tc.not(), b)?;
     let mut out = state.clone();
     let value = match (ra, rb) {
-        (Some((la, ta)), Some((lb, tb))) => {
+        (Guarded::Splits, _) | (_, Guarded::Splits) => {
+            return branch(
+                v,
+                state,
+                tc,
+                k,
+                |v, s, k| eval(v, s, a, k),
+                |v, s, k| eval(v, s, b, k),
+            )
+        }
+        (Guarded::Value(la, ta), Guarded::Value(lb, tb)) => {
             assume_guarded(&mut out, tc, &la);
             assume_guarded(&mut out, &tc.not(), &lb);
             tc.ite(&ta, &tb)
         }
-        (Some((la, ta)), None) => {
+        (Guarded::Value(la, ta), Guarded::Dead) => {
             assume_guarded(&mut out, tc, &la);
             ta
         }
-        (None, Some((lb, tb))) => {
+        (Guarded::Dead, Guarded::Value(lb, tb)) => {
             assume_guarded(&mut out, &tc.not(), &lb);
             tb
         }
-        (None, None) => return Ok(()),
+        (Guarded::Dead, Guarded::Dead) => return Ok(()),
     };
     k(v, out, value)
 }
