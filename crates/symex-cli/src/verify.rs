@@ -61,6 +61,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         infer: !args.no_infer,
         infer_depth: args.infer_depth,
         max_time,
+        ..Config::default()
     };
     let report = match symex_idf::verify_source(&src, config) {
         Ok(r) => r,

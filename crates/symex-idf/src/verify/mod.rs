@@ -38,7 +38,14 @@ pub struct Config {
     pub infer_depth: usize,
     /// A time budget for the whole program (`--max-time`); also each solver call's limit.
     pub max_time: Option<std::time::Duration>,
+    /// Each solver call's limit when there is no `max_time`: nonlinear integer arithmetic is
+    /// undecidable, and Z3 may never answer (`x*x*x + y*y*y != z*z*z`); an unanswered
+    /// query counts as unknown, so the failure it causes is inconclusive.
+    pub query_limit: std::time::Duration,
 }
+
+/// The default of [`Config::query_limit`].
+pub const QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Default for Config {
     fn default() -> Config {
@@ -46,6 +53,7 @@ impl Default for Config {
             infer: true,
             infer_depth: 3,
             max_time: None,
+            query_limit: QUERY_LIMIT,
         }
     }
 }
@@ -274,7 +282,7 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
         let start = std::time::Instant::now();
         let solver = symex_solver::SolverConfig::default()
             .z3_mode(symex_solver::Z3Mode::Incremental)
-            .timeout(config.max_time)
+            .timeout(Some(config.max_time.unwrap_or(config.query_limit)))
             .build();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);

@@ -1,0 +1,27 @@
+//! A query the solver cannot settle ends the member as inconclusive instead of running forever.
+use std::time::Duration;
+use symex_idf::verify::validity::Status;
+use symex_idf::verify::Config;
+
+/// Fermat's Last Theorem for cubes: true, but no decision procedure proves it, and Z3 searches
+/// on without answering (this ran for minutes before each query had a limit).
+const FERMAT: &str = "class A {
+  void m(int x, int y, int z)
+    requires x > 0 && y > 0 && z > 0;
+  { assert x * x * x + y * y * y != z * z * z; }
+}";
+
+#[test]
+fn an_unanswered_query_is_inconclusive() {
+    let config = Config {
+        query_limit: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let report = symex_idf::verify_source(FERMAT, config).expect("the program checks");
+    let Status::Failed(f) = &report.members[0].status else {
+        panic!("the assertion verified: {:?}", report.members[0]);
+    };
+    assert!(f.inconclusive, "{f:?}");
+    assert!(f.message.starts_with("assertion might not hold"), "{f:?}");
+    assert!(report.inconclusive() && !report.verified());
+}
