@@ -212,6 +212,31 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
             Terminator::Switch(sw) => !is_const(st, sw.value),
         };
     };
+    inst_may_fork(st, prog, body, inst)
+}
+
+/// Whether the next step is a plain instruction: not a terminator or call (it stays in its block), not
+/// a comparison of addresses (which may compare a freed one), and unable to fork. Such a step needs
+/// none of the executor's bookkeeping (snapshot, block trace, coverage), which costs more than the
+/// instruction itself in concrete stretches of a run.
+fn plain(st: &State<Symbolic>, prog: &Program) -> bool {
+    let Some(f) = st.frames.last() else {
+        return false;
+    };
+    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+        return false;
+    };
+    let Some(inst) = body.blocks[f.block.0 as usize].insts.get(f.inst as usize) else {
+        return false;
+    };
+    match inst {
+        Inst::Call(_) | Inst::Intrinsic { .. } | Inst::ICmp { width: 64, .. } => false,
+        _ => !inst_may_fork(st, prog, body, inst),
+    }
+}
+
+/// [`may_fork`] for the instruction `inst` of `body`.
+fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, inst: &Inst) -> bool {
     use symex_ir::BinOp as B;
     match inst {
         Inst::Bin {
@@ -460,6 +485,22 @@ impl<'p> Explorer<'p> {
         for _ in 0..QUANTUM {
             if let Some(end) = self.path_limit(ps) {
                 return Ran::Done(end, Vec::new());
+            }
+            if ps.st.dom.rebuilt() && plain(&ps.st, prog) {
+                let r = ps.st.step(prog);
+                self.summary.instructions += 1;
+                ps.since_new_coverage += 1;
+                if ps.st.dom.forked() {
+                    ps.st.dom.killed =
+                        Some("internal: a step forked that was not expected to".into());
+                }
+                if let Some(why) = ps.st.dom.killed.take() {
+                    return Ran::Done(End::Halt(Halt::Limit(why)), Vec::new());
+                }
+                if let Err(e) = r {
+                    return Ran::Done(e, Vec::new());
+                }
+                continue;
             }
             if compares_dead_pointer(&ps.st, prog) {
                 ps.st.dom.incomplete.push(

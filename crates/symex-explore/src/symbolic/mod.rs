@@ -121,9 +121,27 @@ impl Symbolic {
     }
 
     /// Prepares a step: no answers logged, no siblings requested.
+    #[inline]
     pub fn begin_step(&mut self) {
-        self.step_log.clear();
-        self.forks.clear();
+        // Most steps decide nothing: clearing empty vectors would still call their destructors.
+        if !self.step_log.is_empty() {
+            self.step_log.clear();
+        }
+        if !self.forks.is_empty() {
+            self.forks.clear();
+        }
+    }
+
+    /// Whether no forced answers wait: the state is not a sibling whose step is being rebuilt.
+    #[inline]
+    pub fn rebuilt(&self) -> bool {
+        self.forced.is_empty()
+    }
+
+    /// Whether the current step asked for a sibling.
+    #[inline]
+    pub fn forked(&self) -> bool {
+        !self.forks.is_empty()
     }
 
     /// Makes this domain a sibling under construction: `answers` are forced at the next decisions and
