@@ -5,12 +5,8 @@
 # usage: bench/explore.sh [MAX_SECONDS]   (a budget per program; without it, no limit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=../shared
-[ -d "$shared/bench" ] || shared=../../shared
-if [ ! -d "$shared/bench" ]; then
-    echo "skipped: ../shared/bench is absent"
-    exit 0
-fi
+source scripts/shared.sh
+require_shared bench
 cargo build -q --release -p symex-cli
 limit=()
 [ $# -ge 1 ] && limit=(--max-time "$1")

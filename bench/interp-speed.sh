@@ -13,13 +13,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/ensure-deps.sh"
 (cd "$root" && cargo build --release -q -p symex-cli)
 symex="$root/target/release/symex"
-seeds=("$@")
-[ ${#seeds[@]} -gt 0 ] || seeds=($(seq 1 30))
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-echo '{"inputs":[]}' > "$work/empty.json"
+source "$root/bench/csmith-programs.sh" "$@"
 for s in "${seeds[@]}"; do
-    (cd "$work" && csmith --no-packed-struct --seed "$s" > "p$s.c")
     "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 20 \
         > "$work/p$s.json" 2>/dev/null || true
 done

@@ -12,12 +12,8 @@ cd "$(dirname "$0")/.."
 every=${1:-6}
 budget=${2:-3}
 offset=${3:-0}
-shared=../shared
-[ -d "$shared/benchmarks" ] || shared=../../shared
-if [ ! -d "$shared/benchmarks" ]; then
-    echo "skipped: ../shared/benchmarks is absent"
-    exit 0
-fi
+source scripts/shared.sh
+require_shared benchmarks
 cargo build -q --release -p symex-cli
 bench=$(cd "$shared/benchmarks" && pwd)
 export SYMEX="$PWD/target/release/symex" BUDGET="$budget"
