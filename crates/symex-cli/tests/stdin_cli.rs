@@ -232,14 +232,17 @@ fn scanf_d_parses_white_space_sign_and_digits() {
     // No sign 12 paths (3 abort: "42X", "042", " 42"), '-' 6, '+' 7 (1 aborts: "+42"), all blank 1.
     assert_eq!(paths(&r), (22, 4));
     for t in tests(&r) {
-        let b = stdin_bytes(&t).unwrap();
-        let text = String::from_utf8_lossy(&b).into_owned();
-        let unsigned = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
-        let unsigned = unsigned.strip_prefix('+').unwrap_or(unsigned);
-        let digits: String = unsigned.chars().take_while(char::is_ascii_digit).collect();
-        let is_42 = digits.parse::<i64>().ok() == Some(42);
-        assert_eq!(t["outcome"]["kind"] == "abort", is_42, "{text:?}");
+        let text = String::from_utf8_lossy(&stdin_bytes(&t).unwrap()).into_owned();
+        assert_eq!(t["outcome"]["kind"] == "abort", reads_42(&text), "{text:?}");
     }
+}
+
+/// Whether `%d` (and `atoi`) read 42 from the start of `text`: white space, an optional '+', digits.
+fn reads_42(text: &str) -> bool {
+    let unsigned = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let unsigned = unsigned.strip_prefix('+').unwrap_or(unsigned);
+    let digits: String = unsigned.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse::<i64>().ok() == Some(42)
 }
 
 #[test]
@@ -255,11 +258,7 @@ fn atoi_of_symbolic_bytes_follows_them() {
             .chars()
             .take_while(|&c| c != '\0')
             .collect();
-        let unsigned = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
-        let unsigned = unsigned.strip_prefix('+').unwrap_or(unsigned);
-        let digits: String = unsigned.chars().take_while(char::is_ascii_digit).collect();
-        let is_42 = digits.parse::<i64>().ok() == Some(42);
-        assert_eq!(t["outcome"]["kind"] == "abort", is_42, "{text:?}");
+        assert_eq!(t["outcome"]["kind"] == "abort", reads_42(&text), "{text:?}");
     }
 }
 
