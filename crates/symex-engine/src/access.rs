@@ -385,9 +385,19 @@ impl<D: Domain> State<D> {
     /// what `puts` and `printf` return); the other bytes' values are only printed, so each is fixed to one
     /// value of the path without constraining it.
     pub fn read_c_string(&mut self, prog: &Program, ptr: &D::Val) -> Result<Vec<u8>, End> {
+        self.read_c_string_at_most(prog, ptr, None)
+    }
+
+    /// [`Self::read_c_string`] that stops after `max` bytes when given (`printf`'s `%.Ns`).
+    pub fn read_c_string_at_most(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        max: Option<u64>,
+    ) -> Result<Vec<u8>, End> {
         let mut out = Vec::new();
         let zero = self.dom.constant(8, 0);
-        for i in 0.. {
+        for i in 0..max.unwrap_or(u64::MAX) {
             let b = self.load_byte_at(prog, ptr, i)?;
             let is_nul = self.dom.cmp(CmpOp::Eq, 8, &b, &zero);
             if self.dom.decide(Decision::LibraryBranch, &is_nul) {

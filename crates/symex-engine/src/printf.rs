@@ -7,8 +7,9 @@
 pub enum ArgNeed {
     /// An integer (also for `*` width/precision, `%c` and `%p`).
     Int,
-    /// The string a `%s` argument points to.
-    Str,
+    /// The string a `%s` argument points to, at most this many bytes of it when a precision is given
+    /// (the array then needs no NUL: C11 7.21.6.1p8).
+    Str(Option<usize>),
 }
 
 /// The value of an argument.
@@ -150,7 +151,7 @@ pub fn format<E>(
             }
             Some(b's') => {
                 spec.zero = false;
-                let mut s = match next(ArgNeed::Str).map_err(FormatError::Arg)? {
+                let mut s = match next(ArgNeed::Str(spec.precision)).map_err(FormatError::Arg)? {
                     ArgValue::Str(s) => s,
                     ArgValue::Int(_) => Vec::new(),
                 };
@@ -295,6 +296,22 @@ mod tests {
             "[abc|   abc|abc   |ab]"
         );
         assert_eq!(fmt("%p %p", vec![Int(0), Int(0x1000)]), "(nil) 0x1000");
+    }
+
+    #[test]
+    fn a_precision_bounds_the_string_read() {
+        let mut asked = Vec::new();
+        format::<()>(b"%s%.2s%.*s", &mut |need| {
+            asked.push(need);
+            Ok(ArgValue::Int(3))
+        })
+        .unwrap();
+        let strings = [
+            ArgNeed::Str(None),
+            ArgNeed::Str(Some(2)),
+            ArgNeed::Str(Some(3)),
+        ];
+        assert_eq!(asked, [strings[0], strings[1], ArgNeed::Int, strings[2]]);
     }
 
     #[test]

@@ -45,7 +45,9 @@ pub(super) fn call<D: Domain>(
                 k += 1;
                 match need {
                     ArgNeed::Int => Ok(ArgValue::Int(st.dom.choose(Decision::Output, v, aw))),
-                    ArgNeed::Str => st.read_c_string(prog, v).map(ArgValue::Str),
+                    ArgNeed::Str(max) => st
+                        .read_c_string_at_most(prog, v, max.map(|m| m as u64))
+                        .map(ArgValue::Str),
                 }
             };
             match format(&fmt, &mut fetch) {
