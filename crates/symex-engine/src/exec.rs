@@ -141,6 +141,50 @@ impl<D: Domain> State<D> {
         Some((&body.blocks[f.block.0 as usize], f.inst as usize))
     }
 
+    /// Executes instructions of the current block, at most `max`, while `go` accepts the next one (it
+    /// sees the state, the function body and the instruction); stops before the terminator. Returns
+    /// how many ran, and how the last one ended. One block lookup serves the whole run, which is what
+    /// an executor that must look at each instruction before it runs saves by batching the ones it
+    /// lets through.
+    pub fn run_in_block(
+        &mut self,
+        prog: &Program,
+        max: u64,
+        mut go: impl FnMut(&Self, &ir::Body, &Inst) -> bool,
+    ) -> (u64, Result<(), End>) {
+        let Some(f) = self.frames.last() else {
+            return (0, Ok(()));
+        };
+        let body = prog
+            .module
+            .func(f.func)
+            .body
+            .as_ref()
+            .expect("frames run bodies");
+        let block = &body.blocks[f.block.0 as usize];
+        let mut i = f.inst as usize;
+        let mut ran = 0;
+        while ran < max {
+            let Some(inst) = block.insts.get(i) else {
+                break;
+            };
+            if !go(self, body, inst) {
+                break;
+            }
+            self.steps += 1;
+            ran += 1;
+            match self.exec_inst(prog, inst) {
+                Ok(Flow::Next) => {
+                    i += 1;
+                    self.frames.last_mut().expect("a frame").inst = i as u32;
+                }
+                Ok(Flow::Moved) => break,
+                Err(end) => return (ran, Err(end)),
+            }
+        }
+        (ran, Ok(()))
+    }
+
     /// Runs until the program ends or `max_steps` instructions have executed in total.
     pub fn run(&mut self, prog: &Program, max_steps: u64) -> End {
         // Exactly `step` in a loop, with the current block looked up once per block rather than once

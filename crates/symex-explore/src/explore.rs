@@ -215,20 +215,11 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
     inst_may_fork(st, prog, body, inst)
 }
 
-/// Whether the next step is a plain instruction: not a terminator or call (it stays in its block), not
-/// a comparison of addresses (which may compare a freed one), and unable to fork. Such a step needs
+/// Whether `inst` of `body` is a plain instruction: not a terminator or call (it stays in its block),
+/// not a comparison of addresses (which may compare a freed one), and unable to fork. Such a step needs
 /// none of the executor's bookkeeping (snapshot, block trace, coverage), which costs more than the
 /// instruction itself in concrete stretches of a run.
-fn plain(st: &State<Symbolic>, prog: &Program) -> bool {
-    let Some(f) = st.frames.last() else {
-        return false;
-    };
-    let Some(body) = prog.module.func(f.func).body.as_ref() else {
-        return false;
-    };
-    let Some(inst) = body.blocks[f.block.0 as usize].insts.get(f.inst as usize) else {
-        return false;
-    };
+fn plain(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, inst: &Inst) -> bool {
     match inst {
         Inst::Call(_) | Inst::Intrinsic { .. } | Inst::ICmp { width: 64, .. } => false,
         _ => !inst_may_fork(st, prog, body, inst),
@@ -486,10 +477,17 @@ impl<'p> Explorer<'p> {
             if let Some(end) = self.path_limit(ps) {
                 return Ran::Done(end, Vec::new());
             }
-            if ps.st.dom.rebuilt() && plain(&ps.st, prog) {
-                let r = ps.st.step(prog);
-                self.summary.instructions += 1;
-                ps.since_new_coverage += 1;
+            if ps.st.dom.rebuilt() {
+                let budget = self
+                    .opts
+                    .limits
+                    .max_instructions
+                    .map_or(u64::MAX, |n| n.saturating_sub(ps.st.steps));
+                let (ran, r) = ps.st.run_in_block(prog, budget, |st, body, inst| {
+                    st.dom.killed.is_none() && !st.dom.forked() && plain(st, prog, body, inst)
+                });
+                self.summary.instructions += ran;
+                ps.since_new_coverage += ran;
                 if ps.st.dom.forked() {
                     ps.st.dom.killed =
                         Some("internal: a step forked that was not expected to".into());
@@ -500,7 +498,12 @@ impl<'p> Explorer<'p> {
                 if let Err(e) = r {
                     return Ran::Done(e, Vec::new());
                 }
-                continue;
+                // The batch stopped before a step that needs the bookkeeping (or at the budget).
+                if ran > 0 {
+                    if let Some(end) = self.path_limit(ps) {
+                        return Ran::Done(end, Vec::new());
+                    }
+                }
             }
             if compares_dead_pointer(&ps.st, prog) {
                 ps.st.dom.incomplete.push(
