@@ -174,7 +174,8 @@ impl Gen {
 
 proptest! {
     // A fixed seed: the generated programs are the same on every run, so the suite's time is
-    // predictable (random nonlinear programs can take Z3 minutes); change the seed to explore anew.
+    // predictable (random nonlinear programs can take Z3 minutes). PROPTEST_RNG_SEED and PROPTEST_CASES
+    // override both (proptest applies the environment over this config) to explore anew.
     #![proptest_config(ProptestConfig {
         cases: 40,
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed_2026),
