@@ -155,3 +155,35 @@ fn printing_symbolic_bytes_forks_on_the_string_end() {
     codes.sort();
     assert_eq!(codes, [-1, -1, 1, 1, 2]);
 }
+
+/// `printf`'s count of a symbolic value follows the value (it was the count of the value printed, a
+/// number fixed on the first path: one path, whatever x).
+#[test]
+fn printf_count_of_a_symbolic_value_forks_on_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = symex()
+        .arg("run")
+        .arg(example("printf_count.c"))
+        .args(["--json", "--validate-tests", "--out"])
+        .arg(dir.path().join("a"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // n == 4 with x >= 0 or x < 0; then n == 12 or not.
+    assert_eq!(r["paths"]["completed"], 4);
+    assert_eq!(r["validation_failures"].as_array().unwrap().len(), 0);
+    for t in r["tests"].as_array().unwrap() {
+        let t: Value =
+            serde_json::from_str(&std::fs::read_to_string(t.as_str().unwrap()).unwrap()).unwrap();
+        let b: Vec<u8> = t["inputs"][0]["bytes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_u64().unwrap() as u8)
+            .collect();
+        let x = i32::from_le_bytes(b.try_into().unwrap());
+        let n = format!("{x}\n").len();
+        assert_eq!(t["outcome"]["code"], i64::from(n == 12), "x = {x}");
+    }
+}

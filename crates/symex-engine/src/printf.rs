@@ -5,8 +5,13 @@
 /// What a conversion needs from the next argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgNeed {
-    /// An integer (also for `*` width/precision, `%c` and `%p`).
+    /// An integer only printed, in a field whose length does not depend on it (`%c`) or (`%p`) that is
+    /// taken as printed.
     Int,
+    /// An integer printed by a numeric conversion: the field's length depends on its value.
+    Number(NumberField),
+    /// A `*` width or precision: shapes the output (and its length).
+    Count,
     /// The string a `%s` argument points to, at most this many bytes of it when a precision is given
     /// (the array then needs no NUL: C11 7.21.6.1p8).
     Str(Option<usize>),
@@ -29,6 +34,66 @@ pub enum FormatError<E> {
     Arg(E),
 }
 
+/// A numeric conversion (`%d %i %u %x %X %o`) as far as its printed length goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NumberField {
+    /// The conversion character.
+    pub conv: u8,
+    /// `+` or space: a sign character even for non-negative values (`%d`, `%i`).
+    pub sign_always: bool,
+    /// `#`.
+    pub alt: bool,
+    pub width: usize,
+    pub precision: Option<usize>,
+    /// Bits of the argument (8, 16, 32 or 64).
+    pub bits: u32,
+}
+
+impl NumberField {
+    /// The base of the digits.
+    pub fn base(&self) -> u128 {
+        match self.conv {
+            b'x' | b'X' => 16,
+            b'o' => 8,
+            _ => 10,
+        }
+    }
+
+    /// Whether the value is read as signed.
+    pub fn signed(&self) -> bool {
+        matches!(self.conv, b'd' | b'i')
+    }
+
+    /// The number of bytes the field prints for argument bits `v`.
+    pub fn len(&self, v: u128) -> usize {
+        let v = v & mask(self.bits);
+        let (negative, magnitude) = if self.signed() {
+            let s = sign_extend(v, self.bits);
+            (s < 0, s.unsigned_abs())
+        } else {
+            (false, v)
+        };
+        let mut digits = 1;
+        let mut m = magnitude / self.base();
+        while m > 0 {
+            digits += 1;
+            m /= self.base();
+        }
+        let digits = match self.precision {
+            Some(0) if magnitude == 0 => 0,
+            Some(p) => digits.max(p),
+            None => digits,
+        };
+        let prefix = match self.conv {
+            b'd' | b'i' => usize::from(negative || self.sign_always),
+            b'x' | b'X' if self.alt && magnitude != 0 => 2,
+            b'o' if self.alt && magnitude != 0 => 1,
+            _ => 0,
+        };
+        self.width.max(prefix + digits)
+    }
+}
+
 #[derive(Default)]
 struct Spec {
     left: bool,
@@ -49,13 +114,14 @@ pub fn format<E>(
 ) -> Result<Vec<u8>, FormatError<E>> {
     let mut out = Vec::new();
     let mut i = 0;
-    let int =
-        |next: &mut dyn FnMut(ArgNeed) -> Result<ArgValue, E>| -> Result<u128, FormatError<E>> {
-            match next(ArgNeed::Int).map_err(FormatError::Arg)? {
-                ArgValue::Int(v) => Ok(v),
-                ArgValue::Str(_) => Ok(0),
-            }
-        };
+    let int = |next: &mut dyn FnMut(ArgNeed) -> Result<ArgValue, E>,
+               need: ArgNeed|
+     -> Result<u128, FormatError<E>> {
+        match next(need).map_err(FormatError::Arg)? {
+            ArgValue::Int(v) => Ok(v),
+            ArgValue::Str(_) => Ok(0),
+        }
+    };
     while i < fmt.len() {
         let c = fmt[i];
         i += 1;
@@ -81,7 +147,7 @@ pub fn format<E>(
         }
         if fmt.get(i) == Some(&b'*') {
             i += 1;
-            let w = int(next)? as u32 as i32;
+            let w = int(next, ArgNeed::Count)? as u32 as i32;
             if w < 0 {
                 spec.left = true;
             }
@@ -93,7 +159,7 @@ pub fn format<E>(
             i += 1;
             if fmt.get(i) == Some(&b'*') {
                 i += 1;
-                let p = int(next)? as u32 as i32;
+                let p = int(next, ArgNeed::Count)? as u32 as i32;
                 spec.precision = (p >= 0).then_some(p as usize);
             } else {
                 spec.precision = Some(number(fmt, &mut i).unwrap_or(0));
@@ -110,13 +176,23 @@ pub fn format<E>(
         }
         let conv = fmt.get(i).copied();
         i += 1;
+        let number = |conv: u8| {
+            ArgNeed::Number(NumberField {
+                conv,
+                sign_always: spec.plus || spec.space,
+                alt: spec.alt,
+                width: spec.width.unwrap_or(0),
+                precision: spec.precision,
+                bits: spec.bits,
+            })
+        };
         let body: Vec<u8> = match conv {
             Some(b'%') => {
                 out.push(b'%');
                 continue;
             }
-            Some(b'd' | b'i') => {
-                let v = int(next)?;
+            Some(c @ (b'd' | b'i')) => {
+                let v = int(next, number(c))?;
                 let s = sign_extend(v, spec.bits);
                 let sign = if s < 0 {
                     "-"
@@ -130,7 +206,7 @@ pub fn format<E>(
                 integer(&spec, sign, s.unsigned_abs().to_string())
             }
             Some(c @ (b'u' | b'x' | b'X' | b'o')) => {
-                let v = int(next)? & mask(spec.bits);
+                let v = int(next, number(c))? & mask(spec.bits);
                 let digits = match c {
                     b'u' => v.to_string(),
                     b'x' => format!("{v:x}"),
@@ -147,7 +223,7 @@ pub fn format<E>(
             }
             Some(b'c') => {
                 spec.zero = false;
-                vec![int(next)? as u8]
+                vec![int(next, ArgNeed::Int)? as u8]
             }
             Some(b's') => {
                 spec.zero = false;
@@ -162,7 +238,7 @@ pub fn format<E>(
             }
             Some(b'p') => {
                 spec.zero = false;
-                let v = int(next)? as u64;
+                let v = int(next, ArgNeed::Int)? as u64;
                 if v == 0 {
                     b"(nil)".to_vec()
                 } else {
@@ -298,6 +374,39 @@ mod tests {
         assert_eq!(fmt("%p %p", vec![Int(0), Int(0x1000)]), "(nil) 0x1000");
     }
 
+    /// `NumberField::len` (what `printf` returns for a field) is the length of the text formatted.
+    #[test]
+    fn number_field_len_is_the_formatted_length() {
+        let values = [
+            0u128,
+            1,
+            9,
+            10,
+            255,
+            256,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            u64::MAX as u128,
+        ];
+        for f in [
+            "%d", "%i", "%u", "%x", "%X", "%o", "%+d", "% d", "%#x", "%#o", "%5d", "%-6x", "%.0d",
+            "%.0x", "%.4u", "%#8.3X", "%hhd", "%hu", "%ld", "%lx", "%lld", "%llo", "%08d", "%+.2i",
+        ] {
+            for &v in &values {
+                let mut field = None;
+                let out = format::<()>(f.as_bytes(), &mut |need| {
+                    if let ArgNeed::Number(n) = need {
+                        field = Some(n);
+                    }
+                    Ok(ArgValue::Int(v))
+                })
+                .unwrap();
+                assert_eq!(field.unwrap().len(v), out.len(), "{f} {v}");
+            }
+        }
+    }
+
     #[test]
     fn a_precision_bounds_the_string_read() {
         let mut asked = Vec::new();
@@ -311,7 +420,7 @@ mod tests {
             ArgNeed::Str(Some(2)),
             ArgNeed::Str(Some(3)),
         ];
-        assert_eq!(asked, [strings[0], strings[1], ArgNeed::Int, strings[2]]);
+        assert_eq!(asked, [strings[0], strings[1], ArgNeed::Count, strings[2]]);
     }
 
     #[test]

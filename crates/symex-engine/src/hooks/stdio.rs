@@ -2,8 +2,8 @@
 
 use super::{ret_width, Model};
 use crate::bug::End;
-use crate::domain::{CastOp, Decision, Domain};
-use crate::printf::{format, ArgNeed, ArgValue, FormatError};
+use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, UnOp};
+use crate::printf::{format, ArgNeed, ArgValue, FormatError, NumberField};
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
@@ -30,39 +30,174 @@ pub(super) fn call<D: Domain>(
             st.stdout.push(b'\n');
             s.len() + 1
         }
-        Model::Printf => {
-            let fmt = st.read_c_string(prog, &args[0])?;
-            let mut k = 1;
-            let mut fetch = |need: ArgNeed| -> Result<ArgValue, End> {
-                let Some(v) = args.get(k) else {
-                    return Ok(ArgValue::Int(0));
-                };
-                let aw = call
-                    .arg_types
-                    .get(k)
-                    .and_then(|&t| prog.width(t))
-                    .unwrap_or(64);
-                k += 1;
-                match need {
-                    ArgNeed::Int => Ok(ArgValue::Int(st.dom.choose(Decision::Output, v, aw))),
-                    ArgNeed::Str(max) => st
-                        .read_c_string_at_most(prog, v, max.map(|m| m as u64))
-                        .map(ArgValue::Str),
-                }
-            };
-            match format(&fmt, &mut fetch) {
-                Ok(out) => {
-                    let n = out.len();
-                    st.stdout.extend_from_slice(&out);
-                    n
-                }
-                Err(FormatError::Arg(e)) => return Err(e),
-                Err(FormatError::Unsupported(what)) => {
-                    return Err(crate::exec::unsupported(st, prog, what))
-                }
-            }
-        }
+        Model::Printf => return printf(st, prog, call, args).map(Some),
         _ => unreachable!("not a stdio model"),
     };
     Ok(Some(st.dom.constant(w, written as u128)))
+}
+
+/// `printf`: the output is formatted from values fixed for printing only; what it returns is the count of
+/// bytes as a value, in which a numeric field of a symbolic argument counts with its length as a function
+/// of that argument (so a branch on the count follows the path's inputs, not the printed values).
+fn printf<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    call: &Call,
+    args: &[D::Val],
+) -> Result<D::Val, End> {
+    let w = ret_width(prog, call);
+    let fmt = st.read_c_string(prog, &args[0])?;
+    let mut k = 1;
+    // The symbolic fields' lengths, and what they printed for the values fixed.
+    let mut symbolic_len = st.dom.constant(64, 0);
+    let mut printed_for_symbolic = 0usize;
+    let mut fetch = |need: ArgNeed| -> Result<ArgValue, End> {
+        let Some(v) = args.get(k) else {
+            return Ok(ArgValue::Int(0));
+        };
+        let aw = call
+            .arg_types
+            .get(k)
+            .and_then(|&t| prog.width(t))
+            .unwrap_or(64);
+        k += 1;
+        match need {
+            ArgNeed::Int => Ok(ArgValue::Int(st.dom.choose(Decision::Output, v, aw))),
+            ArgNeed::Count => Ok(ArgValue::Int(st.dom.choose(Decision::Length, v, aw))),
+            ArgNeed::Number(field) => {
+                let chosen = st.dom.choose(Decision::Output, v, aw);
+                if st.dom.as_const(v).is_none() {
+                    let len = field_len(&mut st.dom, &field, v, aw);
+                    symbolic_len = st.dom.binop(BinOp::Add, 64, &symbolic_len, &len);
+                    printed_for_symbolic += field.len(chosen);
+                }
+                Ok(ArgValue::Int(chosen))
+            }
+            ArgNeed::Str(max) => st
+                .read_c_string_at_most(prog, v, max.map(|m| m as u64))
+                .map(ArgValue::Str),
+        }
+    };
+    let out = match format(&fmt, &mut fetch) {
+        Ok(out) => out,
+        Err(FormatError::Arg(e)) => return Err(e),
+        Err(FormatError::Unsupported(what)) => {
+            return Err(crate::exec::unsupported(st, prog, what))
+        }
+    };
+    st.stdout.extend_from_slice(&out);
+    let fixed = st
+        .dom
+        .constant(64, (out.len() - printed_for_symbolic) as u128);
+    let count = st.dom.binop(BinOp::Add, 64, &fixed, &symbolic_len);
+    Ok(if w < 64 {
+        st.dom.cast(CastOp::Trunc, 64, w, &count)
+    } else {
+        count
+    })
+}
+
+/// [`NumberField::len`] of the `aw`-bit argument `v`, as a 64-bit value.
+fn field_len<D: Domain>(dom: &mut D, f: &NumberField, v: &D::Val, aw: u32) -> D::Val {
+    let bits = f.bits;
+    let b = match aw.cmp(&bits) {
+        std::cmp::Ordering::Greater => dom.cast(CastOp::Trunc, aw, bits, v),
+        std::cmp::Ordering::Less => dom.cast(CastOp::ZExt, aw, bits, v),
+        std::cmp::Ordering::Equal => v.clone(),
+    };
+    let zero = dom.constant(bits, 0);
+    let negative = if f.signed() {
+        dom.cmp(CmpOp::Slt, bits, &b, &zero)
+    } else {
+        dom.constant(1, 0)
+    };
+    let magnitude = if f.signed() {
+        let minus = dom.unop(UnOp::Neg, bits, &b);
+        dom.ite(&negative, bits, &minus, &b)
+    } else {
+        b
+    };
+    let magnitude = if bits < 64 {
+        dom.cast(CastOp::ZExt, bits, 64, &magnitude)
+    } else {
+        magnitude
+    };
+    let one = dom.constant(64, 1);
+    let mut digits = one.clone();
+    let mut power = f.base();
+    while power <= crate::concrete::mask(bits) {
+        let p = dom.constant(64, power);
+        let more = dom.cmp(CmpOp::Uge, 64, &magnitude, &p);
+        let more = dom.cast(CastOp::ZExt, 1, 64, &more);
+        digits = dom.binop(BinOp::Add, 64, &digits, &more);
+        power *= f.base();
+    }
+    let zero64 = dom.constant(64, 0);
+    let is_zero = dom.cmp(CmpOp::Eq, 64, &magnitude, &zero64);
+    match f.precision {
+        Some(0) => digits = dom.ite(&is_zero, 64, &zero64, &digits),
+        Some(p) => digits = max(dom, &digits, p as u128),
+        None => {}
+    }
+    let prefix = match f.conv {
+        b'd' | b'i' if f.sign_always => one,
+        b'd' | b'i' => dom.cast(CastOp::ZExt, 1, 64, &negative),
+        b'x' | b'X' | b'o' if f.alt => {
+            let n = dom.constant(64, if f.conv == b'o' { 1 } else { 2 });
+            dom.ite(&is_zero, 64, &zero64, &n)
+        }
+        _ => zero64,
+    };
+    let body = dom.binop(BinOp::Add, 64, &prefix, &digits);
+    max(dom, &body, f.width as u128)
+}
+
+/// The larger of 64-bit `v` and the constant `k`.
+fn max<D: Domain>(dom: &mut D, v: &D::Val, k: u128) -> D::Val {
+    let k = dom.constant(64, k);
+    let below = dom.cmp(CmpOp::Ult, 64, v, &k);
+    dom.ite(&below, 64, &k, v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::Concrete;
+
+    /// The length as a value (what a symbolic argument's field counts) agrees with the length of the
+    /// text printed, over the conversions, flags and widths, at the values where the digit count changes.
+    #[test]
+    fn field_len_is_the_printed_length() {
+        let mut dom = Concrete::new(Vec::new());
+        let mut values: Vec<u128> = vec![0, 1, 7, 8, 9, 10, 15, 16, 99, 100, 255, 256, 4095, 4096];
+        for k in 1..20u32 {
+            let p = 10u128.pow(k);
+            values.extend([p - 1, p, p + 1]);
+        }
+        for bits in [8u32, 16, 32, 64] {
+            let m = crate::concrete::mask(bits);
+            values.extend([m, m >> 1, (m >> 1) + 1, m - 1]);
+        }
+        for conv in [b'd', b'i', b'u', b'x', b'X', b'o'] {
+            for bits in [8u32, 16, 32, 64] {
+                for (sign_always, alt) in [(false, false), (true, false), (false, true)] {
+                    for (width, precision) in [(0, None), (5, None), (0, Some(0)), (3, Some(4))] {
+                        let f = NumberField {
+                            conv,
+                            sign_always,
+                            alt,
+                            width,
+                            precision,
+                            bits,
+                        };
+                        for &v in &values {
+                            let v = v & crate::concrete::mask(64);
+                            let len = field_len(&mut dom, &f, &v, 64);
+                            assert_eq!(len, f.len(v) as u128, "{f:?} {v}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
