@@ -23,8 +23,8 @@ pub struct VerifyArgs {
     /// How deep inferred ghost operations may nest.
     #[arg(long, default_value_t = 3)]
     pub infer_depth: usize,
-    /// A time budget in seconds (also each solver call's limit); when it runs out the
-    /// verification stops, says so, and exits with status 3.
+    /// A time budget in seconds (also each solver call's limit; without it each call stops
+    /// after 10 s); when it runs out the verification stops, says so, and exits with status 3.
     #[arg(long)]
     pub max_time: Option<f64>,
     /// Print only the verdict.
