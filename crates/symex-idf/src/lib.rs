@@ -11,10 +11,13 @@ pub mod verify;
 
 pub use diagnostics::Diagnostic;
 
-/// Parses and checks a program: the front end of `symex verify`.
+/// Parses and checks a program: the front end of `symex verify`. Parsing and checking recurse
+/// over the program's nesting, so they run on a thread with a large stack, as the verifier does.
 pub fn front_end(src: &str) -> Result<ir::Program, Diagnostic> {
-    let ast = syntax::parse_program(src)?;
-    check::check_program(&ast)
+    verify::on_large_stack("idf-front-end", || {
+        let ast = syntax::parse_program(src)?;
+        check::check_program(&ast)
+    })
 }
 
 /// Parses, checks and verifies a program (`symex verify`): `Err` for a syntax or type error.

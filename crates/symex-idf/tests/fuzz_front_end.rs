@@ -98,3 +98,86 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let unary = format!("main {{ int x := {}1; }}", "-".repeat(5000));
     assert!(symex_idf::front_end(&unary).is_err());
 }
+
+/// The message of the front end's error for `src`, checking that it points into the text.
+fn front_end_error(src: &str) -> (String, String) {
+    let d = symex_idf::front_end(src).expect_err("an error");
+    let at = src.get(d.span.start..d.span.end).unwrap_or("?").to_string();
+    (d.message, at)
+}
+
+/// Every pass recurses over the height of expressions and the nesting of blocks; inputs past
+/// the front end's bounds are positioned errors, not stack overflows (they aborted the
+/// process before: a sum of 100000 ones, a field chain, 30000 nested `if`s).
+#[test]
+fn huge_inputs_are_errors_not_stack_overflows() {
+    let sum = format!("main {{ int x := {}; }}", vec!["1"; 100_000].join(" + "));
+    let (msg, at) = front_end_error(&sum);
+    assert_eq!(
+        (msg.as_str(), at.as_str()),
+        ("expression too long (more than 5000 tokens)", "+")
+    );
+
+    let chain = format!(
+        "class A {{ A n; void m() {{ A a := this{}; this{}.n := null; }} }}",
+        ".n".repeat(100_000),
+        ".n".repeat(100_000)
+    );
+    assert_eq!(
+        front_end_error(&chain).0,
+        "expression too long (more than 5000 tokens)"
+    );
+
+    let nested = format!(
+        "main {{ int x := 0; {} {} }}",
+        "if (x = 0) { ".repeat(30_000),
+        "} ".repeat(30_000)
+    );
+    let (msg, at) = front_end_error(&nested);
+    assert_eq!(
+        (msg.as_str(), at.as_str()),
+        ("blocks nested too deeply (more than 1000)", "{")
+    );
+
+    let clauses = format!(
+        "class A {{ int x; void m() requires acc(x); {} {{ }} }}",
+        "requires x > 0; ".repeat(2000)
+    );
+    let (msg, at) = front_end_error(&clauses);
+    assert_eq!(
+        (msg.as_str(), at.as_str()),
+        ("too many clauses (more than 1000)", "requires")
+    );
+
+    let fields: String = (0..2000).map(|i| format!("int f{i}; ")).collect();
+    let (msg, at) = front_end_error(&format!("class A {{ {fields} A() {{ }} }}"));
+    assert_eq!(
+        (msg.as_str(), at.as_str()),
+        ("class `A` has too many fields (more than 1000)", "f1000")
+    );
+
+    let long = format!("main {{ int x := 0; {} }}", "x := x + 1; ".repeat(60_000));
+    let (msg, at) = front_end_error(&long);
+    assert_eq!(
+        (msg.as_str(), at.as_str()),
+        ("too many statements in one method (more than 50000)", "x")
+    );
+}
+
+/// Just inside the bounds, the front end and the verifier cope, on a test thread's small stack.
+#[test]
+fn large_inputs_within_the_bounds_verify() {
+    let sum = format!(
+        "main {{ int x := {}; assert x = 2000; }}",
+        vec!["1"; 2000].join(" + ")
+    );
+    let nested = format!(
+        "main {{ int x := 0; {} x := 1; {} assert x = 1; }}",
+        "if (x = 0) { ".repeat(900),
+        "} ".repeat(900)
+    );
+    for src in [sum, nested] {
+        let report = symex_idf::verify_source(&src, Default::default()).expect("checks");
+        assert!(report.verified(), "{:?}", report.members);
+    }
+}

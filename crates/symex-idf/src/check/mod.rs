@@ -31,6 +31,10 @@ struct Ctx<'a> {
 }
 
 /// The type of `null`: "null" is a keyword, so it never names a class.
+/// A constructor's precondition is one `acc` per field joined by `*`, which every later pass
+/// recurses over: a bound keeps hostile input from overflowing the stack.
+const MAX_FIELDS: usize = 1000;
+
 fn null_type() -> Type {
     Type::Class("null".to_string())
 }
@@ -146,6 +150,12 @@ pub fn check_program(program: &ast::Program) -> CResult<ir::Program> {
         for m in &class.members {
             if let Member::Field { ty, name } = m {
                 Ctx::new(&decls, Some(c), Mode::Code).check_type(ty, name.span)?;
+                if fields.len() == MAX_FIELDS {
+                    return Err(Diagnostic::error(
+                        format!("class `{c}` has too many fields (more than {MAX_FIELDS})"),
+                        name.span,
+                    ));
+                }
                 fields.push(ir::FieldId {
                     class: c.clone(),
                     name: name.name.clone(),

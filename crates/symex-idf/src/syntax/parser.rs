@@ -37,9 +37,26 @@ struct Parser<'a> {
     scope: Scope,
     /// Nesting depth of expressions, bounded so that hostile input cannot overflow the stack.
     depth: usize,
+    /// Where the outermost expression being parsed starts (a token index).
+    expr_start: usize,
+    /// Nesting depth of blocks.
+    blocks: usize,
+    /// Statements of the member being parsed.
+    statements: usize,
 }
 
 const MAX_DEPTH: usize = 200;
+
+/// Every later pass (checking, lowering, the verifier, dropping the tree) recurses over the
+/// height of an expression, and a chain such as `1 + 1 + … + 1` is as high as it is long:
+/// so one expression may have at most this many tokens, blocks may nest at most
+/// `MAX_BLOCKS` deep, and a contract (or a loop) may have at most `MAX_CLAUSES` clauses
+/// (they are joined into one `*` chain). The verifier's continuations nest once per statement
+/// on a path, so a member may have at most `MAX_STATEMENTS` statements.
+const MAX_EXPR_TOKENS: usize = 5000;
+const MAX_BLOCKS: usize = 1000;
+const MAX_CLAUSES: usize = 1000;
+const MAX_STATEMENTS: usize = 50_000;
 
 impl<'a> Parser<'a> {
     fn new(toks: &'a [Token], decls: Option<&'a Decls>) -> Parser<'a> {
@@ -49,6 +66,9 @@ impl<'a> Parser<'a> {
             decls,
             scope: Scope::default(),
             depth: 0,
+            expr_start: 0,
+            blocks: 0,
+            statements: 0,
         }
     }
 
@@ -154,6 +174,7 @@ impl<'a> Parser<'a> {
             classes.push(self.class()?);
         }
         let main = if self.eat_kw("main") {
+            self.statements = 0;
             self.scope = Scope {
                 locals: vec![HashMap::new()],
                 ..Scope::default()
@@ -218,6 +239,7 @@ impl<'a> Parser<'a> {
     }
 
     fn enter_member(&mut self, class: &str, params: &[Param], result: Option<Type>) {
+        self.statements = 0;
         let locals = params
             .iter()
             .map(|p| (p.name.name.clone(), p.ty.clone()))
@@ -233,14 +255,26 @@ impl<'a> Parser<'a> {
         let (mut requires, mut ensures) = (Vec::new(), Vec::new());
         loop {
             if self.eat_kw("requires") {
-                requires.push(self.expr()?);
+                self.clause(&mut requires)?;
             } else if self.eat_kw("ensures") {
-                ensures.push(self.expr()?);
+                self.clause(&mut ensures)?;
             } else {
                 return Ok((requires, ensures));
             }
-            self.expect_sym(";")?;
         }
+    }
+
+    /// One `requires`, `ensures` or `invariant` clause after its keyword, with its `;`.
+    fn clause(&mut self, clauses: &mut Vec<Expr>) -> PResult<()> {
+        if clauses.len() >= MAX_CLAUSES {
+            return Err(Diagnostic::error(
+                format!("too many clauses (more than {MAX_CLAUSES})"),
+                self.prev_span(),
+            ));
+        }
+        clauses.push(self.expr()?);
+        self.expect_sym(";")?;
+        Ok(())
     }
 
     fn member(&mut self, class: &str) -> PResult<Member> {
@@ -251,8 +285,7 @@ impl<'a> Parser<'a> {
             self.enter_member(class, &params, Some(ret.clone()));
             let mut requires = Vec::new();
             while self.eat_kw("requires") {
-                requires.push(self.expr()?);
-                self.expect_sym(";")?;
+                self.clause(&mut requires)?;
             }
             let body = self.return_body()?;
             return Ok(Member::Pure {
@@ -332,6 +365,19 @@ impl<'a> Parser<'a> {
     // ---- statements ----
 
     fn block(&mut self) -> PResult<Block> {
+        if self.blocks >= MAX_BLOCKS {
+            return Err(Diagnostic::error(
+                format!("blocks nested too deeply (more than {MAX_BLOCKS})"),
+                self.span(),
+            ));
+        }
+        self.blocks += 1;
+        let r = self.block_inner();
+        self.blocks -= 1;
+        r
+    }
+
+    fn block_inner(&mut self) -> PResult<Block> {
         let start = self.expect_sym("{")?;
         self.scope.locals.push(HashMap::new());
         let mut stmts = Vec::new();
@@ -363,6 +409,14 @@ impl<'a> Parser<'a> {
 
     fn stmt(&mut self) -> PResult<Stmt> {
         let start = self.span();
+        self.expr_start = self.pos;
+        self.statements += 1;
+        if self.statements > MAX_STATEMENTS {
+            return Err(Diagnostic::error(
+                format!("too many statements in one method (more than {MAX_STATEMENTS})"),
+                start,
+            ));
+        }
         let kind = self.stmt_kind()?;
         Ok(Stmt {
             kind,
@@ -380,8 +434,7 @@ impl<'a> Parser<'a> {
             self.expect_sym(")")?;
             let mut invariants = Vec::new();
             while self.eat_kw("invariant") {
-                invariants.push(self.expr()?);
-                self.expect_sym(";")?;
+                self.clause(&mut invariants)?;
             }
             let body = self.block()?;
             return Ok(StmtKind::While {
@@ -538,7 +591,22 @@ impl<'a> Parser<'a> {
 
     // ---- expressions ----
 
+    /// Fails once the expression (or statement) being parsed is longer than
+    /// `MAX_EXPR_TOKENS`.
+    fn within_length(&self) -> PResult<()> {
+        if self.pos.saturating_sub(self.expr_start) > MAX_EXPR_TOKENS {
+            return Err(Diagnostic::error(
+                format!("expression too long (more than {MAX_EXPR_TOKENS} tokens)"),
+                self.span(),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn expr(&mut self) -> PResult<Expr> {
+        if self.depth == 0 {
+            self.expr_start = self.pos;
+        }
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(Diagnostic::error(
@@ -664,6 +732,8 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> PResult<Expr> {
         let start = self.span();
+        // Every operand passes here, so this bounds the length of operator chains.
+        self.within_length()?;
         let op = if self.eat_sym("!") {
             UnOp::Not
         } else if self.eat_sym("-") {
@@ -688,6 +758,7 @@ impl<'a> Parser<'a> {
     fn postfix(&mut self) -> PResult<Expr> {
         let mut e = self.primary()?;
         loop {
+            self.within_length()?;
             if self.eat_sym(".") {
                 let name = self.ident()?;
                 if self.is_sym("(") {

@@ -294,15 +294,23 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
             time_s: start.elapsed().as_secs_f64(),
         }
     };
-    match std::thread::Builder::new()
-        .name("idf-verify".into())
-        .stack_size(STACK_BYTES)
-        .spawn(work)
-    {
-        Ok(handle) => match handle.join() {
-            Ok(report) => report,
-            Err(panic) => std::panic::resume_unwind(panic),
-        },
-        Err(_) => panic!("cannot spawn the verifier thread"),
-    }
+    on_large_stack("idf-verify", work)
+}
+
+/// Runs `f` on a thread of its own with a stack of `STACK_BYTES` (lazily committed) and waits
+/// for it; a panic in `f` is passed on.
+pub fn on_large_stack<T: Send>(name: &str, f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, f)
+        {
+            Ok(handle) => match handle.join() {
+                Ok(value) => value,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => panic!("cannot spawn the {name} thread"),
+        }
+    })
 }
