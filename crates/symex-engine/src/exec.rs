@@ -128,9 +128,9 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// The current frame's block and the index of its next instruction (`insts.len()`: the
-    /// terminator); `None` when no frame is left.
-    fn position<'p>(&self, prog: &'p Program) -> Option<(&'p ir::Block, usize)> {
+    /// The current frame's function body, its block and the index of its next instruction
+    /// (`insts.len()`: the terminator); `None` when no frame is left.
+    fn position<'p>(&self, prog: &'p Program) -> Option<(&'p ir::Body, &'p ir::Block, usize)> {
         let f = self.frames.last()?;
         let body = prog
             .module
@@ -138,7 +138,7 @@ impl<D: Domain> State<D> {
             .body
             .as_ref()
             .expect("frames run bodies");
-        Some((&body.blocks[f.block.0 as usize], f.inst as usize))
+        Some((body, &body.blocks[f.block.0 as usize], f.inst as usize))
     }
 
     /// Executes instructions of the current block, at most `max`, while `go` accepts the next one (it
@@ -152,17 +152,9 @@ impl<D: Domain> State<D> {
         max: u64,
         mut go: impl FnMut(&Self, &ir::Body, &Inst) -> bool,
     ) -> (u64, Result<(), End>) {
-        let Some(f) = self.frames.last() else {
+        let Some((body, block, mut i)) = self.position(prog) else {
             return (0, Ok(()));
         };
-        let body = prog
-            .module
-            .func(f.func)
-            .body
-            .as_ref()
-            .expect("frames run bodies");
-        let block = &body.blocks[f.block.0 as usize];
-        let mut i = f.inst as usize;
         let mut ran = 0;
         while ran < max {
             let Some(inst) = block.insts.get(i) else {
@@ -190,7 +182,7 @@ impl<D: Domain> State<D> {
         // Exactly `step` in a loop, with the current block looked up once per block rather than once
         // per instruction.
         while self.steps < max_steps {
-            let Some((block, mut i)) = self.position(prog) else {
+            let Some((_, block, mut i)) = self.position(prog) else {
                 return End::Exit(0);
             };
             while let Some(inst) = block.insts.get(i) {
@@ -222,7 +214,7 @@ impl<D: Domain> State<D> {
     /// Executes one instruction or terminator of the current frame.
     #[inline]
     pub fn step(&mut self, prog: &Program) -> Result<(), End> {
-        let (block, i) = self.position(prog).ok_or(End::Exit(0))?;
+        let (_, block, i) = self.position(prog).ok_or(End::Exit(0))?;
         self.steps += 1;
         match block.insts.get(i) {
             Some(inst) => {
