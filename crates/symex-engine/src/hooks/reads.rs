@@ -175,15 +175,7 @@ fn getdelim<D: Domain>(
         st.store_scalar(prog, cap_ptr, &cap, 8, 64)?;
     }
     let delim = st.dom.cast(CastOp::Trunc, 32, 8, delim);
-    let mut bytes = Vec::new();
-    while let Some(b) = st.stdin.read(&mut st.dom, 1).pop() {
-        bytes.push(b.clone());
-        let v = st.dom.bytes_to_val(std::slice::from_ref(&b), 8);
-        let at_delim = st.dom.cmp(CmpOp::Eq, 8, &v, &delim);
-        if st.dom.decide(Decision::LibraryBranch, &at_delim) {
-            break;
-        }
-    }
+    let mut bytes = read_through(st, &delim, usize::MAX);
     if bytes.is_empty() {
         return Ok(int(st, 64, EOF));
     }
@@ -213,17 +205,8 @@ fn fgets<D: Domain>(
     if n <= 0 {
         return Ok(st.dom.constant(64, 0));
     }
-    let mut line = Vec::new();
-    while (line.len() as i128) < n - 1 {
-        let Some(b) = st.stdin.read(&mut st.dom, 1).pop() else {
-            break;
-        };
-        line.push(b.clone());
-        let is_newline = byte_is(st, &b, b'\n');
-        if st.dom.decide(Decision::LibraryBranch, &is_newline) {
-            break;
-        }
-    }
+    let newline = st.dom.constant(8, b'\n' as u128);
+    let mut line = read_through(st, &newline, (n - 1) as usize);
     if line.is_empty() && n > 1 {
         return Ok(st.dom.constant(64, 0));
     }
@@ -232,11 +215,22 @@ fn fgets<D: Domain>(
     Ok(buf.clone())
 }
 
-/// Whether byte `b` is `c` (width 1).
-fn byte_is<D: Domain>(st: &mut State<D>, b: &D::Byte, c: u8) -> D::Val {
-    let v = st.dom.bytes_to_val(std::slice::from_ref(b), 8);
-    let k = st.dom.constant(8, c as u128);
-    st.dom.cmp(CmpOp::Eq, 8, &v, &k)
+/// Reads stdin through the first byte equal to the 8-bit `delim` (deciding at each byte, as the
+/// library looks at it), at most `limit` bytes, fewer at the end.
+fn read_through<D: Domain>(st: &mut State<D>, delim: &D::Val, limit: usize) -> Vec<D::Byte> {
+    let mut bytes = Vec::new();
+    while bytes.len() < limit {
+        let Some(b) = st.stdin.read(&mut st.dom, 1).pop() else {
+            break;
+        };
+        bytes.push(b.clone());
+        let v = st.dom.bytes_to_val(std::slice::from_ref(&b), 8);
+        let at_delim = st.dom.cmp(CmpOp::Eq, 8, &v, delim);
+        if st.dom.decide(Decision::LibraryBranch, &at_delim) {
+            break;
+        }
+    }
+    bytes
 }
 
 /// The next byte of stdin as an 8-bit value, `None` at the end.
