@@ -66,6 +66,33 @@ fn verdicts_and_exit_statuses() {
     }
 }
 
+/// Issue 8's adversarial programs about the memory model, with the verdict each one's comment argues from
+/// the C standard and confirms with a native run (clang-14 -fsanitize=address,undefined).
+#[test]
+fn memory_model_adversarial_examples() {
+    let cases = [
+        (
+            "valid-memsafety",
+            "mem_index_4gib_false.c",
+            "FALSE(valid-deref)",
+            1,
+        ),
+        ("unreach-call", "mem_uninit_copy_true.c", "TRUE", 0),
+        (
+            "valid-memsafety",
+            "mem_scope_end_false.c",
+            "FALSE(valid-deref)",
+            1,
+        ),
+        ("unreach-call", "mem_loop_local_fresh_false.c", "FALSE", 1),
+    ];
+    for (prop, file, verdict, status) in cases {
+        let (code, out) = check(prop, file, &[]);
+        assert_eq!(last_line(&out), verdict, "{prop} {file}: {out}");
+        assert_eq!(code, Some(status), "{prop} {file}");
+    }
+}
+
 #[test]
 fn a_cut_exploration_is_unknown_never_true() {
     let (code, out) = check("unreach-call", "unreach_true.c", &["--max-depth", "0"]);

@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{split_address, Lookup, ObjId, ObjKind, Object};
+use crate::memory::{split_address, Lookup, ObjId, ObjKind, Object, OFFSET_BITS, OFFSET_MASK};
 use crate::program::Program;
 use crate::state::State;
 
@@ -78,11 +78,25 @@ impl<D: Domain> State<D> {
         access: Access,
     ) -> Result<Place, End> {
         let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
-        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 64) as usize;
         Ok(Place { obj, off })
     }
 
-    /// [`Self::resolve_general`] up to the offset, which stays a (32-bit) value of the domain.
+    /// The object id of a pointer (the address bits above the offset, see [`crate::memory::address`]) as a
+    /// 32-bit value.
+    pub fn pointer_object(&mut self, ptr: &D::Val) -> D::Val {
+        let shift = self.dom.constant(64, OFFSET_BITS as u128);
+        let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
+        self.dom.cast(CastOp::Trunc, 64, 32, &hi)
+    }
+
+    /// The offset of a pointer within its object's region, as a 64-bit value.
+    pub fn pointer_offset(&mut self, ptr: &D::Val) -> D::Val {
+        let mask = self.dom.constant(64, OFFSET_MASK as u128);
+        self.dom.binop(BinOp::And, 64, ptr, &mask)
+    }
+
+    /// [`Self::resolve_general`] up to the offset, which stays a (64-bit) value of the domain.
     fn resolve_object(
         &mut self,
         prog: &Program,
@@ -90,9 +104,7 @@ impl<D: Domain> State<D> {
         n: u64,
         access: Access,
     ) -> Result<(ObjId, D::Val), End> {
-        let shift = self.dom.constant(64, 32);
-        let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
-        let idv = self.dom.cast(CastOp::Trunc, 64, 32, &hi);
+        let idv = self.pointer_object(ptr);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as ObjId;
         let verb = if access == Access::Read {
             "read"
@@ -116,6 +128,13 @@ impl<D: Domain> State<D> {
                 ))
             }
             Lookup::Dead(kind) => return Err(self.lifetime_bug(prog, kind, verb)),
+            Lookup::OutOfScope => {
+                return Err(self.bug(
+                    prog,
+                    BugKind::UseAfterFree,
+                    format!("{verb} of a local variable whose block was left"),
+                ))
+            }
             Lookup::Function(f) => {
                 let name = &prog.module.func(symex_ir::FuncId(f)).name;
                 return Err(self.bug(
@@ -125,10 +144,9 @@ impl<D: Domain> State<D> {
                 ));
             }
         };
-        let offv = self.dom.cast(CastOp::Trunc, 64, 32, ptr);
-        let off64 = self.dom.cast(CastOp::ZExt, 32, 64, &offv);
+        let offv = self.pointer_offset(ptr);
         let nv = self.dom.constant(64, n as u128);
-        let end = self.dom.binop(BinOp::Add, 64, &off64, &nv);
+        let end = self.dom.binop(BinOp::Add, 64, &offv, &nv);
         let sizev = self.dom.constant(64, size as u128);
         let in_bounds = self.dom.cmp(CmpOp::Ule, 64, &end, &sizev);
         if !self.dom.decide(Decision::InBounds, &in_bounds) {
@@ -172,7 +190,7 @@ impl<D: Domain> State<D> {
     }
 
     /// Makes bytes `off..off+n` of the object initialised: bytes never written are inputs, requested now.
-    fn ensure_init(&mut self, place: Place, n: usize) {
+    pub(crate) fn ensure_init(&mut self, place: Place, n: usize) {
         let Some(o) = self.mem.object(place.obj) else {
             return;
         };
@@ -231,13 +249,17 @@ impl<D: Domain> State<D> {
             return self.resolve(prog, ptr, n, access).map(Target::Place);
         }
         let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
-        let whole = |o: &Object<D::Byte>| o.init.is_init(0, o.bytes.len());
+        // The domain's in-place accesses take a 32-bit offset: exact for objects below 4 GiB, the access
+        // being within bounds.
+        let whole =
+            |o: &Object<D::Byte>| o.size() <= u32::MAX as u64 && o.init.is_init(0, o.bytes.len());
         if self.dom.as_const(&offv).is_none() && self.mem.object(obj).is_some_and(whole) {
-            if let Some(r) = in_place(self, obj, &offv) {
+            let off32 = self.dom.cast(CastOp::Trunc, 64, 32, &offv);
+            if let Some(r) = in_place(self, obj, &off32) {
                 return Ok(Target::Done(r));
             }
         }
-        let off = self.dom.choose(Decision::PointerOffset, &offv, 32) as usize;
+        let off = self.dom.choose(Decision::PointerOffset, &offv, 64) as usize;
         Ok(Target::Place(Place { obj, off }))
     }
 
@@ -326,8 +348,10 @@ impl<D: Domain> State<D> {
         o.init.set_init(place.off, n);
     }
 
-    /// `memmove(dst, src, n)`: copies bytes with their initialisation state (copying uninitialised bytes
-    /// is no input request; loading them later is). Zero-length copies touch nothing.
+    /// `memmove(dst, src, n)`. Uninitialised source bytes become inputs first, so that the copy and the
+    /// original hold the same unknown value (a copy of an indeterminate byte is that byte, C11 6.2.6.1p4;
+    /// copying the "uninitialised" mark instead made each side a separate input). Zero-length copies
+    /// touch nothing.
     pub fn copy_memory(
         &mut self,
         prog: &Program,
@@ -341,6 +365,7 @@ impl<D: Domain> State<D> {
         let s = self.resolve(prog, src, n, Access::Read)?;
         let d = self.resolve(prog, dst, n, Access::Write)?;
         let n = n as usize;
+        self.ensure_init(s, n);
         if s.obj == d.obj {
             self.mem
                 .object_mut(d.obj)
@@ -599,8 +624,12 @@ mod tests {
     }
 
     #[test]
-    fn copies_do_not_read_uninitialised_bytes() {
-        let (prog, mut st) = state(vec![]);
+    fn copies_carry_the_same_unknown() {
+        let input = TestInput {
+            name: "uninit:m".into(),
+            bytes: vec![0x12, 0x34, 0x56, 0x78],
+        };
+        let (prog, mut st) = state(vec![input]);
         let src = st
             .mem
             .allocate(ObjKind::Heap, "m".into(), 4, 0, false)
@@ -611,18 +640,26 @@ mod tests {
             .unwrap();
         st.copy_memory(&prog, &ptr(dst, 0), &ptr(src, 0), 4)
             .unwrap();
-        assert!(
-            st.dom.consumed.is_empty(),
-            "memcpy of uninitialised bytes is no input"
+        assert_eq!(st.dom.consumed.len(), 1, "the copied bytes are one input");
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(dst, 0), 4, 32).unwrap(),
+            0x7856_3412
         );
-        st.load_scalar(&prog, &ptr(dst, 0), 4, 32).unwrap();
-        assert_eq!(st.dom.consumed.len(), 1, "loading the copied bytes is");
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(src, 0), 4, 32).unwrap(),
+            0x7856_3412,
+            "the original holds the same value"
+        );
+        assert_eq!(
+            st.dom.consumed.len(),
+            1,
+            "and loading them asks nothing more"
+        );
         st.fill_memory(&prog, &ptr(src, 0), &7, 4).unwrap();
         assert_eq!(
             st.load_scalar(&prog, &ptr(src, 0), 4, 32).unwrap(),
             0x0707_0707
         );
-        assert_eq!(st.dom.consumed.len(), 1);
         assert!(
             st.copy_memory(&prog, &ptr(dst, 2), &ptr(src, 0), 4)
                 .is_err(),

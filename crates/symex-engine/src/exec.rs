@@ -491,8 +491,51 @@ impl<D: Domain> State<D> {
         }
     }
 
+    /// Pointer arithmetic. A result that leaves its object for a place where another object may have
+    /// bytes becomes a pointer to no object ([`crate::memory::leaves_object`]): such arithmetic is
+    /// undefined (C11 6.5.6p8), and without the poison an index 4 GiB past an object would read its
+    /// neighbour instead of being out of bounds.
     fn gep(&mut self, base: Operand, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
-        let mut p = self.val(base);
+        let base = self.val(base);
+        let p = self.gep_unchecked(&base, offset, indices);
+        self.poison_if_leaving(&base, p)
+    }
+
+    fn poison_if_leaving(&mut self, base: &D::Val, p: D::Val) -> D::Val {
+        use crate::memory::{address, leaves_object, MAX_OBJECT_SIZE, OFFSET_BITS, WILD_ID};
+        if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(&p)) {
+            return if leaves_object(b as u64, r as u64) {
+                let (_, off) = crate::memory::split_address(r as u64);
+                self.dom.constant(64, address(WILD_ID, off) as u128)
+            } else {
+                p
+            };
+        }
+        if self
+            .dom
+            .as_const(base)
+            .is_some_and(|b| b as u64 >> OFFSET_BITS == 0)
+        {
+            return p;
+        }
+        // The same rule on terms: `ite(leaves, WILD | offset, p)`.
+        let base_id = self.pointer_object(base);
+        let id = self.pointer_object(&p);
+        let off = self.pointer_offset(&p);
+        let zero = self.dom.constant(32, 0);
+        let half = self.dom.constant(64, MAX_OBJECT_SIZE as u128);
+        let not_null = self.dom.cmp(CmpOp::Ne, 32, &base_id, &zero);
+        let moved = self.dom.cmp(CmpOp::Ne, 32, &id, &base_id);
+        let low = self.dom.cmp(CmpOp::Ult, 64, &off, &half);
+        let a = self.dom.binop(domain::BinOp::And, 1, &not_null, &moved);
+        let leaves = self.dom.binop(domain::BinOp::And, 1, &a, &low);
+        let wild_base = self.dom.constant(64, address(WILD_ID, 0) as u128);
+        let wild = self.dom.binop(domain::BinOp::Or, 64, &wild_base, &off);
+        self.dom.ite(&leaves, 64, &wild, &p)
+    }
+
+    fn gep_unchecked(&mut self, base: &D::Val, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
+        let mut p = base.clone();
         if offset != 0 {
             p = self.ptr_add(&p, offset as u64);
         }
@@ -508,6 +551,23 @@ impl<D: Domain> State<D> {
             p = self.dom.binop(domain::BinOp::Add, 64, &p, &step);
         }
         p
+    }
+
+    /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
+    /// local of the current frame have no effect (LLVM: they apply to allocas).
+    fn lifetime_marker(&mut self, _prog: &Program, ptr: &D::Val, start: bool) -> Result<(), End> {
+        let idv = self.pointer_object(ptr);
+        let id = self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
+        if !self.frames.last().expect("a frame").allocas.contains(&id) {
+            return Ok(());
+        }
+        if start {
+            let fill = self.dom.const_byte(0);
+            self.mem.restart(id, fill);
+        } else {
+            self.mem.end_lifetime(id);
+        }
+        Ok(())
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
@@ -655,6 +715,11 @@ impl<D: Domain> State<D> {
                 let (d, b, n) = (arg(self, 0), arg(self, 1), arg(self, 2));
                 let n = self.dom.choose(Decision::Length, &n, len_width);
                 self.fill_memory(prog, &d, &b, n as u64)?;
+                None
+            }
+            Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => {
+                let p = arg(self, 1);
+                self.lifetime_marker(prog, &p, matches!(op, Intrinsic::LifetimeStart))?;
                 None
             }
             Intrinsic::StackSave => {

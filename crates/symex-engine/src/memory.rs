@@ -1,19 +1,31 @@
 //! Byte-addressed memory made of separate objects (functions, globals, string literals, stack
 //! variables, heap blocks), so that every access can be checked against its object's bounds and lifetime.
 //!
-//! An address is `object id << 32 | offset`: the object a pointer refers to is in its high bits, so finding
-//! it is an index, pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is
-//! null (object 0 never exists). Object ids are never reused, so a dangling pointer always finds its dead
-//! object. Contents are generic over the byte type (`u8` concretely, terms symbolically) and each object
+//! An address is `object id << OFFSET_BITS | offset`: the object a pointer refers to is in its high bits, so
+//! finding it is an index, pointer arithmetic stays plain integer arithmetic (symbolically too), and address
+//! 0 is null (object 0 never exists). Each object owns a region of `2^OFFSET_BITS` bytes but is at most
+//! half of it ([`MAX_OBJECT_SIZE`]): a pointer that leaves its object by less than the object's size (`a - 1`,
+//! or an index 4 GiB past it) stays in its own region or lands in the upper half of a neighbour's, where no
+//! object has bytes, so it can never reach another object's bytes; pointer arithmetic that would land in
+//! the lower half of another region is poisoned to [`WILD_ID`] (see `exec.rs`'s `gep`). This layout lives
+//! only in [`address`], [`split_address`] and the constants below, so that a data model with narrower
+//! pointers can change it in one place. Object ids are never reused, so a dangling pointer always finds
+//! its dead object. Contents are generic over the byte type (`u8` concretely, terms symbolically) and each object
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
 //! it changes (copy-on-write).
 
 use std::rc::Rc;
 
-/// Bits of an address that hold the offset within the object.
-pub const OFFSET_BITS: u32 = 32;
-/// Largest object (and largest offset) an address can express.
-pub const MAX_OBJECT_SIZE: u64 = 1 << OFFSET_BITS;
+/// Bits of an address that hold the offset within the object's region.
+pub const OFFSET_BITS: u32 = 40;
+/// Bits of an address that hold the object id.
+pub const ID_BITS: u32 = 64 - OFFSET_BITS;
+/// Mask of the offset bits.
+pub const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+/// Largest object size (half a region, see the module comment).
+pub const MAX_OBJECT_SIZE: u64 = 1 << (OFFSET_BITS - 1);
+/// The id no object ever has: pointer arithmetic that leaves its object's region lands here.
+pub const WILD_ID: ObjId = (1 << ID_BITS) - 1;
 
 /// Index of an object in the memory.
 pub type ObjId = u32;
@@ -27,7 +39,17 @@ pub fn address(id: ObjId, off: u64) -> u64 {
 /// The object and the offset of an address.
 #[inline(always)]
 pub fn split_address(addr: u64) -> (ObjId, u64) {
-    ((addr >> OFFSET_BITS) as ObjId, addr & (MAX_OBJECT_SIZE - 1))
+    ((addr >> OFFSET_BITS) as ObjId, addr & OFFSET_MASK)
+}
+
+/// Whether pointer arithmetic from `base` to `result` leaves `base`'s object for a place where another
+/// object could have bytes (the lower half of another region): such a pointer is poisoned. Arithmetic
+/// from a null-based pointer (integer arithmetic on addresses written as pointers) is not.
+#[inline(always)]
+pub fn leaves_object(base: u64, result: u64) -> bool {
+    let (b, _) = split_address(base);
+    let (r, off) = split_address(result);
+    b != 0 && r != b && off < MAX_OBJECT_SIZE
 }
 
 /// What an object is (it decides which lifetime errors apply and how they are reported).
@@ -224,6 +246,9 @@ enum Slot<B> {
     Live(Rc<Object<B>>),
     /// A freed heap block or a stack variable whose function returned.
     Dead(ObjKind),
+    /// A local whose block was left (`llvm.lifetime.end`): dead, but its function may enter the block
+    /// again (`llvm.lifetime.start`), so its shape is kept.
+    Ended(Rc<Object<B>>),
     /// A function (its index in the program).
     Function(u32),
 }
@@ -283,6 +308,8 @@ impl<B: Clone> SlotTable<B> {
 pub enum Lookup<'a, B> {
     Live(&'a Object<B>),
     Dead(ObjKind),
+    /// A local whose block was left (its function has not returned).
+    OutOfScope,
     Function(u32),
     /// Null (object 0) or an id no object ever had.
     Nothing,
@@ -323,7 +350,7 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        if size >= MAX_OBJECT_SIZE || self.slots.len() >= u32::MAX as usize {
+        if size > MAX_OBJECT_SIZE || self.slots.len() >= WILD_ID as usize {
             return None;
         }
         let id = self.slots.len() as ObjId;
@@ -376,6 +403,7 @@ impl<B: Clone> Memory<B> {
         match self.slots.get(id as usize) {
             Some(Slot::Live(o)) => Lookup::Live(o),
             Some(Slot::Dead(k)) if id != 0 => Lookup::Dead(*k),
+            Some(Slot::Ended(_)) => Lookup::OutOfScope,
             Some(Slot::Function(f)) => Lookup::Function(*f),
             _ => Lookup::Nothing,
         }
@@ -412,6 +440,10 @@ impl<B: Clone> Memory<B> {
         let Some(slot) = self.slots.get_mut(id as usize) else {
             return false;
         };
+        if let Slot::Ended(o) = slot {
+            *slot = Slot::Dead(o.kind);
+            return false;
+        }
         let Slot::Live(o) = slot else { return false };
         let kind = o.kind;
         *slot = Slot::Dead(kind);
@@ -419,6 +451,39 @@ impl<B: Clone> Memory<B> {
             self.live_heap -= 1;
         }
         true
+    }
+
+    /// Ends the lifetime of local `id` until [`Self::restart`] (its block was left).
+    pub fn end_lifetime(&mut self, id: ObjId) {
+        if let Some(slot) = self.slots.get_mut(id as usize) {
+            if let Slot::Live(o) = slot {
+                if o.kind == ObjKind::Stack {
+                    *slot = Slot::Ended(o.clone());
+                }
+            }
+        }
+    }
+
+    /// Starts a new lifetime of local `id` (its block is entered): live again, every byte `fill` and
+    /// uninitialised, whether it was live or ended before.
+    pub fn restart(&mut self, id: ObjId, fill: B) {
+        let Some(slot) = self.slots.get_mut(id as usize) else {
+            return;
+        };
+        let (Slot::Live(o) | Slot::Ended(o)) = slot else {
+            return;
+        };
+        if o.kind != ObjKind::Stack {
+            return;
+        }
+        let size = o.bytes.len();
+        *slot = Slot::Live(Rc::new(Object {
+            kind: o.kind,
+            name: o.name.clone(),
+            read_only: false,
+            bytes: vec![fill; size],
+            init: InitMap::new(size, false),
+        }));
     }
 
     /// Marks a live object read-only (string literals, `const` globals).
@@ -479,6 +544,35 @@ mod tests {
         assert_eq!(m.live_heap_blocks(), 0);
         let id2 = m.allocate(ObjKind::Heap, "c".into(), 4, 0, false).unwrap();
         assert_ne!(id, id2, "ids are never reused");
+    }
+
+    #[test]
+    fn a_local_dies_with_its_block_and_restarts_indeterminate() {
+        let mut m = mem();
+        let id = m.allocate(ObjKind::Stack, "x".into(), 4, 0, false).unwrap();
+        m.object_mut(id).unwrap().bytes[0] = 7;
+        m.object_mut(id).unwrap().init.set_init(0, 4);
+        m.end_lifetime(id);
+        assert!(matches!(m.lookup(id), Lookup::OutOfScope));
+        m.restart(id, 0);
+        let o = m.object(id).unwrap();
+        assert_eq!((o.bytes[0], o.init.is_init(0, 1)), (0, false));
+        m.end_lifetime(id);
+        assert!(!m.kill(id), "an ended local is not live at return");
+        assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Stack)));
+    }
+
+    #[test]
+    fn arithmetic_leaving_an_object_is_detected() {
+        let a = address(5, 16);
+        // Within the region, and just below it (the upper half of the previous region holds no bytes).
+        assert!(!leaves_object(a, a + (1 << 32)));
+        assert!(!leaves_object(a, a - 17));
+        // Into the part of the next region where its object's bytes are.
+        assert!(leaves_object(a, address(6, 0)));
+        assert!(leaves_object(a, address(4, 3)));
+        // Null-based arithmetic is integer arithmetic.
+        assert!(!leaves_object(64, address(6, 0)));
     }
 
     #[test]

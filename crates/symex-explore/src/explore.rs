@@ -274,6 +274,8 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
                 | Intrinsic::VaStart
                 | Intrinsic::VaCopy
                 | Intrinsic::StackRestore
+                | Intrinsic::LifetimeStart
+                | Intrinsic::LifetimeEnd
         ),
     }
 }

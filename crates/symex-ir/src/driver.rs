@@ -9,11 +9,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// `-O0 -Xclang -disable-O0-optnone` keeps the code as written (as KLEE and AProVE analyse it) while
 /// still letting `opt` passes run on it afterwards; `-g` keeps file:line for reports;
-/// `-fno-discard-value-names` keeps LLVM value names for IR dumps.
+/// `-fno-discard-value-names` keeps LLVM value names for IR dumps. `-fsanitize-address-use-after-scope`
+/// (a code generation option of its own, without AddressSanitizer) makes clang emit `llvm.lifetime.*`
+/// markers at -O0 too, so that block-scoped locals die when their block is left and start indeterminate
+/// at each entry (clang leaves them out for variables a `goto` or `switch` may jump past).
 pub const DEFAULT_CLANG_FLAGS: &[&str] = &[
     "-O0",
     "-Xclang",
     "-disable-O0-optnone",
+    "-Xclang",
+    "-fsanitize-address-use-after-scope",
     "-g",
     "-fno-discard-value-names",
 ];

@@ -498,8 +498,8 @@ pub enum MinMaxOp {
     SMax,
 }
 
-/// The LLVM intrinsics symex gives meaning to. `llvm.dbg.*`, `llvm.lifetime.*` and similar
-/// annotations are dropped during lowering. Scalar forms only (vector forms are [`VectorInst`]s).
+/// The LLVM intrinsics symex gives meaning to. `llvm.dbg.*` and similar annotations are dropped
+/// during lowering. Scalar forms only (vector forms are [`VectorInst`]s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Intrinsic {
     /// `args: [a, b]` of `width` bits → an aggregate `{iN, i1}`: the wrapped result at byte 0,
@@ -552,6 +552,11 @@ pub enum Intrinsic {
     Fshr {
         width: u32,
     },
+    /// `llvm.lifetime.start`, `args: [size, ptr]`: the local `ptr` points to begins a new lifetime, its
+    /// contents indeterminate (C11 6.2.4p6: each entry into the variable's block).
+    LifetimeStart,
+    /// `llvm.lifetime.end`, `args: [size, ptr]`: the local `ptr` points to is dead (its block was left).
+    LifetimeEnd,
     /// `args: [dst, src, len]`; `len` has `len_width` bits. Overlap is UB.
     Memcpy {
         len_width: u32,

@@ -2,8 +2,8 @@
 
 use super::Model;
 use crate::bug::{BugKind, End};
-use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
-use crate::memory::{address, Lookup, ObjKind, MAX_OBJECT_SIZE};
+use crate::domain::{CmpOp, Decision, Domain};
+use crate::memory::{address, split_address, Lookup, ObjKind, MAX_OBJECT_SIZE};
 use crate::program::Program;
 use crate::state::State;
 
@@ -66,13 +66,12 @@ fn freeable<D: Domain>(
     if st.dom.decide(Decision::FreeOffset, &is_null) {
         return Ok(None);
     }
-    let shift = st.dom.constant(64, 32);
-    let hi = st.dom.binop(BinOp::LShr, 64, p, &shift);
-    let idv = st.dom.cast(CastOp::Trunc, 64, 32, &hi);
+    let idv = st.pointer_object(p);
     let id = st.dom.choose(Decision::PointerObject, &idv, 32) as u32;
     let kind = match st.mem.lookup(id) {
         Lookup::Live(o) => Ok(o.kind),
         Lookup::Dead(k) => Err(k),
+        Lookup::OutOfScope => Err(ObjKind::Stack),
         _ => {
             return Err(st.bug(
                 prog,
@@ -101,9 +100,8 @@ fn freeable<D: Domain>(
             return Err(st.bug(prog, BugKind::InvalidFree, format!("{what} of {obj}")));
         }
     }
-    let offv = st.dom.cast(CastOp::Trunc, 64, 32, p);
-    let zero32 = st.dom.constant(32, 0);
-    let at_start = st.dom.cmp(CmpOp::Eq, 32, &offv, &zero32);
+    let offv = st.pointer_offset(p);
+    let at_start = st.dom.cmp(CmpOp::Eq, 64, &offv, &zero);
     if !st.dom.decide(Decision::FreeOffset, &at_start) {
         return Err(st.bug(
             prog,
@@ -142,9 +140,11 @@ pub(super) fn realloc<D: Domain>(
     if st.dom.as_const(&new) == Some(0) {
         return Ok(new);
     }
+    let keep = (st.mem.object(old).expect("live heap block").size() as u128).min(n) as usize;
+    // The kept bytes are copied values: uninitialised ones become inputs first (see `copy_memory`).
+    st.ensure_init(crate::access::Place { obj: old, off: 0 }, keep);
     let old_obj = st.mem.object_shared(old).expect("live heap block");
-    let keep = (old_obj.size() as u128).min(n) as usize;
-    let new_id = (st.dom.as_const(&new).unwrap_or(0) >> 32) as u32;
+    let (new_id, _) = split_address(st.dom.as_const(&new).unwrap_or(0) as u64);
     if let Some(o) = st.mem.object_mut(new_id) {
         o.copy_bytes_from(0, &old_obj, 0, keep);
     }

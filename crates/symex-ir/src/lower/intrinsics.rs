@@ -8,10 +8,9 @@ use llvm_ir::function::ParameterAttribute;
 use llvm_ir::instruction::Call as LlCall;
 use llvm_ir::{Constant, Operand as LlOperand};
 
-/// Intrinsics that only annotate the program (debug info, lifetimes, hints): dropped.
+/// Intrinsics that only annotate the program (debug info, hints): dropped.
 const IGNORED: &[&str] = &[
     "llvm.dbg.",
-    "llvm.lifetime.",
     "llvm.invariant.",
     "llvm.experimental.noalias.scope.decl",
     "llvm.donothing",
@@ -382,6 +381,8 @@ impl FnLower<'_, '_> {
                 };
                 (op, 3)
             }
+            "llvm.lifetime.start" => (Intrinsic::LifetimeStart, 2),
+            "llvm.lifetime.end" => (Intrinsic::LifetimeEnd, 2),
             "llvm.stacksave" => (Intrinsic::StackSave, 0),
             "llvm.stackrestore" => (Intrinsic::StackRestore, 1),
             "llvm.va_start" => (Intrinsic::VaStart, 1),

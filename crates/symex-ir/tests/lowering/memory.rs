@@ -211,15 +211,23 @@ void g(volatile struct Big *d, struct Big *s) { *d = *s; }"#);
 }
 
 #[test]
-fn debug_and_lifetime_intrinsics_are_dropped() {
-    let src = "int f(int x) { int a[4]; a[x & 3] = x; return a[1]; }";
+fn debug_intrinsics_are_dropped_and_lifetimes_lowered() {
+    let src = "int f(int x) { { int a[4]; a[x & 3] = x; x = a[1]; } return x; }";
     for opts in [FrontendOptions::default(), o2()] {
         let m = c_with(src, &opts);
+        let is = insts(&m, "f");
         assert!(
-            insts(&m, "f").iter().all(|i| !matches!(i, Inst::Call(_))),
-            "no call survives: {:?}",
-            insts(&m, "f")
+            is.iter().all(|i| !matches!(i, Inst::Call(_))),
+            "no call survives: {is:?}"
         );
+        // The block-scoped array's lifetime begins and ends, at -O0 too.
+        for marker in [Intrinsic::LifetimeStart, Intrinsic::LifetimeEnd] {
+            assert!(
+                is.iter()
+                    .any(|i| matches!(i, Inst::Intrinsic { op, .. } if *op == marker)),
+                "{marker:?} missing: {is:?}"
+            );
+        }
     }
 }
 
