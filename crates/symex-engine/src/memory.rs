@@ -24,6 +24,9 @@ pub const ID_BITS: u32 = 64 - OFFSET_BITS;
 pub const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 /// Largest object size (half a region, see the module comment).
 pub const MAX_OBJECT_SIZE: u64 = 1 << (OFFSET_BITS - 1);
+/// Most host memory the bytes of one object may take: contents are allocated up front, so a larger object
+/// (a 4 GiB `malloc` with symbolic bytes) is refused instead of exhausting the machine.
+pub const MAX_STORAGE: u64 = 1 << 30;
 /// The id no object ever has: pointer arithmetic that leaves its object's region lands here.
 pub const WILD_ID: ObjId = (1 << ID_BITS) - 1;
 
@@ -110,6 +113,17 @@ impl InitMap {
                 words: Some(vec![0; size.div_ceil(64)]),
             }
         }
+    }
+
+    /// [`Self::new`] that returns `None` when the host cannot give the bitmap's memory.
+    fn try_new(size: usize, initialised: bool) -> Option<Self> {
+        if initialised || size == 0 {
+            return Some(InitMap { words: None });
+        }
+        let mut words = Vec::new();
+        words.try_reserve_exact(size.div_ceil(64)).ok()?;
+        words.resize(size.div_ceil(64), 0);
+        Some(InitMap { words: Some(words) })
     }
 
     /// Whether bytes `off..off+n` are all initialised.
@@ -341,7 +355,8 @@ impl<B: Clone> Memory<B> {
     }
 
     /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
-    /// written. Returns `None` when the size cannot be addressed.
+    /// written. Returns `None` when the size cannot be addressed or stored ([`MAX_STORAGE`], or the host
+    /// refuses the memory: never an abort), or no object id is left.
     pub fn allocate(
         &mut self,
         kind: ObjKind,
@@ -350,17 +365,22 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        if size > MAX_OBJECT_SIZE || self.slots.len() >= WILD_ID as usize {
+        let storage = size.saturating_mul(std::mem::size_of::<B>().max(1) as u64);
+        if size > MAX_OBJECT_SIZE || storage > MAX_STORAGE || self.slots.len() >= WILD_ID as usize {
             return None;
         }
         let id = self.slots.len() as ObjId;
         let size = size as usize;
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(size).ok()?;
+        bytes.resize(size, fill);
+        let init = InitMap::try_new(size, initialised)?;
         self.slots.push(Slot::Live(Rc::new(Object {
             kind,
             name,
             read_only: false,
-            bytes: vec![fill; size],
-            init: InitMap::new(size, initialised),
+            bytes,
+            init,
         })));
         if kind == ObjKind::Heap {
             self.live_heap += 1;

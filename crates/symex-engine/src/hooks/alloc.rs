@@ -3,7 +3,7 @@
 use super::Model;
 use crate::bug::{BugKind, End};
 use crate::domain::{CmpOp, Decision, Domain};
-use crate::memory::{address, split_address, Lookup, ObjKind, MAX_OBJECT_SIZE};
+use crate::memory::{address, split_address, Lookup, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 
@@ -16,12 +16,16 @@ pub(super) fn call<D: Domain>(
     Ok(Some(match model {
         Model::Malloc => {
             let n = st.dom.choose(Decision::AllocSize, &args[0], 64);
-            allocate(st, prog, n, false)
+            allocate(st, prog, n, false)?
         }
         Model::Calloc => {
             let a = st.dom.choose(Decision::AllocSize, &args[0], 64);
             let b = st.dom.choose(Decision::AllocSize, &args[1], 64);
-            allocate(st, prog, a.saturating_mul(b), true)
+            // glibc's calloc checks the product for overflow: null on every machine.
+            match a.checked_mul(b).filter(|&n| n <= u64::MAX as u128) {
+                Some(n) => allocate(st, prog, n, true)?,
+                None => st.dom.constant(64, 0),
+            }
         }
         Model::Realloc => realloc(st, prog, &args[0], &args[1])?,
         Model::Free => {
@@ -32,11 +36,16 @@ pub(super) fn call<D: Domain>(
     }))
 }
 
-/// A new heap block of `n` bytes (zeroed and initialised for `calloc`), or null when `n` is too large.
-fn allocate<D: Domain>(st: &mut State<D>, prog: &Program, n: u128, zeroed: bool) -> D::Val {
-    if n >= MAX_OBJECT_SIZE as u128 {
-        return st.dom.constant(64, 0);
-    }
+/// A new heap block of `n` bytes (zeroed and initialised for `calloc`). Allocation never fails (SV-COMP
+/// assumes `malloc` succeeds; glibc does with overcommit up to the machine's memory, and beyond that the
+/// answer depends on the machine): a block the memory model cannot hold ends the path as unsupported, so
+/// that no verdict rests on a null the real allocator might not return.
+fn allocate<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    n: u128,
+    zeroed: bool,
+) -> Result<D::Val, End> {
     let loc = st.location(prog);
     let name = format!(
         "{} at {}:{}",
@@ -45,12 +54,17 @@ fn allocate<D: Domain>(st: &mut State<D>, prog: &Program, n: u128, zeroed: bool)
         loc.line
     );
     let fill = st.dom.const_byte(0);
+    let size = u64::try_from(n).unwrap_or(u64::MAX);
     match st
         .mem
-        .allocate(ObjKind::Heap, name.into(), n as u64, fill, zeroed)
+        .allocate(ObjKind::Heap, name.into(), size, fill, zeroed)
     {
-        Some(id) => st.dom.constant(64, address(id, 0) as u128),
-        None => st.dom.constant(64, 0),
+        Some(id) => Ok(st.dom.constant(64, address(id, 0) as u128)),
+        None => Err(crate::exec::unsupported(
+            st,
+            prog,
+            format!("a heap block of {n} bytes (larger than the memory model holds)"),
+        )),
     }
 }
 
@@ -130,16 +144,13 @@ pub(super) fn realloc<D: Domain>(
     let old = freeable(st, prog, p, "realloc")?;
     let n = st.dom.choose(Decision::AllocSize, n, 64);
     let Some(old) = old else {
-        return Ok(allocate(st, prog, n, false));
+        return allocate(st, prog, n, false);
     };
     if n == 0 {
         st.mem.kill(old);
         return Ok(st.dom.constant(64, 0));
     }
-    let new = allocate(st, prog, n, false);
-    if st.dom.as_const(&new) == Some(0) {
-        return Ok(new);
-    }
+    let new = allocate(st, prog, n, false)?;
     let keep = (st.mem.object(old).expect("live heap block").size() as u128).min(n) as usize;
     // The kept bytes are copied values: uninitialised ones become inputs first (see `copy_memory`).
     st.ensure_init(crate::access::Place { obj: old, off: 0 }, keep);
