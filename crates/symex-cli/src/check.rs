@@ -239,6 +239,12 @@ pub fn main(mut args: CheckArgs) -> i32 {
             return false;
         };
         match meaning(p, b.kind) {
+            Meaning::Violation(_) if path.address_dependent => {
+                undecided.push(format!(
+                    "a violation depends on numeric addresses the model fixes: {b}"
+                ));
+                false
+            }
             Meaning::Violation(sub) if path.validation_error.is_none() => {
                 violation = Some((b.clone(), sub));
                 true

@@ -188,6 +188,14 @@ pub trait Domain: Clone {
     /// `n` fresh input bytes: read from the test file concretely, fresh symbols symbolically.
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<Self::Byte>;
 
+    /// The integer the pointer `ptr` to object `obj` (`None`: not known) converts to (`ptrtoint`). The
+    /// model's addresses are not the machine's (objects are placed by id, never reused): the value is the
+    /// model's address, but a domain that can tell when a decision depends on it (a symbolic one) marks
+    /// it, so that no verdict rests on address bits the model fixed.
+    fn observe_address(&mut self, ptr: &Self::Val, _obj: Option<u32>) -> Self::Val {
+        ptr.clone()
+    }
+
     /// The `w`-bit value stored in the `n` bytes at the non-constant offset `off` (32 bits) of an object's
     /// `bytes`, the access being known to lie within them — for a domain that can express it without fixing
     /// the offset (a symbolic read). `None`: the semantics fix the offset with [`Domain::choose`].

@@ -456,7 +456,12 @@ impl<D: Domain> State<D> {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
-            // Addresses are plain 64-bit integers: pointer/integer casts only change the width.
+            // Addresses are plain 64-bit integers: pointer/integer casts only change the width, and a
+            // pointer into an object becomes an observed address (see `Domain::observe_address`).
+            ir::CastOp::PtrToInt if from == 64 => {
+                let observed = self.observe_address(a);
+                return self.cast(ir::CastOp::IntToPtr, 64, to, &observed);
+            }
             ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
                 if from == to {
                     return a.clone();
@@ -468,6 +473,19 @@ impl<D: Domain> State<D> {
             }
         };
         self.dom.cast(op, from, to, a)
+    }
+
+    /// `ptrtoint` of `p`: null-region values (null, integers cast to pointers) are plain integers; a
+    /// pointer into an object is an address the model chose.
+    fn observe_address(&mut self, p: &D::Val) -> D::Val {
+        let idv = self.pointer_object(p);
+        // Which object a pointer refers to is no address bit: fixing it (forking per object) lets two
+        // addresses of one object share the mark, so that their difference cancels it.
+        let id = self.dom.choose(Decision::PointerObject, &idv, 32);
+        match id {
+            0 => p.clone(),
+            id => self.dom.observe_address(p, Some(id as u32)),
+        }
     }
 
     fn select(&mut self, prog: &Program, dst: Slot, cond: Operand, t: Operand, e: Operand) {

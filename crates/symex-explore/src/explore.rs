@@ -122,6 +122,9 @@ pub struct FinishedPath {
     pub validation_error: Option<String>,
     /// The replay's ending (for the test file), when validated or computed.
     pub replay_end: Option<End>,
+    /// Whether a decision of the path depended on an object's numeric address, which the model fixes:
+    /// the path's ending is one possible ending, not a verdict.
+    pub address_dependent: bool,
 }
 
 /// What the caller wants after a path finished.
@@ -671,6 +674,7 @@ impl<'p> Explorer<'p> {
             new_coverage: ps.new_coverage,
             validation_error: None,
             replay_end: None,
+            address_dependent: ps.st.dom.address_dependent,
         };
         if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
             if let Some(why) = ps.st.dom.killed.take() {

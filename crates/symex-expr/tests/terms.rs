@@ -84,6 +84,44 @@ fn constants_gather_on_the_left() {
 }
 
 #[test]
+fn differences_cancel_common_addends() {
+    let (x, y) = (bv8("x"), bv8("y"));
+    // (5 + x + y) - (9 + x) cancels x; the same without constants; nothing common stays a subtraction.
+    let t = k8(5).bvadd(&x).bvadd(&y).bvsub(&k8(9).bvadd(&x));
+    let u = y.bvadd(&x).bvsub(&x);
+    let v = x.bvadd(&k8(1)).bvsub(&y);
+    assert!(!t.free_vars().contains(&x), "{t:?}");
+    assert_eq!(u, y);
+    // Their values agree with wrapping u8 arithmetic on every x, y (the oracle is Rust's, not the rewrite).
+    for xv in (0..=255u8).step_by(7) {
+        for yv in (0..=255u8).step_by(5) {
+            let mut m = Model::new();
+            m.insert(
+                &x,
+                Value::Bv {
+                    value: xv as u128,
+                    width: 8,
+                },
+            );
+            m.insert(
+                &y,
+                Value::Bv {
+                    value: yv as u128,
+                    width: 8,
+                },
+            );
+            let val = |t: &Term| match m.eval(t).unwrap() {
+                Value::Bv { value, .. } => value as u8,
+                other => panic!("{other:?}"),
+            };
+            let a = 5u8.wrapping_add(xv).wrapping_add(yv);
+            assert_eq!(val(&t), a.wrapping_sub(9u8.wrapping_add(xv)));
+            assert_eq!(val(&v), xv.wrapping_add(1).wrapping_sub(yv));
+        }
+    }
+}
+
+#[test]
 fn comparisons_of_a_term_with_itself_and_the_range_ends() {
     let x = bv8("x");
     assert!(x.bvult(&x).is_false());

@@ -62,6 +62,9 @@ pub struct InputVars {
     pub bytes: Vec<Term>,
 }
 
+/// Names of the variables that mark integers made from addresses.
+const ADDRESS_PREFIX: &str = "addr!";
+
 /// The symbolic value domain of one state: its path condition and what the current step decided.
 #[derive(Clone)]
 pub struct Symbolic {
@@ -84,6 +87,13 @@ pub struct Symbolic {
     pub incomplete: Vec<String>,
     /// Forks along the path (`--max-depth`).
     pub depth: u32,
+    /// The variables standing for the difference between an object's real address and the model's
+    /// (by object id; `u32::MAX` for pointers whose object is not known), pinned to 0 in the path
+    /// condition: every integer made from an address mentions one (see [`Domain::observe_address`]).
+    addr_vars: Vec<(u32, Term)>,
+    /// Set when a decision of the path depended on such an integer: the path follows the model's
+    /// addresses, a real run may not, so the path decides no verdict.
+    pub address_dependent: bool,
 }
 
 impl std::fmt::Debug for Symbolic {
@@ -117,6 +127,8 @@ impl Symbolic {
             killed: None,
             incomplete: Vec::new(),
             depth: 0,
+            addr_vars: Vec::new(),
+            address_dependent: false,
         }
     }
 
@@ -192,6 +204,24 @@ impl Symbolic {
     fn kill(&mut self, why: String) {
         if self.killed.is_none() {
             self.killed = Some(why);
+        }
+    }
+
+    /// Notes that the current decision on `t` depends on an address the model fixed, when it mentions one.
+    fn note_address_dependence(&mut self, t: &Term) {
+        if self.addr_vars.is_empty() || self.address_dependent {
+            return;
+        }
+        let mentions = t
+            .free_vars()
+            .iter()
+            .any(|v| v.as_var().is_some_and(|n| n.starts_with(ADDRESS_PREFIX)));
+        if mentions {
+            self.address_dependent = true;
+            self.incomplete.push(
+                "a decision depends on the numeric address of an object, which the model fixes (a real allocator may place it elsewhere)"
+                    .into(),
+            );
         }
     }
 
@@ -424,6 +454,7 @@ impl Domain for Symbolic {
         if let Some(b) = c.as_bool() {
             return b;
         }
+        self.note_address_dependence(&c);
         let side = match self.forced.pop_front() {
             Some(f) => matches!(f, Forced::Bool(true)),
             None => {
@@ -445,6 +476,7 @@ impl Domain for Symbolic {
             SymVal::Const(x) => return *x,
             SymVal::Sym(t) => t,
         };
+        self.note_address_dependence(v);
         match why {
             // Printed values and exit codes steer no branch: any value of the path will do, and the
             // path condition stays as it is (the test's replay prints its own).
@@ -547,6 +579,28 @@ impl Domain for Symbolic {
             *byte = SymByte::from_term(acc);
         }
         true
+    }
+
+    /// `ptr + δ`, where `δ` (one per object, pinned to 0) marks the integer as an address the model chose.
+    fn observe_address(&mut self, ptr: &SymVal, obj: Option<u32>) -> SymVal {
+        let key = obj.unwrap_or(u32::MAX);
+        let delta = match self
+            .addr_vars
+            .iter()
+            .find(|(k, _)| *k == key && obj.is_some())
+        {
+            Some((_, d)) => d.clone(),
+            None => {
+                let d = Term::var(
+                    &format!("{ADDRESS_PREFIX}{key}_{}", self.addr_vars.len()),
+                    Sort::bv(64),
+                );
+                self.constrain(d.eq(&Term::bv(0, 64)));
+                self.addr_vars.push((key, d.clone()));
+                d
+            }
+        };
+        SymVal::from_term(ptr.term(64).bvadd(&delta))
     }
 
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {

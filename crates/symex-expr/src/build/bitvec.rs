@@ -86,7 +86,43 @@ fn sub(a: &Term, b: &Term, w: u32) -> Option<Term> {
     if is_zero(a) {
         return Some(b.bvneg());
     }
-    None
+    // (c + x + y) - (d + x) = (c - d) + y: the difference of two addresses of one object cancels the
+    // object's (symbolic) base.
+    let (c, mut xs) = addends(a);
+    let (d, mut ys) = addends(b);
+    let before = xs.len() + ys.len();
+    xs.retain(|x| match ys.iter().position(|y| y == x) {
+        Some(i) => {
+            ys.swap_remove(i);
+            false
+        }
+        None => true,
+    });
+    if xs.len() + ys.len() == before {
+        return None;
+    }
+    let sum = |k: u128, ts: &[Term]| {
+        ts.iter()
+            .fold(Term::bv(k, w), |acc: Term, t: &Term| acc.bvadd(t))
+    };
+    Some(sum(c, &xs).bvsub(&sum(d, &ys)))
+}
+
+/// A sum's constant and its other addends (nested additions flattened, a few levels deep).
+fn addends(t: &Term) -> (u128, Vec<Term>) {
+    fn walk(t: &Term, depth: u32, c: &mut u128, out: &mut Vec<Term>) {
+        if t.op() == &Op::BvAdd && depth < 6 {
+            walk(t.arg(0), depth + 1, c, out);
+            walk(t.arg(1), depth + 1, c, out);
+        } else if let Some(k) = t.as_bv() {
+            *c = bvsem::add(*c, k, t.width());
+        } else {
+            out.push(t.clone());
+        }
+    }
+    let (mut c, mut out) = (0, Vec::new());
+    walk(t, 0, &mut c, &mut out);
+    (c, out)
 }
 
 fn mul(a: &Term, b: &Term, w: u32) -> Option<Term> {
