@@ -248,7 +248,16 @@ impl<D: Domain> State<D> {
                 lhs,
                 rhs,
             } => {
-                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let (mut a, mut b) = (self.val(*lhs), self.val(*rhs));
+                if !matches!(pred, ir::IntPred::Eq | ir::IntPred::Ne)
+                    && self.is_pointer(prog, *lhs)
+                    && self.objects_differ(&a, &b)
+                {
+                    // The order of two objects is the layout's (C11 6.5.8p5 leaves it undefined): the
+                    // comparison reads their addresses as numbers.
+                    a = self.observe_address(&a);
+                    b = self.observe_address(&b);
+                }
                 let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
                 self.set(*dst, v);
             }
@@ -473,6 +482,19 @@ impl<D: Domain> State<D> {
             }
         };
         self.dom.cast(op, from, to, a)
+    }
+
+    fn is_pointer(&self, prog: &Program, op: Operand) -> bool {
+        matches!(op, Operand::Slot(s) if self.slot_type(prog, s) == ir::TypeId::PTR)
+    }
+
+    /// Whether `a` and `b` are known pointers into two different objects (neither null-based).
+    fn objects_differ(&mut self, a: &D::Val, b: &D::Val) -> bool {
+        let (ia, ib) = (self.pointer_object(a), self.pointer_object(b));
+        match (self.dom.as_const(&ia), self.dom.as_const(&ib)) {
+            (Some(x), Some(y)) => x != 0 && y != 0 && x != y,
+            _ => false,
+        }
     }
 
     /// `ptrtoint` of `p`: null-region values (null, integers cast to pointers) are plain integers; a
