@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 mod check;
 mod checks;
 mod frontend;
+mod native;
 mod replay;
 mod run;
 mod verify;
