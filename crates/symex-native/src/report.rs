@@ -119,7 +119,9 @@ fn ubsan(log: &str) -> Option<Outcome> {
         .and_then(|s| s.split_whitespace().next())
         .unwrap_or("");
     let kind = match ty {
-        "signed-integer-overflow" => "signed-overflow",
+        // A `<<` of a signed value whose result is not representable (C11 6.5.7p4): an overflow, as
+        // SV-COMP's no-overflow counts it.
+        "signed-integer-overflow" | "invalid-shift-base" => "signed-overflow",
         "integer-divide-by-zero" => "div-by-zero",
         "null-pointer-use" => "null-deref",
         "unreachable-call" => "unreachable",

@@ -129,9 +129,39 @@ fn overflow_and_leaks_only_when_checked() {
     };
     let r = replay(src, max, checked, false);
     assert_eq!(r.outcome.kind, "signed-overflow", "{}", r.report);
+    let shift = "extern int __VERIFIER_nondet_int(void);\nint main(void) { return (1 << __VERIFIER_nondet_int()) < 0; }\n";
+    let by31 = vec![input("__VERIFIER_nondet_int", &31i32.to_le_bytes())];
+    let wrapped = replay(shift, by31.clone(), BuildOptions::default(), false);
+    assert_eq!(
+        (wrapped.outcome.kind.as_str(), wrapped.outcome.code),
+        ("exit", Some(1))
+    );
+    let checked = BuildOptions {
+        check_overflow: true,
+        ..BuildOptions::default()
+    };
+    assert_eq!(
+        replay(shift, by31, checked, false).outcome.kind,
+        "signed-overflow"
+    );
     let one = vec![input("__VERIFIER_nondet_int", &1i32.to_le_bytes())];
     let r = replay(src, one, BuildOptions::default(), true);
     assert_eq!(r.outcome.kind, "memory-leak", "{}", r.report);
+}
+
+#[test]
+fn the_offsetof_idiom_and_a_lost_block_are_judged_as_symex_does() {
+    let src = "#include <stdlib.h>\nstruct s { int a; int b; };\nint *keep;\nint main(void) { int *p = malloc(4); keep = malloc(4); unsigned long off = (unsigned long)&((struct s *)0)->b; p = 0; return (int)off; }\n";
+    let r = replay(src, vec![], BuildOptions::default(), true);
+    // The block `p` pointed to is lost (a stale copy on the stack does not keep it); `keep`'s is not.
+    assert_eq!(
+        r.outcome.kind, "memory-leak",
+        "{:?}\n{}",
+        r.outcome, r.report
+    );
+    assert!(r.report.contains("1 allocation(s)"), "{}", r.report);
+    let r = replay(src, vec![], BuildOptions::default(), false);
+    assert_eq!((r.outcome.kind.as_str(), r.outcome.code), ("exit", Some(4)));
 }
 
 #[test]
