@@ -8,8 +8,9 @@
 //! Both are also checked against an oracle that is not symex (`symex-native`: the program built by clang-14
 //! with ASan and UBSan, its inputs fed by a small runtime): every test replays natively with the outcome
 //! its path claims, and every native run on random inputs ends with an outcome some explored path has.
-//! `memory_programs` (behind `SYMEX_NATIVE_MEMORY_CLASSES=1`) does the same for generated programs with
-//! pointers, casts to integers, block scopes, `malloc`/`free` and unions.
+//! `memory_programs_*` do the same for generated programs with pointers, `malloc`/`free` and unions, and
+//! (ignored until issue 8's memory-model defects are fixed, `--ignored` runs them) casts of pointers to
+//! integers and block scopes.
 
 mod common;
 
@@ -67,7 +68,9 @@ fn assert_complete(prog: &Program, paths: &[FinishedPath], runs: usize, seed: u6
     }
 }
 
-/// What symex claims about a finished path, as a test's outcome (None: cut or unsupported, no claim).
+/// What symex claims about a finished path, as a test's outcome (None: cut or unsupported, no claim). A
+/// path's exit status may depend on values the path does not fix, so the status is the one symex's replay
+/// of the test computed.
 fn claimed(p: &FinishedPath) -> Option<Outcome> {
     let blank = Outcome {
         kind: String::new(),
@@ -80,7 +83,10 @@ fn claimed(p: &FinishedPath) -> Option<Outcome> {
     match &p.end {
         PathEnd::Exit(code) => Some(Outcome {
             kind: "exit".into(),
-            code: Some(*code),
+            code: match &p.replay_end {
+                Some(End::Exit(replayed)) => Some(*replayed),
+                _ => Some(*code),
+            },
             ..blank
         }),
         PathEnd::Error(b) => Some(Outcome {
@@ -306,5 +312,170 @@ proptest! {
         prop_assert!(wrong.is_empty(), "{src}\n{}", wrong.join("\n"));
         let missed = native_incompleteness(&build, &paths, 10, seed);
         prop_assert!(missed.is_empty(), "{src}\n{}", missed.join("\n"));
+    }
+}
+
+/// The memory classes of issue 8's differential test: generated programs whose statements use one
+/// feature of C's memory model each, compared with native runs (`memory_programs_*`).
+#[derive(Clone, Copy, Debug)]
+enum MemClass {
+    /// `malloc` of an input-dependent size, accesses at input-dependent indices, `free` on some paths
+    /// and accesses after it.
+    Heap,
+    /// Pointers to locals and array elements, written and read through.
+    Pointers,
+    /// A union's members read after another was written.
+    Unions,
+    /// Pointers converted to integers and their bits compared.
+    IntCasts,
+    /// Pointers to block-scoped locals used after the block, and a loop's local read before it is written.
+    BlockScopes,
+}
+
+/// A random program of one memory class over the inputs `a`, `b`, `c`.
+fn generate_memory(class: MemClass, seed: u64) -> String {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        out: String::new(),
+    };
+    g.out.push_str(
+        "#include <stdlib.h>\n#include <stdint.h>\nint __VERIFIER_nondet_int(void);\n\
+         static const int table[4] = {5, -3, 8, 0};\n\
+         int main(void) {\n  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), \
+         c = __VERIFIER_nondet_int();\n  int arr[4] = {1, -2, 3, 0};\n",
+    );
+    if matches!(class, MemClass::Heap) {
+        g.out.push_str(
+            "  int *h = malloc(((a & 3) + 1) * sizeof(int));\n  int live = 1;\n  h[0] = b;\n",
+        );
+    }
+    let n = 2 + g.rng.below(4);
+    for k in 0..n {
+        g.memory_stmt(class, k);
+    }
+    if matches!(class, MemClass::Heap) {
+        g.out.push_str("  if (live) free(h);\n");
+    }
+    // One exit status: completeness compares outcomes, and a status computed from the inputs would
+    // make every path's status a set of values.
+    g.out.push_str("  return 0;\n}\n");
+    g.out
+}
+
+impl Gen {
+    fn memory_stmt(&mut self, class: MemClass, k: usize) {
+        let (c, e, v) = (self.cond(), self.expr(1), self.var());
+        let w = self.var();
+        let s = match (class, self.rng.below(3)) {
+            (MemClass::Heap, 0) => format!("  h[({e}) & 3] = {v};\n"),
+            (MemClass::Heap, 1) => format!("  if ({c}) {{ free(h); live = 0; }}\n"),
+            (MemClass::Heap, _) => format!("  if ({c}) {v} = h[({e}) & 1];\n"),
+            (MemClass::Pointers, 0) => {
+                format!("  int *p{k} = &arr[({e}) & 3];\n  *p{k} = {v};\n  if ({c}) abort();\n")
+            }
+            (MemClass::Pointers, 1) => {
+                format!("  int *p{k} = ({c}) ? &{v} : &{w};\n  *p{k} = *p{k} + 1;\n")
+            }
+            (MemClass::Pointers, _) => {
+                format!("  int *p{k} = arr + (({e}) & 1);\n  {v} = p{k}[1] + p{k}[2];\n  if ({c}) abort();\n")
+            }
+            (MemClass::Unions, 0) => format!(
+                "  union {{ int i; unsigned char ch[4]; short s[2]; }} u{k};\n  u{k}.i = {e};\n  \
+                 if (u{k}.ch[{}] == {}) abort();\n  {v} = u{k}.s[1];\n",
+                self.rng.below(4),
+                self.rng.below(3)
+            ),
+            (MemClass::Unions, _) => format!(
+                "  union {{ unsigned u; int i; }} u{k};\n  u{k}.i = {e};\n  if (u{k}.u > 7u) {v} = 1;\n  if ({c}) abort();\n"
+            ),
+            (MemClass::IntCasts, 0) => format!(
+                "  if ((((uintptr_t)&arr[({e}) & 3] >> {}) & 1) == ({v} & 1)) abort();\n",
+                2 + self.rng.below(5)
+            ),
+            (MemClass::IntCasts, 1) => {
+                format!("  if ((int)(uintptr_t)&{v} == {e}) abort();\n")
+            }
+            (MemClass::IntCasts, _) => {
+                format!("  if ((uintptr_t)&{v} < (uintptr_t)&{w}) {v} = {e};\n  if ({c}) abort();\n")
+            }
+            (MemClass::BlockScopes, 0) => format!(
+                "  int *p{k} = &{w};\n  {{ int t{k} = {e}; if ({c}) p{k} = &t{k}; }}\n  {v} = *p{k};\n"
+            ),
+            (MemClass::BlockScopes, _) => format!(
+                "  for (int i = 0; i < 2; i++) {{ int t; if (i == 0) t = {e}; else if (t == {v}) abort(); }}\n"
+            ),
+        };
+        self.out.push_str(&s);
+    }
+}
+
+/// Explores one generated program of `class` and compares it with its native build both ways; the
+/// failures, as one message.
+fn memory_program_failures(class: MemClass, seed: u64) -> Result<(), String> {
+    let src = generate_memory(class, seed);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gen.c");
+    std::fs::write(&path, &src).unwrap();
+    let prog = load(&path);
+    let mut o = options(SearcherKind::Default);
+    o.seed = seed;
+    let (sum, paths) = explore(&prog, o);
+    if !sum.complete {
+        return Err(format!("{src}\nthe exploration is incomplete"));
+    }
+    let build = native_build(&path, false);
+    let (mut wrong, _) = native_disagreements(&build, &paths);
+    wrong.extend(native_incompleteness(&build, &paths, 10, seed));
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{src}\n{}", wrong.join("\n")))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 8,
+        max_shrink_iters: 0,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6d65_6d00),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn memory_programs_heap(seed in any::<u64>()) {
+        let r = memory_program_failures(MemClass::Heap, seed);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    #[test]
+    fn memory_programs_pointers(seed in any::<u64>()) {
+        let r = memory_program_failures(MemClass::Pointers, seed);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    #[test]
+    fn memory_programs_unions(seed in any::<u64>()) {
+        let r = memory_program_failures(MemClass::Unions, seed);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    // Fails on today's engine (issue 8, defect 4: an address is `object id << 32 | offset`, so the low 32
+    // bits of `&x` are 0): `int a = __VERIFIER_nondet_int(); if ((int)(uintptr_t)&a == (a & 10)) abort();`
+    // aborts in symex for a = 0 and never natively. Run with `--ignored` once the memory model is fixed.
+    #[test]
+    #[ignore = "issue 8 defect 4: symex's addresses are id << 32, pointer bits do not match a native run"]
+    fn memory_programs_int_casts(seed in any::<u64>()) {
+        let r = memory_program_failures(MemClass::IntCasts, seed);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    // Fails on today's engine (issue 8, defect 3: lifetime markers are dropped, so a loop's local keeps
+    // the previous iteration's value): `for (int i = 0; i < 2; i++) { int t; if (i == 0) t = -3; else if
+    // (t == c) abort(); }` aborts in symex only for c = -3, natively (t indeterminate, here 0) for c = 0.
+    #[test]
+    #[ignore = "issue 8 defect 3: llvm.lifetime markers are dropped (locals outlive their block, keep old values)"]
+    fn memory_programs_block_scopes(seed in any::<u64>()) {
+        let r = memory_program_failures(MemClass::BlockScopes, seed);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }

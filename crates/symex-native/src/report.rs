@@ -37,6 +37,10 @@ pub(crate) fn sanitizer(log: &str) -> Option<Outcome> {
         .find_map(|l| l.split_once("SUMMARY: AddressSanitizer: ").map(|(_, s)| s));
     let kind = if error.starts_with("LeakSanitizer") {
         "memory-leak"
+    } else if error.contains("heap-buffer-overflow") && log.contains("freed by thread") {
+        // An access past the end of a block that was already freed: ASan names the redzone it hit,
+        // symex (which checks an object's lifetime before its bounds) the dead block.
+        "use-after-free"
     } else {
         asan_kind(error, summary.unwrap_or(""))
     };
@@ -203,6 +207,8 @@ mod tests {
         let o = sanitizer(bad).unwrap();
         assert_eq!(o.kind, "invalid-free");
         assert_eq!(o.line, Some(11));
+        let past_freed = format!("{OVERFLOW}freed by thread T0 here:\n");
+        assert_eq!(sanitizer(&past_freed).unwrap().kind, "use-after-free");
         let leak = "==1==ERROR: LeakSanitizer: detected memory leaks\n\nSUMMARY: AddressSanitizer: 4 byte(s) leaked in 1 allocation(s).\n";
         assert_eq!(sanitizer(leak).unwrap().kind, "memory-leak");
     }
