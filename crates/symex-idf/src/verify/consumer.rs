@@ -55,8 +55,8 @@ pub fn consume_rest(
                 take(v, s, h2.clone(), &target, &t, phi, ob, k)
             })
         }
-        AssertionKind::AccElems(e, _) => eval(v, state, e, &mut |v, s, t| {
-            take(v, s, h2.clone(), &Target::Elems, &t, phi, ob, k)
+        AssertionKind::AccElems(e, elem) => eval(v, state, e, &mut |v, s, t| {
+            take(v, s, h2.clone(), &Target::Elems(*elem), &t, phi, ob, k)
         }),
         AssertionKind::Sep(a, b) => {
             consume_rest(v, state, h2, a, ob, &mut |v, s, (rest, snap_a)| {
@@ -80,20 +80,24 @@ pub fn consume_rest(
             )
         }),
         AssertionKind::Untouched(a) => {
+            // Each way of consuming `a` (a conditional `a` splits the path) goes on under its
+            // own path condition: the rest of the assertion must hold on every branch, not
+            // only under the last branch's assumptions.
             let now = collect(v, |v, k| consume(v, state.clone(), a, ob, k))?;
-            let mut s = state.clone();
             for (after_now, snap_now) in now {
                 let then = collect(v, |v, k| consume(v, after_now.old_state(), a, ob, k))?;
                 for (after_then, snap_then) in then {
-                    s.pc = after_then.pc.clone();
-                    if !v.proves(&s, &snap_now.eq(&snap_then)) {
+                    let mut s = state.clone();
+                    s.pc = after_then.pc;
+                    if !v.proves(&s, &super::terms::snap_eq(&snap_now, &snap_then)) {
                         return Err(failed(v, &s, phi, ob).with_note(
                             "the locations it covers might have changed since the method's entry",
                         ));
                     }
+                    k(v, s, (h2.clone(), unit()))?;
                 }
             }
-            k(v, s, (h2, unit()))
+            Ok(())
         }
     }
 }

@@ -41,7 +41,7 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
                     ));
                 }
                 let (ti, elem) = (ti.clone(), *elem);
-                read(v, s, Target::Elems, &ta, e, &mut |v, s, contents| {
+                read(v, s, Target::Elems(elem), &ta, e, &mut |v, s, contents| {
                     k(v, s, terms::array_get(&contents, &ti, elem))
                 })
             })
@@ -97,6 +97,7 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
             })
         }
         ExprKind::Opening(call, body) => {
+            let closes_before = v.inferred_closes;
             eval_call_args(v, state.clone(), call, &mut |v, s, targs| {
                 let ob = Obligation::at_site(
                     "`opening` needs a predicate instance that might not be held",
@@ -107,8 +108,11 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
                         eval(v, opened, body, &mut |v, so, t| {
                             let mut s = state.clone();
                             s.pc = so.pc;
-                            // The rest of the evaluation is outside this `opening`.
-                            super::termination::outside_opening(v, |v| k(v, s, t))
+                            // The rest of the evaluation is outside this `opening`, in the
+                            // heap from before it (and before any close it inferred).
+                            super::termination::outside_opening(v, |v| {
+                                super::termination::with_closes(v, closes_before, |v| k(v, s, t))
+                            })
                         })
                     })
                 })
@@ -218,14 +222,14 @@ pub fn pure_call(
         let mut args = vec![snap];
         args.extend(targs.iter().cloned());
         let t_call = Term::apply(pure_func(pure), &args);
-        let closed = v.inferred_closes > closes_before;
-        super::termination::check_call(v, pure, &after, closed, call.span)?;
+        super::termination::check_call(v, pure, &after, call.span)?;
         let mut out = state.clone();
         out.pc = after.pc;
         if v.may_infer() {
             ghost::assume_definition(v, &mut out, pure, &targs, &t_call);
         }
-        k(v, out, t_call)
+        // The caller's heap again: the closes made for the precondition are not in it.
+        super::termination::with_closes(v, closes_before, |v| k(v, out, t_call))
     })
 }
 

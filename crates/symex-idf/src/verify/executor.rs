@@ -111,7 +111,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                                 ),
                             ));
                         }
-                        write(v, st, &Target::Elems, &ta, s, k, |old| {
+                        write(v, st, &Target::Elems(*elem), &ta, s, k, |old| {
                             terms::array_update(old, &ti, &tv, *elem)
                         })
                     })

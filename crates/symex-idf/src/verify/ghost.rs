@@ -16,22 +16,23 @@ use symex_expr::Term;
 pub enum Target {
     /// `Class.field`.
     Field(Arc<str>),
-    /// The elements of an array.
-    Elems,
+    /// The elements of an array, with the element sort (arrays of different element types
+    /// are different chunk families).
+    Elems(crate::ir::Sort),
 }
 
 pub fn describe(target: &Target, recv: &Term) -> String {
     let r = super::pretty::term(recv);
     match target {
         Target::Field(f) => format!("{r}.{}", f.rsplit('.').next().unwrap_or(f)),
-        Target::Elems => format!("{r}.elems"),
+        Target::Elems(_) => format!("{r}.elems"),
     }
 }
 
 fn find(v: &mut Verifier, state: &State, target: &Target, recv: &Term) -> Option<usize> {
     match target {
         Target::Field(f) => heap::find_field(v, state, &state.heap, recv, f),
-        Target::Elems => heap::find_elems(v, state, &state.heap, recv),
+        Target::Elems(elem) => heap::find_elems(v, state, &state.heap, recv, *elem),
     }
 }
 

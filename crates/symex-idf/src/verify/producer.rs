@@ -80,7 +80,7 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
                 for (after_then, snap_then) in then {
                     let mut s = state.clone();
                     s.pc = after_then.pc;
-                    s.pc.assume(snap_now.eq(&snap_then));
+                    s.pc.assume(terms::snap_eq(&snap_now, &snap_then));
                     k(v, s, ())?;
                 }
             }

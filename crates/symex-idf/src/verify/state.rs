@@ -55,7 +55,9 @@ pub struct Heap {
 fn family(c: &Chunk) -> Option<Arc<str>> {
     match c {
         Chunk::Field { field, .. } => Some(field.clone()),
-        Chunk::Elems { .. } => Some(Arc::from("[elems]")),
+        // Arrays of different element types are different families: an `int[]` and a
+        // `bool[]` are never the same array, and their contents have different sorts.
+        Chunk::Elems { value, .. } => Some(Arc::from(format!("[elems {:?}]", value.sort()))),
         Chunk::Pred { .. } => None,
     }
 }

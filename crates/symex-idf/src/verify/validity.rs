@@ -147,6 +147,7 @@ pub fn pure(v: &mut Verifier, p: &Pure) -> Status {
             order: p.order,
             name: format!("{}.{}", p.class, p.name),
             opening: 0,
+            closes_at_entry: v.inferred_closes,
         });
         let r = eval(v, s, &p.body, &mut |_, _, _| Ok(()));
         v.termination = None;
