@@ -2,7 +2,7 @@
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
-use symex_idf::diagnostics::{line_col, render};
+use symex_idf::diagnostics::{line_col, render, render_warning};
 use symex_idf::verify::pretty::term;
 use symex_idf::verify::validity::Status;
 use symex_idf::verify::{Config, Report, TraceStep};
@@ -75,6 +75,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
             return 2;
         }
     };
+    for w in &report.warnings {
+        eprint!("{}", render_warning(&name, &src, w));
+    }
     if args.json {
         println!("{}", to_json(&name, &src, &report, args.trace));
     } else {
@@ -108,13 +111,15 @@ fn read_source(path: &std::path::Path) -> Result<String, (String, Option<(usize,
     })
 }
 
+/// A definite failure decides the run (1) even when other members are undecided (3 only when
+/// no member failed definitely).
 fn exit_status(report: &Report) -> i32 {
     if report.verified() {
         0
-    } else if report.inconclusive() {
-        3
-    } else {
+    } else if report.definitely_failed() > 0 {
         1
+    } else {
+        3
     }
 }
 
@@ -136,10 +141,19 @@ fn to_json(name: &str, src: &str, report: &Report, trace: bool) -> serde_json::V
             }
         })
         .collect();
+    let warnings: Vec<_> = report
+        .warnings
+        .iter()
+        .map(|w| {
+            let (line, column) = line_col(src, w.span.start);
+            json!({"message": w.message, "line": line, "column": column})
+        })
+        .collect();
     json!({
         "command": "verify",
         "file": name,
         "verified": report.verified(),
+        "warnings": warnings,
         "time_s": report.time_s,
         "members": members,
         "paths": report.paths,
@@ -185,7 +199,8 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
             match &m.status {
                 Status::Verified => println!("{:<28} verified", m.name),
                 Status::Failed(f) => {
-                    println!("{:<28} FAILED", m.name);
+                    let verdict = if f.inconclusive { "UNKNOWN" } else { "FAILED" };
+                    println!("{:<28} {verdict}", m.name);
                     let d = symex_idf::Diagnostic {
                         message: f.message.clone(),
                         span: f.span,
@@ -219,11 +234,17 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
             report.time_s
         );
     }
+    let (definite, undecided) = (report.definitely_failed(), report.undecided());
     if failed == 0 {
         println!("VERIFIED");
-    } else if report.inconclusive() {
+    } else if definite == 0 {
         println!(
             "UNKNOWN ({failed} of {} members not verified: the solver answered unknown or the time ran out)",
+            report.members.len()
+        );
+    } else if undecided > 0 {
+        println!(
+            "FAILED ({definite} of {} members; {undecided} more undecided: the solver answered unknown or the time ran out)",
             report.members.len()
         );
     } else {

@@ -104,6 +104,52 @@ fn an_exhausted_time_budget_is_inconclusive_exit_3() {
 }
 
 #[test]
+fn a_definite_failure_exits_1_even_when_another_member_is_undecided() {
+    // `B.n` fails whatever the solver says; `A.m`'s query (cubes, nonlinear) stays unanswered.
+    let src = "class B { void n(int x) requires x > 0; { assert x < 0; } }\n\
+               class A { void m(int x, int y, int z) requires x > 0 && y > 0 && z > 0;\n\
+               { assert x * x * x + y * y * y != z * z * z; } }\n";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("mixed.idf");
+    std::fs::write(&file, src).expect("written");
+    let (code, stdout, _) = symex(&["verify", "--max-time", "1", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("B.n") && stdout.contains("FAILED"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("A.m") && stdout.contains("UNKNOWN"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 more undecided"), "{stdout}");
+}
+
+#[test]
+fn warnings_go_to_stderr_and_into_the_json() {
+    let file = example("warn_vacuous_precondition.idf");
+    let (code, _, stderr) = symex(&["verify", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: the precondition of `A.m` is unsatisfiable"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warn_vacuous_precondition.idf:7:18"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = symex(&["verify", "--json", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 3, "{stdout}");
+    assert_eq!(
+        (warnings[0]["line"].as_u64(), warnings[0]["column"].as_u64()),
+        (Some(7), Some(18))
+    );
+}
+
+#[test]
 fn json_trace_lists_each_state_of_the_failing_path() {
     let file = example("cell_fig9_no_close.idf");
     let (code, stdout, _) = symex(&[

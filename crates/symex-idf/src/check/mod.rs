@@ -147,7 +147,10 @@ impl<'a> Ctx<'a> {
 /// Checks a parsed program and lowers it to the verifier's form.
 pub fn check_program(program: &ast::Program) -> CResult<ir::Program> {
     let decls = Decls::collect(program);
-    let mut out = ir::Program::default();
+    let mut out = ir::Program {
+        warnings: program.warnings.clone(),
+        ..ir::Program::default()
+    };
     check_unique_names(program)?;
     let mut pure_order = 0;
     for class in &program.classes {

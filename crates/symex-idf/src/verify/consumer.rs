@@ -129,6 +129,7 @@ fn take(
             }
             Ok(())
         }
+        None if v.dead(&view) => Ok(()),
         None => Err(failed(v, &view, phi, ob).with_note(format!(
             "the heap holds no chunk for `{}`",
             ghost::describe(target, recv)
@@ -161,6 +162,9 @@ pub fn consume_pred(
             v.text(call.span)
         ))
     };
+    if v.dead(&state) {
+        return Ok(());
+    }
     let program = v.program.clone();
     let pred = match program.predicate(&call.class, &call.method) {
         Some(p) if v.may_infer() => p,

@@ -166,6 +166,9 @@ fn read(
             }
             Ok(())
         }
+        // No chunk on a path whose facts contradict each other: the path is dropped (Figure 6),
+        // not failed.
+        None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
                 &state,

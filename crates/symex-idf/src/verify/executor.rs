@@ -211,6 +211,7 @@ fn write(
             }
             Ok(())
         }
+        None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
                 &state,

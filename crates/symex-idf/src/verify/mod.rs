@@ -148,6 +148,8 @@ pub struct Verifier {
     /// Predicates closed by inference on the current path (§3.6 must know whether a pure
     /// call's precondition needed one).
     pub inferred_closes: u64,
+    /// Warnings about members (a precondition no state satisfies).
+    pub warnings: Vec<crate::Diagnostic>,
 }
 
 impl Verifier {
@@ -164,6 +166,7 @@ impl Verifier {
             next_oid: 1,
             paths: 0,
             inferred_closes: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -222,6 +225,13 @@ impl Verifier {
         self.prover.proves(&state.pc, goal)
     }
 
+    /// Whether the path of `state` is infeasible (Σ ⊢ false): Figure 6 drops a path whose
+    /// produced facts contradict Σ. Asked only where a path would otherwise fail without the
+    /// solver (a missing chunk), so that verified paths cost no extra query.
+    pub fn dead(&mut self, state: &State) -> bool {
+        self.prover.proves(&state.pc, &Term::ff())
+    }
+
     /// Whether `cond` may hold on the path of `state`.
     pub fn feasible(&mut self, state: &State, cond: &Term) -> bool {
         !self.prover.proves(&state.pc, &cond.not())
@@ -248,6 +258,8 @@ pub fn collect<T: Clone>(
 #[derive(Debug)]
 pub struct Report {
     pub members: Vec<validity::MemberResult>,
+    /// The front end's and the verifier's warnings, in that order.
+    pub warnings: Vec<crate::Diagnostic>,
     /// Entailment questions settled syntactically / sent to the solver layers.
     pub syntactic_checks: u64,
     pub solver_queries: u64,
@@ -265,9 +277,23 @@ impl Report {
 
     /// Some failure may be spurious because the solver answered unknown.
     pub fn inconclusive(&self) -> bool {
+        self.undecided() > 0
+    }
+
+    /// Members that failed with every solver question answered: their failures are definite.
+    pub fn definitely_failed(&self) -> usize {
         self.members
             .iter()
-            .any(|m| matches!(&m.status, validity::Status::Failed(f) if f.inconclusive))
+            .filter(|m| matches!(&m.status, validity::Status::Failed(f) if !f.inconclusive))
+            .count()
+    }
+
+    /// Members whose failure may be spurious (the solver answered unknown, the time ran out).
+    pub fn undecided(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|m| matches!(&m.status, validity::Status::Failed(f) if f.inconclusive))
+            .count()
     }
 }
 
@@ -284,10 +310,13 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
             .z3_mode(symex_solver::Z3Mode::Incremental)
             .timeout(Some(config.max_time.unwrap_or(config.query_limit)))
             .build();
+        let mut warnings = program.warnings.clone();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);
+        warnings.append(&mut v.warnings);
         Report {
             members,
+            warnings,
             syntactic_checks: v.prover.syntactic,
             solver_queries: v.prover.queries,
             paths: v.paths,

@@ -18,6 +18,11 @@ use symex_expr::Term;
 pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K<()>) -> VResult {
     match &phi.kind {
         AssertionKind::Pure(e) => eval(v, state, e, &mut |v, mut s, t| {
+            // Figure 6 drops a path whose produced fact contradicts Σ; a literal `false` is
+            // dropped here, other contradictions where the path would fail (`Verifier::dead`).
+            if t.is_false() {
+                return Ok(());
+            }
             s.pc.assume(t);
             k(v, s, ())
         }),
