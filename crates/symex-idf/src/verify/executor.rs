@@ -9,7 +9,6 @@ use super::{
     collect, consumer, joiner, producer, Obligation, State, TraceStep, VResult, Verifier, K,
 };
 use crate::ir::{Call, Stmt, StmtKind};
-use std::sync::Arc;
 use symex_expr::Term;
 
 /// Executes a statement list; stops early once `return` has run.
@@ -270,7 +269,7 @@ fn call_mutator(
             out.heap = after_post.heap;
             out.pc = after_post.pc;
             if let (Some(x), Some(r)) = (lhs, &result) {
-                out.store.insert(Arc::from(x), r.clone());
+                out.set_var(x, r.clone());
             }
             k(v, out, ())?;
         }
@@ -284,13 +283,19 @@ fn lhs_text(v: &Verifier, s: &Stmt) -> String {
     text.split(":=").next().unwrap_or(&text).trim().to_string()
 }
 
-/// A new object: fresh, non-null, with the next allocation number.
+/// A new object: fresh, non-null, with the next allocation number, which every reference that
+/// was in the state before and is not an allocated object has not (Figure 8's `new`: the object
+/// is fresh); allocated objects differ by their numbers.
 fn allocate(v: &mut Verifier, state: &mut State, prefix: &str) -> Term {
     let o = fresh(prefix, terms::ref_sort());
     state.pc.assume(o.eq(&null()).not());
-    state
-        .pc
-        .assume(terms::object_id(&o).eq(&Term::int(v.next_oid)));
+    let k = Term::int(v.next_oid);
+    for t in std::mem::take(&mut state.undated) {
+        state
+            .pc
+            .assume(t.eq(&null()).or(&terms::object_id(&t).ilt(&k)));
+    }
+    state.pc.assume(terms::object_id(&o).eq(&k));
     v.next_oid += 1;
     state.allocated.insert(o.clone());
     o

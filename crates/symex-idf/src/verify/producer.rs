@@ -53,6 +53,9 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
         }
         AssertionKind::Pred(call) => eval_call_args(v, state, call, &mut |v, mut s, targs| {
             non_null(v, &s, &targs[0], phi)?;
+            for t in &targs {
+                s.note_reference(t);
+            }
             s.heap.add(
                 Chunk::Pred {
                     recv: targs[0].clone(),
@@ -113,6 +116,10 @@ fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -
         return Ok(());
     }
     let recv = chunk.recv().clone();
+    state.note_reference(&recv);
+    if let Chunk::Field { value, .. } = &chunk {
+        state.note_reference(value);
+    }
     let allocated = state.allocated.contains(&recv);
     for o in state.heap.receivers_like(&chunk, allocated) {
         state.pc.assume(recv.eq(&o).not());
