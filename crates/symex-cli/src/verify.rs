@@ -3,7 +3,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 use symex_idf::diagnostics::{line_col, render, render_warning};
-use symex_idf::verify::pretty::term;
+use symex_idf::verify::pretty::{render_trace, term};
 use symex_idf::verify::validity::Status;
 use symex_idf::verify::{Config, Report, TraceStep};
 
@@ -136,6 +136,9 @@ fn to_json(name: &str, src: &str, report: &Report, trace: bool) -> serde_json::V
                     json!({"message": f.message, "line": line, "column": column, "notes": f.notes});
                 if trace {
                     error["trace"] = f.trace.iter().map(|step| trace_step(src, step)).collect();
+                    if let Some(goal) = &f.goal {
+                        error["goal"] = json!(term(goal));
+                    }
                 }
                 json!({"name": m.name, "status": status, "errors": [error]})
             }
@@ -176,6 +179,7 @@ fn trace_step(src: &str, step: &TraceStep) -> serde_json::Value {
         "line": line,
         "column": column,
         "statement": snippet(src, step.span),
+        "label": step.label,
         "heap": heap(&st.heap),
         "old_heap": heap(&st.old),
         "store": store,
@@ -210,17 +214,7 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
                     print!("{}", render(name, src, &d));
                     if args.trace {
                         println!("symbolic states on the failing path:");
-                        for step in &f.trace {
-                            let (line, col) = line_col(src, step.span.start);
-                            let text: String = src
-                                .get(step.span.start..step.span.end)
-                                .unwrap_or("")
-                                .split_whitespace()
-                                .collect::<Vec<_>>()
-                                .join(" ");
-                            println!("{line}:{col}  {text}");
-                            println!("{}", step.state);
-                        }
+                        print!("{}", render_trace(src, &f.trace, f.goal.as_ref()));
                     }
                 }
             }

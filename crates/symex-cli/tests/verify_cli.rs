@@ -75,10 +75,14 @@ fn trace_prints_the_symbolic_states_of_the_failing_path() {
     assert_eq!(code, 1);
     // Figure 9's states: the opened field chunk, then its update to v.
     assert!(stdout.contains(".x ↦ toInt(s"), "{stdout}");
+    // Symbolic values held by program variables go by their names; Σ is whole once, then a diff.
     assert!(
-        stdout.contains("H = {this#") && stdout.contains("Σ = {"),
+        stdout.contains("H = {this.valid[") && stdout.contains("Σ = {"),
         "{stdout}"
     );
+    assert!(!stdout.contains("H = {this#"), "{stdout}");
+    // The failure is in the callee's contract, and the trace says so.
+    assert!(stdout.contains("[the callee's contract"), "{stdout}");
     // With inference (§4.1) the same program verifies.
     let (code, stdout, _) = symex(&["verify", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{stdout}");
@@ -123,6 +127,29 @@ fn a_definite_failure_exits_1_even_when_another_member_is_undecided() {
         "{stdout}"
     );
     assert!(stdout.contains("1 more undecided"), "{stdout}");
+}
+
+#[test]
+fn trace_shows_the_goal_a_diff_of_sigma_and_each_source_statement_once() {
+    let file = example("mutant_fig2_wrong_assert.idf");
+    let (code, stdout, _) = symex(&["verify", "--trace", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    // `Cell c1 := new Cell();` is lowered to three statements: shown once.
+    assert_eq!(
+        stdout.matches("16:3  Cell c1 := new Cell();").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(stdout.contains("Σ += {null ≠ c1, 1 = oid(c1)"), "{stdout}");
+    assert!(
+        stdout.contains("failed goal: Σ ⊬ 10 = toInt(s#"),
+        "{stdout}"
+    );
+    // Inferred ghost operations are steps of their own (Figure 3's Cell needs them).
+    let file = example("mutant_fig3_wrong_post.idf");
+    let (code, stdout, _) = symex(&["verify", "--trace", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("[inferred: "), "{stdout}");
 }
 
 #[test]

@@ -46,7 +46,9 @@ pub fn consume_rest(
             if v.proves(&s, &t) {
                 k(v, s, (h2.clone(), unit()))
             } else {
-                Err(failed(v, &s, phi, ob))
+                let mut f = failed(v, &s, phi, ob);
+                f.goal = Some(t);
+                Err(f)
             }
         }),
         AssertionKind::Acc(e, f) => {
@@ -85,7 +87,8 @@ pub fn consume_rest(
             // only under the last branch's assumptions.
             let now = collect(v, |v, k| consume(v, state.clone(), a, ob, k))?;
             for (after_now, snap_now) in now {
-                let then = collect(v, |v, k| consume(v, after_now.old_state(), a, ob, k))?;
+                let then =
+                    v.in_old(|v| collect(v, |v, k| consume(v, after_now.old_state(), a, ob, k)))?;
                 for (after_then, snap_then) in then {
                     let mut s = state.clone();
                     s.pc = after_then.pc;
@@ -117,23 +120,26 @@ fn take(
 ) -> VResult {
     let mut view = state.clone();
     view.heap = h2;
+    // The receiver as written, for notes and the trace.
+    let recv_text = match &phi.kind {
+        AssertionKind::Acc(e, _) | AssertionKind::AccElems(e, _) => v.text(e.span),
+        _ => super::pretty::term(recv),
+    };
+    let what = ghost::describe(target, &recv_text);
     match ghost::locate(v, &view, target, recv)? {
-        Some(found) => {
-            for (s, i) in found {
-                let mut rest = s.heap.clone();
-                let value = ghost::chunk_value(&rest, i);
-                rest.remove(i);
-                let mut out = state.clone();
-                out.pc = s.pc;
-                k(v, out, (rest, from_value(&value)))?;
-            }
-            Ok(())
-        }
+        Some(located) => located.each(v, phi.span, &what, |v, s, i| {
+            let mut rest = s.heap.clone();
+            let value = ghost::chunk_value(&rest, i);
+            rest.remove(i);
+            let mut out = state.clone();
+            out.pc = s.pc;
+            k(v, out, (rest, from_value(&value)))
+        }),
         None if v.dead(&view) => Ok(()),
-        None => Err(failed(v, &view, phi, ob).with_note(format!(
-            "the heap holds no chunk for `{}`",
-            ghost::describe(target, recv)
-        ))),
+        None => {
+            Err(failed(v, &view, phi, ob)
+                .with_note(format!("the heap holds no chunk for `{what}`")))
+        }
     }
 }
 
@@ -189,7 +195,9 @@ pub fn consume_pred(
                 out.pc = s.pc;
                 // Counted for the rest of this path only.
                 v.inferred_closes += 1;
-                let r = k(v, out, (rest, snap));
+                let label = format!("inferred: close {}", v.text(call.span));
+                let shown = out.clone();
+                let r = v.with_step(call.span, &shown, label, |v| k(v, out, (rest, snap)));
                 v.inferred_closes -= 1;
                 r?;
             }

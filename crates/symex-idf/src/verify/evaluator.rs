@@ -90,11 +90,18 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
         }
         ExprKind::Old(x) => {
             let old = state.old_state();
-            eval(v, old, x, &mut |v, so, t| {
+            v.viewing_old += 1;
+            let r = eval(v, old, x, &mut |v, so, t| {
                 let mut s = state.clone();
                 s.pc = so.pc;
-                k(v, s, t)
-            })
+                // The rest of the path is back in the current state.
+                let outer = std::mem::replace(&mut v.viewing_old, 0);
+                let r = k(v, s, t);
+                v.viewing_old = outer;
+                r
+            });
+            v.viewing_old -= 1;
+            r
         }
         ExprKind::Opening(call, body) => {
             let closes_before = v.inferred_closes;
@@ -157,14 +164,14 @@ fn read(
     k: K<Term>,
 ) -> VResult {
     match ghost::locate(v, &state, &target, recv)? {
-        Some(found) => {
+        Some(located) => {
             // The state after an inferred `open` goes on: the opened chunks stay, so that
             // `list.items[i]` finds the array chunk that opening `list`'s predicate gave.
-            for (s, i) in found {
+            let what = v.text(e.span);
+            located.each(v, e.span, &what, |v, s, i| {
                 let value = ghost::chunk_value(&s.heap, i);
-                k(v, s, value)?;
-            }
-            Ok(())
+                k(v, s, value)
+            })
         }
         // No chunk on a path whose facts contradict each other: the path is dropped (Figure 6),
         // not failed.
@@ -175,10 +182,7 @@ fn read(
                 e.span,
                 format!("no permission to read {}", v.text(e.span)),
             )
-            .with_note(format!(
-                "the heap holds no chunk for `{}`",
-                ghost::describe(&target, recv)
-            ))),
+            .with_note(format!("the heap holds no chunk for `{}`", v.text(e.span)))),
     }
 }
 

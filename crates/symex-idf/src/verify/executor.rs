@@ -30,6 +30,7 @@ pub fn exec(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
     v.path.push(TraceStep {
         span: s.span,
         state: state.clone(),
+        label: None,
     });
     let r = exec_kind(v, state, s, k);
     v.path.truncate(depth);
@@ -190,26 +191,24 @@ fn write(
     k: K<()>,
     update: impl Fn(&Term) -> Term,
 ) -> VResult {
+    let what = lhs_text(v, s);
     match ghost::locate(v, &state, target, recv)? {
-        Some(found) => {
-            for (mut st, i) in found {
-                let chunk = match st.heap.chunks[i].clone() {
-                    Chunk::Field { recv, field, value } => Chunk::Field {
-                        recv,
-                        field,
-                        value: update(&value),
-                    },
-                    Chunk::Elems { recv, value } => Chunk::Elems {
-                        recv,
-                        value: update(&value),
-                    },
-                    other => other,
-                };
-                st.heap.chunks.set(i, chunk);
-                k(v, st, ())?;
-            }
-            Ok(())
-        }
+        Some(located) => located.each(v, s.span, &what, |v, mut st, i| {
+            let chunk = match st.heap.chunks[i].clone() {
+                Chunk::Field { recv, field, value } => Chunk::Field {
+                    recv,
+                    field,
+                    value: update(&value),
+                },
+                Chunk::Elems { recv, value } => Chunk::Elems {
+                    recv,
+                    value: update(&value),
+                },
+                other => other,
+            };
+            st.heap.chunks.set(i, chunk);
+            k(v, st, ())
+        }),
         None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
@@ -217,10 +216,7 @@ fn write(
                 s.span,
                 format!("no permission to write {}", lhs_text(v, s)),
             )
-            .with_note(format!(
-                "the heap holds no chunk for `{}`",
-                ghost::describe(target, recv)
-            ))),
+            .with_note(format!("the heap holds no chunk for `{what}`"))),
     }
 }
 
