@@ -3,7 +3,7 @@
 //!
 //! A generated program has a class `A` (fields, a predicate, two pure methods whose bodies use
 //! `opening` and pure calls, a mutator `m(int v, bool b)` with a random body and postcondition)
-//! and a driver `Main.test(int k0, int k1, int k2, bool b1)` that builds an `A`, calls `m` and
+//! and a driver `Main.test(int k0, int k1, int k2, bool b1)` that builds two `A`s, calls `m` and
 //! asserts things. The verifier proves `test` for all inputs, so `main { … d.test(K…); }` verifies
 //! for every choice of constants (`test` requires `true`); each verified program is then run on
 //! several sampled constant tuples. A run that violates an assertion, a contract, a permission or
@@ -56,6 +56,8 @@ enum S {
     FlipB,
     /// `while (v > 0) invariant acc(x) * acc(y) [* v >= 0]; { v := v - 1; [y := y + 1;] }`
     CountDown(bool, bool),
+    /// `if (true) { int i := 0; while (i < k) invariant acc(x) * acc(y) * (i >= 0); { i := i + 1; [y := y + 1;] } }`
+    LocalLoop(i8, bool),
 }
 
 /// A permission-carrying assertion inside `untouched`.
@@ -131,6 +133,9 @@ enum T {
     CloseP,
     OpenP,
     CallMAgain,
+    /// On a second object, created before `a`.
+    CallMOther,
+    AssertOtherX,
 }
 
 #[derive(Clone, Debug)]
@@ -168,6 +173,9 @@ fn stmt(f: Features) -> BoxedStrategy<S> {
         expr().prop_map(S::AssignY).boxed(),
         Just(S::YFromF).boxed(),
         Just(S::YFromG).boxed(),
+        (konst(), any::<bool>())
+            .prop_map(|(k, y)| S::LocalLoop(k, y))
+            .boxed(),
     ];
     if f.assign_params {
         leaf.push(expr().prop_map(S::AssignV).boxed());
@@ -265,6 +273,8 @@ fn test_stmt() -> impl Strategy<Value = T> {
         1 => Just(T::CloseP),
         1 => Just(T::OpenP),
         2 => Just(T::CallMAgain),
+        1 => Just(T::CallMOther),
+        1 => Just(T::AssertOtherX),
     ]
 }
 
@@ -354,6 +364,12 @@ fn render_s(s: &S, out: &mut String, indent: usize) {
             block(b, out);
             out.push_str(&format!("{pad}}}\n"));
         }
+        S::LocalLoop(k, y) => {
+            let y = if *y { " this.y := this.y + 1;" } else { "" };
+            out.push_str(&format!(
+                "{pad}if (true) {{ int i := 0; while (i < {k}) invariant acc(this.x) * acc(this.y) * (i >= 0); {{ i := i + 1;{y} }} }}\n"
+            ));
+        }
         S::CountDown(nonneg, y) => {
             let inv = if *nonneg { " * (v >= 0)" } else { "" };
             let y = if *y { " this.y := this.y + 1;" } else { "" };
@@ -430,6 +446,8 @@ fn render_t(i: usize, t: &T) -> String {
         T::CloseP => "close a.p();",
         T::OpenP => "open a.p();",
         T::CallMAgain => "a.m(k2, !b1);",
+        T::CallMOther => "o.m(k0, b1);",
+        T::AssertOtherX => "assert o.x = k1;",
     };
     s.to_string()
 }
@@ -467,7 +485,7 @@ fn render(p: &Prog, sample: (i8, i8, i8, bool)) -> String {
          \x20 void m(int v, bool b) requires acc(this.x) * acc(this.y){vpre};\n\
          \x20   ensures {post};\n  {{\n{body}  }}\n}}\n\
          class Main {{\n  void test(int k0, int k1, int k2, bool b1) {{\n\
-         \x20   {assume}A a := new A; a.x := k0; a.y := k2; a.m(k1, b1);\n    {}\n  }}\n}}\n\
+         \x20   {assume}A o := new A; o.x := k1; A a := new A; a.x := k0; a.y := k2; a.m(k1, b1);\n    {}\n  }}\n}}\n\
          main {{ Main d := new Main; d.test({k0}, {k1}, {k2}, {b1}); }}\n",
         render_pre(p.g_pre),
         render_body(&p.g_body),
