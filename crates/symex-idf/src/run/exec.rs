@@ -141,7 +141,7 @@ impl<'p> Machine<'p> {
                         len.span,
                     ));
                 };
-                if n > 1 << 24 {
+                if n > 1 << 20 {
                     return Err(Stop::Limit(format!("array of {n} elements"), len.span));
                 }
                 let (a, perms) = self.heap.new_array(*elem, n);
