@@ -136,10 +136,40 @@ enum T {
     /// On a second object, created before `a`.
     CallMOther,
     AssertOtherX,
+    /// `a.n(a, o)`, `a.n(o, a)`, `a.n(o, o)`.
+    MoveAO,
+    MoveOA,
+    MoveOO,
+}
+
+/// A mutator `n(A o, A q)` moving permissions between two objects: its precondition and
+/// postcondition are `acc` of `o.y`, `q.y` or both; its body writes through them and, with
+/// `assign_params`, reassigns them (issue 9: `o := q` let a caller hold `acc(a.y)` twice).
+#[derive(Clone, Copy, Debug)]
+enum Accs {
+    O,
+    Q,
+    Both,
+}
+
+#[derive(Clone, Debug)]
+enum NS {
+    WriteO,
+    WriteQ,
+    OFromQ,
+    QFromO,
+}
+
+#[derive(Clone, Debug)]
+struct Mover {
+    pre: Accs,
+    post: Accs,
+    body: Vec<NS>,
 }
 
 #[derive(Clone, Debug)]
 struct Prog {
+    n: Mover,
     pbody: PBody,
     g_pre: Pre,
     g_body: PureBody,
@@ -275,7 +305,26 @@ fn test_stmt() -> impl Strategy<Value = T> {
         2 => Just(T::CallMAgain),
         1 => Just(T::CallMOther),
         1 => Just(T::AssertOtherX),
+        1 => Just(T::MoveAO),
+        1 => Just(T::MoveOA),
+        1 => Just(T::MoveOO),
     ]
+}
+
+fn accs() -> impl Strategy<Value = Accs> {
+    prop_oneof![Just(Accs::O), Just(Accs::Q), Just(Accs::Both)]
+}
+
+fn mover(f: Features) -> BoxedStrategy<Mover> {
+    let mut stmts = vec![Just(NS::WriteO).boxed(), Just(NS::WriteQ).boxed()];
+    if f.assign_params {
+        stmts.push(Just(NS::OFromQ).boxed());
+        stmts.push(Just(NS::QFromO).boxed());
+    }
+    let stmt = proptest::strategy::Union::new(stmts);
+    (accs(), accs(), prop::collection::vec(stmt, 0..3))
+        .prop_map(|(pre, post, body)| Mover { pre, post, body })
+        .boxed()
 }
 
 fn program(f: Features) -> impl Strategy<Value = Prog> {
@@ -290,7 +339,10 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
         prop::collection::vec(stmt(f), 0..4),
         (leading_untouched(f), prop::collection::vec(post(f), 0..4)),
         prop::collection::vec(test_stmt(), 0..4),
-        prop::collection::vec((konst(), konst(), konst(), any::<bool>()), 1..5),
+        (
+            prop::collection::vec((konst(), konst(), konst(), any::<bool>()), 1..5),
+            mover(f),
+        ),
     )
         .prop_map(
             |(
@@ -299,8 +351,9 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
                 body,
                 (first, rest),
                 test,
-                samples,
+                (samples, n),
             )| Prog {
+                n,
                 pbody,
                 g_pre,
                 g_body,
@@ -426,6 +479,33 @@ fn render_body(b: &PureBody) -> String {
     }
 }
 
+fn render_accs(a: Accs) -> &'static str {
+    match a {
+        Accs::O => "acc(o.y)",
+        Accs::Q => "acc(q.y)",
+        Accs::Both => "acc(o.y) * acc(q.y)",
+    }
+}
+
+fn render_mover(n: &Mover) -> String {
+    let body: Vec<&str> = n
+        .body
+        .iter()
+        .map(|s| match s {
+            NS::WriteO => "o.y := 1;",
+            NS::WriteQ => "q.y := 2;",
+            NS::OFromQ => "o := q;",
+            NS::QFromO => "q := o;",
+        })
+        .collect();
+    format!(
+        "  void n(A o, A q) requires (o != null) * (q != null) * {}; ensures {}; {{ {} }}\n",
+        render_accs(n.pre),
+        render_accs(n.post),
+        body.join(" ")
+    )
+}
+
 fn render_pre(p: Pre) -> &'static str {
     match p {
         Pre::Acc => "acc(this.x)",
@@ -448,6 +528,9 @@ fn render_t(i: usize, t: &T) -> String {
         T::CallMAgain => "a.m(k2, !b1);",
         T::CallMOther => "o.m(k0, b1);",
         T::AssertOtherX => "assert o.x = k1;",
+        T::MoveAO => "a.n(a, o);",
+        T::MoveOA => "a.n(o, a);",
+        T::MoveOO => "a.n(o, o);",
     };
     s.to_string()
 }
@@ -483,7 +566,7 @@ fn render(p: &Prog, sample: (i8, i8, i8, bool)) -> String {
          \x20 pure int g() requires {}; {{ return {}; }}\n\
          \x20 pure int f() requires {}; {{ return {}; }}\n\
          \x20 void m(int v, bool b) requires acc(this.x) * acc(this.y){vpre};\n\
-         \x20   ensures {post};\n  {{\n{body}  }}\n}}\n\
+         \x20   ensures {post};\n  {{\n{body}  }}\n{}}}\n\
          class Main {{\n  void test(int k0, int k1, int k2, bool b1) {{\n\
          \x20   {assume}A o := new A; o.x := k1; A a := new A; a.x := k0; a.y := k2; a.m(k1, b1);\n    {}\n  }}\n}}\n\
          main {{ Main d := new Main; d.test({k0}, {k1}, {k2}, {b1}); }}\n",
@@ -491,6 +574,7 @@ fn render(p: &Prog, sample: (i8, i8, i8, bool)) -> String {
         render_body(&p.g_body),
         render_pre(p.f_pre),
         render_body(&p.f_body),
+        render_mover(&p.n),
         test.join(" "),
     )
 }
@@ -563,6 +647,14 @@ fn repair(p: &mut Prog, member: &str, part: &str) -> bool {
                 }
             }
             before != (p.post.len(), p.body.len()) || before.0 > 0
+        }
+        "A.n" => {
+            p.n = Mover {
+                pre: Accs::O,
+                post: Accs::O,
+                body: Vec::new(),
+            };
+            true
         }
         "A.f" | "A.g" => {
             let simple = PureBody {
@@ -726,6 +818,13 @@ fn fuzz(class: &str, features: Features) {
         Err(TestError::Fail(why, _)) => panic!("[{class}] minimal failing program: {why}"),
         Err(e) => panic!("[{class}] {e}"),
     }
+    // A fuzzer whose programs never verify checks nothing: most of them must reach a run.
+    assert!(
+        c.verified * 2 >= c.programs,
+        "[{class}] only {} of {} generated programs verified: the generator needs repair",
+        c.verified,
+        c.programs
+    );
 }
 
 #[test]
