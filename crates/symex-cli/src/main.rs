@@ -7,6 +7,7 @@ mod frontend;
 mod replay;
 mod run;
 mod verify;
+mod verify_run;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]

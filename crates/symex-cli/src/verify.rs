@@ -30,6 +30,12 @@ pub struct VerifyArgs {
     /// Print only the verdict.
     #[arg(long)]
     pub quiet: bool,
+    /// Do not verify: run `main` concretely with run-time checks of assertions, contracts
+    /// (postconditions with the parameters' entry values), loop invariants, permissions,
+    /// predicate bodies at close/open/opening, `untouched` and pure-method termination.
+    /// Exit 1 on a violation, 0 when `main` completes, 3 at a limit of the run.
+    #[arg(long)]
+    pub run: bool,
 }
 
 /// Runs the subcommand; returns the exit status of `spec/cli.md`.
@@ -53,6 +59,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
             return 2;
         }
     };
+    if args.run {
+        return crate::verify_run::run(args, &name, &src);
+    }
     let max_time = args
         .max_time
         .filter(|t| t.is_finite() && *t > 0.0)

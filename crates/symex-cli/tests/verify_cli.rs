@@ -247,3 +247,38 @@ fn text_that_is_not_utf8_is_bad_input_with_its_position() {
     );
     let _ = std::fs::remove_file(file);
 }
+
+/// `symex verify --run`: exit 0 when `main` completes, 1 on a violation (member, check, line),
+/// 2 on bad input, 3 at a limit of the run.
+#[test]
+fn run_mode_exit_statuses_and_json() {
+    let file = example("cell_fig3.idf");
+    let (code, stdout, _) = symex(&["verify", "--run", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("RUN COMPLETED"), "{stdout}");
+
+    let file = example("mutant_fig2_wrong_assert.idf");
+    let (code, stdout, _) = symex(&["verify", "--run", "--json", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["mode"], "run");
+    assert_eq!(v["outcome"]["kind"], "violation");
+    assert_eq!(v["outcome"]["member"], "main");
+    assert_eq!(v["outcome"]["check"], "assertion");
+    assert_eq!(v["outcome"]["line"], 22);
+
+    let file = example("error_syntax.idf");
+    let (code, _, stderr) = symex(&["verify", "--run", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let looping = dir.path().join("loop.idf");
+    std::fs::write(
+        &looping,
+        "main { int i := 0; while (true) invariant true; { i := i + 1; } }",
+    )
+    .unwrap();
+    let (code, stdout, _) = symex(&["verify", "--run", looping.to_str().unwrap()]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(stdout.contains("RUN UNKNOWN: step limit"), "{stdout}");
+}
