@@ -15,11 +15,11 @@
 //! - `untouched_cond`: `untouched(c ? acc(x) : acc(y))` in postconditions,
 //! - `recursive_pure`: pure bodies call themselves or later pure methods (inside `opening`).
 //!
-//! The baseline (none of them) runs in CI; the three hole classes are `#[ignore]`d until the
-//! verifier's fix lands (branch idf-sound), then enabled. Cases and seed:
-//! `SOUNDNESS_FUZZ_CASES` (default 200 per class), `SOUNDNESS_FUZZ_SEED` (default 1).
-//! `cargo test -p symex-idf --test soundness_fuzz -- --nocapture --include-ignored` prints how
-//! many programs and runs each class checked.
+//! The baseline (none of them, 200 programs) and the three hole classes (100 each) run in CI; on
+//! the verifier before issue 9's fixes each hole class found its hole (README). Cases and seed:
+//! `SOUNDNESS_FUZZ_CASES` (for every class), `SOUNDNESS_FUZZ_SEED` (default 1).
+//! `cargo test -p symex-idf --test soundness_fuzz -- --nocapture` prints how many programs and
+//! runs each class checked.
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use symex_idf::run::{Outcome, RunConfig};
@@ -769,8 +769,8 @@ fn env_u32(name: &str, default: u32) -> u32 {
 }
 
 /// Runs one class: fails with the shrunk program when a verified program's run violates a check.
-fn fuzz(class: &str, features: Features) {
-    let cases = env_u32("SOUNDNESS_FUZZ_CASES", 200);
+fn fuzz(class: &str, features: Features, default_cases: u32) {
+    let cases = env_u32("SOUNDNESS_FUZZ_CASES", default_cases);
     let seed = env_u32("SOUNDNESS_FUZZ_SEED", 1);
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..4].copy_from_slice(&seed.to_le_bytes());
@@ -830,11 +830,10 @@ fn fuzz(class: &str, features: Features) {
 
 #[test]
 fn baseline_verified_programs_run_without_violations() {
-    fuzz("baseline", Features::default());
+    fuzz("baseline", Features::default(), 200);
 }
 
 #[test]
-#[ignore = "issue 9 hole 1 (assigning a parameter changes what the postcondition says): enable when idf-sound's fix is merged"]
 fn hole_1_assigned_parameters() {
     fuzz(
         "assign_params",
@@ -842,11 +841,11 @@ fn hole_1_assigned_parameters() {
             assign_params: true,
             ..Features::default()
         },
+        100,
     );
 }
 
 #[test]
-#[ignore = "issue 9 hole 2 (untouched(b ? acc(x) : acc(y)) leaks the last branch): enable when idf-sound's fix is merged"]
 fn hole_2_untouched_with_a_conditional() {
     fuzz(
         "untouched_cond",
@@ -854,11 +853,11 @@ fn hole_2_untouched_with_a_conditional() {
             untouched_cond: true,
             ..Features::default()
         },
+        100,
     );
 }
 
 #[test]
-#[ignore = "issue 9 hole 3 (§3.6 bypassed by an inferred close inside opening): enable when idf-sound's fix is merged"]
 fn hole_3_recursive_pure_calls_inside_opening() {
     fuzz(
         "recursive_pure",
@@ -866,6 +865,7 @@ fn hole_3_recursive_pure_calls_inside_opening() {
             recursive_pure: true,
             ..Features::default()
         },
+        100,
     );
 }
 
