@@ -37,21 +37,24 @@ fn figure_2_runs_and_a_wrong_assertion_is_caught() {
 }
 
 #[test]
-fn assigned_parameter_does_not_change_the_postcondition() {
-    // Issue 9, hole 1: the caller assumes x = 3 (the argument), the run has x = 7.
-    let src = "class A { int x;\n\
+fn a_postcondition_is_checked_with_the_arguments_passed() {
+    // Issue 9, hole 1 (`v := 7; this.x := 7;` with `ensures this.x = v`): the front end now
+    // rejects assigning a parameter; with a local copy the run shows what callers would see.
+    let hole = "class A { int x;\n\
       void set(int v) requires acc(this.x); ensures acc(this.x) * this.x = v;\n\
       { v := 7; this.x := 7; } }\n\
       main { A a := new A; a.set(3); assert a.x = 3; }";
-    assert_eq!(outcome(src), "A.set postcondition 2");
-    assert_eq!(outcome(&src.replace("3", "7")), "completed");
+    assert!(run_source(hole, RunConfig::default()).is_err());
+    let src = hole.replace("v := 7;", "int w := 7;");
+    assert_eq!(outcome(&src), "A.set postcondition 2");
+    assert_eq!(outcome(&src.replace('3', "7")), "completed");
 }
 
 #[test]
-fn counting_a_parameter_down_is_checked_against_its_entry_value() {
+fn counting_a_copy_of_a_parameter_down() {
     let src = "class A { int x;\n\
       void count(int n) requires acc(x) * n >= 0; ensures acc(x) * x = n;\n\
-      { x := 0; while (n > 0) invariant acc(x); { n := n - 1; } } }\n\
+      { int k := n; x := 0; while (k > 0) invariant acc(x); { k := k - 1; } } }\n\
       main { A a := new A; a.count(2); }";
     assert_eq!(outcome(src), "A.count postcondition 2");
     assert_eq!(
@@ -61,16 +64,19 @@ fn counting_a_parameter_down_is_checked_against_its_entry_value() {
 }
 
 #[test]
-fn a_permission_held_twice_is_caught_where_it_is_given_the_second_time() {
-    // Issue 9, hole 1's second form: `give` takes acc(p.x) and reassigns `o := p`; the
-    // postcondition (with `o` at its entry value) returns acc(o.x), which it never held, and
-    // the caller would hold acc(a.x) twice.
+fn a_postcondition_returns_only_permissions_the_callee_holds() {
+    // Issue 9, hole 1's second form without the (now rejected) `o := p`: `give` takes acc(p.x)
+    // and promises acc(o.x), which it never held; the caller would hold acc(a.x) twice.
     let src = "class A { int x;\n\
       void give(A o, A p) requires acc(p.x); ensures acc(o.x);\n\
-      { o := p; } }\n\
+      { A t := p; } }\n\
       main { A a := new A; A c := new A; a.give(a, c); }";
     assert_eq!(outcome(src), "A.give postcondition 2");
     assert!(message(src).contains("no permission"), "{}", message(src));
+    assert_eq!(
+        outcome(&src.replace("a.give(a, c)", "a.give(c, c)")),
+        "completed"
+    );
 }
 
 #[test]
