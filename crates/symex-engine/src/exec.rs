@@ -456,15 +456,21 @@ impl<D: Domain> State<D> {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
-            // Addresses are plain 64-bit integers: pointer/integer casts only change the width.
+            // Addresses are plain 64-bit integers: pointer/integer casts only change the width, and an
+            // integer becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
-                if from == to {
-                    return a.clone();
+                let v = if from == to {
+                    a.clone()
                 } else if to < from {
-                    CastOp::Trunc
+                    self.dom.cast(CastOp::Trunc, from, to, a)
                 } else {
-                    CastOp::ZExt
-                }
+                    self.dom.cast(CastOp::ZExt, from, to, a)
+                };
+                return if op == ir::CastOp::IntToPtr && to == 64 {
+                    self.wrap_ptr(v)
+                } else {
+                    v
+                };
             }
         };
         self.dom.cast(op, from, to, a)
@@ -507,7 +513,12 @@ impl<D: Domain> State<D> {
             let step = self.dom.binop(domain::BinOp::Mul, 64, &i64v, &scale);
             p = self.dom.binop(domain::BinOp::Add, 64, &p, &step);
         }
-        p
+        // On a 32-bit target the sum wraps at 32 bits (each step may be computed wider: the low bits agree).
+        if indices.is_empty() {
+            p
+        } else {
+            self.wrap_ptr(p)
+        }
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
@@ -521,7 +532,7 @@ impl<D: Domain> State<D> {
             .allocate(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
         self.frames.last_mut().expect("a frame").allocas.push(id);
-        Ok(self.dom.constant(64, crate::memory::address(id, 0) as u128))
+        Ok(self.dom.constant(64, prog.addr.address(id, 0) as u128))
     }
 
     /// Follows a control-flow edge: the phi moves of the target, read all before any is written.
@@ -679,7 +690,9 @@ impl<D: Domain> State<D> {
             Intrinsic::VaEnd => None,
             Intrinsic::VaCopy => {
                 let (d, s) = (arg(self, 0), arg(self, 1));
-                self.copy_memory(prog, &d, &s, 24)?;
+                // x86-64's `va_list` is a 24-byte struct, i386's a pointer.
+                let size = if prog.addr.pointer_bits == 32 { 4 } else { 24 };
+                self.copy_memory(prog, &d, &s, size)?;
                 None
             }
             Intrinsic::Trap => return Err(self.bug(prog, BugKind::Abort, "llvm.trap")),

@@ -2,7 +2,7 @@
 //! (object ids of functions and globals, scalar widths of types, library models of declarations).
 
 use crate::hooks::Model;
-use crate::memory::ObjId;
+use crate::memory::{AddressLayout, ObjId};
 use std::rc::Rc;
 use symex_ir::{AddrBase, FuncId, Inst, Module, Slot, TypeId, TypeKind};
 
@@ -14,6 +14,9 @@ pub struct Program {
     pub models: Vec<Option<Model>>,
     /// The scalar width of each type (64 for pointers), `None` for aggregates and `void`.
     pub widths: Vec<Option<u32>>,
+    /// How addresses are made, from the target's pointer size: pointer values are 64-bit scalars whose
+    /// arithmetic wraps at [`AddressLayout::pointer_bits`].
+    pub addr: AddressLayout,
     /// Names of the stack objects, by function and then by the `alloca`'s slot: `function:line` of the
     /// declaration, so that reports and uninitialised inputs say where the variable is.
     alloca_names: Vec<Vec<(Slot, Rc<str>)>>,
@@ -58,6 +61,7 @@ impl Program {
             })
             .collect();
         Program {
+            addr: AddressLayout::for_pointer_bytes(module.target.pointer_bytes),
             module,
             models,
             widths,
