@@ -209,3 +209,17 @@ fn ilp32_violation_replays_with_m32() {
     let r64: Value = serde_json::from_slice(&rep64.stdout).unwrap();
     assert_ne!(r64["outcome"]["kind"], "reach-error", "{r64}");
 }
+
+/// An index 1 MiB past a 32-bit array lands on the next object's address (`id << 20`): the write is out of
+/// bounds in C, so TRUE would be wrong; the path is ended as unsupported and the answer is UNKNOWN.
+#[test]
+fn ilp32_arithmetic_into_another_object_is_unknown_never_true() {
+    let (code, out) = check(
+        "valid-memsafety",
+        "ilp32_index_into_next_object.c",
+        &["--data-model", "ILP32"],
+    );
+    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
+    assert_eq!(code, Some(3));
+    assert!(out.contains("may land in another object"), "{out}");
+}

@@ -245,11 +245,15 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
             }
             _ => false,
         },
+        // On a 32-bit target a symbolic address computation asks whether it stays in its object.
+        Inst::Gep { base, indices, .. } => {
+            prog.addr.pointer_bits < 64
+                && (!is_const(st, *base) || indices.iter().any(|ix| !is_const(st, ix.index)))
+        }
         Inst::ICmp { .. }
         | Inst::Cast { .. }
         | Inst::Copy { .. }
         | Inst::Freeze { .. }
-        | Inst::Gep { .. }
         | Inst::ExtractValue { .. }
         | Inst::InsertValue { .. }
         | Inst::Vector(_) => false,
