@@ -113,10 +113,13 @@ const ILP32_EXAMPLES: &[(&str, &str, &str)] = &[
     ("ilp32_pointer_diff_wrap.c", "unreach-call", "TRUE"),
     ("ilp32_long_overflow.c", "no-overflow", "FALSE"),
     ("ilp32_struct_offsets.c", "unreach-call", "TRUE"),
+    ("ilp32_use_after_return.c", "valid-memsafety", "FALSE"),
+    ("ilp32_many_calls.c", "unreach-call", "TRUE"),
 ];
 
 /// The verdict of a native i386 run of an input-free example: `clang-14 -m32` with AddressSanitizer and
-/// UndefinedBehaviorSanitizer (aborting on the first report), `reach_error` exiting with 77.
+/// UndefinedBehaviorSanitizer (aborting on the first report, stack use after return included), `reach_error`
+/// exiting with 77.
 fn native_m32_verdict(file: &str, dir: &std::path::Path) -> String {
     let stub = dir.join("stub.c");
     std::fs::write(
@@ -139,7 +142,10 @@ fn native_m32_verdict(file: &str, dir: &std::path::Path) -> String {
         "clang-14 -m32 failed on {file} (scripts/ensure-deps.sh installs libc6-dev-i386): {}",
         String::from_utf8_lossy(&cc.stderr)
     );
-    let run = std::process::Command::new(&exe).output().unwrap();
+    let run = std::process::Command::new(&exe)
+        .env("ASAN_OPTIONS", "detect_stack_use_after_return=1")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);
     match run.status.code() {
         Some(0) => "TRUE".into(),

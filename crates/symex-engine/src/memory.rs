@@ -352,6 +352,8 @@ pub struct Memory<B> {
     live_heap: usize,
     /// Which sizes and how many objects addresses can express.
     layout: AddressLayout,
+    /// Ids of dead stack objects no pointer refers to (see `escape.rs`), for the next stack objects.
+    reusable: Vec<ObjId>,
 }
 
 impl<B: Clone> Default for Memory<B> {
@@ -372,6 +374,7 @@ impl<B: Clone> Memory<B> {
             slots: SlotTable::with_null(),
             live_heap: 0,
             layout,
+            reusable: Vec::new(),
         }
     }
 
@@ -396,6 +399,20 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
+        if kind == ObjKind::Stack && size < self.layout.max_object_size() {
+            if let Some(id) = self.reusable.pop() {
+                let size = size as usize;
+                *self.slots.get_mut(id as usize).expect("a dead slot") =
+                    Slot::Live(Rc::new(Object {
+                        kind,
+                        name,
+                        read_only: false,
+                        bytes: vec![fill; size],
+                        init: InitMap::new(size, initialised),
+                    }));
+                return Some(id);
+            }
+        }
         if !self.addressable(size) {
             return None;
         }
@@ -492,6 +509,17 @@ impl<B: Clone> Memory<B> {
             self.live_heap -= 1;
         }
         true
+    }
+
+    /// Lets a later stack object take the id of dead stack object `id`, to which no pointer exists (the
+    /// caller knows: its address never escaped its frame).
+    pub fn reuse_later(&mut self, id: ObjId) {
+        if matches!(
+            self.slots.get(id as usize),
+            Some(Slot::Dead(ObjKind::Stack))
+        ) {
+            self.reusable.push(id);
+        }
     }
 
     /// Marks a live object read-only (string literals, `const` globals).

@@ -46,6 +46,8 @@ pub struct Frame<D: Domain> {
     pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
     /// Stack objects of this activation, freed when it returns.
     pub allocas: Vec<ObjId>,
+    /// Those of `allocas` whose address never escaped: their ids are reused after the return.
+    pub private: Vec<ObjId>,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -180,6 +182,7 @@ impl<D: Domain> State<D> {
             regs,
             aggs: Vec::new(),
             allocas: Vec::new(),
+            private: Vec::new(),
             varargs: None,
             ret_dst,
         });
@@ -190,6 +193,9 @@ impl<D: Domain> State<D> {
         let mut f = self.frames.pop()?;
         for &id in &f.allocas {
             self.mem.kill(id);
+        }
+        for &id in &f.private {
+            self.mem.reuse_later(id);
         }
         if let Some(id) = f.varargs {
             self.mem.kill(id);
