@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine of this kind lacks: clang-14 (the C front-end) and csmith
-# (differential tests). llvm-14-dev and libz3-dev are already there.
+# Installs what a fresh machine of this kind lacks: clang-14 (the C front-end), csmith
+# (differential tests), and the i386 headers and libraries for `-m32` (SV-COMP's ILP32 tasks,
+# `symex check --data-model ILP32`, and the native 32-bit builds the tests compare with).
+# llvm-14-dev and libz3-dev are already there.
 set -euo pipefail
 missing=()
 command -v clang-14 >/dev/null 2>&1 || missing+=(clang-14)
 command -v csmith >/dev/null 2>&1 || missing+=(csmith)
+for pkg in libc6-dev-i386 gcc-multilib; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
