@@ -4,7 +4,12 @@ valid-memsafety and no-overflow rows) and prints a table scored the SV-COMP way:
 FALSE, -32 wrong TRUE, -16 wrong FALSE, 0 UNKNOWN. A memory-safety FALSE counts as correct only with the
 expected subproperty.
 
-usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--symex PATH] [--jobs N] [--no-native]
+Each task runs with its `data_model` column as `--data-model`: ILP32 tasks are compiled for i386
+(`clang-14 -m32`, 4-byte pointers and size_t), LP64 ones for x86-64. `--data-model ILP32` keeps the
+tasks of one data model only.
+
+usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--data-model LP64|ILP32] [--symex PATH]
+                         [--jobs N] [--no-native]
 """
 import argparse
 import concurrent.futures
@@ -24,12 +29,13 @@ BENCH = os.path.join(SHARED, "benchmarks", "sv-comp")
 PROPERTIES = ("unreach-call", "valid-memsafety", "no-overflow")
 
 
-def rows(filt):
+def rows(filt, data_model=""):
     with open(os.path.join(BENCH, "tasks.tsv")) as f:
         header = f.readline().rstrip("\n").split("\t")
         for line in f:
             r = dict(zip(header, line.rstrip("\n").split("\t")))
-            if r["property"] in PROPERTIES and (not filt or filt in r["input"]):
+            if r["property"] in PROPERTIES and (not filt or filt in r["input"]) \
+                    and (not data_model or r["data_model"] == data_model):
                 yield r
 
 
@@ -97,6 +103,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--filter", default="")
+    ap.add_argument("--data-model", default="", choices=["", "LP64", "ILP32"])
     ap.add_argument("--symex", default=os.path.join(ROOT, "target", "release", "symex"))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-native", action="store_true",
@@ -108,7 +115,7 @@ def main():
     if not os.path.exists(a.symex):
         print("build symex first: cargo build --release -p symex-cli (or pass --symex)")
         return 2
-    tasks = list(rows(a.filter))
+    tasks = list(rows(a.filter, a.data_model))
     tmp = tempfile.mkdtemp(prefix="symex-svcomp-")
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = [ex.submit(run, a.symex, r, a.limit, os.path.join(tmp, str(i)), not a.no_native)

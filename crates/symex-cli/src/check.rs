@@ -9,7 +9,6 @@ use serde_json::json;
 use std::path::PathBuf;
 use symex_engine::{BugKind, Checks, Program};
 use symex_explore::{FinishedPath, PathEnd};
-use symex_ir::{CastOp, Inst};
 
 /// The properties `check` decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +67,7 @@ pub enum DataModel {
     /// 64-bit long and pointers (x86-64 Linux).
     #[value(name = "LP64", alias = "lp64")]
     Lp64,
-    /// 32-bit int, long and pointers: emulated with 32-bit long on 64-bit pointers (see the README).
+    /// 32-bit int, long and pointers: compiled for i386 (`clang -m32`).
     #[value(name = "ILP32", alias = "ilp32")]
     Ilp32,
 }
@@ -124,30 +123,6 @@ fn meaning(p: Property, kind: BugKind) -> Meaning {
     }
 }
 
-/// Why the ILP32 emulation (32-bit long, 64-bit pointers) may not match the program, if it may not.
-fn ilp32_mismatch(prog: &Program) -> Option<String> {
-    for f in &prog.module.functions {
-        for b in f.body.iter().flat_map(|b| &b.blocks) {
-            for inst in &b.insts {
-                if let Inst::Cast { op, from, to, .. } = inst {
-                    let narrow = match op {
-                        CastOp::PtrToInt => *to < 64,
-                        CastOp::IntToPtr => *from < 64,
-                        _ => false,
-                    };
-                    if narrow {
-                        return Some(format!(
-                            "`{}` converts between pointers and 32-bit integers, which the ILP32 emulation (64-bit pointers) does not reproduce",
-                            f.name
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    None
-}
-
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
@@ -188,10 +163,9 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
     if args.data_model == DataModel::Ilp32 {
-        // A 64-bit target whose long is 32 bits (LLP64, with GCC's bit-field layout).
-        let extra = "--target=x86_64-pc-windows-gnu -mno-ms-bitfields";
+        // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
-        args.explore.frontend.cflags = Some(format!("{extra} {flags}"));
+        args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
@@ -203,12 +177,6 @@ pub fn main(mut args: CheckArgs) -> i32 {
     if p == Property::Termination {
         unknown_reasons.push("termination is not decided by path exploration".into());
         return report(&args, "unknown", None, None, &unknown_reasons);
-    }
-    if args.data_model == DataModel::Ilp32 {
-        if let Some(why) = ilp32_mismatch(&prog) {
-            unknown_reasons.push(why);
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
     }
     if p == Property::NoOverflow {
         if let Some(why) = wide_unsuffixed_literal(&args.file) {

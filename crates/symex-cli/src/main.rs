@@ -8,6 +8,7 @@ mod native;
 mod replay;
 mod run;
 mod verify;
+mod verify_run;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]

@@ -187,3 +187,87 @@ fn printf_count_of_a_symbolic_value_forks_on_its_length() {
         assert_eq!(t["outcome"]["code"], i64::from(n == 12), "x = {x}");
     }
 }
+
+/// `symex run --cflags -m32`: a symbolic exploration of an i386 build (4-byte pointers, 32-bit size_t,
+/// `malloc` of a symbolic 32-bit size). The bug's input is checked against the native `clang-14 -m32`
+/// build: it aborts there with that input, and not with the others.
+#[test]
+fn run_explores_an_m32_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("nodes.c");
+    std::fs::write(
+        &prog,
+        r#"#include <stdlib.h>
+extern unsigned int __VERIFIER_nondet_uint(void);
+struct node { struct node *next; int v; };
+int main(void) {
+    unsigned int n = __VERIFIER_nondet_uint();
+    if (n > 4) return 0;
+    struct node *a = malloc(n * sizeof(struct node));
+    if (!a) return 0;
+    for (unsigned int i = 0; i < n; i++) { a[i].next = a; a[i].v = (int)i; }
+    if (n == 3 && (char *)&a[2].v - (char *)a == 20) abort();
+    free(a);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = symex()
+        .arg("run")
+        .arg(&prog)
+        .args(["--cflags", "-m32", "--json", "--validate-tests", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["complete"], true, "{r}");
+    assert_eq!(
+        r["validation_errors"].as_array().map_or(0, |v| v.len()),
+        0,
+        "{r}"
+    );
+    let errs = r["errors"].as_array().unwrap();
+    assert_eq!(errs.len(), 1, "{r}");
+    assert_eq!(errs[0]["kind"], "abort");
+    let test: Value =
+        serde_json::from_str(&std::fs::read_to_string(errs[0]["test"].as_str().unwrap()).unwrap())
+            .unwrap();
+    let bytes: Vec<u8> = test["inputs"][0]["bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect();
+    let n = u32::from_le_bytes(bytes[..4].try_into().unwrap());
+    // The native i386 build is the oracle: it aborts with the bug's input and with no other small one.
+    for k in 0..=5u32 {
+        let stub = dir.path().join(format!("stub{k}.c"));
+        std::fs::write(
+            &stub,
+            format!("unsigned int __VERIFIER_nondet_uint(void) {{ return {k}u; }}\n"),
+        )
+        .unwrap();
+        let exe = dir.path().join(format!("native{k}"));
+        let cc = std::process::Command::new("clang-14")
+            .args(["-m32", "-w", "-fsanitize=address,undefined"])
+            .arg(&prog)
+            .arg(&stub)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("clang-14");
+        assert!(
+            cc.status.success(),
+            "clang-14 -m32 (scripts/ensure-deps.sh installs libc6-dev-i386): {}",
+            String::from_utf8_lossy(&cc.stderr)
+        );
+        let run = std::process::Command::new(&exe).output().unwrap();
+        assert_eq!(
+            run.status.success(),
+            k != n,
+            "native -m32 run with n = {k} (symex's bug input: {n})"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{split_address, Lookup, ObjId, ObjKind, Object};
+use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::state::State;
 
@@ -37,10 +37,37 @@ impl<D: Domain> State<D> {
         })
     }
 
-    /// `ptr + k` on 64 bits.
+    /// `ptr + k`, wrapping at the target's pointer width.
     pub fn ptr_add(&mut self, ptr: &D::Val, k: u64) -> D::Val {
         let kv = self.dom.constant(64, k as u128);
-        self.dom.binop(BinOp::Add, 64, ptr, &kv)
+        let p = self.dom.binop(BinOp::Add, 64, ptr, &kv);
+        self.wrap_ptr(p)
+    }
+
+    /// A pointer value (a 64-bit scalar) cut to the target's pointer width: on a 32-bit target pointer
+    /// arithmetic wraps at 32 bits, and every pointer value stays below 2^32.
+    #[inline(always)]
+    pub fn wrap_ptr(&mut self, p: D::Val) -> D::Val {
+        let bits = self.mem.layout().pointer_bits;
+        if bits >= 64 {
+            return p;
+        }
+        let low = self.dom.cast(CastOp::Trunc, 64, bits, &p);
+        self.dom.cast(CastOp::ZExt, bits, 64, &low)
+    }
+
+    /// The object id and the offset (both 32-bit values of the domain) of a pointer value.
+    pub(crate) fn split_ptr(&mut self, ptr: &D::Val) -> (D::Val, D::Val) {
+        let l = self.mem.layout();
+        let shift = self.dom.constant(64, u128::from(l.offset_bits));
+        let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
+        let idv = self.dom.cast(CastOp::Trunc, 64, 32, &hi);
+        let mut offv = self.dom.cast(CastOp::Trunc, 64, 32, ptr);
+        if l.offset_bits < 32 {
+            let mask = self.dom.constant(32, u128::from(l.max_object_size() - 1));
+            offv = self.dom.binop(BinOp::And, 32, &offv, &mask);
+        }
+        (idv, offv)
     }
 
     /// Resolves `ptr` for an access of `n` bytes: decides which object it refers to, checks that the object
@@ -56,7 +83,7 @@ impl<D: Domain> State<D> {
         // A known address that is plainly valid needs no question asked: the general path below would
         // answer every decision the same way (its conditions are constants).
         if let Some(p) = self.dom.as_const(ptr) {
-            let (id, off) = split_address(p as u64);
+            let (id, off) = self.mem.layout().split(p as u64);
             if let Some(o) = self.mem.object(id) {
                 if off + n <= o.size() && !(o.read_only && access == Access::Write) {
                     return Ok(Place {
@@ -90,9 +117,7 @@ impl<D: Domain> State<D> {
         n: u64,
         access: Access,
     ) -> Result<(ObjId, D::Val), End> {
-        let shift = self.dom.constant(64, 32);
-        let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
-        let idv = self.dom.cast(CastOp::Trunc, 64, 32, &hi);
+        let (idv, offv) = self.split_ptr(ptr);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as ObjId;
         let verb = if access == Access::Read {
             "read"
@@ -125,7 +150,6 @@ impl<D: Domain> State<D> {
                 ));
             }
         };
-        let offv = self.dom.cast(CastOp::Trunc, 64, 32, ptr);
         let off64 = self.dom.cast(CastOp::ZExt, 32, 64, &offv);
         let nv = self.dom.constant(64, n as u128);
         let end = self.dom.binop(BinOp::Add, 64, &off64, &nv);
@@ -414,7 +438,7 @@ mod tests {
     use super::*;
     use crate::bug::BugKind;
     use crate::concrete::Concrete;
-    use crate::memory::address;
+    use crate::memory::AddressLayout;
     use crate::state::Checks;
     use crate::testfile::TestInput;
     use symex_ir::{Module, Target, TypeInfo, TypeKind};
@@ -477,7 +501,7 @@ mod tests {
     }
 
     fn ptr(id: ObjId, off: u64) -> u128 {
-        address(id, off) as u128
+        AddressLayout::LP64.address(id, off) as u128
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::bug::{BugKind, End};
 use crate::domain::{Decision, Domain};
 use crate::exec::{unsupported, Flow};
-use crate::memory::{address, split_address, Lookup, ObjKind};
+use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::{Call, Callee, FuncId, Operand};
@@ -65,7 +65,7 @@ impl<D: Domain> State<D> {
     fn call_target(&mut self, prog: &Program, op: Operand) -> Result<FuncId, End> {
         let p = self.val(op);
         let addr = self.dom.choose(Decision::CallTarget, &p, 64) as u64;
-        let (id, off) = split_address(addr);
+        let (id, off) = prog.addr.split(addr);
         match self.mem.lookup(id) {
             Lookup::Function(f) if off == 0 => Ok(FuncId(f)),
             Lookup::Nothing if id == 0 => Err(self.bug(
@@ -81,8 +81,8 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Lays the variadic arguments out as the x86-64 overflow area: 8-byte slots, 16-byte aligned for
-    /// 16-byte-aligned types.
+    /// Lays the variadic arguments out as the x86-64 overflow area (8-byte slots, 16-byte aligned for
+    /// 16-byte-aligned types), or on i386 as the stack does (4-byte slots).
     fn varargs_area(
         &mut self,
         prog: &Program,
@@ -91,15 +91,26 @@ impl<D: Domain> State<D> {
         fixed: usize,
         args: &[D::Val],
     ) -> Result<u32, End> {
+        let slot = u64::from(prog.module.target.pointer_bytes);
         let mut layout = Vec::new();
         let mut size = 0u64;
         for (i, &ty) in call.arg_types.iter().enumerate().skip(fixed) {
             let info = prog.module.ty(ty);
-            if info.align >= 16 {
+            if info.align >= 16 && slot == 8 {
                 size = size.next_multiple_of(16);
             }
             layout.push((i, size, prog.width(ty).unwrap_or(64), info.store_size));
-            size += info.store_size.next_multiple_of(8);
+            size += info.store_size.next_multiple_of(slot);
+        }
+        if !self.mem.addressable(size) {
+            return Err(unsupported(
+                self,
+                prog,
+                format!(
+                    "more objects than {}-bit addresses can tell apart",
+                    prog.addr.pointer_bits
+                ),
+            ));
         }
         let mut bytes: Vec<D::Byte> = (0..size).map(|_| self.dom.const_byte(0)).collect();
         for (i, off, w, n) in layout {
@@ -123,18 +134,35 @@ impl<D: Domain> State<D> {
                 let a = self
                     .mem
                     .allocate(ObjKind::Runtime, "variadic arguments".into(), 0, fill, true)
-                    .expect("empty object");
+                    .ok_or_else(|| {
+                        unsupported(
+                            self,
+                            prog,
+                            format!(
+                                "more objects than {}-bit addresses can tell apart",
+                                prog.addr.pointer_bits
+                            ),
+                        )
+                    })?;
                 self.frames.last_mut().expect("a frame").varargs = Some(a);
                 a
             }
         };
-        let fields = [
+        let area = prog.addr.address(area, 0) as u128;
+        // i386: `va_list` is a pointer to the next argument.
+        let i386 = [(0u64, area, 64u32, 4u64)];
+        let x86_64 = [
             (0u64, 48u128, 32u32, 4u64),
             (4, 176, 32, 4),
-            (8, address(area, 0) as u128, 64, 8),
+            (8, area, 64, 8),
             (16, 0, 64, 8),
         ];
-        for (off, v, w, n) in fields {
+        let fields: &[(u64, u128, u32, u64)] = if prog.addr.pointer_bits == 32 {
+            &i386
+        } else {
+            &x86_64
+        };
+        for &(off, v, w, n) in fields {
             let p = self.ptr_add(ap, off);
             let v = self.dom.constant(w, v);
             self.store_scalar(prog, &p, &v, n, w)?;

@@ -279,7 +279,7 @@ impl<D: Domain> State<D> {
                 indices,
                 ..
             } => {
-                let v = self.gep(*base, *offset, indices);
+                let v = self.gep(prog, *base, *offset, indices)?;
                 self.set(*dst, v);
             }
             Inst::Load {
@@ -456,15 +456,21 @@ impl<D: Domain> State<D> {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
-            // Addresses are plain 64-bit integers: pointer/integer casts only change the width.
+            // Addresses are plain 64-bit integers: pointer/integer casts only change the width, and an
+            // integer becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
-                if from == to {
-                    return a.clone();
+                let v = if from == to {
+                    a.clone()
                 } else if to < from {
-                    CastOp::Trunc
+                    self.dom.cast(CastOp::Trunc, from, to, a)
                 } else {
-                    CastOp::ZExt
-                }
+                    self.dom.cast(CastOp::ZExt, from, to, a)
+                };
+                return if op == ir::CastOp::IntToPtr && to == 64 {
+                    self.wrap_ptr(v)
+                } else {
+                    v
+                };
             }
         };
         self.dom.cast(op, from, to, a)
@@ -491,8 +497,15 @@ impl<D: Domain> State<D> {
         }
     }
 
-    fn gep(&mut self, base: Operand, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
-        let mut p = self.val(base);
+    fn gep(
+        &mut self,
+        prog: &Program,
+        base: Operand,
+        offset: i64,
+        indices: &[ir::GepIndex],
+    ) -> Result<D::Val, End> {
+        let b = self.val(base);
+        let mut p = b.clone();
         if offset != 0 {
             p = self.ptr_add(&p, offset as u64);
         }
@@ -507,21 +520,64 @@ impl<D: Domain> State<D> {
             let step = self.dom.binop(domain::BinOp::Mul, 64, &i64v, &scale);
             p = self.dom.binop(domain::BinOp::Add, 64, &p, &step);
         }
-        p
+        if prog.addr.pointer_bits >= 64 {
+            return Ok(p);
+        }
+        // On a 32-bit target the sum wraps at 32 bits (each step may be computed wider: the low bits agree).
+        if !indices.is_empty() {
+            p = self.wrap_ptr(p);
+        }
+        self.stays_apart(prog, &b, &p)?;
+        Ok(p)
+    }
+
+    /// On a 32-bit target the next object is only 1 MiB away (`id << 20` addresses): pointer arithmetic that
+    /// leaves its object far enough to land inside another live one would make that object's bytes look
+    /// valid to a later access, where the real program accesses out of bounds. Such a path ends as
+    /// unsupported (its verdict would rest on the packed address model); landing in no live object's bytes
+    /// is fine, as any access there is reported.
+    fn stays_apart(&mut self, prog: &Program, base: &D::Val, p: &D::Val) -> Result<(), End> {
+        const CROSSING: &str =
+            "pointer arithmetic that may land in another object (32-bit addresses are `id << 20`)";
+        if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(p)) {
+            let ((ib, _), (ir, off)) = (prog.addr.split(b as u64), prog.addr.split(r as u64));
+            let lands_inside = matches!(
+                self.mem.lookup(ir),
+                crate::memory::Lookup::Live(o) if off < o.size()
+            );
+            return if ib != ir && lands_inside {
+                Err(unsupported(self, prog, CROSSING))
+            } else {
+                Ok(())
+            };
+        }
+        let (ib, _) = self.split_ptr(base);
+        let (ir, _) = self.split_ptr(p);
+        let same = self.dom.cmp(CmpOp::Eq, 32, &ib, &ir);
+        if self.dom.decide(Decision::InBounds, &same) {
+            Ok(())
+        } else {
+            Err(unsupported(self, prog, CROSSING))
+        }
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
     fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
-        let f = self.frames.last().expect("a frame");
-        let name = prog.alloca_name(f.func, dst);
+        let f_id = self.frames.last().expect("a frame").func;
+        let name = prog.alloca_name(f_id, dst);
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self
             .mem
             .allocate(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
-        self.frames.last_mut().expect("a frame").allocas.push(id);
-        Ok(self.dom.constant(64, crate::memory::address(id, 0) as u128))
+        let private = prog.alloca_is_private(f_id, dst);
+        let f = self.frames.last_mut().expect("a frame");
+        f.allocas.push(id);
+        if private {
+            f.private.push(id);
+        }
+        Ok(self.dom.constant(64, prog.addr.address(id, 0) as u128))
     }
 
     /// Follows a control-flow edge: the phi moves of the target, read all before any is written.
@@ -679,7 +735,9 @@ impl<D: Domain> State<D> {
             Intrinsic::VaEnd => None,
             Intrinsic::VaCopy => {
                 let (d, s) = (arg(self, 0), arg(self, 1));
-                self.copy_memory(prog, &d, &s, 24)?;
+                // x86-64's `va_list` is a 24-byte struct, i386's a pointer.
+                let size = if prog.addr.pointer_bits == 32 { 4 } else { 24 };
+                self.copy_memory(prog, &d, &s, size)?;
                 None
             }
             Intrinsic::Trap => return Err(self.bug(prog, BugKind::Abort, "llvm.trap")),

@@ -2,7 +2,7 @@
 //! still-active functions, runtime data) reaches, directly or through other heap blocks, are leaked.
 
 use crate::domain::Domain;
-use crate::memory::{split_address, Lookup, ObjId, ObjKind};
+use crate::memory::{Lookup, ObjId, ObjKind};
 use crate::state::State;
 use rustc_hash::FxHashSet;
 
@@ -20,8 +20,9 @@ impl<D: Domain> State<D> {
             let Some(o) = self.mem.object(id) else {
                 continue;
             };
-            // Pointers are 8-byte aligned on x86-64 (packed structs aside).
-            for chunk in o.bytes.chunks_exact(8) {
+            // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside).
+            let layout = self.mem.layout();
+            for chunk in o.bytes.chunks_exact(layout.pointer_bits as usize / 8) {
                 let mut word = [0u8; 8];
                 let known = chunk
                     .iter()
@@ -30,7 +31,7 @@ impl<D: Domain> State<D> {
                 if !known {
                     continue;
                 }
-                let (target, _) = split_address(u64::from_le_bytes(word));
+                let (target, _) = layout.split(u64::from_le_bytes(word));
                 if let Lookup::Live(t) = self.mem.lookup(target) {
                     if t.kind == ObjKind::Heap && reached.insert(target) {
                         work.push(target);

@@ -1,7 +1,8 @@
 //! Byte-addressed memory made of separate objects (functions, globals, string literals, stack
 //! variables, heap blocks), so that every access can be checked against its object's bounds and lifetime.
 //!
-//! An address is `object id << 32 | offset`: the object a pointer refers to is in its high bits, so finding
+//! An address is `object id << 32 | offset` ([`AddressLayout`]; `<< 20` on 32-bit targets): the object a
+//! pointer refers to is in its high bits, so finding
 //! it is an index, pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is
 //! null (object 0 never exists). Object ids are never reused, so a dangling pointer always finds its dead
 //! object. Contents are generic over the byte type (`u8` concretely, terms symbolically) and each object
@@ -10,24 +11,77 @@
 
 use std::rc::Rc;
 
-/// Bits of an address that hold the offset within the object.
-pub const OFFSET_BITS: u32 = 32;
-/// Largest object (and largest offset) an address can express.
-pub const MAX_OBJECT_SIZE: u64 = 1 << OFFSET_BITS;
-
 /// Index of an object in the memory.
 pub type ObjId = u32;
 
-/// The address of byte `off` of object `id`.
-#[inline(always)]
-pub fn address(id: ObjId, off: u64) -> u64 {
-    ((id as u64) << OFFSET_BITS) | off
+/// How an address is made of an object id and an offset, for the module's pointer width: `id << offset_bits
+/// | off`. On 64-bit targets the offset has 32 bits; on 32-bit targets (i386, 4-byte pointers) the whole
+/// address must fit in 32 bits, so it is split 12/20: at most 4095 objects of less than 1 MiB each, and what
+/// exceeds that ends the path as unsupported, never as a wrong address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressLayout {
+    /// Bits of a pointer on the target (64 or 32); pointer values are held zero-extended to 64 bits.
+    pub pointer_bits: u32,
+    /// Bits of an address that hold the offset within the object.
+    pub offset_bits: u32,
 }
 
-/// The object and the offset of an address.
-#[inline(always)]
-pub fn split_address(addr: u64) -> (ObjId, u64) {
-    ((addr >> OFFSET_BITS) as ObjId, addr & (MAX_OBJECT_SIZE - 1))
+impl AddressLayout {
+    /// x86-64: `id << 32 | offset`.
+    pub const LP64: AddressLayout = AddressLayout {
+        pointer_bits: 64,
+        offset_bits: 32,
+    };
+    /// i386 (`-m32`): `id << 20 | offset`, every address below 2^32.
+    pub const ILP32: AddressLayout = AddressLayout {
+        pointer_bits: 32,
+        offset_bits: 20,
+    };
+
+    /// The layout for a target whose pointers have `bytes` bytes (4 or 8).
+    pub fn for_pointer_bytes(bytes: u32) -> AddressLayout {
+        if bytes == 4 {
+            Self::ILP32
+        } else {
+            Self::LP64
+        }
+    }
+
+    /// The address of byte `off` of object `id`.
+    #[inline(always)]
+    pub fn address(self, id: ObjId, off: u64) -> u64 {
+        ((id as u64) << self.offset_bits) | off
+    }
+
+    /// The object and the offset of an address.
+    #[inline(always)]
+    pub fn split(self, addr: u64) -> (ObjId, u64) {
+        (
+            (addr >> self.offset_bits) as ObjId,
+            addr & (self.max_object_size() - 1),
+        )
+    }
+
+    /// Objects must be smaller than this (and offsets are below it).
+    #[inline(always)]
+    pub fn max_object_size(self) -> u64 {
+        1 << self.offset_bits
+    }
+
+    /// Object ids must be below this (the null object included).
+    pub fn max_objects(self) -> u64 {
+        1u64 << (self.pointer_bits - self.offset_bits).min(32)
+    }
+
+    /// `addr` cut to the pointer width (pointer arithmetic wraps there).
+    #[inline(always)]
+    pub fn wrap(self, addr: u64) -> u64 {
+        if self.pointer_bits >= 64 {
+            addr
+        } else {
+            addr & ((1u64 << self.pointer_bits) - 1)
+        }
+    }
 }
 
 /// What an object is (it decides which lifetime errors apply and how they are reported).
@@ -296,6 +350,10 @@ pub struct Memory<B> {
     /// allocates or frees after a fork copies only the chunk it touches.
     slots: SlotTable<B>,
     live_heap: usize,
+    /// Which sizes and how many objects addresses can express.
+    layout: AddressLayout,
+    /// Ids of dead stack objects no pointer refers to (see `escape.rs`), for the next stack objects.
+    reusable: Vec<ObjId>,
 }
 
 impl<B: Clone> Default for Memory<B> {
@@ -305,12 +363,30 @@ impl<B: Clone> Default for Memory<B> {
 }
 
 impl<B: Clone> Memory<B> {
-    /// An empty memory (only the null object).
+    /// An empty memory (only the null object) with 64-bit addresses.
     pub fn new() -> Self {
+        Self::with_layout(AddressLayout::LP64)
+    }
+
+    /// An empty memory whose objects must fit `layout`'s addresses.
+    pub fn with_layout(layout: AddressLayout) -> Self {
         Memory {
             slots: SlotTable::with_null(),
             live_heap: 0,
+            layout,
+            reusable: Vec::new(),
         }
+    }
+
+    /// How this memory's addresses are made.
+    pub fn layout(&self) -> AddressLayout {
+        self.layout
+    }
+
+    /// Whether one more object of `size` bytes can be given an address.
+    pub fn addressable(&self, size: u64) -> bool {
+        size < self.layout.max_object_size()
+            && (self.slots.len() as u64) < self.layout.max_objects()
     }
 
     /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
@@ -323,7 +399,21 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        if size >= MAX_OBJECT_SIZE || self.slots.len() >= u32::MAX as usize {
+        if kind == ObjKind::Stack && size < self.layout.max_object_size() {
+            if let Some(id) = self.reusable.pop() {
+                let size = size as usize;
+                *self.slots.get_mut(id as usize).expect("a dead slot") =
+                    Slot::Live(Rc::new(Object {
+                        kind,
+                        name,
+                        read_only: false,
+                        bytes: vec![fill; size],
+                        init: InitMap::new(size, initialised),
+                    }));
+                return Some(id);
+            }
+        }
+        if !self.addressable(size) {
             return None;
         }
         let id = self.slots.len() as ObjId;
@@ -421,6 +511,17 @@ impl<B: Clone> Memory<B> {
         true
     }
 
+    /// Lets a later stack object take the id of dead stack object `id`, to which no pointer exists (the
+    /// caller knows: its address never escaped its frame).
+    pub fn reuse_later(&mut self, id: ObjId) {
+        if matches!(
+            self.slots.get(id as usize),
+            Some(Slot::Dead(ObjKind::Stack))
+        ) {
+            self.reusable.push(id);
+        }
+    }
+
     /// Marks a live object read-only (string literals, `const` globals).
     pub fn set_read_only(&mut self, id: ObjId) {
         if let Some(o) = self.object_mut(id) {
@@ -457,8 +558,17 @@ mod tests {
 
     #[test]
     fn addresses_split_into_object_and_offset() {
-        assert_eq!(split_address(address(7, 12)), (7, 12));
-        assert_eq!(split_address(0), (0, 0));
+        for l in [AddressLayout::LP64, AddressLayout::ILP32] {
+            assert_eq!(l.split(l.address(7, 12)), (7, 12));
+            assert_eq!(l.split(0), (0, 0));
+        }
+        let l = AddressLayout::ILP32;
+        let last = l.address(l.max_objects() as ObjId - 1, l.max_object_size() - 1);
+        assert_eq!(last, u32::MAX as u64, "32-bit addresses fit in 32 bits");
+        assert_eq!(
+            l.wrap(l.address(5, 0).wrapping_sub(1)),
+            l.address(4, (1 << 20) - 1)
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 use super::Model;
 use crate::bug::{BugKind, End};
-use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
-use crate::memory::{address, Lookup, ObjKind, MAX_OBJECT_SIZE};
+use crate::domain::{CmpOp, Decision, Domain};
+use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 
@@ -16,12 +16,12 @@ pub(super) fn call<D: Domain>(
     Ok(Some(match model {
         Model::Malloc => {
             let n = st.dom.choose(Decision::AllocSize, &args[0], 64);
-            allocate(st, prog, n, false)
+            allocate(st, prog, n, false)?
         }
         Model::Calloc => {
             let a = st.dom.choose(Decision::AllocSize, &args[0], 64);
             let b = st.dom.choose(Decision::AllocSize, &args[1], 64);
-            allocate(st, prog, a.saturating_mul(b), true)
+            allocate(st, prog, a.saturating_mul(b), true)?
         }
         Model::Realloc => realloc(st, prog, &args[0], &args[1])?,
         Model::Free => {
@@ -33,9 +33,33 @@ pub(super) fn call<D: Domain>(
 }
 
 /// A new heap block of `n` bytes (zeroed and initialised for `calloc`), or null when `n` is too large.
-fn allocate<D: Domain>(st: &mut State<D>, prog: &Program, n: u128, zeroed: bool) -> D::Val {
-    if n >= MAX_OBJECT_SIZE as u128 {
-        return st.dom.constant(64, 0);
+/// On a 32-bit target null only for `n` ≥ 2^32 (`calloc`'s overflow); a block that 32-bit addresses
+/// cannot express otherwise ends the path as unsupported, since the real `malloc` would succeed.
+fn allocate<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    n: u128,
+    zeroed: bool,
+) -> Result<D::Val, End> {
+    let l = prog.addr;
+    let narrow = l.pointer_bits < 64;
+    if narrow && n >> l.pointer_bits != 0 {
+        return Ok(st.dom.constant(64, 0));
+    }
+    if narrow && !st.mem.addressable(n as u64) {
+        return Err(crate::exec::unsupported(
+            st,
+            prog,
+            format!(
+                "heap block of {n} bytes beyond what the {}-bit address model expresses (objects below {} bytes, at most {} objects)",
+                l.pointer_bits,
+                l.max_object_size(),
+                l.max_objects() - 1
+            ),
+        ));
+    }
+    if n >= l.max_object_size() as u128 {
+        return Ok(st.dom.constant(64, 0));
     }
     let loc = st.location(prog);
     let name = format!(
@@ -45,13 +69,15 @@ fn allocate<D: Domain>(st: &mut State<D>, prog: &Program, n: u128, zeroed: bool)
         loc.line
     );
     let fill = st.dom.const_byte(0);
-    match st
-        .mem
-        .allocate(ObjKind::Heap, name.into(), n as u64, fill, zeroed)
-    {
-        Some(id) => st.dom.constant(64, address(id, 0) as u128),
-        None => st.dom.constant(64, 0),
-    }
+    Ok(
+        match st
+            .mem
+            .allocate(ObjKind::Heap, name.into(), n as u64, fill, zeroed)
+        {
+            Some(id) => st.dom.constant(64, l.address(id, 0) as u128),
+            None => st.dom.constant(64, 0),
+        },
+    )
 }
 
 /// Checks that `p` may be freed: null (returns `None`) or the start of a live heap block (returns its id).
@@ -66,9 +92,7 @@ fn freeable<D: Domain>(
     if st.dom.decide(Decision::FreeOffset, &is_null) {
         return Ok(None);
     }
-    let shift = st.dom.constant(64, 32);
-    let hi = st.dom.binop(BinOp::LShr, 64, p, &shift);
-    let idv = st.dom.cast(CastOp::Trunc, 64, 32, &hi);
+    let (idv, offv) = st.split_ptr(p);
     let id = st.dom.choose(Decision::PointerObject, &idv, 32) as u32;
     let kind = match st.mem.lookup(id) {
         Lookup::Live(o) => Ok(o.kind),
@@ -101,7 +125,6 @@ fn freeable<D: Domain>(
             return Err(st.bug(prog, BugKind::InvalidFree, format!("{what} of {obj}")));
         }
     }
-    let offv = st.dom.cast(CastOp::Trunc, 64, 32, p);
     let zero32 = st.dom.constant(32, 0);
     let at_start = st.dom.cmp(CmpOp::Eq, 32, &offv, &zero32);
     if !st.dom.decide(Decision::FreeOffset, &at_start) {
@@ -132,19 +155,19 @@ pub(super) fn realloc<D: Domain>(
     let old = freeable(st, prog, p, "realloc")?;
     let n = st.dom.choose(Decision::AllocSize, n, 64);
     let Some(old) = old else {
-        return Ok(allocate(st, prog, n, false));
+        return allocate(st, prog, n, false);
     };
     if n == 0 {
         st.mem.kill(old);
         return Ok(st.dom.constant(64, 0));
     }
-    let new = allocate(st, prog, n, false);
+    let new = allocate(st, prog, n, false)?;
     if st.dom.as_const(&new) == Some(0) {
         return Ok(new);
     }
     let old_obj = st.mem.object_shared(old).expect("live heap block");
     let keep = (old_obj.size() as u128).min(n) as usize;
-    let new_id = (st.dom.as_const(&new).unwrap_or(0) >> 32) as u32;
+    let (new_id, _) = prog.addr.split(st.dom.as_const(&new).unwrap_or(0) as u64);
     if let Some(o) = st.mem.object_mut(new_id) {
         o.copy_bytes_from(0, &old_obj, 0, keep);
     }

@@ -194,6 +194,13 @@ pub(crate) fn call<D: Domain>(
             ),
         ));
     }
+    let widened;
+    let args = if prog.addr.pointer_bits < 64 {
+        widened = widen_sizes(st, prog, model, call, args);
+        &widened[..]
+    } else {
+        args
+    };
     match model {
         M::Malloc | M::Calloc | M::Realloc | M::Free => alloc::call(st, prog, model, args),
         M::Memcpy
@@ -230,6 +237,40 @@ pub(crate) fn call<D: Domain>(
             inputs::call(st, prog, model, call, args)
         }
     }
+}
+
+/// The `size_t` parameters of a model (the models read them as 64-bit values).
+fn size_params(model: Model) -> &'static [usize] {
+    use Model as M;
+    match model {
+        M::Malloc => &[0],
+        M::Calloc => &[0, 1],
+        M::Realloc | M::Strnlen | M::KleeMakeSymbolic => &[1],
+        M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
+        M::Fread => &[1, 2],
+        _ => &[],
+    }
+}
+
+/// On a 32-bit target `size_t` is 32 bits: its arguments are zero-extended to the 64 bits the models
+/// compute with (pointers already are 64-bit values; results take the call's own width).
+fn widen_sizes<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Vec<D::Val> {
+    let mut out = args.to_vec();
+    for &i in size_params(model) {
+        let w = call.arg_types.get(i).and_then(|&t| prog.width(t));
+        if let (Some(w), Some(a)) = (w, out.get_mut(i)) {
+            if w < 64 {
+                *a = st.dom.cast(crate::domain::CastOp::ZExt, w, 64, a);
+            }
+        }
+    }
+    out
 }
 
 /// The name of the function a call goes to (for messages).

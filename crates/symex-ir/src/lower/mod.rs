@@ -172,7 +172,7 @@ pub(crate) fn lower_module(
         target: Target {
             triple: llm.target_triple.clone().unwrap_or_default(),
             data_layout: llm.data_layout.layout_str.clone(),
-            pointer_bytes: 8,
+            pointer_bytes: ctx.types.pointer_bytes() as u32,
         },
         types: ctx.types.infos,
         globals,
