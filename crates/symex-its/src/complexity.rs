@@ -119,12 +119,27 @@ impl<'a> Ctx<'a> {
         Some(s)
     }
 
-    /// `SB(e, v)`: a bound of `|v|` after transition `e`.
+    /// `SB(e, v)`: a bound of `|v|` after transition `e`: the update composed with the
+    /// sizes before, for the update or an equal form under the guard's equalities
+    /// (`B − 1` with `B = A` is also `A − 1`), whichever gives a finite bound first.
     fn post_size(&mut self, e: usize, v: usize) -> Option<Bound> {
-        let update = self.its.transitions[e].update()[v].clone();
-        let source = self.its.transitions[e].source;
+        let t = &self.its.transitions[e];
+        let source = t.source;
+        let mut pending = false;
+        for p in guard_variants(t, &t.update()[v]) {
+            match self.compose(e, source, &p) {
+                Some(Bound::Infinite) => {}
+                Some(b) => return Some(b),
+                None => pending = true,
+            }
+        }
+        (!pending).then_some(Bound::Infinite)
+    }
+
+    /// `|p|` with the sizes of its variables at `e`; `None` when one is not known yet.
+    fn compose(&mut self, e: usize, source: usize, p: &Poly) -> Option<Bound> {
         let mut missing = false;
-        let b = Bound::of_poly(&update, &mut |w| match self.var_size_opt(e, source, w) {
+        let b = Bound::of_poly(p, &mut |w| match self.var_size_opt(e, source, w) {
             Some(b) => b,
             None => {
                 missing = true;
@@ -214,43 +229,35 @@ impl<'a> Ctx<'a> {
         let mut size = self.entry_size(locs, v)?;
         for &i in inside {
             let t = &self.its.transitions[i];
-            let source = t.source;
-            let p = t.update()[v].clone();
-            if p == Poly::var(v) {
+            if t.update()[v] == Poly::var(v) {
                 continue;
             }
-            let rest = p.sub(&Poly::var(v));
-            let mut missing = false;
-            if !p.vars().contains(&v) {
-                // A reset: the new value does not depend on v.
-                let b = Bound::of_poly(&p, &mut |w| match self.var_size_opt(i, source, w) {
-                    Some(b) => b,
-                    None => {
-                        missing = true;
-                        Bound::Infinite
+            let source = t.source;
+            let mut change = Some(Bound::Infinite);
+            for p in guard_variants(t, &t.update()[v]) {
+                let rest = p.sub(&Poly::var(v));
+                let b = if !p.vars().contains(&v) {
+                    // A reset: the new value does not depend on v.
+                    self.compose(i, source, &p)
+                } else if !rest.vars().contains(&v) {
+                    // Additive: v' = v + rest, at most RB(t) times.
+                    match (self.compose(i, source, &rest), self.rb[i].clone()) {
+                        (Some(incr), Some(rb)) => Some(rb.mul(&incr)),
+                        _ => None,
                     }
-                });
-                if missing {
-                    return None;
-                }
-                size = size.add(&b);
-            } else if !rest.vars().contains(&v) {
-                // Additive: v' = v + rest, at most RB(t) times.
-                let incr = Bound::of_poly(&rest, &mut |w| match self.var_size_opt(i, source, w) {
-                    Some(b) => b,
-                    None => {
-                        missing = true;
-                        Bound::Infinite
+                } else {
+                    Some(Bound::Infinite)
+                };
+                match b {
+                    Some(Bound::Infinite) => {}
+                    Some(b) => {
+                        change = Some(b);
+                        break;
                     }
-                });
-                if missing {
-                    return None;
+                    None => change = None,
                 }
-                let rb = self.rb[i].clone()?;
-                size = size.add(&rb.mul(&incr));
-            } else {
-                return Some(Bound::Infinite);
             }
+            size = size.add(&change?);
         }
         Some(size)
     }
@@ -331,4 +338,36 @@ impl<'a> Ctx<'a> {
         }
         Some(total)
     }
+}
+
+/// `p` and the forms equal to it under the guard's linear equalities `±w + r = 0`
+/// (substituting `w` by `∓r`, up to two rounds): candidates for a tighter size bound.
+fn guard_variants(t: &crate::its::Transition, p: &Poly) -> Vec<Poly> {
+    let mut out = vec![p.clone()];
+    let eqs: Vec<(usize, Poly)> = t
+        .guard
+        .iter()
+        .filter(|a| a.rel == crate::its::Rel::Eq && a.poly.is_linear())
+        .flat_map(|a| {
+            a.poly.vars().into_iter().filter_map(move |w| {
+                let c = a.poly.linear_coeff(w);
+                (c.abs() == 1).then(|| (w, a.poly.sub(&Poly::var(w).scale(c)).scale(-c)))
+            })
+        })
+        .collect();
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for q in &out {
+            for (w, r) in &eqs {
+                if q.vars().contains(w) {
+                    let sub = q.substitute(&|x| if x == *w { r.clone() } else { Poly::var(x) });
+                    if !out.contains(&sub) && !next.contains(&sub) && out.len() + next.len() < 12 {
+                        next.push(sub);
+                    }
+                }
+            }
+        }
+        out.extend(next);
+    }
+    out
 }

@@ -112,8 +112,14 @@ fn implication(cs: &Constraints, c: &[Term], d: &Term, name: &str) -> Vec<Term> 
 
 /// Finds a linear ranking function for the transitions `ts` (indices, single targets):
 /// non-increasing on all of them and strictly decreasing and bounded on at least one.
-/// `None` when there is none (or the solver cannot tell).
-pub fn synthesize(its: &Its, ts: &[usize], solver: &mut dyn Solver) -> Option<RankingFunction> {
+/// `None` when there is none (or the solver cannot tell). With `constant_only`, every
+/// `a_l` is 0: the function only orders locations, and its bound needs no size bounds.
+pub fn synthesize(
+    its: &Its,
+    ts: &[usize],
+    solver: &mut dyn Solver,
+    constant_only: bool,
+) -> Option<RankingFunction> {
     let n = its.arity();
     let mut locs: Vec<usize> = ts
         .iter()
@@ -123,6 +129,11 @@ pub fn synthesize(its: &Its, ts: &[usize], solver: &mut dyn Solver) -> Option<Ra
     locs.dedup();
     let tpl = Template::new(its, &locs);
     let mut query = Vec::new();
+    if constant_only {
+        for (a, _) in tpl.coeffs.values() {
+            query.extend(a.iter().map(|x| x.eq(&Term::int(0))));
+        }
+    }
     let mut deltas = Vec::new();
     for &i in ts {
         let t = &its.transitions[i];

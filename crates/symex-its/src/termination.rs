@@ -94,7 +94,11 @@ fn prove_scc(
         if Instant::now() > limits.deadline {
             return Err("time limit reached".into());
         }
-        let Some(f) = farkas::synthesize(its, &remaining, synth.as_mut()) else {
+        // A function of the locations alone first: its runtime bound needs no size
+        // bounds, which keeps the alternation of runtime and size bounds from blocking.
+        let f = farkas::synthesize(its, &remaining, synth.as_mut(), true)
+            .or_else(|| farkas::synthesize(its, &remaining, synth.as_mut(), false));
+        let Some(f) = f else {
             return Err(format!(
                 "no linear ranking function for {{{}}} at {}",
                 names(&remaining),
