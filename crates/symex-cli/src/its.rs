@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use symex_its::complexity;
+use symex_its::nontermination::{self, Witness};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
@@ -142,6 +143,37 @@ fn print_proof(its: &Its, proof: &[SccProof]) {
     }
 }
 
+fn witness_json(its: &Its, w: &Witness) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&w.start)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect();
+    json!({"start": start,
+           "path": w.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
+           "loop": format!("t{}", w.lp),
+           "recurrent_set": w.recurrent_set})
+}
+
+fn print_witness(its: &Its, w: &Witness) {
+    let start: Vec<String> = its
+        .vars
+        .iter()
+        .zip(&w.start)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    let path: Vec<String> = w.path.iter().map(|i| format!("t{i}")).collect();
+    println!(
+        "witness: start at {} with {}",
+        its.locations[its.start],
+        start.join(", ")
+    );
+    println!("  path: [{}], then t{} forever", path.join(", "), w.lp);
+    println!("  recurrent set: {}", w.recurrent_set);
+    println!("  t{}: {}", w.lp, print::rule(its, &its.transitions[w.lp]));
+}
+
 fn termination_answer(
     args: &ItsArgs,
     name: &str,
@@ -150,15 +182,26 @@ fn termination_answer(
     started: Instant,
 ) -> i32 {
     let result = termination::prove(its, limits);
+    // Only a witness that replays for many iterations is reported.
+    let witness = match &result {
+        Termination::Maybe(..) => nontermination::prove(its, limits.query_timeout)
+            .filter(|w| nontermination::replay(its, w, 10_000)),
+        Termination::Yes(_) => None,
+    };
     let time = started.elapsed().as_secs_f64();
-    let (answer, reason, proof) = match &result {
-        Termination::Yes(p) => ("YES", None, p),
-        Termination::Maybe(r, p) => ("MAYBE", Some(r.clone()), p),
+    let (answer, reason, proof) = match (&result, &witness) {
+        (Termination::Yes(p), _) => ("YES", None, p),
+        (Termination::Maybe(_, p), Some(_)) => ("NO", None, p),
+        (Termination::Maybe(r, p), None) => ("MAYBE", Some(r.clone()), p),
     };
     if args.json {
         let mut out = json!({"command": "its", "goal": "termination", "file": name,
                              "answer": answer, "time_s": time,
-                             "its": print::to_koat(its), "proof": proof_json(its, proof)});
+                             "its": print::to_koat(its)});
+        match &witness {
+            Some(w) => out["witness"] = witness_json(its, w),
+            None => out["proof"] = proof_json(its, proof),
+        }
         if let Some(r) = reason {
             out["reason"] = json!(r);
         }
@@ -169,13 +212,16 @@ fn termination_answer(
             if let Some(r) = reason {
                 println!("reason: {r}");
             }
-            print_proof(its, proof);
+            match &witness {
+                Some(w) => print_witness(its, w),
+                None => print_proof(its, proof),
+            }
         }
     }
-    if answer == "YES" {
-        0
-    } else {
-        3
+    match answer {
+        "YES" => 0,
+        "NO" => 1,
+        _ => 3,
     }
 }
 

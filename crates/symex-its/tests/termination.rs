@@ -147,3 +147,33 @@ fn non_terminating_loop_is_not_yes() {
         Termination::Maybe(..)
     ));
 }
+
+#[test]
+fn loop_non_terminating_for_one_start_value_gets_that_witness() {
+    // Only X = 5 loops (t1 forever); every other start value ends after at most 2 steps.
+    let its = its(
+        "  l0(X,Y) -> l1(X,0)\n  l1(X,Y) -> l1(X,Y + 1) :|: X = 5\n  l1(X,Y) -> l2(X,Y) :|: X != 5\n",
+        "X Y",
+    );
+    assert!(matches!(
+        termination::prove(&its, &limits()),
+        Termination::Maybe(..)
+    ));
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert_eq!(w.start[0], 5, "the only non-terminating start value");
+    assert!(symex_its::nontermination::replay(&its, &w, 10_000));
+    // The interpreter agrees: from the witness it passes the step limit, from every other
+    // small start value it ends.
+    let cfg = RunConfig {
+        max_steps: 5_000,
+        ..RunConfig::default()
+    };
+    let run = Interpreter::new(&its).run(&w.start, &cfg);
+    assert_eq!(run.end, RunEnd::StepLimit);
+    for x in -20..=20 {
+        if x != 5 {
+            let run = Interpreter::new(&its).run(&[x, 0], &cfg);
+            assert_eq!(run.end, RunEnd::Terminated, "X = {x}");
+        }
+    }
+}
