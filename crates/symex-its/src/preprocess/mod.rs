@@ -1,10 +1,12 @@
 //! Preprocessing: each step returns an ITS with the same runs from the start location
 //! (up to the split of disjunctive guards), so the provers may work on the result.
 
+mod invariants;
 mod split_ne;
 mod unreachable;
 mod unsat;
 
+pub use invariants::{add_interval_invariants, interval_invariants};
 pub use split_ne::split_disequalities;
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
@@ -16,5 +18,6 @@ use std::time::Duration;
 pub fn preprocess(its: &Its, timeout: Duration) -> Its {
     let its = split_disequalities(its);
     let its = remove_unsatisfiable(&its, timeout);
-    remove_unreachable(&its)
+    let its = remove_unreachable(&its);
+    add_interval_invariants(&its, timeout)
 }
