@@ -7,6 +7,7 @@
 use crate::farkas;
 use crate::graph;
 use crate::its::Its;
+use crate::poly::Poly;
 use crate::ranking::{self, Decrease, RankingFunction};
 use std::time::{Duration, Instant};
 
@@ -99,6 +100,48 @@ fn prove_scc(
         let f = farkas::synthesize(its, &remaining, synth.as_mut(), true)
             .or_else(|| farkas::synthesize(its, &remaining, synth.as_mut(), false));
         let Some(f) = f else {
+            // No single function for all remaining transitions: if they no longer form
+            // one SCC, each SCC of them is proved on its own (KoAT's decomposition), and
+            // each transition between them runs at most once per entry into its source,
+            // which the location-only function `source: 1, target: 0` expresses.
+            let parts = graph::sccs(its, &remaining);
+            let cyclic: Vec<(Vec<usize>, Vec<usize>)> = parts
+                .into_iter()
+                .map(|l| {
+                    let ts = graph::inside(its, &remaining, &l);
+                    (l, ts)
+                })
+                .filter(|(_, ts)| !ts.is_empty())
+                .collect();
+            let decomposed = cyclic.len() > 1
+                || cyclic
+                    .first()
+                    .is_some_and(|(_, ts)| ts.len() < remaining.len());
+            if decomposed {
+                for (l, ts) in cyclic {
+                    steps.extend(prove_scc(its, &l, &ts, limits)?.steps);
+                }
+                let in_parts: Vec<usize> = steps.iter().flat_map(|s| s.removed.clone()).collect();
+                for &i in remaining.iter().filter(|i| !in_parts.contains(i)) {
+                    let t = &its.transitions[i];
+                    let at = [
+                        (t.source, Poly::constant(1)),
+                        (t.target(), Poly::constant(0)),
+                    ];
+                    let f = RankingFunction {
+                        at: at.into_iter().collect(),
+                    };
+                    if ranking::check(checker.as_mut(), &f, t) != Decrease::Strict {
+                        return Err(format!("t{i} between SCCs failed its check"));
+                    }
+                    steps.push(RankingStep {
+                        function: f,
+                        remaining: vec![i],
+                        removed: vec![i],
+                    });
+                }
+                break;
+            }
             return Err(format!(
                 "no linear ranking function for {{{}}} at {}",
                 names(&remaining),

@@ -126,3 +126,54 @@ fn benchmark_sample_bounds_hold_on_runs() {
         files.len().div_ceil(40)
     );
 }
+
+#[test]
+fn chaining_keeps_the_cost_of_every_run() {
+    // A deterministic loop body over three locations, and a stop in the middle of it:
+    // chaining must keep each run's cost, also of runs that stop at a bypassed location.
+    // (X = 7 gets stuck at l2.)
+    let its = parse_koat(&koat(
+        "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l2(X,N) :|: X < N\n  l2(X,N) -> l3(X + 1,N) :|: X != 7\n  l3(X,N) -> l1(X,N)\n  l1(X,N) -> l4(X,N) :|: X >= N\n",
+        "X N",
+    ))
+    .unwrap();
+    let chained = preprocess::chain(&its, 16);
+    let sources = |its: &Its| {
+        let mut s: Vec<usize> = its.transitions.iter().map(|t| t.source).collect();
+        s.sort_unstable();
+        s.dedup();
+        s.len()
+    };
+    assert!(
+        sources(&chained) < sources(&its),
+        "some location was bypassed"
+    );
+    // The original is deterministic. The chained ITS has the same run, and also stops
+    // early where a kept transition into a bypassed location is taken: no run may cost
+    // more, and some run must cost the same.
+    for x in -5..10 {
+        for n in -5..12 {
+            let a = Interpreter::new(&its).run(&[x, n], &RunConfig::default());
+            let mut best = 0;
+            for seed in 0..200 {
+                let cfg = RunConfig {
+                    seed,
+                    ..RunConfig::default()
+                };
+                let b = Interpreter::new(&chained).run(&[x, n], &cfg);
+                assert!(
+                    b.cost <= a.cost,
+                    "X = {x}, N = {n}: {} > {}",
+                    b.cost,
+                    a.cost
+                );
+                best = best.max(b.cost);
+            }
+            // Runs through few choices between continuing and stopping early are all
+            // sampled.
+            if n - x <= 3 {
+                assert_eq!(best, a.cost, "X = {x}, N = {n}");
+            }
+        }
+    }
+}
