@@ -108,7 +108,11 @@ fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                             (its.locations[*l].clone(), json!(f.display(&|v| its.vars[v].clone())))
                         })
                         .collect();
-                    json!({"function": function,
+                    let phases = s.two_phase.as_ref().map(|tp| {
+                        json!([tp.f1.display(&|v| its.vars[v].clone()),
+                               tp.f2.display(&|v| its.vars[v].clone())])
+                    });
+                    json!({"function": function, "two_phase": phases,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -134,11 +138,19 @@ fn print_proof(its: &Its, proof: &[SccProof]) {
         println!("SCC {{{}}}:", locs.join(", "));
         for s in &p.steps {
             let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
-            println!(
-                "  ranking function {} removes {}",
-                s.function.display(its),
-                removed.join(", ")
-            );
+            match &s.two_phase {
+                Some(tp) => println!(
+                    "  two-phase ranking function ({}; {}) removes {}",
+                    tp.f1.display(&|v| its.vars[v].clone()),
+                    tp.f2.display(&|v| its.vars[v].clone()),
+                    removed.join(", ")
+                ),
+                None => println!(
+                    "  ranking function {} removes {}",
+                    s.function.display(its),
+                    removed.join(", ")
+                ),
+            }
         }
     }
 }

@@ -302,6 +302,21 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// `|f|(SB(e))`: a bound of `f` after entry `e`.
+    fn entry_value(&mut self, e: usize, f: &Poly) -> Option<Bound> {
+        let mut sizes = Vec::new();
+        for v in 0..self.its.arity() {
+            sizes.push(if f.vars().contains(&v) {
+                Some(self.post_size(e, v)?)
+            } else {
+                None
+            });
+        }
+        Some(Bound::of_poly(f, &mut |v| {
+            sizes[v].clone().unwrap_or(Bound::Infinite)
+        }))
+    }
+
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
@@ -315,8 +330,14 @@ impl<'a> Ctx<'a> {
         locs.dedup();
         let mut total = Bound::constant(0);
         if locs.contains(&its.start) {
-            let f = step.function.get(its.start);
-            total = total.add(&Bound::of_poly(&f, &mut Bound::start_var));
+            total = total.add(&match &step.two_phase {
+                Some(tp) => {
+                    let f1 = Bound::of_poly(&tp.f1, &mut Bound::start_var);
+                    let f2 = Bound::of_poly(&tp.f2, &mut Bound::start_var);
+                    f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1))
+                }
+                None => Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var),
+            });
         }
         for e in 0..its.transitions.len() {
             let t = &its.transitions[e];
@@ -324,6 +345,14 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let rb = self.rb[e].clone()?;
+            if let Some(tp) = &step.two_phase {
+                // F1 + F1² + F2 + 1 steps per entry (see `multiphase`).
+                let f1 = self.entry_value(e, &tp.f1)?;
+                let f2 = self.entry_value(e, &tp.f2)?;
+                let value = f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1));
+                total = total.add(&rb.mul(&value));
+                continue;
+            }
             let f = step.function.get(t.target());
             let mut sizes = Vec::new();
             for v in 0..its.arity() {

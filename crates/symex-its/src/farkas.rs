@@ -173,3 +173,44 @@ pub fn synthesize(
         .collect();
     Some(RankingFunction { at })
 }
+
+/// The Farkas query of a two-phase ranking function for the self-loop `t`.
+pub(crate) struct TwoPhaseQuery {
+    pub query: Vec<Term>,
+    pub f1: (Vec<Term>, Term),
+    pub f2: (Vec<Term>, Term),
+}
+
+pub(crate) fn two_phase_query(its: &Its, t: &Transition, n: usize) -> TwoPhaseQuery {
+    let cs = constraints(its, t);
+    let m = t.temps.len();
+    let unknowns = |name: &str| {
+        let a: Vec<Term> = (0..n)
+            .map(|v| Term::var(&format!("{name}_{v}"), Sort::Int))
+            .collect();
+        (a, Term::var(&format!("{name}_0c"), Sort::Int))
+    };
+    let (a, a0) = unknowns("p1");
+    let (b, b0) = unknowns("p2");
+    let zeros = |k: usize| (0..k).map(|_| Term::int(0)).collect::<Vec<_>>();
+    let mut query = Vec::new();
+    // f1(x') − f1(x) ≤ −1: c = (−a, 0, a), d = −1 (constants cancel).
+    let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+    c.extend(zeros(m));
+    c.extend(a.iter().cloned());
+    query.extend(implication(&cs, &c, &Term::int(-1), "np1"));
+    // f2(x') − f2(x) − f1(x) ≤ −1: c = (−b − a, 0, b), d = a0 − 1.
+    let mut c: Vec<Term> = b.iter().zip(&a).map(|(x, y)| x.ineg().isub(y)).collect();
+    c.extend(zeros(m));
+    c.extend(b.iter().cloned());
+    query.extend(implication(&cs, &c, &a0.isub(&Term::int(1)), "np2"));
+    // −f2(x) ≤ 0: c = (−b, 0, 0), d = b0.
+    let mut c: Vec<Term> = b.iter().map(|x| x.ineg()).collect();
+    c.extend(zeros(m + n));
+    query.extend(implication(&cs, &c, &b0, "np3"));
+    TwoPhaseQuery {
+        query,
+        f1: (a, a0),
+        f2: (b, b0),
+    }
+}

@@ -21,6 +21,7 @@ pub mod complexity;
 pub mod farkas;
 pub mod graph;
 pub mod local_size;
+pub mod multiphase;
 pub mod nontermination;
 pub mod preprocess;
 pub mod ranking;

@@ -7,6 +7,7 @@
 use crate::farkas;
 use crate::graph;
 use crate::its::Its;
+use crate::multiphase::{self, TwoPhase};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease, RankingFunction};
 use std::time::{Duration, Instant};
@@ -21,6 +22,9 @@ pub struct RankingStep {
     pub remaining: Vec<usize>,
     /// The transitions it removes (strictly decreasing and bounded).
     pub removed: Vec<usize>,
+    /// For a two-phase ranking function of a single loop, both phases (`function` is
+    /// then the second phase at the loop's location).
+    pub two_phase: Option<TwoPhase>,
 }
 
 /// The proof for one SCC.
@@ -138,9 +142,27 @@ fn prove_scc(
                         function: f,
                         remaining: vec![i],
                         removed: vec![i],
+                        two_phase: None,
                     });
                 }
                 break;
+            }
+            // A single loop may still have a two-phase ranking function.
+            if let [i] = remaining[..] {
+                let t = &its.transitions[i];
+                if let Some(tp) = multiphase::synthesize(its, i, synth.as_mut())
+                    .filter(|tp| multiphase::check(checker.as_mut(), tp, t))
+                {
+                    steps.push(RankingStep {
+                        function: RankingFunction {
+                            at: [(t.source, tp.f2.clone())].into_iter().collect(),
+                        },
+                        remaining: vec![i],
+                        removed: vec![i],
+                        two_phase: Some(tp),
+                    });
+                    break;
+                }
             }
             return Err(format!(
                 "no linear ranking function for {{{}}} at {}",
@@ -176,6 +198,7 @@ fn prove_scc(
             function: f,
             remaining: before,
             removed,
+            two_phase: None,
         });
     }
     Ok(SccProof {

@@ -177,3 +177,16 @@ fn chaining_keeps_the_cost_of_every_run() {
         }
     }
 }
+
+#[test]
+fn two_phase_loop_bound_holds_on_runs() {
+    let (its, _, c) = analyse(&koat(
+        "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + Y,Y - 1) :|: X >= 0\n",
+        "X Y",
+    ));
+    let c = c.unwrap();
+    // Hand-computed: from X = 0, Y = 20 the loop runs 42 times (X climbs to 210 and
+    // falls back below 0), 43 steps with the entry.
+    assert!(c.bound.eval(&[0, 20]).unwrap() >= 43);
+    assert!(check_bound(&its, &c, 30, 60, "two-phase") > 50);
+}

@@ -177,3 +177,38 @@ fn loop_non_terminating_for_one_start_value_gets_that_witness() {
         }
     }
 }
+
+#[test]
+fn two_phase_loop_needs_a_multiphase_ranking_function() {
+    // while (x >= 0) { x = x + y; y = y - 1; }: x first may grow (phase 1, while y > 0),
+    // then falls. No linear ranking function exists; (y + 1; x) is a two-phase one.
+    let its = its(
+        "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + Y,Y - 1) :|: X >= 0\n",
+        "X Y",
+    );
+    let proofs = yes(&its);
+    let step = &proofs[0].steps[0];
+    let tp = step.two_phase.as_ref().expect("a two-phase function");
+    // The conditions on concrete steps of runs (no solver).
+    let mut rng = Rng::new(5);
+    for seed in 0..30 {
+        let start = vec![rng.range(-5, 30), rng.range(-5, 30)];
+        let cfg = RunConfig {
+            seed,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::Terminated);
+        for k in 1..run.taken.len() {
+            let (_, x) = &run.trace[k];
+            let (_, y) = &run.trace[k + 1];
+            let (f1, g1) = (tp.f1.eval(x).unwrap(), tp.f1.eval(y).unwrap());
+            let (f2, g2) = (tp.f2.eval(x).unwrap(), tp.f2.eval(y).unwrap());
+            assert!(
+                f1 - g1 >= 1 && f2 - g2 + f1 >= 1 && f2 >= 0,
+                "{x:?} -> {y:?}"
+            );
+        }
+    }
+}
