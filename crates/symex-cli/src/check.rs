@@ -119,6 +119,8 @@ fn meaning(p: Property, kind: BugKind) -> Meaning {
         (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
         (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
         (_, K::Abort | K::Assertion) => Meaning::End,
+        // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
+        // ordinary call): SV-COMP declares it not to return, so the run ends there.
         (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
         _ => Meaning::Undecided,
     }
@@ -197,8 +199,11 @@ pub fn main(mut args: CheckArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let prog = Program::new(module);
+    let mut prog = Program::new(module);
     let p = args.property;
+    if p != Property::UnreachCall {
+        prog.run_error_functions_from_bodies();
+    }
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         unknown_reasons.push("termination is not decided by path exploration".into());

@@ -101,3 +101,28 @@ fn prp_files_and_json() {
     let r: Value = serde_json::from_slice(&rep.stdout).unwrap();
     assert_eq!(r["outcome"]["kind"], "reach-error");
 }
+
+/// The adversarial programs of issue 8 this branch fixes, each with the verdict its comment argues and a
+/// native build (clang-14 with the sanitizers) confirms.
+#[test]
+fn adversarial_examples_get_their_right_verdicts() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("no-overflow", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "reach_error_returns_memsafety.c",
+            "FALSE(valid-deref)",
+        ),
+        ("unreach-call", "reach_error_returns_overflow.c", "FALSE"),
+    ];
+    let got = common::map_in_pairs(cases, |(prop, file, _)| check(prop, file, &[]));
+    for ((prop, file, verdict), (code, out)) in cases.iter().zip(got) {
+        assert_eq!(last_line(&out), *verdict, "{prop} {file}: {out}");
+        let status = match *verdict {
+            "TRUE" => 0,
+            "UNKNOWN" => 3,
+            _ => 1,
+        };
+        assert_eq!(code, Some(status), "{prop} {file}");
+    }
+}
