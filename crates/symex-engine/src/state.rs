@@ -223,7 +223,7 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Starts `entry`: `main` gets `argc = 1` and `argv = {"<program>", NULL}`; other entry functions get
+    /// Starts `entry`: `main` gets `argc = 1`, `argv = {"<program>", NULL}` and `envp = {NULL}`; other entry functions get
     /// zero arguments. Returns an error when the entry is missing or has no body.
     pub fn start(&mut self, prog: &Program, entry: &str) -> Result<(), End> {
         let unsupported = |what: String| {
@@ -247,6 +247,8 @@ impl<D: Domain> State<D> {
             })?;
             let v = if entry == "main" && i == 1 && w == 64 {
                 address(self.make_argv(&prog.module.source_path), 0) as u128
+            } else if entry == "main" && i == 2 && w == 64 {
+                address(self.make_envp(), 0) as u128
             } else if entry == "main" && i == 0 {
                 1
             } else {
@@ -256,6 +258,14 @@ impl<D: Domain> State<D> {
         }
         self.push_frame(prog, f, &args, None);
         Ok(())
+    }
+
+    /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding
+    /// only its terminating NULL.
+    fn make_envp(&mut self) -> ObjId {
+        let list = (0..8).map(|_| self.dom.const_byte(0)).collect();
+        self.mem
+            .allocate_with(ObjKind::Runtime, "envp".into(), list, false)
     }
 
     fn make_argv(&mut self, program: &str) -> ObjId {
