@@ -150,6 +150,32 @@ fn ilp32_mismatch(prog: &Program) -> Option<String> {
     None
 }
 
+/// An LLVM input (`.ll`, `.bc`) is not compiled here, so its signed shifts carry no clang check: a `shl`
+/// may be a signed `<<` whose overflow goes unseen.
+fn unchecked_shift(prog: &Program, file: &std::path::Path) -> Option<String> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "ll" | "bc") {
+        return None;
+    }
+    let f = prog.module.functions.iter().find(|f| {
+        f.body.iter().flat_map(|b| &b.blocks).any(|b| {
+            b.insts.iter().any(|i| {
+                matches!(
+                    i,
+                    Inst::Bin {
+                        op: symex_ir::BinOp::Shl,
+                        ..
+                    }
+                )
+            })
+        })
+    })?;
+    Some(format!(
+        "`{}` shifts left in LLVM IR, which does not say whether the C operand was signed (no-overflow checks signed `<<` only on C input)",
+        f.name
+    ))
+}
+
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
@@ -195,6 +221,9 @@ pub fn main(mut args: CheckArgs) -> i32 {
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("{extra} {flags}"));
     }
+    if args.property == Property::NoOverflow {
+        args.explore.frontend.check_signed_shifts();
+    }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -216,7 +245,9 @@ pub fn main(mut args: CheckArgs) -> i32 {
         }
     }
     if p == Property::NoOverflow {
-        if let Some(why) = wide_unsuffixed_literal(&args.file) {
+        if let Some(why) =
+            wide_unsuffixed_literal(&args.file).or_else(|| unchecked_shift(&prog, &args.file))
+        {
             unknown_reasons.push(why);
             return report(&args, "unknown", None, None, &unknown_reasons);
         }

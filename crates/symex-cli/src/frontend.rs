@@ -23,6 +23,13 @@ pub struct FrontendArgs {
 }
 
 impl FrontendArgs {
+    /// Compiles C with clang's check of signed `<<` (`-fsanitize=shift-base`, C11 6.5.7p4), whose handler
+    /// symex models as signed overflow: LLVM's `shl` does not say whether the C operand was signed.
+    pub fn check_signed_shifts(&mut self) {
+        let flags = self.cflags.take().unwrap_or_default();
+        self.cflags = Some(format!("-fsanitize=shift-base {flags}"));
+    }
+
     /// Compiles (if C) and lowers `file`; the error is the message to print.
     pub fn load(&self, file: &Path) -> Result<Module, String> {
         let mut opts = FrontendOptions {

@@ -114,6 +114,19 @@ fn adversarial_examples_get_their_right_verdicts() {
             "FALSE(valid-deref)",
         ),
         ("unreach-call", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "leak_before_abort.c",
+            "FALSE(valid-memtrack)",
+        ),
+        (
+            "valid-memsafety",
+            "leak_before_assert.c",
+            "FALSE(valid-memtrack)",
+        ),
+        ("valid-memsafety", "leak_symbolic_index.c", "TRUE"),
+        ("no-overflow", "signed_shift_overflow.c", "FALSE"),
+        ("no-overflow", "signed_shift_true.c", "TRUE"),
     ];
     let got = common::map_in_pairs(cases, |(prop, file, _)| check(prop, file, &[]));
     for ((prop, file, verdict), (code, out)) in cases.iter().zip(got) {

@@ -251,6 +251,22 @@ impl<D: Domain> State<D> {
         Ok(())
     }
 
+    /// The end of the program by `abort`, a failed `assert` or the error function: a leak comes first when
+    /// the check is on (valid-memtrack is violated however the run ends after the last pointer is lost).
+    pub(crate) fn abnormal_end(
+        &mut self,
+        prog: &Program,
+        kind: BugKind,
+        message: impl Into<String>,
+    ) -> End {
+        if self.checks.leaks {
+            if let Some(msg) = self.leak() {
+                return self.bug(prog, BugKind::MemoryLeak, msg);
+            }
+        }
+        self.bug(prog, kind, message)
+    }
+
     /// The end of the program with `code`, after the leak check when it is on.
     pub(crate) fn exit(&mut self, prog: &Program, code: i64) -> End {
         if self.checks.leaks {

@@ -70,6 +70,10 @@ pub enum Model {
     KleeMakeSymbolic,
     KleeRange,
     KleeInt,
+    /// clang's `-fsanitize=shift-base` report: a signed `<<` whose result is not representable or whose
+    /// left operand is negative (C11 6.5.7p4). `check --property no-overflow` compiles with that check,
+    /// because LLVM's `shl` does not say whether the C operand was signed.
+    SignedShiftOverflow,
 }
 
 impl Model {
@@ -127,6 +131,9 @@ impl Model {
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
+            "__ubsan_handle_shift_out_of_bounds" | "__ubsan_handle_shift_out_of_bounds_abort" => {
+                Model::SignedShiftOverflow
+            }
             n if n.starts_with("__VERIFIER_nondet") => Model::Nondet,
             _ => return None,
         })
@@ -182,6 +189,7 @@ pub(crate) fn call<D: Domain>(
         M::Fread | M::Getdelim => 4,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
+        M::SignedShiftOverflow => 0,
     };
     if args.len() < need {
         let name = callee_name(prog, call);
@@ -214,6 +222,11 @@ pub(crate) fn call<D: Domain>(
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
         }
+        M::SignedShiftOverflow => Err(st.bug(
+            prog,
+            crate::bug::BugKind::SignedOverflow,
+            "signed left shift overflows (C11 6.5.7p4)",
+        )),
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
         M::Getchar
         | M::Fgetc
