@@ -51,7 +51,7 @@ pub fn main(args: ReplayArgs) -> i32 {
     let expects = |k: BugKind| expected.as_ref().is_some_and(|o| o.kind == k.as_str());
     let mut frontend = args.frontend.clone();
     if args.checks.check_overflow || expects(BugKind::SignedOverflow) {
-        frontend.check_signed_shifts();
+        frontend.check_signed_overflow();
     }
     let module = match frontend.load(&args.file) {
         Ok(m) => m,

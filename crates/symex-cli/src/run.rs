@@ -319,7 +319,7 @@ pub fn errors_json(errors: &[FoundError]) -> Vec<Value> {
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: RunArgs) -> i32 {
     if args.checks.check_overflow {
-        args.explore.frontend.check_signed_shifts();
+        args.explore.frontend.check_signed_overflow();
     }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,

@@ -127,6 +127,11 @@ fn adversarial_examples_get_their_right_verdicts() {
         ("valid-memsafety", "leak_symbolic_index.c", "TRUE"),
         ("no-overflow", "signed_shift_overflow.c", "FALSE"),
         ("no-overflow", "signed_shift_true.c", "TRUE"),
+        ("unreach-call", "nondet_types.c", "TRUE"),
+        ("unreach-call", "argc_read.c", "UNKNOWN"),
+        ("unreach-call", "argc_unused.c", "TRUE"),
+        ("no-overflow", "folded_overflow.c", "FALSE"),
+        ("no-overflow", "folded_overflow_add.c", "FALSE"),
     ];
     let got = common::map_in_pairs(cases, |(prop, file, _)| check(prop, file, &[]));
     for ((prop, file, verdict), (code, out)) in cases.iter().zip(got) {
