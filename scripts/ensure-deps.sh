@@ -5,6 +5,7 @@ set -euo pipefail
 missing=()
 command -v clang-14 >/dev/null 2>&1 || missing+=(clang-14)
 command -v csmith >/dev/null 2>&1 || missing+=(csmith)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
