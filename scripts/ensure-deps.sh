@@ -13,6 +13,7 @@ ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.asan-i386.a >/dev/null 2>&
 for pkg in libc6-dev-i386 gcc-multilib; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -118,9 +118,70 @@ fn meaning(p: Property, kind: BugKind) -> Meaning {
         (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
         (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
         (_, K::Abort | K::Assertion) => Meaning::End,
+        // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
+        // ordinary call): SV-COMP declares it not to return, so the run ends there.
         (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
         _ => Meaning::Undecided,
     }
+}
+
+/// Why the exploration does not cover every run of `main(argc, argv, envp)`, if it may not: symex starts
+/// `main` with `argc = 1` and `argv = {program, NULL}` only, so a `main` that reads its parameters is not
+/// decided. At `-O0` clang spills each parameter to its own stack slot; a parameter whose only use is that
+/// spill, into a slot nothing else uses, is never read.
+fn reads_main_parameters(prog: &Program) -> Option<String> {
+    let f = prog.module.function_by_name("main")?;
+    let func = prog.module.func(f);
+    let body = func.body.as_ref()?;
+    // Operand uses of slot `s`: the IR's Debug form writes an operand slot as `Slot(Slot(s))` and a
+    // destination as `Slot(s)`.
+    let text: Vec<String> = body
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            let insts = b.insts.iter().map(|i| format!("{i:?}"));
+            insts.chain(std::iter::once(format!("{:?}", b.term)))
+        })
+        .collect();
+    let uses = |s: u32| {
+        let pat = format!("Slot(Slot({s}))");
+        text.iter().map(|t| t.matches(&pat).count()).sum::<usize>()
+    };
+    let insts = || body.blocks.iter().flat_map(|b| &b.insts);
+    let spilled_only = |p: u32| {
+        insts().any(|i| match i {
+            symex_ir::Inst::Store {
+                ptr: symex_ir::Operand::Slot(a),
+                val: symex_ir::Operand::Slot(v),
+                ..
+            } if v.0 == p => {
+                uses(a.0) == 1
+                    && insts().any(|j| matches!(j, symex_ir::Inst::Alloca { dst, .. } if dst == a))
+            }
+            _ => false,
+        })
+    };
+    let names = ["argc", "argv", "envp"];
+    for p in 0..func.params.len().min(3) as u32 {
+        let n = uses(p);
+        if n > 1 || (n == 1 && !spilled_only(p)) {
+            return Some(format!(
+                "`main` reads its parameter {} ({}), which symex fixes to a single run (argc = 1)",
+                p + 1,
+                names[p as usize]
+            ));
+        }
+    }
+    None
+}
+
+/// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
+/// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
+fn llvm_input(file: &std::path::Path) -> Option<String> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(ext, "ll" | "bc").then(|| {
+        "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
+    })
 }
 
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
@@ -167,19 +228,29 @@ pub fn main(mut args: CheckArgs) -> i32 {
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
+    if args.property == Property::NoOverflow {
+        args.explore.frontend.check_signed_overflow();
+    }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let prog = Program::new(module);
+    let mut prog = Program::new(module);
     let p = args.property;
+    if p != Property::UnreachCall {
+        prog.run_error_functions_from_bodies();
+    }
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         unknown_reasons.push("termination is not decided by path exploration".into());
         return report(&args, "unknown", None, None, &unknown_reasons);
     }
+    if let Some(why) = reads_main_parameters(&prog) {
+        unknown_reasons.push(why);
+        return report(&args, "unknown", None, None, &unknown_reasons);
+    }
     if p == Property::NoOverflow {
-        if let Some(why) = wide_unsuffixed_literal(&args.file) {
+        if let Some(why) = wide_unsuffixed_literal(&args.file).or_else(|| llvm_input(&args.file)) {
             unknown_reasons.push(why);
             return report(&args, "unknown", None, None, &unknown_reasons);
         }

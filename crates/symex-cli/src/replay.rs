@@ -54,11 +54,16 @@ pub fn main(args: ReplayArgs) -> i32 {
     if args.native {
         return crate::native::main(&args, test);
     }
-    let module = match args.frontend.load(&args.file) {
+    let expected = test.outcome.clone();
+    let expects = |k: BugKind| expected.as_ref().is_some_and(|o| o.kind == k.as_str());
+    let mut frontend = args.frontend.clone();
+    if args.checks.check_overflow || expects(BugKind::SignedOverflow) {
+        frontend.check_signed_overflow();
+    }
+    let module = match frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let expected = test.outcome.clone();
     let opts = run_options(&args, &test);
     let prog = Program::new(module);
     let result = symex_engine::run(&prog, &test, &opts);

@@ -229,3 +229,45 @@ fn ilp32_arithmetic_into_another_object_is_unknown_never_true() {
     assert_eq!(code, Some(3));
     assert!(out.contains("may land in another object"), "{out}");
 }
+/// The adversarial programs of issue 8 this branch fixes, each with the verdict its comment argues and a
+/// native build (clang-14 with the sanitizers) confirms.
+#[test]
+fn adversarial_examples_get_their_right_verdicts() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("no-overflow", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "reach_error_returns_memsafety.c",
+            "FALSE(valid-deref)",
+        ),
+        ("unreach-call", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "leak_before_abort.c",
+            "FALSE(valid-memtrack)",
+        ),
+        (
+            "valid-memsafety",
+            "leak_before_assert.c",
+            "FALSE(valid-memtrack)",
+        ),
+        ("valid-memsafety", "leak_symbolic_index.c", "TRUE"),
+        ("no-overflow", "signed_shift_overflow.c", "FALSE"),
+        ("no-overflow", "signed_shift_true.c", "TRUE"),
+        ("unreach-call", "nondet_types.c", "TRUE"),
+        ("unreach-call", "argc_read.c", "UNKNOWN"),
+        ("unreach-call", "argc_unused.c", "TRUE"),
+        ("no-overflow", "folded_overflow.c", "FALSE"),
+        ("no-overflow", "folded_overflow_add.c", "FALSE"),
+    ];
+    let got = common::map_in_pairs(cases, |(prop, file, _)| check(prop, file, &[]));
+    for ((prop, file, verdict), (code, out)) in cases.iter().zip(got) {
+        assert_eq!(last_line(&out), *verdict, "{prop} {file}: {out}");
+        let status = match *verdict {
+            "TRUE" => 0,
+            "UNKNOWN" => 3,
+            _ => 1,
+        };
+        assert_eq!(code, Some(status), "{prop} {file}");
+    }
+}

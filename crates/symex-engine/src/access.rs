@@ -124,6 +124,9 @@ impl<D: Domain> State<D> {
         } else {
             "write"
         };
+        if let Some(bug) = self.before_next_object(prog, id, ptr, n, verb) {
+            return Err(bug);
+        }
         let (size, read_only) = match self.mem.lookup(id) {
             Lookup::Live(o) => (o.size(), o.read_only),
             Lookup::Nothing if id == 0 => {
@@ -184,6 +187,45 @@ impl<D: Domain> State<D> {
             ));
         }
         Ok((id, offv))
+    }
+
+    /// An access a little before object `id + 1` (`x[-1]`) has an address whose high bits name object `id`
+    /// at an offset near 2^32. Such an offset never lies inside object `id` when the access fails there, so
+    /// the access is blamed on the object it came from: `id + 1`, at the negative offset. Only for a known
+    /// offset that is "negative" (at least 2^31) and an access that does not fit object `id`.
+    fn before_next_object(
+        &mut self,
+        prog: &Program,
+        id: ObjId,
+        ptr: &D::Val,
+        n: u64,
+        verb: &str,
+    ) -> Option<End> {
+        let layout = prog.addr;
+        let offv = self.dom.cast(CastOp::Trunc, 64, layout.offset_bits, ptr);
+        let off = self.dom.as_const(&offv)? as u64;
+        if off < layout.max_object_size() / 2 {
+            return None;
+        }
+        if let Lookup::Live(o) = self.mem.lookup(id) {
+            if off + n <= o.size() {
+                return None;
+            }
+        }
+        let next = id.checked_add(1)?;
+        match self.mem.lookup(next) {
+            Lookup::Live(o) => {
+                let (name, size) = (o.name.clone(), o.size());
+                let before = layout.max_object_size() - off;
+                Some(self.bug(
+                    prog,
+                    BugKind::OutOfBounds,
+                    format!("{n}-byte {verb} at offset -{before} of `{name}` (size {size})"),
+                ))
+            }
+            Lookup::Dead(kind) => Some(self.lifetime_bug(prog, kind, verb)),
+            Lookup::Function(_) | Lookup::Nothing => None,
+        }
     }
 
     fn lifetime_bug(&self, prog: &Program, kind: ObjKind, verb: &str) -> End {

@@ -2,7 +2,7 @@
 //! x86-64 variadic argument area, and the end of the program when the entry function returns.
 
 use crate::bug::{BugKind, End};
-use crate::domain::{Decision, Domain};
+use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
 use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
@@ -34,6 +34,16 @@ impl<D: Domain> State<D> {
             return Ok(Flow::Next);
         }
         let func = prog.module.func(target);
+        if func.is_extern_weak && func.body.is_none() {
+            return Err(self.bug(
+                prog,
+                BugKind::NullDeref,
+                format!(
+                    "call of the undefined weak function `{}`, whose address is null",
+                    func.name
+                ),
+            ));
+        }
         if func.body.is_none() {
             return Err(unsupported(
                 self,
@@ -49,6 +59,7 @@ impl<D: Domain> State<D> {
         } else {
             None
         };
+        self.check_signature(prog, target, call, &mut args)?;
         // Missing arguments (K&R-style calls) are zero; extra ones of a non-variadic callee are dropped.
         let n = func.params.len();
         while args.len() < n {
@@ -59,6 +70,51 @@ impl<D: Domain> State<D> {
         self.push_frame(prog, target, &args[..n], call.dst);
         self.frames.last_mut().expect("a frame").varargs = varargs;
         Ok(Flow::Moved)
+    }
+
+    /// A call through a function pointer of another type (undefined in C11 6.3.2.3p8) passes its values as
+    /// the x86-64 registers would: an argument wider than the parameter is cut to its low bits, which is
+    /// what the callee reads. A parameter (or a result the call site uses) wider than the value passed has
+    /// unspecified upper bits, which symex does not model: the path ends as unsupported.
+    fn check_signature(
+        &mut self,
+        prog: &Program,
+        target: FuncId,
+        call: &Call,
+        args: &mut [D::Val],
+    ) -> Result<(), End> {
+        let func = prog.module.func(target);
+        for (i, (a, &ty)) in args.iter_mut().zip(&func.params).enumerate() {
+            let (Some(from), Some(to)) = (prog.width(call.arg_types[i]), prog.width(ty)) else {
+                return Err(self.signature_mismatch(prog, target, format!("argument {}", i + 1)));
+            };
+            if from > to {
+                *a = self.dom.cast(CastOp::Trunc, from, to, a);
+            } else if from < to {
+                return Err(self.signature_mismatch(
+                    prog,
+                    target,
+                    format!("argument {} ({from} bits passed, {to} taken)", i + 1),
+                ));
+            }
+        }
+        if call.dst.is_some() {
+            let (site, callee) = (prog.width(call.ret), prog.width(func.ret));
+            let narrower = matches!((site, callee), (Some(s), Some(c)) if s <= c);
+            if site != callee && !narrower {
+                return Err(self.signature_mismatch(prog, target, "result".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn signature_mismatch(&self, prog: &Program, target: FuncId, what: String) -> End {
+        let name = &prog.module.func(target).name;
+        unsupported(
+            self,
+            prog,
+            format!("call of `{name}` through a function type that does not match it: {what}"),
+        )
     }
 
     /// The function a function pointer refers to.
@@ -205,11 +261,38 @@ impl<D: Domain> State<D> {
         let frame = self.pop_frame().expect("a frame");
         if let (Some(dst), Some(v)) = (frame.ret_dst, value) {
             match v {
-                Ok(v) => self.set(dst, v),
+                Ok(v) => {
+                    // A call site through a narrower function type reads the low bits (see
+                    // `check_signature`, which let only that mismatch through).
+                    let from = prog.width(ret_ty).unwrap_or(64);
+                    let to = prog.width(self.slot_type(prog, dst)).unwrap_or(from);
+                    let v = if to < from {
+                        self.dom.cast(CastOp::Trunc, from, to, &v)
+                    } else {
+                        v
+                    };
+                    self.set(dst, v)
+                }
                 Err(a) => self.frames.last_mut().expect("a frame").set_agg(dst, a),
             }
         }
         Ok(())
+    }
+
+    /// The end of the program by `abort`, a failed `assert` or the error function: a leak comes first when
+    /// the check is on (valid-memtrack is violated however the run ends after the last pointer is lost).
+    pub(crate) fn abnormal_end(
+        &mut self,
+        prog: &Program,
+        kind: BugKind,
+        message: impl Into<String>,
+    ) -> End {
+        if self.checks.leaks {
+            if let Some(msg) = self.leak() {
+                return self.bug(prog, BugKind::MemoryLeak, msg);
+            }
+        }
+        self.bug(prog, kind, message)
     }
 
     /// The end of the program with `code`, after the leak check when it is on.

@@ -627,16 +627,7 @@ impl<D: Domain> State<D> {
                 self.take_edge(prog, edge);
             }
             Terminator::Switch(sw) => {
-                let v = self.val(sw.value);
-                let mut target = &sw.default;
-                for (case, edge) in &sw.cases {
-                    let c = self.dom.constant(sw.width, *case);
-                    let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
-                    if self.dom.decide(Decision::SwitchCase, &eq) {
-                        target = edge;
-                        break;
-                    }
-                }
+                let target = self.switch_target(sw);
                 self.take_edge(prog, target);
             }
             Terminator::Ret(op) => return self.ret(prog, *op),
@@ -649,6 +640,30 @@ impl<D: Domain> State<D> {
             }
         }
         Ok(())
+    }
+
+    /// The edge a `switch` takes: one decision per distinct target (as KLEE forks), whose condition is
+    /// the disjunction of the case values leading there; cases that lead to the default are the default.
+    fn switch_target<'s>(&mut self, sw: &'s ir::Switch) -> &'s Edge {
+        let v = self.val(sw.value);
+        let mut targets: Vec<(&Edge, D::Val)> = Vec::new();
+        for (case, edge) in &sw.cases {
+            if *edge == sw.default {
+                continue;
+            }
+            let c = self.dom.constant(sw.width, *case);
+            let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
+            match targets.iter_mut().find(|(e, _)| *e == edge) {
+                Some((_, cond)) => *cond = self.dom.binop(domain::BinOp::Or, 1, cond, &eq),
+                None => targets.push((edge, eq)),
+            }
+        }
+        for (edge, cond) in targets {
+            if self.dom.decide(Decision::SwitchCase, &cond) {
+                return edge;
+            }
+        }
+        &sw.default
     }
 
     fn intrinsic(

@@ -82,6 +82,17 @@ impl Program {
         }
     }
 
+    /// Executes the SV-COMP error functions (`reach_error`, `__VERIFIER_error`) from their bodies when the
+    /// program defines them. Their call is the error only for `unreach-call`; under the other properties
+    /// a `reach_error` that returns is an ordinary call, and the path goes on after it.
+    pub fn run_error_functions_from_bodies(&mut self) {
+        for (f, model) in self.module.functions.iter().zip(self.models.iter_mut()) {
+            if f.body.is_some() && *model == Some(Model::ReachError) {
+                *model = None;
+            }
+        }
+    }
+
     /// The name of the stack object that `alloca` into `dst` of function `f` creates.
     pub fn alloca_name(&self, f: FuncId, dst: Slot) -> Rc<str> {
         let names = &self.alloca_names[f.0 as usize];

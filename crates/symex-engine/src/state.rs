@@ -229,7 +229,7 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Starts `entry`: `main` gets `argc = 1` and `argv = {"<program>", NULL}`; other entry functions get
+    /// Starts `entry`: `main` gets `argc = 1`, `argv = {"<program>", NULL}` and `envp = {NULL}`; other entry functions get
     /// zero arguments. Returns an error when the entry is missing or has no body.
     pub fn start(&mut self, prog: &Program, entry: &str) -> Result<(), End> {
         let unsupported = |what: String| {
@@ -254,6 +254,9 @@ impl<D: Domain> State<D> {
             let v = if entry == "main" && i == 1 && w == 64 {
                 let argv = self.make_argv(prog);
                 prog.addr.address(argv, 0) as u128
+            } else if entry == "main" && i == 2 && w == 64 {
+                let envp = self.make_envp(prog);
+                prog.addr.address(envp, 0) as u128
             } else if entry == "main" && i == 0 {
                 1
             } else {
@@ -264,6 +267,16 @@ impl<D: Domain> State<D> {
         self.check_addressable(prog).map_err(unsupported)?;
         self.push_frame(prog, f, &args, None);
         Ok(())
+    }
+
+    /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding
+    /// only its terminating NULL.
+    fn make_envp(&mut self, prog: &Program) -> ObjId {
+        let list = (0..prog.addr.pointer_bits / 8)
+            .map(|_| self.dom.const_byte(0))
+            .collect();
+        self.mem
+            .allocate_with(ObjKind::Runtime, "envp".into(), list, false)
     }
 
     /// On a 32-bit target, whether the program's functions and globals have addresses at all: each object

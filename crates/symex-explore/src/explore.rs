@@ -88,7 +88,9 @@ impl PathState {
             st,
             trace: pre_trace,
             loop_counts,
-            new_coverage: self.new_coverage,
+            // As KLEE's `ExecutionState::branch`: the new side has covered nothing new yet; the flag is
+            // the path's own, or `--tests new-coverage` would keep every descendant of the first path.
+            new_coverage: false,
             since_new_coverage: self.since_new_coverage,
         }
     }

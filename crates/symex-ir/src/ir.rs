@@ -282,6 +282,9 @@ pub struct Function {
     pub ret: TypeId,
     /// Declared with `...`. The variadic arguments of a call are those after `params.len()`.
     pub is_vararg: bool,
+    /// A declaration with weak linkage (`__attribute__((weak))` and no definition): when nothing defines
+    /// it at link time its address is null (ELF), so `if (f) f();` skips the call.
+    pub is_extern_weak: bool,
     pub body: Option<Body>,
     pub loc: Loc,
 }

@@ -70,6 +70,12 @@ pub enum Model {
     KleeMakeSymbolic,
     KleeRange,
     KleeInt,
+    /// A report of clang's `-fsanitize=signed-integer-overflow,shift-base` checks: signed arithmetic
+    /// whose result is not representable, including what clang folds at compile time (`INT_MAX + 1`,
+    /// `-INT_MIN`), and signed `<<` (C11 6.5.7p4), which LLVM's `shl` cannot tell from unsigned.
+    /// `check --property no-overflow` and `--check-overflow` compile with these checks. The text says
+    /// which operation overflowed.
+    SignedOverflowReport(&'static str),
 }
 
 impl Model {
@@ -127,6 +133,19 @@ impl Model {
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
+            n if n.starts_with("__ubsan_handle_") => {
+                Model::SignedOverflowReport(match n.trim_end_matches("_abort") {
+                    "__ubsan_handle_add_overflow" => "signed addition overflows",
+                    "__ubsan_handle_sub_overflow" => "signed subtraction overflows",
+                    "__ubsan_handle_mul_overflow" => "signed multiplication overflows",
+                    "__ubsan_handle_negate_overflow" => "signed negation overflows",
+                    "__ubsan_handle_divrem_overflow" => "signed division overflows (MIN / -1)",
+                    "__ubsan_handle_shift_out_of_bounds" => {
+                        "signed left shift overflows (C11 6.5.7p4)"
+                    }
+                    _ => return None,
+                })
+            }
             n if n.starts_with("__VERIFIER_nondet") => Model::Nondet,
             _ => return None,
         })
@@ -182,6 +201,7 @@ pub(crate) fn call<D: Domain>(
         M::Fread | M::Getdelim => 4,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
+        M::SignedOverflowReport(_) => 0,
     };
     if args.len() < need {
         let name = callee_name(prog, call);
@@ -220,6 +240,9 @@ pub(crate) fn call<D: Domain>(
         | M::Atoi => string::call(st, prog, model, call, args),
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
+        }
+        M::SignedOverflowReport(what) => {
+            Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what))
         }
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
         M::Getchar

@@ -157,6 +157,9 @@ impl Ctx<'_> {
                     data: self.const_data(c, id)?,
                 }
             }
+            Constant::GlobalReference { name, .. } if self.null_symbols.contains(name) => {
+                Const::Null
+            }
             Constant::GlobalReference { name, .. } => match self.symbols.get(name) {
                 Some(&base) => Const::Addr { base, offset: 0 },
                 None => {
