@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine of this kind lacks: clang-14 (the C front-end) and csmith
-# (differential tests). llvm-14-dev and libz3-dev are already there.
+# Installs what a fresh machine of this kind lacks: clang-14 (the C front-end), csmith
+# (differential tests), the i386 headers and libraries for `-m32` (SV-COMP's ILP32 tasks,
+# `symex check --data-model ILP32`, and the native 32-bit builds the tests compare with:
+# libc6-dev-i386, gcc-multilib), and for `symex replay --native` clang-14's sanitizer runtimes for
+# x86_64 and i386 (libclang-rt-14-dev).
+# llvm-14-dev and libz3-dev are already there.
 set -euo pipefail
 missing=()
 command -v clang-14 >/dev/null 2>&1 || missing+=(clang-14)
 command -v csmith >/dev/null 2>&1 || missing+=(csmith)
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.asan-i386.a >/dev/null 2>&1 || missing+=(libclang-rt-14-dev)
+for pkg in libc6-dev-i386 gcc-multilib; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -4,10 +4,16 @@ valid-memsafety and no-overflow rows) and prints a table scored the SV-COMP way:
 FALSE, -32 wrong TRUE, -16 wrong FALSE, 0 UNKNOWN. A memory-safety FALSE counts as correct only with the
 expected subproperty.
 
-usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--symex PATH] [--jobs N]
+Each task runs with its `data_model` column as `--data-model`: ILP32 tasks are compiled for i386
+(`clang-14 -m32`, 4-byte pointers and size_t), LP64 ones for x86-64. `--data-model ILP32` keeps the
+tasks of one data model only.
+
+usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--data-model LP64|ILP32] [--symex PATH]
+                         [--jobs N] [--no-native]
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import subprocess
 import sys
@@ -23,28 +29,59 @@ BENCH = os.path.join(SHARED, "benchmarks", "sv-comp")
 PROPERTIES = ("unreach-call", "valid-memsafety", "no-overflow")
 
 
-def rows(filt):
+def rows(filt, data_model=""):
     with open(os.path.join(BENCH, "tasks.tsv")) as f:
         header = f.readline().rstrip("\n").split("\t")
         for line in f:
             r = dict(zip(header, line.rstrip("\n").split("\t")))
-            if r["property"] in PROPERTIES and (not filt or filt in r["input"]):
+            if r["property"] in PROPERTIES and (not filt or filt in r["input"]) \
+                    and (not data_model or r["data_model"] == data_model):
                 yield r
 
 
-def run(symex, r, limit, outdir):
+def run(symex, r, limit, outdir, confirm):
     prp = os.path.join(BENCH, "c", "properties", r["property"] + ".prp")
+    task = os.path.join(BENCH, r["input"])
     cmd = [symex, "check", "--property", prp, "--data-model", r["data_model"],
-           "--max-time", str(limit), "--quiet", "--out", outdir,
-           os.path.join(BENCH, r["input"])]
+           "--max-time", str(limit), "--json", "--out", outdir, task]
     start = time.time()
+    native = ""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 30)
-        lines = p.stdout.strip().splitlines()
-        verdict = lines[-1] if lines else "ERROR(%d)" % p.returncode
+        try:
+            o = json.loads(p.stdout)
+            verdict = o["verdict"].upper()
+            if verdict == "FALSE" and o.get("subproperty"):
+                verdict = "FALSE(%s)" % o["subproperty"]
+        except ValueError:
+            verdict = "ERROR(%d)" % p.returncode
+            o = {}
+        if verdict.startswith("FALSE") and confirm:
+            native = confirm_natively(symex, r, task, o.get("test"))
     except subprocess.TimeoutExpired:
         verdict = "TIMEOUT"
-    return verdict, time.time() - start
+    return verdict, time.time() - start, native
+
+
+def confirm_natively(symex, r, task, test):
+    """'agrees', or why the native replay of a FALSE's test does not confirm it."""
+    if not test:
+        return "no test"
+    cmd = [symex, "replay", "--native", "--json", task, test]
+    if r["data_model"] == "ILP32":
+        cmd.append("--cflags=-m32")
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        o = json.loads(p.stdout)
+    except (subprocess.TimeoutExpired, ValueError):
+        return "native replay failed"
+    if o.get("agrees"):
+        return "agrees"
+    out = o.get("outcome") or {}
+    what = out.get("kind", "?") + (" %s" % out["code"] if out.get("code") is not None else "")
+    if out.get("kind") == "not-reproducible":
+        return "not reproducible"
+    return "native: " + what
 
 
 def score(r, verdict):
@@ -66,8 +103,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--filter", default="")
+    ap.add_argument("--data-model", default="", choices=["", "LP64", "ILP32"])
     ap.add_argument("--symex", default=os.path.join(ROOT, "target", "release", "symex"))
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--no-native", action="store_true",
+                    help="do not confirm FALSE answers by native replay")
     a = ap.parse_args()
     if not os.path.isdir(BENCH):
         print("skipped: %s is absent" % BENCH)
@@ -75,16 +115,18 @@ def main():
     if not os.path.exists(a.symex):
         print("build symex first: cargo build --release -p symex-cli (or pass --symex)")
         return 2
-    tasks = list(rows(a.filter))
+    tasks = list(rows(a.filter, a.data_model))
     tmp = tempfile.mkdtemp(prefix="symex-svcomp-")
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(run, a.symex, r, a.limit, os.path.join(tmp, str(i)))
+        futs = [ex.submit(run, a.symex, r, a.limit, os.path.join(tmp, str(i)), not a.no_native)
                 for i, r in enumerate(tasks)]
         results = [f.result() for f in futs]
     total, counts = 0, {"correct true": 0, "correct false": 0, "wrong true": 0,
                         "wrong false": 0, "unknown": 0}
-    print("%-62s %-16s %-14s %-22s %7s %5s" % ("task", "property", "expected", "verdict", "time", "pts"))
-    for r, (verdict, secs) in zip(tasks, results):
+    print("%-62s %-16s %-14s %-22s %7s %5s  %s" % ("task", "property", "expected", "verdict", "time", "pts",
+                                                 "native"))
+    disagreements = 0
+    for r, (verdict, secs, native) in zip(tasks, results):
         pts, what = score(r, verdict)
         total += pts
         exp = r["expected"] + ("" if r["subproperty"] in ("", "-") else "(%s)" % r["subproperty"])
@@ -94,12 +136,18 @@ def main():
             counts["wrong " + ("true" if verdict == "TRUE" else "false")] += 1
         else:
             counts["unknown"] += 1
-        print("%-62s %-16s %-14s %-22s %6.1fs %5d%s" % (
-            r["task"], r["property"], exp, verdict, secs, pts, "  <-- WRONG" if what == "WRONG" else ""))
+        disagrees = native not in ("", "agrees")
+        disagreements += disagrees
+        print("%-62s %-16s %-14s %-22s %6.1fs %5d  %s%s%s" % (
+            r["task"], r["property"], exp, verdict, secs, pts, native,
+            "  <-- WRONG" if what == "WRONG" else "", "  <-- NOT CONFIRMED" if disagrees else ""))
     print()
     print("tasks: %d; %s" % (len(tasks), ", ".join("%s: %d" % kv for kv in counts.items())))
     print("score: %d (of %d possible)" % (total, sum(2 if r["expected"] == "true" else 1 for r in tasks)))
-    return 1 if counts["wrong true"] or counts["wrong false"] else 0
+    if not a.no_native:
+        falses = sum(1 for v, _, _ in results if v.startswith("FALSE"))
+        print("FALSE answers confirmed by native replay: %d of %d" % (falses - disagreements, falses))
+    return 1 if counts["wrong true"] or counts["wrong false"] or disagreements else 0
 
 
 if __name__ == "__main__":

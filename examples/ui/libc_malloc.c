@@ -1,3 +1,7 @@
+// Modelling choice in the expectation: symex's malloc returns NULL for 1 TiB (more than the largest
+// object its addresses express, 4 GiB). glibc agrees on the development machine (clang-14 build: NULL,
+// the kernel's overcommit heuristic refuses it) but may differ elsewhere. The rest is what the native
+// build prints.
 #include <stdio.h>
 #include <stdlib.h>
 int main(void) {

@@ -9,7 +9,6 @@ use serde_json::json;
 use std::path::PathBuf;
 use symex_engine::{BugKind, Checks, Program};
 use symex_explore::{FinishedPath, PathEnd};
-use symex_ir::{CastOp, Inst};
 
 /// The properties `check` decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +67,7 @@ pub enum DataModel {
     /// 64-bit long and pointers (x86-64 Linux).
     #[value(name = "LP64", alias = "lp64")]
     Lp64,
-    /// 32-bit int, long and pointers: emulated with 32-bit long on 64-bit pointers (see the README).
+    /// 32-bit int, long and pointers: compiled for i386 (`clang -m32`).
     #[value(name = "ILP32", alias = "ilp32")]
     Ilp32,
 }
@@ -119,33 +118,70 @@ fn meaning(p: Property, kind: BugKind) -> Meaning {
         (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
         (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
         (_, K::Abort | K::Assertion) => Meaning::End,
+        // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
+        // ordinary call): SV-COMP declares it not to return, so the run ends there.
         (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
         _ => Meaning::Undecided,
     }
 }
 
-/// Why the ILP32 emulation (32-bit long, 64-bit pointers) may not match the program, if it may not.
-fn ilp32_mismatch(prog: &Program) -> Option<String> {
-    for f in &prog.module.functions {
-        for b in f.body.iter().flat_map(|b| &b.blocks) {
-            for inst in &b.insts {
-                if let Inst::Cast { op, from, to, .. } = inst {
-                    let narrow = match op {
-                        CastOp::PtrToInt => *to < 64,
-                        CastOp::IntToPtr => *from < 64,
-                        _ => false,
-                    };
-                    if narrow {
-                        return Some(format!(
-                            "`{}` converts between pointers and 32-bit integers, which the ILP32 emulation (64-bit pointers) does not reproduce",
-                            f.name
-                        ));
-                    }
-                }
+/// Why the exploration does not cover every run of `main(argc, argv, envp)`, if it may not: symex starts
+/// `main` with `argc = 1` and `argv = {program, NULL}` only, so a `main` that reads its parameters is not
+/// decided. At `-O0` clang spills each parameter to its own stack slot; a parameter whose only use is that
+/// spill, into a slot nothing else uses, is never read.
+fn reads_main_parameters(prog: &Program) -> Option<String> {
+    let f = prog.module.function_by_name("main")?;
+    let func = prog.module.func(f);
+    let body = func.body.as_ref()?;
+    // Operand uses of slot `s`: the IR's Debug form writes an operand slot as `Slot(Slot(s))` and a
+    // destination as `Slot(s)`.
+    let text: Vec<String> = body
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            let insts = b.insts.iter().map(|i| format!("{i:?}"));
+            insts.chain(std::iter::once(format!("{:?}", b.term)))
+        })
+        .collect();
+    let uses = |s: u32| {
+        let pat = format!("Slot(Slot({s}))");
+        text.iter().map(|t| t.matches(&pat).count()).sum::<usize>()
+    };
+    let insts = || body.blocks.iter().flat_map(|b| &b.insts);
+    let spilled_only = |p: u32| {
+        insts().any(|i| match i {
+            symex_ir::Inst::Store {
+                ptr: symex_ir::Operand::Slot(a),
+                val: symex_ir::Operand::Slot(v),
+                ..
+            } if v.0 == p => {
+                uses(a.0) == 1
+                    && insts().any(|j| matches!(j, symex_ir::Inst::Alloca { dst, .. } if dst == a))
             }
+            _ => false,
+        })
+    };
+    let names = ["argc", "argv", "envp"];
+    for p in 0..func.params.len().min(3) as u32 {
+        let n = uses(p);
+        if n > 1 || (n == 1 && !spilled_only(p)) {
+            return Some(format!(
+                "`main` reads its parameter {} ({}), which symex fixes to a single run (argc = 1)",
+                p + 1,
+                names[p as usize]
+            ));
         }
     }
     None
+}
+
+/// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
+/// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
+fn llvm_input(file: &std::path::Path) -> Option<String> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(ext, "ll" | "bc").then(|| {
+        "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
+    })
 }
 
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
@@ -188,30 +224,33 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
     if args.data_model == DataModel::Ilp32 {
-        // A 64-bit target whose long is 32 bits (LLP64, with GCC's bit-field layout).
-        let extra = "--target=x86_64-pc-windows-gnu -mno-ms-bitfields";
+        // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
-        args.explore.frontend.cflags = Some(format!("{extra} {flags}"));
+        args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
+    }
+    if args.property == Property::NoOverflow {
+        args.explore.frontend.check_signed_overflow();
     }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let prog = Program::new(module);
+    let mut prog = Program::new(module);
     let p = args.property;
+    if p != Property::UnreachCall {
+        prog.run_error_functions_from_bodies();
+    }
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         unknown_reasons.push("termination is not decided by path exploration".into());
         return report(&args, "unknown", None, None, &unknown_reasons);
     }
-    if args.data_model == DataModel::Ilp32 {
-        if let Some(why) = ilp32_mismatch(&prog) {
-            unknown_reasons.push(why);
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
+    if let Some(why) = reads_main_parameters(&prog) {
+        unknown_reasons.push(why);
+        return report(&args, "unknown", None, None, &unknown_reasons);
     }
     if p == Property::NoOverflow {
-        if let Some(why) = wide_unsuffixed_literal(&args.file) {
+        if let Some(why) = wide_unsuffixed_literal(&args.file).or_else(|| llvm_input(&args.file)) {
             unknown_reasons.push(why);
             return report(&args, "unknown", None, None, &unknown_reasons);
         }

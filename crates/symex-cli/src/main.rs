@@ -4,9 +4,12 @@ use clap::{Parser, Subcommand};
 mod check;
 mod checks;
 mod frontend;
+mod its;
+mod native;
 mod replay;
 mod run;
 mod verify;
+mod verify_run;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
@@ -25,6 +28,8 @@ enum Command {
     Run(run::RunArgs),
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     Check(check::CheckArgs),
+    /// Termination or a runtime bound of an integer transition system (KoAT format).
+    Its(its::ItsArgs),
 }
 
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
@@ -44,6 +49,7 @@ fn main() {
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
+        Command::Its(args) => its::main(args),
     };
     std::process::exit(status);
 }

@@ -39,6 +39,10 @@ pub struct ReplayArgs {
     /// Print only the program's output.
     #[arg(long)]
     pub quiet: bool,
+    /// Run a native build instead (clang-14, ASan and UBSan; `-m32` in --cflags for a 32-bit build) and
+    /// say whether it ends as the test says (KLEE's klee-replay).
+    #[arg(long)]
+    pub native: bool,
 }
 
 /// Runs the subcommand; returns the exit status.
@@ -47,25 +51,20 @@ pub fn main(args: ReplayArgs) -> i32 {
         Ok(t) => t,
         Err(e) => return fail(&e),
     };
-    let module = match args.frontend.load(&args.file) {
+    if args.native {
+        return crate::native::main(&args, test);
+    }
+    let expected = test.outcome.clone();
+    let expects = |k: BugKind| expected.as_ref().is_some_and(|o| o.kind == k.as_str());
+    let mut frontend = args.frontend.clone();
+    if args.checks.check_overflow || expects(BugKind::SignedOverflow) {
+        frontend.check_signed_overflow();
+    }
+    let module = match frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let expected = test.outcome.clone();
-    let expects = |k: BugKind| expected.as_ref().is_some_and(|o| o.kind == k.as_str());
-    let opts = RunOptions {
-        entry: args
-            .entry
-            .clone()
-            .or_else(|| test.entry.clone())
-            .unwrap_or_else(|| "main".into()),
-        checks: Checks {
-            overflow: args.checks.check_overflow || expects(BugKind::SignedOverflow),
-            leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
-        },
-        max_instructions: args.max_instructions.unwrap_or(u64::MAX),
-        max_time: args.max_time.map(Duration::from_secs_f64),
-    };
+    let opts = run_options(&args, &test);
     let prog = Program::new(module);
     let result = symex_engine::run(&prog, &test, &opts);
     for w in &result.warnings {
@@ -120,6 +119,25 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
 }
 
+/// The interpreter's options for `test`: a recorded signed-overflow or memory-leak outcome turns its
+/// check on.
+pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
+    let expects = |k: BugKind| test.outcome.as_ref().is_some_and(|o| o.kind == k.as_str());
+    RunOptions {
+        entry: args
+            .entry
+            .clone()
+            .or_else(|| test.entry.clone())
+            .unwrap_or_else(|| "main".into()),
+        checks: Checks {
+            overflow: args.checks.check_overflow || expects(BugKind::SignedOverflow),
+            leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
+        },
+        max_instructions: args.max_instructions.unwrap_or(u64::MAX),
+        max_time: args.max_time.map(Duration::from_secs_f64),
+    }
+}
+
 /// The outcome line of plain mode.
 fn describe(end: &End) -> String {
     match end {
@@ -138,7 +156,7 @@ fn describe(end: &End) -> String {
     }
 }
 
-fn fail(msg: &str) -> i32 {
+pub(crate) fn fail(msg: &str) -> i32 {
     eprintln!("symex: error: {msg}");
     2
 }

@@ -317,7 +317,10 @@ pub fn errors_json(errors: &[FoundError]) -> Vec<Value> {
 }
 
 /// Runs the subcommand; returns the exit status.
-pub fn main(args: RunArgs) -> i32 {
+pub fn main(mut args: RunArgs) -> i32 {
+    if args.checks.check_overflow {
+        args.explore.frontend.check_signed_overflow();
+    }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),

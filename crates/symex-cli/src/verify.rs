@@ -2,8 +2,8 @@
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
-use symex_idf::diagnostics::{line_col, render};
-use symex_idf::verify::pretty::term;
+use symex_idf::diagnostics::{line_col, render, render_warning};
+use symex_idf::verify::pretty::{render_trace, term};
 use symex_idf::verify::validity::Status;
 use symex_idf::verify::{Config, Report, TraceStep};
 
@@ -30,6 +30,12 @@ pub struct VerifyArgs {
     /// Print only the verdict.
     #[arg(long)]
     pub quiet: bool,
+    /// Do not verify: run `main` concretely with run-time checks of assertions, contracts
+    /// (postconditions with the parameters' entry values), loop invariants, permissions,
+    /// predicate bodies at close/open/opening, `untouched` and pure-method termination.
+    /// Exit 1 on a violation, 0 when `main` completes, 3 at a limit of the run.
+    #[arg(long)]
+    pub run: bool,
 }
 
 /// Runs the subcommand; returns the exit status of `spec/cli.md`.
@@ -53,6 +59,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
             return 2;
         }
     };
+    if args.run {
+        return crate::verify_run::run(args, &name, &src);
+    }
     let max_time = args
         .max_time
         .filter(|t| t.is_finite() && *t > 0.0)
@@ -75,6 +84,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
             return 2;
         }
     };
+    for w in &report.warnings {
+        eprint!("{}", render_warning(&name, &src, w));
+    }
     if args.json {
         println!("{}", to_json(&name, &src, &report, args.trace));
     } else {
@@ -108,13 +120,15 @@ fn read_source(path: &std::path::Path) -> Result<String, (String, Option<(usize,
     })
 }
 
+/// A definite failure decides the run (1) even when other members are undecided (3 only when
+/// no member failed definitely).
 fn exit_status(report: &Report) -> i32 {
     if report.verified() {
         0
-    } else if report.inconclusive() {
-        3
-    } else {
+    } else if report.definitely_failed() > 0 {
         1
+    } else {
+        3
     }
 }
 
@@ -131,15 +145,27 @@ fn to_json(name: &str, src: &str, report: &Report, trace: bool) -> serde_json::V
                     json!({"message": f.message, "line": line, "column": column, "notes": f.notes});
                 if trace {
                     error["trace"] = f.trace.iter().map(|step| trace_step(src, step)).collect();
+                    if let Some(goal) = &f.goal {
+                        error["goal"] = json!(term(goal));
+                    }
                 }
                 json!({"name": m.name, "status": status, "errors": [error]})
             }
+        })
+        .collect();
+    let warnings: Vec<_> = report
+        .warnings
+        .iter()
+        .map(|w| {
+            let (line, column) = line_col(src, w.span.start);
+            json!({"message": w.message, "line": line, "column": column})
         })
         .collect();
     json!({
         "command": "verify",
         "file": name,
         "verified": report.verified(),
+        "warnings": warnings,
         "time_s": report.time_s,
         "members": members,
         "paths": report.paths,
@@ -162,6 +188,7 @@ fn trace_step(src: &str, step: &TraceStep) -> serde_json::Value {
         "line": line,
         "column": column,
         "statement": snippet(src, step.span),
+        "label": step.label,
         "heap": heap(&st.heap),
         "old_heap": heap(&st.old),
         "store": store,
@@ -185,7 +212,8 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
             match &m.status {
                 Status::Verified => println!("{:<28} verified", m.name),
                 Status::Failed(f) => {
-                    println!("{:<28} FAILED", m.name);
+                    let verdict = if f.inconclusive { "UNKNOWN" } else { "FAILED" };
+                    println!("{:<28} {verdict}", m.name);
                     let d = symex_idf::Diagnostic {
                         message: f.message.clone(),
                         span: f.span,
@@ -195,17 +223,7 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
                     print!("{}", render(name, src, &d));
                     if args.trace {
                         println!("symbolic states on the failing path:");
-                        for step in &f.trace {
-                            let (line, col) = line_col(src, step.span.start);
-                            let text: String = src
-                                .get(step.span.start..step.span.end)
-                                .unwrap_or("")
-                                .split_whitespace()
-                                .collect::<Vec<_>>()
-                                .join(" ");
-                            println!("{line}:{col}  {text}");
-                            println!("{}", step.state);
-                        }
+                        print!("{}", render_trace(src, &f.trace, f.goal.as_ref()));
                     }
                 }
             }
@@ -219,11 +237,17 @@ fn print_human(name: &str, src: &str, report: &Report, args: &VerifyArgs) {
             report.time_s
         );
     }
+    let (definite, undecided) = (report.definitely_failed(), report.undecided());
     if failed == 0 {
         println!("VERIFIED");
-    } else if report.inconclusive() {
+    } else if definite == 0 {
         println!(
             "UNKNOWN ({failed} of {} members not verified: the solver answered unknown or the time ran out)",
+            report.members.len()
+        );
+    } else if undecided > 0 {
+        println!(
+            "FAILED ({definite} of {} members; {undecided} more undecided: the solver answered unknown or the time ran out)",
             report.members.len()
         );
     } else {

@@ -141,3 +141,173 @@ fn prp_files_and_json() {
     let r: Value = serde_json::from_slice(&rep.stdout).unwrap();
     assert_eq!(r["outcome"]["kind"], "reach-error");
 }
+
+/// The ILP32 examples and their verdicts under `--data-model ILP32` (each file's first line says why).
+const ILP32_EXAMPLES: &[(&str, &str, &str)] = &[
+    ("ilp32_union_pointer_int.c", "unreach-call", "TRUE"),
+    ("ilp32_union_pointer_alias.c", "unreach-call", "FALSE"),
+    ("ilp32_sizeof_pointer.c", "unreach-call", "FALSE"),
+    ("ilp32_struct_size.c", "valid-memsafety", "TRUE"),
+    ("ilp32_size_t_wrap.c", "unreach-call", "TRUE"),
+    ("ilp32_pointer_wrap.c", "valid-memsafety", "TRUE"),
+    ("ilp32_pointer_diff_wrap.c", "unreach-call", "TRUE"),
+    ("ilp32_long_overflow.c", "no-overflow", "FALSE"),
+    ("ilp32_struct_offsets.c", "unreach-call", "TRUE"),
+    ("ilp32_use_after_return.c", "valid-memsafety", "FALSE"),
+    ("ilp32_many_calls.c", "unreach-call", "TRUE"),
+];
+
+/// The verdict of a native i386 run of an input-free example: `clang-14 -m32` with AddressSanitizer and
+/// UndefinedBehaviorSanitizer (aborting on the first report, stack use after return included), `reach_error`
+/// exiting with 77.
+fn native_m32_verdict(file: &str, dir: &std::path::Path) -> String {
+    let stub = dir.join("stub.c");
+    std::fs::write(
+        &stub,
+        "#include <unistd.h>\nvoid reach_error(void) { _exit(77); }\n",
+    )
+    .unwrap();
+    let exe = dir.join(file.trim_end_matches(".c"));
+    let cc = std::process::Command::new("clang-14")
+        .args(["-m32", "-g", "-w", "-fsanitize=address,undefined"])
+        .arg("-fno-sanitize-recover=all")
+        .arg(example(file))
+        .arg(&stub)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("clang-14 (scripts/ensure-deps.sh installs it)");
+    assert!(
+        cc.status.success(),
+        "clang-14 -m32 failed on {file} (scripts/ensure-deps.sh installs libc6-dev-i386): {}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let run = std::process::Command::new(&exe)
+        .env("ASAN_OPTIONS", "detect_stack_use_after_return=1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    match run.status.code() {
+        Some(0) => "TRUE".into(),
+        Some(77) => "FALSE".into(),
+        _ if stderr.contains("runtime error") || stderr.contains("AddressSanitizer") => {
+            "FALSE".into()
+        }
+        other => format!("native run of {file} ended with {other:?}: {stderr}"),
+    }
+}
+
+/// The oracle is the native 32-bit build, not symex: each example's verdict is first confirmed by running
+/// it compiled with `clang-14 -m32` and sanitizers, then `symex check --data-model ILP32` must agree.
+#[test]
+fn ilp32_verdicts_agree_with_the_native_32_bit_build() {
+    let results = common::map_in_pairs(ILP32_EXAMPLES, |&(file, prop, want)| {
+        let dir = tempfile::tempdir().unwrap();
+        let native = native_m32_verdict(file, dir.path());
+        let (code, out) = check(prop, file, &["--data-model", "ILP32"]);
+        (file, want, native, code, out)
+    });
+    for (file, want, native, code, out) in results {
+        assert_eq!(
+            native, want,
+            "{file}: the native -m32 run disagrees with the table"
+        );
+        let got = last_line(&out);
+        assert!(
+            got == want || got.starts_with(&format!("{want}(")),
+            "{file}: symex says {got}, the native -m32 run {want}: {out}"
+        );
+        assert_eq!(code, Some(if want == "TRUE" { 0 } else { 1 }), "{file}");
+    }
+}
+
+/// A FALSE under ILP32 comes with a test that replays to the same violation when replay compiles for
+/// i386 too (`--cflags -m32`), and the program's `sizeof` shows the 32-bit layout in `symex run`.
+#[test]
+fn ilp32_violation_replays_with_m32() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out) = check_in(
+        &dir,
+        "unreach-call",
+        "ilp32_sizeof_pointer.c",
+        &["--data-model", "ILP32", "--json"],
+    );
+    assert_eq!(code, Some(1), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let test = v["test"].as_str().unwrap();
+    let rep = common::symex()
+        .arg("replay")
+        .arg(example("ilp32_sizeof_pointer.c"))
+        .arg(test)
+        .args(["--cflags", "-m32", "--json"])
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&rep.stdout).unwrap();
+    assert_eq!(r["outcome"]["kind"], "reach-error");
+    // Without -m32 the same program reaches no error: the verdict came from the 32-bit layout.
+    let rep64 = common::symex()
+        .arg("replay")
+        .arg(example("ilp32_sizeof_pointer.c"))
+        .arg(test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let r64: Value = serde_json::from_slice(&rep64.stdout).unwrap();
+    assert_ne!(r64["outcome"]["kind"], "reach-error", "{r64}");
+}
+
+/// An index 1 MiB past a 32-bit array lands on the next object's address (`id << 20`): the write is out of
+/// bounds in C, so TRUE would be wrong; the path is ended as unsupported and the answer is UNKNOWN.
+#[test]
+fn ilp32_arithmetic_into_another_object_is_unknown_never_true() {
+    let (code, out) = check(
+        "valid-memsafety",
+        "ilp32_index_into_next_object.c",
+        &["--data-model", "ILP32"],
+    );
+    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
+    assert_eq!(code, Some(3));
+    assert!(out.contains("may land in another object"), "{out}");
+}
+/// The adversarial programs of issue 8 this branch fixes, each with the verdict its comment argues and a
+/// native build (clang-14 with the sanitizers) confirms.
+#[test]
+fn adversarial_examples_get_their_right_verdicts() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("no-overflow", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "reach_error_returns_memsafety.c",
+            "FALSE(valid-deref)",
+        ),
+        ("unreach-call", "reach_error_returns_overflow.c", "FALSE"),
+        (
+            "valid-memsafety",
+            "leak_before_abort.c",
+            "FALSE(valid-memtrack)",
+        ),
+        (
+            "valid-memsafety",
+            "leak_before_assert.c",
+            "FALSE(valid-memtrack)",
+        ),
+        ("valid-memsafety", "leak_symbolic_index.c", "TRUE"),
+        ("no-overflow", "signed_shift_overflow.c", "FALSE"),
+        ("no-overflow", "signed_shift_true.c", "TRUE"),
+        ("unreach-call", "nondet_types.c", "TRUE"),
+        ("unreach-call", "argc_read.c", "UNKNOWN"),
+        ("unreach-call", "argc_unused.c", "TRUE"),
+        ("no-overflow", "folded_overflow.c", "FALSE"),
+        ("no-overflow", "folded_overflow_add.c", "FALSE"),
+    ];
+    let got = common::map_in_pairs(cases, |(prop, file, _)| check(prop, file, &[]));
+    for ((prop, file, verdict), (code, out)) in cases.iter().zip(got) {
+        assert_eq!(last_line(&out), *verdict, "{prop} {file}: {out}");
+        let status = match *verdict {
+            "TRUE" => 0,
+            "UNKNOWN" => 3,
+            _ => 1,
+        };
+        assert_eq!(code, Some(status), "{prop} {file}");
+    }
+}

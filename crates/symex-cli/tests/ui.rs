@@ -2,6 +2,11 @@
 //! test `NAME.json` (no inputs when absent) and the flags of its `// symex-flags:` line; the exit status
 //! and the whole standard output must equal `NAME.expected`. `SYMEX_BLESS=1 cargo test` rewrites the
 //! expectations (review the diff before committing it).
+//!
+//! Blessing copies symex's own output, so it is no oracle: an expectation must be what the native build
+//! prints (the `libc_*` and `feature_*` examples are plain C whose output clang-14 reproduces), or, where
+//! it encodes a choice of symex's model rather than C's semantics (e.g. `malloc` refusing 1 TiB, zero for
+//! a missing input), the example's comment must say which choice and why.
 
 mod common;
 

@@ -75,10 +75,14 @@ fn trace_prints_the_symbolic_states_of_the_failing_path() {
     assert_eq!(code, 1);
     // Figure 9's states: the opened field chunk, then its update to v.
     assert!(stdout.contains(".x ↦ toInt(s"), "{stdout}");
+    // Symbolic values held by program variables go by their names; Σ is whole once, then a diff.
     assert!(
-        stdout.contains("H = {this#") && stdout.contains("Σ = {"),
+        stdout.contains("H = {this.valid[") && stdout.contains("Σ = {"),
         "{stdout}"
     );
+    assert!(!stdout.contains("H = {this#"), "{stdout}");
+    // The failure is in the callee's contract, and the trace says so.
+    assert!(stdout.contains("[the callee's contract"), "{stdout}");
     // With inference (§4.1) the same program verifies.
     let (code, stdout, _) = symex(&["verify", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{stdout}");
@@ -101,6 +105,75 @@ fn an_exhausted_time_budget_is_inconclusive_exit_3() {
         .unwrap()
         .iter()
         .any(|m| m["status"] == "unknown"));
+}
+
+#[test]
+fn a_definite_failure_exits_1_even_when_another_member_is_undecided() {
+    // `B.n` fails whatever the solver says; `A.m`'s query (cubes, nonlinear) stays unanswered.
+    let src = "class B { void n(int x) requires x > 0; { assert x < 0; } }\n\
+               class A { void m(int x, int y, int z) requires x > 0 && y > 0 && z > 0;\n\
+               { assert x * x * x + y * y * y != z * z * z; } }\n";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("mixed.idf");
+    std::fs::write(&file, src).expect("written");
+    let (code, stdout, _) = symex(&["verify", "--max-time", "1", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("B.n") && stdout.contains("FAILED"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("A.m") && stdout.contains("UNKNOWN"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 more undecided"), "{stdout}");
+}
+
+#[test]
+fn trace_shows_the_goal_a_diff_of_sigma_and_each_source_statement_once() {
+    let file = example("mutant_fig2_wrong_assert.idf");
+    let (code, stdout, _) = symex(&["verify", "--trace", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    // `Cell c1 := new Cell();` is lowered to three statements: shown once.
+    assert_eq!(
+        stdout.matches("16:3  Cell c1 := new Cell();").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(stdout.contains("Σ += {null ≠ c1, 1 = oid(c1)"), "{stdout}");
+    assert!(
+        stdout.contains("failed goal: Σ ⊬ 10 = toInt(s#"),
+        "{stdout}"
+    );
+    // Inferred ghost operations are steps of their own (Figure 3's Cell needs them).
+    let file = example("mutant_fig3_wrong_post.idf");
+    let (code, stdout, _) = symex(&["verify", "--trace", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("[inferred: "), "{stdout}");
+}
+
+#[test]
+fn warnings_go_to_stderr_and_into_the_json() {
+    let file = example("warn_vacuous_precondition.idf");
+    let (code, _, stderr) = symex(&["verify", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: the precondition of `A.m` is unsatisfiable"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warn_vacuous_precondition.idf:7:18"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = symex(&["verify", "--json", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 3, "{stdout}");
+    assert_eq!(
+        (warnings[0]["line"].as_u64(), warnings[0]["column"].as_u64()),
+        (Some(7), Some(18))
+    );
 }
 
 #[test]
@@ -173,4 +246,39 @@ fn text_that_is_not_utf8_is_bad_input_with_its_position() {
         "{stdout}"
     );
     let _ = std::fs::remove_file(file);
+}
+
+/// `symex verify --run`: exit 0 when `main` completes, 1 on a violation (member, check, line),
+/// 2 on bad input, 3 at a limit of the run.
+#[test]
+fn run_mode_exit_statuses_and_json() {
+    let file = example("cell_fig3.idf");
+    let (code, stdout, _) = symex(&["verify", "--run", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("RUN COMPLETED"), "{stdout}");
+
+    let file = example("mutant_fig2_wrong_assert.idf");
+    let (code, stdout, _) = symex(&["verify", "--run", "--json", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["mode"], "run");
+    assert_eq!(v["outcome"]["kind"], "violation");
+    assert_eq!(v["outcome"]["member"], "main");
+    assert_eq!(v["outcome"]["check"], "assertion");
+    assert_eq!(v["outcome"]["line"], 22);
+
+    let file = example("error_syntax.idf");
+    let (code, _, stderr) = symex(&["verify", "--run", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let looping = dir.path().join("loop.idf");
+    std::fs::write(
+        &looping,
+        "main { int i := 0; while (true) invariant true; { i := i + 1; } }",
+    )
+    .unwrap();
+    let (code, stdout, _) = symex(&["verify", "--run", looping.to_str().unwrap()]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(stdout.contains("RUN UNKNOWN: step limit"), "{stdout}");
 }

@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{split_address, Lookup, ObjId, ObjKind, Object, OFFSET_BITS, OFFSET_MASK};
+use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::state::State;
 
@@ -37,10 +37,23 @@ impl<D: Domain> State<D> {
         })
     }
 
-    /// `ptr + k` on 64 bits.
+    /// `ptr + k`, wrapping at the target's pointer width.
     pub fn ptr_add(&mut self, ptr: &D::Val, k: u64) -> D::Val {
         let kv = self.dom.constant(64, k as u128);
-        self.dom.binop(BinOp::Add, 64, ptr, &kv)
+        let p = self.dom.binop(BinOp::Add, 64, ptr, &kv);
+        self.wrap_ptr(p)
+    }
+
+    /// A pointer value (a 64-bit scalar) cut to the target's pointer width: on a 32-bit target pointer
+    /// arithmetic wraps at 32 bits, and every pointer value stays below 2^32.
+    #[inline(always)]
+    pub fn wrap_ptr(&mut self, p: D::Val) -> D::Val {
+        let bits = self.mem.layout().pointer_bits;
+        if bits >= 64 {
+            return p;
+        }
+        let low = self.dom.cast(CastOp::Trunc, 64, bits, &p);
+        self.dom.cast(CastOp::ZExt, bits, 64, &low)
     }
 
     /// Resolves `ptr` for an access of `n` bytes: decides which object it refers to, checks that the object
@@ -56,7 +69,7 @@ impl<D: Domain> State<D> {
         // A known address that is plainly valid needs no question asked: the general path below would
         // answer every decision the same way (its conditions are constants).
         if let Some(p) = self.dom.as_const(ptr) {
-            let (id, off) = split_address(p as u64);
+            let (id, off) = self.mem.layout().split(p as u64);
             if let Some(o) = self.mem.object(id) {
                 if off + n <= o.size() && !(o.read_only && access == Access::Write) {
                     return Ok(Place {
@@ -82,17 +95,19 @@ impl<D: Domain> State<D> {
         Ok(Place { obj, off })
     }
 
-    /// The object id of a pointer (the address bits above the offset, see [`crate::memory::address`]) as a
+    /// The object id of a pointer (the address bits above the offset, see [`crate::memory::AddressLayout::address`]) as a
     /// 32-bit value.
     pub fn pointer_object(&mut self, ptr: &D::Val) -> D::Val {
-        let shift = self.dom.constant(64, OFFSET_BITS as u128);
+        let shift = self.dom.constant(64, self.mem.layout().offset_bits as u128);
         let hi = self.dom.binop(BinOp::LShr, 64, ptr, &shift);
         self.dom.cast(CastOp::Trunc, 64, 32, &hi)
     }
 
     /// The offset of a pointer within its object's region, as a 64-bit value.
     pub fn pointer_offset(&mut self, ptr: &D::Val) -> D::Val {
-        let mask = self.dom.constant(64, OFFSET_MASK as u128);
+        let mask = self
+            .dom
+            .constant(64, self.mem.layout().offset_mask() as u128);
         self.dom.binop(BinOp::And, 64, ptr, &mask)
     }
 
@@ -111,6 +126,9 @@ impl<D: Domain> State<D> {
         } else {
             "write"
         };
+        if let Some(bug) = self.before_next_object(prog, id, ptr, n, verb) {
+            return Err(bug);
+        }
         let (size, read_only) = match self.mem.lookup(id) {
             Lookup::Live(o) => (o.size(), o.read_only),
             Lookup::Nothing if id == 0 => {
@@ -178,6 +196,45 @@ impl<D: Domain> State<D> {
             ));
         }
         Ok((id, offv))
+    }
+
+    /// An access a little before object `id + 1` (`x[-1]`) has an address whose high bits name object `id`
+    /// at an offset near 2^32. Such an offset never lies inside object `id` when the access fails there, so
+    /// the access is blamed on the object it came from: `id + 1`, at the negative offset. Only for a known
+    /// offset that is "negative" (at least 2^31) and an access that does not fit object `id`.
+    fn before_next_object(
+        &mut self,
+        prog: &Program,
+        id: ObjId,
+        ptr: &D::Val,
+        n: u64,
+        verb: &str,
+    ) -> Option<End> {
+        let layout = prog.addr;
+        let offv = self.dom.cast(CastOp::Trunc, 64, layout.offset_bits, ptr);
+        let off = self.dom.as_const(&offv)? as u64;
+        if off < layout.max_object_size() {
+            return None;
+        }
+        if let Lookup::Live(o) = self.mem.lookup(id) {
+            if off + n <= o.size() {
+                return None;
+            }
+        }
+        let next = id.checked_add(1)?;
+        match self.mem.lookup(next) {
+            Lookup::Live(o) => {
+                let (name, size) = (o.name.clone(), o.size());
+                let before = layout.offset_mask() + 1 - off;
+                Some(self.bug(
+                    prog,
+                    BugKind::OutOfBounds,
+                    format!("{n}-byte {verb} at offset -{before} of `{name}` (size {size})"),
+                ))
+            }
+            Lookup::Dead(kind) => Some(self.lifetime_bug(prog, kind, verb)),
+            Lookup::Function(_) | Lookup::Nothing | Lookup::OutOfScope => None,
+        }
     }
 
     fn lifetime_bug(&self, prog: &Program, kind: ObjKind, verb: &str) -> End {
@@ -439,7 +496,7 @@ mod tests {
     use super::*;
     use crate::bug::BugKind;
     use crate::concrete::Concrete;
-    use crate::memory::address;
+    use crate::memory::AddressLayout;
     use crate::state::Checks;
     use crate::testfile::TestInput;
     use symex_ir::{Module, Target, TypeInfo, TypeKind};
@@ -502,7 +559,7 @@ mod tests {
     }
 
     fn ptr(id: ObjId, off: u64) -> u128 {
-        address(id, off) as u128
+        AddressLayout::LP64.address(id, off) as u128
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! x86-64 variadic argument area, and the end of the program when the entry function returns.
 
 use crate::bug::{BugKind, End};
-use crate::domain::{Decision, Domain};
+use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
-use crate::memory::{address, split_address, Lookup, ObjKind};
+use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::{Call, Callee, FuncId, Operand};
@@ -34,6 +34,16 @@ impl<D: Domain> State<D> {
             return Ok(Flow::Next);
         }
         let func = prog.module.func(target);
+        if func.is_extern_weak && func.body.is_none() {
+            return Err(self.bug(
+                prog,
+                BugKind::NullDeref,
+                format!(
+                    "call of the undefined weak function `{}`, whose address is null",
+                    func.name
+                ),
+            ));
+        }
         if func.body.is_none() {
             return Err(unsupported(
                 self,
@@ -49,6 +59,7 @@ impl<D: Domain> State<D> {
         } else {
             None
         };
+        self.check_signature(prog, target, call, &mut args)?;
         // Missing arguments (K&R-style calls) are zero; extra ones of a non-variadic callee are dropped.
         let n = func.params.len();
         while args.len() < n {
@@ -61,11 +72,56 @@ impl<D: Domain> State<D> {
         Ok(Flow::Moved)
     }
 
+    /// A call through a function pointer of another type (undefined in C11 6.3.2.3p8) passes its values as
+    /// the x86-64 registers would: an argument wider than the parameter is cut to its low bits, which is
+    /// what the callee reads. A parameter (or a result the call site uses) wider than the value passed has
+    /// unspecified upper bits, which symex does not model: the path ends as unsupported.
+    fn check_signature(
+        &mut self,
+        prog: &Program,
+        target: FuncId,
+        call: &Call,
+        args: &mut [D::Val],
+    ) -> Result<(), End> {
+        let func = prog.module.func(target);
+        for (i, (a, &ty)) in args.iter_mut().zip(&func.params).enumerate() {
+            let (Some(from), Some(to)) = (prog.width(call.arg_types[i]), prog.width(ty)) else {
+                return Err(self.signature_mismatch(prog, target, format!("argument {}", i + 1)));
+            };
+            if from > to {
+                *a = self.dom.cast(CastOp::Trunc, from, to, a);
+            } else if from < to {
+                return Err(self.signature_mismatch(
+                    prog,
+                    target,
+                    format!("argument {} ({from} bits passed, {to} taken)", i + 1),
+                ));
+            }
+        }
+        if call.dst.is_some() {
+            let (site, callee) = (prog.width(call.ret), prog.width(func.ret));
+            let narrower = matches!((site, callee), (Some(s), Some(c)) if s <= c);
+            if site != callee && !narrower {
+                return Err(self.signature_mismatch(prog, target, "result".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn signature_mismatch(&self, prog: &Program, target: FuncId, what: String) -> End {
+        let name = &prog.module.func(target).name;
+        unsupported(
+            self,
+            prog,
+            format!("call of `{name}` through a function type that does not match it: {what}"),
+        )
+    }
+
     /// The function a function pointer refers to.
     fn call_target(&mut self, prog: &Program, op: Operand) -> Result<FuncId, End> {
         let p = self.val(op);
         let addr = self.dom.choose(Decision::CallTarget, &p, 64) as u64;
-        let (id, off) = split_address(addr);
+        let (id, off) = prog.addr.split(addr);
         match self.mem.lookup(id) {
             Lookup::Function(f) if off == 0 => Ok(FuncId(f)),
             Lookup::Nothing if id == 0 => Err(self.bug(
@@ -81,8 +137,8 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Lays the variadic arguments out as the x86-64 overflow area: 8-byte slots, 16-byte aligned for
-    /// 16-byte-aligned types.
+    /// Lays the variadic arguments out as the x86-64 overflow area (8-byte slots, 16-byte aligned for
+    /// 16-byte-aligned types), or on i386 as the stack does (4-byte slots).
     fn varargs_area(
         &mut self,
         prog: &Program,
@@ -91,15 +147,26 @@ impl<D: Domain> State<D> {
         fixed: usize,
         args: &[D::Val],
     ) -> Result<u32, End> {
+        let slot = u64::from(prog.module.target.pointer_bytes);
         let mut layout = Vec::new();
         let mut size = 0u64;
         for (i, &ty) in call.arg_types.iter().enumerate().skip(fixed) {
             let info = prog.module.ty(ty);
-            if info.align >= 16 {
+            if info.align >= 16 && slot == 8 {
                 size = size.next_multiple_of(16);
             }
             layout.push((i, size, prog.width(ty).unwrap_or(64), info.store_size));
-            size += info.store_size.next_multiple_of(8);
+            size += info.store_size.next_multiple_of(slot);
+        }
+        if !self.mem.addressable(size) {
+            return Err(unsupported(
+                self,
+                prog,
+                format!(
+                    "more objects than {}-bit addresses can tell apart",
+                    prog.addr.pointer_bits
+                ),
+            ));
         }
         let mut bytes: Vec<D::Byte> = (0..size).map(|_| self.dom.const_byte(0)).collect();
         for (i, off, w, n) in layout {
@@ -123,18 +190,35 @@ impl<D: Domain> State<D> {
                 let a = self
                     .mem
                     .allocate(ObjKind::Runtime, "variadic arguments".into(), 0, fill, true)
-                    .expect("empty object");
+                    .ok_or_else(|| {
+                        unsupported(
+                            self,
+                            prog,
+                            format!(
+                                "more objects than {}-bit addresses can tell apart",
+                                prog.addr.pointer_bits
+                            ),
+                        )
+                    })?;
                 self.frames.last_mut().expect("a frame").varargs = Some(a);
                 a
             }
         };
-        let fields = [
+        let area = prog.addr.address(area, 0) as u128;
+        // i386: `va_list` is a pointer to the next argument.
+        let i386 = [(0u64, area, 64u32, 4u64)];
+        let x86_64 = [
             (0u64, 48u128, 32u32, 4u64),
             (4, 176, 32, 4),
-            (8, address(area, 0) as u128, 64, 8),
+            (8, area, 64, 8),
             (16, 0, 64, 8),
         ];
-        for (off, v, w, n) in fields {
+        let fields: &[(u64, u128, u32, u64)] = if prog.addr.pointer_bits == 32 {
+            &i386
+        } else {
+            &x86_64
+        };
+        for &(off, v, w, n) in fields {
             let p = self.ptr_add(ap, off);
             let v = self.dom.constant(w, v);
             self.store_scalar(prog, &p, &v, n, w)?;
@@ -177,11 +261,38 @@ impl<D: Domain> State<D> {
         let frame = self.pop_frame().expect("a frame");
         if let (Some(dst), Some(v)) = (frame.ret_dst, value) {
             match v {
-                Ok(v) => self.set(dst, v),
+                Ok(v) => {
+                    // A call site through a narrower function type reads the low bits (see
+                    // `check_signature`, which let only that mismatch through).
+                    let from = prog.width(ret_ty).unwrap_or(64);
+                    let to = prog.width(self.slot_type(prog, dst)).unwrap_or(from);
+                    let v = if to < from {
+                        self.dom.cast(CastOp::Trunc, from, to, &v)
+                    } else {
+                        v
+                    };
+                    self.set(dst, v)
+                }
                 Err(a) => self.frames.last_mut().expect("a frame").set_agg(dst, a),
             }
         }
         Ok(())
+    }
+
+    /// The end of the program by `abort`, a failed `assert` or the error function: a leak comes first when
+    /// the check is on (valid-memtrack is violated however the run ends after the last pointer is lost).
+    pub(crate) fn abnormal_end(
+        &mut self,
+        prog: &Program,
+        kind: BugKind,
+        message: impl Into<String>,
+    ) -> End {
+        if self.checks.leaks {
+            if let Some(msg) = self.leak() {
+                return self.bug(prog, BugKind::MemoryLeak, msg);
+            }
+        }
+        self.bug(prog, kind, message)
     }
 
     /// The end of the program with `code`, after the leak check when it is on.

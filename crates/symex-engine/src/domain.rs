@@ -8,7 +8,8 @@
 
 use std::fmt::Debug;
 
-/// Bit width of an integer value, 1..=128. Pointers are 64-bit integers.
+/// Bit width of an integer value, 1..=128. Pointers are 64-bit integers (zero-extended 32-bit addresses on
+/// 32-bit targets).
 pub type Width = u32;
 
 /// Two-operand integer operations (LLVM's binary operators). Division and remainder are only
@@ -89,7 +90,7 @@ pub enum Decision {
     Branch,
     /// one case of a `switch`.
     SwitchCase,
-    /// which memory object a pointer refers to (its high 32 bits).
+    /// which memory object a pointer refers to (the bits above the offset, see `AddressLayout`).
     PointerObject,
     /// whether an access lies within its object.
     InBounds,

@@ -288,7 +288,7 @@ impl<D: Domain> State<D> {
                 indices,
                 ..
             } => {
-                let v = self.gep(*base, *offset, indices);
+                let v = self.gep(prog, *base, *offset, indices)?;
                 self.set(*dst, v);
             }
             Inst::Load {
@@ -465,20 +465,26 @@ impl<D: Domain> State<D> {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
-            // Addresses are plain 64-bit integers: pointer/integer casts only change the width, and a
-            // pointer into an object becomes an observed address (see `Domain::observe_address`).
+            // Addresses are plain 64-bit integers: pointer/integer casts only change the width, a pointer
+            // into an object becomes an observed address (see `Domain::observe_address`), and an integer
+            // becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt if from == 64 => {
                 let observed = self.observe_address(a);
                 return self.cast(ir::CastOp::IntToPtr, 64, to, &observed);
             }
             ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
-                if from == to {
-                    return a.clone();
+                let v = if from == to {
+                    a.clone()
                 } else if to < from {
-                    CastOp::Trunc
+                    self.dom.cast(CastOp::Trunc, from, to, a)
                 } else {
-                    CastOp::ZExt
-                }
+                    self.dom.cast(CastOp::ZExt, from, to, a)
+                };
+                return if op == ir::CastOp::IntToPtr && to == 64 {
+                    self.wrap_ptr(v)
+                } else {
+                    v
+                };
             }
         };
         self.dom.cast(op, from, to, a)
@@ -532,21 +538,28 @@ impl<D: Domain> State<D> {
     }
 
     /// Pointer arithmetic. A result that leaves its object for a place where another object may have
-    /// bytes becomes a pointer to no object ([`crate::memory::leaves_object`]): such arithmetic is
+    /// bytes becomes a pointer to no object ([`crate::memory::AddressLayout::leaves_object`]): such arithmetic is
     /// undefined (C11 6.5.6p8), and without the poison an index 4 GiB past an object would read its
     /// neighbour instead of being out of bounds.
-    fn gep(&mut self, base: Operand, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
-        let base = self.val(base);
-        let p = self.gep_unchecked(&base, offset, indices);
-        self.poison_if_leaving(&base, p)
+    fn gep(
+        &mut self,
+        prog: &Program,
+        base: Operand,
+        offset: i64,
+        indices: &[ir::GepIndex],
+    ) -> Result<D::Val, End> {
+        let b = self.val(base);
+        let p = self.gep_unchecked(prog, &b, offset, indices)?;
+        Ok(self.poison_if_leaving(prog, &b, p))
     }
 
-    fn poison_if_leaving(&mut self, base: &D::Val, p: D::Val) -> D::Val {
-        use crate::memory::{address, leaves_object, MAX_OBJECT_SIZE, OFFSET_BITS, WILD_ID};
+    fn poison_if_leaving(&mut self, prog: &Program, base: &D::Val, p: D::Val) -> D::Val {
+        let layout = prog.addr;
         if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(&p)) {
-            return if leaves_object(b as u64, r as u64) {
-                let (_, off) = crate::memory::split_address(r as u64);
-                self.dom.constant(64, address(WILD_ID, off) as u128)
+            return if layout.leaves_object(b as u64, r as u64) {
+                let (_, off) = layout.split(r as u64);
+                self.dom
+                    .constant(64, layout.address(layout.wild_id(), off) as u128)
             } else {
                 p
             };
@@ -554,7 +567,7 @@ impl<D: Domain> State<D> {
         if self
             .dom
             .as_const(base)
-            .is_some_and(|b| b as u64 >> OFFSET_BITS == 0)
+            .is_some_and(|b| b as u64 >> layout.offset_bits == 0)
         {
             return p;
         }
@@ -563,19 +576,27 @@ impl<D: Domain> State<D> {
         let id = self.pointer_object(&p);
         let off = self.pointer_offset(&p);
         let zero = self.dom.constant(32, 0);
-        let half = self.dom.constant(64, MAX_OBJECT_SIZE as u128);
+        let half = self.dom.constant(64, layout.max_object_size() as u128);
         let not_null = self.dom.cmp(CmpOp::Ne, 32, &base_id, &zero);
         let moved = self.dom.cmp(CmpOp::Ne, 32, &id, &base_id);
         let low = self.dom.cmp(CmpOp::Ult, 64, &off, &half);
         let a = self.dom.binop(domain::BinOp::And, 1, &not_null, &moved);
         let leaves = self.dom.binop(domain::BinOp::And, 1, &a, &low);
-        let wild_base = self.dom.constant(64, address(WILD_ID, 0) as u128);
+        let wild_base = self
+            .dom
+            .constant(64, layout.address(layout.wild_id(), 0) as u128);
         let wild = self.dom.binop(domain::BinOp::Or, 64, &wild_base, &off);
         self.dom.ite(&leaves, 64, &wild, &p)
     }
 
-    fn gep_unchecked(&mut self, base: &D::Val, offset: i64, indices: &[ir::GepIndex]) -> D::Val {
-        let mut p = base.clone();
+    fn gep_unchecked(
+        &mut self,
+        prog: &Program,
+        b: &D::Val,
+        offset: i64,
+        indices: &[ir::GepIndex],
+    ) -> Result<D::Val, End> {
+        let mut p = b.clone();
         if offset != 0 {
             p = self.ptr_add(&p, offset as u64);
         }
@@ -590,7 +611,45 @@ impl<D: Domain> State<D> {
             let step = self.dom.binop(domain::BinOp::Mul, 64, &i64v, &scale);
             p = self.dom.binop(domain::BinOp::Add, 64, &p, &step);
         }
-        p
+        if prog.addr.pointer_bits >= 64 {
+            return Ok(p);
+        }
+        // On a 32-bit target the sum wraps at 32 bits (each step may be computed wider: the low bits agree).
+        if !indices.is_empty() {
+            p = self.wrap_ptr(p);
+        }
+        self.stays_apart(prog, b, &p)?;
+        Ok(p)
+    }
+
+    /// On a 32-bit target the next object is only 1 MiB away (`id << 20` addresses): pointer arithmetic that
+    /// leaves its object far enough to land inside another live one would make that object's bytes look
+    /// valid to a later access, where the real program accesses out of bounds. Such a path ends as
+    /// unsupported (its verdict would rest on the packed address model); landing in no live object's bytes
+    /// is fine, as any access there is reported.
+    fn stays_apart(&mut self, prog: &Program, base: &D::Val, p: &D::Val) -> Result<(), End> {
+        const CROSSING: &str =
+            "pointer arithmetic that may land in another object (32-bit addresses are `id << 20`)";
+        if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(p)) {
+            let ((ib, _), (ir, off)) = (prog.addr.split(b as u64), prog.addr.split(r as u64));
+            let lands_inside = matches!(
+                self.mem.lookup(ir),
+                crate::memory::Lookup::Live(o) if off < o.size()
+            );
+            return if ib != ir && lands_inside {
+                Err(unsupported(self, prog, CROSSING))
+            } else {
+                Ok(())
+            };
+        }
+        let ib = self.pointer_object(base);
+        let ir = self.pointer_object(p);
+        let same = self.dom.cmp(CmpOp::Eq, 32, &ib, &ir);
+        if self.dom.decide(Decision::InBounds, &same) {
+            Ok(())
+        } else {
+            Err(unsupported(self, prog, CROSSING))
+        }
     }
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
@@ -612,16 +671,21 @@ impl<D: Domain> State<D> {
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
     fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
-        let f = self.frames.last().expect("a frame");
-        let name = prog.alloca_name(f.func, dst);
+        let f_id = self.frames.last().expect("a frame").func;
+        let name = prog.alloca_name(f_id, dst);
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self
             .mem
             .allocate(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
-        self.frames.last_mut().expect("a frame").allocas.push(id);
-        Ok(self.dom.constant(64, crate::memory::address(id, 0) as u128))
+        let private = prog.alloca_is_private(f_id, dst);
+        let f = self.frames.last_mut().expect("a frame");
+        f.allocas.push(id);
+        if private {
+            f.private.push(id);
+        }
+        Ok(self.dom.constant(64, prog.addr.address(id, 0) as u128))
     }
 
     /// Follows a control-flow edge: the phi moves of the target, read all before any is written.
@@ -671,16 +735,7 @@ impl<D: Domain> State<D> {
                 self.take_edge(prog, edge);
             }
             Terminator::Switch(sw) => {
-                let v = self.val(sw.value);
-                let mut target = &sw.default;
-                for (case, edge) in &sw.cases {
-                    let c = self.dom.constant(sw.width, *case);
-                    let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
-                    if self.dom.decide(Decision::SwitchCase, &eq) {
-                        target = edge;
-                        break;
-                    }
-                }
+                let target = self.switch_target(sw);
                 self.take_edge(prog, target);
             }
             Terminator::Ret(op) => return self.ret(prog, *op),
@@ -693,6 +748,30 @@ impl<D: Domain> State<D> {
             }
         }
         Ok(())
+    }
+
+    /// The edge a `switch` takes: one decision per distinct target (as KLEE forks), whose condition is
+    /// the disjunction of the case values leading there; cases that lead to the default are the default.
+    fn switch_target<'s>(&mut self, sw: &'s ir::Switch) -> &'s Edge {
+        let v = self.val(sw.value);
+        let mut targets: Vec<(&Edge, D::Val)> = Vec::new();
+        for (case, edge) in &sw.cases {
+            if *edge == sw.default {
+                continue;
+            }
+            let c = self.dom.constant(sw.width, *case);
+            let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
+            match targets.iter_mut().find(|(e, _)| *e == edge) {
+                Some((_, cond)) => *cond = self.dom.binop(domain::BinOp::Or, 1, cond, &eq),
+                None => targets.push((edge, eq)),
+            }
+        }
+        for (edge, cond) in targets {
+            if self.dom.decide(Decision::SwitchCase, &cond) {
+                return edge;
+            }
+        }
+        &sw.default
     }
 
     fn intrinsic(
@@ -784,7 +863,9 @@ impl<D: Domain> State<D> {
             Intrinsic::VaEnd => None,
             Intrinsic::VaCopy => {
                 let (d, s) = (arg(self, 0), arg(self, 1));
-                self.copy_memory(prog, &d, &s, 24)?;
+                // x86-64's `va_list` is a 24-byte struct, i386's a pointer.
+                let size = if prog.addr.pointer_bits == 32 { 4 } else { 24 };
+                self.copy_memory(prog, &d, &s, size)?;
                 None
             }
             Intrinsic::Trap => return Err(self.bug(prog, BugKind::Abort, "llvm.trap")),

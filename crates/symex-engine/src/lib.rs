@@ -10,6 +10,7 @@ pub mod bug;
 mod call;
 pub mod concrete;
 pub mod domain;
+mod escape;
 pub mod exec;
 pub mod hooks;
 pub mod interp;

@@ -1,58 +1,118 @@
 //! Byte-addressed memory made of separate objects (functions, globals, string literals, stack
 //! variables, heap blocks), so that every access can be checked against its object's bounds and lifetime.
 //!
-//! An address is `object id << OFFSET_BITS | offset`: the object a pointer refers to is in its high bits, so
-//! finding it is an index, pointer arithmetic stays plain integer arithmetic (symbolically too), and address
-//! 0 is null (object 0 never exists). Each object owns a region of `2^OFFSET_BITS` bytes but is at most
-//! half of it ([`MAX_OBJECT_SIZE`]): a pointer that leaves its object by less than the object's size (`a - 1`,
-//! or an index 4 GiB past it) stays in its own region or lands in the upper half of a neighbour's, where no
-//! object has bytes, so it can never reach another object's bytes; pointer arithmetic that would land in
-//! the lower half of another region is poisoned to [`WILD_ID`] (see `exec.rs`'s `gep`). This layout lives
-//! only in [`address`], [`split_address`] and the constants below, so that a data model with narrower
-//! pointers can change it in one place. Object ids are never reused, so a dangling pointer always finds
-//! its dead object. Contents are generic over the byte type (`u8` concretely, terms symbolically) and each object
+//! An address is `object id << offset_bits | offset` ([`AddressLayout`]: 40 offset bits on 64-bit targets,
+//! 20 on 32-bit ones): the object a pointer refers to is in its high bits, so finding it is an index,
+//! pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is null (object 0
+//! never exists). Each object owns a region of `2^offset_bits` bytes but is at most half of it
+//! ([`AddressLayout::max_object_size`]): a pointer that leaves its object by less than the object's size
+//! (`a - 1`, or an index 4 GiB past it) stays in its own region or lands in the upper half of a neighbour's,
+//! where no object has bytes, so it can never reach another object's bytes; pointer arithmetic that would
+//! land in the lower half of another region is poisoned to the wild id (see `exec.rs`'s `gep`). This layout
+//! lives only in [`AddressLayout`]. Dead ids are reused only for stack objects whose address never escaped,
+//! so a dangling pointer always finds its dead object. Contents are generic over the byte type (`u8`
+//! concretely, terms symbolically) and each object
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
 //! it changes (copy-on-write).
 
 use std::rc::Rc;
 
-/// Bits of an address that hold the offset within the object's region.
-pub const OFFSET_BITS: u32 = 40;
-/// Bits of an address that hold the object id.
-pub const ID_BITS: u32 = 64 - OFFSET_BITS;
-/// Mask of the offset bits.
-pub const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
-/// Largest object size (half a region, see the module comment).
-pub const MAX_OBJECT_SIZE: u64 = 1 << (OFFSET_BITS - 1);
 /// Most host memory the bytes of one object may take: contents are allocated up front, so a larger object
 /// (a 4 GiB `malloc` with symbolic bytes) is refused instead of exhausting the machine.
 pub const MAX_STORAGE: u64 = 1 << 30;
-/// The id no object ever has: pointer arithmetic that leaves its object's region lands here.
-pub const WILD_ID: ObjId = (1 << ID_BITS) - 1;
 
 /// Index of an object in the memory.
 pub type ObjId = u32;
 
-/// The address of byte `off` of object `id`.
-#[inline(always)]
-pub fn address(id: ObjId, off: u64) -> u64 {
-    ((id as u64) << OFFSET_BITS) | off
+/// How an address is made of an object id and an offset, for the module's pointer width: `id << offset_bits
+/// | off`. On 64-bit targets the offset has 32 bits; on 32-bit targets (i386, 4-byte pointers) the whole
+/// address must fit in 32 bits, so it is split 12/20: at most 4095 objects of less than 1 MiB each, and what
+/// exceeds that ends the path as unsupported, never as a wrong address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressLayout {
+    /// Bits of a pointer on the target (64 or 32); pointer values are held zero-extended to 64 bits.
+    pub pointer_bits: u32,
+    /// Bits of an address that hold the offset within the object.
+    pub offset_bits: u32,
 }
 
-/// The object and the offset of an address.
-#[inline(always)]
-pub fn split_address(addr: u64) -> (ObjId, u64) {
-    ((addr >> OFFSET_BITS) as ObjId, addr & OFFSET_MASK)
-}
+impl AddressLayout {
+    /// x86-64: `id << 40 | offset` (24 id bits, objects below 512 GiB).
+    pub const LP64: AddressLayout = AddressLayout {
+        pointer_bits: 64,
+        offset_bits: 40,
+    };
+    /// i386 (`-m32`): `id << 20 | offset`, every address below 2^32 (12 id bits, objects below 512 KiB).
+    pub const ILP32: AddressLayout = AddressLayout {
+        pointer_bits: 32,
+        offset_bits: 20,
+    };
 
-/// Whether pointer arithmetic from `base` to `result` leaves `base`'s object for a place where another
-/// object could have bytes (the lower half of another region): such a pointer is poisoned. Arithmetic
-/// from a null-based pointer (integer arithmetic on addresses written as pointers) is not.
-#[inline(always)]
-pub fn leaves_object(base: u64, result: u64) -> bool {
-    let (b, _) = split_address(base);
-    let (r, off) = split_address(result);
-    b != 0 && r != b && off < MAX_OBJECT_SIZE
+    /// The layout for a target whose pointers have `bytes` bytes (4 or 8).
+    pub fn for_pointer_bytes(bytes: u32) -> AddressLayout {
+        if bytes == 4 {
+            Self::ILP32
+        } else {
+            Self::LP64
+        }
+    }
+
+    /// The address of byte `off` of object `id`.
+    #[inline(always)]
+    pub fn address(self, id: ObjId, off: u64) -> u64 {
+        ((id as u64) << self.offset_bits) | off
+    }
+
+    /// The object and the offset of an address.
+    #[inline(always)]
+    pub fn split(self, addr: u64) -> (ObjId, u64) {
+        (
+            (addr >> self.offset_bits) as ObjId,
+            addr & self.offset_mask(),
+        )
+    }
+
+    /// Mask of the offset bits (a region is `offset_mask() + 1` bytes).
+    #[inline(always)]
+    pub fn offset_mask(self) -> u64 {
+        (1 << self.offset_bits) - 1
+    }
+
+    /// Objects must be at most this large: half a region (see the module comment).
+    #[inline(always)]
+    pub fn max_object_size(self) -> u64 {
+        1 << (self.offset_bits - 1)
+    }
+
+    /// Object ids are below this (the null object and the wild id included).
+    pub fn max_objects(self) -> u64 {
+        1u64 << (self.pointer_bits - self.offset_bits).min(32)
+    }
+
+    /// The id no object ever has: pointer arithmetic that leaves its object's region lands here.
+    pub fn wild_id(self) -> ObjId {
+        (self.max_objects() - 1) as ObjId
+    }
+
+    /// Whether pointer arithmetic from `base` to `result` leaves `base`'s object for a place where another
+    /// object could have bytes (the lower half of another region): such a pointer is poisoned. Arithmetic
+    /// from a null-based pointer (integer arithmetic on addresses written as pointers) is not.
+    #[inline(always)]
+    pub fn leaves_object(self, base: u64, result: u64) -> bool {
+        let (b, _) = self.split(base);
+        let (r, off) = self.split(result);
+        b != 0 && r != b && off < self.max_object_size()
+    }
+
+    /// `addr` cut to the pointer width (pointer arithmetic wraps there).
+    #[inline(always)]
+    pub fn wrap(self, addr: u64) -> u64 {
+        if self.pointer_bits >= 64 {
+            addr
+        } else {
+            addr & ((1u64 << self.pointer_bits) - 1)
+        }
+    }
 }
 
 /// What an object is (it decides which lifetime errors apply and how they are reported).
@@ -337,6 +397,10 @@ pub struct Memory<B> {
     /// allocates or frees after a fork copies only the chunk it touches.
     slots: SlotTable<B>,
     live_heap: usize,
+    /// Which sizes and how many objects addresses can express.
+    layout: AddressLayout,
+    /// Ids of dead stack objects no pointer refers to (see `escape.rs`), for the next stack objects.
+    reusable: Vec<ObjId>,
 }
 
 impl<B: Clone> Default for Memory<B> {
@@ -346,12 +410,30 @@ impl<B: Clone> Default for Memory<B> {
 }
 
 impl<B: Clone> Memory<B> {
-    /// An empty memory (only the null object).
+    /// An empty memory (only the null object) with 64-bit addresses.
     pub fn new() -> Self {
+        Self::with_layout(AddressLayout::LP64)
+    }
+
+    /// An empty memory whose objects must fit `layout`'s addresses.
+    pub fn with_layout(layout: AddressLayout) -> Self {
         Memory {
             slots: SlotTable::with_null(),
             live_heap: 0,
+            layout,
+            reusable: Vec::new(),
         }
+    }
+
+    /// How this memory's addresses are made.
+    pub fn layout(&self) -> AddressLayout {
+        self.layout
+    }
+
+    /// Whether one more object of `size` bytes can be given an address.
+    pub fn addressable(&self, size: u64) -> bool {
+        size <= self.layout.max_object_size()
+            && (self.slots.len() as u64) < self.layout.wild_id() as u64
     }
 
     /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
@@ -366,7 +448,24 @@ impl<B: Clone> Memory<B> {
         initialised: bool,
     ) -> Option<ObjId> {
         let storage = size.saturating_mul(std::mem::size_of::<B>().max(1) as u64);
-        if size > MAX_OBJECT_SIZE || storage > MAX_STORAGE || self.slots.len() >= WILD_ID as usize {
+        if storage > MAX_STORAGE {
+            return None;
+        }
+        if kind == ObjKind::Stack && size <= self.layout.max_object_size() {
+            if let Some(id) = self.reusable.pop() {
+                let size = size as usize;
+                *self.slots.get_mut(id as usize).expect("a dead slot") =
+                    Slot::Live(Rc::new(Object {
+                        kind,
+                        name,
+                        read_only: false,
+                        bytes: vec![fill; size],
+                        init: InitMap::new(size, initialised),
+                    }));
+                return Some(id);
+            }
+        }
+        if !self.addressable(size) {
             return None;
         }
         let id = self.slots.len() as ObjId;
@@ -506,6 +605,17 @@ impl<B: Clone> Memory<B> {
         }));
     }
 
+    /// Lets a later stack object take the id of dead stack object `id`, to which no pointer exists (the
+    /// caller knows: its address never escaped its frame).
+    pub fn reuse_later(&mut self, id: ObjId) {
+        if matches!(
+            self.slots.get(id as usize),
+            Some(Slot::Dead(ObjKind::Stack))
+        ) {
+            self.reusable.push(id);
+        }
+    }
+
     /// Marks a live object read-only (string literals, `const` globals).
     pub fn set_read_only(&mut self, id: ObjId) {
         if let Some(o) = self.object_mut(id) {
@@ -542,8 +652,17 @@ mod tests {
 
     #[test]
     fn addresses_split_into_object_and_offset() {
-        assert_eq!(split_address(address(7, 12)), (7, 12));
-        assert_eq!(split_address(0), (0, 0));
+        for l in [AddressLayout::LP64, AddressLayout::ILP32] {
+            assert_eq!(l.split(l.address(7, 12)), (7, 12));
+            assert_eq!(l.split(0), (0, 0));
+        }
+        let l = AddressLayout::ILP32;
+        let last = l.address(l.max_objects() as ObjId - 1, l.offset_mask());
+        assert_eq!(last, u32::MAX as u64, "32-bit addresses fit in 32 bits");
+        assert_eq!(
+            l.wrap(l.address(5, 0).wrapping_sub(1)),
+            l.address(4, (1 << 20) - 1)
+        );
     }
 
     #[test]
@@ -584,6 +703,8 @@ mod tests {
 
     #[test]
     fn arithmetic_leaving_an_object_is_detected() {
+        let l = AddressLayout::LP64;
+        let (address, leaves_object) = (|id, off| l.address(id, off), |b, r| l.leaves_object(b, r));
         let a = address(5, 16);
         // Within the region, and just below it (the upper half of the previous region holds no bytes).
         assert!(!leaves_object(a, a + (1 << 32)));

@@ -2,7 +2,7 @@
 //! (object ids of functions and globals, scalar widths of types, library models of declarations).
 
 use crate::hooks::Model;
-use crate::memory::ObjId;
+use crate::memory::{AddressLayout, ObjId};
 use std::rc::Rc;
 use symex_ir::{AddrBase, FuncId, Inst, Module, Slot, TypeId, TypeKind};
 
@@ -14,9 +14,15 @@ pub struct Program {
     pub models: Vec<Option<Model>>,
     /// The scalar width of each type (64 for pointers), `None` for aggregates and `void`.
     pub widths: Vec<Option<u32>>,
+    /// How addresses are made, from the target's pointer size: pointer values are 64-bit scalars whose
+    /// arithmetic wraps at [`AddressLayout::pointer_bits`].
+    pub addr: AddressLayout,
     /// Names of the stack objects, by function and then by the `alloca`'s slot: `function:line` of the
     /// declaration, so that reports and uninitialised inputs say where the variable is.
     alloca_names: Vec<Vec<(Slot, Rc<str>)>>,
+    /// On a 32-bit target, by function, the `alloca`s whose address never escapes (sorted): their object
+    /// ids are reused once their function returns (see `escape.rs`). Empty on 64-bit targets.
+    private_allocas: Vec<Vec<Slot>>,
 }
 
 impl Program {
@@ -57,11 +63,33 @@ impl Program {
                 names
             })
             .collect();
+        let addr = AddressLayout::for_pointer_bytes(module.target.pointer_bytes);
+        let private_allocas = module
+            .functions
+            .iter()
+            .map(|f| match &f.body {
+                Some(b) if addr.pointer_bits < 64 => crate::escape::private_allocas(b),
+                _ => Vec::new(),
+            })
+            .collect();
         Program {
+            addr,
+            private_allocas,
             module,
             models,
             widths,
             alloca_names,
+        }
+    }
+
+    /// Executes the SV-COMP error functions (`reach_error`, `__VERIFIER_error`) from their bodies when the
+    /// program defines them. Their call is the error only for `unreach-call`; under the other properties
+    /// a `reach_error` that returns is an ordinary call, and the path goes on after it.
+    pub fn run_error_functions_from_bodies(&mut self) {
+        for (f, model) in self.module.functions.iter().zip(self.models.iter_mut()) {
+            if f.body.is_some() && *model == Some(Model::ReachError) {
+                *model = None;
+            }
         }
     }
 
@@ -72,6 +100,13 @@ impl Program {
             Ok(i) => names[i].1.clone(),
             Err(_) => Rc::from("alloca"),
         }
+    }
+
+    /// Whether the stack object of `alloca` into `dst` of `f` may give its id to a later one when `f` returns.
+    pub fn alloca_is_private(&self, f: FuncId, dst: Slot) -> bool {
+        self.private_allocas[f.0 as usize]
+            .binary_search(&dst)
+            .is_ok()
     }
 
     /// The object id of function `f`: functions come first, right after the null object.

@@ -3,7 +3,7 @@
 
 use crate::bug::{End, Halt, SourceLoc};
 use crate::domain::Domain;
-use crate::memory::{address, Memory, ObjId, ObjKind};
+use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
 use crate::stdin::Stdin;
 use std::rc::Rc;
@@ -46,6 +46,8 @@ pub struct Frame<D: Domain> {
     pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
     /// Stack objects of this activation, freed when it returns.
     pub allocas: Vec<ObjId>,
+    /// Those of `allocas` whose address never escaped: their ids are reused after the return.
+    pub private: Vec<ObjId>,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -93,7 +95,7 @@ impl<D: Domain> State<D> {
     /// The initial state of `prog`: functions and globals in memory, no frame yet.
     pub fn new(prog: &Program, mut dom: D, checks: Checks) -> State<D> {
         let m = &prog.module;
-        let mut mem = Memory::new();
+        let mut mem = Memory::with_layout(prog.addr);
         for (i, _) in m.functions.iter().enumerate() {
             mem.allocate_function(i as u32);
         }
@@ -180,6 +182,7 @@ impl<D: Domain> State<D> {
             regs,
             aggs: Vec::new(),
             allocas: Vec::new(),
+            private: Vec::new(),
             varargs: None,
             ret_dst,
         });
@@ -190,6 +193,9 @@ impl<D: Domain> State<D> {
         let mut f = self.frames.pop()?;
         for &id in &f.allocas {
             self.mem.kill(id);
+        }
+        for &id in &f.private {
+            self.mem.reuse_later(id);
         }
         if let Some(id) = f.varargs {
             self.mem.kill(id);
@@ -223,7 +229,7 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Starts `entry`: `main` gets `argc = 1` and `argv = {"<program>", NULL}`; other entry functions get
+    /// Starts `entry`: `main` gets `argc = 1`, `argv = {"<program>", NULL}` and `envp = {NULL}`; other entry functions get
     /// zero arguments. Returns an error when the entry is missing or has no body.
     pub fn start(&mut self, prog: &Program, entry: &str) -> Result<(), End> {
         let unsupported = |what: String| {
@@ -246,7 +252,11 @@ impl<D: Domain> State<D> {
                 unsupported(format!("entry function `{entry}` takes an aggregate"))
             })?;
             let v = if entry == "main" && i == 1 && w == 64 {
-                address(self.make_argv(&prog.module.source_path), 0) as u128
+                let argv = self.make_argv(prog);
+                prog.addr.address(argv, 0) as u128
+            } else if entry == "main" && i == 2 && w == 64 {
+                let envp = self.make_envp(prog);
+                prog.addr.address(envp, 0) as u128
             } else if entry == "main" && i == 0 {
                 1
             } else {
@@ -254,11 +264,53 @@ impl<D: Domain> State<D> {
             };
             args.push(self.dom.constant(w, v));
         }
+        self.check_addressable(prog).map_err(unsupported)?;
         self.push_frame(prog, f, &args, None);
         Ok(())
     }
 
-    fn make_argv(&mut self, program: &str) -> ObjId {
+    /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding
+    /// only its terminating NULL.
+    fn make_envp(&mut self, prog: &Program) -> ObjId {
+        let list = (0..prog.addr.pointer_bits / 8)
+            .map(|_| self.dom.const_byte(0))
+            .collect();
+        self.mem
+            .allocate_with(ObjKind::Runtime, "envp".into(), list, false)
+    }
+
+    /// On a 32-bit target, whether the program's functions and globals have addresses at all: each object
+    /// below [`crate::memory::AddressLayout::max_object_size`], fewer than `max_objects` in all.
+    fn check_addressable(&self, prog: &Program) -> Result<(), String> {
+        let l = prog.addr;
+        if let Some(g) = prog
+            .module
+            .globals
+            .iter()
+            .find(|g| g.size >= l.max_object_size())
+        {
+            return Err(format!(
+                "global `{}` of {} bytes on a {}-bit target (objects must be smaller than {} bytes there)",
+                g.name,
+                g.size,
+                l.pointer_bits,
+                l.max_object_size()
+            ));
+        }
+        if self.mem.object_count() as u64 > l.max_objects() {
+            return Err(format!(
+                "{} functions and globals on a {}-bit target (at most {} objects)",
+                self.mem.object_count(),
+                l.pointer_bits,
+                l.max_objects() - 1
+            ));
+        }
+        Ok(())
+    }
+
+    /// `argv = {"<program>", NULL}`, pointers as wide as the target's.
+    fn make_argv(&mut self, prog: &Program) -> ObjId {
+        let program = &prog.module.source_path;
         let name: Vec<D::Byte> = program
             .bytes()
             .chain([0])
@@ -268,7 +320,13 @@ impl<D: Domain> State<D> {
             .mem
             .allocate_with(ObjKind::Runtime, "argv[0]".into(), name, false);
         let mut argv = Vec::with_capacity(16);
-        for b in address(s, 0).to_le_bytes().into_iter().chain([0; 8]) {
+        let pb = prog.module.target.pointer_bytes as usize;
+        let first = prog.addr.address(s, 0).to_le_bytes();
+        for b in first[..pb]
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(0, pb))
+        {
             argv.push(self.dom.const_byte(b));
         }
         self.mem
@@ -280,7 +338,11 @@ impl<D: Domain> State<D> {
 fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
     let mut raw = data.bytes.clone();
     for r in &data.relocs {
-        let target = address(prog.base_object(r.target), 0).wrapping_add(r.addend as u64);
+        let target = prog.addr.wrap(
+            prog.addr
+                .address(prog.base_object(r.target), 0)
+                .wrapping_add(r.addend as u64),
+        );
         let le = target.to_le_bytes();
         let (off, w) = (r.offset as usize, (r.width as usize).min(8));
         if off + w <= raw.len() {
@@ -292,7 +354,11 @@ fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<
 
 fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
     let addr = |base: AddrBase, offset: i64| {
-        address(prog.base_object(base), 0).wrapping_add(offset as u64) as u128
+        prog.addr.wrap(
+            prog.addr
+                .address(prog.base_object(base), 0)
+                .wrapping_add(offset as u64),
+        ) as u128
     };
     match c {
         Const::Int { width, value } => ConstVal::Scalar(dom.constant(*width, *value)),
@@ -302,7 +368,9 @@ fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
             base,
             offset,
             width,
-        } => ConstVal::Scalar(dom.constant(*width, addr(*base, *offset))),
+        } => ConstVal::Scalar(
+            dom.constant(*width, addr(*base, *offset) & crate::concrete::mask(*width)),
+        ),
         // Undefined values are zero here; the symbolic executor may keep them unconstrained.
         Const::Undef(ty) => match prog.width(*ty) {
             Some(w) => ConstVal::Scalar(dom.constant(w, 0)),

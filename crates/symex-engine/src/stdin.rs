@@ -8,7 +8,7 @@
 //! which a test without a `stdin` input reproduces on replay.
 
 use crate::domain::{Domain, InputRequest};
-use crate::memory::{address, ObjId, ObjKind};
+use crate::memory::{ObjId, ObjKind};
 use crate::program::Program;
 use crate::testfile::TestInput;
 use std::rc::Rc;
@@ -132,12 +132,11 @@ pub(crate) fn attach_file<D: Domain>(
     dom: &mut D,
     mem: &mut crate::memory::Memory<D::Byte>,
 ) -> Option<ObjId> {
-    let (g, global) = prog
-        .module
-        .globals
-        .iter()
-        .enumerate()
-        .find(|(_, g)| g.name == "stdin" && g.init.is_none() && g.size == 8)?;
+    let (g, global) = prog.module.globals.iter().enumerate().find(|(_, g)| {
+        g.name == "stdin"
+            && g.init.is_none()
+            && g.size == u64::from(prog.module.target.pointer_bytes)
+    })?;
     let fill = dom.const_byte(0);
     let file = mem.allocate(
         ObjKind::Runtime,
@@ -146,7 +145,7 @@ pub(crate) fn attach_file<D: Domain>(
         fill,
         true,
     )?;
-    let ptr = address(file, 0).to_le_bytes();
+    let ptr = prog.addr.address(file, 0).to_le_bytes();
     let obj = mem.object_mut(prog.global_object(g as u32))?;
     for (b, v) in obj.bytes.iter_mut().zip(ptr).take(global.size as usize) {
         *b = dom.const_byte(v);

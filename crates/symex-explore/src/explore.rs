@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symex_engine::hooks::Model as LibModel;
-use symex_engine::memory::{split_address, Lookup, ObjKind};
+use symex_engine::memory::{Lookup, ObjKind};
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Value};
 use symex_ir::{Inst, Intrinsic, Operand, Terminator};
@@ -88,7 +88,9 @@ impl PathState {
             st,
             trace: pre_trace,
             loop_counts,
-            new_coverage: self.new_coverage,
+            // As KLEE's `ExecutionState::branch`: the new side has covered nothing new yet; the flag is
+            // the path's own, or `--tests new-coverage` would keep every descendant of the first path.
+            new_coverage: false,
             since_new_coverage: self.since_new_coverage,
         }
     }
@@ -248,11 +250,15 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
             }
             _ => false,
         },
+        // On a 32-bit target a symbolic address computation asks whether it stays in its object.
+        Inst::Gep { base, indices, .. } => {
+            prog.addr.pointer_bits < 64
+                && (!is_const(st, *base) || indices.iter().any(|ix| !is_const(st, ix.index)))
+        }
         Inst::ICmp { .. }
         | Inst::Cast { .. }
         | Inst::Copy { .. }
         | Inst::Freeze { .. }
-        | Inst::Gep { .. }
         | Inst::ExtractValue { .. }
         | Inst::InsertValue { .. }
         | Inst::Vector(_) => false,
@@ -293,20 +299,21 @@ fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
         return false;
     };
     let Some(Inst::ICmp {
-        width: 64,
-        lhs,
-        rhs,
-        ..
+        width, lhs, rhs, ..
     }) = body.blocks[f.block.0 as usize].insts.get(f.inst as usize)
     else {
         return false;
     };
+    // Pointers, and integers as wide as an address (32 bits on i386).
+    if *width != 64 && *width != prog.addr.pointer_bits {
+        return false;
+    }
     [*lhs, *rhs].iter().any(|op| {
         let Operand::Slot(s) = op else { return false };
         let Some(v) = f.regs[s.0 as usize].as_const() else {
             return false;
         };
-        let (id, _) = split_address(v as u64);
+        let (id, _) = prog.addr.split(v as u64);
         matches!(st.mem.lookup(id), Lookup::Dead(ObjKind::Heap))
     })
 }

@@ -53,7 +53,8 @@ fn lecture_power_with_x_at_most_5_has_six_paths() {
 
 #[test]
 fn power_without_a_bound_is_cut_by_the_loop_limit_and_incomplete() {
-    let path = std::env::temp_dir().join("symex-power-unbounded.c");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("power-unbounded.c");
     std::fs::write(
         &path,
         "int __VERIFIER_nondet_int(void);\nint main(void){int x=__VERIFIER_nondet_int();int z=1;\

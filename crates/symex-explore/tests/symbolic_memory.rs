@@ -26,7 +26,8 @@ fn a_symbolic_write_then_read_forks_only_at_the_branch() {
 
 #[test]
 fn a_symbolic_write_past_the_end_is_an_out_of_bounds_error() {
-    let path = std::env::temp_dir().join("symex-symbolic-write-oob.c");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("symbolic-write-oob.c");
     std::fs::write(
         &path,
         "int __VERIFIER_nondet_int(void);\nint main(void){int a[4]={0};int i=__VERIFIER_nondet_int();\
@@ -46,7 +47,8 @@ fn explore_source(
     name: &str,
     src: &str,
 ) -> (symex_explore::Summary, Vec<symex_explore::FinishedPath>) {
-    let path = std::env::temp_dir().join(name);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, src).unwrap();
     let (_, sum, paths) = explore_file(&path, options(SearcherKind::Dfs));
     (sum, paths)

@@ -53,10 +53,25 @@ fn floor_char_boundary(src: &str, mut i: usize) -> usize {
 
 /// Renders a diagnostic the way compilers do: message, `file:line:col`, the source line, a caret.
 pub fn render(file_name: &str, src: &str, d: &Diagnostic) -> String {
+    render_as(CsDiagnostic::error(), "error", file_name, src, d)
+}
+
+/// The same for a warning (the program is checked, but likely not what was meant).
+pub fn render_warning(file_name: &str, src: &str, d: &Diagnostic) -> String {
+    render_as(CsDiagnostic::warning(), "warning", file_name, src, d)
+}
+
+fn render_as(
+    cs: CsDiagnostic<()>,
+    severity: &str,
+    file_name: &str,
+    src: &str,
+    d: &Diagnostic,
+) -> String {
     let file = SimpleFile::new(file_name, src);
     let start = floor_char_boundary(src, d.span.start.min(src.len()));
     let end = floor_char_boundary(src, d.span.end.min(src.len())).max(start);
-    let cs = CsDiagnostic::error()
+    let cs = cs
         .with_message(&d.message)
         .with_labels(vec![Label::primary((), start..end).with_message(&d.label)])
         .with_notes(d.notes.clone());
@@ -66,7 +81,7 @@ pub fn render(file_name: &str, src: &str, d: &Diagnostic) -> String {
         Ok(()) => String::from_utf8_lossy(buf.as_slice()).into_owned(),
         Err(_) => {
             let (l, c) = line_col(src, d.span.start);
-            format!("error: {}\n --> {file_name}:{l}:{c}\n", d.message)
+            format!("{severity}: {}\n --> {file_name}:{l}:{c}\n", d.message)
         }
     }
 }

@@ -214,6 +214,8 @@ pub struct Program {
     pub main: Option<(Vec<Stmt>, Span)>,
     /// Member names in program text order, for reporting.
     pub order: Vec<Key>,
+    /// The front end's warnings (the program is checked, but likely not what was meant).
+    pub warnings: Vec<crate::diagnostics::Diagnostic>,
 }
 
 impl Program {

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod diagnostics;
 pub mod ir;
+pub mod run;
 pub mod syntax;
 pub mod verify;
 

@@ -5,9 +5,10 @@
 //! flags: --no-infer                      # optional: verifier switches
 //! error: 3:7 unknown variable            # a syntax/type error at line:col (exit status 2)
 //! Cell.setX: failed 16:11 precondition   # member fails at line:col, message contains the rest
+//! warning: 8:14 is unsatisfiable         # a warning at line:col, message contains the rest
 //! ```
 //!
-//! Every member not listed must verify.
+//! Every member not listed must verify, and every warning must be listed.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use symex_idf::diagnostics::line_col;
@@ -19,6 +20,7 @@ struct Expected {
     config: Config,
     error: Option<(usize, usize, String)>,
     failures: BTreeMap<String, (usize, usize, String)>,
+    warnings: Vec<(usize, usize, String)>,
 }
 
 fn parse_position(s: &str) -> ((usize, usize), String) {
@@ -48,6 +50,9 @@ fn parse_expected(path: &Path) -> Expected {
                     other => panic!("unknown flag {other} in {}", path.display()),
                 }
             }
+        } else if let Some(rest) = line.strip_prefix("warning:") {
+            let ((l, c), msg) = parse_position(rest);
+            e.warnings.push((l, c, msg));
         } else if let Some(rest) = line.strip_prefix("error:") {
             let ((l, c), msg) = parse_position(rest);
             e.error = Some((l, c, msg));
@@ -86,6 +91,31 @@ fn check(program: &Path) -> Result<(), String> {
         ));
     }
     let mut problems = Vec::new();
+    let warnings: Vec<(usize, usize, &str)> = report
+        .warnings
+        .iter()
+        .map(|w| {
+            let (l, c) = line_col(&src, w.span.start);
+            (l, c, w.message.as_str())
+        })
+        .collect();
+    for (l, c, msg) in &warnings {
+        if !expected
+            .warnings
+            .iter()
+            .any(|(el, ec, em)| (el, ec) == (l, c) && msg.contains(em.as_str()))
+        {
+            problems.push(format!("unexpected warning {l}:{c} {msg}"));
+        }
+    }
+    for (el, ec, em) in &expected.warnings {
+        if !warnings
+            .iter()
+            .any(|(l, c, msg)| (el, ec) == (l, c) && msg.contains(em.as_str()))
+        {
+            problems.push(format!("missing warning {el}:{ec} {em}"));
+        }
+    }
     for m in &report.members {
         match (&m.status, expected.failures.get(&m.name)) {
             (Status::Verified, None) => {}

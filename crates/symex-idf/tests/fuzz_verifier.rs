@@ -1,6 +1,6 @@
 //! The verifier never panics on a program the checker accepts: example programs with a few
 //! words deleted, duplicated, swapped, inserted or replaced (a leading name or number), verified
-//! whenever they still check.
+//! whenever they still check, and run by the concrete executor.
 //! (The Figure 10 programs are left out only to keep the suite fast.)
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -75,8 +75,17 @@ proptest! {
         }
         let s = ws.concat();
         if symex_idf::front_end(&s).is_ok() {
-            let r = std::panic::catch_unwind(|| symex_idf::verify_source(&s, Default::default()).map(|_| ()));
+            let r = std::panic::catch_unwind(|| symex_idf::verify_source(&s, Default::default()).map(|r| r.verified()));
             prop_assert!(r.is_ok(), "verifier panicked on:\n{}", s);
+            let verified = matches!(r, Ok(Ok(true)));
+            // The concrete executor (`symex verify --run`) must not panic either, and a mutant the
+            // verifier accepts must run without a violation (the soundness oracle).
+            let config = symex_idf::run::RunConfig { max_steps: 100_000, max_depth: 200 };
+            let r = std::panic::catch_unwind(|| symex_idf::run::run_source(&s, config).map(|r| r.outcome));
+            prop_assert!(r.is_ok(), "concrete executor panicked on:\n{}", s);
+            if let (true, Ok(Ok(symex_idf::run::Outcome::Violation(v)))) = (verified, &r) {
+                prop_assert!(false, "the verifier accepts this mutant, but its run violates {} of {}: {}\n{}", v.check, v.member, v.message, s);
+            }
         }
     }
 }

@@ -14,7 +14,9 @@
 //!   interpreter never searches a phi's incoming list;
 //! * debug locations ([`Loc`]) sit beside the instructions (not inside them) for reports.
 //!
-//! Integers are at most 128 bits wide; pointers are 64-bit (x86-64, little endian). Integer
+//! Integers are at most 128 bits wide; pointer values are 64-bit scalars (little endian; on a 32-bit
+//! target, [`Target::pointer_bytes`] = 4, they hold zero-extended 32-bit addresses and occupy 4 bytes in
+//! memory, and the engine wraps their arithmetic at 32 bits). Integer
 //! values are stored as `u128` masked to their width (two's complement for signed meaning).
 
 use rustc_hash::FxHashMap;
@@ -97,7 +99,8 @@ pub struct Target {
     pub triple: String,
     /// The LLVM data layout string the sizes and offsets were computed from.
     pub data_layout: String,
-    /// Always 8: lowering rejects other pointer sizes.
+    /// 8 (x86-64) or 4 (i386, `-m32`): lowering rejects other pointer sizes. Pointer values are 64-bit
+    /// scalars in the IR either way; on a 4-byte target they hold zero-extended 32-bit addresses.
     pub pointer_bytes: u32,
 }
 
@@ -182,7 +185,7 @@ pub enum TypeKind {
     Void,
     /// An integer of 1..=128 bits.
     Int(u32),
-    /// A 64-bit pointer.
+    /// A pointer: a 64-bit scalar; its size in memory is the target's pointer size.
     Ptr,
     /// `[len x elem]`, elements `alloc_size(elem)` bytes apart.
     Array {
@@ -279,6 +282,9 @@ pub struct Function {
     pub ret: TypeId,
     /// Declared with `...`. The variadic arguments of a call are those after `params.len()`.
     pub is_vararg: bool,
+    /// A declaration with weak linkage (`__attribute__((weak))` and no definition): when nothing defines
+    /// it at link time its address is null (ELF), so `if (f) f();` skips the call.
+    pub is_extern_weak: bool,
     pub body: Option<Body>,
     pub loc: Loc,
 }
@@ -432,7 +438,8 @@ pub enum CastOp {
     SExt,
     /// Pointer → integer of `to` bits (truncating or zero-extending the 64-bit address).
     PtrToInt,
-    /// Integer of `from` bits → pointer (zero-extended or truncated to 64 bits).
+    /// Integer of `from` bits → pointer (zero-extended or truncated to 64 bits, and on a 32-bit target
+    /// cut to 32 bits by the engine).
     IntToPtr,
 }
 
@@ -745,7 +752,7 @@ pub enum Inst {
         on_true: Operand,
         on_false: Operand,
     },
-    /// `dst = base + offset + Σ index·scale` (pointer arithmetic, wrapping on 64 bits).
+    /// `dst = base + offset + Σ index·scale` (pointer arithmetic, wrapping at the target's pointer width).
     /// `inbounds` is LLVM's flag (the result must stay inside the base's object).
     Gep {
         dst: Slot,

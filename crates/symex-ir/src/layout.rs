@@ -1,7 +1,8 @@
 //! Type layout from the module's data layout, following LLVM 14's `DataLayout` rules:
 //! integers without an explicit entry take the alignment of the next larger listed width (or the
 //! largest listed one — so `i128` is 8-aligned on x86-64 in LLVM 14), vectors without an entry are
-//! naturally aligned, struct fields are placed at their alignment unless packed.
+//! naturally aligned, struct fields are placed at their alignment unless packed. Pointers (address space 0)
+//! are 64-bit (x86-64) or 32-bit (i386, `-m32`): their size and alignment come from the `p` entry.
 
 use crate::error::{FrontendError, Result};
 use crate::ir::{TypeId, TypeInfo, TypeKind};
@@ -17,6 +18,8 @@ pub(crate) struct TypeTable {
     int_aligns: Vec<(u32, u64)>,
     vec_aligns: Vec<(u32, u64)>,
     agg_align: u64,
+    /// Size and ABI alignment of a pointer, in bytes.
+    ptr: (u64, u64),
 }
 
 fn round_up(n: u64, align: u64) -> u64 {
@@ -31,7 +34,12 @@ impl TypeTable {
 
     /// [`Self::new`] from the data layout string itself.
     fn for_layout(layout: &str) -> Result<TypeTable> {
-        let (int_aligns, vec_aligns, agg_align) = parse_layout(layout)?;
+        let DataLayoutInfo {
+            int_aligns,
+            vec_aligns,
+            agg_align,
+            ptr,
+        } = parse_layout(layout)?;
         let mut t = TypeTable {
             infos: Vec::new(),
             by_kind: FxHashMap::default(),
@@ -39,6 +47,7 @@ impl TypeTable {
             int_aligns,
             vec_aligns,
             agg_align,
+            ptr,
         };
         for kind in [
             TypeKind::Void,
@@ -53,6 +62,11 @@ impl TypeTable {
             t.intern(kind);
         }
         Ok(t)
+    }
+
+    /// Bytes of a pointer (8 on x86-64, 4 on i386).
+    pub fn pointer_bytes(&self) -> u64 {
+        self.ptr.0
     }
 
     pub fn info(&self, id: TypeId) -> &TypeInfo {
@@ -81,7 +95,7 @@ impl TypeTable {
         let (store_size, align) = match &kind {
             TypeKind::Void => (0, 1),
             TypeKind::Int(bits) => (u64::from(*bits).div_ceil(8), self.int_align(*bits)),
-            TypeKind::Ptr => (8, 8),
+            TypeKind::Ptr => self.ptr,
             TypeKind::Array { elem, len } => {
                 let e = self.info(*elem);
                 (e.alloc_size * len, e.align)
@@ -225,12 +239,21 @@ impl TypeTable {
     }
 }
 
-type Aligns = (Vec<(u32, u64)>, Vec<(u32, u64)>, u64);
+/// What lowering needs from a data layout string.
+pub(crate) struct DataLayoutInfo {
+    int_aligns: Vec<(u32, u64)>,
+    vec_aligns: Vec<(u32, u64)>,
+    agg_align: u64,
+    /// Size and ABI alignment of an address-space-0 pointer, in bytes.
+    ptr: (u64, u64),
+}
 
-/// Reads the integer, vector and aggregate ABI alignments from a data layout string, starting
-/// from LLVM's defaults. Little-endian 64-bit pointers are required.
-pub(crate) fn parse_layout(s: &str) -> Result<Aligns> {
-    let mut ints: Vec<(u32, u64)> = vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 8)];
+/// Reads the integer, vector and aggregate ABI alignments and the pointer size from a data layout
+/// string, starting from LLVM 14's defaults (`i64:32:64`: a 64-bit integer is 4-aligned unless the
+/// layout says otherwise, as on i386; `p:64:64`). Little endian and 32- or 64-bit pointers are required.
+pub(crate) fn parse_layout(s: &str) -> Result<DataLayoutInfo> {
+    let mut ints: Vec<(u32, u64)> = vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 4)];
+    let mut ptr = (8u64, 8u64);
     let mut vecs: Vec<(u32, u64)> = vec![(64, 8), (128, 16)];
     let mut agg = 1u64;
     let bad =
@@ -252,15 +275,25 @@ pub(crate) fn parse_layout(s: &str) -> Result<Aligns> {
             b'a' => agg = (nums(&spec[1..]).get(1).copied().unwrap_or(0) / 8).max(1),
             b'p' => {
                 let (space, rest) = spec[1..].split_once(':').unwrap_or(("", &spec[1..]));
-                let size = nums(rest).first().copied().unwrap_or(64);
-                if (space.is_empty() || space == "0") && size != 64 {
-                    return Err(bad(spec));
+                if space.is_empty() || space == "0" {
+                    let v = nums(rest);
+                    let size = v.first().copied().unwrap_or(64);
+                    if size != 64 && size != 32 {
+                        return Err(bad(spec));
+                    }
+                    let abi = v.get(1).copied().unwrap_or(size);
+                    ptr = (size / 8, (abi / 8).max(1));
                 }
             }
             _ => {}
         }
     }
-    Ok((ints, vecs, agg))
+    Ok(DataLayoutInfo {
+        int_aligns: ints,
+        vec_aligns: vecs,
+        agg_align: agg,
+        ptr,
+    })
 }
 
 #[cfg(test)]
@@ -360,10 +393,27 @@ mod tests {
     #[test]
     fn foreign_layouts_are_refused() {
         assert!(parse_layout("E-m:e-i64:64").is_err(), "big endian");
-        assert!(
-            parse_layout("e-m:e-p:32:32-i64:64").is_err(),
-            "32-bit pointers"
-        );
+        assert!(parse_layout("e-m:e-p:16:16").is_err(), "16-bit pointers");
         assert!(parse_layout(X86_64).is_ok());
+    }
+
+    /// clang-14 -m32's layout: 4-byte pointers, and no `i64` entry, so LLVM's default 4-byte alignment.
+    const I386: &str =
+        "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-f64:32:64-f80:32-n8:16:32-S128";
+
+    #[test]
+    fn i386_pointers_are_four_bytes_and_i64_is_four_aligned() {
+        let mut t = TypeTable::for_layout(I386).unwrap();
+        assert_eq!(sizes(&t, TypeId::PTR), (4, 4, 4));
+        let i64t = t.intern(TypeKind::Int(64));
+        assert_eq!(sizes(&t, i64t), (8, 8, 4));
+        let i8t = t.intern(TypeKind::Int(8));
+        let s = t.struct_of(vec![i8t, i64t, TypeId::PTR], false);
+        let TypeKind::Struct { offsets, .. } = &t.info(s).kind else {
+            panic!()
+        };
+        assert_eq!(offsets, &vec![0, 4, 12]);
+        assert_eq!(sizes(&t, s), (16, 16, 4));
+        assert_eq!(sizes(&table(), TypeId::PTR), (8, 8, 8));
     }
 }

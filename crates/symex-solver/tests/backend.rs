@@ -157,3 +157,30 @@ fn wrong_models_from_z3_become_unknown() {
         "{r:?}"
     );
 }
+
+#[test]
+fn the_time_limit_covers_building_the_query() {
+    // A chain of 5,000 distinct additions: building it takes far longer than a nanosecond, so the limit
+    // passes while the query is built and the answer is unknown before Z3 is asked; then, without a
+    // limit, the same query is answered (the nodes built so far were kept consistent).
+    let x = Term::var("x", Sort::bv(32));
+    let mut t = x.clone();
+    for k in 1..=5_000u128 {
+        t = t.bvadd(&x.bvmul(&Term::bv(k, 32)));
+    }
+    let pc = vec![t.eq(&Term::bv(7, 32))];
+    for mode in [Z3Mode::Incremental, Z3Mode::Fresh, Z3Mode::Assumptions] {
+        let mut s = Z3Solver::with_mode(mode);
+        s.set_timeout(Some(Duration::from_nanos(1)));
+        match s.check(&pc) {
+            SatResult::Unknown(u) => assert!(u.0.contains("building"), "{mode:?}: {u:?}"),
+            other => panic!("{mode:?}: expected unknown, got {other:?}"),
+        }
+        s.set_timeout(None);
+        let r = s.check(&pc);
+        assert!(
+            matches!(r, SatResult::Sat(_) | SatResult::Unsat),
+            "{mode:?}: {r:?}"
+        );
+    }
+}

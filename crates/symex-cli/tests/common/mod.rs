@@ -38,3 +38,43 @@ pub fn map_in_pairs<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
             .collect()
     })
 }
+
+/// The independent oracle: `example` built natively by clang-14 (with `flags`), linked with a runtime whose
+/// `__VERIFIER_nondet_*` return the value of the environment variable `NONDET` (0 when unset). `None`, with
+/// a message, when clang-14 is missing (outside CI); on CI (`CI=true`) a missing clang-14 fails.
+pub fn native_build(example: &Path, dir: &Path, flags: &[&str]) -> Option<PathBuf> {
+    const RUNTIME: &str = r#"#include <stdlib.h>
+static long long nondet(void) { const char *s = getenv("NONDET"); return s ? strtoll(s, 0, 0) : 0; }
+int __VERIFIER_nondet_int(void) { return (int)nondet(); }
+unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)nondet(); }
+long __VERIFIER_nondet_long(void) { return (long)nondet(); }
+"#;
+    let rt = dir.join("nondet_runtime.c");
+    std::fs::write(&rt, RUNTIME).unwrap();
+    let exe = dir.join("native");
+    let o = match Command::new("clang-14")
+        .args(flags)
+        .arg(example)
+        .arg(&rt)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "clang-14 is required on CI: {e}"
+            );
+            eprintln!("skipped: no clang-14 for the native oracle ({e})");
+            return None;
+        }
+    };
+    assert!(
+        o.status.success(),
+        "native build of {}: {}",
+        example.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(exe)
+}

@@ -3,7 +3,7 @@
 use super::Model;
 use crate::bug::{BugKind, End};
 use crate::domain::{CmpOp, Decision, Domain};
-use crate::memory::{address, split_address, Lookup, ObjKind};
+use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
 use crate::state::State;
 
@@ -22,7 +22,8 @@ pub(super) fn call<D: Domain>(
             let a = st.dom.choose(Decision::AllocSize, &args[0], 64);
             let b = st.dom.choose(Decision::AllocSize, &args[1], 64);
             // glibc's calloc checks the product for overflow: null on every machine.
-            match a.checked_mul(b).filter(|&n| n <= u64::MAX as u128) {
+            let max = u128::MAX >> (128 - prog.addr.pointer_bits);
+            match a.checked_mul(b).filter(|&n| n <= max) {
                 Some(n) => allocate(st, prog, n, true)?,
                 None => st.dom.constant(64, 0),
             }
@@ -46,6 +47,19 @@ fn allocate<D: Domain>(
     n: u128,
     zeroed: bool,
 ) -> Result<D::Val, End> {
+    let l = prog.addr;
+    if !st.mem.addressable(u64::try_from(n).unwrap_or(u64::MAX)) {
+        return Err(crate::exec::unsupported(
+            st,
+            prog,
+            format!(
+                "heap block of {n} bytes beyond what the {}-bit address model expresses (objects below {} bytes, at most {} objects)",
+                l.pointer_bits,
+                l.max_object_size(),
+                l.max_objects() - 1
+            ),
+        ));
+    }
     let loc = st.location(prog);
     let name = format!(
         "{} at {}:{}",
@@ -59,7 +73,7 @@ fn allocate<D: Domain>(
         .mem
         .allocate(ObjKind::Heap, name.into(), size, fill, zeroed)
     {
-        Some(id) => Ok(st.dom.constant(64, address(id, 0) as u128)),
+        Some(id) => Ok(st.dom.constant(64, l.address(id, 0) as u128)),
         None => Err(crate::exec::unsupported(
             st,
             prog,
@@ -155,7 +169,7 @@ pub(super) fn realloc<D: Domain>(
     // The kept bytes are copied values: uninitialised ones become inputs first (see `copy_memory`).
     st.ensure_init(crate::access::Place { obj: old, off: 0 }, keep);
     let old_obj = st.mem.object_shared(old).expect("live heap block");
-    let (new_id, _) = split_address(st.dom.as_const(&new).unwrap_or(0) as u64);
+    let (new_id, _) = prog.addr.split(st.dom.as_const(&new).unwrap_or(0) as u64);
     if let Some(o) = st.mem.object_mut(new_id) {
         o.copy_bytes_from(0, &old_obj, 0, keep);
     }

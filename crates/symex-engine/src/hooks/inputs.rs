@@ -3,7 +3,7 @@
 
 use super::{callee_name, ret_width, Model};
 use crate::bug::{End, Halt};
-use crate::domain::{CmpOp, Decision, Domain, InputRequest};
+use crate::domain::{CastOp, CmpOp, Decision, Domain, InputRequest};
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
@@ -19,7 +19,21 @@ pub(super) fn call<D: Domain>(
         Model::Nondet => {
             let name = callee_name(prog, call).to_string();
             let w = ret_width(prog, call);
-            Ok(Some(fresh(st, &name, w)))
+            let Some((tw, signed)) = nondet_type(&name) else {
+                return Ok(Some(fresh(st, &name, w)));
+            };
+            // The value lies in the type SV-COMP gives the function, whatever the program declared
+            // (`int __VERIFIER_nondet_bool()`, an implicit `int` declaration): extended to the call's type.
+            let v = fresh(st, &name, tw);
+            Ok(Some(if tw == w {
+                v
+            } else if tw > w {
+                st.dom.cast(CastOp::Trunc, tw, w, &v)
+            } else if signed {
+                st.dom.cast(CastOp::SExt, tw, w, &v)
+            } else {
+                st.dom.cast(CastOp::ZExt, tw, w, &v)
+            }))
         }
         Model::KleeInt => {
             let name = String::from_utf8_lossy(&st.read_c_string(prog, &args[0])?).into_owned();
@@ -63,6 +77,26 @@ pub(super) fn call<D: Domain>(
         }
         _ => unreachable!("not an input model"),
     }
+}
+
+/// The width and signedness of the type SV-COMP gives `__VERIFIER_nondet_X` (x86-64), for the types whose
+/// size does not depend on the data model; `None` for the others (`long`, pointers, `size_t`, ...), whose
+/// declared type at the call is the program's.
+fn nondet_type(name: &str) -> Option<(u32, bool)> {
+    Some(match name.strip_prefix("__VERIFIER_nondet_")? {
+        "bool" | "_Bool" => (1, false),
+        "char" | "schar" => (8, true),
+        "uchar" | "u8" => (8, false),
+        "short" | "sshort" => (16, true),
+        "ushort" | "u16" => (16, false),
+        "int" | "s32" => (32, true),
+        "uint" | "unsigned" | "u32" => (32, false),
+        "longlong" => (64, true),
+        "ulonglong" => (64, false),
+        "int128" => (128, true),
+        "uint128" => (128, false),
+        _ => return None,
+    })
 }
 
 /// A fresh `w`-bit input called `name` (a `_Bool`/`i1` input takes one byte and keeps its low bit).

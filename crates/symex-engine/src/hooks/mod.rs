@@ -70,6 +70,12 @@ pub enum Model {
     KleeMakeSymbolic,
     KleeRange,
     KleeInt,
+    /// A report of clang's `-fsanitize=signed-integer-overflow,shift-base` checks: signed arithmetic
+    /// whose result is not representable, including what clang folds at compile time (`INT_MAX + 1`,
+    /// `-INT_MIN`), and signed `<<` (C11 6.5.7p4), which LLVM's `shl` cannot tell from unsigned.
+    /// `check --property no-overflow` and `--check-overflow` compile with these checks. The text says
+    /// which operation overflowed.
+    SignedOverflowReport(&'static str),
 }
 
 impl Model {
@@ -127,6 +133,19 @@ impl Model {
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
+            n if n.starts_with("__ubsan_handle_") => {
+                Model::SignedOverflowReport(match n.trim_end_matches("_abort") {
+                    "__ubsan_handle_add_overflow" => "signed addition overflows",
+                    "__ubsan_handle_sub_overflow" => "signed subtraction overflows",
+                    "__ubsan_handle_mul_overflow" => "signed multiplication overflows",
+                    "__ubsan_handle_negate_overflow" => "signed negation overflows",
+                    "__ubsan_handle_divrem_overflow" => "signed division overflows (MIN / -1)",
+                    "__ubsan_handle_shift_out_of_bounds" => {
+                        "signed left shift overflows (C11 6.5.7p4)"
+                    }
+                    _ => return None,
+                })
+            }
             n if n.starts_with("__VERIFIER_nondet") => Model::Nondet,
             _ => return None,
         })
@@ -182,6 +201,7 @@ pub(crate) fn call<D: Domain>(
         M::Fread | M::Getdelim => 4,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
+        M::SignedOverflowReport(_) => 0,
     };
     if args.len() < need {
         let name = callee_name(prog, call);
@@ -194,6 +214,13 @@ pub(crate) fn call<D: Domain>(
             ),
         ));
     }
+    let widened;
+    let args = if prog.addr.pointer_bits < 64 {
+        widened = widen_sizes(st, prog, model, call, args);
+        &widened[..]
+    } else {
+        args
+    };
     match model {
         M::Malloc | M::Calloc | M::Realloc | M::Free => alloc::call(st, prog, model, args),
         M::Memcpy
@@ -214,6 +241,9 @@ pub(crate) fn call<D: Domain>(
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
         }
+        M::SignedOverflowReport(what) => {
+            Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what))
+        }
         M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
         M::Getchar
         | M::Fgetc
@@ -230,6 +260,40 @@ pub(crate) fn call<D: Domain>(
             inputs::call(st, prog, model, call, args)
         }
     }
+}
+
+/// The `size_t` parameters of a model (the models read them as 64-bit values).
+fn size_params(model: Model) -> &'static [usize] {
+    use Model as M;
+    match model {
+        M::Malloc => &[0],
+        M::Calloc => &[0, 1],
+        M::Realloc | M::Strnlen | M::KleeMakeSymbolic => &[1],
+        M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
+        M::Fread => &[1, 2],
+        _ => &[],
+    }
+}
+
+/// On a 32-bit target `size_t` is 32 bits: its arguments are zero-extended to the 64 bits the models
+/// compute with (pointers already are 64-bit values; results take the call's own width).
+fn widen_sizes<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    model: Model,
+    call: &Call,
+    args: &[D::Val],
+) -> Vec<D::Val> {
+    let mut out = args.to_vec();
+    for &i in size_params(model) {
+        let w = call.arg_types.get(i).and_then(|&t| prog.width(t));
+        if let (Some(w), Some(a)) = (w, out.get_mut(i)) {
+            if w < 64 {
+                *a = st.dom.cast(crate::domain::CastOp::ZExt, w, 64, a);
+            }
+        }
+    }
+    out
 }
 
 /// The name of the function a call goes to (for messages).

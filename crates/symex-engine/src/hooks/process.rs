@@ -19,8 +19,10 @@ pub(super) fn call<D: Domain>(
             let c = st.dom.choose(Decision::Output, &args[0], 32);
             Err(st.exit(prog, crate::concrete::sext(c, 32) as i64))
         }
-        Model::Abort => Err(st.bug(prog, BugKind::Abort, "abort() called")),
-        Model::ReachError => Err(st.bug(prog, BugKind::ReachError, "reach_error() called")),
+        Model::Abort => Err(st.abnormal_end(prog, BugKind::Abort, "abort() called")),
+        Model::ReachError => {
+            Err(st.abnormal_end(prog, BugKind::ReachError, "reach_error() called"))
+        }
         Model::AssertFail => {
             let msg = match args.first() {
                 Some(p) => st
@@ -29,7 +31,7 @@ pub(super) fn call<D: Domain>(
                     .unwrap_or_default(),
                 None => String::new(),
             };
-            Err(st.bug(
+            Err(st.abnormal_end(
                 prog,
                 BugKind::Assertion,
                 format!("assertion `{msg}` failed"),

@@ -9,7 +9,6 @@ use super::{callee_name, ret_width, Model};
 use crate::bug::End;
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::exec::unsupported;
-use crate::memory::split_address;
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
@@ -68,11 +67,11 @@ pub(super) fn call<D: Domain>(
         Model::Getline => {
             expect_stdin(st, prog, call, &args[2])?;
             let newline = st.dom.constant(32, b'\n' as u128);
-            getdelim(st, prog, &args[0], &args[1], &newline)?
+            getdelim(st, prog, &args[0], &args[1], &newline, w)?
         }
         Model::Getdelim => {
             expect_stdin(st, prog, call, &args[3])?;
-            getdelim(st, prog, &args[0], &args[1], &args[2])?
+            getdelim(st, prog, &args[0], &args[1], &args[2], w)?
         }
         Model::Scanf => scanf(st, prog, call, &args[0], &args[1..])?,
         Model::Fscanf => {
@@ -100,7 +99,7 @@ fn expect_stdin<D: Domain>(
         Some(a) => a,
         None => st.dom.choose(Decision::Length, stream, 64),
     } as u64;
-    let (id, off) = split_address(addr);
+    let (id, off) = prog.addr.split(addr);
     if off == 0 && st.stdin.file == Some(id) {
         return Ok(());
     }
@@ -154,16 +153,19 @@ const GETDELIM_FIRST_SIZE: u128 = 120;
 /// `getdelim(&line, &cap, delim, stdin)` (and `getline`, whose `delim` is a newline) as glibc does it:
 /// a null `line` or a zero `cap` first gets a 120-byte heap block; the bytes through the first `delim`
 /// are read, the block grows (`realloc`, at least doubling) when they and a NUL do not fit, and `line`
-/// and `cap` are updated. Returns the count of bytes read, or -1 when the end came before any.
+/// and `cap` are updated. Returns the count of bytes read (an `ssize_t` of `w` bits), or -1 when the end
+/// came before any. `line` and `cap` are as wide as the target's pointers (4 bytes each on i386).
 fn getdelim<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
     line_ptr: &D::Val,
     cap_ptr: &D::Val,
     delim: &D::Val,
+    w: u32,
 ) -> Result<D::Val, End> {
-    let mut line = st.load_scalar(prog, line_ptr, 8, 64)?;
-    let mut cap = st.load_scalar(prog, cap_ptr, 8, 64)?;
+    let pb = u64::from(prog.module.target.pointer_bytes);
+    let mut line = st.load_scalar(prog, line_ptr, pb, 64)?;
+    let mut cap = st.load_scalar(prog, cap_ptr, pb, 64)?;
     let null = st.dom.constant(64, 0);
     let no_line = st.dom.cmp(CmpOp::Eq, 64, &line, &null);
     let no_cap = st.dom.cmp(CmpOp::Eq, 64, &cap, &null);
@@ -171,13 +173,13 @@ fn getdelim<D: Domain>(
     if st.dom.decide(Decision::LibraryBranch, &fresh) {
         cap = st.dom.constant(64, GETDELIM_FIRST_SIZE);
         line = super::alloc::realloc(st, prog, &line, &cap)?;
-        st.store_scalar(prog, line_ptr, &line, 8, 64)?;
-        st.store_scalar(prog, cap_ptr, &cap, 8, 64)?;
+        st.store_scalar(prog, line_ptr, &line, pb, 64)?;
+        st.store_scalar(prog, cap_ptr, &cap, pb, 64)?;
     }
     let delim = st.dom.cast(CastOp::Trunc, 32, 8, delim);
     let mut bytes = read_through(st, &delim, usize::MAX);
     if bytes.is_empty() {
-        return Ok(int(st, 64, EOF));
+        return Ok(int(st, w, EOF));
     }
     let len = bytes.len() as u128;
     let have = st.dom.choose(Decision::Length, &cap, 64);
@@ -185,12 +187,12 @@ fn getdelim<D: Domain>(
         let size = (len + 1).max(have.saturating_mul(2));
         let size = st.dom.constant(64, size);
         line = super::alloc::realloc(st, prog, &line, &size)?;
-        st.store_scalar(prog, line_ptr, &line, 8, 64)?;
-        st.store_scalar(prog, cap_ptr, &size, 8, 64)?;
+        st.store_scalar(prog, line_ptr, &line, pb, 64)?;
+        st.store_scalar(prog, cap_ptr, &size, pb, 64)?;
     }
     bytes.push(st.dom.const_byte(0));
     st.store_bytes(prog, &line, &bytes)?;
-    Ok(st.dom.constant(64, len))
+    Ok(st.dom.constant(w, len))
 }
 
 /// `fgets(buf, n, stdin)`: up to `n - 1` bytes, through the first newline, then a NUL. Returns `buf`, or

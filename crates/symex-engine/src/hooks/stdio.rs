@@ -65,7 +65,12 @@ fn printf<D: Domain>(
             ArgNeed::Int => Ok(ArgValue::Int(st.dom.choose(Decision::Output, v, aw))),
             ArgNeed::Count => Ok(ArgValue::Int(st.dom.choose(Decision::Length, v, aw))),
             ArgNeed::Number(field) => {
-                let chosen = st.dom.choose(Decision::Output, v, aw);
+                let mut chosen = st.dom.choose(Decision::Output, v, aw);
+                // `%ld` of a 32-bit `long` (i386): the value as the field's wider signed integer.
+                if field.signed() && aw < field.bits {
+                    chosen = crate::concrete::sext(chosen, aw) as u128
+                        & crate::concrete::mask(field.bits);
+                }
                 if st.dom.as_const(v).is_none() {
                     let len = field_len(&mut st.dom, &field, v, aw);
                     symbolic_len = st.dom.binop(BinOp::Add, 64, &symbolic_len, &len);
@@ -102,6 +107,7 @@ fn field_len<D: Domain>(dom: &mut D, f: &NumberField, v: &D::Val, aw: u32) -> D:
     let bits = f.bits;
     let b = match aw.cmp(&bits) {
         std::cmp::Ordering::Greater => dom.cast(CastOp::Trunc, aw, bits, v),
+        std::cmp::Ordering::Less if f.signed() => dom.cast(CastOp::SExt, aw, bits, v),
         std::cmp::Ordering::Less => dom.cast(CastOp::ZExt, aw, bits, v),
         std::cmp::Ordering::Equal => v.clone(),
     };

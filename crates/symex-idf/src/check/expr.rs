@@ -314,6 +314,7 @@ impl Ctx<'_> {
             result: self.result.clone(),
             locals: self.locals.clone(),
             mode: Mode::Post,
+            params: self.params.clone(),
         };
         match probe.expr(recv).ok()?.1 {
             Type::Class(c) => Some(c),

@@ -1,6 +1,7 @@
 //! Name resolution and type checking: turns the surface tree into the checked [`crate::ir`].
 pub mod decls;
 mod expr;
+mod preconditions;
 mod stmt;
 
 use crate::diagnostics::Diagnostic;
@@ -28,6 +29,10 @@ struct Ctx<'a> {
     result: Option<Type>,
     locals: Vec<HashMap<String, Type>>,
     mode: Mode,
+    /// The parameters of the mutator being checked: they may not be assigned (as in Viper and
+    /// Chalice), so that the postcondition, consumed in the final store, speaks of the values
+    /// the caller passed (Figure 8 produces it with the call's arguments).
+    params: HashSet<String>,
 }
 
 /// The type of `null`: "null" is a keyword, so it never names a class.
@@ -78,6 +83,7 @@ impl<'a> Ctx<'a> {
             result: None,
             locals: vec![HashMap::new()],
             mode,
+            params: HashSet::new(),
         }
     }
 
@@ -141,7 +147,10 @@ impl<'a> Ctx<'a> {
 /// Checks a parsed program and lowers it to the verifier's form.
 pub fn check_program(program: &ast::Program) -> CResult<ir::Program> {
     let decls = Decls::collect(program);
-    let mut out = ir::Program::default();
+    let mut out = ir::Program {
+        warnings: program.warnings.clone(),
+        ..ir::Program::default()
+    };
     check_unique_names(program)?;
     let mut pure_order = 0;
     for class in &program.classes {
@@ -233,6 +242,7 @@ pub fn check_program(program: &ast::Program) -> CResult<ir::Program> {
         let body = ctx.block(block, false)?;
         out.main = Some((body, block.span));
     }
+    preconditions::check_precondition_recursion(&out)?;
     Ok(out)
 }
 
@@ -294,6 +304,7 @@ fn check_mutator(
         ctx.check_type(&m.ret, m.name.span)?;
     }
     let params = ctx.with_params(&m.params)?;
+    ctx.params = params.iter().map(|(x, _)| x.clone()).collect();
     let mut pre = ctx.assertions(&m.requires, Mode::Spec, m.name.span)?;
     if is_ctor {
         // The paper's §4: a constructor's precondition starts with `acc` to every field.

@@ -64,6 +64,16 @@ impl Ctx<'_> {
                     push(k);
                 }
             }
+            StmtKind::Assign { name, .. } if self.params.contains(&name.name) => {
+                return Err(Diagnostic::error(
+                    format!(
+                        "parameter `{}` cannot be assigned: the postcondition and the caller mean the value passed in",
+                        name.name
+                    ),
+                    name.span,
+                )
+                .with_label("assigned here; copy the parameter into a local variable first"));
+            }
             StmtKind::Assign { name, rhs } => match self.lookup(&name.name).cloned() {
                 Some(ty) => {
                     for k in self.rhs(&name.name, &ty, rhs, span)? {

@@ -53,6 +53,9 @@ impl std::fmt::Display for Type {
 pub struct Program {
     pub classes: Vec<ClassDecl>,
     pub main: Option<Block>,
+    /// Things that parse but are most likely not what was meant (a `*` read as multiplication
+    /// between two comparisons).
+    pub warnings: Vec<crate::diagnostics::Diagnostic>,
 }
 
 #[derive(Clone, Debug)]

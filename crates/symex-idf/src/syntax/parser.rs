@@ -43,6 +43,7 @@ struct Parser<'a> {
     blocks: usize,
     /// Statements of the member being parsed.
     statements: usize,
+    warnings: Vec<Diagnostic>,
 }
 
 const MAX_DEPTH: usize = 200;
@@ -69,6 +70,7 @@ impl<'a> Parser<'a> {
             expr_start: 0,
             blocks: 0,
             statements: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -190,7 +192,11 @@ impl<'a> Parser<'a> {
                 "`class`, `main` or end of file"
             });
         }
-        Ok(Program { classes, main })
+        Ok(Program {
+            classes,
+            main,
+            warnings: std::mem::take(&mut self.warnings),
+        })
     }
 
     fn class(&mut self) -> PResult<ClassDecl> {
@@ -678,6 +684,8 @@ impl<'a> Parser<'a> {
         let first = self.additive()?;
         let mut operands = vec![first];
         let mut ops = Vec::new();
+        // Whether each operand was written in parentheses (a product meant as one).
+        let mut parenthesized = vec![false];
         loop {
             let op = match self.peek() {
                 Tok::Sym("<") => BinOp::Lt,
@@ -688,11 +696,15 @@ impl<'a> Parser<'a> {
             };
             self.bump();
             ops.push(op);
+            let opens = self.is_sym("(");
             operands.push(self.additive()?);
+            let closes = self.pos > 0 && matches!(self.toks[self.pos - 1].tok, Tok::Sym(")"));
+            parenthesized.push(opens && closes);
         }
         if ops.is_empty() {
             return Ok(operands.pop().expect("one operand"));
         }
+        self.warn_product_between_comparisons(&operands, &parenthesized);
         let mut chain: Option<Expr> = None;
         for (i, op) in ops.into_iter().enumerate() {
             let cmp = Self::binary(op, operands[i].clone(), operands[i + 1].clone());
@@ -702,6 +714,38 @@ impl<'a> Parser<'a> {
             });
         }
         Ok(chain.expect("at least one comparison"))
+    }
+
+    /// `x > 0 * y > 0` parses as `x > 0*y && 0*y > 0` (the spec: `*` between integers is
+    /// multiplication), which is seldom what was meant and may make a precondition vacuous:
+    /// a product standing between two comparisons of a chain gets a warning, unless it is in
+    /// parentheses. Only the second pass, which decides `*`, warns.
+    fn warn_product_between_comparisons(&mut self, operands: &[Expr], parenthesized: &[bool]) {
+        fn has_product(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Binary(BinOp::Mul, ..) => true,
+                ExprKind::Binary(BinOp::Add | BinOp::Sub, l, r) => has_product(l) || has_product(r),
+                _ => false,
+            }
+        }
+        if self.decls.is_none() || operands.len() < 3 {
+            return;
+        }
+        for (e, paren) in operands[1..operands.len() - 1]
+            .iter()
+            .zip(&parenthesized[1..])
+        {
+            if has_product(e) && !paren {
+                self.warnings.push(
+                    Diagnostic::error(
+                        "`*` between two comparisons is read as multiplication: this is one operand of a chain of comparisons, compared on both sides",
+                        e.span,
+                    )
+                    .with_label("a product between two comparisons")
+                    .with_note("to join two assertions write `&&` (`x > 0 && y > 0`); to silence this, write the product in parentheses"),
+                );
+            }
+        }
     }
 
     fn additive(&mut self) -> PResult<Expr> {

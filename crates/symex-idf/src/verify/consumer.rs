@@ -46,7 +46,9 @@ pub fn consume_rest(
             if v.proves(&s, &t) {
                 k(v, s, (h2.clone(), unit()))
             } else {
-                Err(failed(v, &s, phi, ob))
+                let mut f = failed(v, &s, phi, ob);
+                f.goal = Some(t);
+                Err(f)
             }
         }),
         AssertionKind::Acc(e, f) => {
@@ -55,8 +57,8 @@ pub fn consume_rest(
                 take(v, s, h2.clone(), &target, &t, phi, ob, k)
             })
         }
-        AssertionKind::AccElems(e, _) => eval(v, state, e, &mut |v, s, t| {
-            take(v, s, h2.clone(), &Target::Elems, &t, phi, ob, k)
+        AssertionKind::AccElems(e, elem) => eval(v, state, e, &mut |v, s, t| {
+            take(v, s, h2.clone(), &Target::Elems(*elem), &t, phi, ob, k)
         }),
         AssertionKind::Sep(a, b) => {
             consume_rest(v, state, h2, a, ob, &mut |v, s, (rest, snap_a)| {
@@ -80,20 +82,25 @@ pub fn consume_rest(
             )
         }),
         AssertionKind::Untouched(a) => {
+            // Each way of consuming `a` (a conditional `a` splits the path) goes on under its
+            // own path condition: the rest of the assertion must hold on every branch, not
+            // only under the last branch's assumptions.
             let now = collect(v, |v, k| consume(v, state.clone(), a, ob, k))?;
-            let mut s = state.clone();
             for (after_now, snap_now) in now {
-                let then = collect(v, |v, k| consume(v, after_now.old_state(), a, ob, k))?;
+                let then =
+                    v.in_old(|v| collect(v, |v, k| consume(v, after_now.old_state(), a, ob, k)))?;
                 for (after_then, snap_then) in then {
-                    s.pc = after_then.pc.clone();
-                    if !v.proves(&s, &snap_now.eq(&snap_then)) {
+                    let mut s = state.clone();
+                    s.pc = after_then.pc;
+                    if !v.proves(&s, &super::terms::snap_eq(&snap_now, &snap_then)) {
                         return Err(failed(v, &s, phi, ob).with_note(
                             "the locations it covers might have changed since the method's entry",
                         ));
                     }
+                    k(v, s, (h2.clone(), unit()))?;
                 }
             }
-            k(v, s, (h2, unit()))
+            Ok(())
         }
     }
 }
@@ -113,22 +120,26 @@ fn take(
 ) -> VResult {
     let mut view = state.clone();
     view.heap = h2;
+    // The receiver as written, for notes and the trace.
+    let recv_text = match &phi.kind {
+        AssertionKind::Acc(e, _) | AssertionKind::AccElems(e, _) => v.text(e.span),
+        _ => super::pretty::term(recv),
+    };
+    let what = ghost::describe(target, &recv_text);
     match ghost::locate(v, &view, target, recv)? {
-        Some(found) => {
-            for (s, i) in found {
-                let mut rest = s.heap.clone();
-                let value = ghost::chunk_value(&rest, i);
-                rest.remove(i);
-                let mut out = state.clone();
-                out.pc = s.pc;
-                k(v, out, (rest, from_value(&value)))?;
-            }
-            Ok(())
+        Some(located) => located.each(v, phi.span, &what, |v, s, i| {
+            let mut rest = s.heap.clone();
+            let value = ghost::chunk_value(&rest, i);
+            rest.remove(i);
+            let mut out = state.clone();
+            out.pc = s.pc;
+            k(v, out, (rest, from_value(&value)))
+        }),
+        None if v.dead(&view) => Ok(()),
+        None => {
+            Err(failed(v, &view, phi, ob)
+                .with_note(format!("the heap holds no chunk for `{what}`")))
         }
-        None => Err(failed(v, &view, phi, ob).with_note(format!(
-            "the heap holds no chunk for `{}`",
-            ghost::describe(target, recv)
-        ))),
     }
 }
 
@@ -157,6 +168,9 @@ pub fn consume_pred(
             v.text(call.span)
         ))
     };
+    if v.dead(&state) {
+        return Ok(());
+    }
     let program = v.program.clone();
     let pred = match program.predicate(&call.class, &call.method) {
         Some(p) if v.may_infer() => p,
@@ -181,7 +195,9 @@ pub fn consume_pred(
                 out.pc = s.pc;
                 // Counted for the rest of this path only.
                 v.inferred_closes += 1;
-                let r = k(v, out, (rest, snap));
+                let label = format!("inferred: close {}", v.text(call.span));
+                let shown = out.clone();
+                let r = v.with_step(call.span, &shown, label, |v| k(v, out, (rest, snap)));
                 v.inferred_closes -= 1;
                 r?;
             }

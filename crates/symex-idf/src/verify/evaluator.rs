@@ -41,7 +41,7 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
                     ));
                 }
                 let (ti, elem) = (ti.clone(), *elem);
-                read(v, s, Target::Elems, &ta, e, &mut |v, s, contents| {
+                read(v, s, Target::Elems(elem), &ta, e, &mut |v, s, contents| {
                     k(v, s, terms::array_get(&contents, &ti, elem))
                 })
             })
@@ -90,13 +90,21 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
         }
         ExprKind::Old(x) => {
             let old = state.old_state();
-            eval(v, old, x, &mut |v, so, t| {
+            v.viewing_old += 1;
+            let r = eval(v, old, x, &mut |v, so, t| {
                 let mut s = state.clone();
                 s.pc = so.pc;
-                k(v, s, t)
-            })
+                // The rest of the path is back in the current state.
+                let outer = std::mem::replace(&mut v.viewing_old, 0);
+                let r = k(v, s, t);
+                v.viewing_old = outer;
+                r
+            });
+            v.viewing_old -= 1;
+            r
         }
         ExprKind::Opening(call, body) => {
+            let closes_before = v.inferred_closes;
             eval_call_args(v, state.clone(), call, &mut |v, s, targs| {
                 let ob = Obligation::at_site(
                     "`opening` needs a predicate instance that might not be held",
@@ -107,8 +115,11 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
                         eval(v, opened, body, &mut |v, so, t| {
                             let mut s = state.clone();
                             s.pc = so.pc;
-                            // The rest of the evaluation is outside this `opening`.
-                            super::termination::outside_opening(v, |v| k(v, s, t))
+                            // The rest of the evaluation is outside this `opening`, in the
+                            // heap from before it (and before any close it inferred).
+                            super::termination::outside_opening(v, |v| {
+                                super::termination::with_closes(v, closes_before, |v| k(v, s, t))
+                            })
                         })
                     })
                 })
@@ -153,25 +164,25 @@ fn read(
     k: K<Term>,
 ) -> VResult {
     match ghost::locate(v, &state, &target, recv)? {
-        Some(found) => {
+        Some(located) => {
             // The state after an inferred `open` goes on: the opened chunks stay, so that
             // `list.items[i]` finds the array chunk that opening `list`'s predicate gave.
-            for (s, i) in found {
+            let what = v.text(e.span);
+            located.each(v, e.span, &what, |v, s, i| {
                 let value = ghost::chunk_value(&s.heap, i);
-                k(v, s, value)?;
-            }
-            Ok(())
+                k(v, s, value)
+            })
         }
+        // No chunk on a path whose facts contradict each other: the path is dropped (Figure 6),
+        // not failed.
+        None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
                 &state,
                 e.span,
                 format!("no permission to read {}", v.text(e.span)),
             )
-            .with_note(format!(
-                "the heap holds no chunk for `{}`",
-                ghost::describe(&target, recv)
-            ))),
+            .with_note(format!("the heap holds no chunk for `{}`", v.text(e.span)))),
     }
 }
 
@@ -218,14 +229,14 @@ pub fn pure_call(
         let mut args = vec![snap];
         args.extend(targs.iter().cloned());
         let t_call = Term::apply(pure_func(pure), &args);
-        let closed = v.inferred_closes > closes_before;
-        super::termination::check_call(v, pure, &after, closed, call.span)?;
+        super::termination::check_call(v, pure, &after, call.span)?;
         let mut out = state.clone();
         out.pc = after.pc;
         if v.may_infer() {
             ghost::assume_definition(v, &mut out, pure, &targs, &t_call);
         }
-        k(v, out, t_call)
+        // The caller's heap again: the closes made for the precondition are not in it.
+        super::termination::with_closes(v, closes_before, |v| k(v, out, t_call))
     })
 }
 

@@ -9,7 +9,6 @@ use super::{
     collect, consumer, joiner, producer, Obligation, State, TraceStep, VResult, Verifier, K,
 };
 use crate::ir::{Call, Stmt, StmtKind};
-use std::sync::Arc;
 use symex_expr::Term;
 
 /// Executes a statement list; stops early once `return` has run.
@@ -31,6 +30,7 @@ pub fn exec(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
     v.path.push(TraceStep {
         span: s.span,
         state: state.clone(),
+        label: None,
     });
     let r = exec_kind(v, state, s, k);
     v.path.truncate(depth);
@@ -111,7 +111,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                                 ),
                             ));
                         }
-                        write(v, st, &Target::Elems, &ta, s, k, |old| {
+                        write(v, st, &Target::Elems(*elem), &ta, s, k, |old| {
                             terms::array_update(old, &ti, &tv, *elem)
                         })
                     })
@@ -191,36 +191,32 @@ fn write(
     k: K<()>,
     update: impl Fn(&Term) -> Term,
 ) -> VResult {
+    let what = lhs_text(v, s);
     match ghost::locate(v, &state, target, recv)? {
-        Some(found) => {
-            for (mut st, i) in found {
-                let chunk = match st.heap.chunks[i].clone() {
-                    Chunk::Field { recv, field, value } => Chunk::Field {
-                        recv,
-                        field,
-                        value: update(&value),
-                    },
-                    Chunk::Elems { recv, value } => Chunk::Elems {
-                        recv,
-                        value: update(&value),
-                    },
-                    other => other,
-                };
-                st.heap.chunks.set(i, chunk);
-                k(v, st, ())?;
-            }
-            Ok(())
-        }
+        Some(located) => located.each(v, s.span, &what, |v, mut st, i| {
+            let chunk = match st.heap.chunks[i].clone() {
+                Chunk::Field { recv, field, value } => Chunk::Field {
+                    recv,
+                    field,
+                    value: update(&value),
+                },
+                Chunk::Elems { recv, value } => Chunk::Elems {
+                    recv,
+                    value: update(&value),
+                },
+                other => other,
+            };
+            st.heap.chunks.set(i, chunk);
+            k(v, st, ())
+        }),
+        None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
                 &state,
                 s.span,
                 format!("no permission to write {}", lhs_text(v, s)),
             )
-            .with_note(format!(
-                "the heap holds no chunk for `{}`",
-                ghost::describe(target, recv)
-            ))),
+            .with_note(format!("the heap holds no chunk for `{what}`"))),
     }
 }
 
@@ -269,7 +265,7 @@ fn call_mutator(
             out.heap = after_post.heap;
             out.pc = after_post.pc;
             if let (Some(x), Some(r)) = (lhs, &result) {
-                out.store.insert(Arc::from(x), r.clone());
+                out.set_var(x, r.clone());
             }
             k(v, out, ())?;
         }
@@ -283,13 +279,19 @@ fn lhs_text(v: &Verifier, s: &Stmt) -> String {
     text.split(":=").next().unwrap_or(&text).trim().to_string()
 }
 
-/// A new object: fresh, non-null, with the next allocation number.
+/// A new object: fresh, non-null, with the next allocation number, which every reference that
+/// was in the state before and is not an allocated object has not (Figure 8's `new`: the object
+/// is fresh); allocated objects differ by their numbers.
 fn allocate(v: &mut Verifier, state: &mut State, prefix: &str) -> Term {
     let o = fresh(prefix, terms::ref_sort());
     state.pc.assume(o.eq(&null()).not());
-    state
-        .pc
-        .assume(terms::object_id(&o).eq(&Term::int(v.next_oid)));
+    let k = Term::int(v.next_oid);
+    for t in std::mem::take(&mut state.undated) {
+        state
+            .pc
+            .assume(t.eq(&null()).or(&terms::object_id(&t).ilt(&k)));
+    }
+    state.pc.assume(terms::object_id(&o).eq(&k));
     v.next_oid += 1;
     state.allocated.insert(o.clone());
     o

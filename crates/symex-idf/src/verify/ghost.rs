@@ -16,22 +16,24 @@ use symex_expr::Term;
 pub enum Target {
     /// `Class.field`.
     Field(Arc<str>),
-    /// The elements of an array.
-    Elems,
+    /// The elements of an array, with the element sort (arrays of different element types
+    /// are different chunk families).
+    Elems(crate::ir::Sort),
 }
 
-pub fn describe(target: &Target, recv: &Term) -> String {
-    let r = super::pretty::term(recv);
+/// `recv.f` or `recv.elems`, with the receiver as written in the source.
+pub fn describe(target: &Target, recv: &str) -> String {
+    let r = recv;
     match target {
         Target::Field(f) => format!("{r}.{}", f.rsplit('.').next().unwrap_or(f)),
-        Target::Elems => format!("{r}.elems"),
+        Target::Elems(_) => format!("{r}.elems"),
     }
 }
 
 fn find(v: &mut Verifier, state: &State, target: &Target, recv: &Term) -> Option<usize> {
     match target {
         Target::Field(f) => heap::find_field(v, state, &state.heap, recv, f),
-        Target::Elems => heap::find_elems(v, state, &state.heap, recv),
+        Target::Elems(elem) => heap::find_elems(v, state, &state.heap, recv, *elem),
     }
 }
 
@@ -51,9 +53,12 @@ pub fn locate(
     state: &State,
     target: &Target,
     recv: &Term,
-) -> Result<Option<Vec<(State, usize)>>, Box<Failure>> {
+) -> Result<Option<Located>, Box<Failure>> {
     if let Some(i) = find(v, state, target, recv) {
-        return Ok(Some(vec![(state.clone(), i)]));
+        return Ok(Some(Located {
+            found: vec![(state.clone(), i)],
+            opened: false,
+        }));
     }
     if !v.may_infer() {
         return Ok(None);
@@ -65,7 +70,7 @@ pub fn locate(
         let mut complete = true;
         for (s, ()) in states {
             match v.deeper(|v| locate(v, &s, target, recv))? {
-                Some(pairs) => found.extend(pairs),
+                Some(inner) => found.extend(inner.found),
                 None => {
                     complete = false;
                     break;
@@ -73,10 +78,42 @@ pub fn locate(
             }
         }
         if complete {
-            return Ok(Some(found));
+            return Ok(Some(Located {
+                found,
+                opened: true,
+            }));
         }
     }
     Ok(None)
+}
+
+/// What [`locate`] found: the states with the chunk's index, and whether predicates were
+/// opened by inference to get there (for `--trace`).
+pub struct Located {
+    pub found: Vec<(State, usize)>,
+    pub opened: bool,
+}
+
+impl Located {
+    /// Runs `k` on each state, recording an inferred `open` on the path when there was one.
+    pub fn each(
+        self,
+        v: &mut Verifier,
+        span: Span,
+        what: &str,
+        mut k: impl FnMut(&mut Verifier, State, usize) -> VResult,
+    ) -> VResult {
+        for (s, i) in self.found {
+            if self.opened {
+                let label = format!("inferred: open a predicate of `{what}`'s receiver");
+                let shown = s.clone();
+                v.with_step(span, &shown, label, |v| k(v, s, i))?;
+            } else {
+                k(v, s, i)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Opens the predicate chunk at `idx`: removes it and produces the predicate's body with the

@@ -55,9 +55,16 @@ pub fn find_field(
     })
 }
 
-pub fn find_elems(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Option<usize> {
+pub fn find_elems(
+    v: &mut Verifier,
+    state: &State,
+    heap: &Heap,
+    recv: &Term,
+    elem: crate::ir::Sort,
+) -> Option<usize> {
+    let sort = super::terms::elems_value_sort(elem);
     find(v, state, heap, std::slice::from_ref(recv), |c| match c {
-        Chunk::Elems { recv, .. } => Some((recv, &[][..])),
+        Chunk::Elems { recv, value } if value.sort() == sort => Some((recv, &[][..])),
         _ => None,
     })
 }

@@ -63,6 +63,9 @@ impl Default for Config {
 pub struct TraceStep {
     pub span: Span,
     pub state: State,
+    /// What the step is when it is not a statement of the member (an inferred ghost
+    /// operation), or whose state it shows (a callee's, the old one).
+    pub label: Option<String>,
 }
 
 /// The first failing obligation of a member.
@@ -79,6 +82,9 @@ pub struct Failure {
     pub trace: Vec<TraceStep>,
     /// The solver answered unknown: the failure may be spurious.
     pub inconclusive: bool,
+    /// The formula that did not follow from the path condition (`Σ ⊬ goal`), when the
+    /// failure is one.
+    pub goal: Option<Term>,
 }
 
 pub type VResult = Result<(), Box<Failure>>;
@@ -118,7 +124,14 @@ impl Obligation {
             None => v.fail(state, part, msg),
             Some(site) => {
                 let (line, col) = crate::diagnostics::line_col(&v.src, part.start);
-                v.fail(state, site, msg).with_note(format!(
+                let mut f = v.fail(state, site, msg);
+                if let Some(last) = f.trace.last_mut() {
+                    last.label = Some(
+                        "the callee's contract: its store binds the parameters to the arguments"
+                            .into(),
+                    );
+                }
+                f.with_note(format!(
                     "the failing part `{}` is at line {line}, column {col}",
                     v.text(part)
                 ))
@@ -137,6 +150,9 @@ pub struct Verifier {
     pub path: Vec<TraceStep>,
     /// Nesting of inferred ghost operations.
     pub infer_level: usize,
+    /// How many evaluations in the old state enclose the current point (`old(e)`, the entry
+    /// side of `untouched`): a failure there shows the old state, and says so.
+    pub viewing_old: usize,
     /// Set while checking a pure method body (§3.6).
     pub termination: Option<termination::Context>,
     /// When the time budget runs out.
@@ -148,6 +164,8 @@ pub struct Verifier {
     /// Predicates closed by inference on the current path (§3.6 must know whether a pure
     /// call's precondition needed one).
     pub inferred_closes: u64,
+    /// Warnings about members (a precondition no state satisfies).
+    pub warnings: Vec<crate::Diagnostic>,
 }
 
 impl Verifier {
@@ -159,11 +177,13 @@ impl Verifier {
             prover,
             path: Vec::new(),
             infer_level: 0,
+            viewing_old: 0,
             termination: None,
             deadline: config.max_time.map(|d| std::time::Instant::now() + d),
             next_oid: 1,
             paths: 0,
             inferred_closes: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -176,9 +196,12 @@ impl Verifier {
     /// A failure at `span` with the path so far and the current state.
     pub fn fail(&self, state: &State, span: Span, message: impl Into<String>) -> Box<Failure> {
         let mut trace = self.path.clone();
+        let label = (self.viewing_old > 0)
+            .then(|| "the old state: G, the heap at the method's entry, stands in for H".into());
         trace.push(TraceStep {
             span,
             state: state.clone(),
+            label,
         });
         Box::new(Failure {
             message: message.into(),
@@ -186,7 +209,36 @@ impl Verifier {
             notes: Vec::new(),
             trace,
             inconclusive: self.prover.saw_unknown(),
+            goal: None,
         })
+    }
+
+    /// Runs `f` (the rest of the path) with an inferred ghost operation recorded on the path
+    /// for `--trace`, with the state it produced.
+    pub fn with_step<T>(
+        &mut self,
+        span: Span,
+        state: &State,
+        label: String,
+        f: impl FnOnce(&mut Verifier) -> T,
+    ) -> T {
+        let depth = self.path.len();
+        self.path.push(TraceStep {
+            span,
+            state: state.clone(),
+            label: Some(label),
+        });
+        let r = f(self);
+        self.path.truncate(depth);
+        r
+    }
+
+    /// Runs `f` in the old state (for the `--trace` label of a failure there).
+    pub fn in_old<T>(&mut self, f: impl FnOnce(&mut Verifier) -> T) -> T {
+        self.viewing_old += 1;
+        let r = f(self);
+        self.viewing_old -= 1;
+        r
     }
 
     /// A failure when the time budget has run out (inconclusive: exit status 3).
@@ -222,6 +274,13 @@ impl Verifier {
         self.prover.proves(&state.pc, goal)
     }
 
+    /// Whether the path of `state` is infeasible (Σ ⊢ false): Figure 6 drops a path whose
+    /// produced facts contradict Σ. Asked only where a path would otherwise fail without the
+    /// solver (a missing chunk), so that verified paths cost no extra query.
+    pub fn dead(&mut self, state: &State) -> bool {
+        self.prover.proves(&state.pc, &Term::ff())
+    }
+
     /// Whether `cond` may hold on the path of `state`.
     pub fn feasible(&mut self, state: &State, cond: &Term) -> bool {
         !self.prover.proves(&state.pc, &cond.not())
@@ -248,6 +307,8 @@ pub fn collect<T: Clone>(
 #[derive(Debug)]
 pub struct Report {
     pub members: Vec<validity::MemberResult>,
+    /// The front end's and the verifier's warnings, in that order.
+    pub warnings: Vec<crate::Diagnostic>,
     /// Entailment questions settled syntactically / sent to the solver layers.
     pub syntactic_checks: u64,
     pub solver_queries: u64,
@@ -265,9 +326,23 @@ impl Report {
 
     /// Some failure may be spurious because the solver answered unknown.
     pub fn inconclusive(&self) -> bool {
+        self.undecided() > 0
+    }
+
+    /// Members that failed with every solver question answered: their failures are definite.
+    pub fn definitely_failed(&self) -> usize {
         self.members
             .iter()
-            .any(|m| matches!(&m.status, validity::Status::Failed(f) if f.inconclusive))
+            .filter(|m| matches!(&m.status, validity::Status::Failed(f) if !f.inconclusive))
+            .count()
+    }
+
+    /// Members whose failure may be spurious (the solver answered unknown, the time ran out).
+    pub fn undecided(&self) -> usize {
+        self.members
+            .iter()
+            .filter(|m| matches!(&m.status, validity::Status::Failed(f) if f.inconclusive))
+            .count()
     }
 }
 
@@ -284,10 +359,13 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
             .z3_mode(symex_solver::Z3Mode::Incremental)
             .timeout(Some(config.max_time.unwrap_or(config.query_limit)))
             .build();
+        let mut warnings = program.warnings.clone();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);
+        warnings.append(&mut v.warnings);
         Report {
             members,
+            warnings,
             syntactic_checks: v.prover.syntactic,
             solver_queries: v.prover.queries,
             paths: v.paths,

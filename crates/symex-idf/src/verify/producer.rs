@@ -18,6 +18,11 @@ use symex_expr::Term;
 pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K<()>) -> VResult {
     match &phi.kind {
         AssertionKind::Pure(e) => eval(v, state, e, &mut |v, mut s, t| {
+            // Figure 6 drops a path whose produced fact contradicts Σ; a literal `false` is
+            // dropped here, other contradictions where the path would fail (`Verifier::dead`).
+            if t.is_false() {
+                return Ok(());
+            }
             s.pc.assume(t);
             k(v, s, ())
         }),
@@ -48,6 +53,9 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
         }
         AssertionKind::Pred(call) => eval_call_args(v, state, call, &mut |v, mut s, targs| {
             non_null(v, &s, &targs[0], phi)?;
+            for t in &targs {
+                s.note_reference(t);
+            }
             s.heap.add(
                 Chunk::Pred {
                     recv: targs[0].clone(),
@@ -80,7 +88,7 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
                 for (after_then, snap_then) in then {
                     let mut s = state.clone();
                     s.pc = after_then.pc;
-                    s.pc.assume(snap_now.eq(&snap_then));
+                    s.pc.assume(terms::snap_eq(&snap_now, &snap_then));
                     k(v, s, ())?;
                 }
             }
@@ -108,6 +116,10 @@ fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -
         return Ok(());
     }
     let recv = chunk.recv().clone();
+    state.note_reference(&recv);
+    if let Chunk::Field { value, .. } = &chunk {
+        state.note_reference(value);
+    }
     let allocated = state.allocated.contains(&recv);
     for o in state.heap.receivers_like(&chunk, allocated) {
         state.pc.assume(recv.eq(&o).not());

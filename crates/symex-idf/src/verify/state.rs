@@ -55,7 +55,9 @@ pub struct Heap {
 fn family(c: &Chunk) -> Option<Arc<str>> {
     match c {
         Chunk::Field { field, .. } => Some(field.clone()),
-        Chunk::Elems { .. } => Some(Arc::from("[elems]")),
+        // Arrays of different element types are different families: an `int[]` and a
+        // `bool[]` are never the same array, and their contents have different sorts.
+        Chunk::Elems { value, .. } => Some(Arc::from(format!("[elems {:?}]", value.sort()))),
         Chunk::Pred { .. } => None,
     }
 }
@@ -216,6 +218,11 @@ pub struct State {
     /// Objects allocated on this path: each has a distinct `oid` in the path condition, so
     /// that no pairwise disequality among them needs stating (that would be quadratic).
     pub allocated: im::HashSet<Term>,
+    /// References that entered the state (the store, a produced chunk) since the last
+    /// allocation and are not allocated objects: the next `new` states once for each that it
+    /// was allocated before (`t = null ∨ oid(t) < k`), so that a fresh object is known to
+    /// differ from every reference of the state with one fact per reference.
+    pub undated: im::Vector<Term>,
 }
 
 impl State {
@@ -224,7 +231,18 @@ impl State {
     }
 
     pub fn set_var(&mut self, name: &str, t: Term) {
+        self.note_reference(&t);
         self.store.insert(Arc::from(name), t);
+    }
+
+    /// Remembers `t` for the next allocation if it is a reference not allocated on this path.
+    pub fn note_reference(&mut self, t: &Term) {
+        if t.sort() == super::terms::ref_sort()
+            && *t != super::terms::null()
+            && !self.allocated.contains(t)
+        {
+            self.undated.push_back(t.clone());
+        }
     }
 
     /// The same state with the old heap in place of the heap: `old(σ)` of §3.4.

@@ -8,7 +8,11 @@
 //! closes nothing: a pure body has no `close`. An inferred `close` (§4.1) makes the derivation
 //! depth grow: inside `opening p() in f()` it can close `p()` again and hand `f` the very heap
 //! it started from, and a call to an earlier method can do the same on a detour through a
-//! later one. So a call whose precondition needs an inferred `close` is not accepted.
+//! later one. So a pure call made while an inferred `close` stands on the path — in the
+//! call's precondition, in an enclosing `opening` (which closes a predicate that is not held
+//! to open it again) or anywhere before it whose heap the call still sees — is not accepted:
+//! [`Verifier::inferred_closes`] counts exactly the inferred closes whose result is in the
+//! current heap.
 use super::{State, VResult, Verifier};
 use crate::ir::{Pure, Span};
 
@@ -19,26 +23,22 @@ pub struct Context {
     pub name: String,
     /// How many `opening` expressions enclose the current point.
     pub opening: usize,
+    /// [`Verifier::inferred_closes`] when the body's evaluation began.
+    pub closes_at_entry: u64,
 }
 
-/// Checks a call of `callee`; `after` is the state after consuming the callee's precondition,
-/// `closed` whether that consumption closed a predicate by inference.
-pub fn check_call(
-    v: &mut Verifier,
-    callee: &Pure,
-    after: &State,
-    closed: bool,
-    span: Span,
-) -> VResult {
+/// Checks a call of `callee`; `after` is the state after consuming the callee's precondition.
+pub fn check_call(v: &mut Verifier, callee: &Pure, after: &State, span: Span) -> VResult {
     let Some(ctx) = &v.termination else {
         return Ok(());
     };
+    let closed = v.inferred_closes > ctx.closes_at_entry;
     if !closed && (callee.order < ctx.order || ctx.opening > 0 || !after.heap.is_empty()) {
         return Ok(());
     }
     let msg = if closed {
         format!(
-            "pure method `{}` might not terminate: the precondition of the call `{}` holds only by closing a predicate, which may give back a heap as large as before (§3.6 needs calls that close nothing)",
+            "pure method `{}` might not terminate: the call `{}` is made in a heap built by closing a predicate (for its precondition or an enclosing `opening`), which may be as large as the one the method started from (§3.6 needs calls that close nothing)",
             ctx.name,
             v.text(span)
         )
@@ -78,5 +78,15 @@ pub fn outside_opening<T>(v: &mut Verifier, f: impl FnOnce(&mut Verifier) -> T) 
             ctx.opening += 1;
         }
     }
+    r
+}
+
+/// Runs `f` with the count of inferred closes set back to `closes`: for a continuation whose
+/// heap is again the one from before those closes (after a pure call's precondition was
+/// consumed in a copy of the heap, after an `opening` expression).
+pub fn with_closes<T>(v: &mut Verifier, closes: u64, f: impl FnOnce(&mut Verifier) -> T) -> T {
+    let now = std::mem::replace(&mut v.inferred_closes, closes);
+    let r = f(v);
+    v.inferred_closes = now;
     r
 }

@@ -148,6 +148,36 @@ pub fn from_value(v: &Term) -> Term {
     }
 }
 
+/// `a = b` for two snapshots, decomposed where the prelude makes the functions injective
+/// (`toT(fromT(v)) = v`, `first`/`second` of `combine`): `fromT(x) = fromT(y)` is `x = y`, so that
+/// the solver, which is not given the prelude's axioms, still learns what `untouched` says
+/// about the locations' values.
+pub fn snap_eq(a: &Term, b: &Term) -> Term {
+    if a == b {
+        return Term::tt();
+    }
+    if a.sort() == snap_sort() && b.sort() == snap_sort() {
+        if let (Some([a1, a2]), Some([b1, b2])) =
+            (as_apply(a, combine_f()), as_apply(b, combine_f()))
+        {
+            return snap_eq(a1, b1).and(&snap_eq(a2, b2));
+        }
+        let value_sorts = [Sort::Int, Sort::Bool, ref_sort()]
+            .into_iter()
+            .chain([VSort::Int, VSort::Bool, VSort::Ref].map(elems_sort));
+        for s in value_sorts {
+            // `fromT(toT(s)) = s` makes `s = fromT(y)` the same as `toT(s) = y`.
+            match (as_apply(a, from_f(s)), as_apply(b, from_f(s))) {
+                (Some([x]), Some([y])) => return x.eq(y),
+                (Some([x]), None) => return to_value(b, s).eq(x),
+                (None, Some([y])) => return to_value(a, s).eq(y),
+                _ => {}
+            }
+        }
+    }
+    a.eq(b)
+}
+
 /// `toT(snap)`: the value of a one-location snapshot, of sort `s`.
 pub fn to_value(snap: &Term, s: Sort) -> Term {
     match as_apply(snap, from_f(s)) {
@@ -249,6 +279,19 @@ mod tests {
         assert_eq!(combine(&first(&s), &second(&s)), s);
         // Different value sorts never cancel.
         assert_ne!(to_value(&from_value(&v), Sort::Bool).sort(), Sort::Int);
+    }
+
+    #[test]
+    fn snapshot_equalities_are_stated_on_values() {
+        let (v, w) = (fresh("v", Sort::Int), fresh("w", Sort::Int));
+        let s = fresh("s", snap_sort());
+        assert_eq!(snap_eq(&from_value(&v), &from_value(&w)), v.eq(&w));
+        assert_eq!(snap_eq(&s, &from_value(&w)), to_value(&s, Sort::Int).eq(&w));
+        let pair = |a: &Term, b: &Term| combine(&from_value(a), &from_value(b));
+        assert_eq!(
+            snap_eq(&pair(&v, &w), &pair(&w, &v)),
+            v.eq(&w).and(&w.eq(&v))
+        );
     }
 
     #[test]

@@ -72,31 +72,50 @@ pub fn mutator(v: &mut Verifier, m: &Mutator) -> Status {
         return Status::Failed(f);
     }
     let ob = Obligation::new("postcondition might not hold");
-    status(producer::produce(
-        v,
-        s0,
-        fresh("s", snap_sort()),
-        &m.pre,
-        &mut |v, s, ()| {
-            let mut st = s;
-            st.old = st.heap.clone();
-            unfold_contract(v, st, &m.class, &mut |v, st, ()| {
-                exec_body(v, st, &m.body, &mut |v, end, ()| {
-                    if m.ret.is_some() && !end.returned {
-                        return Err(v.fail(
-                            &end,
-                            m.span,
-                            format!("`{}` might end without `return`", m.name),
-                        ));
+    let mut entered = 0;
+    let r = producer::produce(v, s0, fresh("s", snap_sort()), &m.pre, &mut |v, s, ()| {
+        if v.dead(&s) {
+            return Ok(());
+        }
+        entered += 1;
+        let mut st = s;
+        st.old = st.heap.clone();
+        unfold_contract(v, st, &m.class, &mut |v, st, ()| {
+            exec_body(v, st, &m.body, &mut |v, end, ()| {
+                if m.ret.is_some() && !end.returned {
+                    if v.dead(&end) {
+                        return Ok(());
                     }
-                    consumer::consume(v, end, &m.post, &ob, &mut |v, _, _| {
-                        v.paths += 1;
-                        Ok(())
-                    })
+                    return Err(v.fail(
+                        &end,
+                        m.span,
+                        format!("`{}` might end without `return`", m.name),
+                    ));
+                }
+                consumer::consume(v, end, &m.post, &ob, &mut |v, _, _| {
+                    v.paths += 1;
+                    Ok(())
                 })
             })
-        },
-    ))
+        })
+    });
+    if r.is_ok() && entered == 0 {
+        warn_vacuous(v, &m.class, &m.name, &m.pre);
+    }
+    status(r)
+}
+
+/// A member whose precondition no state satisfies verifies vacuously: its body is never
+/// checked, and every caller must prove `false` to call it. Often a typo (`x > 0 * y > 0`).
+fn warn_vacuous(v: &mut Verifier, class: &str, name: &str, pre: &crate::ir::Assertion) {
+    v.warnings.push(
+        crate::Diagnostic::error(
+            format!("the precondition of `{class}.{name}` is unsatisfiable: the member verifies vacuously"),
+            pre.span,
+        )
+        .with_label("no state satisfies this")
+        .with_note("its body is never checked, and a call must prove `false` first"),
+    );
 }
 
 /// The §4.1 unfolding of contracts: with inference, the instances of the current class's
@@ -142,16 +161,25 @@ pub fn predicate(v: &mut Verifier, p: &Predicate) -> Status {
 /// Definition 5 and the termination check of §3.6.
 pub fn pure(v: &mut Verifier, p: &Pure) -> Status {
     let s0 = entry_state(&p.params);
+    let mut entered = 0;
     let r = producer::produce(v, s0, fresh("s", snap_sort()), &p.pre, &mut |v, s, ()| {
+        if v.dead(&s) {
+            return Ok(());
+        }
+        entered += 1;
         v.termination = Some(Context {
             order: p.order,
             name: format!("{}.{}", p.class, p.name),
             opening: 0,
+            closes_at_entry: v.inferred_closes,
         });
         let r = eval(v, s, &p.body, &mut |_, _, _| Ok(()));
         v.termination = None;
         r
     });
+    if r.is_ok() && entered == 0 {
+        warn_vacuous(v, &p.class, &p.name, &p.pre);
+    }
     status(r.map_err(|mut f| {
         if !f.message.contains("might not terminate") {
             f.message = format!("pure method not well-defined: {}", f.message);

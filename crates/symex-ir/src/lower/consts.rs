@@ -95,6 +95,16 @@ impl Ctx<'_> {
         Ok(self.intern_const(k))
     }
 
+    /// Bits of a pointer on the target (64 or 32).
+    fn pointer_bits(&self) -> u32 {
+        self.types.pointer_bytes() as u32 * 8
+    }
+
+    /// The bits of an integer that survive a conversion to a pointer.
+    fn pointer_mask(&self) -> u128 {
+        (1u128 << self.pointer_bits()) - 1
+    }
+
     fn width_of(&mut self, ty: &llvm_ir::TypeRef) -> Result<u32> {
         let id = self.ty(ty)?;
         match self.info(id).kind {
@@ -147,6 +157,9 @@ impl Ctx<'_> {
                     data: self.const_data(c, id)?,
                 }
             }
+            Constant::GlobalReference { name, .. } if self.null_symbols.contains(name) => {
+                Const::Null
+            }
             Constant::GlobalReference { name, .. } => match self.symbols.get(name) {
                 Some(&base) => Const::Addr { base, offset: 0 },
                 None => {
@@ -186,13 +199,15 @@ impl Ctx<'_> {
             }
             Constant::IntToPtr(cast) => match self.lower_const(&cast.operand)? {
                 Const::Int { value: 0, .. } => Const::Null,
-                // An absolute address: a 64-bit integer in a pointer position (see `Const::Int`).
-                Const::Int { value, .. } => int(64, value),
+                // An absolute address: a 64-bit integer in a pointer position (see `Const::Int`), cut to the
+                // target's pointer width as `inttoptr` does.
+                Const::Int { value, .. } => int(64, value & self.pointer_mask()),
+                // An address that went through an integer at least as wide as a pointer is unchanged.
                 Const::AddrAsInt {
                     base,
                     offset,
-                    width: 64,
-                } => Const::Addr { base, offset },
+                    width,
+                } if width >= self.pointer_bits() => Const::Addr { base, offset },
                 _ => return Err(unsupported_expr(c)),
             },
             Constant::Trunc(t) => self.fold_int_cast(&t.operand, &t.to_type, CastOp::Trunc, c)?,
@@ -493,11 +508,12 @@ fn write_scalar(k: &Const, off: u64, size: u64, data: &mut ConstData) -> Result<
                 .copy_from_slice(&bytes[..size as usize]);
         }
         Const::Null | Const::Undef(_) => {}
+        // A pointer field: as wide as the target's pointers (`size` is their store size).
         Const::Addr { base, offset } => data.relocs.push(Reloc {
             offset: off,
             target: *base,
             addend: *offset,
-            width: 8,
+            width: size as u32,
         }),
         Const::AddrAsInt { base, offset, .. } => data.relocs.push(Reloc {
             offset: off,

@@ -18,7 +18,7 @@ use crate::layout::TypeTable;
 use crate::llvm_facts::LlvmFacts;
 use llvm_ir::types::Type;
 use llvm_ir::{DebugLoc, Name};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Module-wide lowering state.
 pub(crate) struct Ctx<'m> {
@@ -29,6 +29,8 @@ pub(crate) struct Ctx<'m> {
     const_ids: FxHashMap<Const, ConstId>,
     /// LLVM global names (variables and functions) → what they denote.
     pub symbols: FxHashMap<Name, AddrBase>,
+    /// Undefined weak functions: nothing links them, so their address is null (calls stay direct).
+    pub null_symbols: FxHashSet<Name>,
     files: Vec<String>,
     file_ids: FxHashMap<String, u32>,
     /// The wide (> 64-bit) constants of the instruction or initializer being lowered.
@@ -120,6 +122,7 @@ pub(crate) fn lower_module(
         consts: Vec::new(),
         const_ids: FxHashMap::default(),
         symbols: FxHashMap::default(),
+        null_symbols: FxHashSet::default(),
         files: Vec::new(),
         file_ids: FxHashMap::default(),
         wide_scope: Vec::new(),
@@ -172,7 +175,7 @@ pub(crate) fn lower_module(
         target: Target {
             triple: llm.target_triple.clone().unwrap_or_default(),
             data_layout: llm.data_layout.layout_str.clone(),
-            pointer_bytes: 8,
+            pointer_bytes: ctx.types.pointer_bytes() as u32,
         },
         types: ctx.types.infos,
         globals,
@@ -224,7 +227,7 @@ fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
     // Definitions and declarations are different llvm-ir types with the same signature fields.
     let defined = llm.functions.iter().map(|f| {
         let sig = (&f.name, &f.parameters, &f.return_type, f.is_var_arg);
-        (sig, &f.debugloc)
+        (sig, false, &f.debugloc)
     });
     let declared = llm
         .func_declarations
@@ -232,21 +235,28 @@ fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
         .filter(|f| !f.name.starts_with("llvm."))
         .map(|f| {
             let sig = (&f.name, &f.parameters, &f.return_type, f.is_var_arg);
-            (sig, &f.debugloc)
+            let weak = f.linkage == llvm_ir::module::Linkage::ExternalWeak;
+            (sig, weak, &f.debugloc)
         });
     let mut out = Vec::new();
-    for ((name, parameters, return_type, is_vararg), debugloc) in defined.chain(declared) {
+    for ((name, parameters, return_type, is_vararg), is_extern_weak, debugloc) in
+        defined.chain(declared)
+    {
         let loc = ctx.loc(debugloc);
         let (params, ret) = signature(ctx, name, parameters, return_type, loc)?;
         ctx.symbols.insert(
             Name::from(name.as_str()),
             AddrBase::Function(FuncId(out.len() as u32)),
         );
+        if is_extern_weak {
+            ctx.null_symbols.insert(Name::from(name.as_str()));
+        }
         out.push(Function {
             name: name.clone(),
             params,
             ret,
             is_vararg,
+            is_extern_weak,
             body: None,
             loc,
         });

@@ -111,3 +111,110 @@ fn llvm14_integer_and_vector_alignment_rules() {
     let e = m.ty(m.global(m.global_by_name("e").unwrap()).ty);
     assert_eq!((e.store_size, e.alloc_size, e.align), (6, 8, 8));
 }
+
+/// `-m32` (i386): clang's own `sizeof`/`_Alignof`/`offsetof`, folded into 4-byte `size_t` globals, against
+/// the lowered types — pointers are 4 bytes, `long` 4, `long long` 4-aligned, structs with pointers shrink.
+fn m32() -> FrontendOptions {
+    FrontendOptions {
+        cflags: vec!["-m32".into()],
+        ..FrontendOptions::default()
+    }
+}
+
+/// The 32-bit words of a global's initialiser (clang's folded numbers).
+fn words32(m: &Module, name: &str) -> Vec<u64> {
+    m.global(m.global_by_name(name).unwrap())
+        .init
+        .as_ref()
+        .unwrap()
+        .bytes
+        .chunks(4)
+        .map(|c| u64::from(u32::from_le_bytes(c.try_into().unwrap())))
+        .collect()
+}
+
+#[test]
+fn m32_sizes_and_alignments_match_clang() {
+    let types = [
+        "int",
+        "long",
+        "long long",
+        "void *",
+        "int (*)(int)",
+        "struct { char c; void *p; }",
+        "struct { char c; long long q; int *p; }",
+        "struct { void *next; void *prev; int data; }",
+        "union { void *p; int i; }",
+        "union { void *p; long long q; }",
+        "struct { char c; struct { void *p; char d; } in; short tail; }",
+        "void *[5]",
+        "struct { int a : 3; long long b : 40; char *s; }",
+    ];
+    let mut src = String::new();
+    for (i, t) in types.iter().enumerate() {
+        src += &format!("typedef __typeof__({t}) T{i};\nT{i} v{i};\n__SIZE_TYPE__ info{i}[2] = {{ sizeof(T{i}), _Alignof(T{i}) }};\n");
+    }
+    let m = c_with(&src, &m32());
+    assert_eq!(m.target.pointer_bytes, 4);
+    assert!(m.target.triple.starts_with("i386"), "{}", m.target.triple);
+    for (i, t) in types.iter().enumerate() {
+        let g = m.global(m.global_by_name(&format!("v{i}")).unwrap());
+        let info = words32(&m, &format!("info{i}"));
+        assert_eq!(g.size, info[0], "sizeof({t}) with -m32");
+        assert!(
+            g.align >= info[1],
+            "alignment of {t}: {} < {}",
+            g.align,
+            info[1]
+        );
+        let ty = m.ty(g.ty);
+        assert_eq!(ty.alloc_size, info[0], "alloc size of {t} with -m32");
+    }
+}
+
+#[test]
+fn m32_field_offsets_match_offsetof() {
+    let m = c_with(
+        r#"
+#include <stddef.h>
+struct S { char c; void *p; long long q; short s; int *a[3]; long l; char d; };
+struct S v;
+size_t offs[] = { offsetof(struct S, c), offsetof(struct S, p), offsetof(struct S, q), offsetof(struct S, s), offsetof(struct S, a), offsetof(struct S, l), offsetof(struct S, d), sizeof(struct S) };
+"#,
+        &m32(),
+    );
+    let g = m.global(m.global_by_name("v").unwrap());
+    let ty = m.ty(g.ty);
+    let TypeKind::Struct { offsets, .. } = &ty.kind else {
+        panic!()
+    };
+    let mut want = words32(&m, "offs");
+    let size = want.pop().unwrap();
+    assert_eq!(ty.alloc_size, size, "sizeof(struct S)");
+    for w in want {
+        assert!(offsets.contains(&w), "offset {w} missing from {offsets:?}");
+    }
+}
+
+/// A pointer inside a global's image is a 4-byte relocation at clang's `offsetof`.
+#[test]
+fn m32_pointer_fields_of_globals_are_four_byte_relocations() {
+    let m = c_with(
+        r#"
+#include <stddef.h>
+int x[4];
+struct P { char c; int *p; int *q; } s = { 1, &x[1], &x[3] };
+size_t where[] = { offsetof(struct P, p), offsetof(struct P, q) };
+"#,
+        &m32(),
+    );
+    let s = m.global(m.global_by_name("s").unwrap());
+    let data = s.init.as_ref().unwrap();
+    let want = words32(&m, "where");
+    let got: Vec<(u64, u32, i64)> = data
+        .relocs
+        .iter()
+        .map(|r| (r.offset, r.width, r.addend))
+        .collect();
+    assert_eq!(got, vec![(want[0], 4, 4), (want[1], 4, 12)]);
+}

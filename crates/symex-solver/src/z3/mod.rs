@@ -110,8 +110,9 @@ impl Z3Solver {
         self.apply_params();
     }
 
-    /// Asserts the query; returns the literals to assume (assumption mode).
-    fn assert_constraints(&mut self, constraints: &[Term]) -> Vec<z3::ast::Bool> {
+    /// Asserts the query; returns the literals to assume (assumption mode). `None` when the time limit
+    /// passed while the query was being built.
+    fn assert_constraints(&mut self, constraints: &[Term]) -> Option<Vec<z3::ast::Bool>> {
         if self.mode == Z3Mode::Assumptions {
             return self.assume(constraints);
         }
@@ -119,7 +120,7 @@ impl Z3Solver {
             Z3Mode::Fresh | Z3Mode::Bitblast => {
                 self.reset();
                 for c in constraints {
-                    let b = self.tr.translate_bool(c);
+                    let b = self.tr.translate_bool(c)?;
                     self.solver.assert(&b);
                 }
             }
@@ -136,18 +137,18 @@ impl Z3Solver {
                     self.asserted.truncate(common);
                 }
                 for c in &constraints[common..] {
+                    let b = self.tr.translate_bool(c)?;
                     self.solver.push();
-                    let b = self.tr.translate_bool(c);
                     self.solver.assert(&b);
                     self.asserted.push(c.clone());
                 }
             }
             Z3Mode::Assumptions => unreachable!("handled above"),
         }
-        Vec::new()
+        Some(Vec::new())
     }
 
-    fn assume(&mut self, constraints: &[Term]) -> Vec<z3::ast::Bool> {
+    fn assume(&mut self, constraints: &[Term]) -> Option<Vec<z3::ast::Bool>> {
         if self.indicators.len() > INDICATOR_LIMIT {
             self.reset();
         }
@@ -157,18 +158,24 @@ impl Z3Solver {
                 lits.push(p.clone());
                 continue;
             }
+            let b = self.tr.translate_bool(c)?;
             let p = z3::ast::Bool::new_const(format!("!assume{}", c.id()));
-            let b = self.tr.translate_bool(c);
             self.solver.assert(p.implies(&b));
             self.indicators.insert(c.id(), p.clone());
             lits.push(p);
         }
-        lits
+        Some(lits)
     }
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        self.tr.deadline = deadline;
         let assumptions = self.assert_constraints(constraints);
-        let Some(result) = self.check_with_watchdog(&assumptions) else {
+        self.tr.deadline = None;
+        let Some(assumptions) = assumptions else {
+            return SatResult::Unknown(Unknown("timeout (while building the query)".into()));
+        };
+        let Some(result) = self.check_with_watchdog(&assumptions, deadline) else {
             return SatResult::Unknown(Unknown("timeout (interrupted)".into()));
         };
         match result {
@@ -205,7 +212,11 @@ impl Z3Solver {
     /// then violates them (seen in CI: one timed-out incremental query in ten). So after an
     /// interrupt the solver is reset and an empty check clears the cancellation.
     /// `None` when the watchdog interrupted the check.
-    fn check_with_watchdog(&mut self, assumptions: &[z3::ast::Bool]) -> Option<z3::SatResult> {
+    fn check_with_watchdog(
+        &mut self,
+        assumptions: &[z3::ast::Bool],
+        deadline: Option<Instant>,
+    ) -> Option<z3::SatResult> {
         let check = |solver: &z3::Solver| {
             if assumptions.is_empty() {
                 solver.check()
@@ -213,16 +224,24 @@ impl Z3Solver {
                 solver.check_assumptions(assumptions)
             }
         };
-        let Some(limit) = self.timeout else {
+        let Some(deadline) = deadline else {
             return Some(check(&self.solver));
         };
+        // What is left of the query's time after building it.
+        let limit = deadline.saturating_duration_since(Instant::now());
         let handle = self.solver.get_context().handle();
         let (done, finished) = mpsc::channel::<()>();
         let (result, interrupted) = std::thread::scope(|scope| {
             let watchdog = scope.spawn(move || {
-                let late = finished.recv_timeout(limit) == Err(mpsc::RecvTimeoutError::Timeout);
-                if late {
+                // An interrupt that lands before Z3 starts the check is lost (the check clears it),
+                // which happens when building the query used up the time: so it is repeated until
+                // the check returns.
+                let mut wait = limit;
+                let mut late = false;
+                while finished.recv_timeout(wait) == Err(mpsc::RecvTimeoutError::Timeout) {
                     handle.interrupt();
+                    late = true;
+                    wait = Duration::from_millis(10);
                 }
                 late
             });

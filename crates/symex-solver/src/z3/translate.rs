@@ -1,6 +1,7 @@
 //! Translation of terms to Z3 ASTs, cached per context by term id.
 
 use rustc_hash::FxHashMap;
+use std::time::Instant;
 use symex_expr::{visit, Func, Op, Sort, Term, USort};
 use z3::ast::{Array, Bool, Dynamic, Int, BV};
 
@@ -8,11 +9,19 @@ use z3::ast::{Array, Bool, Dynamic, Int, BV};
 /// cache is cleared when it grows past this many entries.
 const CACHE_LIMIT: usize = 1 << 20;
 
+/// Nodes translated between two looks at the clock.
+const CLOCK_EVERY: u32 = 1024;
+
 #[derive(Default)]
 pub(crate) struct Translator {
     cache: FxHashMap<u64, Dynamic>,
     funcs: FxHashMap<Func, z3::FuncDecl>,
     usorts: FxHashMap<USort, z3::Sort>,
+    /// When the query being built must be finished: building a deep query is part of its time, so the
+    /// solver's limit (and `--max-time`, which lowers it) covers it too.
+    pub(crate) deadline: Option<Instant>,
+    expired: bool,
+    built: u32,
 }
 
 impl Translator {
@@ -47,30 +56,52 @@ impl Translator {
         &self.funcs[&f]
     }
 
-    /// The Z3 AST of `t`.
+    /// The Z3 AST of `t` (no deadline: for the leaves a model is read from).
     pub(crate) fn translate(&mut self, t: &Term) -> Dynamic {
+        let deadline = self.deadline.take();
+        let d = self.build(t).expect("no deadline");
+        self.deadline = deadline;
+        d
+    }
+
+    /// The Z3 AST of `t`, or `None` when the deadline passed while building it (the nodes built so far
+    /// stay cached).
+    fn build(&mut self, t: &Term) -> Option<Dynamic> {
         if let Some(d) = self.cache.get(&t.id()) {
-            return d.clone();
+            return Some(d.clone());
         }
         if self.cache.len() > CACHE_LIMIT {
             self.cache.clear();
         }
+        self.expired = false;
         visit::postorder_filtered(
             std::slice::from_ref(t),
             self,
-            |tr, n| !tr.cache.contains_key(&n.id()),
+            |tr, n| !tr.expired && !tr.cache.contains_key(&n.id()),
             |tr, n| {
+                if tr.expired {
+                    return;
+                }
+                tr.built = tr.built.wrapping_add(1);
+                if tr.built % CLOCK_EVERY == 0 && tr.deadline.is_some_and(|d| Instant::now() >= d) {
+                    tr.expired = true;
+                    return;
+                }
                 let args: Vec<Dynamic> =
                     n.args().iter().map(|a| tr.cache[&a.id()].clone()).collect();
                 let d = tr.node(n, &args);
                 tr.cache.insert(n.id(), d);
             },
         );
-        self.cache[&t.id()].clone()
+        if self.expired {
+            return None;
+        }
+        Some(self.cache[&t.id()].clone())
     }
 
-    pub(crate) fn translate_bool(&mut self, t: &Term) -> Bool {
-        self.translate(t).as_bool().expect("Boolean term")
+    /// The Z3 Boolean of `t`, or `None` past the deadline.
+    pub(crate) fn translate_bool(&mut self, t: &Term) -> Option<Bool> {
+        Some(self.build(t)?.as_bool().expect("Boolean term"))
     }
 
     fn node(&mut self, t: &Term, a: &[Dynamic]) -> Dynamic {

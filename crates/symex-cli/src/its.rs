@@ -1,0 +1,297 @@
+//! `symex its FILE`: termination (`YES`/`MAYBE`) or a runtime bound
+//! (`WORST_CASE(?, O(n^k))`/`MAYBE`) of an integer transition system in the KoAT format.
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use symex_its::complexity;
+use symex_its::nontermination::{self, Witness};
+use symex_its::termination::{self, Limits, SccProof, Termination};
+use symex_its::{parse_koat, preprocess, print, Goal, Its};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GoalArg {
+    Termination,
+    Complexity,
+}
+
+#[derive(Args, Debug)]
+pub struct ItsArgs {
+    /// The `.koat` file.
+    pub file: PathBuf,
+    /// What to prove (default: the file's `GOAL`).
+    #[arg(long, value_enum)]
+    pub goal: Option<GoalArg>,
+    /// Print one JSON object on stdout (`spec/cli.md`).
+    #[arg(long)]
+    pub json: bool,
+    /// A time budget in seconds; when it runs out the answer is MAYBE.
+    #[arg(long)]
+    pub max_time: Option<f64>,
+    /// Print the parsed ITS back in the KoAT format and stop.
+    #[arg(long)]
+    pub print_koat: bool,
+    /// Print the location graph in DOT and stop.
+    #[arg(long)]
+    pub dot: bool,
+    /// Print only the answer line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the subcommand; returns the exit status of `spec/cli.md`.
+pub fn main(args: ItsArgs) -> i32 {
+    let name = args.file.display().to_string();
+    let src = match std::fs::read_to_string(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return 2;
+        }
+    };
+    let its = match parse_koat(&src) {
+        Ok(its) => its,
+        Err(e) => {
+            eprintln!("error: {name}:{e}");
+            if args.json {
+                let error = json!({"message": e.message, "line": e.line, "column": e.column});
+                println!(
+                    "{}",
+                    json!({"command": "its", "file": name, "error": error})
+                );
+            }
+            return 2;
+        }
+    };
+    if args.print_koat {
+        print!("{}", print::to_koat(&its));
+        return 0;
+    }
+    if args.dot {
+        print!("{}", print::to_dot(&its));
+        return 0;
+    }
+    let budget = args
+        .max_time
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+    let started = Instant::now();
+    let limits = Limits {
+        query_timeout: budget.min(Duration::from_secs(20)),
+        deadline: started + budget,
+    };
+    let its = preprocess::preprocess(&its, limits.query_timeout);
+    let goal = match args.goal {
+        Some(GoalArg::Termination) => Goal::Termination,
+        Some(GoalArg::Complexity) => Goal::Complexity,
+        None => its.goal,
+    };
+    match goal {
+        Goal::Termination => termination_answer(&args, &name, &its, &limits, started),
+        Goal::Complexity => complexity_answer(&args, &name, &its, &limits, started),
+    }
+}
+
+fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
+    let sccs: Vec<Value> = proof
+        .iter()
+        .map(|p| {
+            let steps: Vec<Value> = p
+                .steps
+                .iter()
+                .map(|s| {
+                    let function: serde_json::Map<String, Value> = s
+                        .function
+                        .at
+                        .iter()
+                        .map(|(l, f)| {
+                            (its.locations[*l].clone(), json!(f.display(&|v| its.vars[v].clone())))
+                        })
+                        .collect();
+                    let phases = s.two_phase.as_ref().map(|tp| {
+                        json!([tp.f1.display(&|v| its.vars[v].clone()),
+                               tp.f2.display(&|v| its.vars[v].clone())])
+                    });
+                    json!({"function": function, "two_phase": phases,
+                           "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
+                           "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
+                })
+                .collect();
+            json!({"locations": p.locations.iter().map(|l| its.locations[*l].clone()).collect::<Vec<_>>(),
+                   "ranking_functions": steps})
+        })
+        .collect();
+    json!(sccs)
+}
+
+fn print_proof(its: &Its, proof: &[SccProof]) {
+    println!("Transitions (after preprocessing):");
+    for (i, t) in its.transitions.iter().enumerate() {
+        println!("  t{i}: {}", print::rule(its, t));
+    }
+    for p in proof {
+        let locs: Vec<&str> = p
+            .locations
+            .iter()
+            .map(|l| its.locations[*l].as_str())
+            .collect();
+        println!("SCC {{{}}}:", locs.join(", "));
+        for s in &p.steps {
+            let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
+            match &s.two_phase {
+                Some(tp) => println!(
+                    "  two-phase ranking function ({}; {}) removes {}",
+                    tp.f1.display(&|v| its.vars[v].clone()),
+                    tp.f2.display(&|v| its.vars[v].clone()),
+                    removed.join(", ")
+                ),
+                None => println!(
+                    "  ranking function {} removes {}",
+                    s.function.display(its),
+                    removed.join(", ")
+                ),
+            }
+        }
+    }
+}
+
+fn witness_json(its: &Its, w: &Witness) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&w.start)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect();
+    json!({"start": start,
+           "path": w.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
+           "loop": format!("t{}", w.lp),
+           "recurrent_set": w.recurrent_set})
+}
+
+fn print_witness(its: &Its, w: &Witness) {
+    let start: Vec<String> = its
+        .vars
+        .iter()
+        .zip(&w.start)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    let path: Vec<String> = w.path.iter().map(|i| format!("t{i}")).collect();
+    println!(
+        "witness: start at {} with {}",
+        its.locations[its.start],
+        start.join(", ")
+    );
+    println!("  path: [{}], then t{} forever", path.join(", "), w.lp);
+    println!("  recurrent set: {}", w.recurrent_set);
+    println!("  t{}: {}", w.lp, print::rule(its, &its.transitions[w.lp]));
+}
+
+fn termination_answer(
+    args: &ItsArgs,
+    name: &str,
+    its: &Its,
+    limits: &Limits,
+    started: Instant,
+) -> i32 {
+    let result = termination::prove(its, limits);
+    // Only a witness that replays for many iterations is reported.
+    let witness = match &result {
+        Termination::Maybe(..) => nontermination::prove(its, limits.query_timeout)
+            .filter(|w| nontermination::replay(its, w, 10_000)),
+        Termination::Yes(_) => None,
+    };
+    let time = started.elapsed().as_secs_f64();
+    let (answer, reason, proof) = match (&result, &witness) {
+        (Termination::Yes(p), _) => ("YES", None, p),
+        (Termination::Maybe(_, p), Some(_)) => ("NO", None, p),
+        (Termination::Maybe(r, p), None) => ("MAYBE", Some(r.clone()), p),
+    };
+    if args.json {
+        let mut out = json!({"command": "its", "goal": "termination", "file": name,
+                             "answer": answer, "time_s": time,
+                             "its": print::to_koat(its)});
+        match &witness {
+            Some(w) => out["witness"] = witness_json(its, w),
+            None => out["proof"] = proof_json(its, proof),
+        }
+        if let Some(r) = reason {
+            out["reason"] = json!(r);
+        }
+        println!("{out}");
+    } else {
+        println!("{answer}");
+        if !args.quiet {
+            if let Some(r) = reason {
+                println!("reason: {r}");
+            }
+            match &witness {
+                Some(w) => print_witness(its, w),
+                None => print_proof(its, proof),
+            }
+        }
+    }
+    match answer {
+        "YES" => 0,
+        "NO" => 1,
+        _ => 3,
+    }
+}
+
+fn complexity_answer(
+    args: &ItsArgs,
+    name: &str,
+    its: &Its,
+    limits: &Limits,
+    started: Instant,
+) -> i32 {
+    let result = complexity::infer(its, limits);
+    let time = started.elapsed().as_secs_f64();
+    let finite = result
+        .as_ref()
+        .ok()
+        .and_then(|c| c.bound.asymptotic().map(|a| (c, a)));
+    let reason = match &result {
+        Err(r) => Some(r.clone()),
+        Ok(_) if finite.is_none() => Some("no polynomial size bound for some variable".to_string()),
+        Ok(_) => None,
+    };
+    if args.json {
+        let mut out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time});
+        match &finite {
+            Some((c, a)) => {
+                out["bound"] = json!(a);
+                out["expression"] = json!(c.bound.display(&its.vars));
+                out["proof"] = proof_json(its, &c.proof);
+            }
+            None => {
+                out["bound"] = json!("MAYBE");
+                out["reason"] = json!(reason);
+            }
+        }
+        println!("{out}");
+    } else {
+        match &finite {
+            Some((c, a)) => {
+                println!("WORST_CASE(?, {a})");
+                if !args.quiet {
+                    println!("bound: {}", c.bound.display(&its.vars));
+                    print_proof(its, &c.proof);
+                    for (i, b) in c.transition_bounds.iter().enumerate() {
+                        println!("  runtime bound of t{i}: {}", b.display(&its.vars));
+                    }
+                }
+            }
+            None => {
+                println!("MAYBE");
+                if !args.quiet {
+                    println!("reason: {}", reason.unwrap_or_default());
+                }
+            }
+        }
+    }
+    if finite.is_some() {
+        0
+    } else {
+        3
+    }
+}

@@ -1,0 +1,402 @@
+//! Runtime bounds by KoAT's alternating modular inference (Brockschmidt et al.):
+//!
+//! * a transition on no cycle runs at most once per run (the SCCs of the location graph
+//!   form a DAG that a run passes once);
+//! * a transition removed by ranking function `f` from the remaining transitions `T'` of
+//!   its SCC runs at most `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))` times: each
+//!   entry starts a stretch inside `T'` on which `f` never increases and drops by at least
+//!   one, from at most its value after the entry, on each removed step;
+//! * size bounds `SB(t, v)` (of `|v|` after `t`): outside cycles, the update composed with
+//!   the sizes before; inside an SCC `C`, per variable: what enters, plus every reset value
+//!   (`v' = p` without `v`), plus `RB(t)` times the increment of every additive update
+//!   (`v' = v + p`); any other update (`v' = 2·v`, …) has no polynomial bound here.
+//!
+//! Runtime bounds need size bounds and size bounds need runtime bounds of their SCC, so
+//! the steps of an SCC are retried until nothing changes (the alternation).
+
+use crate::bound::Bound;
+use crate::graph;
+use crate::its::Its;
+use crate::local_size::{temp_bound, TempBound};
+use crate::poly::Poly;
+use crate::termination::{self, Limits, SccProof, Termination};
+use std::collections::HashMap;
+
+/// A runtime bound of the whole ITS.
+#[derive(Clone, Debug)]
+pub struct Complexity {
+    /// The bound of the total cost of every run, in the absolute start values.
+    pub bound: Bound,
+    /// The runtime bound of each transition.
+    pub transition_bounds: Vec<Bound>,
+    /// The termination proof the bounds come from.
+    pub proof: Vec<SccProof>,
+}
+
+/// Infers a bound, or says why there is none.
+pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
+    let proof = match termination::prove(its, limits) {
+        Termination::Yes(p) => p,
+        Termination::Maybe(reason, _) => return Err(reason),
+    };
+    let mut ctx = Ctx::new(its, limits);
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    for locs in graph::sccs(its, &all) {
+        let inside = graph::inside(its, &all, &locs);
+        if inside.is_empty() {
+            ctx.trivial_component(&locs);
+        } else {
+            let scc = proof
+                .iter()
+                .find(|p| p.locations == locs)
+                .ok_or("no termination proof for an SCC")?;
+            ctx.scc(scc)?;
+        }
+    }
+    let mut total = Bound::constant(0);
+    let mut transition_bounds = Vec::new();
+    for i in 0..its.transitions.len() {
+        let rb = ctx.rb[i].clone().unwrap_or(Bound::Infinite);
+        let t = &its.transitions[i];
+        let source = t.source;
+        let cost = if let Some(c) = t.cost.as_constant() {
+            Bound::constant(c)
+        } else {
+            Bound::of_poly(&t.cost, &mut |v| ctx.var_size(i, source, v))
+        };
+        total = total.add(&rb.mul(&cost));
+        transition_bounds.push(rb);
+    }
+    Ok(Complexity {
+        bound: total,
+        transition_bounds,
+        proof,
+    })
+}
+
+struct Ctx<'a> {
+    its: &'a Its,
+    /// Runtime bound per transition.
+    rb: Vec<Option<Bound>>,
+    /// Size bound per location and variable, before leaving the location.
+    pre: Vec<Vec<Option<Bound>>>,
+    /// The SCC being processed: its locations and transitions.
+    current: Option<(Vec<usize>, Vec<usize>)>,
+    /// Size bounds of the current SCC's variables, and those being computed.
+    scc_size: HashMap<usize, Bound>,
+    in_progress: Vec<usize>,
+    temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
+    solver: Box<dyn symex_solver::Solver>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(its: &'a Its, limits: &Limits) -> Ctx<'a> {
+        Ctx {
+            its,
+            rb: vec![None; its.transitions.len()],
+            pre: vec![vec![None; its.arity()]; its.locations.len()],
+            current: None,
+            scc_size: HashMap::new(),
+            in_progress: Vec::new(),
+            temp_bounds: HashMap::new(),
+            solver: crate::smt::solver(limits.query_timeout),
+        }
+    }
+
+    /// Sizes entering location set `locs` from outside (and the start values if the start
+    /// location is among them).
+    fn entry_size(&mut self, locs: &[usize], v: usize) -> Option<Bound> {
+        let mut s = Bound::constant(0);
+        if locs.contains(&self.its.start) {
+            s = Bound::start_var(v);
+        }
+        for e in 0..self.its.transitions.len() {
+            let t = &self.its.transitions[e];
+            if !locs.contains(&t.source) && locs.contains(&t.target()) {
+                s = s.add(&self.post_size(e, v)?);
+            }
+        }
+        Some(s)
+    }
+
+    /// `SB(e, v)`: a bound of `|v|` after transition `e`: the update composed with the
+    /// sizes before, for the update or an equal form under the guard's equalities
+    /// (`B − 1` with `B = A` is also `A − 1`), whichever gives a finite bound first.
+    fn post_size(&mut self, e: usize, v: usize) -> Option<Bound> {
+        let t = &self.its.transitions[e];
+        let source = t.source;
+        let mut pending = false;
+        for p in guard_variants(t, &t.update()[v]) {
+            match self.compose(e, source, &p) {
+                Some(Bound::Infinite) => {}
+                Some(b) => return Some(b),
+                None => pending = true,
+            }
+        }
+        (!pending).then_some(Bound::Infinite)
+    }
+
+    /// `|p|` with the sizes of its variables at `e`; `None` when one is not known yet.
+    fn compose(&mut self, e: usize, source: usize, p: &Poly) -> Option<Bound> {
+        let mut missing = false;
+        let b = Bound::of_poly(p, &mut |w| match self.var_size_opt(e, source, w) {
+            Some(b) => b,
+            None => {
+                missing = true;
+                Bound::Infinite
+            }
+        });
+        (!missing).then_some(b)
+    }
+
+    /// The size of variable `w` of transition `e` (program variable at `source`, or
+    /// temporary), `Infinite` when unknown for good.
+    fn var_size(&mut self, e: usize, source: usize, w: usize) -> Bound {
+        self.var_size_opt(e, source, w).unwrap_or(Bound::Infinite)
+    }
+
+    /// As [`Ctx::var_size`]; `None` when it depends on a runtime bound not known yet.
+    fn var_size_opt(&mut self, e: usize, source: usize, w: usize) -> Option<Bound> {
+        let n = self.its.arity();
+        if w >= n {
+            let key = (e, w);
+            if !self.temp_bounds.contains_key(&key) {
+                let tb = temp_bound(self.solver.as_mut(), &self.its.transitions[e], n, w);
+                self.temp_bounds.insert(key, tb);
+            }
+            let Some(tb) = self.temp_bounds[&key].clone() else {
+                return Some(Bound::Infinite);
+            };
+            let mut missing = false;
+            let b = tb.compose(&mut |x| match self.var_size_opt(e, source, x) {
+                Some(b) => b,
+                None => {
+                    missing = true;
+                    Bound::Infinite
+                }
+            });
+            return (!missing).then_some(b);
+        }
+        if let Some(b) = &self.pre[source][w] {
+            return Some(b.clone());
+        }
+        match &self.current {
+            Some((locs, _)) if locs.contains(&source) => self.scc_var_size(w),
+            _ => None,
+        }
+    }
+
+    fn trivial_component(&mut self, locs: &[usize]) {
+        for &l in locs {
+            for v in 0..self.its.arity() {
+                let s = self.entry_size(&[l], v).unwrap_or(Bound::Infinite);
+                self.pre[l][v] = Some(s);
+            }
+            for i in 0..self.its.transitions.len() {
+                if self.its.transitions[i].source == l {
+                    self.rb[i] = Some(Bound::constant(1));
+                }
+            }
+        }
+    }
+
+    /// The size bound of `v` inside the current SCC; `None` while a runtime bound it
+    /// needs is unknown.
+    fn scc_var_size(&mut self, v: usize) -> Option<Bound> {
+        if let Some(b) = self.scc_size.get(&v) {
+            return Some(b.clone());
+        }
+        if self.in_progress.contains(&v) {
+            // A cycle of dependencies between resets and increments.
+            return Some(Bound::Infinite);
+        }
+        let (locs, inside) = self.current.clone()?;
+        self.in_progress.push(v);
+        let result = self.scc_var_size_uncached(&locs, &inside, v);
+        self.in_progress.retain(|x| *x != v);
+        if let Some(b) = &result {
+            self.scc_size.insert(v, b.clone());
+        }
+        result
+    }
+
+    fn scc_var_size_uncached(
+        &mut self,
+        locs: &[usize],
+        inside: &[usize],
+        v: usize,
+    ) -> Option<Bound> {
+        let mut size = self.entry_size(locs, v)?;
+        for &i in inside {
+            let t = &self.its.transitions[i];
+            if t.update()[v] == Poly::var(v) {
+                continue;
+            }
+            let source = t.source;
+            let mut change = Some(Bound::Infinite);
+            for p in guard_variants(t, &t.update()[v]) {
+                let rest = p.sub(&Poly::var(v));
+                let b = if !p.vars().contains(&v) {
+                    // A reset: the new value does not depend on v.
+                    self.compose(i, source, &p)
+                } else if !rest.vars().contains(&v) {
+                    // Additive: v' = v + rest, at most RB(t) times.
+                    match (self.compose(i, source, &rest), self.rb[i].clone()) {
+                        (Some(incr), Some(rb)) => Some(rb.mul(&incr)),
+                        _ => None,
+                    }
+                } else {
+                    Some(Bound::Infinite)
+                };
+                match b {
+                    Some(Bound::Infinite) => {}
+                    Some(b) => {
+                        change = Some(b);
+                        break;
+                    }
+                    None => change = None,
+                }
+            }
+            size = size.add(&change?);
+        }
+        Some(size)
+    }
+
+    fn scc(&mut self, proof: &SccProof) -> Result<(), String> {
+        self.current = Some((proof.locations.clone(), proof.transitions.clone()));
+        self.scc_size.clear();
+        let mut done = vec![false; proof.steps.len()];
+        while done.iter().any(|d| !d) {
+            let mut progress = false;
+            for (k, step) in proof.steps.iter().enumerate() {
+                if done[k] {
+                    continue;
+                }
+                if let Some(b) = self.step_bound(step) {
+                    for &t in &step.removed {
+                        self.rb[t] = Some(b.clone());
+                    }
+                    done[k] = true;
+                    progress = true;
+                }
+            }
+            if !progress {
+                self.current = None;
+                return Err("runtime and size bounds of an SCC depend on each other".into());
+            }
+        }
+        // Sizes at the SCC's locations, for the transitions leaving it.
+        for v in 0..self.its.arity() {
+            let s = self.scc_var_size(v).unwrap_or(Bound::Infinite);
+            for &l in &proof.locations {
+                self.pre[l][v] = Some(s.clone());
+            }
+        }
+        for i in 0..self.its.transitions.len() {
+            let t = &self.its.transitions[i];
+            if proof.locations.contains(&t.source) && !proof.transitions.contains(&i) {
+                self.rb[i] = Some(Bound::constant(1));
+            }
+        }
+        self.current = None;
+        Ok(())
+    }
+
+    /// `|f|(SB(e))`: a bound of `f` after entry `e`.
+    fn entry_value(&mut self, e: usize, f: &Poly) -> Option<Bound> {
+        let mut sizes = Vec::new();
+        for v in 0..self.its.arity() {
+            sizes.push(if f.vars().contains(&v) {
+                Some(self.post_size(e, v)?)
+            } else {
+                None
+            });
+        }
+        Some(Bound::of_poly(f, &mut |v| {
+            sizes[v].clone().unwrap_or(Bound::Infinite)
+        }))
+    }
+
+    /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
+    /// known yet.
+    fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
+        let its = self.its;
+        let mut locs: Vec<usize> = step
+            .remaining
+            .iter()
+            .flat_map(|&i| [its.transitions[i].source, its.transitions[i].target()])
+            .collect();
+        locs.sort_unstable();
+        locs.dedup();
+        let mut total = Bound::constant(0);
+        if locs.contains(&its.start) {
+            total = total.add(&match &step.two_phase {
+                Some(tp) => {
+                    let f1 = Bound::of_poly(&tp.f1, &mut Bound::start_var);
+                    let f2 = Bound::of_poly(&tp.f2, &mut Bound::start_var);
+                    f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1))
+                }
+                None => Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var),
+            });
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if step.remaining.contains(&e) || !locs.contains(&t.target()) {
+                continue;
+            }
+            let rb = self.rb[e].clone()?;
+            if let Some(tp) = &step.two_phase {
+                // F1 + F1² + F2 + 1 steps per entry (see `multiphase`).
+                let f1 = self.entry_value(e, &tp.f1)?;
+                let f2 = self.entry_value(e, &tp.f2)?;
+                let value = f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1));
+                total = total.add(&rb.mul(&value));
+                continue;
+            }
+            let f = step.function.get(t.target());
+            let mut sizes = Vec::new();
+            for v in 0..its.arity() {
+                sizes.push(if f.vars().contains(&v) {
+                    Some(self.post_size(e, v)?)
+                } else {
+                    None
+                });
+            }
+            let value = Bound::of_poly(&f, &mut |v| sizes[v].clone().unwrap_or(Bound::Infinite));
+            total = total.add(&rb.mul(&value));
+        }
+        Some(total)
+    }
+}
+
+/// `p` and the forms equal to it under the guard's linear equalities `±w + r = 0`
+/// (substituting `w` by `∓r`, up to two rounds): candidates for a tighter size bound.
+fn guard_variants(t: &crate::its::Transition, p: &Poly) -> Vec<Poly> {
+    let mut out = vec![p.clone()];
+    let eqs: Vec<(usize, Poly)> = t
+        .guard
+        .iter()
+        .filter(|a| a.rel == crate::its::Rel::Eq && a.poly.is_linear())
+        .flat_map(|a| {
+            a.poly.vars().into_iter().filter_map(move |w| {
+                let c = a.poly.linear_coeff(w);
+                (c.abs() == 1).then(|| (w, a.poly.sub(&Poly::var(w).scale(c)).scale(-c)))
+            })
+        })
+        .collect();
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for q in &out {
+            for (w, r) in &eqs {
+                if q.vars().contains(w) {
+                    let sub = q.substitute(&|x| if x == *w { r.clone() } else { Poly::var(x) });
+                    if !out.contains(&sub) && !next.contains(&sub) && out.len() + next.len() < 12 {
+                        next.push(sub);
+                    }
+                }
+            }
+        }
+        out.extend(next);
+    }
+    out
+}

@@ -1,0 +1,216 @@
+//! Synthesis of linear ranking functions with Farkas' lemma (Podelski & Rybalchenko):
+//! the template `f_l(x̄) = a_l·x̄ + a0_l` has unknown integer coefficients; each
+//! implication `A·z ≤ b ⇒ c·z ≤ d` over a transition's linear constraints holds when some
+//! `λ ≥ 0` has `λA = c` and `λb ≤ d`, which is linear in `λ` and the unknowns together,
+//! so one query to Z3 (linear integer arithmetic) finds the coefficients. Over the
+//! rationals the condition is also necessary; a rational solution scales to an integer
+//! one, so working over ℤ loses nothing.
+//!
+//! The constraints of a transition keep the linear guard atoms and linear updates; a
+//! non-linear atom is dropped and a non-linear update leaves the new value free: the
+//! relation only grows, so what is proved for it holds for the transition.
+
+use crate::its::{Its, Rel, Transition};
+use crate::poly::Poly;
+use crate::ranking::RankingFunction;
+use std::collections::BTreeMap;
+use symex_expr::{Sort, Term};
+use symex_solver::Solver;
+
+/// The linear constraints `row·z ≤ bound` of a transition over
+/// `z = (x̄, temporaries, x̄')`.
+struct Constraints {
+    rows: Vec<(Vec<i128>, i128)>,
+}
+
+fn linear_row(p: &Poly, width: usize) -> Option<(Vec<i128>, i128)> {
+    if !p.is_linear() {
+        return None;
+    }
+    let row = (0..width).map(|v| p.linear_coeff(v)).collect();
+    Some((row, p.constant_term()))
+}
+
+fn constraints(its: &Its, t: &Transition) -> Constraints {
+    let n = its.arity();
+    let m = t.temps.len();
+    let width = 2 * n + m;
+    let mut rows = Vec::new();
+    // p ≥ 0 with p = c·z + k is −c·z ≤ k.
+    let mut ge0 = |p: &Poly| {
+        if let Some((c, k)) = linear_row(p, width) {
+            rows.push((c.iter().map(|x| -x).collect(), k));
+        }
+    };
+    for a in &t.guard {
+        match a.rel {
+            Rel::Ge => ge0(&a.poly),
+            Rel::Eq => {
+                ge0(&a.poly);
+                ge0(&a.poly.scale(-1));
+            }
+            Rel::Ne => {}
+        }
+    }
+    for (i, u) in t.update().iter().enumerate() {
+        // x'_i − u = 0, with x'_i the variable n + m + i.
+        let e = Poly::var(n + m + i).sub(u);
+        ge0(&e);
+        ge0(&e.scale(-1));
+    }
+    Constraints { rows }
+}
+
+/// Unknown coefficients of the template.
+struct Template {
+    coeffs: BTreeMap<usize, (Vec<Term>, Term)>,
+}
+
+impl Template {
+    fn new(its: &Its, locs: &[usize]) -> Template {
+        let coeffs = locs
+            .iter()
+            .map(|&l| {
+                let a = (0..its.arity())
+                    .map(|v| Term::var(&format!("a_{l}_{v}"), Sort::Int))
+                    .collect();
+                (l, (a, Term::var(&format!("a0_{l}"), Sort::Int)))
+            })
+            .collect();
+        Template { coeffs }
+    }
+}
+
+fn sum(terms: impl IntoIterator<Item = Term>) -> Term {
+    terms.into_iter().fold(Term::int(0), |acc, t| acc.iadd(&t))
+}
+
+/// `A·z ≤ b ⇒ c·z ≤ d` by Farkas: fresh `λ ≥ 0` with `λA = c ∧ λb ≤ d`.
+fn implication(cs: &Constraints, c: &[Term], d: &Term, name: &str) -> Vec<Term> {
+    let lambda: Vec<Term> = (0..cs.rows.len())
+        .map(|i| Term::var(&format!("{name}_{i}"), Sort::Int))
+        .collect();
+    let mut out: Vec<Term> = lambda.iter().map(|l| Term::int(0).ile(l)).collect();
+    for (j, cj) in c.iter().enumerate() {
+        let combo = sum(cs
+            .rows
+            .iter()
+            .zip(&lambda)
+            .filter(|((row, _), _)| row[j] != 0)
+            .map(|((row, _), l)| Term::int(row[j]).imul(l)));
+        out.push(combo.eq(cj));
+    }
+    let lb = sum(cs
+        .rows
+        .iter()
+        .zip(&lambda)
+        .filter(|((_, b), _)| *b != 0)
+        .map(|((_, b), l)| Term::int(*b).imul(l)));
+    out.push(lb.ile(d));
+    out
+}
+
+/// Finds a linear ranking function for the transitions `ts` (indices, single targets):
+/// non-increasing on all of them and strictly decreasing and bounded on at least one.
+/// `None` when there is none (or the solver cannot tell). With `constant_only`, every
+/// `a_l` is 0: the function only orders locations, and its bound needs no size bounds.
+pub fn synthesize(
+    its: &Its,
+    ts: &[usize],
+    solver: &mut dyn Solver,
+    constant_only: bool,
+) -> Option<RankingFunction> {
+    let n = its.arity();
+    let mut locs: Vec<usize> = ts
+        .iter()
+        .flat_map(|&i| [its.transitions[i].source, its.transitions[i].target()])
+        .collect();
+    locs.sort_unstable();
+    locs.dedup();
+    let tpl = Template::new(its, &locs);
+    let mut query = Vec::new();
+    if constant_only {
+        for (a, _) in tpl.coeffs.values() {
+            query.extend(a.iter().map(|x| x.eq(&Term::int(0))));
+        }
+    }
+    let mut deltas = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        let cs = constraints(its, t);
+        let m = t.temps.len();
+        let (a, a0) = &tpl.coeffs[&t.source];
+        let (b, b0) = &tpl.coeffs[&t.target()];
+        // f_l'(x') − f_l(x) ≤ −δ:  c = (−a, 0, b), d = a0 − b0 − δ.
+        let delta = Term::var(&format!("delta_{i}"), Sort::Int);
+        query.push(Term::int(0).ile(&delta));
+        query.push(delta.ile(&Term::int(1)));
+        let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+        c.extend((0..m).map(|_| Term::int(0)));
+        c.extend(b.iter().cloned());
+        let d = a0.isub(b0).isub(&delta);
+        query.extend(implication(&cs, &c, &d, &format!("lam_{i}")));
+        // δ = 1 ⇒ f_l(x) ≥ 1, i.e. −a·x ≤ a0 − 1.
+        let mut cb: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+        cb.extend((0..m + n).map(|_| Term::int(0)));
+        let bounded = implication(&cs, &cb, &a0.isub(&Term::int(1)), &format!("mu_{i}"));
+        query.push(delta.eq(&Term::int(1)).implies(&Term::and_all(&bounded)));
+        deltas.push(delta);
+    }
+    query.push(Term::int(1).ile(&sum(deltas)));
+    let model = solver.model(&query).ok()??;
+    let value = |t: &Term| model.value_of(t).as_int().unwrap_or(0);
+    let at = tpl
+        .coeffs
+        .iter()
+        .map(|(l, (a, a0))| {
+            let mut p = Poly::constant(value(a0));
+            for (v, av) in a.iter().enumerate() {
+                p = p.add(&Poly::var(v).scale(value(av)));
+            }
+            (*l, p)
+        })
+        .collect();
+    Some(RankingFunction { at })
+}
+
+/// The Farkas query of a two-phase ranking function for the self-loop `t`.
+pub(crate) struct TwoPhaseQuery {
+    pub query: Vec<Term>,
+    pub f1: (Vec<Term>, Term),
+    pub f2: (Vec<Term>, Term),
+}
+
+pub(crate) fn two_phase_query(its: &Its, t: &Transition, n: usize) -> TwoPhaseQuery {
+    let cs = constraints(its, t);
+    let m = t.temps.len();
+    let unknowns = |name: &str| {
+        let a: Vec<Term> = (0..n)
+            .map(|v| Term::var(&format!("{name}_{v}"), Sort::Int))
+            .collect();
+        (a, Term::var(&format!("{name}_0c"), Sort::Int))
+    };
+    let (a, a0) = unknowns("p1");
+    let (b, b0) = unknowns("p2");
+    let zeros = |k: usize| (0..k).map(|_| Term::int(0)).collect::<Vec<_>>();
+    let mut query = Vec::new();
+    // f1(x') − f1(x) ≤ −1: c = (−a, 0, a), d = −1 (constants cancel).
+    let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+    c.extend(zeros(m));
+    c.extend(a.iter().cloned());
+    query.extend(implication(&cs, &c, &Term::int(-1), "np1"));
+    // f2(x') − f2(x) − f1(x) ≤ −1: c = (−b − a, 0, b), d = a0 − 1.
+    let mut c: Vec<Term> = b.iter().zip(&a).map(|(x, y)| x.ineg().isub(y)).collect();
+    c.extend(zeros(m));
+    c.extend(b.iter().cloned());
+    query.extend(implication(&cs, &c, &a0.isub(&Term::int(1)), "np2"));
+    // −f2(x) ≤ 0: c = (−b, 0, 0), d = b0.
+    let mut c: Vec<Term> = b.iter().map(|x| x.ineg()).collect();
+    c.extend(zeros(m + n));
+    query.extend(implication(&cs, &c, &b0, "np3"));
+    TwoPhaseQuery {
+        query,
+        f1: (a, a0),
+        f2: (b, b0),
+    }
+}

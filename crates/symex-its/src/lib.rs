@@ -1,0 +1,38 @@
+//! Integer transition systems (ITS): the KoAT format, an interpreter, and termination and
+//! runtime-bound provers (`symex its`).
+//!
+//! * [`Its`]: locations, program variables, transitions with guards, updates, temporaries
+//!   and costs; [`parse_koat`] reads the competition's `.koat` files, [`print::to_koat`]
+//!   prints them back and [`print::to_dot`] draws the location graph.
+//! * [`interp`]: the reference semantics — runs on concrete start values.
+//! * [`preprocess`]: `≠` splitting, unsatisfiable transitions, unreachable locations,
+//!   interval invariants (checked inductive by Z3), chaining.
+//! * [`termination`]: SCCs ([`graph`]), linear ranking functions by Farkas' lemma
+//!   ([`farkas`]) re-checked by [`ranking::check`], lexicographic removal, two-phase
+//!   functions ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses.
+//! * [`complexity`]: KoAT's alternating runtime and size bounds ([`bound`],
+//!   [`local_size`]).
+//!
+//! Guards, updates and bounds are [`Poly`]nomials; every solver question is asked on
+//! `symex-expr` integer terms through `symex-solver` ([`smt`]).
+
+pub mod bound;
+pub mod complexity;
+pub mod farkas;
+pub mod graph;
+pub mod interp;
+pub mod its;
+pub mod local_size;
+pub mod multiphase;
+pub mod nontermination;
+pub mod parse;
+pub mod poly;
+pub mod preprocess;
+pub mod print;
+pub mod ranking;
+pub mod smt;
+pub mod termination;
+
+pub use its::{Atom, Goal, Its, Rel, Transition};
+pub use parse::{parse_koat, ParseError};
+pub use poly::Poly;

@@ -1,0 +1,86 @@
+//! Local size bounds of temporaries: a temporary is chosen anew on each step, and only the
+//! guard limits it. We try `|T| ≤ c·(Σ_{w∈W} |x_w| + K)` with `W` the program variables of
+//! the guard atoms that mention `T` and `K` the sum of their constants, and keep it when Z3
+//! proves it valid under the guard.
+
+use crate::bound::Bound;
+use crate::its::Transition;
+use crate::poly::Poly;
+use crate::smt;
+use symex_expr::Term;
+use symex_solver::Solver;
+
+/// A proved bound `c·(Σ_{w∈W} |x_w| + K)` of temporary `temp` (a variable index) of `t`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TempBound {
+    /// The program variables `W`.
+    pub vars: Vec<usize>,
+    /// `K`.
+    pub constant: i128,
+    /// `c`.
+    pub factor: i128,
+}
+
+impl TempBound {
+    /// The bound with `|x_w|` bounded by `size(w)`.
+    pub fn compose(&self, size: &mut dyn FnMut(usize) -> Bound) -> Bound {
+        let mut s = Bound::constant(self.constant);
+        for &w in &self.vars {
+            s = s.add(&size(w));
+        }
+        Bound::constant(self.factor).mul(&s)
+    }
+}
+
+/// Finds a bound of temporary `temp` of `t` (program variables are `0..n`).
+pub fn temp_bound(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    n: usize,
+    temp: usize,
+) -> Option<TempBound> {
+    let atoms: Vec<_> = t
+        .guard
+        .iter()
+        .filter(|a| a.poly.vars().contains(&temp))
+        .collect();
+    if atoms.is_empty() {
+        return None;
+    }
+    let mut vars: Vec<usize> = atoms
+        .iter()
+        .flat_map(|a| a.poly.vars())
+        .filter(|v| *v < n)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    let constant: i128 = atoms.iter().map(|a| a.poly.constant_term().abs()).sum();
+    let max_coeff = atoms
+        .iter()
+        .flat_map(|a| a.poly.terms().map(|(_, c)| c.abs()))
+        .max()
+        .unwrap_or(1);
+    let var = |v: usize| smt::int_var("v", v);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let sum = vars
+        .iter()
+        .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+    let mut factors = vec![1];
+    if max_coeff > 1 {
+        factors.push(max_coeff);
+    }
+    for factor in factors {
+        let s = Term::int(factor).imul(&sum);
+        let x = smt::poly_term(&Poly::var(temp), &var);
+        let cond = x.ile(&s).and(&x.ineg().ile(&s));
+        if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
+            return Some(TempBound {
+                vars: vars.clone(),
+                constant,
+                factor,
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,286 @@
+//! Non-termination by recurrent sets: a set `R` of states at location `l` with a
+//! self-loop `t` such that every state of `R` satisfies `t`'s guard and `t` maps it back
+//! into `R`, and a path from the start location reaching `R`. Then the run that follows
+//! the path and then `t` forever is infinite.
+//!
+//! Two shapes of `R` are tried: the guard of `t` itself (checked closed:
+//! `guard(x̄) ⇒ guard(ū(x̄))`, for loops without temporaries), and a fixed point
+//! `R = {x̄₀}` with `guard(x̄₀, T̄) ∧ ū(x̄₀, T̄) = x̄₀` for some temporaries `T̄`.
+//! The path to `R` is the shortest in the location graph, made concrete by a solver model
+//! of its guards and updates (which gives the start values and every temporary).
+
+use crate::its::{Its, Transition};
+use crate::poly::Poly;
+use crate::smt;
+use std::collections::VecDeque;
+use std::time::Duration;
+use symex_expr::Term;
+use symex_solver::Solver;
+
+/// A non-termination witness.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    /// Start values of the program variables.
+    pub start: Vec<i128>,
+    /// The transitions from the start location to the loop.
+    pub path: Vec<usize>,
+    /// The values of the temporaries on each step of the path.
+    pub path_temps: Vec<Vec<i128>>,
+    /// The self-loop taken forever.
+    pub lp: usize,
+    /// The recurrent set, readable.
+    pub recurrent_set: String,
+    /// The values of the loop's temporaries (fixed-point witnesses only).
+    pub loop_temps: Option<Vec<i128>>,
+}
+
+/// Looks for a witness on every self-loop reachable from the start location.
+pub fn prove(its: &Its, timeout: Duration) -> Option<Witness> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let mut solver = smt::solver(timeout);
+    for (i, t) in its.transitions.iter().enumerate() {
+        if t.source != t.target() {
+            continue;
+        }
+        let Some(path) = shortest_path(its, t.source) else {
+            continue;
+        };
+        if t.temps.is_empty() && closed(solver.as_mut(), t) {
+            let name = |v| its.var_name(t, v);
+            let set: Vec<String> = t
+                .guard
+                .iter()
+                .map(|a| format!("{} {} 0", a.poly.display(&name), rel(a.rel)))
+                .collect();
+            let r = |x: &[Term]| guard_terms(t, x, &[]);
+            if let Some(w) = reach(its, solver.as_mut(), &path, &r) {
+                return Some(Witness {
+                    start: w.0,
+                    path,
+                    path_temps: w.1,
+                    lp: i,
+                    recurrent_set: set.join(" && "),
+                    loop_temps: None,
+                });
+            }
+        }
+        if let Some(w) = fixed_point(its, solver.as_mut(), &path, t) {
+            return Some(Witness { lp: i, ..w });
+        }
+    }
+    None
+}
+
+fn rel(r: crate::its::Rel) -> &'static str {
+    match r {
+        crate::its::Rel::Ge => ">=",
+        crate::its::Rel::Eq => "=",
+        crate::its::Rel::Ne => "!=",
+    }
+}
+
+/// The guard of `t` over program-variable terms `x` and temporary terms `temps`.
+fn guard_terms(t: &Transition, x: &[Term], temps: &[Term]) -> Vec<Term> {
+    let n = x.len();
+    let var = |v: usize| {
+        if v < n {
+            x[v].clone()
+        } else {
+            temps[v - n].clone()
+        }
+    };
+    t.guard.iter().map(|a| smt::atom_term(a, &var)).collect()
+}
+
+/// `guard(x̄) ⇒ guard(ū(x̄))` is valid.
+fn closed(solver: &mut dyn Solver, t: &Transition) -> bool {
+    let var = |v: usize| smt::int_var("v", v);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let next: Vec<Term> = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
+    let guard_next = guard_terms(t, &next, &[]);
+    matches!(
+        solver.must_be_true(&guard, &Term::and_all(&guard_next)),
+        Ok(true)
+    )
+}
+
+/// The transitions of a shortest path from the start location to `l`.
+fn shortest_path(its: &Its, l: usize) -> Option<Vec<usize>> {
+    let mut prev: Vec<Option<usize>> = vec![None; its.locations.len()];
+    let mut seen = vec![false; its.locations.len()];
+    seen[its.start] = true;
+    let mut queue = VecDeque::from([its.start]);
+    while let Some(k) = queue.pop_front() {
+        if k == l {
+            let mut path = Vec::new();
+            let mut at = l;
+            while at != its.start {
+                let t = prev[at]?;
+                path.push(t);
+                at = its.transitions[t].source;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (i, t) in its.transitions.iter().enumerate() {
+            if t.source == k && !seen[t.target()] {
+                seen[t.target()] = true;
+                prev[t.target()] = Some(i);
+                queue.push_back(t.target());
+            }
+        }
+    }
+    None
+}
+
+type Reached = (Vec<i128>, Vec<Vec<i128>>, Vec<i128>);
+
+/// A model of the path's guards and updates ending in a state where `target` holds;
+/// returns start values, the path's temporaries and the final state.
+fn reach_state(
+    its: &Its,
+    solver: &mut dyn Solver,
+    path: &[usize],
+    target: &dyn Fn(&[Term]) -> Vec<Term>,
+    extra: &dyn Fn(&[Term]) -> Vec<Term>,
+) -> Option<Reached> {
+    let n = its.arity();
+    let start: Vec<Term> = (0..n).map(|v| smt::int_var("s_", v)).collect();
+    let mut x = start.clone();
+    // Every variable gets a (generous) bound, so that the model assigns each of them.
+    let big = Term::int(1_000_000_000_000);
+    let bounded = |v: &Term| vec![big.ineg().ile(v), v.ile(&big)];
+    let mut constraints: Vec<Term> = start.iter().flat_map(bounded).collect();
+    let mut temps_terms = Vec::new();
+    for (k, &i) in path.iter().enumerate() {
+        let t = &its.transitions[i];
+        let temps: Vec<Term> = (0..t.temps.len())
+            .map(|j| smt::int_var(&format!("p{k}_"), j))
+            .collect();
+        constraints.extend(guard_terms(t, &x, &temps));
+        constraints.extend(temps.iter().flat_map(bounded));
+        let var = |v: usize| {
+            if v < n {
+                x[v].clone()
+            } else {
+                temps[v - n].clone()
+            }
+        };
+        x = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
+        temps_terms.push(temps);
+    }
+    constraints.extend(target(&x));
+    constraints.extend(extra(&x));
+    let model = solver.model(&constraints).ok()??;
+    let value = |t: &Term| model.eval(t).ok().and_then(|v| v.as_int());
+    let s: Option<Vec<i128>> = start.iter().map(value).collect();
+    let temps: Option<Vec<Vec<i128>>> = temps_terms
+        .iter()
+        .map(|ts| ts.iter().map(value).collect())
+        .collect();
+    let last: Option<Vec<i128>> = x.iter().map(value).collect();
+    Some((s?, temps?, last?))
+}
+
+fn reach(
+    its: &Its,
+    solver: &mut dyn Solver,
+    path: &[usize],
+    target: &dyn Fn(&[Term]) -> Vec<Term>,
+) -> Option<(Vec<i128>, Vec<Vec<i128>>)> {
+    reach_state(its, solver, path, target, &|_| Vec::new()).map(|(s, t, _)| (s, t))
+}
+
+/// A reachable fixed point of `t`: `guard(x̄₀, T̄) ∧ ū(x̄₀, T̄) = x̄₀`.
+fn fixed_point(
+    its: &Its,
+    solver: &mut dyn Solver,
+    path: &[usize],
+    t: &Transition,
+) -> Option<Witness> {
+    let m = t.temps.len();
+    let loop_temps: Vec<Term> = (0..m).map(|j| smt::int_var("fp_", j)).collect();
+    let target = |x: &[Term]| {
+        let n = x.len();
+        let mut c = guard_terms(t, x, &loop_temps);
+        let var = |v: usize| {
+            if v < n {
+                x[v].clone()
+            } else {
+                loop_temps[v - n].clone()
+            }
+        };
+        for (v, u) in t.update().iter().enumerate() {
+            if *u != Poly::var(v) {
+                c.push(smt::poly_term(u, &var).eq(&x[v]));
+            }
+        }
+        c
+    };
+    // The loop temporaries are read back by a second query fixing the reached state.
+    let (start, path_temps, last) = reach_state(its, solver, path, &target, &|_| Vec::new())?;
+    let fixed: Vec<Term> = last.iter().map(|v| Term::int(*v)).collect();
+    let mut query = target(&fixed);
+    let big = Term::int(1_000_000_000_000);
+    query.extend(
+        loop_temps
+            .iter()
+            .flat_map(|v| [big.ineg().ile(v), v.ile(&big)]),
+    );
+    let model = solver.model(&query).ok()??;
+    let lt: Option<Vec<i128>> = loop_temps
+        .iter()
+        .map(|x| model.eval(x).ok().and_then(|v| v.as_int()))
+        .collect();
+    let set: Vec<String> = its
+        .vars
+        .iter()
+        .zip(&last)
+        .map(|(name, v)| format!("{name} = {v}"))
+        .collect();
+    Some(Witness {
+        start,
+        path: path.to_vec(),
+        path_temps,
+        lp: 0,
+        recurrent_set: set.join(" && "),
+        loop_temps: Some(lt?),
+    })
+}
+
+/// Replays the witness exactly (no solver): the path's guards hold with the recorded
+/// temporaries, and then the loop's guard holds for `steps` iterations. A check of the
+/// witness independent of how it was found.
+pub fn replay(its: &Its, w: &Witness, steps: usize) -> bool {
+    let mut x = w.start.clone();
+    let step = |t: &Transition, x: &[i128], temps: &[i128]| -> Option<Vec<i128>> {
+        let mut values = x.to_vec();
+        values.extend_from_slice(temps);
+        for a in &t.guard {
+            if !a.holds(&values)? {
+                return None;
+            }
+        }
+        t.update().iter().map(|u| u.eval(&values)).collect()
+    };
+    for (k, &i) in w.path.iter().enumerate() {
+        match step(&its.transitions[i], &x, &w.path_temps[k]) {
+            Some(next) => x = next,
+            None => return false,
+        }
+    }
+    let t = &its.transitions[w.lp];
+    let temps = w.loop_temps.clone().unwrap_or_default();
+    if temps.len() != t.temps.len() {
+        return false;
+    }
+    for _ in 0..steps {
+        match step(t, &x, &temps) {
+            Some(next) => x = next,
+            None => return false,
+        }
+    }
+    true
+}

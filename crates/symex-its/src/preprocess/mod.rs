@@ -1,0 +1,27 @@
+//! Preprocessing: each step returns an ITS with the same runs from the start location
+//! (up to the split of disjunctive guards), so the provers may work on the result.
+
+mod chain;
+mod invariants;
+mod split_ne;
+mod unreachable;
+mod unsat;
+
+pub use chain::chain;
+pub use invariants::{add_interval_invariants, interval_invariants};
+pub use split_ne::split_disequalities;
+pub use unreachable::remove_unreachable;
+pub use unsat::remove_unsatisfiable;
+
+use crate::its::Its;
+use std::time::Duration;
+
+/// All steps, in order.
+pub fn preprocess(its: &Its, timeout: Duration) -> Its {
+    let its = split_disequalities(its);
+    let its = remove_unsatisfiable(&its, timeout);
+    let its = remove_unreachable(&its);
+    let its = add_interval_invariants(&its, timeout);
+    let its = chain(&its, 4);
+    remove_unsatisfiable(&its, timeout)
+}

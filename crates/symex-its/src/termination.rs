@@ -1,0 +1,209 @@
+//! Termination by lexicographic transition removal (KoAT/AProVE style): per SCC of the
+//! location graph, find a linear ranking function non-increasing on all remaining
+//! transitions and strictly decreasing and bounded on some, check it, remove those, repeat
+//! until none remain. Every removal is justified by a function that passed
+//! [`ranking::check`], a solver query independent of the synthesis.
+
+use crate::farkas;
+use crate::graph;
+use crate::its::Its;
+use crate::multiphase::{self, TwoPhase};
+use crate::poly::Poly;
+use crate::ranking::{self, Decrease, RankingFunction};
+use std::time::{Duration, Instant};
+
+/// One removal: `function` is non-increasing on `remaining` and strictly decreasing and
+/// bounded on `removed` (a subset).
+#[derive(Clone, Debug)]
+pub struct RankingStep {
+    /// The ranking function.
+    pub function: RankingFunction,
+    /// The transitions it was found for (all of them non-increasing).
+    pub remaining: Vec<usize>,
+    /// The transitions it removes (strictly decreasing and bounded).
+    pub removed: Vec<usize>,
+    /// For a two-phase ranking function of a single loop, both phases (`function` is
+    /// then the second phase at the loop's location).
+    pub two_phase: Option<TwoPhase>,
+}
+
+/// The proof for one SCC.
+#[derive(Clone, Debug)]
+pub struct SccProof {
+    /// Its locations.
+    pub locations: Vec<usize>,
+    /// Its transitions.
+    pub transitions: Vec<usize>,
+    /// The removals, in order; together they remove every transition.
+    pub steps: Vec<RankingStep>,
+}
+
+/// The answer of the termination prover.
+#[derive(Clone, Debug)]
+pub enum Termination {
+    /// Every SCC was emptied: every run is finite.
+    Yes(Vec<SccProof>),
+    /// No proof; the reason, and the SCCs that were proved.
+    Maybe(String, Vec<SccProof>),
+}
+
+/// Limits of the prover.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Per solver call.
+    pub query_timeout: Duration,
+    /// When the whole proof gives up.
+    pub deadline: Instant,
+}
+
+/// Proves termination of `its` (already preprocessed).
+pub fn prove(its: &Its, limits: &Limits) -> Termination {
+    let mut proofs = Vec::new();
+    if its.has_multi_targets() {
+        return Termination::Maybe(
+            "transitions with several targets (Com_k, k > 1) are not supported".into(),
+            proofs,
+        );
+    }
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    for locs in graph::sccs(its, &all) {
+        let inside = graph::inside(its, &all, &locs);
+        if inside.is_empty() {
+            continue;
+        }
+        match prove_scc(its, &locs, &inside, limits) {
+            Ok(p) => proofs.push(p),
+            Err(reason) => return Termination::Maybe(reason, proofs),
+        }
+    }
+    Termination::Yes(proofs)
+}
+
+fn prove_scc(
+    its: &Its,
+    locs: &[usize],
+    inside: &[usize],
+    limits: &Limits,
+) -> Result<SccProof, String> {
+    let mut synth = crate::smt::solver(limits.query_timeout);
+    let mut checker = crate::smt::solver(limits.query_timeout);
+    let mut remaining = inside.to_vec();
+    let mut steps = Vec::new();
+    let names = |ts: &[usize]| {
+        ts.iter()
+            .map(|i| format!("t{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    while !remaining.is_empty() {
+        if Instant::now() > limits.deadline {
+            return Err("time limit reached".into());
+        }
+        // A function of the locations alone first: its runtime bound needs no size
+        // bounds, which keeps the alternation of runtime and size bounds from blocking.
+        let f = farkas::synthesize(its, &remaining, synth.as_mut(), true)
+            .or_else(|| farkas::synthesize(its, &remaining, synth.as_mut(), false));
+        let Some(f) = f else {
+            // No single function for all remaining transitions: if they no longer form
+            // one SCC, each SCC of them is proved on its own (KoAT's decomposition), and
+            // each transition between them runs at most once per entry into its source,
+            // which the location-only function `source: 1, target: 0` expresses.
+            let parts = graph::sccs(its, &remaining);
+            let cyclic: Vec<(Vec<usize>, Vec<usize>)> = parts
+                .into_iter()
+                .map(|l| {
+                    let ts = graph::inside(its, &remaining, &l);
+                    (l, ts)
+                })
+                .filter(|(_, ts)| !ts.is_empty())
+                .collect();
+            let decomposed = cyclic.len() > 1
+                || cyclic
+                    .first()
+                    .is_some_and(|(_, ts)| ts.len() < remaining.len());
+            if decomposed {
+                for (l, ts) in cyclic {
+                    steps.extend(prove_scc(its, &l, &ts, limits)?.steps);
+                }
+                let in_parts: Vec<usize> = steps.iter().flat_map(|s| s.removed.clone()).collect();
+                for &i in remaining.iter().filter(|i| !in_parts.contains(i)) {
+                    let t = &its.transitions[i];
+                    let at = [
+                        (t.source, Poly::constant(1)),
+                        (t.target(), Poly::constant(0)),
+                    ];
+                    let f = RankingFunction {
+                        at: at.into_iter().collect(),
+                    };
+                    if ranking::check(checker.as_mut(), &f, t) != Decrease::Strict {
+                        return Err(format!("t{i} between SCCs failed its check"));
+                    }
+                    steps.push(RankingStep {
+                        function: f,
+                        remaining: vec![i],
+                        removed: vec![i],
+                        two_phase: None,
+                    });
+                }
+                break;
+            }
+            // A single loop may still have a two-phase ranking function.
+            if let [i] = remaining[..] {
+                let t = &its.transitions[i];
+                if let Some(tp) = multiphase::synthesize(its, i, synth.as_mut())
+                    .filter(|tp| multiphase::check(checker.as_mut(), tp, t))
+                {
+                    steps.push(RankingStep {
+                        function: RankingFunction {
+                            at: [(t.source, tp.f2.clone())].into_iter().collect(),
+                        },
+                        remaining: vec![i],
+                        removed: vec![i],
+                        two_phase: Some(tp),
+                    });
+                    break;
+                }
+            }
+            return Err(format!(
+                "no linear ranking function for {{{}}} at {}",
+                names(&remaining),
+                locs.iter()
+                    .map(|l| its.locations[*l].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        let mut removed = Vec::new();
+        for &i in &remaining {
+            match ranking::check(checker.as_mut(), &f, &its.transitions[i]) {
+                Decrease::Strict => removed.push(i),
+                Decrease::Weak => {}
+                Decrease::Fails => {
+                    return Err(format!(
+                        "the ranking function {} failed its check on t{i}",
+                        f.display(its)
+                    ))
+                }
+            }
+        }
+        if removed.is_empty() {
+            return Err(format!(
+                "the ranking function {} decreases on no transition",
+                f.display(its)
+            ));
+        }
+        let before = remaining.clone();
+        remaining.retain(|i| !removed.contains(i));
+        steps.push(RankingStep {
+            function: f,
+            remaining: before,
+            removed,
+            two_phase: None,
+        });
+    }
+    Ok(SccProof {
+        locations: locs.to_vec(),
+        transitions: inside.to_vec(),
+        steps,
+    })
+}

@@ -1,0 +1,197 @@
+//! Soundness of the runtime bounds against the interpreter: on a sample of the competition
+//! set and on hand-written ITSs with hand-computed costs, no sampled run costs more than
+//! the claimed bound evaluated at its start values. (`bench/its.sh` runs the prover on the
+//! whole set; this test samples it in CI.)
+mod common;
+
+use std::time::{Duration, Instant};
+use symex_its::complexity::{self, Complexity};
+use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::termination::Limits;
+use symex_its::{parse_koat, preprocess, Its};
+
+fn limits() -> Limits {
+    Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(30),
+    }
+}
+
+fn analyse(src: &str) -> (Its, Its, Result<Complexity, String>) {
+    let its = parse_koat(src).unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let c = complexity::infer(&pre, &limits());
+    (its, pre, c)
+}
+
+/// Runs the original (not preprocessed) ITS from random start values in `-r..=r` and
+/// checks every run's cost against the bound. Returns how many runs were checked.
+fn check_bound(its: &Its, c: &Complexity, r: i128, runs: u64, name: &str) -> usize {
+    let mut rng = Rng::new(11);
+    let mut checked = 0;
+    for seed in 0..runs {
+        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-r, r)).collect();
+        let Some(bound) = c.bound.eval(&start) else {
+            continue;
+        };
+        // A run longer than the bound is cut just after it, and then is a violation.
+        let cfg = RunConfig {
+            seed,
+            max_steps: (bound as usize).saturating_add(2).min(200_000),
+            tries: 20,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
+            continue;
+        }
+        assert!(
+            run.cost <= bound,
+            "{name}: run from {start:?} costs {} > bound {} = {} ({:?})",
+            run.cost,
+            c.bound.display(&its.vars),
+            bound,
+            run.end
+        );
+        checked += 1;
+    }
+    checked
+}
+
+fn koat(rules: &str, vars: &str) -> String {
+    format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
+    )
+}
+
+#[test]
+fn counting_loop_is_linear_and_bounds_its_runs() {
+    // Cost: 1 (entry) + max(0, N − X) iterations + 1 (exit) = max(2, N − X + 2).
+    let (its, _, c) = analyse(&koat(
+        "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(X + 1,N) :|: X < N\n  l1(X,N) -> l2(X,N) :|: X >= N\n",
+        "X N",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    // Hand-computed exact cost at X = −3, N = 7: 12. The bound is at least that.
+    assert!(c.bound.eval(&[-3, 7]).unwrap() >= 12);
+    assert!(check_bound(&its, &c, 25, 60, "count-up") > 50);
+}
+
+#[test]
+fn nested_loops_are_quadratic() {
+    // for i in 0..n { for j in 0..i {} }: Θ(n²) steps.
+    let (its, _, c) = analyse(&koat(
+        "  l0(I,J,N) -> l1(0,J,N)\n  l1(I,J,N) -> l2(I,0,N) :|: I < N\n  l2(I,J,N) -> l2(I,J + 1,N) :|: J < I\n  l2(I,J,N) -> l1(I + 1,J,N) :|: J >= I\n",
+        "I J N",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n^2)"));
+    // Hand-computed: N = 10 takes 1 + Σ_{i<10} (1 + i + 1) = 1 + 20 + 45 = 66 steps.
+    assert!(c.bound.eval(&[0, 0, 10]).unwrap() >= 66);
+    assert!(check_bound(&its, &c, 12, 40, "nested") > 30);
+}
+
+#[test]
+fn constant_loop_is_constant() {
+    let (its, _, c) = analyse(&koat(
+        "  l0(X) -> l1(0)\n  l1(X) -> l1(X + 1) :|: X < 10\n",
+        "X",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(1)"));
+    assert!(c.bound.eval(&[0]).unwrap() >= 11);
+    check_bound(&its, &c, 50, 20, "constant");
+}
+
+#[test]
+fn benchmark_sample_bounds_hold_on_runs() {
+    let Some(dir) = common::koat_dir() else {
+        return;
+    };
+    let files = common::koat_files(&dir);
+    // ITS_SOUNDNESS_STEP=1 checks every file (slow); CI samples every 40th.
+    let step = std::env::var("ITS_SOUNDNESS_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let mut bounded = 0;
+    for f in files.iter().step_by(step) {
+        let src = std::fs::read_to_string(f).unwrap();
+        let (its, _, c) = analyse(&src);
+        if let Ok(c) = c {
+            if c.bound.asymptotic().is_some() {
+                bounded += 1;
+                check_bound(&its, &c, 6, 15, &f.display().to_string());
+            }
+        }
+    }
+    eprintln!(
+        "{bounded} of {} sampled files got a bound, none exceeded on runs",
+        files.len().div_ceil(step)
+    );
+}
+
+#[test]
+fn chaining_keeps_the_cost_of_every_run() {
+    // A deterministic loop body over three locations, and a stop in the middle of it:
+    // chaining must keep each run's cost, also of runs that stop at a bypassed location.
+    // (X = 7 gets stuck at l2.)
+    let its = parse_koat(&koat(
+        "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l2(X,N) :|: X < N\n  l2(X,N) -> l3(X + 1,N) :|: X != 7\n  l3(X,N) -> l1(X,N)\n  l1(X,N) -> l4(X,N) :|: X >= N\n",
+        "X N",
+    ))
+    .unwrap();
+    let chained = preprocess::chain(&its, 16);
+    let sources = |its: &Its| {
+        let mut s: Vec<usize> = its.transitions.iter().map(|t| t.source).collect();
+        s.sort_unstable();
+        s.dedup();
+        s.len()
+    };
+    assert!(
+        sources(&chained) < sources(&its),
+        "some location was bypassed"
+    );
+    // The original is deterministic. The chained ITS has the same run, and also stops
+    // early where a kept transition into a bypassed location is taken: no run may cost
+    // more, and some run must cost the same.
+    for x in -5..10 {
+        for n in -5..12 {
+            let a = Interpreter::new(&its).run(&[x, n], &RunConfig::default());
+            let mut best = 0;
+            for seed in 0..200 {
+                let cfg = RunConfig {
+                    seed,
+                    ..RunConfig::default()
+                };
+                let b = Interpreter::new(&chained).run(&[x, n], &cfg);
+                assert!(
+                    b.cost <= a.cost,
+                    "X = {x}, N = {n}: {} > {}",
+                    b.cost,
+                    a.cost
+                );
+                best = best.max(b.cost);
+            }
+            // Runs through few choices between continuing and stopping early are all
+            // sampled.
+            if n - x <= 3 {
+                assert_eq!(best, a.cost, "X = {x}, N = {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn two_phase_loop_bound_holds_on_runs() {
+    let (its, _, c) = analyse(&koat(
+        "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + Y,Y - 1) :|: X >= 0\n",
+        "X Y",
+    ));
+    let c = c.unwrap();
+    // Hand-computed: from X = 0, Y = 20 the loop runs 42 times (X climbs to 210 and
+    // falls back below 0), 43 steps with the entry.
+    assert!(c.bound.eval(&[0, 20]).unwrap() >= 43);
+    assert!(check_bound(&its, &c, 30, 60, "two-phase") > 50);
+}

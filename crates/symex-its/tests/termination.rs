@@ -1,0 +1,214 @@
+//! Termination proofs on hand-written ITSs with known answers, checked against the
+//! interpreter: every run of a `YES` system ends, and along every run each ranking
+//! function behaves as claimed (evaluated on the concrete states, no solver involved).
+mod common;
+
+use std::time::{Duration, Instant};
+use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::termination::{self, Limits, Termination};
+use symex_its::{parse_koat, preprocess, Its};
+
+fn limits() -> Limits {
+    Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(60),
+    }
+}
+
+fn its(rules: &str, vars: &str) -> Its {
+    let src = format!(
+        "(GOAL TERMINATION)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
+    );
+    let its = parse_koat(&src).unwrap();
+    preprocess::preprocess(&its, Duration::from_secs(10))
+}
+
+/// Runs from random start values; every run must end, and on every step a ranking
+/// function of a step that removed the transition decreases (and is ≥ 1 before it),
+/// while every function is non-increasing on the transitions it was found for.
+pub fn check_against_runs(its: &Its, proofs: &[termination::SccProof], range: i128) {
+    check_runs_from(its, proofs, &mut |rng| {
+        (0..its.arity()).map(|_| rng.range(-range, range)).collect()
+    });
+}
+
+fn check_runs_from(
+    its: &Its,
+    proofs: &[termination::SccProof],
+    start: &mut dyn FnMut(&mut Rng) -> Vec<i128>,
+) {
+    let mut rng = Rng::new(7);
+    for seed in 0..30 {
+        let start = start(&mut rng);
+        let cfg = RunConfig {
+            seed,
+            max_steps: 100_000,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        assert_eq!(
+            run.end,
+            RunEnd::Terminated,
+            "run from {start:?} did not end"
+        );
+        for (k, &t) in run.taken.iter().enumerate() {
+            let (l, before) = &run.trace[k];
+            let (l2, after) = &run.trace[k + 1];
+            for step in proofs.iter().flat_map(|p| &p.steps) {
+                if !step.remaining.contains(&t) {
+                    continue;
+                }
+                let f0 = step.function.eval(*l, before).unwrap();
+                let f1 = step.function.eval(*l2, after).unwrap();
+                assert!(f1 <= f0, "t{t}: {f0} -> {f1} increases");
+                if step.removed.contains(&t) {
+                    assert!(f0 >= 1 && f1 < f0, "t{t}: {f0} -> {f1} not strict");
+                }
+            }
+        }
+    }
+}
+
+fn yes(its: &Its) -> Vec<termination::SccProof> {
+    match termination::prove(its, &limits()) {
+        Termination::Yes(p) => p,
+        Termination::Maybe(r, _) => panic!("MAYBE: {r}"),
+    }
+}
+
+#[test]
+fn paper_g_increment_bounded_by_umax32() {
+    // [B]'s g: v_inc' = v_inc + 1 under v_inc ≤ umax32; rank umax32 − v_inc.
+    let its = its(
+        "  l0(V) -> l1(V) :|: V >= 0\n  l1(V) -> l1(V + 1) :|: V <= 4294967295 - 1\n",
+        "V",
+    );
+    let proofs = yes(&its);
+    let f = &proofs[0].steps[0].function;
+    // At V = 0 the function is a positive multiple of umax32 − V (up to its constant).
+    let at = |v: i128| f.eval(1, &[v]).unwrap();
+    assert!(
+        at(0) > at(1) && at(1) > at(2),
+        "decreasing in V: {}",
+        f.display(&its)
+    );
+    assert!(at(4294967294) >= 1);
+    // Runs from near umax32 end within the step limit.
+    check_runs_from(&its, &proofs, &mut |rng| {
+        vec![4294967295 - rng.range(0, 500)]
+    });
+}
+
+#[test]
+fn counting_up_and_down() {
+    let up = its(
+        "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(X + 1,N) :|: X < N\n",
+        "X N",
+    );
+    let proofs = yes(&up);
+    assert_eq!(proofs.len(), 1);
+    // N − X decreases: the function's coefficients of X and N are opposite.
+    let f = proofs[0].steps[0].function.get(1);
+    assert!(
+        f.linear_coeff(0) < 0 && f.linear_coeff(1) == -f.linear_coeff(0),
+        "{f:?}"
+    );
+    check_against_runs(&up, &proofs, 30);
+
+    let down = its("  l0(X) -> l1(X)\n  l1(X) -> l1(X - 2) :|: X > 0\n", "X");
+    let proofs = yes(&down);
+    check_against_runs(&down, &proofs, 30);
+}
+
+#[test]
+fn nested_loops() {
+    let nested = its(
+        "  l0(I,J,N) -> l1(0,J,N)\n  l1(I,J,N) -> l2(I,0,N) :|: I < N\n  l2(I,J,N) -> l2(I,J + 1,N) :|: J < I\n  l2(I,J,N) -> l1(I + 1,J,N) :|: J >= I\n",
+        "I J N",
+    );
+    let proofs = yes(&nested);
+    assert!(
+        proofs[0].steps.len() >= 2,
+        "needs a lexicographic combination"
+    );
+    check_against_runs(&nested, &proofs, 15);
+}
+
+#[test]
+fn non_terminating_loop_is_not_yes() {
+    // X = 0 loops forever; no proof may claim otherwise.
+    let loop0 = its(
+        "  l0(X) -> l1(X)\n  l1(X) -> l1(X) :|: X = 0\n  l1(X) -> l1(X - 1) :|: X > 0\n",
+        "X",
+    );
+    assert!(matches!(
+        termination::prove(&loop0, &limits()),
+        Termination::Maybe(..)
+    ));
+}
+
+#[test]
+fn loop_non_terminating_for_one_start_value_gets_that_witness() {
+    // Only X = 5 loops (t1 forever); every other start value ends after at most 2 steps.
+    let its = its(
+        "  l0(X,Y) -> l1(X,0)\n  l1(X,Y) -> l1(X,Y + 1) :|: X = 5\n  l1(X,Y) -> l2(X,Y) :|: X != 5\n",
+        "X Y",
+    );
+    assert!(matches!(
+        termination::prove(&its, &limits()),
+        Termination::Maybe(..)
+    ));
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert_eq!(w.start[0], 5, "the only non-terminating start value");
+    assert!(symex_its::nontermination::replay(&its, &w, 10_000));
+    // The interpreter agrees: from the witness it passes the step limit, from every other
+    // small start value it ends.
+    let cfg = RunConfig {
+        max_steps: 5_000,
+        ..RunConfig::default()
+    };
+    let run = Interpreter::new(&its).run(&w.start, &cfg);
+    assert_eq!(run.end, RunEnd::StepLimit);
+    for x in -20..=20 {
+        if x != 5 {
+            let run = Interpreter::new(&its).run(&[x, 0], &cfg);
+            assert_eq!(run.end, RunEnd::Terminated, "X = {x}");
+        }
+    }
+}
+
+#[test]
+fn two_phase_loop_needs_a_multiphase_ranking_function() {
+    // while (x >= 0) { x = x + y; y = y - 1; }: x first may grow (phase 1, while y > 0),
+    // then falls. No linear ranking function exists; (y + 1; x) is a two-phase one.
+    let its = its(
+        "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + Y,Y - 1) :|: X >= 0\n",
+        "X Y",
+    );
+    let proofs = yes(&its);
+    let step = &proofs[0].steps[0];
+    let tp = step.two_phase.as_ref().expect("a two-phase function");
+    // The conditions on concrete steps of runs (no solver).
+    let mut rng = Rng::new(5);
+    for seed in 0..30 {
+        let start = vec![rng.range(-5, 30), rng.range(-5, 30)];
+        let cfg = RunConfig {
+            seed,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::Terminated);
+        for k in 1..run.taken.len() {
+            let (_, x) = &run.trace[k];
+            let (_, y) = &run.trace[k + 1];
+            let (f1, g1) = (tp.f1.eval(x).unwrap(), tp.f1.eval(y).unwrap());
+            let (f2, g2) = (tp.f2.eval(x).unwrap(), tp.f2.eval(y).unwrap());
+            assert!(
+                f1 - g1 >= 1 && f2 - g2 + f1 >= 1 && f2 >= 0,
+                "{x:?} -> {y:?}"
+            );
+        }
+    }
+}
