@@ -33,6 +33,9 @@ pub fn main(args: &ReplayArgs, test: TestFile) -> i32 {
         m32: symex_native::wants_m32(&cflags),
         cflags,
         check_overflow: args.checks.check_overflow || expects("signed-overflow"),
+        // A test that ends otherwise although the path may call the program's own `reach_error` was
+        // explored with that function as an ordinary call (check's no-overflow and valid-memsafety).
+        program_error_functions: symex.is_some() && !expects("reach-error"),
     };
     let build = match symex_native::build(&args.file, &build_opts) {
         Ok(b) => b,

@@ -116,12 +116,26 @@ fn every_false_of_symex_check_on_the_check_examples_replays_natively() {
             return None;
         }
         let test = PathBuf::from(r["test"].as_str().unwrap());
-        Some(verdict(&name, &native(f, &test, &[])))
+        let n = native(f, &test, &[]);
+        if n["outcome"]["kind"] == "not-reproducible" {
+            return Some(Err(name));
+        }
+        Some(Ok(verdict(&name, &n)))
     });
     let results: Vec<_> = results.into_iter().flatten().collect();
-    let failures: Vec<_> = results.iter().filter_map(|r| r.clone().err()).collect();
-    assert!(!results.is_empty(), "the check examples have FALSE answers");
+    let mut unreproducible: Vec<String> = results.iter().filter_map(|r| r.clone().err()).collect();
+    unreproducible.sort();
+    let checked: Vec<_> = results.into_iter().filter_map(|r| r.ok()).collect();
+    let failures: Vec<_> = checked.iter().filter_map(|r| r.clone().err()).collect();
+    assert!(!checked.is_empty(), "the check examples have FALSE answers");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The FALSE answers the native build cannot check, each for a stated reason: LeakSanitizer does not
+    // look for leaks when the run ends by abort() or a failed assertion, where symex's memtrack does.
+    assert_eq!(
+        unreproducible,
+        ["leak_before_abort.c", "leak_before_assert.c"],
+        "FALSE answers not reproducible natively"
+    );
 }
 
 #[test]

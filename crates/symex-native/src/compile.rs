@@ -11,6 +11,10 @@ const NM: &str = "llvm-nm-14";
 const OBJCOPY: &str = "llvm-objcopy-14";
 const RUNTIME: &str = include_str!("../runtime/replay_runtime.c");
 
+/// The program's error functions: with [`crate::BuildOptions::program_error_functions`] a definition of
+/// one in the program stays strong, so its body runs.
+const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
 /// Functions the runtime defines. A program that defines one itself (SV-COMP tasks define `reach_error`
 /// as a call of `__assert_fail`, sometimes with an empty body) has its definition made weak, so that a
 /// call is the event symex reports whatever the body does.
@@ -83,6 +87,7 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
     let weaken: Vec<String> = INTERCEPTED
         .iter()
         .filter(|f| defined.iter().any(|d| d == *f))
+        .filter(|f| !(opts.program_error_functions && ERROR_FUNCTIONS.contains(f)))
         .map(|f| format!("--weaken-symbol={f}"))
         .collect();
     if !weaken.is_empty() {
@@ -111,6 +116,21 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
         .arg("-o")
         .arg(&rt_o);
     tool(rc, CLANG, "compiling the replay runtime failed")?;
+    // The program's own error functions stay: the runtime's versions give way to them.
+    let kept: Vec<String> = ERROR_FUNCTIONS
+        .iter()
+        .filter(|f| opts.program_error_functions && defined.iter().any(|d| d == *f))
+        .map(|f| format!("--weaken-symbol={f}"))
+        .collect();
+    if !kept.is_empty() {
+        let mut oc = Command::new(OBJCOPY);
+        oc.args(&kept).arg(&rt_o);
+        tool(
+            oc,
+            OBJCOPY,
+            "weakening the runtime's error functions failed",
+        )?;
+    }
 
     let exe = dir.path().join("program");
     let mut ld = Command::new(CLANG);

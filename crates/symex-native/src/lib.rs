@@ -36,6 +36,10 @@ pub struct BuildOptions {
     /// UBSan's signed-integer-overflow check (symex's `--check-overflow`); without it signed arithmetic
     /// wraps, as in symex.
     pub check_overflow: bool,
+    /// Keep the program's own definitions of the error functions (`reach_error`, `__VERIFIER_error`)
+    /// instead of reporting a call as `reach-error`: under `no-overflow` and `valid-memsafety` symex runs
+    /// such a function as an ordinary call, so a test of those properties replays with its body.
+    pub program_error_functions: bool,
 }
 
 /// How to run a build.
