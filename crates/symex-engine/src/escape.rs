@@ -5,12 +5,13 @@
 //! given to later stack objects; a use-after-return still finds its dead object, since an object whose
 //! address escaped keeps its id for good.
 
-use symex_ir::{Body, Callee, Edge, Inst, Operand, Slot, Terminator};
+use symex_ir::{Body, Callee, Edge, Inst, Intrinsic, Operand, Slot, Terminator};
 
 /// The `alloca`s of `body` (fixed size) whose address never escapes, sorted.
 pub(crate) fn private_allocas(body: &Body) -> Vec<Slot> {
     let mut escaped: Vec<Slot> = Vec::new();
     let mut allocas: Vec<Slot> = Vec::new();
+    let mut aliases: Vec<(Slot, Slot)> = Vec::new();
     for b in &body.blocks {
         for inst in &b.insts {
             let mut note = |op: &Operand| note_slot(&mut escaped, op);
@@ -26,8 +27,14 @@ pub(crate) fn private_allocas(body: &Body) -> Vec<Slot> {
                     note(lhs);
                     note(rhs);
                 }
-                Inst::Cast { src, .. } | Inst::Copy { src, .. } | Inst::Freeze { src, .. } => {
-                    note(src)
+                // An alias: the source escapes when the alias does (decided after the pass), so that
+                // the bitcast clang makes for a lifetime marker does not count as an escape.
+                Inst::Cast { src, dst, .. }
+                | Inst::Copy { src, dst }
+                | Inst::Freeze { src, dst } => {
+                    if let Operand::Slot(s) = src {
+                        aliases.push((*s, *dst));
+                    }
                 }
                 Inst::Select {
                     cond,
@@ -49,6 +56,11 @@ pub(crate) fn private_allocas(body: &Body) -> Vec<Slot> {
                     }
                     c.args.iter().for_each(&mut note);
                 }
+                // A lifetime marker names the local without handing its address to anyone.
+                Inst::Intrinsic {
+                    op: Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd,
+                    ..
+                } => {}
                 Inst::Intrinsic { args, .. } => args.iter().for_each(&mut note),
                 Inst::ExtractValue { agg, .. } => note(agg),
                 Inst::InsertValue { agg, val, .. } => {
@@ -80,6 +92,19 @@ pub(crate) fn private_allocas(body: &Body) -> Vec<Slot> {
         }
     }
     escaped.sort();
+    loop {
+        let before = escaped.len();
+        for &(src, dst) in &aliases {
+            if escaped.binary_search(&dst).is_ok() {
+                if let Err(i) = escaped.binary_search(&src) {
+                    escaped.insert(i, src);
+                }
+            }
+        }
+        if escaped.len() == before {
+            break;
+        }
+    }
     allocas.retain(|a| escaped.binary_search(a).is_err());
     allocas.sort();
     allocas

@@ -354,6 +354,9 @@ fn extract(x: &Term, hi: u32, lo: u32) -> Option<Term> {
             }
         }
         Op::SignExt(_) if hi < x.arg(0).width() => Some(x.arg(0).extract(hi, lo)),
+        // The low bits of a sum are the sum of the low bits (arithmetic modulo 2^(hi+1)): a 32-bit
+        // pointer difference then cancels the object's base like a 64-bit one.
+        Op::BvAdd if lo == 0 => Some(x.arg(0).extract(hi, 0).bvadd(&x.arg(1).extract(hi, 0))),
         _ => None,
     }
 }
