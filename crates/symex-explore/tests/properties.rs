@@ -8,9 +8,9 @@
 //! Both are also checked against an oracle that is not symex (`symex-native`: the program built by clang-14
 //! with ASan and UBSan, its inputs fed by a small runtime): every test replays natively with the outcome
 //! its path claims, and every native run on random inputs ends with an outcome some explored path has.
-//! `memory_programs_*` do the same for generated programs with pointers, `malloc`/`free` and unions, and
-//! (ignored until issue 8's memory-model defects are fixed, `--ignored` runs them) casts of pointers to
-//! integers and block scopes.
+//! `memory_programs_*` do the same for generated programs with pointers, `malloc`/`free`, unions and
+//! block scopes, and (ignored until issue 8's address model is finished, `--ignored` runs it) casts of
+//! pointers to integers.
 
 mod common;
 
@@ -459,9 +459,11 @@ proptest! {
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 
-    // Fails on today's engine (issue 8, defect 4: an address is `object id << 32 | offset`, so the low 32
-    // bits of `&x` are 0): `int a = __VERIFIER_nondet_int(); if ((int)(uintptr_t)&a == (a & 10)) abort();`
-    // aborts in symex for a = 0 and never natively. Run with `--ignored` once the memory model is fixed.
+    // Fails on today's engine (issue 8, defect 4: addresses are fixed by the model, `id << 40 | offset`):
+    // `int a = __VERIFIER_nondet_int(); if ((int)(uintptr_t)&a == (a & 10)) abort();` aborts in symex for
+    // a = 0 and never natively. `check` answers UNKNOWN on such paths (they are marked address-dependent)
+    // and `run` lists them as incomplete, but `run`'s tests still carry the model's addresses. Run with
+    // `--ignored` once addresses are a nondeterministic choice.
     #[test]
     #[ignore = "issue 8 defect 4: symex's addresses are id << 32, pointer bits do not match a native run"]
     fn memory_programs_int_casts(seed in any::<u64>()) {
@@ -469,11 +471,10 @@ proptest! {
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 
-    // Fails on today's engine (issue 8, defect 3: lifetime markers are dropped, so a loop's local keeps
+    // Failed before issue 8's defect 3 was fixed (lifetime markers were dropped, so a loop's local kept
     // the previous iteration's value): `for (int i = 0; i < 2; i++) { int t; if (i == 0) t = -3; else if
-    // (t == c) abort(); }` aborts in symex only for c = -3, natively (t indeterminate, here 0) for c = 0.
+    // (t == c) abort(); }` aborted in symex only for c = -3, natively (t indeterminate, here 0) for c = 0.
     #[test]
-    #[ignore = "issue 8 defect 3: llvm.lifetime markers are dropped (locals outlive their block, keep old values)"]
     fn memory_programs_block_scopes(seed in any::<u64>()) {
         let r = memory_program_failures(MemClass::BlockScopes, seed);
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
