@@ -84,21 +84,13 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
     )?;
 
     let defined = symbols(&prog_o, "--defined-only")?;
-    let weaken: Vec<String> = INTERCEPTED
+    let intercepted: Vec<&str> = INTERCEPTED
         .iter()
-        .filter(|f| defined.iter().any(|d| d == *f))
+        .copied()
+        .filter(|f| defined.iter().any(|d| d == f))
         .filter(|f| !(opts.program_error_functions && ERROR_FUNCTIONS.contains(f)))
-        .map(|f| format!("--weaken-symbol={f}"))
         .collect();
-    if !weaken.is_empty() {
-        let mut oc = Command::new(OBJCOPY);
-        oc.args(&weaken).arg(&prog_o);
-        tool(
-            oc,
-            OBJCOPY,
-            "weakening the program's error functions failed",
-        )?;
-    }
+    weaken(&prog_o, &intercepted, "the program's error functions")?;
 
     let rt_c = dir.path().join("replay_runtime.c");
     let mut runtime = RUNTIME.to_string();
@@ -117,20 +109,12 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
         .arg(&rt_o);
     tool(rc, CLANG, "compiling the replay runtime failed")?;
     // The program's own error functions stay: the runtime's versions give way to them.
-    let kept: Vec<String> = ERROR_FUNCTIONS
+    let kept: Vec<&str> = ERROR_FUNCTIONS
         .iter()
-        .filter(|f| opts.program_error_functions && defined.iter().any(|d| d == *f))
-        .map(|f| format!("--weaken-symbol={f}"))
+        .copied()
+        .filter(|f| opts.program_error_functions && defined.iter().any(|d| d == f))
         .collect();
-    if !kept.is_empty() {
-        let mut oc = Command::new(OBJCOPY);
-        oc.args(&kept).arg(&rt_o);
-        tool(
-            oc,
-            OBJCOPY,
-            "weakening the runtime's error functions failed",
-        )?;
-    }
+    weaken(&rt_o, &kept, "the runtime's error functions")?;
 
     let exe = dir.path().join("program");
     let mut ld = Command::new(CLANG);
@@ -148,6 +132,17 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
         source: source.to_path_buf(),
         m32,
     })
+}
+
+/// Makes the definitions of `names` in `object` weak, so that another definition wins at link time.
+fn weaken(object: &Path, names: &[&str], what: &str) -> Result<(), String> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let mut oc = Command::new(OBJCOPY);
+    oc.args(names.iter().map(|f| format!("--weaken-symbol={f}")))
+        .arg(object);
+    tool(oc, OBJCOPY, &format!("weakening {what} failed")).map(|_| ())
 }
 
 /// ASan and UBSan, every report fatal, with the checks that judge something other than what symex and
