@@ -68,7 +68,11 @@ pub fn named(t: &Term, names: &Names) -> String {
 }
 
 fn chunk(c: &Chunk, names: &Names) -> String {
-    let p = |t: &Term| named(t, names);
+    chunk_with(c, &|t: &Term| named(t, names))
+}
+
+/// A heap chunk in Figure 9's notation, its terms printed by `p` (field and predicate names short).
+pub(super) fn chunk_with(c: &Chunk, p: &dyn Fn(&Term) -> String) -> String {
     let short = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
     match c {
         Chunk::Field { recv, field, value } => {

@@ -256,24 +256,7 @@ impl State {
 
 impl fmt::Display for Chunk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::pretty::term as p;
-        match self {
-            Chunk::Field { recv, field, value } => {
-                let name = field.rsplit('.').next().unwrap_or(field);
-                write!(f, "{}.{} ↦ {}", p(recv), name, p(value))
-            }
-            Chunk::Pred {
-                recv,
-                pred,
-                args,
-                snap,
-            } => {
-                let name = pred.rsplit('.').next().unwrap_or(pred);
-                let args: Vec<String> = args.iter().map(p).collect();
-                write!(f, "{}.{}[{}]({})", p(recv), name, p(snap), args.join(", "))
-            }
-            Chunk::Elems { recv, value } => write!(f, "{}.elems ↦ {}", p(recv), p(value)),
-        }
+        f.write_str(&super::pretty::chunk_with(self, &super::pretty::term))
     }
 }
 
