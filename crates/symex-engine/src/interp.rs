@@ -108,14 +108,7 @@ pub fn run(prog: &Program, test: &TestFile, opts: &RunOptions) -> RunResult {
 
 /// The test-file form of how a run ended.
 pub fn outcome(end: &End) -> Outcome {
-    let blank = Outcome {
-        kind: String::new(),
-        code: None,
-        file: None,
-        line: None,
-        function: None,
-        message: None,
-    };
+    let blank = Outcome::default();
     match end {
         End::Exit(code) => Outcome {
             kind: "exit".into(),

@@ -12,7 +12,7 @@ pub struct TestInput {
 }
 
 /// How a run ended, as written in test files and in `replay --json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// `exit`, a bug kind of `spec/cli.md`, or `assumption-violated` / `timeout` for runs that say
     /// nothing about the program.

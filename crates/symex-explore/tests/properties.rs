@@ -72,14 +72,7 @@ fn assert_complete(prog: &Program, paths: &[FinishedPath], runs: usize, seed: u6
 /// path's exit status may depend on values the path does not fix, so the status is the one symex's replay
 /// of the test computed.
 fn claimed(p: &FinishedPath) -> Option<Outcome> {
-    let blank = Outcome {
-        kind: String::new(),
-        code: None,
-        file: None,
-        line: None,
-        function: None,
-        message: None,
-    };
+    let blank = Outcome::default();
     match &p.end {
         PathEnd::Exit(code) => Some(Outcome {
             kind: "exit".into(),
@@ -465,7 +458,7 @@ proptest! {
     // and `run` lists them as incomplete, but `run`'s tests still carry the model's addresses. Run with
     // `--ignored` once addresses are a nondeterministic choice.
     #[test]
-    #[ignore = "issue 8 defect 4: symex's addresses are id << 32, pointer bits do not match a native run"]
+    #[ignore = "issue 8 defect 4: symex fixes numeric addresses (id << 40), pointer bits do not match a native run"]
     fn memory_programs_int_casts(seed in any::<u64>()) {
         let r = memory_program_failures(MemClass::IntCasts, seed);
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());

@@ -187,10 +187,7 @@ fn classify(status: ExitStatus, events: &str, sanitizer: &str) -> Outcome {
         return Outcome {
             kind: "exit".into(),
             code: Some(i64::from(code)),
-            file: None,
-            line: None,
-            function: None,
-            message: None,
+            ..Outcome::default()
         };
     }
     let sig = status.signal().unwrap_or(0);

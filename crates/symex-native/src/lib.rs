@@ -100,11 +100,8 @@ impl NativeRun {
 pub(crate) fn outcome_of(kind: &str, message: String) -> Outcome {
     Outcome {
         kind: kind.into(),
-        code: None,
-        file: None,
-        line: None,
-        function: None,
         message: Some(message),
+        ..Outcome::default()
     }
 }
 
