@@ -8,6 +8,7 @@ mod its;
 mod native;
 mod replay;
 mod run;
+mod term;
 mod verify;
 mod verify_run;
 
@@ -30,6 +31,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Termination or a runtime bound of an integer transition system (KoAT format).
     Its(its::ItsArgs),
+    /// Termination of a C program (symbolic execution graph → integer transition system).
+    Term(term::TermArgs),
 }
 
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
@@ -50,6 +53,7 @@ fn main() {
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
         Command::Its(args) => its::main(args),
+        Command::Term(args) => term::main(args),
     };
     std::process::exit(status);
 }

@@ -1,0 +1,159 @@
+//! `symex term FILE`: termination of a C program by a symbolic execution graph and an integer
+//! transition system (`symex-term`). Prints `YES`, `NO` or `MAYBE` first, then the proof.
+
+use crate::frontend::FrontendArgs;
+use clap::Args;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use symex_its::print;
+use symex_term::rules::Semantics;
+use symex_term::{analyse, validate, Answer, Options, Report};
+
+#[derive(Args, Debug)]
+pub struct TermArgs {
+    /// The program: .c, .i, .ll or .bc.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
+    /// The function whose runs must terminate.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// A time budget in seconds; when it runs out the answer is MAYBE.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Mathematical integers instead of bit-vectors (unsound for C: for comparison only).
+    #[arg(long)]
+    pub math_int: bool,
+    /// Signed overflow wraps around instead of being undefined behaviour (the paper's setting).
+    #[arg(long)]
+    pub signed_wrap: bool,
+    /// Write the SEG (loop heads and the chains between them) in DOT to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Random concrete runs that check a YES (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub check_runs: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the answer line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn main(args: TermArgs) -> i32 {
+    let started = Instant::now();
+    let name = args.file.display().to_string();
+    let mut promoted = args.frontend.clone();
+    promoted.simplify = true;
+    let module = match promoted.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return crate::replay::fail(&e),
+    };
+    let plain = match args.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return crate::replay::fail(&e),
+    };
+    let budget = args
+        .max_time
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+    let opts = Options {
+        sem: Semantics {
+            math_int: args.math_int,
+            signed_wrap: args.signed_wrap,
+        },
+        entry: args.entry.clone(),
+        max_time: budget,
+    };
+    let mut report = analyse(&module, &opts);
+    // Every answer is re-run on the reference interpreter; a contradicted answer is withdrawn.
+    let check = validate::check(&plain, &opts, &report, args.check_runs);
+    if let Some(problem) = &check.contradiction {
+        report.answer = Answer::Maybe;
+        report.reason = Some(format!("answer withdrawn: {problem}"));
+    }
+    if let (Some(path), Some(seg)) = (&args.dot, &report.seg) {
+        if let Err(e) = std::fs::write(path, symex_term::seg::to_dot(seg)) {
+            eprintln!("symex: error: cannot write {}: {e}", path.display());
+            return 2;
+        }
+    }
+    if args.json {
+        println!("{}", to_json(&name, &report, &check, started));
+    } else {
+        println!("{}", report.answer.as_str());
+        if !args.quiet {
+            print_proof(&report, &check);
+        }
+    }
+    match report.answer {
+        Answer::Yes => 0,
+        Answer::No => 1,
+        Answer::Maybe => 3,
+    }
+}
+
+fn print_proof(r: &Report, check: &validate::Check) {
+    if let Some(reason) = &r.reason {
+        println!("reason: {reason}");
+    }
+    println!("memory_safe: {}", r.memory_safe);
+    if let Some(seg) = &r.seg {
+        print!("{}", symex_term::seg::describe(seg));
+    }
+    if let Some(its) = &r.its {
+        println!("ITS (Def. 7, KoAT format):");
+        print!("{}", print::to_koat(its));
+    }
+    if let Some(its) = &r.its_preprocessed {
+        if r.answer == Answer::Yes || !r.proof.is_empty() {
+            println!("Ranking functions (after preprocessing):");
+            for (i, t) in its.transitions.iter().enumerate() {
+                println!("  t{i}: {}", print::rule(its, t));
+            }
+            for p in &r.proof {
+                for s in &p.steps {
+                    let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
+                    println!(
+                        "  {} removes {}",
+                        s.function.display(its),
+                        removed.join(", ")
+                    );
+                }
+            }
+        }
+    }
+    if let Some(w) = &r.witness {
+        println!("non-termination witness: {}", w.describe());
+    }
+    println!("{}", check.summary());
+}
+
+fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) -> Value {
+    let its = r.its.as_ref().map(print::to_koat);
+    let ranking: Vec<Value> = match &r.its_preprocessed {
+        Some(pre) => r
+            .proof
+            .iter()
+            .flat_map(|p| p.steps.iter())
+            .map(|s| json!(s.function.display(pre)))
+            .collect(),
+        None => vec![],
+    };
+    json!({
+        "command": "term",
+        "file": name,
+        "answer": r.answer.as_str(),
+        "memory_safe": r.memory_safe,
+        "reason": r.reason,
+        "its": its,
+        "ranking_functions": ranking,
+        "witness": r.witness.as_ref().map(|w| json!({"inputs": w.inputs.iter().map(|(n, wd, v)| json!({"name": n, "width": wd, "value": v.to_string()})).collect::<Vec<_>>(), "proof": w.proof})),
+        "seg": r.seg.as_ref().map(|s| json!({"loop_heads": s.heads.len(), "chains": s.edges.len(), "states": s.states, "rounds": s.rounds})),
+        "check": check.to_json(),
+        "solver": {"queries": r.solver_queries},
+        "time_s": started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,140 @@
+//! `symex term`: termination of C programs by symbolic execution graphs (AProVE's method,
+//! Hensel, Giesl, Frohn, Ströder, JLAMP 2018 — "[B]" in the comments; seed 004).
+//!
+//! * [`state`]: abstract states `(p, LV, KB)` (Def. 1) of the register fragment, literals,
+//!   readings; [`classify`]: the static `U_P`/`S_P` classification (§2); [`kb`]: `⟨a⟩_FO`
+//!   and entailment through the solver (Def. 2).
+//! * [`rules`]: the symbolic-execution rules of §3, one family per file.
+//! * [`seg`]: the SEG with generalization at loop heads ([`heads`]); [`its_build`]: the ITS
+//!   of Def. 7, proved by `symex-its`.
+//! * [`nonterm`]: non-termination (not the paper's method): a concrete lasso (an exact
+//!   repeat of the state) or a recurrent set at a loop head closed under every SEG path,
+//!   reached by a concrete run — both bit-precise; [`validate`]: every answer re-run on the
+//!   reference interpreter (`symex_engine`, as `symex replay`).
+
+pub mod classify;
+pub mod heads;
+pub mod its_build;
+pub mod kb;
+pub mod nonterm;
+pub mod rules;
+pub mod seg;
+pub mod state;
+pub mod validate;
+
+use rules::{Exec, Semantics};
+use seg::{Limits, Seg, Stop};
+use std::time::{Duration, Instant};
+use symex_ir::Module;
+use symex_its::termination::{self, SccProof, Termination};
+use symex_its::{preprocess, Its};
+
+/// The termination-competition answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    Maybe,
+}
+
+impl Answer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Answer::Yes => "YES",
+            Answer::No => "NO",
+            Answer::Maybe => "MAYBE",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub sem: Semantics,
+    pub entry: String,
+    pub max_time: Duration,
+}
+
+/// Everything `symex term` prints.
+#[derive(Debug)]
+pub struct Report {
+    pub answer: Answer,
+    /// Why MAYBE (or what the NO rests on).
+    pub reason: Option<String>,
+    /// The SEG has no `ERR` state and every construct was supported.
+    pub memory_safe: bool,
+    pub seg: Option<Seg>,
+    /// The ITS of Def. 7 and after `symex-its`'s preprocessing.
+    pub its: Option<Its>,
+    pub its_preprocessed: Option<Its>,
+    pub proof: Vec<SccProof>,
+    pub witness: Option<nonterm::Witness>,
+    pub solver_queries: u64,
+}
+
+/// Proves termination of `module` (lowered after `mem2reg`) from `opts.entry`.
+pub fn analyse(module: &Module, opts: &Options) -> Report {
+    let started = Instant::now();
+    let deadline = started + opts.max_time;
+    let query_timeout = opts.max_time.min(Duration::from_secs(10));
+    let mut report = Report {
+        answer: Answer::Maybe,
+        reason: None,
+        memory_safe: false,
+        seg: None,
+        its: None,
+        its_preprocessed: None,
+        proof: Vec::new(),
+        witness: None,
+        solver_queries: 0,
+    };
+    let Some(entry) = module.function_by_name(&opts.entry) else {
+        report.reason = Some(format!("no function `{}`", opts.entry));
+        return report;
+    };
+    if module.func(entry).body.is_none() {
+        report.reason = Some(format!("`{}` has no body", opts.entry));
+        return report;
+    }
+    let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
+    let limits = Limits {
+        max_states: 50_000,
+        max_rounds: 200,
+        deadline,
+    };
+    match seg::build(&mut ex, entry, &limits) {
+        Ok(seg) => {
+            report.memory_safe = true;
+            let its = its_build::to_its(&seg);
+            let pre = preprocess::preprocess(&its, query_timeout);
+            let tl = termination::Limits {
+                query_timeout,
+                deadline,
+            };
+            match termination::prove(&pre, &tl) {
+                Termination::Yes(p) => {
+                    report.answer = Answer::Yes;
+                    report.proof = p;
+                }
+                Termination::Maybe(r, p) => {
+                    report.reason = Some(format!("the ITS back end found no proof: {r}"));
+                    report.proof = p;
+                }
+            }
+            report.its = Some(its);
+            report.its_preprocessed = Some(pre);
+            report.seg = Some(seg);
+        }
+        Err(Stop::Err(r)) => report.reason = Some(format!("ERR state: {r}")),
+        Err(Stop::Unsupported(r)) => report.reason = Some(r),
+        Err(Stop::Limit(r)) => report.reason = Some(format!("limit: {r}")),
+    }
+    report.solver_queries = ex.kb.queries;
+    if report.answer == Answer::Maybe && !opts.sem.math_int {
+        if let Some(w) = nonterm::search(module, opts, report.seg.as_ref(), deadline) {
+            report.answer = Answer::No;
+            report.reason = Some(w.proof.clone());
+            report.witness = Some(w);
+        }
+    }
+    report
+}

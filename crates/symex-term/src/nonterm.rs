@@ -1,0 +1,304 @@
+//! Non-termination (neither paper's method; every NO is bit-precise):
+//!
+//! * a **concrete lasso**: the rules run on literal inputs (the same rules, every condition
+//!   decided by evaluation) and the state at a loop head — the position stack and every
+//!   register — repeats with no input read in between: the run repeats forever;
+//! * a **recurrent set** `R` at a loop head (the head's facts and equalities of its registers
+//!   with boundary literals: 0, 1, umax, smax, smin): every SEG chain from the head that
+//!   `R` allows returns to the head inside `R`, and no exit, no other head is possible from
+//!   `R` — so a run that reaches `R` stays in the loop. A concrete run on candidate inputs
+//!   shows `R` reachable (e.g. `f` of [B] Fig. 1 with `x = UINT_MAX`).
+//!
+//! The witness's inputs are replayed by [`crate::validate`] on the reference interpreter.
+
+use crate::kb::Kb;
+use crate::rules::{Exec, Outcome};
+use crate::seg::{Origin, Seg};
+use crate::state::{eq, State, Val};
+use crate::Options;
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+use symex_ir::Module;
+use symex_its::{Atom, Poly};
+
+#[derive(Clone, Debug)]
+pub struct Witness {
+    /// The inputs the run read before the loop: (function, width, value in its reading).
+    pub inputs: Vec<(String, u32, i128)>,
+    /// What proves that the run does not end.
+    pub proof: String,
+}
+
+impl Witness {
+    pub fn describe(&self) -> String {
+        let inputs: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|(n, w, v)| format!("{n}() = {v} (i{w})"))
+            .collect();
+        format!("inputs [{}]; {}", inputs.join(", "), self.proof)
+    }
+}
+
+/// A closed recurrent set: head, atoms over the head's slot indices, readable form.
+struct Recurrent {
+    head: usize,
+    atoms: Vec<Atom>,
+    text: String,
+}
+
+pub fn search(
+    module: &Module,
+    opts: &Options,
+    seg: Option<&Seg>,
+    deadline: Instant,
+) -> Option<Witness> {
+    let mut kb = Kb::new(Duration::from_secs(5));
+    let sets = match seg {
+        Some(seg) => recurrent_sets(&mut kb, seg, deadline),
+        None => Vec::new(),
+    };
+    let entry = module.function_by_name(&opts.entry)?;
+    for inputs in candidate_inputs() {
+        if Instant::now() > deadline {
+            return None;
+        }
+        if let Some(w) = run(module, opts, entry, inputs, seg, &sets) {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// Input vectors: every input the same boundary value, then a few mixtures.
+fn candidate_inputs() -> Vec<Vec<i128>> {
+    let pool = [0, 1, -1, i128::MAX, i128::MIN, 2, 10, -2];
+    let mut out: Vec<Vec<i128>> = pool.iter().map(|v| vec![*v; 64]).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..40 {
+        let v = (0..64)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pool[(seed % pool.len() as u64) as usize]
+            })
+            .collect();
+        out.push(v);
+    }
+    out
+}
+
+type Snapshot = Vec<(u32, u32, usize, Vec<(u32, i128)>)>;
+
+fn snapshot(st: &State) -> Option<Snapshot> {
+    st.frames
+        .iter()
+        .map(|f| {
+            let regs = f
+                .regs
+                .iter()
+                .map(|(s, v)| match v {
+                    Val::Const(c) => Some((s.0, *c)),
+                    Val::Var(_) => None,
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some((f.func.0, f.block.0, f.idx, regs))
+        })
+        .collect()
+}
+
+fn run(
+    module: &Module,
+    opts: &Options,
+    entry: symex_ir::FuncId,
+    inputs: Vec<i128>,
+    seg: Option<&Seg>,
+    sets: &[Recurrent],
+) -> Option<Witness> {
+    let mut ex = Exec::new(module, opts.sem, Kb::new(Duration::from_secs(1)));
+    ex.concrete_inputs = Some(inputs);
+    let mut st = State {
+        frames: vec![crate::state::Frame {
+            func: entry,
+            block: symex_ir::BlockId(0),
+            idx: 0,
+            regs: Default::default(),
+            ret_to: None,
+        }],
+        kb: Vec::new(),
+        arrived: false,
+        halted: false,
+        inputs: Vec::new(),
+    };
+    if !module.func(entry).params.is_empty() {
+        return None;
+    }
+    let mut seen: FxHashMap<Snapshot, (usize, u64)> = FxHashMap::default();
+    for step in 0..200_000u64 {
+        st = match ex.step(st) {
+            Outcome::Next(mut v) if v.len() == 1 => v.pop().expect("one"),
+            _ => return None,
+        };
+        if st.halted {
+            return None;
+        }
+        if !st.arrived {
+            continue;
+        }
+        let snap = snapshot(&st)?;
+        let consumed = st.inputs.len();
+        if let Some(&(before, at)) = seen.get(&snap) {
+            if before == consumed {
+                return Some(Witness {
+                    inputs: inputs_of(&st),
+                    proof: format!(
+                        "concrete lasso: the state at {} after step {at} repeats at step {step} with no input read in between",
+                        ex.here(&st)
+                    ),
+                });
+            }
+        }
+        seen.insert(snap, (consumed, step));
+        if let Some(seg) = seg {
+            let key = st.key();
+            for r in sets {
+                let spec = &seg.heads[r.head];
+                if spec.key != key {
+                    continue;
+                }
+                let value = |i: usize| {
+                    let (fi, slot, _, _) = spec.slots[i];
+                    match st.frames[fi].regs.get(&slot) {
+                        Some(Val::Const(c)) => Poly::constant(*c),
+                        _ => Poly::var(0),
+                    }
+                };
+                let holds = r.atoms.iter().all(|a| {
+                    crate::state::const_truth(&Atom {
+                        poly: a.poly.substitute(&value),
+                        rel: a.rel,
+                    }) == Some(true)
+                });
+                if holds {
+                    return Some(Witness {
+                        inputs: inputs_of(&st),
+                        proof: format!(
+                            "recurrent set {{{}}} at loop head {} ({}): closed under every SEG chain from the head, no exit possible from it, reached by this run",
+                            r.text,
+                            spec.name,
+                            ex.here(&st)
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+fn inputs_of(st: &State) -> Vec<(String, u32, i128)> {
+    st.inputs
+        .iter()
+        .map(|(n, w, v)| {
+            let v = match v {
+                Val::Const(c) => *c,
+                Val::Var(_) => 0,
+            };
+            (n.clone(), *w, v)
+        })
+        .collect()
+}
+
+/// Candidate sets per head, kept when proved closed on the SEG.
+fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
+    let mut out = Vec::new();
+    for (h, spec) in seg.heads.iter().enumerate() {
+        let vars = &seg.head_vars[h];
+        let mut candidates: Vec<Vec<Atom>> = vec![vec![]];
+        for (i, (_, _, w, r)) in spec.slots.iter().enumerate() {
+            if vars.get(i).copied().flatten().is_none() || *w == 1 {
+                continue;
+            }
+            let (lo, hi) = crate::rules::range(*w, *r);
+            for c in [0, 1, lo, hi, hi - 1] {
+                candidates.push(vec![eq(&Poly::var(i), &Poly::constant(c))]);
+            }
+        }
+        for atoms in candidates {
+            if Instant::now() > deadline {
+                return out;
+            }
+            if closed(kb, seg, h, &atoms) {
+                let name = |i: usize| format!("x{i}");
+                let text = atoms
+                    .iter()
+                    .map(|a| format!("{} = 0", a.poly.display(&name)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                out.push(Recurrent {
+                    head: h,
+                    atoms,
+                    text: if text.is_empty() { "true".into() } else { text },
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `R ∧ KB_e ⊨ R(μ_e)` for every chain from `h` back to `h`; every other chain and every exit
+/// from `h` is infeasible under `R`.
+fn closed(kb: &mut Kb, seg: &Seg, h: usize, atoms: &[Atom]) -> bool {
+    let vars = &seg.head_vars[h];
+    let at_head = |i: usize| vars[i].map_or(Poly::constant(0), Poly::var);
+    let r: Vec<Atom> = atoms
+        .iter()
+        .map(|a| Atom {
+            poly: a.poly.substitute(&at_head),
+            rel: a.rel,
+        })
+        .collect();
+    let mut back = 0;
+    for e in seg.edges.iter().filter(|e| e.from == Origin::Head(h)) {
+        let mut ctx = e.kb.clone();
+        ctx.extend(r.iter().cloned());
+        if e.to != h {
+            if kb.feasible(&e.kb, &r) {
+                return false;
+            }
+            continue;
+        }
+        if !kb.feasible(&e.kb, &r) {
+            continue;
+        }
+        back += 1;
+        for a in atoms {
+            let Some(p) = a
+                .poly
+                .vars()
+                .iter()
+                .map(|i| e.mu.get(*i).cloned().flatten())
+                .collect::<Option<Vec<_>>>()
+            else {
+                return false;
+            };
+            let _ = p;
+            let next = |i: usize| e.mu[i].clone().unwrap_or_default();
+            let goal = Atom {
+                poly: a.poly.substitute(&next),
+                rel: a.rel,
+            };
+            if !kb.entails(&ctx, &goal) {
+                return false;
+            }
+        }
+    }
+    let exits_possible = seg
+        .leaves
+        .iter()
+        .filter(|l| l.from == Origin::Head(h))
+        .any(|l| kb.feasible(&l.kb, &r));
+    back > 0 && !exits_possible
+}

@@ -1,0 +1,341 @@
+//! The symbolic-execution rules of [B] §3 on abstract states, one rule family per file:
+//! [`arith`] (add/sub case analysis, mul/shl/trunc by modulo relations, div/rem/shift
+//! brackets, bitwise range facts), [`cmp`] (icmp and select refinement), [`control`]
+//! (br/switch/phi/ret), [`call`] (inlined calls, `__VERIFIER_*`), [`cast`] (zext/sext/trunc).
+//!
+//! A step returns the successors: one for an *evaluation*, several for a *refinement* (the
+//! KB split on a condition neither entailed nor refuted). A state where undefined behaviour
+//! cannot be excluded is `ERR`; a construct outside the fragment is `Unsupported`. Both
+//! name the instruction and its source position.
+
+pub mod arith;
+pub mod call;
+pub mod cast;
+pub mod cmp;
+pub mod control;
+
+use crate::classify::Classification;
+use crate::kb::Kb;
+use crate::state::{convert_const, eq, ge_c, le_c, smax, smin, umax, Reading, State, Val};
+use rustc_hash::FxHashSet;
+use symex_ir::{BlockId, Const, FuncId, Inst, Loc, Module, Operand, Slot, TypeKind};
+use symex_its::{Atom, Poly};
+
+/// The semantics switches of `symex term`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Semantics {
+    /// Mathematical integers instead of bit-vectors (no ranges, no wrap-around): the
+    /// unsound model the paper's §1 argues against, for comparison.
+    pub math_int: bool,
+    /// Signed overflow wraps (two's complement) instead of being undefined behaviour, as
+    /// in the paper's evaluation.
+    pub signed_wrap: bool,
+}
+
+/// The result of one step.
+pub enum Outcome {
+    /// The successors (more than one: a refinement).
+    Next(Vec<State>),
+    /// The path ended: the program exited (or an assumption cut it off); the last state.
+    Done(State),
+    /// `ERR`: undefined behaviour is not excluded.
+    Err(String),
+    /// Outside the supported fragment.
+    Unsupported(String),
+}
+
+/// The executor: the program, its classification, the variable counter and the solver.
+pub struct Exec<'m> {
+    pub module: &'m Module,
+    pub class: Classification,
+    pub sem: Semantics,
+    pub kb: Kb,
+    pub nvars: usize,
+    /// Loop heads: targets of DFS back edges, per function.
+    pub heads: FxHashSet<(FuncId, BlockId)>,
+    /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
+    pub concrete_inputs: Option<Vec<i128>>,
+}
+
+type R<T> = Result<T, Outcome>;
+
+impl<'m> Exec<'m> {
+    pub fn new(module: &'m Module, sem: Semantics, kb: Kb) -> Exec<'m> {
+        Exec {
+            module,
+            class: Classification::of(module),
+            sem,
+            kb,
+            nvars: 0,
+            heads: crate::heads::loop_heads(module),
+            concrete_inputs: None,
+        }
+    }
+
+    /// The source position of the next instruction of `st`.
+    pub fn here(&self, st: &State) -> String {
+        let f = st.top();
+        let body = self.module.func(f.func).body.as_ref().expect("a body");
+        let b = &body.blocks[f.block.0 as usize];
+        let loc = b.locs.get(f.idx).copied().unwrap_or(b.term_loc);
+        self.describe(loc, f.func)
+    }
+
+    fn describe(&self, loc: Loc, f: FuncId) -> String {
+        format!(
+            "{} (in {})",
+            self.module.describe_loc(loc),
+            self.module.func(f).name
+        )
+    }
+
+    pub fn unsupported(&self, st: &State, what: &str) -> Outcome {
+        Outcome::Unsupported(format!("{}: unsupported: {what}", self.here(st)))
+    }
+
+    pub fn err(&self, st: &State, what: &str) -> Outcome {
+        Outcome::Err(format!("{}: {what}", self.here(st)))
+    }
+
+    /// A fresh symbolic variable of `width` bits in `reading`, its range added to the KB.
+    pub fn fresh(&mut self, st: &mut State, width: u32, reading: Reading) -> usize {
+        let v = self.nvars;
+        self.nvars += 1;
+        let p = Poly::var(v);
+        if width == 1 {
+            let (lo, hi) = match reading {
+                Reading::Unsigned => (0, 1),
+                Reading::Signed => (-1, 0),
+            };
+            st.kb.push(ge_c(&p, lo));
+            st.kb.push(le_c(&p, hi));
+        } else if !self.sem.math_int {
+            let (lo, hi) = range(width, reading);
+            st.kb.push(ge_c(&p, lo));
+            st.kb.push(le_c(&p, hi));
+        }
+        v
+    }
+
+    /// A fresh unbounded integer (the `k` of a modulo relation).
+    pub fn fresh_int(&mut self) -> usize {
+        self.nvars += 1;
+        self.nvars - 1
+    }
+
+    /// The bit width of a slot of the top frame's function (`None` for non-integers).
+    pub fn slot_width(&self, f: FuncId, s: Slot) -> Option<u32> {
+        let body = self.module.func(f).body.as_ref()?;
+        let ty = body.slot_types.get(s.0 as usize)?;
+        match self.module.ty(*ty).kind {
+            TypeKind::Int(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// The reading literals get: in the mathematical-integer model every literal is read
+    /// signed (`j + (-1)` is `j - 1`, as a C programmer reads it).
+    fn literal_reading(&self, want: Reading) -> Reading {
+        if self.sem.math_int {
+            Reading::Signed
+        } else {
+            want
+        }
+    }
+
+    /// `LV_{want,n}(op)` (§3): the operand's value in the wanted reading; a register held in
+    /// the other reading is converted by a modulo relation `w = v ± k·2ⁿ`, `k ∈ {0, 1}`.
+    pub fn operand(&mut self, st: &mut State, op: Operand, width: u32, want: Reading) -> R<Poly> {
+        if width > 64 {
+            return Err(self.unsupported(st, &format!("{width}-bit integers")));
+        }
+        match op {
+            Operand::Const(c) => match self.module.konst(c) {
+                Const::Int { width: w, value } => {
+                    let want = self.literal_reading(want);
+                    Ok(Poly::constant(convert_const(*value as i128, *w, want)))
+                }
+                Const::Undef(_) => {
+                    let v = self.fresh(st, width, want);
+                    Ok(Poly::var(v))
+                }
+                _ => Err(self.unsupported(st, "pointer or aggregate constant")),
+            },
+            Operand::Slot(s) => {
+                let f = st.top().func;
+                let Some(val) = st.top().regs.get(&s).copied() else {
+                    return Err(self.unsupported(st, "register without a value"));
+                };
+                let have = self.class.reading(f, s);
+                Ok(self.convert(st, val, width, have, want))
+            }
+        }
+    }
+
+    /// The value `val` held in reading `have`, seen in reading `want`.
+    pub fn convert(
+        &mut self,
+        st: &mut State,
+        val: Val,
+        width: u32,
+        have: Reading,
+        want: Reading,
+    ) -> Poly {
+        if have == want || self.sem.math_int && width > 1 {
+            return val.poly();
+        }
+        match val {
+            Val::Const(c) => Poly::constant(convert_const(c, width, want)),
+            Val::Var(v) => {
+                let w = self.fresh(st, width, want);
+                let k = self.fresh_int();
+                let kp = Poly::var(k);
+                st.kb.push(ge_c(&kp, 0));
+                st.kb.push(le_c(&kp, 1));
+                let shift = kp.scale(1i128 << width);
+                let rhs = match want {
+                    Reading::Unsigned => Poly::var(v).add(&shift),
+                    Reading::Signed => Poly::var(v).sub(&shift),
+                };
+                st.kb.push(eq(&Poly::var(w), &rhs));
+                Poly::var(w)
+            }
+        }
+    }
+
+    /// `LV(dst) := value`, where `value` is in reading `have`.
+    pub fn bind(&mut self, st: &mut State, dst: Slot, value: Poly, width: u32, have: Reading) {
+        let f = st.top().func;
+        let want = self.class.reading(f, dst);
+        let val = self.value_of(st, value, width, have);
+        let p = self.convert(st, val, width, have, want);
+        let val = self.value_of(st, p, width, want);
+        st.top_mut().regs.insert(dst, val);
+    }
+
+    /// A literal, a variable, or a fresh variable equal to a linear expression.
+    fn value_of(&mut self, st: &mut State, p: Poly, width: u32, reading: Reading) -> Val {
+        if let Some(c) = p.as_constant() {
+            return Val::Const(c);
+        }
+        if let [v] = p.vars().into_iter().collect::<Vec<_>>()[..] {
+            if p == Poly::var(v) {
+                return Val::Var(v);
+            }
+        }
+        let v = self.fresh(st, width, reading);
+        st.kb.push(eq(&Poly::var(v), &p));
+        Val::Var(v)
+    }
+
+    /// The refinement rule: the cases whose condition may hold under the KB. With one
+    /// feasible case (the cases are exhaustive, so its condition is entailed) the state is
+    /// evaluated without a split; with several, each successor's KB gains its condition.
+    pub fn split<T>(&mut self, st: State, cases: Vec<(Vec<Atom>, T)>) -> Vec<(State, T)> {
+        let mut feasible = Vec::new();
+        for (cond, payload) in cases {
+            if self.kb.feasible(&st.kb, &cond) {
+                feasible.push((cond, payload));
+            }
+        }
+        if feasible.len() == 1 {
+            let (_, payload) = feasible.pop().expect("one case");
+            return vec![(st, payload)];
+        }
+        feasible
+            .into_iter()
+            .map(|(cond, payload)| {
+                let mut s = st.clone();
+                s.kb.extend(
+                    cond.into_iter()
+                        .filter(|a| crate::state::const_truth(a).is_none()),
+                );
+                (s, payload)
+            })
+            .collect()
+    }
+
+    /// One step of `st`.
+    pub fn step(&mut self, mut st: State) -> Outcome {
+        st.arrived = false;
+        let f = st.top().func;
+        let body = self
+            .module
+            .func(f)
+            .body
+            .as_ref()
+            .expect("a defined function");
+        let block = &body.blocks[st.top().block.0 as usize];
+        let Some(inst) = block.insts.get(st.top().idx) else {
+            return control::terminator(self, st, &block.term);
+        };
+        let res = match inst {
+            Inst::Bin {
+                op,
+                flags,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } => arith::binary(self, st, *op, *flags, *width, *dst, *lhs, *rhs),
+            Inst::ICmp {
+                pred,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } => cmp::icmp(self, st, *pred, *width, *dst, *lhs, *rhs),
+            Inst::Cast {
+                op,
+                from,
+                to,
+                dst,
+                src,
+            } => cast::cast(self, st, *op, *from, *to, *dst, *src),
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
+                cast::copy(self, st, *dst, *src)
+            }
+            Inst::Select {
+                dst,
+                cond,
+                on_true,
+                on_false,
+            } => cmp::select(self, st, *dst, *cond, *on_true, *on_false),
+            Inst::Call(c) => return call::call(self, st, c),
+            Inst::Intrinsic { op, .. } => call::intrinsic(self, st, op),
+            Inst::Load { .. } => Err(self.unsupported(&st, "`load` from memory not promoted to a register (arrays, pointers, address-taken locals)")),
+            Inst::Store { .. } => Err(self.unsupported(&st, "`store` to memory not promoted to a register")),
+            Inst::Alloca { .. } => Err(self.unsupported(&st, "`alloca` that mem2reg could not promote")),
+            Inst::Gep { .. } => Err(self.unsupported(&st, "pointer arithmetic (`getelementptr`)")),
+            Inst::ExtractValue { .. } | Inst::InsertValue { .. } => {
+                Err(self.unsupported(&st, "aggregate values"))
+            }
+            Inst::Vector(_) => Err(self.unsupported(&st, "vector instructions")),
+        };
+        match res {
+            Ok(states) => Outcome::Next(
+                states
+                    .into_iter()
+                    .map(|mut s| {
+                        s.top_mut().idx += 1;
+                        s
+                    })
+                    .collect(),
+            ),
+            Err(o) => o,
+        }
+    }
+}
+
+/// `[min, max]` of a reading.
+pub fn range(width: u32, reading: Reading) -> (i128, i128) {
+    match reading {
+        Reading::Unsigned => (0, umax(width)),
+        Reading::Signed => (smin(width), smax(width)),
+    }
+}
+
+/// `lo ≤ p ≤ hi`.
+pub fn within(p: &Poly, lo: i128, hi: i128) -> Vec<Atom> {
+    vec![ge_c(p, lo), le_c(p, hi)]
+}

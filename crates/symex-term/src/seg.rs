@@ -1,0 +1,582 @@
+//! The symbolic execution graph ([B] §3): a worklist of abstract states, evaluation and
+//! refinement steps by [`crate::rules`], and generalization at loop heads.
+//!
+//! At a loop head, a state that arrives is first run ahead deterministically: if it leaves
+//! the program without any refinement (e.g. `g`'s wrapped `j = 0`), it is an ordinary
+//! path. Otherwise it is closed by a *generalization edge* to the head's general state
+//! `ā` with the instantiation `μ(x̄_i) = LV(x_i)`: fresh variables for the head's registers
+//! and the candidate facts (`x ≥ c`, `x ≤ c` for the program's literals, `x ≤ y`, `x < y`)
+//! that every arrival entails — the paper's merge keeps what both states entail. When an
+//! arrival does not entail a fact of `ā` (it is no instance), the fact is dropped and the
+//! graph is rebuilt: the facts only shrink, so the construction is finite (the widening).
+
+use crate::heads::successors;
+use crate::rules::{Exec, Outcome};
+use crate::state::{const_truth, ge, ge_c, le_c, Frame, Reading, State, Val};
+use rustc_hash::FxHashSet;
+use std::collections::BTreeMap;
+use std::time::Instant;
+use symex_ir::{BlockId, Const, FuncId, Operand, Slot};
+use symex_its::{Atom, Poly};
+
+/// The position stack of a loop head.
+pub type Key = Vec<(u32, u32, usize)>;
+
+/// Where a chain of evaluation/refinement edges starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Start,
+    Head(usize),
+}
+
+/// The general state of a loop head: its registers and the facts over them (atoms over
+/// the indices of `slots`).
+#[derive(Clone, Debug)]
+pub struct HeadSpec {
+    pub key: Key,
+    pub template: Vec<Frame>,
+    /// (frame index, slot, width, reading).
+    pub slots: Vec<(usize, Slot, u32, Reading)>,
+    pub live: Vec<bool>,
+    pub facts: Vec<Atom>,
+    pub name: String,
+}
+
+/// A chain of evaluation and refinement edges from `from` ending in a generalization edge
+/// to head `to`: the KB at its end and `μ` (per slot of `to`).
+#[derive(Clone, Debug)]
+pub struct SegEdge {
+    pub from: Origin,
+    pub to: usize,
+    pub kb: Vec<Atom>,
+    pub mu: Vec<Option<Poly>>,
+}
+
+/// A path that ended (program exit) from `from`, with its KB.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    pub from: Origin,
+    pub kb: Vec<Atom>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Seg {
+    pub heads: Vec<HeadSpec>,
+    /// The variables of each head's general state (per slot; `None` for dead slots).
+    pub head_vars: Vec<Vec<Option<usize>>>,
+    pub head_kb: Vec<Vec<Atom>>,
+    pub edges: Vec<SegEdge>,
+    pub leaves: Vec<Leaf>,
+    pub states: usize,
+    pub rounds: usize,
+}
+
+/// Why the SEG is not complete.
+#[derive(Clone, Debug)]
+pub enum Stop {
+    /// An `ERR` state: undefined behaviour not excluded.
+    Err(String),
+    Unsupported(String),
+    Limit(String),
+}
+
+pub struct Limits {
+    pub max_states: usize,
+    pub max_rounds: usize,
+    pub deadline: Instant,
+}
+
+enum Arrival {
+    Continue,
+    Rebuild,
+}
+
+pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop> {
+    let mut specs: Vec<HeadSpec> = Vec::new();
+    for round in 1.. {
+        if round > limits.max_rounds {
+            return Err(Stop::Limit(format!(
+                "the loop-head generalization did not stabilise in {} rounds",
+                limits.max_rounds
+            )));
+        }
+        let mut seg = Seg {
+            heads: std::mem::take(&mut specs),
+            rounds: round,
+            ..Seg::default()
+        };
+        seg.head_vars = vec![Vec::new(); seg.heads.len()];
+        seg.head_kb = vec![Vec::new(); seg.heads.len()];
+        let mut instantiated = vec![false; seg.heads.len()];
+        ex.nvars = 0;
+        let mut init = initial(ex, entry)?;
+        let mut work: Vec<(Origin, State)> = Vec::new();
+        let mut rebuild = false;
+        if init.arrived {
+            init.arrived = false;
+            if let Arrival::Rebuild = arrival(
+                ex,
+                &mut seg,
+                &mut instantiated,
+                &mut work,
+                Origin::Start,
+                init,
+            ) {
+                rebuild = true;
+            }
+        } else {
+            work.push((Origin::Start, init));
+        }
+        while !rebuild {
+            let Some((origin, st)) = work.pop() else {
+                break;
+            };
+            seg.states += 1;
+            if seg.states > limits.max_states {
+                return Err(Stop::Limit(format!(
+                    "more than {} abstract states",
+                    limits.max_states
+                )));
+            }
+            if Instant::now() > limits.deadline {
+                return Err(Stop::Limit("time limit reached".into()));
+            }
+            match ex.step(st) {
+                Outcome::Next(succs) => {
+                    for s in succs {
+                        if s.halted {
+                            seg.leaves.push(Leaf {
+                                from: origin,
+                                kb: s.kb,
+                            });
+                        } else if s.arrived {
+                            if let Arrival::Rebuild =
+                                arrival(ex, &mut seg, &mut instantiated, &mut work, origin, s)
+                            {
+                                rebuild = true;
+                                break;
+                            }
+                        } else {
+                            work.push((origin, s));
+                        }
+                    }
+                }
+                Outcome::Done(s) => seg.leaves.push(Leaf {
+                    from: origin,
+                    kb: s.kb,
+                }),
+                Outcome::Err(r) => return Err(Stop::Err(r)),
+                Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
+            }
+        }
+        if !rebuild {
+            return Ok(seg);
+        }
+        specs = seg.heads;
+    }
+    unreachable!("the loop returns")
+}
+
+fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
+    let mut st = State {
+        frames: vec![Frame {
+            func: entry,
+            block: BlockId(0),
+            idx: 0,
+            regs: BTreeMap::new(),
+            ret_to: None,
+        }],
+        kb: Vec::new(),
+        arrived: ex.heads.contains(&(entry, BlockId(0))),
+        halted: false,
+        inputs: Vec::new(),
+    };
+    // Parameters of the entry function (`main(argc, argv)`) are unconstrained inputs.
+    for i in 0..ex.module.func(entry).params.len() {
+        let s = Slot(i as u32);
+        if let Some(w) = ex.slot_width(entry, s) {
+            let r = ex.class.reading(entry, s);
+            let v = ex.fresh(&mut st, w, r);
+            st.top_mut().regs.insert(s, Val::Var(v));
+        }
+    }
+    Ok(st)
+}
+
+/// Deterministic run-ahead: whether `s` ends the program without a refinement or a loop head.
+fn leaves_without_loop(ex: &mut Exec, s: &State) -> bool {
+    let mut cur = s.clone();
+    for _ in 0..10_000 {
+        match ex.step(cur) {
+            Outcome::Next(mut v) if v.len() == 1 => {
+                let n = v.pop().expect("one");
+                if n.halted {
+                    return true;
+                }
+                if n.arrived {
+                    return false;
+                }
+                cur = n;
+            }
+            Outcome::Done(_) => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn arrival(
+    ex: &mut Exec,
+    seg: &mut Seg,
+    instantiated: &mut Vec<bool>,
+    work: &mut Vec<(Origin, State)>,
+    origin: Origin,
+    s: State,
+) -> Arrival {
+    if leaves_without_loop(ex, &s) {
+        seg.leaves.push(Leaf {
+            from: origin,
+            kb: s.kb.clone(),
+        });
+        return Arrival::Continue;
+    }
+    let key = s.key();
+    let h = match seg.heads.iter().position(|h| h.key == key) {
+        Some(h) => {
+            if !is_instance(ex, &mut seg.heads[h], &s) {
+                return Arrival::Rebuild;
+            }
+            h
+        }
+        None => {
+            let spec = new_head(ex, &s, seg.heads.len());
+            seg.heads.push(spec);
+            seg.head_vars.push(Vec::new());
+            seg.head_kb.push(Vec::new());
+            instantiated.push(false);
+            seg.heads.len() - 1
+        }
+    };
+    let spec = &seg.heads[h];
+    let mu = spec
+        .slots
+        .iter()
+        .zip(&spec.live)
+        .map(|((fi, slot, _, _), live)| {
+            live.then(|| s.frames[*fi].regs.get(slot).map(|v| v.poly()))
+                .flatten()
+        })
+        .collect();
+    seg.edges.push(SegEdge {
+        from: origin,
+        to: h,
+        kb: s.kb,
+        mu,
+    });
+    if !instantiated[h] {
+        instantiated[h] = true;
+        let (st, vars) = instantiate(ex, &seg.heads[h]);
+        seg.head_kb[h] = st.kb.clone();
+        seg.head_vars[h] = vars;
+        work.push((Origin::Head(h), st));
+    }
+    Arrival::Continue
+}
+
+/// The general state of a head: fresh variables for its live registers, its facts.
+fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
+    let mut st = State {
+        frames: spec.template.clone(),
+        kb: Vec::new(),
+        arrived: false,
+        halted: false,
+        inputs: Vec::new(),
+    };
+    let mut vars = Vec::new();
+    for ((fi, slot, width, reading), live) in spec.slots.iter().zip(&spec.live) {
+        if !live {
+            vars.push(None);
+            continue;
+        }
+        let v = ex.fresh(&mut st, *width, *reading);
+        st.frames[*fi].regs.insert(*slot, Val::Var(v));
+        vars.push(Some(v));
+    }
+    let sub = |i: usize| vars[i].map_or(Poly::constant(0), Poly::var);
+    for f in &spec.facts {
+        st.kb.push(Atom {
+            poly: f.poly.substitute(&sub),
+            rel: f.rel,
+        });
+    }
+    (st, vars)
+}
+
+/// Whether `s` is an instance of the head's general state (conditions (g2), (g3)); when it
+/// is not, the head is weakened (dead slots, facts `s` does not entail) and `false` returned.
+fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
+    let mut ok = true;
+    for (i, (fi, slot, _, _)) in spec.slots.iter().enumerate() {
+        if spec.live[i] && !s.frames[*fi].regs.contains_key(slot) {
+            spec.live[i] = false;
+            ok = false;
+        }
+    }
+    let live = spec.live.clone();
+    let slots = spec.slots.clone();
+    let mu = |i: usize| -> Poly {
+        let (fi, slot, _, _) = slots[i];
+        s.frames[fi]
+            .regs
+            .get(&slot)
+            .map_or(Poly::constant(0), |v| v.poly())
+    };
+    let before = spec.facts.len();
+    spec.facts.retain(|f| {
+        f.poly.vars().iter().all(|v| live[*v])
+            && ex.kb.entails(
+                &s.kb,
+                &Atom {
+                    poly: f.poly.substitute(&mu),
+                    rel: f.rel,
+                },
+            )
+    });
+    ok && spec.facts.len() == before
+}
+
+/// A head's general state from its first arrival: the registers still used from the head
+/// on, and the candidate facts the arrival entails.
+fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
+    let mut slots = Vec::new();
+    for (fi, frame) in s.frames.iter().enumerate() {
+        let used = used_from(ex, frame.func, frame.block);
+        for slot in frame.regs.keys() {
+            if !used.contains(slot) {
+                continue;
+            }
+            if let Some(w) = ex.slot_width(frame.func, *slot) {
+                slots.push((fi, *slot, w, ex.class.reading(frame.func, *slot)));
+            }
+        }
+    }
+    let mut template = s.frames.clone();
+    for f in &mut template {
+        f.regs.clear();
+    }
+    let mut candidates = Vec::new();
+    let top = s.top().func;
+    let lits = literals(ex, top);
+    for (i, (_, _, w, r)) in slots.iter().enumerate() {
+        let x = Poly::var(i);
+        let (lo, hi) = crate::rules::range(*w, *r);
+        for &c in &lits {
+            let c = if ex.sem.math_int {
+                c
+            } else {
+                crate::state::convert_const(c, *w, *r)
+            };
+            if ex.sem.math_int || c > lo {
+                candidates.push(ge_c(&x, c));
+            }
+            if ex.sem.math_int || c < hi {
+                candidates.push(le_c(&x, c));
+            }
+        }
+    }
+    if slots.len() <= 12 {
+        for i in 0..slots.len() {
+            for j in 0..slots.len() {
+                if i != j && slots[i].2 == slots[j].2 && slots[i].2 > 1 {
+                    candidates.push(ge(&Poly::var(j), &Poly::var(i)));
+                    candidates.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
+                }
+            }
+        }
+    }
+    candidates.sort();
+    candidates.dedup();
+    let mu = |i: usize| {
+        let (fi, slot, _, _) = slots[i];
+        s.frames[fi]
+            .regs
+            .get(&slot)
+            .map_or(Poly::constant(0), |v| v.poly())
+    };
+    // One model rules out most candidates without an entailment query each.
+    let model = ex.kb.model(&s.kb, &[], ex.nvars);
+    let mut facts = Vec::new();
+    for c in candidates {
+        let inst = Atom {
+            poly: c.poly.substitute(&mu),
+            rel: c.rel,
+        };
+        if let (Some(m), None) = (&model, const_truth(&inst)) {
+            let holds = symex_its::its::Atom::holds(&inst, m);
+            if holds == Some(false) {
+                continue;
+            }
+        }
+        if ex.kb.entails(&s.kb, &inst) {
+            facts.push(c);
+        }
+    }
+    let f = s.top();
+    let func = ex.module.func(f.func);
+    let block = &func.body.as_ref().expect("body").blocks[f.block.0 as usize];
+    HeadSpec {
+        key: s.key(),
+        template,
+        live: vec![true; slots.len()],
+        slots,
+        facts,
+        name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
+    }
+}
+
+/// Registers read in blocks reachable from `block` (including it).
+fn used_from(ex: &Exec, f: FuncId, block: BlockId) -> FxHashSet<Slot> {
+    let body = ex.module.func(f).body.as_ref().expect("body");
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![block];
+    let mut used = FxHashSet::default();
+    while let Some(b) = stack.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        let blk = &body.blocks[b.0 as usize];
+        let text = format!("{:?} {:?}", blk.insts, blk.term);
+        // Operands are `Slot(n)` in the debug form: a cheap, complete scan of every use.
+        for part in text.split("Slot(").skip(1) {
+            if let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) {
+                used.insert(Slot(n));
+            }
+        }
+        stack.extend(successors(&blk.term));
+    }
+    used
+}
+
+/// The integer literals of a function (and −1, 0, 1), at most 16, smallest first.
+fn literals(ex: &Exec, f: FuncId) -> Vec<i128> {
+    let body = ex.module.func(f).body.as_ref().expect("body");
+    let mut lits: Vec<i128> = vec![-1, 0, 1];
+    for blk in &body.blocks {
+        let text = format!("{:?} {:?}", blk.insts, blk.term);
+        for part in text.split("Const(ConstId(").skip(1) {
+            if let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) {
+                if let Some(Const::Int { width, value }) = ex.module.consts.get(n as usize) {
+                    if *width > 1 && *width <= 64 {
+                        let v =
+                            crate::state::convert_const(*value as i128, *width, Reading::Signed);
+                        lits.extend([v, v - 1, v + 1]);
+                    }
+                }
+            }
+        }
+    }
+    lits.sort_by_key(|v| (v.abs(), *v));
+    lits.dedup();
+    lits.truncate(16);
+    let _ = Operand::Const;
+    lits
+}
+
+fn atom_text(a: &Atom, name: &dyn Fn(usize) -> String) -> String {
+    let rel = match a.rel {
+        symex_its::Rel::Ge => ">=",
+        symex_its::Rel::Eq => "=",
+        symex_its::Rel::Ne => "!=",
+    };
+    format!("{} {rel} 0", a.poly.display(name))
+}
+
+/// The SEG in text: each loop head's general state (its registers and facts), then the
+/// chains between heads (evaluation and refinement edges collapsed, generalization at the end).
+pub fn describe(seg: &Seg) -> String {
+    let mut out = format!(
+        "SEG: {} loop heads, {} chains ending in generalization edges, {} exits, {} states, {} rounds\n",
+        seg.heads.len(),
+        seg.edges.len(),
+        seg.leaves.len(),
+        seg.states,
+        seg.rounds
+    );
+    for (h, spec) in seg.heads.iter().enumerate() {
+        let vars = &seg.head_vars[h];
+        let name = |i: usize| format!("x{i}");
+        let regs: Vec<String> = spec
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| spec.live[*i])
+            .map(|(i, (fi, s, w, r))| {
+                let v = vars
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or("-".into(), |v| format!("v{v}"));
+                format!("x{i} = %{} (frame {fi}, i{w} {:?}) = {v}", s.0, r)
+            })
+            .collect();
+        out.push_str(&format!("  {}: {}\n", spec.name, regs.join("; ")));
+        let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
+        out.push_str(&format!("    facts: {}\n", facts.join(", ")));
+    }
+    for (i, e) in seg.edges.iter().enumerate() {
+        let from = match e.from {
+            Origin::Start => "start".to_string(),
+            Origin::Head(h) => seg.heads[h].name.clone(),
+        };
+        let name = |v: usize| format!("v{v}");
+        let mu: Vec<String> =
+            e.mu.iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.as_ref().map(|p| format!("x{i} := {}", p.display(&name))))
+                .collect();
+        out.push_str(&format!(
+            "  chain {i}: {from} -> {} with mu [{}]\n",
+            seg.heads[e.to].name,
+            mu.join(", ")
+        ));
+    }
+    out
+}
+
+/// The SEG in DOT: loop heads, start and exits, chains as edges labelled with `μ`.
+pub fn to_dot(seg: &Seg) -> String {
+    let mut out = String::from("digraph seg {\n  start [shape=box];\n  exit [shape=box];\n");
+    for spec in &seg.heads {
+        let name = |i: usize| format!("x{i}");
+        let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
+        out.push_str(&format!(
+            "  {} [label=\"{}\\n{}\"];\n",
+            spec.name,
+            spec.name,
+            facts.join("\\n")
+        ));
+    }
+    let node = |o: Origin| match o {
+        Origin::Start => "start".to_string(),
+        Origin::Head(h) => seg.heads[h].name.clone(),
+    };
+    for e in &seg.edges {
+        let name = |v: usize| format!("v{v}");
+        let mu: Vec<String> =
+            e.mu.iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.as_ref().map(|p| format!("x{i}:={}", p.display(&name))))
+                .collect();
+        out.push_str(&format!(
+            "  {} -> {} [label=\"{}\"];\n",
+            node(e.from),
+            seg.heads[e.to].name,
+            mu.join(", ")
+        ));
+    }
+    for l in &seg.leaves {
+        out.push_str(&format!("  {} -> exit [style=dashed];\n", node(l.from)));
+    }
+    out.push_str("}\n");
+    out
+}
