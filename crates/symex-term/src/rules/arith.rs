@@ -243,6 +243,11 @@ fn modulo(
             "multiplication or shift overflow (`nsw`/`nuw`) not excluded",
         ));
     }
+    if let Some(c) = s.as_constant() {
+        let v = crate::state::convert_const(c, width, reading);
+        ex.bind(&mut st, dst, Poly::constant(v), width, reading);
+        return Ok(vec![st]);
+    }
     let v = ex.fresh(&mut st, width, reading);
     let k = ex.fresh_int();
     let wrapped = s.sub(&Poly::var(k).scale(1i128 << width));
@@ -297,18 +302,16 @@ fn floor_div(
     let cq = qp.scale(c);
     let floor = vec![ge(a, &cq), ge(&cq.add(&Poly::constant(c - 1)), a)];
     let trunc_neg = vec![ge(a, &cq.sub(&Poly::constant(c - 1))), ge(&cq, a)];
+    // The sign cases only decide which bracket defines `q`; the bracket is added after the
+    // split (a refinement drops an entailed case condition, never a definition).
     let cases = if truncating {
-        let mut pos = floor;
-        pos.push(ge_c(a, 0));
-        let mut neg = trunc_neg;
-        neg.push(le_c(a, -1));
-        vec![(pos, ()), (neg, ())]
+        vec![(vec![ge_c(a, 0)], floor), (vec![le_c(a, -1)], trunc_neg)]
     } else {
-        st.kb.extend(floor);
-        vec![(vec![], ())]
+        vec![(vec![], floor)]
     };
     let mut out = Vec::new();
-    for (mut s, ()) in ex.split(st, cases) {
+    for (mut s, bracket) in ex.split(st, cases) {
+        s.kb.extend(bracket);
         let v = if rem { a.sub(&cq) } else { qp.clone() };
         ex.bind(&mut s, dst, v, width, reading);
         out.push(s);

@@ -58,8 +58,11 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
     if ENDS.contains(&name.as_str()) {
         return Outcome::Done(st);
     }
-    if name.starts_with("__VERIFIER_nondet_") {
+    if name.starts_with("__VERIFIER_nondet") {
         return nondet(ex, st, c, &name);
+    }
+    if OUTPUT.contains(&name.as_str()) {
+        return output(ex, st, c);
     }
     if name == "__VERIFIER_assume" || name == "klee_assume" {
         let Some(arg) = c.args.first().copied() else {
@@ -130,6 +133,24 @@ fn nondet(ex: &mut Exec, mut st: State, c: &Call, name: &str) -> Outcome {
     st.inputs.push((name.to_string(), width, val));
     if let Some(d) = c.dst {
         st.top_mut().regs.insert(d, val);
+    }
+    st.top_mut().idx += 1;
+    Outcome::Next(vec![st])
+}
+
+/// Output functions: they terminate and change no register; their result (a count or an
+/// error) is any value of its type.
+const OUTPUT: &[&str] = &["printf", "puts", "putchar"];
+
+fn output(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
+    if let Some(d) = c.dst {
+        let f = st.top().func;
+        let Some(width) = ex.slot_width(f, d) else {
+            return ex.unsupported(&st, "output function with a non-integer result");
+        };
+        let reading = ex.class.reading(f, d);
+        let v = ex.fresh(&mut st, width, reading);
+        st.top_mut().regs.insert(d, Val::Var(v));
     }
     st.top_mut().idx += 1;
     Outcome::Next(vec![st])

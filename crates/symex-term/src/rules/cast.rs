@@ -30,6 +30,11 @@ pub fn cast(
             let reading = ex.class.reading(f, dst);
             let t = ex.operand(&mut st, src, from, reading)?;
             let (lo, hi) = range(to, reading);
+            if let (Some(c), false) = (t.as_constant(), ex.sem.math_int) {
+                let v = crate::state::convert_const(c, to, reading);
+                ex.bind(&mut st, dst, Poly::constant(v), to, reading);
+                return Ok(vec![st]);
+            }
             let fits =
                 ex.sem.math_int || within(&t, lo, hi).iter().all(|a| ex.kb.entails(&st.kb, a));
             if fits {

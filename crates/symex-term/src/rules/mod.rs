@@ -187,6 +187,12 @@ impl<'m> Exec<'m> {
         match val {
             Val::Const(c) => Poly::constant(convert_const(c, width, want)),
             Val::Var(v) => {
+                // Both readings agree on `[0, smax]`: no conversion when that is entailed.
+                let p = Poly::var(v);
+                let shared = [ge_c(&p, 0), le_c(&p, smax(width))];
+                if shared.iter().all(|a| self.kb.entails(&st.kb, a)) {
+                    return p;
+                }
                 let w = self.fresh(st, width, want);
                 let k = self.fresh_int();
                 let kp = Poly::var(k);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs `symex term` on the termination benchmarks with their known verdicts and prints, per set,
+# YES/NO/MAYBE counts and every WRONG answer (YES on a non-terminating program, NO on a
+# terminating one). Exit status 1 when any answer is wrong.
+#
+#   bench/term.sh [LIMIT] [SET...]   # LIMIT seconds per program (default 60); sets: svcomp,
+#                                    # c-integer, svcomp-tpdb, aprove-numeric (default: all)
+#   SYMEX=path/to/symex JOBS=2 KEEP=results.tsv bench/term.sh 60
+# Verdicts: the SV-COMP rows of tasks.tsv (`termination`, expected true/false, -m32 for ILP32);
+# TPDB file names (`_true-termination`, `_false-termination`, `_true.c`, `_false.c`).
+set -uo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+shared="$here/../shared/benchmarks"
+[ -d "$shared" ] || shared=/work/shared/benchmarks
+limit="${1:-60}"
+shift || true
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(svcomp c-integer svcomp-tpdb aprove-numeric)
+symex="${SYMEX:-$here/target/release/symex}"
+[ -x "$symex" ] || symex="$here/target/debug/symex"
+[ -x "$symex" ] || { echo "build first: cargo build -p symex-cli (or set SYMEX)" >&2; exit 2; }
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+for s in "${sets[@]}"; do
+    case "$s" in
+    svcomp)
+        awk -F'\t' -v d="$shared/sv-comp" '$3=="termination" {
+            printf "%s\t%s\t%s\t%s\n", "svcomp", ($4=="true" ? "YES" : "NO"), ($6=="ILP32" ? "-m32" : "-"), d "/" $2 }' \
+            "$shared/sv-comp/tasks.tsv" ;;
+    c-integer|svcomp-tpdb|aprove-numeric)
+        case "$s" in
+        c-integer) dir="$shared/tpdb/C_Integer" ;;
+        svcomp-tpdb) dir="$shared/tpdb/C/SV-COMP_Termination_Category" ;;
+        aprove-numeric) dir="$shared/tpdb/C/AProVE_numeric" ;;
+        esac
+        find "$dir" -name '*.c' | sort | while read -r f; do
+            b="$(basename "$f")"
+            case "$b" in
+            *true-termination*|*_true.c) v=YES ;;
+            *false-termination*|*_false.c) v=NO ;;
+            *) v=unknown ;;
+            esac
+            printf '%s\t%s\t-\t%s\n' "$s" "$v" "$f"
+        done ;;
+    *) echo "unknown set $s" >&2; exit 2 ;;
+    esac
+done > "$out/tasks"
+run_one() {
+    IFS=$'\t' read -r set expected flag file <<< "$1"
+    local cflags=()
+    [ "$flag" = "-" ] || cflags=(--cflags "$flag")
+    local start ans
+    start=$(date +%s%N)
+    ans=$(timeout $((limit + 10)) "$symex" term --quiet --check-runs 0 --max-time "$limit" "${cflags[@]}" "$file" 2>/dev/null | head -1)
+    [ -n "$ans" ] || ans=TIMEOUT
+    printf '%s\t%s\t%s\t%s\t%s\n' "$set" "$expected" "$ans" "$(( ($(date +%s%N) - start) / 1000000 ))" "$file"
+}
+export -f run_one
+export symex limit
+tr '\n' '\0' < "$out/tasks" | xargs -0 -P "${JOBS:-2}" -I{} bash -c 'run_one "$@"' _ {} > "$out/results"
+[ -n "${KEEP:-}" ] && cp "$out/results" "$KEEP"
+wrong=0
+for s in "${sets[@]}"; do
+    awk -F'\t' -v s="$s" '$1==s {
+        n++; a[$3]++
+        if ($2=="YES") { t++; if ($3=="YES") ty++ }
+        if (($2=="YES" && $3=="NO") || ($2=="NO" && $3=="YES")) { w++; print "  WRONG: " $3 " on " $5 > "/dev/stderr" }
+    } END {
+        printf "%-15s %4d programs (%d terminating): YES %d, NO %d, MAYBE %d, timeout %d, wrong %d; YES on %d of %d terminating (%.1f%%)\n",
+            s, n, t, a["YES"], a["NO"], a["MAYBE"], a["TIMEOUT"], w, ty, t, (t ? 100*ty/t : 0)
+    }' "$out/results"
+    wrong=$((wrong + $(awk -F'\t' -v s="$s" '$1==s && (($2=="YES" && $3=="NO") || ($2=="NO" && $3=="YES"))' "$out/results" | wc -l)))
+done
+echo "wrong answers: $wrong"
+[ "$wrong" -eq 0 ]

@@ -1,0 +1,68 @@
+//! Shared helpers: compile C, analyse it, run it on the reference interpreter.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use symex_engine::{Checks, End, Halt, Program, RunOptions, TestFile, TestInput};
+use symex_ir::{FrontendOptions, Module};
+use symex_term::rules::Semantics;
+use symex_term::{analyse, Options, Report};
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn load(path: &Path, promote: bool) -> Module {
+    let mut opts = FrontendOptions::default();
+    if promote {
+        opts = opts.with_simplify();
+    }
+    symex_ir::load(path, &opts).expect("compiles")
+}
+
+pub fn options(sem: Semantics) -> Options {
+    Options {
+        sem,
+        entry: "main".into(),
+        max_time: Duration::from_secs(60),
+    }
+}
+
+pub fn term(path: &Path, sem: Semantics) -> Report {
+    analyse(&load(path, true), &options(sem))
+}
+
+/// Writes `src` into a fresh temp dir and returns the file (and the dir, kept alive).
+pub fn source(src: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("p.c");
+    std::fs::write(&p, src).expect("write");
+    (dir, p)
+}
+
+/// Runs `main` of the plain (not promoted) build on one input of `width` bits.
+pub fn run_with(prog: &Program, name: &str, bytes: Vec<u8>, limit: u64) -> End {
+    let test = TestFile {
+        program: None,
+        entry: Some("main".into()),
+        inputs: vec![TestInput {
+            name: name.into(),
+            bytes,
+        }],
+        outcome: None,
+    };
+    let ro = RunOptions {
+        entry: "main".into(),
+        checks: Checks {
+            overflow: true,
+            leaks: false,
+        },
+        max_instructions: limit,
+        max_time: None,
+    };
+    symex_engine::run(prog, &test, &ro).end
+}
+
+pub fn loops(end: &End) -> bool {
+    matches!(end, End::Halt(Halt::Limit(_)))
+}
