@@ -129,6 +129,7 @@ fn run(
         kb: Vec::new(),
         arrived: false,
         halted: false,
+        unrolled: 0,
         inputs: Vec::new(),
     };
     if !module.func(entry).params.is_empty() {

@@ -189,6 +189,7 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
         kb: Vec::new(),
         arrived: ex.heads.contains(&(entry, BlockId(0))),
         halted: false,
+        unrolled: 0,
         inputs: Vec::new(),
     };
     // Parameters of the entry function (`main(argc, argv)`) are unconstrained inputs.
@@ -201,6 +202,15 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
         }
     }
     Ok(st)
+}
+
+/// Loop-head arrivals a concrete path may pass before it is generalized.
+const UNROLL: u32 = 300;
+
+fn is_concrete(s: &State) -> bool {
+    s.frames
+        .iter()
+        .all(|f| f.regs.values().all(|v| matches!(v, Val::Const(_))))
 }
 
 /// Deterministic run-ahead: whether `s` ends the program without a refinement or a loop head.
@@ -231,8 +241,16 @@ fn arrival(
     instantiated: &mut Vec<bool>,
     work: &mut Vec<(Origin, State)>,
     origin: Origin,
-    s: State,
+    mut s: State,
 ) -> Arrival {
+    // A concrete state (every register a literal, e.g. `for (i = 0; i < 8; i++)` with
+    // literal data) is executed on instead of generalized, up to a bound: precise, and
+    // finite because of the bound.
+    if s.unrolled < UNROLL && is_concrete(&s) {
+        s.unrolled += 1;
+        work.push((origin, s));
+        return Arrival::Continue;
+    }
     if leaves_without_loop(ex, &s) {
         seg.leaves.push(Leaf {
             from: origin,
@@ -290,6 +308,7 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
         kb: Vec::new(),
         arrived: false,
         halted: false,
+        unrolled: 0,
         inputs: Vec::new(),
     };
     let mut vars = Vec::new();

@@ -54,6 +54,8 @@ pub struct State {
     pub arrived: bool,
     /// The run stopped here (`__VERIFIER_assume` of a false condition).
     pub halted: bool,
+    /// Loop-head arrivals this path went through without generalization (concrete states).
+    pub unrolled: u32,
     /// The symbolic variables returned by `__VERIFIER_nondet_*`, in call order.
     pub inputs: Vec<(String, u32, Val)>,
 }
