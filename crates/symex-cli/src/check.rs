@@ -242,8 +242,11 @@ pub fn main(mut args: CheckArgs) -> i32 {
     }
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
-        unknown_reasons.push("termination is not decided by path exploration".into());
-        return report(&args, "unknown", None, None, &unknown_reasons);
+        // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
+        let e = &args.explore;
+        let (verdict, reasons) =
+            crate::term::verdict(&args.file, &e.frontend, &e.entry, e.max_time);
+        return report(&args, verdict, None, None, &reasons);
     }
     if let Some(why) = reads_main_parameters(&prog) {
         unknown_reasons.push(why);

@@ -157,3 +157,39 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
         "time_s": started.elapsed().as_secs_f64(),
     })
 }
+
+/// The SV-COMP verdict for `termination.prp` (`symex check --property termination`): `true`
+/// from a YES, `false` from a NO whose witness replayed, else `unknown`; with the reasons.
+pub fn verdict(
+    file: &std::path::Path,
+    frontend: &FrontendArgs,
+    entry: &str,
+    max_time: Option<f64>,
+) -> (&'static str, Vec<String>) {
+    let mut promoted = frontend.clone();
+    promoted.simplify = true;
+    let (module, plain) = match (promoted.load(file), frontend.load(file)) {
+        (Ok(m), Ok(p)) => (m, p),
+        (Err(e), _) | (_, Err(e)) => return ("unknown", vec![e]),
+    };
+    let opts = Options {
+        sem: Semantics::default(),
+        entry: entry.to_string(),
+        max_time: max_time
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .map_or(Duration::from_secs(900), Duration::from_secs_f64),
+    };
+    let report = analyse(&module, &opts);
+    let check = validate::check(&plain, &opts, &report, 20);
+    if let Some(c) = check.contradiction {
+        return ("unknown", vec![format!("answer withdrawn: {c}")]);
+    }
+    match (report.answer, &report.witness) {
+        (Answer::Yes, _) => ("true", vec![]),
+        (Answer::No, Some(w)) => ("false", vec![w.describe()]),
+        _ => (
+            "unknown",
+            vec![report.reason.unwrap_or_else(|| "no proof".into())],
+        ),
+    }
+}

@@ -1,0 +1,75 @@
+//! `symex term` and `symex check --property termination` on the paper's examples: the answer
+//! line, the exit status of `spec/cli.md`, the JSON fields and the DOT file.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/term")
+        .join(name)
+}
+
+fn symex(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn answers_exit_codes_json_and_dot() {
+    let g = example("g.c");
+    let f = example("f.c");
+    let (code, out) = symex(&["term", g.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("YES"));
+    assert!(out.contains("memory_safe: true"), "{out}");
+    assert!(out.contains("(GOAL TERMINATION)"), "{out}");
+    let (code, out) = symex(&["term", "--quiet", f.to_str().unwrap()]);
+    assert_eq!((code, out.trim()), (1, "NO"));
+    let (code, out) = symex(&["term", "--quiet", "--math-int", g.to_str().unwrap()]);
+    assert_eq!((code, out.trim()), (3, "MAYBE"));
+    let (_, out) = symex(&["term", "--json", f.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(v["command"], "term");
+    assert_eq!(v["answer"], "NO");
+    assert_eq!(v["memory_safe"], true);
+    assert_eq!(v["witness"]["inputs"][0]["value"], "4294967295");
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("seg.dot");
+    let (code, _) = symex(&[
+        "term",
+        "--quiet",
+        "--dot",
+        dot.to_str().unwrap(),
+        g.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(std::fs::read_to_string(&dot)
+        .unwrap()
+        .starts_with("digraph seg"));
+}
+
+#[test]
+fn check_property_termination() {
+    let (code, out) = symex(&[
+        "check",
+        "--property",
+        "termination",
+        example("h.c").to_str().unwrap(),
+    ]);
+    assert_eq!(out.lines().last(), Some("TRUE"), "{out}");
+    assert_eq!(code, 0);
+    let (_, out) = symex(&[
+        "check",
+        "--property",
+        "termination",
+        example("f.c").to_str().unwrap(),
+    ]);
+    assert_eq!(out.lines().last(), Some("FALSE"), "{out}");
+}
