@@ -84,3 +84,17 @@ pub fn temp_bound(
     }
     None
 }
+
+/// Whether the update `p` of variable `v` on `t` never grows `|v|`: Z3 proves
+/// `guard ⇒ −|v| ≤ p ≤ |v|` (temporaries included). KoAT's local size bounds of the form
+/// `|v'| ≤ |v|`: such a step adds nothing to the size bound of `v` inside an SCC, which
+/// needs no runtime bound (counting loops `v' = v − 1` under `v ≥ 1`).
+pub fn non_growing(solver: &mut dyn Solver, t: &Transition, v: usize, p: &Poly) -> bool {
+    let var = |w: usize| smt::int_var("v", w);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let x = var(v);
+    let abs = Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let new = smt::poly_term(p, &var);
+    let cond = new.ile(&abs).and(&new.ineg().ile(&abs));
+    matches!(solver.must_be_true(&guard, &cond), Ok(true))
+}

@@ -195,3 +195,38 @@ fn two_phase_loop_bound_holds_on_runs() {
     assert!(c.bound.eval(&[0, 20]).unwrap() >= 43);
     assert!(check_bound(&its, &c, 30, 60, "two-phase") > 50);
 }
+
+#[test]
+fn counters_bounded_by_each_other_get_a_bound() {
+    // Two counters of one location, each decremented by its own transition (T2's
+    // `example`): the runtime bound of the second needs the size of B after the first,
+    // which never grows |B| (`B' = B`), and the first needs none of them. Hand-computed
+    // worst case: 1 + (A − 1) + (B − 1) steps for A, B ≥ 1 (each loop down to 1).
+    let (its, _, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B) :|: A >= 1 && B >= 1\n  l1(A,B) -> l1(A - 1,B) :|: A >= 2 && B >= 1\n  l1(A,B) -> l1(A,B - 1) :|: A >= 1 && B >= 2\n",
+        "A B",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[9, 14]).unwrap() >= 1 + 8 + 13);
+    assert!(check_bound(&its, &c, 20, 60, "two-counters") > 20);
+}
+
+#[test]
+fn lexicographic_counters_with_growing_inner_size() {
+    // poly4 of the competition set: two counters B, D raised towards A, C in any order;
+    // E grows on every step but no guard reads it (sliced). Hand-computed worst case:
+    // 1 + max(0, A − B) + max(0, C − D) steps.
+    let (its, pre, c) = analyse(&koat(
+        "  l0(A,B,C,D,E) -> l1(A,B,C,D,E)\n  l1(A,B,C,D,E) -> l1(A,B + 1,C,D,E + 1) :|: A >= B + 1 && C >= D + 1\n  l1(A,B,C,D,E) -> l1(A,B,C,D + 1,E + 1) :|: A >= B + 1 && C >= D + 1\n  l1(A,B,C,D,E) -> l1(A,B,C,D + 1,E + 1) :|: B >= A && C >= D + 1\n  l1(A,B,C,D,E) -> l1(A,B + 1,C,D,E + 1) :|: A >= B + 1 && D >= C\n",
+        "A B C D E",
+    ));
+    assert_eq!(
+        preprocess::relevant_variables(&pre),
+        vec![true, true, true, true, false]
+    );
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[10, -3, 4, -6, 0]).unwrap() > 13 + 10);
+    assert!(check_bound(&its, &c, 15, 60, "poly4") > 30);
+}

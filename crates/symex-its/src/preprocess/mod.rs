@@ -1,14 +1,19 @@
 //! Preprocessing: each step returns an ITS with the same runs from the start location
-//! (up to the split of disjunctive guards), so the provers may work on the result.
+//! (up to the split of disjunctive guards and the values of sliced variables), so the
+//! provers may work on the result.
 
 mod chain;
 mod invariants;
+mod linear_invariants;
+mod slice;
 mod split_ne;
 mod unreachable;
 mod unsat;
 
 pub use chain::chain;
 pub use invariants::{add_interval_invariants, interval_invariants};
+pub use linear_invariants::{add_linear_invariants, linear_invariants};
+pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
@@ -21,7 +26,8 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
     let its = split_disequalities(its);
     let its = remove_unsatisfiable(&its, timeout);
     let its = remove_unreachable(&its);
-    let its = add_interval_invariants(&its, timeout);
+    let its = slice(&its);
+    let its = add_linear_invariants(&its, timeout);
     let its = chain(&its, 4);
     remove_unsatisfiable(&its, timeout)
 }
