@@ -75,6 +75,23 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
     })
 }
 
+/// As [`infer`]; when that finds no finite bound, retries on the ITS refined by
+/// [`crate::preprocess::refine`] (same runs, same costs). Returns the ITS the result's
+/// transition indices refer to.
+pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
+    let first = infer(its, limits);
+    if matches!(&first, Ok(c) if c.bound != Bound::Infinite) {
+        return (its.clone(), first);
+    }
+    let Some(refined) = crate::preprocess::refine(its, limits.query_timeout) else {
+        return (its.clone(), first);
+    };
+    match infer(&refined, limits) {
+        Ok(c) if c.bound != Bound::Infinite => (refined, Ok(c)),
+        _ => (its.clone(), first),
+    }
+}
+
 struct Ctx<'a> {
     its: &'a Its,
     /// Runtime bound per transition.

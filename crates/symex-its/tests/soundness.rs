@@ -20,7 +20,8 @@ fn limits() -> Limits {
 fn analyse(src: &str) -> (Its, Its, Result<Complexity, String>) {
     let its = parse_koat(src).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let c = complexity::infer(&pre, &limits());
+    // What `symex its` answers: retried on the refined ITS when there is no bound.
+    let (_, c) = complexity::infer_refining(&pre, &limits());
     (its, pre, c)
 }
 
@@ -229,4 +230,47 @@ fn lexicographic_counters_with_growing_inner_size() {
     assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
     assert!(c.bound.eval(&[10, -3, 4, -6, 0]).unwrap() > 13 + 10);
     assert!(check_bound(&its, &c, 15, 60, "poly4") > 30);
+}
+
+#[test]
+fn loops_that_exclude_each_other_are_bounded_after_unfolding() {
+    // pasta's a.10: B counts up to A, or A up to B, at one location. No linear ranking
+    // function covers both (each increases the other's), but once one has run the
+    // other's guard is false: unfolding by the last transition separates them.
+    // Hand-computed cost: 1 + |A − B|.
+    let (its, pre, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A,B + 1) :|: A >= B + 1\n  l1(A,B) -> l1(A + 1,B) :|: B >= A + 1\n",
+        "A B",
+    ));
+    let direct = complexity::infer(&pre, &limits());
+    assert!(direct.is_err(), "needs the refinement: {direct:?}");
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[-7, 12]).unwrap() >= 20);
+    assert!(check_bound(&its, &c, 30, 60, "a.10") > 50);
+}
+
+#[test]
+fn unfolding_keeps_every_run() {
+    // A deterministic ITS whose location l1 is split: the same cost and end from every
+    // small start value, before and after.
+    let its = parse_koat(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A,B + 1) :|: A >= B + 1\n  l1(A,B) -> l1(A + 1,B) :|: B >= A + 1\n  l1(A,B) -> l2(A - B,B) :|: A = B\n  l2(A,B) -> l1(A,B + 2) :|: B < 0\n",
+        "A B",
+    ))
+    .unwrap();
+    let refined = preprocess::refine(&its, Duration::from_secs(10)).expect("l1 is split");
+    assert!(refined.locations.len() > its.locations.len());
+    let cfg = RunConfig {
+        max_steps: 1000,
+        ..RunConfig::default()
+    };
+    for a in -6..=6 {
+        for b in -6..=6 {
+            let x = Interpreter::new(&its).run(&[a, b], &cfg);
+            let y = Interpreter::new(&refined).run(&[a, b], &cfg);
+            assert_eq!((x.cost, x.steps), (y.cost, y.steps), "A = {a}, B = {b}");
+            assert_eq!(format!("{:?}", x.end), format!("{:?}", y.end));
+        }
+    }
 }
