@@ -287,6 +287,8 @@ fn complexity_answer(
                 println!("MAYBE");
                 if !args.quiet {
                     println!("reason: {}", reason.unwrap_or_default());
+                    // The reason names transitions of the preprocessed ITS.
+                    print_proof(its, &[]);
                 }
             }
         }

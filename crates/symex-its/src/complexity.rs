@@ -17,11 +17,12 @@
 use crate::bound::Bound;
 use crate::graph;
 use crate::its::Its;
-use crate::local_size::{non_growing, temp_bound, TempBound};
+use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::termination::{self, Limits, SccProof, Termination};
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// A runtime bound of the whole ITS.
 #[derive(Clone, Debug)]
@@ -79,14 +80,22 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 /// [`crate::preprocess::refine`] (same runs, same costs). Returns the ITS the result's
 /// transition indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
+    let started = Instant::now();
     let first = infer(its, limits);
     if matches!(&first, Ok(c) if c.bound != Bound::Infinite) {
         return (its.clone(), first);
     }
-    let Some(refined) = crate::preprocess::refine(its, limits.query_timeout) else {
+    // The retry gets about twice the time of the first attempt (at least a second): on
+    // large systems that no refinement helps, the answer stays quick.
+    let budget = started.elapsed() * 2 + Duration::from_secs(1);
+    let retry = Limits {
+        query_timeout: limits.query_timeout.min(budget),
+        deadline: limits.deadline.min(Instant::now() + budget),
+    };
+    let Some(refined) = crate::preprocess::refine(its, retry.query_timeout) else {
         return (its.clone(), first);
     };
-    match infer(&refined, limits) {
+    match infer(&refined, &retry) {
         Ok(c) if c.bound != Bound::Infinite => (refined, Ok(c)),
         _ => (its.clone(), first),
     }
@@ -201,6 +210,10 @@ impl<'a> Ctx<'a> {
                 }
             });
             return (!missing).then_some(b);
+        }
+        // The guard of `e` may bound `w` by a constant where `e` is taken.
+        if let Some(k) = guard_constant(&self.its.transitions[e], w) {
+            return Some(Bound::constant(k));
         }
         if let Some(b) = &self.pre[source][w] {
             return Some(b.clone());
@@ -319,7 +332,17 @@ impl<'a> Ctx<'a> {
             }
             if !progress {
                 self.current = None;
-                return Err("runtime and size bounds of an SCC depend on each other".into());
+                let open: Vec<String> = proof
+                    .steps
+                    .iter()
+                    .zip(&done)
+                    .filter(|(_, d)| !**d)
+                    .flat_map(|(s, _)| s.removed.iter().map(|i| format!("t{i}")))
+                    .collect();
+                return Err(format!(
+                    "runtime and size bounds of an SCC depend on each other (no bound for {})",
+                    open.join(", ")
+                ));
             }
         }
         // Sizes at the SCC's locations, for the transitions leaving it.
