@@ -244,7 +244,9 @@ fn complexity_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
-    let result = complexity::infer(its, limits);
+    // Retried on the ITS unfolded by the last transition when there is no bound.
+    let (refined, result) = complexity::infer_refining(its, limits);
+    let its = &refined;
     let time = started.elapsed().as_secs_f64();
     let finite = result
         .as_ref()
@@ -285,6 +287,8 @@ fn complexity_answer(
                 println!("MAYBE");
                 if !args.quiet {
                     println!("reason: {}", reason.unwrap_or_default());
+                    // The reason names transitions of the preprocessed ITS.
+                    print_proof(its, &[]);
                 }
             }
         }

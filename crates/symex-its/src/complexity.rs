@@ -17,10 +17,12 @@
 use crate::bound::Bound;
 use crate::graph;
 use crate::its::Its;
-use crate::local_size::{temp_bound, TempBound};
+use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
 use crate::poly::Poly;
+use crate::ranking::{self, Decrease};
 use crate::termination::{self, Limits, SccProof, Termination};
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// A runtime bound of the whole ITS.
 #[derive(Clone, Debug)]
@@ -74,6 +76,31 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
     })
 }
 
+/// As [`infer`]; when that finds no finite bound, retries on the ITS refined by
+/// [`crate::preprocess::refine`] (same runs, same costs). Returns the ITS the result's
+/// transition indices refer to.
+pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
+    let started = Instant::now();
+    let first = infer(its, limits);
+    if matches!(&first, Ok(c) if c.bound != Bound::Infinite) {
+        return (its.clone(), first);
+    }
+    // The retry gets about twice the time of the first attempt (at least a second): on
+    // large systems that no refinement helps, the answer stays quick.
+    let budget = started.elapsed() * 2 + Duration::from_secs(1);
+    let retry = Limits {
+        query_timeout: limits.query_timeout.min(budget),
+        deadline: limits.deadline.min(Instant::now() + budget),
+    };
+    let Some(refined) = crate::preprocess::refine(its, retry.query_timeout) else {
+        return (its.clone(), first);
+    };
+    match infer(&refined, &retry) {
+        Ok(c) if c.bound != Bound::Infinite => (refined, Ok(c)),
+        _ => (its.clone(), first),
+    }
+}
+
 struct Ctx<'a> {
     its: &'a Its,
     /// Runtime bound per transition.
@@ -86,6 +113,11 @@ struct Ctx<'a> {
     scc_size: HashMap<usize, Bound>,
     in_progress: Vec<usize>,
     temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
+    /// Per (transition, variable): whether the update never grows `|v|`.
+    non_growing: HashMap<(usize, usize), bool>,
+    /// Per ranking step (its removed transitions): whether its function is
+    /// non-increasing on every transition of the current SCC.
+    scc_wide: HashMap<Vec<usize>, bool>,
     solver: Box<dyn symex_solver::Solver>,
 }
 
@@ -99,6 +131,8 @@ impl<'a> Ctx<'a> {
             scc_size: HashMap::new(),
             in_progress: Vec::new(),
             temp_bounds: HashMap::new(),
+            non_growing: HashMap::new(),
+            scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
         }
     }
@@ -177,6 +211,10 @@ impl<'a> Ctx<'a> {
             });
             return (!missing).then_some(b);
         }
+        // The guard of `e` may bound `w` by a constant where `e` is taken.
+        if let Some(k) = guard_constant(&self.its.transitions[e], w) {
+            return Some(Bound::constant(k));
+        }
         if let Some(b) = &self.pre[source][w] {
             return Some(b.clone());
         }
@@ -228,10 +266,12 @@ impl<'a> Ctx<'a> {
     ) -> Option<Bound> {
         let mut size = self.entry_size(locs, v)?;
         for &i in inside {
-            let t = &self.its.transitions[i];
-            if t.update()[v] == Poly::var(v) {
+            let its = self.its;
+            if its.transitions[i].update()[v] == Poly::var(v) || self.is_non_growing(i, v) {
+                // |v| does not grow: the step stays within the bound of what came before.
                 continue;
             }
+            let t = &self.its.transitions[i];
             let source = t.source;
             let mut change = Some(Bound::Infinite);
             for p in guard_variants(t, &t.update()[v]) {
@@ -262,6 +302,16 @@ impl<'a> Ctx<'a> {
         Some(size)
     }
 
+    fn is_non_growing(&mut self, i: usize, v: usize) -> bool {
+        if let Some(b) = self.non_growing.get(&(i, v)) {
+            return *b;
+        }
+        let t = &self.its.transitions[i];
+        let b = non_growing(self.solver.as_mut(), t, v, &t.update()[v]);
+        self.non_growing.insert((i, v), b);
+        b
+    }
+
     fn scc(&mut self, proof: &SccProof) -> Result<(), String> {
         self.current = Some((proof.locations.clone(), proof.transitions.clone()));
         self.scc_size.clear();
@@ -282,7 +332,17 @@ impl<'a> Ctx<'a> {
             }
             if !progress {
                 self.current = None;
-                return Err("runtime and size bounds of an SCC depend on each other".into());
+                let open: Vec<String> = proof
+                    .steps
+                    .iter()
+                    .zip(&done)
+                    .filter(|(_, d)| !**d)
+                    .flat_map(|(s, _)| s.removed.iter().map(|i| format!("t{i}")))
+                    .collect();
+                return Err(format!(
+                    "runtime and size bounds of an SCC depend on each other (no bound for {})",
+                    open.join(", ")
+                ));
             }
         }
         // Sizes at the SCC's locations, for the transitions leaving it.
@@ -320,6 +380,9 @@ impl<'a> Ctx<'a> {
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
+        if step.two_phase.is_none() && self.is_scc_wide(step) {
+            return self.scc_wide_bound(&step.function);
+        }
         let its = self.its;
         let mut locs: Vec<usize> = step
             .remaining
@@ -363,6 +426,54 @@ impl<'a> Ctx<'a> {
                 });
             }
             let value = Bound::of_poly(&f, &mut |v| sizes[v].clone().unwrap_or(Bound::Infinite));
+            total = total.add(&rb.mul(&value));
+        }
+        Some(total)
+    }
+}
+
+impl Ctx<'_> {
+    /// Whether the function of `step` is non-increasing on every transition of the
+    /// current SCC (checked by [`ranking::check`] on those outside the step's `T'`).
+    fn is_scc_wide(&mut self, step: &termination::RankingStep) -> bool {
+        if let Some(b) = self.scc_wide.get(&step.removed) {
+            return *b;
+        }
+        let Some((_, inside)) = self.current.clone() else {
+            return false;
+        };
+        let its = self.its;
+        let b = inside
+            .iter()
+            .filter(|i| !step.remaining.contains(i))
+            .all(|&i| {
+                ranking::check(self.solver.as_mut(), &step.function, &its.transitions[i])
+                    != Decrease::Fails
+            });
+        self.scc_wide.insert(step.removed.clone(), b);
+        b
+    }
+
+    /// The bound of a step whose function `f` never increases inside the SCC: in one
+    /// visit of the SCC `f` starts at most at its value after the entry and each removed
+    /// step needs `f ≥ 1` and lowers it by one, so the removed transitions run at most
+    /// `Σ_{e entering the SCC} RB(e) · |f_{target(e)}|(SB(e))` times (plus `|f_start|` of
+    /// the start values if the run starts inside). The entries come from earlier SCCs,
+    /// whose bounds are known: no runtime bound of this SCC is needed.
+    fn scc_wide_bound(&mut self, f: &crate::ranking::RankingFunction) -> Option<Bound> {
+        let its = self.its;
+        let (locs, _) = self.current.clone()?;
+        let mut total = Bound::constant(0);
+        if locs.contains(&its.start) {
+            total = Bound::of_poly(&f.get(its.start), &mut Bound::start_var);
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if locs.contains(&t.source) || !locs.contains(&t.target()) {
+                continue;
+            }
+            let rb = self.rb[e].clone()?;
+            let value = self.entry_value(e, &f.get(t.target()))?;
             total = total.add(&rb.mul(&value));
         }
         Some(total)

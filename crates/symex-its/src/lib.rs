@@ -6,7 +6,8 @@
 //!   prints them back and [`print::to_dot`] draws the location graph.
 //! * [`interp`]: the reference semantics — runs on concrete start values.
 //! * [`preprocess`]: `≠` splitting, unsatisfiable transitions, unreachable locations,
-//!   interval invariants (checked inductive by Z3), chaining.
+//!   slicing, linear invariants (checked inductive by Z3), chaining, and unfolding by the
+//!   last transition (a refinement [`complexity::infer_refining`] retries with).
 //! * [`termination`]: SCCs ([`graph`]), linear ranking functions by Farkas' lemma
 //!   ([`farkas`]) re-checked by [`ranking::check`], lexicographic removal, two-phase
 //!   functions ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses.

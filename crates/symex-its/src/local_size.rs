@@ -4,7 +4,7 @@
 //! proves it valid under the guard.
 
 use crate::bound::Bound;
-use crate::its::Transition;
+use crate::its::{Rel, Transition};
 use crate::poly::Poly;
 use crate::smt;
 use symex_expr::Term;
@@ -83,4 +83,53 @@ pub fn temp_bound(
         }
     }
     None
+}
+
+/// Whether the update `p` of variable `v` on `t` never grows `|v|`: Z3 proves
+/// `guard ⇒ −|v| ≤ p ≤ |v|` (temporaries included). KoAT's local size bounds of the form
+/// `|v'| ≤ |v|`: such a step adds nothing to the size bound of `v` inside an SCC, which
+/// needs no runtime bound (counting loops `v' = v − 1` under `v ≥ 1`).
+pub fn non_growing(solver: &mut dyn Solver, t: &Transition, v: usize, p: &Poly) -> bool {
+    let var = |w: usize| smt::int_var("v", w);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let x = var(v);
+    let abs = Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let new = smt::poly_term(p, &var);
+    let cond = new.ile(&abs).and(&new.ineg().ile(&abs));
+    matches!(solver.must_be_true(&guard, &cond), Ok(true))
+}
+
+/// A constant bound of `|x_w|` before `t` read off the guard: atoms `c·x_w + k ≥ 0` (or
+/// `= 0`) with no other variable give a lower and an upper bound (interval invariants
+/// put such atoms into the guards); `None` unless both exist. A variable that a loop
+/// counts to a constant thus has a constant size where that loop's guard holds, whatever
+/// its size bound inside the SCC.
+pub fn guard_constant(t: &Transition, w: usize) -> Option<i128> {
+    let (mut lo, mut hi) = (None::<i128>, None::<i128>);
+    for a in &t.guard {
+        let vars = a.poly.vars();
+        if vars.len() != 1 || !vars.contains(&w) || !a.poly.is_linear() {
+            continue;
+        }
+        let (c, k) = (a.poly.linear_coeff(w), a.poly.constant_term());
+        // c·x + k ≥ 0: x ≥ ⌈−k/c⌉ for c > 0, x ≤ ⌊k/−c⌋ for c < 0; `= 0` gives both.
+        let lower = (c > 0 || a.rel == Rel::Eq).then(|| {
+            let (c, k) = if c > 0 { (c, k) } else { (-c, -k) };
+            -k.div_euclid(c)
+        });
+        let upper = (c < 0 || a.rel == Rel::Eq).then(|| {
+            let (c, k) = if c < 0 { (-c, k) } else { (c, -k) };
+            k.div_euclid(c)
+        });
+        if a.rel == Rel::Ne {
+            continue;
+        }
+        if let Some(l) = lower {
+            lo = Some(lo.map_or(l, |x| x.max(l)));
+        }
+        if let Some(h) = upper {
+            hi = Some(hi.map_or(h, |x| x.min(h)));
+        }
+    }
+    Some(lo?.checked_abs()?.max(hi?.checked_abs()?))
 }

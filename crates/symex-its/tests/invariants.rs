@@ -4,13 +4,28 @@ mod common;
 
 use std::time::Duration;
 use symex_its::interp::{Interpreter, Rng, RunConfig};
-use symex_its::preprocess::interval_invariants;
+use symex_its::preprocess::{interval_invariants, linear_invariants};
+use symex_its::Atom;
 use symex_its::{parse_koat, Its};
 
 fn check_on_runs(its: &Its, name: &str) -> bool {
     let Some(inv) = interval_invariants(its, Duration::from_secs(10)) else {
         return false;
     };
+    holds_on_runs(its, &inv, name);
+    true
+}
+
+fn check_linear_on_runs(its: &Its, name: &str) -> bool {
+    let Some(inv) = linear_invariants(its, Duration::from_secs(10)) else {
+        return false;
+    };
+    holds_on_runs(its, &inv, name);
+    true
+}
+
+/// Runs the ITS from random start values and asserts every invariant on every state.
+fn holds_on_runs(its: &Its, inv: &[Vec<Atom>], name: &str) {
     let mut rng = Rng::new(3);
     for seed in 0..10 {
         let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-8, 8)).collect();
@@ -34,7 +49,6 @@ fn check_on_runs(its: &Its, name: &str) -> bool {
             }
         }
     }
-    true
 }
 
 #[test]
@@ -63,4 +77,35 @@ fn benchmark_sample_invariants_hold_on_runs() {
         with += usize::from(check_on_runs(&its, &f.display().to_string()));
     }
     eprintln!("{with} sampled files had invariants");
+}
+
+#[test]
+fn difference_bound_of_a_counting_loop() {
+    // X counts up to Y from 0: X ≤ Y at l1 (a difference bound no interval expresses),
+    // while the loop guard X < Y itself is not invariant (it fails at the exit).
+    let its = parse_koat(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR X Y)\n(RULES\n  l0(X,Y) -> l1(0,Y) :|: Y >= 0\n  l1(X,Y) -> l1(X + 1,Y) :|: X < Y\n  l1(X,Y) -> l2(X,Y) :|: X >= Y\n)\n",
+    )
+    .unwrap();
+    let inv = linear_invariants(&its, Duration::from_secs(10)).expect("invariants");
+    let holds = |l: usize, values: &[i128]| inv[l].iter().all(|a| a.holds(values) == Some(true));
+    // Hand-derived: 0 ≤ X ≤ Y at l1; X = Y at l2 is reachable.
+    assert!(holds(1, &[5, 5]) && holds(1, &[0, 7]));
+    assert!(!holds(1, &[6, 5]), "X <= Y at l1: {:?}", inv[1]);
+    assert!(holds(2, &[3, 3]));
+    assert!(inv[0].is_empty(), "nothing is assumed at the start");
+    assert!(check_linear_on_runs(&its, "count"));
+}
+
+#[test]
+fn benchmark_sample_linear_invariants_hold_on_runs() {
+    let Some(dir) = common::koat_dir() else {
+        return;
+    };
+    let mut with = 0;
+    for f in common::koat_files(&dir).iter().step_by(25) {
+        let its = parse_koat(&std::fs::read_to_string(f).unwrap()).unwrap();
+        with += usize::from(check_linear_on_runs(&its, &f.display().to_string()));
+    }
+    eprintln!("{with} sampled files had linear invariants");
 }

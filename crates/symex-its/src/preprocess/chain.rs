@@ -49,7 +49,7 @@ pub fn chain(its: &Its, limit: usize) -> Its {
 }
 
 /// `a` then `b` (with `a`'s target the source of `b`).
-fn compose(its: &Its, a: &Transition, b: &Transition) -> Transition {
+pub(super) fn compose(its: &Its, a: &Transition, b: &Transition) -> Transition {
     let n = its.arity();
     let ma = a.temps.len();
     // b's variables: program variables become a's updates, temporaries are shifted.

@@ -234,6 +234,15 @@ fn inductive(its: &Its, inv: &[Vec<Atom>], timeout: Duration) -> bool {
     true
 }
 
+/// The (unchecked) interval bounds of the analysis per location, as atoms: candidates
+/// for [`super::linear_invariants`].
+pub(super) fn interval_candidates(its: &Its) -> Vec<Vec<Atom>> {
+    analyse(its)
+        .iter()
+        .map(|iv| iv.as_ref().map(|iv| atoms(iv)).unwrap_or_default())
+        .collect()
+}
+
 /// Checked interval invariants per location (as guard atoms over the program
 /// variables), or `None` when there are none or they cannot be checked.
 pub fn interval_invariants(its: &Its, timeout: Duration) -> Option<Vec<Vec<Atom>>> {

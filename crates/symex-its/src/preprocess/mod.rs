@@ -1,15 +1,22 @@
 //! Preprocessing: each step returns an ITS with the same runs from the start location
-//! (up to the split of disjunctive guards), so the provers may work on the result.
+//! (up to the split of disjunctive guards and the values of sliced variables), so the
+//! provers may work on the result.
 
 mod chain;
 mod invariants;
+mod linear_invariants;
+mod slice;
 mod split_ne;
+mod unfold;
 mod unreachable;
 mod unsat;
 
 pub use chain::chain;
 pub use invariants::{add_interval_invariants, interval_invariants};
+pub use linear_invariants::{add_linear_invariants, linear_invariants};
+pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
+pub use unfold::unfold;
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
 
@@ -21,7 +28,23 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
     let its = split_disequalities(its);
     let its = remove_unsatisfiable(&its, timeout);
     let its = remove_unreachable(&its);
-    let its = add_interval_invariants(&its, timeout);
+    let its = slice(&its);
+    let its = add_linear_invariants(&its, timeout);
     let its = chain(&its, 4);
     remove_unsatisfiable(&its, timeout)
+}
+
+/// The ITS unfolded by the last transition ([`unfold`]) with the invariants of the new
+/// location copies, or `None` when no location was split. A refinement for the provers
+/// to retry with when the preprocessed ITS gets no proof (unfolding everywhere costs
+/// more proofs than it gains).
+pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
+    let unfolded = unfold(its, timeout);
+    if unfolded.locations.len() == its.locations.len() {
+        return None;
+    }
+    // The copies of a split location may have invariants the location had not.
+    let its = add_linear_invariants(&unfolded, timeout);
+    let its = remove_unsatisfiable(&its, timeout);
+    Some(remove_unreachable(&its))
 }

@@ -1,0 +1,152 @@
+//! Linear invariants, checked inductive by Z3 (the Houdini scheme, a polyhedra-style
+//! relational domain restricted to candidates): per location, candidate inequalities
+//! `p ≥ 0` over the program variables are
+//!
+//! * the interval bounds of [`super::invariants`]' analysis,
+//! * the linear atoms of the guards of the transitions leaving the location (loop
+//!   conditions often hold on every visit),
+//! * the guard atoms of the transitions entering it, over variables they do not update,
+//! * **difference bounds** `x − y ≥ c` and `x − y ≥ 0` for variables compared in a guard.
+//!
+//! A candidate is kept only while every transition into its location re-establishes it
+//! from the candidates kept at the source (`inv(l) ∧ guard ⇒ cand(ū)`), and nothing is
+//! assumed at the start location; failing candidates are dropped until the remaining
+//! set is inductive (the greatest inductive subset). The kept invariants are added to
+//! the guards of the transitions leaving their location: every reachable state
+//! satisfies them, so the runs stay the same.
+
+use crate::its::{Atom, Its, Rel};
+use crate::poly::Poly;
+use crate::smt;
+use std::time::{Duration, Instant};
+use symex_expr::Term;
+
+/// At most this many candidates per location (larger systems keep the first ones).
+const MAX_CANDIDATES: usize = 24;
+
+fn push(c: &mut Vec<Atom>, a: Atom) {
+    if c.len() < MAX_CANDIDATES && a.poly.as_constant().is_none() && !c.contains(&a) {
+        c.push(a);
+    }
+}
+
+/// The candidates per location (see the module comment); `intervals` are the atoms of
+/// the interval analysis per location.
+fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
+    let n = its.arity();
+    let program_only = |p: &Poly| p.is_linear() && p.vars().iter().all(|&v| v < n);
+    let mut cands = vec![Vec::new(); its.locations.len()];
+    for (l, c) in cands.iter_mut().enumerate() {
+        if l == its.start {
+            continue;
+        }
+        for t in its.transitions.iter().filter(|t| t.source == l) {
+            for a in &t.guard {
+                if !program_only(&a.poly) {
+                    continue;
+                }
+                match a.rel {
+                    Rel::Ge => push(c, a.clone()),
+                    Rel::Eq => {
+                        push(c, Atom::ge0(a.poly.clone()));
+                        push(c, Atom::ge0(a.poly.scale(-1)));
+                    }
+                    Rel::Ne => {}
+                }
+                // Difference bounds between the variables the atom compares.
+                let vars: Vec<usize> = a.poly.vars().into_iter().collect();
+                for &x in &vars {
+                    for &y in &vars {
+                        if x != y {
+                            push(c, Atom::ge0(Poly::var(x).sub(&Poly::var(y))));
+                        }
+                    }
+                }
+            }
+        }
+        for t in its.transitions.iter().filter(|t| t.target() == l) {
+            let unchanged = |v: usize| t.update()[v] == Poly::var(v);
+            for a in &t.guard {
+                if a.rel == Rel::Ge
+                    && program_only(&a.poly)
+                    && a.poly.vars().into_iter().all(unchanged)
+                {
+                    push(c, a.clone());
+                }
+            }
+        }
+        for a in &intervals[l] {
+            push(c, a.clone());
+        }
+    }
+    cands
+}
+
+/// The greatest inductive subset of the candidates, per location; `None` when `timeout`
+/// (for all queries together) runs out: then nothing may be assumed.
+fn houdini(its: &Its, mut inv: Vec<Vec<Atom>>, timeout: Duration) -> Option<Vec<Vec<Atom>>> {
+    let deadline = Instant::now() + timeout;
+    let mut solver = smt::solver(timeout);
+    let var = |v: usize| smt::int_var("v", v);
+    loop {
+        let mut changed = false;
+        for t in &its.transitions {
+            if inv[t.target()].is_empty() {
+                continue;
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            let mut pc: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+            pc.extend(inv[t.source].iter().map(|a| smt::atom_term(a, &var)));
+            let next: Vec<Term> = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
+            let post = |v: usize| next[v].clone();
+            let goal = |a: &Atom| smt::atom_term(a, &post);
+            let all: Vec<Term> = inv[t.target()].iter().map(goal).collect();
+            if matches!(solver.must_be_true(&pc, &Term::and_all(&all)), Ok(true)) {
+                continue;
+            }
+            // Some candidate fails: keep those proved one by one.
+            let before = inv[t.target()].len();
+            let kept: Vec<Atom> = inv[t.target()]
+                .iter()
+                .filter(|a| matches!(solver.must_be_true(&pc, &goal(a)), Ok(true)))
+                .cloned()
+                .collect();
+            changed |= kept.len() != before;
+            inv[t.target()] = kept;
+        }
+        if !changed {
+            return Some(inv);
+        }
+    }
+}
+
+/// Checked linear invariants per location (guard atoms over the program variables).
+pub fn linear_invariants(its: &Its, timeout: Duration) -> Option<Vec<Vec<Atom>>> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let intervals = super::invariants::interval_candidates(its);
+    let mut inv = houdini(its, candidates(its, &intervals), timeout)?;
+    inv[its.start].clear();
+    (!inv.iter().all(|a| a.is_empty())).then_some(inv)
+}
+
+/// Adds checked linear invariants to the guards of the transitions leaving their
+/// location (the ITS is returned unchanged when there are none).
+pub fn add_linear_invariants(its: &Its, timeout: Duration) -> Its {
+    let Some(inv) = linear_invariants(its, timeout) else {
+        // Out of time (large systems): the interval invariants alone, checked at once.
+        return super::add_interval_invariants(its, timeout);
+    };
+    let mut out = its.clone();
+    for t in &mut out.transitions {
+        for a in &inv[t.source] {
+            if !t.guard.contains(a) {
+                t.guard.push(a.clone());
+            }
+        }
+    }
+    out
+}
