@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 mod check;
 mod checks;
 mod frontend;
+mod fuzz;
 mod its;
 mod native;
 mod replay;
@@ -28,6 +29,8 @@ enum Command {
     Run(run::RunArgs),
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     Check(check::CheckArgs),
+    /// Whitebox fuzzing by generational search (SAGE) over the bytes the program reads.
+    Fuzz(fuzz::FuzzArgs),
     /// Termination or a runtime bound of an integer transition system (KoAT format).
     Its(its::ItsArgs),
 }
@@ -50,6 +53,7 @@ fn main() {
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
         Command::Its(args) => its::main(args),
+        Command::Fuzz(args) => fuzz::main(args),
     };
     std::process::exit(status);
 }
