@@ -3,8 +3,10 @@
 //! `symex run`'s set of block sequences.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use symex_engine::{BugKind, End, Program};
-use symex_explore::{Control, Explorer, Options, SearcherKind, SolverCtx};
+use symex_explore::trace::Trace;
+use symex_explore::{Control, Explorer, Limits, Options, SearcherKind, SolverCtx};
 use symex_fuzz::{Event, FuzzOptions, Fuzzer, RunConfig};
 use symex_solver::SolverConfig;
 
@@ -80,15 +82,20 @@ fn top_from_good_runs_the_sixteen_inputs_of_the_table_in_sixteen_runs() {
     assert_eq!(f.stats.divergences, 0);
 }
 
-/// Every path `symex run` explores, as block sequences.
-fn run_traces(prog: &Program) -> Vec<symex_explore::trace::Trace> {
+/// Every path `symex run` explores, as block sequences, and whether the exploration was complete.
+fn run_traces(prog: &Program, stdin: usize) -> (Vec<Trace>, bool) {
     let ctx = SolverCtx::new(SolverConfig::default().build(), None);
     let opts = Options {
         searcher: SearcherKind::Dfs,
+        stdin,
+        limits: Limits {
+            max_time: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        },
         ..Options::default()
     };
     let mut traces = Vec::new();
-    Explorer::new(prog, opts, ctx)
+    let sum = Explorer::new(prog, opts, ctx)
         .run(
             &mut |p| {
                 traces.push(p.trace);
@@ -97,14 +104,15 @@ fn run_traces(prog: &Program) -> Vec<symex_explore::trace::Trace> {
             &mut |_| {},
         )
         .expect("the program starts");
-    traces
+    (traces, sum.complete)
 }
 
 #[test]
 fn concolic_block_sequences_are_those_of_symex_run_and_equal_on_top() {
     let prog = load(&example("run/top.c"));
     let (f, _) = fuzz(&prog, FuzzOptions::default(), b"good");
-    let mut run: Vec<_> = run_traces(&prog);
+    let (mut run, complete) = run_traces(&prog, 0);
+    assert!(complete);
     run.sort_by_key(|t| (t.hash, t.blocks));
     run.dedup();
     let mut fz: Vec<_> = f.traces.iter().copied().collect();
@@ -143,4 +151,59 @@ fn the_guarded_parser_bug_is_reached_within_a_bounded_number_of_runs() {
         .fold(0u32, |s, &x| s.wrapping_mul(31).wrapping_add(x as u32));
     assert_eq!(sum, rd(8));
     assert_eq!(&b[12..15], b"BUG");
+}
+
+/// On every example of `symex run` that it explores completely, each block sequence a concolic run follows
+/// (from all-zero input, stdin examples with 3 bytes as `run --stdin 3`) is one of `run`'s paths.
+#[test]
+fn concolic_block_sequences_are_paths_of_symex_run_on_the_run_examples() {
+    let dir = example("run");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let stdin = if name.starts_with("stdin_") { 3 } else { 0 };
+        let prog = load(&file);
+        let (run, complete) = run_traces(&prog, stdin);
+        if !complete {
+            eprintln!("{name}: skipped, symex run does not explore it completely");
+            continue;
+        }
+        let opts = FuzzOptions {
+            run: RunConfig {
+                stdin: stdin > 0,
+                max_instructions: 1_000_000,
+                ..RunConfig::default()
+            },
+            max_runs: Some(64),
+            ..FuzzOptions::default()
+        };
+        let mut f = Fuzzer::new(&prog, opts);
+        let mut bad = Vec::new();
+        f.generate_inputs(&[vec![0; stdin]], &mut |e| {
+            if let Event::Ran { run: r, .. } = e {
+                let halted = matches!(r.end, End::Halt(_));
+                if !halted && !run.contains(&r.trace) {
+                    bad.push((r.bytes.clone(), r.end.clone()));
+                }
+            }
+        });
+        assert!(
+            bad.is_empty(),
+            "{name}: runs off symex run's paths: {bad:?}"
+        );
+        eprintln!(
+            "{name}: {} runs, {} sequences, {} divergences",
+            f.stats.runs,
+            f.traces.len(),
+            f.stats.divergences
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} examples checked");
 }
