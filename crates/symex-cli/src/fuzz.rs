@@ -9,11 +9,12 @@ use crate::frontend::FrontendArgs;
 use crate::run::{describe_start_failure, fail, output_dir};
 use clap::Args;
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symex_engine::{outcome, End, Halt, Program, TestFile};
-use symex_fuzz::{coverage_counts, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
+use symex_fuzz::{coverage_counts, AflSync, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
 
 #[derive(Args, Debug)]
 pub struct FuzzArgs {
@@ -30,6 +31,11 @@ pub struct FuzzArgs {
     /// Every regular file of DIR is a seed (e.g. an AFL++ queue directory), in name order.
     #[arg(long, value_name = "DIR")]
     pub seed_dir: Option<PathBuf>,
+    /// An AFL++ sync directory (`afl-fuzz -o DIR`): symex's new-coverage inputs and crashes go to
+    /// DIR/symex/queue/ for AFL++ to pick up, and the other instances' queue entries are run and expanded
+    /// as they appear (with --max-time, an empty work list waits for them).
+    #[arg(long, value_name = "DIR")]
+    pub sync_dir: Option<PathBuf>,
     /// Without a seed: start from this many zero bytes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub input_size: usize,
@@ -113,6 +119,7 @@ fn crash_json(c: &Crash, input: &str, test: &str) -> Value {
         "message": c.bug.message,
         "stack": c.stack,
         "run": c.run,
+        "time_s": c.time.as_secs_f64(),
         "input": input,
         "test": test,
     })
@@ -157,6 +164,33 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         max_runs: args.max_runs,
         max_time: args.max_time.map(Duration::from_secs_f64),
     };
+    let sync = match &args.sync_dir {
+        Some(d) => match AflSync::open(d) {
+            Ok(s) => Some(RefCell::new(s)),
+            Err(e) => {
+                return fail(&format!(
+                    "{}: cannot open the sync directory: {e}",
+                    d.display()
+                ))
+            }
+        },
+        None => None,
+    };
+    let publish = |bytes: &[u8], new: bool| -> Result<(), String> {
+        match &sync {
+            Some(s) => s
+                .borrow_mut()
+                .publish(bytes, new)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    };
+    let mut import = || {
+        sync.as_ref()
+            .map(|s| s.borrow_mut().import())
+            .unwrap_or_default()
+    };
     let program = args.file.display().to_string();
     let mut fuzzer = Fuzzer::new(&prog, opts);
     fuzzer.set_solver_timeout(Some(Duration::from_secs_f64(args.solver_timeout)));
@@ -171,7 +205,12 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     let (mut runs, mut blocks, mut ncrash) = (0u64, 0usize, 0usize);
     let start = std::time::Instant::now();
     let mut start_failure = None;
-    fuzzer.generate_inputs(&seeds, &mut |e| match e {
+    let importer: Option<&mut dyn FnMut() -> Vec<Vec<u8>>> = if args.sync_dir.is_some() {
+        Some(&mut import)
+    } else {
+        None
+    };
+    let mut on = |e: Event<'_>| match e {
         Event::Ran { run, new_blocks } => {
             runs += 1;
             blocks += new_blocks;
@@ -185,6 +224,9 @@ pub fn main(mut args: FuzzArgs) -> i32 {
                 let p = queue.join(format!("id{queued:06}.bin"));
                 if let Err(e) = std::fs::write(&p, &run.bytes) {
                     io_error.get_or_insert(format!("{}: {e}", p.display()));
+                }
+                if let Err(e) = publish(&run.bytes, true) {
+                    io_error.get_or_insert(format!("sync directory: {e}"));
                 }
             }
             if let Some(b) = &bar {
@@ -203,8 +245,12 @@ pub fn main(mut args: FuzzArgs) -> i32 {
                     io_error.get_or_insert(format!("{}: {e}", dir.display()));
                 }
             }
+            if let Err(e) = publish(&c.bytes, false) {
+                io_error.get_or_insert(format!("sync directory: {e}"));
+            }
         }
-    });
+    };
+    fuzzer.generate_inputs_hybrid(&seeds, &mut on, importer);
     if let Some(b) = bar {
         b.finish_and_clear();
     }

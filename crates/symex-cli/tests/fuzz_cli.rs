@@ -157,3 +157,40 @@ fn fuzz_with_an_unreadable_seed_is_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read seed"));
 }
+
+/// Hybrid mode without AFL++ itself: an AFL++ instance's queue entry in the sync directory is run (and
+/// here crashes at once), and symex's own new-coverage inputs appear under `symex/queue/` in AFL++'s
+/// naming. Two runs: the seed, then the partner's input (without it the second run is `bood`).
+#[test]
+fn fuzz_with_a_sync_dir_runs_the_partners_inputs_and_publishes_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let sync = dir.path().join("sync");
+    let afl_queue = sync.join("main").join("queue");
+    std::fs::create_dir_all(&afl_queue).unwrap();
+    std::fs::write(afl_queue.join("id:000000,time:0,execs:0,orig:bad"), b"bad!").unwrap();
+    let seed = example("fuzz", "top.seed");
+    let (code, r) = fuzz(
+        &example("run", "top.c"),
+        &[
+            "--max-runs",
+            "2",
+            "--seed",
+            seed.to_str().unwrap(),
+            "--sync-dir",
+            sync.to_str().unwrap(),
+        ],
+        &dir.path().join("out"),
+    );
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!(r["runs"], 2);
+    let crash = std::fs::read(r["crashes"][0]["input"].as_str().unwrap()).unwrap();
+    assert_eq!(crash, b"bad!");
+    let own: Vec<String> = std::fs::read_dir(sync.join("symex").join("queue"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        own.iter().any(|n| n.starts_with("id:000000,src:symex")),
+        "{own:?}"
+    );
+}

@@ -52,6 +52,8 @@ pub struct Crash {
     pub inputs: Vec<TestInput>,
     /// The run (1-based) that found it.
     pub run: u64,
+    /// Time from the start of the search to the end of that run.
+    pub time: Duration,
 }
 
 /// What one run did, for the caller (status line, `queue/`, crash files).
@@ -210,6 +212,7 @@ impl<'p> Fuzzer<'p> {
             bytes: run.bytes.clone(),
             inputs: run.inputs.clone(),
             run: self.stats.runs,
+            time: self.start.elapsed(),
         });
         on(Event::Crash(self.crashes.last().expect("just pushed")));
     }
@@ -228,9 +231,52 @@ impl<'p> Fuzzer<'p> {
     /// `GenerateInputs` from the given seeds (each with bound 0), until the work list is empty or a limit
     /// is reached. `on` sees every run and every new crash.
     pub fn generate_inputs(&mut self, seeds: &[Vec<u8>], on: &mut dyn FnMut(Event<'_>)) {
+        self.generate_inputs_hybrid(seeds, on, None);
+    }
+
+    /// `GenerateInputs` with a partner fuzzer: before each expansion, `import` gives the inputs the
+    /// partner found since (run and added as seeds, bound 0). With a partner and a time limit, an empty
+    /// work list waits for the partner's next inputs until the time runs out.
+    pub fn generate_inputs_hybrid(
+        &mut self,
+        seeds: &[Vec<u8>],
+        on: &mut dyn FnMut(Event<'_>),
+        mut import: Option<&mut dyn FnMut() -> Vec<Vec<u8>>>,
+    ) {
+        if !self.add_seeds(seeds, on) {
+            return;
+        }
+        loop {
+            if let Some(imp) = import.as_mut() {
+                let found = imp();
+                if !self.add_seeds(&found, on) {
+                    return;
+                }
+            }
+            match self.work.pop_last() {
+                Some((_, input)) => {
+                    if !self.expand_execution(input, on) {
+                        return;
+                    }
+                }
+                None if import.is_some() && self.opts.max_time.is_some() => {
+                    if self.out_of_budget() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                None => break,
+            }
+        }
+        self.stats.exhausted = true;
+    }
+
+    /// Runs the seeds not run before and puts them in the work list with bound 0; `false` when a limit
+    /// stopped it.
+    fn add_seeds(&mut self, seeds: &[Vec<u8>], on: &mut dyn FnMut(Event<'_>)) -> bool {
         for seed in seeds {
             if self.out_of_budget() {
-                return;
+                return false;
             }
             if self.seen.contains(seed) {
                 continue;
@@ -239,12 +285,7 @@ impl<'p> Fuzzer<'p> {
             let bytes = combine_base(seed, &run.bytes);
             self.push(bytes, run, 0, score);
         }
-        while let Some((_, input)) = self.work.pop_last() {
-            if !self.expand_execution(input, on) {
-                return;
-            }
-        }
-        self.stats.exhausted = true;
+        true
     }
 
     /// `ExpandExecution`: negates each branch conjunct from the bound on, runs and scores each child.
