@@ -2,7 +2,8 @@
 //! Writes each distinct crash as `crashNNNNNN.bin` (the input bytes) with `crashNNNNNN.json` (a test file
 //! `symex replay` reproduces), each input that covered new blocks into `queue/`, and `report.json`.
 //! Exit status: 1 a crash was found, 0 the work list ran empty without one (nothing wrong on the explored
-//! space: the inputs keep the seeds' lengths), 2 bad input, 3 a limit stopped the search first.
+//! space: the inputs keep the seeds' lengths), 2 bad input, 3 a limit stopped the search first, a run was
+//! cut by the instruction limit or the solver left a child unsolved.
 
 use crate::checks::CheckArgs;
 use crate::frontend::FrontendArgs;
@@ -264,10 +265,12 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     }
     let (covered, total) = coverage_counts(&prog, &fuzzer.covered);
     let s = &fuzzer.stats;
+    // Every child of every run was run, none left unsolved by the solver and no run cut by a limit.
+    let complete = s.exhausted && s.unknown == 0 && s.cut == 0;
     let report = json!({
         "command": "fuzz",
         "file": program,
-        "complete": s.exhausted,
+        "complete": complete,
         "stopped": s.stopped,
         "time_s": fuzzer.elapsed().as_secs_f64(),
         "runs": s.runs,
@@ -297,7 +300,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     }
     if !fuzzer.crashes.is_empty() {
         1
-    } else if s.exhausted {
+    } else if complete {
         0
     } else {
         3

@@ -194,3 +194,43 @@ fn fuzz_with_a_sync_dir_runs_the_partners_inputs_and_publishes_its_own() {
         "{own:?}"
     );
 }
+
+/// Every crash `symex fuzz` reports on the `run` examples (from zero bytes; stdin examples with 3 bytes on
+/// stdin, as `run --stdin 3`) replays with `symex replay` and with the native sanitizer build.
+#[test]
+fn every_crash_fuzz_finds_in_the_run_examples_replays_and_replays_natively() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(common::examples("run"))
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let crashes = common::map_in_pairs(&files, |f| {
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = dir.path().join(&name);
+        let mut args = vec!["--max-runs", "64", "--max-time", "60"];
+        if name.starts_with("stdin_") {
+            args.extend(["--stdin", "--input-size", "3"]);
+        }
+        let o = symex()
+            .arg("fuzz")
+            .arg(f)
+            .args(&args)
+            .args(["--json", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        if o.status.code() == Some(2) {
+            // An unsupported construct on the first run (named on stderr), as `run` reports it.
+            eprintln!("{name}: {}", String::from_utf8_lossy(&o.stderr).trim());
+            return 0;
+        }
+        let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{name}: {r}");
+        replay_crashes(f, &r).len()
+    });
+    let total: usize = crashes.iter().sum();
+    eprintln!("{total} crashes replayed over {} examples", files.len());
+    assert!(total >= 5, "only {total} crashes found");
+}
