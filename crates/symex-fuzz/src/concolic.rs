@@ -370,3 +370,59 @@ impl Domain for Concolic {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symex_expr::Model;
+    use symex_solver::SolverConfig;
+
+    fn dom(stream: &[u8]) -> Concolic {
+        Concolic::new(
+            SolverCtx::new(SolverConfig::default().build(), None),
+            stream,
+        )
+    }
+
+    /// A branch on an input byte follows the concrete value and records the side taken; the conjunct holds
+    /// for the run's bytes and its negation for none of them (checked by evaluation, not by the solver).
+    #[test]
+    fn a_decision_follows_the_run_and_records_the_side_taken() {
+        let mut d = dom(&[7]);
+        let b = d.input(InputRequest::Named("x"), 1);
+        let x = d.bytes_to_val(&b, 8);
+        assert_eq!(x.c, 7);
+        let ten = d.constant(8, 10);
+        let lt = d.cmp(CmpOp::Ult, 8, &x, &ten);
+        assert!(d.decide(Decision::Branch, &lt));
+        assert_eq!(d.pc.len(), 1);
+        assert!(d.pc[0].taken && d.pc[0].is_branch());
+        let mut m = Model::new();
+        m.insert(&byte_var(0), symex_expr::Value::Bv { value: 7, width: 8 });
+        assert_eq!(m.eval_bool(&d.pc[0].holds()), Ok(true));
+        assert_eq!(m.eval_bool(&d.pc[0].negated()), Ok(false));
+        // Decisions on constants are not conjuncts.
+        let one = d.constant(1, 1);
+        assert!(d.decide(Decision::Branch, &one));
+        assert_eq!(d.pc.len(), 1);
+    }
+
+    /// A value the semantics fix is concretised to the run's value with the equality recorded, never
+    /// negated; a printed value is not recorded.
+    #[test]
+    fn a_fixed_value_is_concretised_with_its_constraint() {
+        let mut d = dom(&[3, 0]);
+        let b = d.input(InputRequest::Named("n"), 2);
+        let n = d.bytes_to_val(&b, 16);
+        assert_eq!(d.choose(Decision::AllocSize, &n, 16), 3);
+        assert_eq!(d.concretised, 1);
+        assert!(!d.pc[0].is_branch());
+        assert_eq!(d.choose(Decision::Output, &n, 16), 3);
+        assert_eq!(d.pc.len(), 1);
+        // Past the end of the stream the bytes are zero, still with their variables.
+        let more = d.input(InputRequest::Named("m"), 2);
+        assert_eq!((more[0].c, more[1].c), (0, 0));
+        assert_eq!(more[1].t, Some(byte_var(3)));
+        assert_eq!(d.consumed_bytes, vec![3, 0, 0, 0]);
+    }
+}
