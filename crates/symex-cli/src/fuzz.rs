@@ -43,6 +43,11 @@ pub struct FuzzArgs {
     /// The input bytes are standard input (as many as the input holds; `run`'s stdin model).
     #[arg(long)]
     pub stdin: bool,
+    /// The input bytes are the file the program opens by the path NAME (`fopen`/`open` and the stream
+    /// reads; other paths fail to open). NAME must be relative: the native replay creates it in the
+    /// empty directory it runs the program in.
+    #[arg(long = "file", value_name = "NAME", conflicts_with = "stdin")]
+    pub sym_file: Option<String>,
     /// Stop after this many runs.
     #[arg(long, value_name = "N")]
     pub max_runs: Option<u64>,
@@ -139,6 +144,11 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
+    if let Some(name) = &args.sym_file {
+        if let Err(e) = symex_engine::symfile::check_path(name) {
+            return fail(&format!("--file {name}: {e}"));
+        }
+    }
     let prog = Program::new(module);
     if prog.module.function_by_name(&args.entry).is_none() {
         return fail(&format!(
@@ -160,6 +170,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             entry: args.entry.clone(),
             checks: args.checks.checks(),
             stdin: args.stdin,
+            file: args.sym_file.clone(),
             max_instructions: args.max_instructions,
         },
         max_runs: args.max_runs,

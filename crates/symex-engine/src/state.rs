@@ -83,6 +83,8 @@ pub struct State<D: Domain> {
     pub stdout: Vec<u8>,
     /// Standard input and how much of it the program read.
     pub stdin: Stdin<D>,
+    /// The fuzzed file (`--file NAME`) and what is open on it.
+    pub symfile: crate::symfile::SymFile<D>,
     /// Instructions executed so far (terminators included).
     pub steps: u64,
     pub checks: Checks,
@@ -138,6 +140,7 @@ impl<D: Domain> State<D> {
             frames: Vec::new(),
             stdout: Vec::new(),
             stdin,
+            symfile: crate::symfile::SymFile::default(),
             steps: 0,
             checks,
             consts,

@@ -16,6 +16,8 @@ pub struct RunConfig {
     pub checks: Checks,
     /// The input stream is standard input (its size is the input's length).
     pub stdin: bool,
+    /// The input bytes are the file the program opens by this path (`--file NAME`).
+    pub file: Option<String>,
     /// Cut a run after this many instructions.
     pub max_instructions: u64,
 }
@@ -26,6 +28,7 @@ impl Default for RunConfig {
             entry: "main".into(),
             checks: Checks::default(),
             stdin: false,
+            file: None,
             max_instructions: 10_000_000,
         }
     }
@@ -62,6 +65,9 @@ pub fn concolic_run(
     let mut st = State::new(prog, Concolic::new(ctx.clone(), input), cfg.checks);
     if cfg.stdin {
         st.set_stdin_size(input.len());
+    }
+    if let Some(path) = &cfg.file {
+        st.set_sym_file(path, input.len());
     }
     let mut trace = Trace::start(prog, &cfg.entry);
     let mut blocks = Vec::new();

@@ -23,7 +23,22 @@ pub fn reproducible(test: &TestFile) -> Result<(), String> {
             ));
         }
     }
+    if let Some((path, _)) = symex_engine::symfile::sym_file(&test.inputs) {
+        symex_engine::symfile::check_path(path).map_err(|e| {
+            format!("the test's file `{path}` cannot be created for the native run: {e}")
+        })?;
+    }
     Ok(())
+}
+
+/// The fuzzed file of the test: its path (relative to the directory the program runs in) and bytes.
+pub fn sym_file(test: &TestFile) -> Option<(&str, &[u8])> {
+    test.inputs.iter().find_map(|i| {
+        let path = i
+            .name
+            .strip_prefix(symex_engine::symfile::FILE_INPUT_PREFIX)?;
+        Some((path, i.bytes.as_slice()))
+    })
 }
 
 /// The stdin bytes of the test (empty when it has none).
@@ -40,7 +55,12 @@ pub fn stdin_bytes(test: &TestFile) -> Vec<u8> {
 pub fn encode(test: &TestFile) -> Vec<u8> {
     let mut out = Vec::new();
     for input in &test.inputs {
-        if input.name.starts_with(UNINIT) || input.name == STDIN {
+        if input.name.starts_with(UNINIT)
+            || input.name == STDIN
+            || input
+                .name
+                .starts_with(symex_engine::symfile::FILE_INPUT_PREFIX)
+        {
             continue;
         }
         out.extend_from_slice(&(input.name.len() as u32).to_le_bytes());

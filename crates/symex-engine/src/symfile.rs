@@ -1,0 +1,125 @@
+//! The fuzzed (symbolic) file: `symex fuzz --file NAME` (KLEE's `--sym-files`). The program's opens of the
+//! path NAME read one input of `size` bytes, named `file:NAME` in test files, asked from the domain at the
+//! first open; every stream or descriptor opened on it has its own cursor over those same bytes (a
+//! [`Stdin`] over them, so that the stdin models read it unchanged). Opens of other paths fail as they
+//! do in the empty directory the native replay runs in.
+
+use crate::domain::{Domain, InputRequest};
+use crate::memory::ObjId;
+use crate::state::State;
+use crate::stdin::Stdin;
+use crate::testfile::TestInput;
+use std::rc::Rc;
+
+/// The prefix of the fuzzed file's input name in test files (`file:NAME`).
+pub const FILE_INPUT_PREFIX: &str = "file:";
+
+/// The first descriptor `open` gives out (0, 1 and 2 are the standard streams).
+const FIRST_FD: i64 = 3;
+
+/// The fuzzed file and the streams and descriptors open on it.
+#[derive(Clone, Debug)]
+pub struct SymFile<D: Domain> {
+    path: Option<Rc<str>>,
+    size: usize,
+    /// The file's bytes, once the program first opened it.
+    bytes: Option<Rc<[D::Byte]>>,
+    /// `FILE` objects returned by `fopen` and their cursors.
+    pub(crate) streams: Vec<(ObjId, Stdin<D>)>,
+    /// Descriptors returned by `open` (`FIRST_FD + index`), `None` once closed.
+    pub(crate) fds: Vec<Option<Stdin<D>>>,
+}
+
+impl<D: Domain> Default for SymFile<D> {
+    fn default() -> Self {
+        SymFile {
+            path: None,
+            size: 0,
+            bytes: None,
+            streams: Vec::new(),
+            fds: Vec::new(),
+        }
+    }
+}
+
+impl<D: Domain> SymFile<D> {
+    /// The fuzzed file's path, if there is one.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// A fresh cursor over the file's bytes (asking the domain for them at the first open).
+    pub(crate) fn open(&mut self, dom: &mut D) -> Stdin<D> {
+        let bytes = match &self.bytes {
+            Some(b) => b.clone(),
+            None => {
+                let name = format!("{FILE_INPUT_PREFIX}{}", self.path.as_deref().unwrap_or(""));
+                // Asked even when empty: the test then records that the file existed.
+                let b: Rc<[D::Byte]> = dom.input(InputRequest::Named(&name), self.size).into();
+                self.bytes = Some(b.clone());
+                b
+            }
+        };
+        Stdin::over(bytes)
+    }
+
+    /// The stream whose `FILE` object is `obj`.
+    pub(crate) fn stream(&self, obj: ObjId) -> Option<usize> {
+        self.streams.iter().position(|(o, _)| *o == obj)
+    }
+
+    /// The index of open descriptor `fd`.
+    pub(crate) fn fd(&self, fd: i64) -> Option<usize> {
+        let k = usize::try_from(fd - FIRST_FD).ok()?;
+        self.fds.get(k)?.as_ref().map(|_| k)
+    }
+
+    /// Opens a descriptor on the file; returns it.
+    pub(crate) fn open_fd(&mut self, dom: &mut D) -> i64 {
+        let cursor = self.open(dom);
+        self.fds.push(Some(cursor));
+        FIRST_FD + self.fds.len() as i64 - 1
+    }
+}
+
+impl<D: Domain> State<D> {
+    /// Makes `path` the fuzzed file, of `size` bytes. Call it before the program runs.
+    pub fn set_sym_file(&mut self, path: &str, size: usize) {
+        self.symfile = SymFile {
+            path: Some(path.into()),
+            size,
+            ..SymFile::default()
+        };
+    }
+}
+
+/// The fuzzed file a test's inputs describe: its path and as many bytes as its `file:` input holds.
+pub fn sym_file(inputs: &[TestInput]) -> Option<(&str, usize)> {
+    inputs.iter().find_map(|i| {
+        let path = i.name.strip_prefix(FILE_INPUT_PREFIX)?;
+        Some((path, i.bytes.len()))
+    })
+}
+
+/// Why `path` cannot be the fuzzed file: it must be a relative path inside the directory the program
+/// runs in (no `..`, not empty), so that the native replay can create it there.
+pub fn check_path(path: &str) -> Result<(), String> {
+    let p = std::path::Path::new(path);
+    if path.is_empty() || path.ends_with('/') {
+        return Err("the path names no file".into());
+    }
+    if !p
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err("the path must be relative and stay inside the working directory (no `/`, `.` or `..` components)".into());
+    }
+    Ok(())
+}
+
+/// Gives `st` the fuzzed file the test's inputs describe, if any (replay).
+pub fn attach_from_inputs<D: Domain>(st: &mut State<D>, inputs: &[TestInput]) {
+    if let Some((path, size)) = sym_file(inputs) {
+        st.set_sym_file(path, size);
+    }
+}
