@@ -146,3 +146,21 @@ fn fuzz_file_with_an_absolute_path_is_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--file /etc/passwd"));
 }
+
+#[test]
+fn without_a_fuzzed_file_an_open_is_unmodelled_not_assumed_to_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = symex()
+        .arg("run")
+        .arg(example("fuzz", "filemagic.c"))
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout) + String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("files are modelled only for `symex fuzz --file NAME`"),
+        "{text}"
+    );
+}

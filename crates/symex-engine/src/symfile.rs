@@ -1,8 +1,9 @@
 //! The fuzzed (symbolic) file: `symex fuzz --file NAME` (KLEE's `--sym-files`). The program's opens of the
-//! path NAME read one input of `size` bytes, named `file:NAME` in test files, asked from the domain at the
-//! first open; every stream or descriptor opened on it has its own cursor over those same bytes (a
+//! path NAME read one input of `size` bytes, named `file:NAME` in test files, asked from the domain before
+//! the program starts; every stream or descriptor opened on it has its own cursor over those same bytes (a
 //! [`Stdin`] over them, so that the stdin models read it unchanged). Opens of other paths fail as they
-//! do in the empty directory the native replay runs in.
+//! do in the empty directory the native replay runs in. Without a fuzzed file (`run`, `check`) nothing is
+//! known about the file system: every open is unmodelled, never assumed to fail.
 
 use crate::domain::{Domain, InputRequest};
 use crate::memory::ObjId;
@@ -21,8 +22,7 @@ const FIRST_FD: i64 = 3;
 #[derive(Clone, Debug)]
 pub struct SymFile<D: Domain> {
     path: Option<Rc<str>>,
-    size: usize,
-    /// The file's bytes, once the program first opened it.
+    /// The file's bytes.
     bytes: Option<Rc<[D::Byte]>>,
     /// `FILE` objects returned by `fopen` and their cursors.
     pub(crate) streams: Vec<(ObjId, Stdin<D>)>,
@@ -34,7 +34,6 @@ impl<D: Domain> Default for SymFile<D> {
     fn default() -> Self {
         SymFile {
             path: None,
-            size: 0,
             bytes: None,
             streams: Vec::new(),
             fds: Vec::new(),
@@ -48,19 +47,9 @@ impl<D: Domain> SymFile<D> {
         self.path.as_deref()
     }
 
-    /// A fresh cursor over the file's bytes (asking the domain for them at the first open).
-    pub(crate) fn open(&mut self, dom: &mut D) -> Stdin<D> {
-        let bytes = match &self.bytes {
-            Some(b) => b.clone(),
-            None => {
-                let name = format!("{FILE_INPUT_PREFIX}{}", self.path.as_deref().unwrap_or(""));
-                // Asked even when empty: the test then records that the file existed.
-                let b: Rc<[D::Byte]> = dom.input(InputRequest::Named(&name), self.size).into();
-                self.bytes = Some(b.clone());
-                b
-            }
-        };
-        Stdin::over(bytes)
+    /// A fresh cursor over the file's bytes.
+    pub(crate) fn open(&self) -> Stdin<D> {
+        Stdin::over(self.bytes.clone().unwrap_or_else(|| Rc::from(Vec::new())))
     }
 
     /// The stream whose `FILE` object is `obj`.
@@ -75,30 +64,35 @@ impl<D: Domain> SymFile<D> {
     }
 
     /// Opens a descriptor on the file; returns it.
-    pub(crate) fn open_fd(&mut self, dom: &mut D) -> i64 {
-        let cursor = self.open(dom);
+    pub(crate) fn open_fd(&mut self) -> i64 {
+        let cursor = self.open();
         self.fds.push(Some(cursor));
         FIRST_FD + self.fds.len() as i64 - 1
     }
 }
 
 impl<D: Domain> State<D> {
-    /// Makes `path` the fuzzed file, of `size` bytes. Call it before the program runs.
+    /// Makes `path` the fuzzed file, of `size` bytes, and asks the domain for them now: the file's input
+    /// is the first of every test (also when the program never opens it, so that its replay knows the
+    /// file exists and that other paths do not). Call it before the program runs.
     pub fn set_sym_file(&mut self, path: &str, size: usize) {
+        let name = format!("{FILE_INPUT_PREFIX}{path}");
+        let bytes: Rc<[D::Byte]> = self.dom.input(InputRequest::Named(&name), size).into();
         self.symfile = SymFile {
             path: Some(path.into()),
-            size,
+            bytes: Some(bytes),
             ..SymFile::default()
         };
     }
 }
 
-/// The fuzzed file a test's inputs describe: its path and as many bytes as its `file:` input holds.
+/// The fuzzed file a test's inputs describe: its path and as many bytes as its `file:` input holds. It
+/// is the first input (the run asked for it before the program started); a `file:` input elsewhere
+/// names no fuzzed file (a run without one treats every open as unmodelled).
 pub fn sym_file(inputs: &[TestInput]) -> Option<(&str, usize)> {
-    inputs.iter().find_map(|i| {
-        let path = i.name.strip_prefix(FILE_INPUT_PREFIX)?;
-        Some((path, i.bytes.len()))
-    })
+    let first = inputs.first()?;
+    let path = first.name.strip_prefix(FILE_INPUT_PREFIX)?;
+    Some((path, first.bytes.len()))
 }
 
 /// Why `path` cannot be the fuzzed file: it must be a relative path inside the directory the program

@@ -33,12 +33,8 @@ pub fn reproducible(test: &TestFile) -> Result<(), String> {
 
 /// The fuzzed file of the test: its path (relative to the directory the program runs in) and bytes.
 pub fn sym_file(test: &TestFile) -> Option<(&str, &[u8])> {
-    test.inputs.iter().find_map(|i| {
-        let path = i
-            .name
-            .strip_prefix(symex_engine::symfile::FILE_INPUT_PREFIX)?;
-        Some((path, i.bytes.as_slice()))
-    })
+    let (path, _) = symex_engine::symfile::sym_file(&test.inputs)?;
+    Some((path, test.inputs[0].bytes.as_slice()))
 }
 
 /// The stdin bytes of the test (empty when it has none).

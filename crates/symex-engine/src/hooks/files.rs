@@ -1,8 +1,9 @@
 //! Files by path: `fopen`/`fclose`/`fseek`/`ftell`/`rewind` and `open`/`close` of the fuzzed file
 //! ([`crate::symfile`]), and the reads of `reads.rs` on its streams and descriptors. A read on a stream
 //! of the file runs the stdin model with that stream's cursor in stdin's place, so both read alike.
-//! Opens of other paths for reading fail (NULL, -1) as in the empty directory the native replay runs
-//! in; opening any path for writing is not modelled.
+//! With a fuzzed file, opens of other paths for reading fail (NULL, -1) as in the empty directory the
+//! native replay runs in; without one (`run`, `check`) any open is unmodelled (UNKNOWN), never assumed
+//! to fail; opening any path for writing is not modelled.
 
 use super::{callee_name, ret_width, Model};
 use crate::bug::End;
@@ -131,7 +132,17 @@ fn opens_fuzzed_file<D: Domain>(
         );
         return Err(unsupported(st, prog, what));
     }
-    Ok(st.symfile.path().is_some_and(|p| p.as_bytes() == path))
+    match st.symfile.path() {
+        Some(p) => Ok(p.as_bytes() == path),
+        None => {
+            let what = format!(
+                "`{}` of \"{}\" (files are modelled only for `symex fuzz --file NAME`)",
+                callee_name(prog, call),
+                String::from_utf8_lossy(&path).escape_default()
+            );
+            Err(unsupported(st, prog, what))
+        }
+    }
 }
 
 /// `fopen(path, mode)`: a new stream on the fuzzed file, or NULL for another path.
@@ -155,7 +166,7 @@ fn fopen<D: Domain>(
     else {
         return Err(unsupported(st, prog, "no room for a FILE object"));
     };
-    let cursor = st.symfile.open(&mut st.dom);
+    let cursor = st.symfile.open();
     st.symfile.streams.push((obj, cursor));
     Ok(st.dom.constant(64, u128::from(prog.addr.address(obj, 0))))
 }
@@ -172,7 +183,7 @@ fn open<D: Domain>(
     if !opens_fuzzed_file(st, prog, call, path, flags & O_ACCMODE == O_RDONLY)? {
         return Ok(-1);
     }
-    Ok(st.symfile.open_fd(&mut st.dom))
+    Ok(st.symfile.open_fd())
 }
 
 /// A descriptor argument as a number.
