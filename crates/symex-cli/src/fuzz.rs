@@ -48,6 +48,10 @@ pub struct FuzzArgs {
     /// empty directory it runs the program in.
     #[arg(long = "file", value_name = "NAME", conflicts_with = "stdin")]
     pub sym_file: Option<String>,
+    /// One more `argv` string of N fuzzed bytes (a NUL among them ends it sooner), taken from the
+    /// input's first bytes. Repeatable.
+    #[arg(long = "arg", value_name = "N")]
+    pub sym_args: Vec<usize>,
     /// Stop after this many runs.
     #[arg(long, value_name = "N")]
     pub max_runs: Option<u64>,
@@ -171,6 +175,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             checks: args.checks.checks(),
             stdin: args.stdin,
             file: args.sym_file.clone(),
+            args: args.sym_args.clone(),
             max_instructions: args.max_instructions,
         },
         max_runs: args.max_runs,

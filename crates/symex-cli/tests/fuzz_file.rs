@@ -1,7 +1,7 @@
-//! `symex fuzz --file NAME`: the fuzzed bytes are the file the program opens by NAME. The stream models
-//! are checked against the native program run beside that file (clang-14, the oracle), and the crash
-//! fuzz finds in a file parser replays with `symex replay`, `symex replay --native`, and the plain native
-//! program run in a directory holding the crash file under NAME.
+//! `symex fuzz --file NAME` and `--arg N`: the fuzzed bytes are the file the program opens by NAME, or
+//! its argv strings. The models are checked against the native program (clang-14, the oracle) run beside
+//! that file or with those arguments, and the crashes fuzz finds in a file parser and in an option parser
+//! replay with `symex replay`, `symex replay --native`, and the plain native program.
 
 use serde_json::{json, Value};
 use std::path::Path;
@@ -163,4 +163,118 @@ fn without_a_fuzzed_file_an_open_is_unmodelled_not_assumed_to_fail() {
         text.contains("files are modelled only for `symex fuzz --file NAME`"),
         "{text}"
     );
+}
+
+/// `symex replay FILE TEST --json` of a test with `inputs`: the report.
+fn replay_inputs(source: &Path, dir: &Path, inputs: Value) -> Value {
+    let test = dir.join("t.json");
+    let t = json!({"program": "p.c", "entry": "main", "inputs": inputs});
+    std::fs::write(&test, t.to_string()).unwrap();
+    let o = symex()
+        .arg("replay")
+        .arg(source)
+        .arg(&test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)))
+}
+
+#[test]
+fn fuzzed_arguments_are_the_argv_the_native_program_gets() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("echo.c");
+    std::fs::write(
+        &source,
+        "#include <stdio.h>\n#include <string.h>\nint main(int argc, char **argv) {\n  printf(\"%d\\n\", argc);\n  \
+         for (int i = 1; i < argc; i++) printf(\"%zu [%s]\\n\", strlen(argv[i]), argv[i]);\n  \
+         return argv[argc] != 0;\n}\n",
+    )
+    .unwrap();
+    let Some(exe) = native_build(&source, dir.path()) else {
+        return;
+    };
+    let cases: [&[&[u8]]; 4] = [
+        &[],
+        &[b"abc"],
+        &[b"-n\0", b"42", b"\0\0"],
+        &[b"x y", b"\x7f~!"],
+    ];
+    for args in cases {
+        let inputs: Vec<Value> = args
+            .iter()
+            .enumerate()
+            .map(|(k, a)| json!({"name": format!("argv[{}]", k + 1), "bytes": a}))
+            .collect();
+        let r = replay_inputs(&source, dir.path(), Value::Array(inputs));
+        assert_eq!(r["outcome"]["kind"], "exit", "{r}");
+        let native_args: Vec<std::ffi::OsString> = args
+            .iter()
+            .map(|a| {
+                use std::os::unix::ffi::OsStringExt;
+                std::ffi::OsString::from_vec(a.split(|&b| b == 0).next().unwrap().to_vec())
+            })
+            .collect();
+        let native = Command::new(&exe).args(&native_args).output().unwrap();
+        assert!(native.status.success());
+        assert_eq!(
+            r["stdout"].as_str().unwrap(),
+            String::from_utf8_lossy(&native.stdout),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn fuzz_args_option_parser_crash_replays_and_aborts_the_native_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let source = example("fuzz", "args.c");
+    let o = symex()
+        .arg("fuzz")
+        .arg(&source)
+        .args(["--arg", "3", "--arg", "2", "--input-size", "5"])
+        .args(["--max-runs", "100", "--json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    let crashes = r["crashes"].as_array().unwrap();
+    assert_eq!(crashes.len(), 1, "{r}");
+    let test = crashes[0]["test"].as_str().unwrap();
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(test).unwrap()).unwrap();
+    let o = symex()
+        .args(["replay", "--native"])
+        .arg(&source)
+        .arg(test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let nat: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(nat["agrees"], true, "{nat}");
+    assert_eq!(nat["outcome"]["kind"], "abort", "{nat}");
+    let Some(exe) = native_build(&source, dir.path()) else {
+        return;
+    };
+    // The plain native program, given the crash's argument strings, aborts.
+    let args: Vec<String> = (0..2)
+        .map(|k| {
+            let b: Vec<u8> = t["inputs"][k]["bytes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .take_while(|&b| b != 0)
+                .collect();
+            String::from_utf8(b).unwrap()
+        })
+        .collect();
+    assert_eq!(args[0], "-n");
+    let st = Command::new(&exe).args(&args).status().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(st.signal(), Some(libc::SIGABRT), "{st:?} {args:?}");
 }

@@ -87,10 +87,10 @@ impl<D: Domain> State<D> {
 }
 
 /// The fuzzed file a test's inputs describe: its path and as many bytes as its `file:` input holds. It
-/// is the first input (the run asked for it before the program started); a `file:` input elsewhere
+/// is the first input after the fuzzed arguments (the run asked for it before the program started); a `file:` input elsewhere
 /// names no fuzzed file (a run without one treats every open as unmodelled).
 pub fn sym_file(inputs: &[TestInput]) -> Option<(&str, usize)> {
-    let first = inputs.first()?;
+    let first = inputs.get(crate::symargs::sym_args(inputs).len())?;
     let path = first.name.strip_prefix(FILE_INPUT_PREFIX)?;
     Some((path, first.bytes.len()))
 }
@@ -111,7 +111,8 @@ pub fn check_path(path: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Gives `st` the fuzzed file the test's inputs describe, if any (replay).
+/// Gives `st` the fuzzed file the test's inputs describe, if any (replay; the inputs after the fuzzed
+/// arguments).
 pub fn attach_from_inputs<D: Domain>(st: &mut State<D>, inputs: &[TestInput]) {
     if let Some((path, size)) = sym_file(inputs) {
         st.set_sym_file(path, size);

@@ -18,6 +18,9 @@ pub struct RunConfig {
     pub stdin: bool,
     /// The input bytes are the file the program opens by this path (`--file NAME`).
     pub file: Option<String>,
+    /// The input's first bytes are `argv` strings of these lengths (`--arg N`), the rest feeds the
+    /// other inputs.
+    pub args: Vec<usize>,
     /// Cut a run after this many instructions.
     pub max_instructions: u64,
 }
@@ -29,6 +32,7 @@ impl Default for RunConfig {
             checks: Checks::default(),
             stdin: false,
             file: None,
+            args: Vec::new(),
             max_instructions: 10_000_000,
         }
     }
@@ -63,11 +67,13 @@ pub fn concolic_run(
     input: &[u8],
 ) -> ConcolicRun {
     let mut st = State::new(prog, Concolic::new(ctx.clone(), input), cfg.checks);
+    st.set_sym_args(&cfg.args);
+    let rest = input.len().saturating_sub(cfg.args.iter().sum());
     if cfg.stdin {
-        st.set_stdin_size(input.len());
+        st.set_stdin_size(rest);
     }
     if let Some(path) = &cfg.file {
-        st.set_sym_file(path, input.len());
+        st.set_sym_file(path, rest);
     }
     let mut trace = Trace::start(prog, &cfg.entry);
     let mut blocks = Vec::new();

@@ -87,6 +87,13 @@ fn run_process(
     let create = |name: &str| File::create(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let log = d.join("sanitizer");
     let mut cmd = Command::new(build.exe());
+    {
+        // The fuzzed arguments, each up to its first NUL (as the program's `argv` sees them in symex).
+        use std::os::unix::ffi::OsStrExt;
+        for a in symex_engine::symargs::arg_strings(&test.inputs) {
+            cmd.arg(std::ffi::OsStr::from_bytes(&a));
+        }
+    }
     cmd.current_dir(&cwd)
         .env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
         .env("SYMEX_NATIVE_EVENTS", d.join("events"))
