@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 mod check;
 mod checks;
 mod frontend;
+mod fuzz;
 mod its;
 mod native;
 mod replay;
@@ -29,6 +30,8 @@ enum Command {
     Run(run::RunArgs),
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     Check(check::CheckArgs),
+    /// Whitebox fuzzing by generational search (SAGE) over the bytes the program reads.
+    Fuzz(fuzz::FuzzArgs),
     /// Termination or a runtime bound of an integer transition system (KoAT format).
     Its(its::ItsArgs),
     /// Termination of a C program (symbolic execution graph → integer transition system).
@@ -54,6 +57,7 @@ fn main() {
         Command::Check(args) => check::main(args),
         Command::Its(args) => its::main(args),
         Command::Term(args) => term::main(args),
+        Command::Fuzz(args) => fuzz::main(args),
     };
     std::process::exit(status);
 }

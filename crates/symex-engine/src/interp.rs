@@ -73,6 +73,7 @@ pub fn run(prog: &Program, test: &TestFile, opts: &RunOptions) -> RunResult {
     let mut st = State::new(prog, Concrete::new(test.inputs.clone()), opts.checks);
     // The test's `stdin` input says how many bytes stdin held on its path.
     st.set_stdin_size(crate::stdin::stdin_size(&test.inputs));
+    crate::symargs::attach_from_inputs(&mut st, &test.inputs);
     let start = Instant::now();
     let cpu_start = process_cpu_time();
     let end = match st.start(prog, &opts.entry) {

@@ -20,6 +20,8 @@ pub mod printf;
 pub mod program;
 pub mod state;
 pub mod stdin;
+pub mod symargs;
+pub mod symfile;
 pub mod testfile;
 mod vector;
 

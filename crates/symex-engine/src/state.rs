@@ -83,6 +83,10 @@ pub struct State<D: Domain> {
     pub stdout: Vec<u8>,
     /// Standard input and how much of it the program read.
     pub stdin: Stdin<D>,
+    /// The fuzzed file (`--file NAME`) and what is open on it.
+    pub symfile: crate::symfile::SymFile<D>,
+    /// The fuzzed `argv` strings (`--arg N`), NUL-terminated.
+    pub sym_args: Vec<Rc<[D::Byte]>>,
     /// Instructions executed so far (terminators included).
     pub steps: u64,
     pub checks: Checks,
@@ -138,6 +142,8 @@ impl<D: Domain> State<D> {
             frames: Vec::new(),
             stdout: Vec::new(),
             stdin,
+            symfile: crate::symfile::SymFile::default(),
+            sym_args: Vec::new(),
             steps: 0,
             checks,
             consts,
@@ -252,13 +258,16 @@ impl<D: Domain> State<D> {
                 unsupported(format!("entry function `{entry}` takes an aggregate"))
             })?;
             let v = if entry == "main" && i == 1 && w == 64 {
-                let argv = self.make_argv(prog);
+                let argv = match self.make_sym_argv(prog) {
+                    Some(argv) => argv,
+                    None => self.make_argv(prog),
+                };
                 prog.addr.address(argv, 0) as u128
             } else if entry == "main" && i == 2 && w == 64 {
                 let envp = self.make_envp(prog);
                 prog.addr.address(envp, 0) as u128
             } else if entry == "main" && i == 0 {
-                1
+                1 + self.sym_args.len() as u128
             } else {
                 0
             };

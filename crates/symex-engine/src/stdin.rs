@@ -32,6 +32,8 @@ pub struct Stdin<D: Domain> {
     pushed_back: Vec<D::Byte>,
     /// A read reached the end (what `feof` reports).
     eof: bool,
+    /// How far past the end `fseek` put the cursor (reads there see end-of-file).
+    beyond: usize,
     /// The `FILE` object the program's `stdin` global points to (when the program mentions `stdin`).
     pub(crate) file: Option<ObjId>,
 }
@@ -51,8 +53,32 @@ impl<D: Domain> Stdin<D> {
             pos: 0,
             pushed_back: Vec::new(),
             eof: false,
+            beyond: 0,
             file: None,
         }
+    }
+
+    /// A stream over `bytes` already asked for (a stream of the fuzzed file, [`crate::symfile`]).
+    pub(crate) fn over(bytes: Rc<[D::Byte]>) -> Self {
+        Stdin {
+            size: bytes.len(),
+            bytes: Some(bytes),
+            ..Stdin::new(0)
+        }
+    }
+
+    /// Moves the cursor to byte `pos` (`fseek`): bytes put back are dropped and the end-of-file flag is
+    /// cleared, as glibc's `fseek` does; a position past the end reads end-of-file.
+    pub(crate) fn seek(&mut self, pos: usize) {
+        self.pos = pos.min(self.size);
+        self.beyond = pos.saturating_sub(self.size);
+        self.pushed_back.clear();
+        self.eof = false;
+    }
+
+    /// The position `ftell` reports: the cursor, less the bytes put back and not read again.
+    pub(crate) fn tell(&self) -> usize {
+        (self.pos + self.beyond).saturating_sub(self.pushed_back.len())
     }
 
     /// Bytes stdin holds.

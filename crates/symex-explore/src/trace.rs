@@ -86,6 +86,7 @@ pub fn run_concrete(
 ) -> ConcreteRun {
     let mut st = State::new(prog, Concrete::new(inputs.to_vec()), checks);
     st.set_stdin_size(symex_engine::stdin::stdin_size(inputs));
+    symex_engine::symargs::attach_from_inputs(&mut st, inputs);
     let mut trace = Trace::start(prog, entry);
     let end = match st.start(prog, entry) {
         Err(e) => e,

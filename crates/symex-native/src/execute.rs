@@ -72,11 +72,30 @@ fn run_process(
     };
     write("inputs", &inputs::encode(test))?;
     write("stdin", &inputs::stdin_bytes(test))?;
+    // The program runs in an empty directory of its own, holding only the test's fuzzed file (if any):
+    // other relative paths fail to open there, as in symex's model.
+    let cwd = d.join("cwd");
+    std::fs::create_dir(&cwd).map_err(|e| format!("{}: {e}", cwd.display()))?;
+    if let Some((path, bytes)) = inputs::sym_file(test) {
+        let f = cwd.join(path);
+        if let Some(parent) = f.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&f, bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+    }
     let open = |name: &str| File::open(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let create = |name: &str| File::create(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let log = d.join("sanitizer");
     let mut cmd = Command::new(build.exe());
-    cmd.env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
+    {
+        // The fuzzed arguments, each up to its first NUL (as the program's `argv` sees them in symex).
+        use std::os::unix::ffi::OsStrExt;
+        for a in symex_engine::symargs::arg_strings(&test.inputs) {
+            cmd.arg(std::ffi::OsStr::from_bytes(&a));
+        }
+    }
+    cmd.current_dir(&cwd)
+        .env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
         .env("SYMEX_NATIVE_EVENTS", d.join("events"))
         .env("ASAN_OPTIONS", asan_options(&log, opts.check_leaks))
         .env(

@@ -23,7 +23,29 @@ pub fn reproducible(test: &TestFile) -> Result<(), String> {
             ));
         }
     }
+    let args = symex_engine::symargs::sym_args(&test.inputs).len();
+    for input in &test.inputs[..args] {
+        let len = input.bytes.iter().position(|&b| b == 0);
+        if len.is_some_and(|n| input.bytes[n..].iter().any(|&b| b != 0)) {
+            return Err(format!(
+                "argument `{}` has bytes after its NUL; the native program's argv ends the string there",
+                input.name
+            ));
+        }
+    }
+    if let Some((path, _)) = symex_engine::symfile::sym_file(&test.inputs) {
+        symex_engine::symfile::check_path(path).map_err(|e| {
+            format!("the test's file `{path}` cannot be created for the native run: {e}")
+        })?;
+    }
     Ok(())
+}
+
+/// The fuzzed file of the test: its path (relative to the directory the program runs in) and bytes.
+pub fn sym_file(test: &TestFile) -> Option<(&str, &[u8])> {
+    let (path, _) = symex_engine::symfile::sym_file(&test.inputs)?;
+    let k = symex_engine::symargs::sym_args(&test.inputs).len();
+    Some((path, test.inputs[k].bytes.as_slice()))
 }
 
 /// The stdin bytes of the test (empty when it has none).
@@ -39,8 +61,15 @@ pub fn stdin_bytes(test: &TestFile) -> Vec<u8> {
 /// (uninitialised reads and stdin are honoured by the build and the run themselves).
 pub fn encode(test: &TestFile) -> Vec<u8> {
     let mut out = Vec::new();
-    for input in &test.inputs {
-        if input.name.starts_with(UNINIT) || input.name == STDIN {
+    // The fuzzed arguments reach the program as its argv.
+    let args = symex_engine::symargs::sym_args(&test.inputs).len();
+    for input in &test.inputs[args..] {
+        if input.name.starts_with(UNINIT)
+            || input.name == STDIN
+            || input
+                .name
+                .starts_with(symex_engine::symfile::FILE_INPUT_PREFIX)
+        {
             continue;
         }
         out.extend_from_slice(&(input.name.len() as u32).to_le_bytes());

@@ -4,6 +4,7 @@
 
 mod alloc;
 mod decimal;
+mod files;
 mod inputs;
 mod process;
 mod reads;
@@ -60,6 +61,15 @@ pub enum Model {
     /// `getline`, `getdelim` on stdin (the line's heap block grows with `realloc`).
     Getline,
     Getdelim,
+    /// `fopen`, `fclose`, `fseek`, `ftell`, `rewind`, `open`, `close` of the fuzzed file (`--file NAME`);
+    /// the reads above also read its streams and descriptors.
+    Fopen,
+    Fclose,
+    Fseek,
+    Ftell,
+    Rewind,
+    Open,
+    Close,
     /// `scanf` with `%d` conversions.
     Scanf,
     Fscanf,
@@ -127,6 +137,13 @@ impl Model {
             "ungetc" => Model::Ungetc,
             "getline" => Model::Getline,
             "getdelim" | "__getdelim" => Model::Getdelim,
+            "fopen" | "fopen64" => Model::Fopen,
+            "fclose" => Model::Fclose,
+            "fseek" | "fseeko" | "fseeko64" => Model::Fseek,
+            "ftell" | "ftello" | "ftello64" => Model::Ftell,
+            "rewind" => Model::Rewind,
+            "open" | "open64" => Model::Open,
+            "close" => Model::Close,
             "scanf" | "__isoc99_scanf" => Model::Scanf,
             "fscanf" | "__isoc99_fscanf" => Model::Fscanf,
             "__VERIFIER_assume" | "klee_assume" => Model::Assume,
@@ -175,6 +192,10 @@ pub(crate) fn call<D: Domain>(
         | M::KleeInt
         | M::Fgetc
         | M::Feof
+        | M::Fclose
+        | M::Ftell
+        | M::Rewind
+        | M::Close
         | M::Scanf => 1,
         M::Calloc
         | M::Realloc
@@ -187,6 +208,8 @@ pub(crate) fn call<D: Domain>(
         | M::Strstr
         | M::KleeRange
         | M::Fscanf
+        | M::Fopen
+        | M::Open
         | M::Ungetc => 2,
         M::Memcpy
         | M::Memmove
@@ -197,6 +220,7 @@ pub(crate) fn call<D: Domain>(
         | M::KleeMakeSymbolic
         | M::Read
         | M::Fgets
+        | M::Fseek
         | M::Getline => 3,
         M::Fread | M::Getdelim => 4,
         M::Printf => 1,
@@ -255,7 +279,10 @@ pub(crate) fn call<D: Domain>(
         | M::Getline
         | M::Getdelim
         | M::Scanf
-        | M::Fscanf => reads::call(st, prog, model, call, args),
+        | M::Fscanf => files::read(st, prog, model, call, args),
+        M::Fopen | M::Fclose | M::Fseek | M::Ftell | M::Rewind | M::Open | M::Close => {
+            files::call(st, prog, model, call, args)
+        }
         M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
             inputs::call(st, prog, model, call, args)
         }

@@ -1,0 +1,356 @@
+//! `symex fuzz FILE --seed SEEDFILE`: whitebox fuzzing by generational search (SAGE, crate `symex-fuzz`).
+//! Writes each distinct crash as `crashNNNNNN.bin` (the input bytes) with `crashNNNNNN.json` (a test file
+//! `symex replay` reproduces), each input that covered new blocks into `queue/`, and `report.json`.
+//! Exit status: 1 a crash was found, 0 the work list ran empty without one (nothing wrong on the explored
+//! space: the inputs keep the seeds' lengths), 2 bad input, 3 a limit stopped the search first, a run was
+//! cut by the instruction limit or the solver left a child unsolved.
+
+use crate::checks::CheckArgs;
+use crate::frontend::FrontendArgs;
+use crate::run::{describe_start_failure, fail, output_dir};
+use clap::Args;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use symex_engine::{outcome, End, Halt, Program, TestFile};
+use symex_fuzz::{coverage_counts, AflSync, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
+
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// The program: .c, .i, .ll or .bc.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
+    /// The function to start from.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// A seed input (its bytes feed the program's inputs in the order it asks for them). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub seed: Vec<PathBuf>,
+    /// Every regular file of DIR is a seed (e.g. an AFL++ queue directory), in name order.
+    #[arg(long, value_name = "DIR")]
+    pub seed_dir: Option<PathBuf>,
+    /// An AFL++ sync directory (`afl-fuzz -o DIR`): symex's new-coverage inputs and crashes go to
+    /// DIR/symex/queue/ for AFL++ to pick up, and the other instances' queue entries are run and expanded
+    /// as they appear (with --max-time, an empty work list waits for them).
+    #[arg(long, value_name = "DIR")]
+    pub sync_dir: Option<PathBuf>,
+    /// Without a seed: start from this many zero bytes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub input_size: usize,
+    /// The input bytes are standard input (as many as the input holds; `run`'s stdin model).
+    #[arg(long)]
+    pub stdin: bool,
+    /// The input bytes are the file the program opens by the path NAME (`fopen`/`open` and the stream
+    /// reads; other paths fail to open). NAME must be relative: the native replay creates it in the
+    /// empty directory it runs the program in.
+    #[arg(long = "file", value_name = "NAME", conflicts_with = "stdin")]
+    pub sym_file: Option<String>,
+    /// One more `argv` string of N fuzzed bytes (a NUL among them ends it sooner), taken from the
+    /// input's first bytes. Repeatable.
+    #[arg(long = "arg", value_name = "N")]
+    pub sym_args: Vec<usize>,
+    /// Stop after this many runs.
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// Cut one run after this many IR instructions.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub max_instructions: u64,
+    /// Time limit of one solver query, in seconds (a child whose query runs out is not run).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub solver_timeout: f64,
+    #[command(flatten)]
+    pub checks: CheckArgs,
+    /// Where crashes, the queue and the report go (default: a fresh symex-out-N).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object (the report) instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The seeds in the order given: `--seed` files, then the files of `--seed-dir` by name.
+fn seeds(args: &FuzzArgs) -> Result<Vec<Vec<u8>>, String> {
+    let mut paths = args.seed.clone();
+    if let Some(d) = &args.seed_dir {
+        let rd = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        paths.extend(files);
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        out.push(std::fs::read(&p).map_err(|e| format!("{}: cannot read seed: {e}", p.display()))?);
+    }
+    if out.is_empty() {
+        out.push(vec![0; args.input_size]);
+    }
+    Ok(out)
+}
+
+/// Writes `crashNNNNNN.bin` and its test file; returns the paths.
+fn write_crash(
+    dir: &Path,
+    n: usize,
+    crash: &Crash,
+    program: &str,
+    entry: &str,
+) -> std::io::Result<(String, String)> {
+    let bin = dir.join(format!("crash{n:06}.bin"));
+    std::fs::write(&bin, &crash.bytes)?;
+    let test = TestFile {
+        program: Some(program.to_string()),
+        entry: Some(entry.to_string()),
+        inputs: crash.inputs.clone(),
+        outcome: Some(outcome(&End::Bug(crash.bug.clone()))),
+    };
+    let json = dir.join(format!("crash{n:06}.json"));
+    std::fs::write(&json, test.to_json())?;
+    Ok((bin.display().to_string(), json.display().to_string()))
+}
+
+fn crash_json(c: &Crash, input: &str, test: &str) -> Value {
+    json!({
+        "kind": c.bug.kind.as_str(),
+        "file": c.bug.loc.file,
+        "line": c.bug.loc.line,
+        "function": c.bug.loc.function,
+        "message": c.bug.message,
+        "stack": c.stack,
+        "run": c.run,
+        "time_s": c.time.as_secs_f64(),
+        "input": input,
+        "test": test,
+    })
+}
+
+/// Runs the subcommand; returns the exit status.
+pub fn main(mut args: FuzzArgs) -> i32 {
+    if args.checks.check_overflow {
+        args.frontend.check_signed_overflow();
+    }
+    let seeds = match seeds(&args) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let module = match args.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) => return fail(&e),
+    };
+    if let Some(name) = &args.sym_file {
+        if let Err(e) = symex_engine::symfile::check_path(name) {
+            return fail(&format!("--file {name}: {e}"));
+        }
+    }
+    let prog = Program::new(module);
+    if prog.module.function_by_name(&args.entry).is_none() {
+        return fail(&format!(
+            "{}: no function `{}` to start from",
+            args.file.display(),
+            args.entry
+        ));
+    }
+    let dir = match output_dir(args.out.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(&format!("cannot create the output directory: {e}")),
+    };
+    let queue = dir.join("queue");
+    if let Err(e) = std::fs::create_dir_all(&queue) {
+        return fail(&format!("cannot create {}: {e}", queue.display()));
+    }
+    let opts = FuzzOptions {
+        run: RunConfig {
+            entry: args.entry.clone(),
+            checks: args.checks.checks(),
+            stdin: args.stdin,
+            file: args.sym_file.clone(),
+            args: args.sym_args.clone(),
+            max_instructions: args.max_instructions,
+        },
+        max_runs: args.max_runs,
+        max_time: args.max_time.map(Duration::from_secs_f64),
+    };
+    let sync = match &args.sync_dir {
+        Some(d) => match AflSync::open(d) {
+            Ok(s) => Some(RefCell::new(s)),
+            Err(e) => {
+                return fail(&format!(
+                    "{}: cannot open the sync directory: {e}",
+                    d.display()
+                ))
+            }
+        },
+        None => None,
+    };
+    let publish = |bytes: &[u8], new: bool| -> Result<(), String> {
+        match &sync {
+            Some(s) => s
+                .borrow_mut()
+                .publish(bytes, new)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    };
+    let mut import = || {
+        sync.as_ref()
+            .map(|s| s.borrow_mut().import())
+            .unwrap_or_default()
+    };
+    let program = args.file.display().to_string();
+    let mut fuzzer = Fuzzer::new(&prog, opts);
+    fuzzer.set_solver_timeout(Some(Duration::from_secs_f64(args.solver_timeout)));
+    let bar = (!args.quiet && !args.json && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
+        b
+    });
+    let mut crashes_json = Vec::new();
+    let mut queued = 0usize;
+    let mut io_error = None;
+    let (mut runs, mut blocks, mut ncrash) = (0u64, 0usize, 0usize);
+    let start = std::time::Instant::now();
+    let mut start_failure = None;
+    let importer: Option<&mut dyn FnMut() -> Vec<Vec<u8>>> = if args.sync_dir.is_some() {
+        Some(&mut import)
+    } else {
+        None
+    };
+    let mut on = |e: Event<'_>| match e {
+        Event::Ran { run, new_blocks } => {
+            runs += 1;
+            blocks += new_blocks;
+            if runs == 1 {
+                if let End::Halt(Halt::Unsupported { .. }) = &run.end {
+                    start_failure = Some(run.end.clone());
+                }
+            }
+            if new_blocks > 0 {
+                queued += 1;
+                let p = queue.join(format!("id{queued:06}.bin"));
+                if let Err(e) = std::fs::write(&p, &run.bytes) {
+                    io_error.get_or_insert(format!("{}: {e}", p.display()));
+                }
+                if let Err(e) = publish(&run.bytes, true) {
+                    io_error.get_or_insert(format!("sync directory: {e}"));
+                }
+            }
+            if let Some(b) = &bar {
+                let rate = runs as f64 / start.elapsed().as_secs_f64().max(1e-3);
+                b.set_message(format!(
+                    "runs {runs} ({rate:.0}/s)  blocks {blocks}  crashes {ncrash}"
+                ));
+                b.tick();
+            }
+        }
+        Event::Crash(c) => {
+            ncrash += 1;
+            match write_crash(&dir, ncrash, c, &program, &args.entry) {
+                Ok((bin, test)) => crashes_json.push(crash_json(c, &bin, &test)),
+                Err(e) => {
+                    io_error.get_or_insert(format!("{}: {e}", dir.display()));
+                }
+            }
+            if let Err(e) = publish(&c.bytes, false) {
+                io_error.get_or_insert(format!("sync directory: {e}"));
+            }
+        }
+    };
+    fuzzer.generate_inputs_hybrid(&seeds, &mut on, importer);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = io_error {
+        return fail(&format!("cannot write the output: {e}"));
+    }
+    if fuzzer.crashes.is_empty() {
+        if let Some(e) = start_failure {
+            return fail(&describe_start_failure(&e));
+        }
+    }
+    let (covered, total) = coverage_counts(&prog, &fuzzer.covered);
+    let s = &fuzzer.stats;
+    // Every child of every run was run, none left unsolved by the solver and no run cut by a limit.
+    let complete = s.exhausted && s.unknown == 0 && s.cut == 0;
+    let report = json!({
+        "command": "fuzz",
+        "file": program,
+        "complete": complete,
+        "stopped": s.stopped,
+        "time_s": fuzzer.elapsed().as_secs_f64(),
+        "runs": s.runs,
+        "crashes": crashes_json,
+        "queue": queued,
+        "coverage": {"blocks_covered": covered, "blocks_total": total},
+        "search": {
+            "children": s.children,
+            "unsat": s.unsat,
+            "unknown": s.unknown,
+            "duplicates": s.duplicates,
+            "divergences": s.divergences,
+            "concretised": s.concretised,
+            "cut": s.cut,
+            "work_list": fuzzer.work_list_len(),
+        },
+        "solver": {"queries": s.solver_queries, "time_s": s.solver_time.as_secs_f64()},
+    });
+    let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+    if let Err(e) = std::fs::write(dir.join("report.json"), &text) {
+        return fail(&format!("cannot write the report: {e}"));
+    }
+    if args.json {
+        println!("{text}");
+    } else if !args.quiet {
+        print_summary(&report, &dir);
+    }
+    if !fuzzer.crashes.is_empty() {
+        1
+    } else if complete {
+        0
+    } else {
+        3
+    }
+}
+
+fn print_summary(r: &Value, dir: &Path) {
+    println!(
+        "{} runs in {:.2} s, {} of {} blocks covered, {} inputs in queue/",
+        r["runs"],
+        r["time_s"].as_f64().unwrap_or(0.0),
+        r["coverage"]["blocks_covered"],
+        r["coverage"]["blocks_total"],
+        r["queue"]
+    );
+    let s = &r["search"];
+    println!(
+        "children solved {}, unsatisfiable {}, unknown {}, duplicates {}, divergences {}, concretised {}",
+        s["children"], s["unsat"], s["unknown"], s["duplicates"], s["divergences"], s["concretised"]
+    );
+    if let Some(why) = r["stopped"].as_str() {
+        println!("stopped: {why}");
+    }
+    for c in r["crashes"].as_array().into_iter().flatten() {
+        println!(
+            "crash: {} at {}:{} in {} (run {}): {}  {}",
+            c["kind"].as_str().unwrap_or(""),
+            c["file"].as_str().unwrap_or(""),
+            c["line"],
+            c["function"].as_str().unwrap_or(""),
+            c["run"],
+            c["message"].as_str().unwrap_or(""),
+            c["input"].as_str().unwrap_or("")
+        );
+    }
+    println!("output in {}", dir.display());
+}

@@ -1,0 +1,17 @@
+//! `symex fuzz`: whitebox fuzzing by generational search (SAGE; Godefroid, Levin, Molnar, NDSS 2008).
+//!
+//! * [`concolic`]: the concolic value domain (concrete value + term) over which the interpreter's own
+//!   instruction semantics run one input and record its path condition, without forking;
+//! * [`run`]: one concolic run (blocks entered, conjuncts labelled with their block, crash call stack);
+//! * [`search`]: the generational search (`GenerateInputs`, `ExpandExecution`, `Score`, `bound`);
+//! * [`sync`]: hybrid fuzzing with AFL++ through its sync directory.
+
+pub mod concolic;
+pub mod run;
+pub mod search;
+pub mod sync;
+
+pub use concolic::{Concolic, Conjunct, ConjunctKind};
+pub use run::{concolic_run, ConcolicRun, RunConfig};
+pub use search::{coverage_counts, Crash, Event, FuzzOptions, Fuzzer, Stats};
+pub use sync::AflSync;
