@@ -96,7 +96,7 @@ pub struct CheckArgs {
 }
 
 /// What a path's bug means for the property.
-enum Meaning {
+pub(crate) enum Meaning {
     /// A violation, with the SV-COMP subproperty for memory safety.
     Violation(Option<&'static str>),
     /// The program ends there (abort, a failed assert) and nothing is violated.
@@ -105,7 +105,7 @@ enum Meaning {
     Undecided,
 }
 
-fn meaning(p: Property, kind: BugKind) -> Meaning {
+pub(crate) fn meaning(p: Property, kind: BugKind) -> Meaning {
     use BugKind as K;
     match (p, kind) {
         (Property::UnreachCall, K::ReachError) => Meaning::Violation(None),

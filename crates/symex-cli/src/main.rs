@@ -1,6 +1,7 @@
 //! The `symex` binary: argument parsing, output files, exit codes (see `spec/cli.md`).
 use clap::{Parser, Subcommand};
 
+mod bmc;
 mod check;
 mod checks;
 mod frontend;
@@ -28,6 +29,8 @@ enum Command {
     Run(run::RunArgs),
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     Check(check::CheckArgs),
+    /// Bounded model checking: loops and recursion unwound K times, one SMT query per property.
+    Bmc(bmc::BmcArgs),
     /// Termination or a runtime bound of an integer transition system (KoAT format).
     Its(its::ItsArgs),
 }
@@ -50,6 +53,7 @@ fn main() {
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
         Command::Its(args) => its::main(args),
+        Command::Bmc(args) => bmc::main(args),
     };
     std::process::exit(status);
 }
