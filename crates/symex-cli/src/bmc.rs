@@ -267,3 +267,57 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
     }
     println!("{}", r.verdict.name().to_uppercase());
 }
+
+/// What bounded model checking adds to `check` after an exploration that could not decide.
+pub enum PortfolioAnswer {
+    /// The error formula is unsatisfiable and no run is longer than the bound: a proof.
+    True,
+    /// A violation whose counterexample the concrete interpreter replayed, and its test file.
+    False {
+        bug: symex_engine::Bug,
+        sub: Option<&'static str>,
+        test: Option<String>,
+    },
+    Unknown(String),
+}
+
+/// `check`'s portfolio: BMC with `--unwind auto` within `budget` (verdict rules unchanged: FALSE only
+/// with a replayed test, TRUE only with a proof).
+pub fn portfolio(
+    prog: &Program,
+    p: Property,
+    entry: &str,
+    checks: symex_engine::Checks,
+    budget: Duration,
+    dir: &Path,
+    program: &str,
+) -> PortfolioAnswer {
+    let opts = Options {
+        entry: entry.to_string(),
+        checks,
+        unwind: 1,
+        unwindset: Vec::new(),
+        max_time: Some(budget),
+        stdin: 0,
+    };
+    let (k, report) = match run_bmc(prog, &opts, Unwind::Auto, Some(p), budget) {
+        Ok(r) => r,
+        Err(e) => return PortfolioAnswer::Unknown(crate::run::describe_start_failure(&e)),
+    };
+    match report.verdict {
+        Verdict::True => PortfolioAnswer::True,
+        Verdict::False { bug, inputs } => {
+            let sub = match meaning(p, bug.kind) {
+                Meaning::Violation(sub) => sub,
+                _ => None,
+            };
+            let test = write_test(dir, program, entry, &inputs, &End::Bug(bug.clone())).ok();
+            PortfolioAnswer::False { bug, sub, test }
+        }
+        Verdict::BoundedTrue { loops } => PortfolioAnswer::Unknown(format!(
+            "bmc: no violation up to unwinding {k}, but the bound is reachable in {}",
+            loops.join(", ")
+        )),
+        Verdict::Unknown(why) => PortfolioAnswer::Unknown(format!("bmc: {why}")),
+    }
+}
