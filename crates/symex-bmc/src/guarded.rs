@@ -167,7 +167,7 @@ impl Guarded {
 }
 
 /// Most `ite` liftings one load does (each splits the bytes in two; this bounds the work).
-const LIFT_BUDGET: u32 = 64;
+const LIFT_BUDGET: u32 = 1024;
 
 fn byte_term(b: &SymByte) -> Term {
     match b {
@@ -269,6 +269,11 @@ impl Domain for Guarded {
         self.ops.binop(op, w, a, b)
     }
     fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
+        if a.as_const().is_none() || b.as_const().is_none() {
+            if let Some(x) = crate::order::decide(op, &a.term(w), &b.term(w)) {
+                return SymVal::Const(x as u128);
+            }
+        }
         self.ops.cmp(op, w, a, b)
     }
     fn unop(&mut self, op: UnOp, w: Width, a: &SymVal) -> SymVal {
@@ -414,13 +419,17 @@ impl Domain for Guarded {
         out
     }
 
-    /// The model's address plus an unconstrained difference: a verdict then holds for every placement
-    /// of the objects (the symbolic domain pins the difference to 0 and marks the path instead).
-    fn observe_address(&mut self, ptr: &SymVal, obj: Option<u32>) -> SymVal {
-        let before = self.ops.pc.len();
-        let v = self.ops.observe_address(ptr, obj);
-        self.ops.pc.truncate(before);
-        v
+    /// The model's address plus a fresh unconstrained difference: a verdict then holds for every placement
+    /// of the objects (the symbolic domain pins one difference per object to 0 and marks the path instead;
+    /// fresh per conversion here, since variables named per state could be shared by merged states).
+    fn observe_address(&mut self, ptr: &SymVal, _obj: Option<u32>) -> SymVal {
+        let k = {
+            let mut sh = self.shared.borrow_mut();
+            sh.next_input += 1;
+            sh.next_input
+        };
+        let delta = Term::var(&format!("bmc_addr{k}"), Sort::bv(64));
+        SymVal::from_term(ptr.term(64).bvadd(&delta))
     }
 
     fn select(&mut self, bytes: &[SymByte], off: &SymVal, n: usize, w: Width) -> Option<SymVal> {

@@ -5,12 +5,14 @@
 //!   guarded ones without asking the solver;
 //! * [`loops`]: loop headers, natural loops and the reverse post-order that schedules the states;
 //! * [`merge`]: joining two states at one point (`ite` of values and memory, `∨` of guards);
+//! * [`order`]: unsigned comparisons of merged values decided leaf by leaf;
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
 //! * [`verdict`]: one query per property, counterexamples replayed concretely.
 
 pub mod guarded;
 pub mod loops;
 pub mod merge;
+pub mod order;
 pub mod unwind;
 pub mod verdict;
 

@@ -80,10 +80,26 @@ fn unsigned_int_sum_is_bounded_true_at_three() {
         "{:?}",
         r.verdict
     );
-    assert_eq!(
-        r.queries, 2,
-        "the property's query and the unwinding assertion's"
+    // The error formula folds to false (`order.rs`): only the unwinding assertion is asked.
+    assert_eq!(r.queries, 1);
+}
+
+/// Example 2 at k = 256: the bound needs n > 256, impossible for an `unsigned char`, and the error formula
+/// is empty (every leaf of the merged `s >= v` holds: a sum of at most 256 bytes does not wrap 32 bits), so
+/// the program is proved correct; `--unwind auto` deepens to the same bound and answer.
+#[test]
+fn unsigned_int_sum_is_true_at_256_and_auto_finds_it() {
+    let path = example("lecture_uint.c");
+    assert_eq!(bmc(&path, 256).verdict, Verdict::True);
+    let prog = load(&path);
+    let ctx = SolverCtx::new(
+        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
+        None,
     );
+    let (k, r) =
+        symex_bmc::check_auto(&prog, &Options::default(), &|_| Class::Violation, ctx, 4096)
+            .expect("starts");
+    assert_eq!((k, r.verdict), (256, Verdict::True));
 }
 
 /// 2^30 paths for path-by-path exploration: the branches are merged and one query answers.
