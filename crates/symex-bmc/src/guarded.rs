@@ -44,6 +44,8 @@ pub struct Shared {
     next_input: u64,
     /// Queries asked while executing (values of symbolic pointers and sizes), not the verdict's.
     pub aux_queries: u64,
+    /// No query runs past it (`--max-time`).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Shared {
@@ -52,14 +54,28 @@ impl Shared {
             ctx,
             next_input: 0,
             aux_queries: 0,
+            deadline: None,
         }))
     }
 
-    /// A satisfiability check through the shared solver.
+    /// A satisfiability check through the shared solver, ending by the deadline.
     pub fn check(&mut self, q: &[Term]) -> SatResult {
-        self.ctx.borrow_mut().solver.check(q)
+        let mut ctx = self.ctx.borrow_mut();
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return SatResult::Unknown(symex_solver::Unknown(
+                    "the time limit was reached".into(),
+                ));
+            }
+            ctx.solver.set_timeout(Some(left));
+        }
+        ctx.solver.check(q)
     }
 }
+
+/// Names of the variables that stand for the difference between a real address and the model's.
+pub const ADDRESS_PREFIX: &str = "bmc_addr";
 
 /// Most values one `choose` enumerates before the state gives up (a symbolic size without bound).
 const MAX_CHOICES: usize = 64;
@@ -428,7 +444,7 @@ impl Domain for Guarded {
             sh.next_input += 1;
             sh.next_input
         };
-        let delta = Term::var(&format!("bmc_addr{k}"), Sort::bv(64));
+        let delta = Term::var(&format!("{ADDRESS_PREFIX}{k}"), Sort::bv(64));
         SymVal::from_term(ptr.term(64).bvadd(&delta))
     }
 

@@ -35,6 +35,7 @@ pub fn check(
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
     let shared = Shared::new(ctx);
+    shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
     let formulas = unwind::Unwinder::new(prog, opts.clone(), shared.clone()).run()?;
     let mut queries = 0;
     let verdict = verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries);

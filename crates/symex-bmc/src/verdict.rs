@@ -4,7 +4,7 @@
 //! `true`; else `bounded-true` (no error within the bound). `unknown` when the solver gives no answer, a
 //! counterexample does not replay, or some run reached something not modelled.
 
-use crate::guarded::Shared;
+use crate::guarded::{Shared, ADDRESS_PREFIX};
 use crate::unwind::{ErrorRecord, Formulas, Options};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -113,6 +113,12 @@ pub(crate) fn decide_counting(
         match check(shared, queries, formula) {
             SatResult::Unsat => {}
             SatResult::Unknown(u) => doubts.push(format!("the solver gave no answer: {u}")),
+            SatResult::Sat(_) if mentions_addresses(records) => doubts.push(format!(
+                "a violation ({} at {}:{}) depends on numeric addresses of objects, which the model places",
+                bug.kind.as_str(),
+                bug.loc.file,
+                bug.loc.line
+            )),
             SatResult::Sat(m) => match counterexample(prog, opts, &m, records, bug) {
                 Ok(v) => return v,
                 Err(why) => doubts.push(why),
@@ -161,6 +167,17 @@ pub(crate) fn decide_counting(
         }
         SatResult::Unknown(u) => Verdict::Unknown(format!("the solver gave no answer: {u}")),
     }
+}
+
+/// Whether an error formula mentions an integer made from an address (`ptrtoint`): its counterexample then
+/// replays on the model's placement of objects, which a real run need not share (as `run` marks such paths).
+fn mentions_addresses(records: &[&ErrorRecord]) -> bool {
+    records.iter().any(|r| {
+        r.guard
+            .free_vars()
+            .iter()
+            .any(|v| v.as_var().is_some_and(|n| n.starts_with(ADDRESS_PREFIX)))
+    })
 }
 
 fn byte(v: Option<&Value>) -> u8 {

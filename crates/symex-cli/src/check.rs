@@ -93,6 +93,9 @@ pub struct CheckArgs {
     /// Print only the verdict line.
     #[arg(long)]
     pub quiet: bool,
+    /// Decide by exploration alone (no bounded model checking after an undecided exploration).
+    #[arg(long)]
+    pub no_bmc: bool,
 }
 
 /// What a path's bug means for the property.
@@ -343,7 +346,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .max_time
             .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64)
             .saturating_sub(started.elapsed());
-        if left.is_zero() {
+        if left.is_zero() || args.no_bmc {
             return report(&args, "unknown", None, None, &unknown_reasons);
         }
         let program = args.file.display().to_string();
