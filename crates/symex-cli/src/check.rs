@@ -93,10 +93,13 @@ pub struct CheckArgs {
     /// Print only the verdict line.
     #[arg(long)]
     pub quiet: bool,
+    /// Decide by exploration alone (no bounded model checking after an undecided exploration).
+    #[arg(long)]
+    pub no_bmc: bool,
 }
 
 /// What a path's bug means for the property.
-enum Meaning {
+pub(crate) enum Meaning {
     /// A violation, with the SV-COMP subproperty for memory safety.
     Violation(Option<&'static str>),
     /// The program ends there (abort, a failed assert) and nothing is violated.
@@ -105,7 +108,7 @@ enum Meaning {
     Undecided,
 }
 
-fn meaning(p: Property, kind: BugKind) -> Meaning {
+pub(crate) fn meaning(p: Property, kind: BugKind) -> Meaning {
     use BugKind as K;
     match (p, kind) {
         (Property::UnreachCall, K::ReachError) => Meaning::Violation(None),
@@ -221,6 +224,11 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     None
 }
 
+/// The share of `--max-time` the exploration gets; bounded model checking has the rest.
+const EXPLORATION_SHARE: f64 = 0.5;
+/// The budget of bounded model checking without `--max-time`.
+const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
     if args.data_model == DataModel::Ilp32 {
@@ -302,7 +310,11 @@ pub fn main(mut args: CheckArgs) -> i32 {
             }
         }
     };
-    let ex = match explore(&prog, &args.explore, checks, &out, &mut stop) {
+    // The portfolio: exploration gets part of the budget, bounded model checking what remains.
+    let started = std::time::Instant::now();
+    let mut explore_args = args.explore.clone();
+    explore_args.max_time = args.explore.max_time.map(|t| t * EXPLORATION_SHARE);
+    let ex = match explore(&prog, &explore_args, checks, &out, &mut stop) {
         Ok(x) => x,
         Err(e) => return fail(&crate::run::describe_start_failure(&e)),
     };
@@ -332,7 +344,25 @@ pub fn main(mut args: CheckArgs) -> i32 {
         if !s.complete && unknown_reasons.is_empty() {
             unknown_reasons.push("the exploration did not complete".into());
         }
-        report(&args, "unknown", None, None, &unknown_reasons)
+        let left = args
+            .explore
+            .max_time
+            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64)
+            .saturating_sub(started.elapsed());
+        if left.is_zero() || args.no_bmc {
+            return report(&args, "unknown", None, None, &unknown_reasons);
+        }
+        let program = args.file.display().to_string();
+        match crate::bmc::portfolio(&prog, p, &args.explore.entry, checks, left, &dir, &program) {
+            crate::bmc::PortfolioAnswer::True => report(&args, "true", None, None, &[]),
+            crate::bmc::PortfolioAnswer::False { bug, sub, test } => {
+                report(&args, "false", Some((&bug, sub)), test, &[])
+            }
+            crate::bmc::PortfolioAnswer::Unknown(why) => {
+                unknown_reasons.push(why);
+                report(&args, "unknown", None, None, &unknown_reasons)
+            }
+        }
     }
 }
 

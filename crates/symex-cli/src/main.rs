@@ -1,6 +1,7 @@
 //! The `symex` binary: argument parsing, output files, exit codes (see `spec/cli.md`).
 use clap::{Parser, Subcommand};
 
+mod bmc;
 mod check;
 mod checks;
 mod frontend;
@@ -32,6 +33,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Whitebox fuzzing by generational search (SAGE) over the bytes the program reads.
     Fuzz(fuzz::FuzzArgs),
+    /// Bounded model checking: loops and recursion unwound K times, one SMT query per property.
+    Bmc(bmc::BmcArgs),
     /// Termination or a runtime bound of an integer transition system (KoAT format).
     Its(its::ItsArgs),
     /// Termination of a C program (symbolic execution graph → integer transition system).
@@ -58,6 +61,7 @@ fn main() {
         Command::Its(args) => its::main(args),
         Command::Term(args) => term::main(args),
         Command::Fuzz(args) => fuzz::main(args),
+        Command::Bmc(args) => bmc::main(args),
     };
     std::process::exit(status);
 }

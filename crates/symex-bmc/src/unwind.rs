@@ -1,0 +1,428 @@
+//! Merging symbolic execution with loops and recursion unwound: the executor that builds the formulas of
+//! bounded model checking by running `symex-engine`'s instruction semantics over the [`Guarded`] domain.
+//!
+//! Branches do not fork for good: each side runs under its guard, and states that reach the same point
+//! (same call stack, block, instruction and loop iterations) are joined ([`crate::merge`]). The schedule
+//! makes every join happen: states run in the order of a key that every step increases (per frame: the
+//! loop iteration counts, outer loops first, then the block's reverse post-order position and the
+//! instruction), always the least first, so all states that will reach a point are there before it runs on
+//! — the join points are the immediate post-dominators of the branches, found without computing them.
+//!
+//! Nothing stops at an error: a state that ends in a bug adds its guard to that bug's formula. A loop
+//! whose body would start a `K+1`-th time per entry, or a `K+1`-th nested activation of a function, adds
+//! the state's guard to the *unwinding assertion* and the state ends there.
+
+use crate::guarded::{Guarded, InputEvent, Shared};
+use crate::loops::Loops;
+use crate::merge::join;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use symex_engine::{Bug, Checks, End, Halt, Program, State};
+use symex_expr::Term;
+use symex_ir::{Inst, Operand};
+
+/// How far to unwind, and what to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub entry: String,
+    pub checks: Checks,
+    /// Iterations of each loop per entry, and nested activations of each function beyond the first.
+    pub unwind: u32,
+    /// Per-loop bounds: (function, source line of the loop header, bound).
+    pub unwindset: Vec<(String, u32, u32)>,
+    pub max_time: Option<Duration>,
+    /// Symbolic bytes of standard input.
+    pub stdin: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            entry: "main".into(),
+            checks: Checks::default(),
+            unwind: 1,
+            unwindset: Vec::new(),
+            max_time: None,
+            stdin: 0,
+        }
+    }
+}
+
+/// A bug some runs reach: the guard says which.
+#[derive(Clone, Debug)]
+pub struct ErrorRecord {
+    pub bug: Bug,
+    pub guard: Term,
+    /// The inputs of the runs that reach it, each under its guard.
+    pub events: Vec<Rc<InputEvent>>,
+}
+
+/// A loop (or a recursive function) whose bound some runs reach.
+#[derive(Clone, Debug)]
+pub struct BoundReached {
+    pub function: String,
+    pub line: u32,
+    pub guard: Term,
+}
+
+/// What the unwound program says: the formulas of bounded model checking.
+#[derive(Debug, Default)]
+pub struct Formulas {
+    pub errors: Vec<ErrorRecord>,
+    /// The unwinding assertions.
+    pub bounds: Vec<BoundReached>,
+    /// Runs that reach something not modelled, or were stopped by a limit: no verdict rests on them.
+    pub incomplete: Vec<(String, Term)>,
+    /// States joined.
+    pub joins: u64,
+    /// Steps executed (over all states).
+    pub steps: u64,
+}
+
+/// A state of the merging executor: the engine's state and the loop iteration counts of each frame.
+#[derive(Clone)]
+struct Live {
+    st: State<Guarded>,
+    /// Per frame, per loop of its function (in `Loops::loops` order): iterations in the current entry.
+    counts: Vec<Vec<u32>>,
+    key: Vec<u32>,
+}
+
+/// The loop a source line names, for `--show-loops`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopName {
+    pub function: String,
+    pub line: u32,
+}
+
+/// The loops of every function of `prog`, as `--show-loops` lists them.
+pub fn list_loops(prog: &Program) -> Vec<LoopName> {
+    let mut out = Vec::new();
+    for f in &prog.module.functions {
+        if let Some(body) = &f.body {
+            for l in Loops::of(body).loops {
+                out.push(LoopName {
+                    function: f.name.to_string(),
+                    line: l.line,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The merging executor of one program at one bound.
+pub struct Unwinder<'p> {
+    prog: &'p Program,
+    opts: Options,
+    shared: Rc<RefCell<Shared>>,
+    loops: Vec<Loops>,
+    /// Per function, per loop: its bound.
+    bounds: Vec<Vec<u32>>,
+    out: Formulas,
+}
+
+impl<'p> Unwinder<'p> {
+    pub fn new(prog: &'p Program, opts: Options, shared: Rc<RefCell<Shared>>) -> Unwinder<'p> {
+        let loops: Vec<Loops> = prog
+            .module
+            .functions
+            .iter()
+            .map(|f| f.body.as_ref().map(Loops::of).unwrap_or_default())
+            .collect();
+        let bounds = prog
+            .module
+            .functions
+            .iter()
+            .zip(&loops)
+            .map(|(f, ls)| {
+                ls.loops
+                    .iter()
+                    .map(|l| {
+                        opts.unwindset
+                            .iter()
+                            .find(|(fun, line, _)| *fun == *f.name && *line == l.line)
+                            .map_or(opts.unwind, |(_, _, k)| *k)
+                    })
+                    .collect()
+            })
+            .collect();
+        Unwinder {
+            prog,
+            opts,
+            shared,
+            loops,
+            bounds,
+            out: Formulas::default(),
+        }
+    }
+
+    /// Unwinds the program and returns its formulas; `Err` when it cannot start.
+    pub fn run(mut self) -> Result<Formulas, End> {
+        let prog = self.prog;
+        let start = Instant::now();
+        let mut st = State::new(prog, Guarded::new(self.shared.clone()), self.opts.checks);
+        st.set_stdin_size(self.opts.stdin);
+        st.start(prog, &self.opts.entry)?;
+        let mut first = Live {
+            counts: vec![vec![
+                0;
+                self.loops[st.frames[0].func.0 as usize].loops.len()
+            ]],
+            st,
+            key: Vec::new(),
+        };
+        first.key = self.key(&first);
+        let mut live = vec![first];
+        while !live.is_empty() {
+            if self.opts.max_time.is_some_and(|t| start.elapsed() >= t) {
+                for l in live.drain(..) {
+                    self.out
+                        .incomplete
+                        .push(("the time limit was reached".into(), l.st.dom.guard));
+                }
+                break;
+            }
+            let i = (0..live.len())
+                .min_by(|&a, &b| live[a].key.cmp(&live[b].key))
+                .expect("a state");
+            let l = live.swap_remove(i);
+            for (s, next) in self.advance(l) {
+                match next {
+                    Next::Running => self.insert(&mut live, s),
+                    Next::Ended(e) => self.record_end(s, e),
+                    Next::Bounded => {}
+                }
+            }
+        }
+        Ok(self.out)
+    }
+
+    /// The schedule's key of a state: per frame, its function, then for each loop around the block
+    /// (outermost first) the header's position in reverse post-order and the iteration, then the block's
+    /// position and the instruction (of a caller: the call's, which its `inst` is one past). It is the
+    /// position in the unwound program's topological order: every step increases it, and a block after a
+    /// loop comes after every iteration of it, so the runs that leave the loop at different iterations
+    /// meet (and are joined) there.
+    fn key(&self, l: &Live) -> Vec<u32> {
+        let mut k = Vec::new();
+        let top = l.st.frames.len().saturating_sub(1);
+        for (i, (f, c)) in l.st.frames.iter().zip(&l.counts).enumerate() {
+            let ls = &self.loops[f.func.0 as usize];
+            k.push(f.func.0);
+            for &j in &ls.nest[f.block.0 as usize] {
+                k.push(ls.rpo[ls.loops[j].header as usize]);
+                k.push(c[j]);
+            }
+            k.push(ls.rpo[f.block.0 as usize]);
+            k.push(if i == top {
+                f.inst
+            } else {
+                f.inst.saturating_sub(1)
+            });
+        }
+        k
+    }
+
+    /// Adds a running state to the work list, joined with one already at its point when possible.
+    fn insert(&mut self, live: &mut Vec<Live>, mut s: Live) {
+        if s.st.dom.guard.is_false() {
+            return;
+        }
+        s.key = self.key(&s);
+        for l in live.iter_mut() {
+            if l.key == s.key && join(self.prog, &mut l.st, &s.st) {
+                self.out.joins += 1;
+                return;
+            }
+        }
+        live.push(s);
+    }
+
+    fn record_end(&mut self, s: Live, end: End) {
+        let guard = s.st.dom.guard.clone();
+        if guard.is_false() {
+            return;
+        }
+        match end {
+            End::Exit(_) | End::Halt(Halt::AssumptionViolated(_)) => {}
+            End::Bug(bug) => self.out.errors.push(ErrorRecord {
+                bug,
+                guard,
+                events: s.st.dom.events,
+            }),
+            End::Halt(Halt::Limit(why)) => self.out.incomplete.push((why, guard)),
+            End::Halt(Halt::Unsupported { what, loc }) => self.out.incomplete.push((
+                format!(
+                    "unsupported: {what} ({}:{} in {})",
+                    loc.file, loc.line, loc.function
+                ),
+                guard,
+            )),
+        }
+    }
+
+    /// Runs `l` to its next point of interest: the plain instructions of its block in one batch, then one
+    /// step, rebuilding from a snapshot the siblings that step asked for. Each result comes with its end.
+    fn advance(&mut self, mut l: Live) -> Vec<(Live, Next)> {
+        let prog = self.prog;
+        let (ran, r) =
+            l.st.run_in_block(prog, u64::MAX, |st, _, inst| plain(st, prog, inst));
+        self.out.steps += ran;
+        if let Err(e) = r {
+            return vec![(l, Next::Ended(e))];
+        }
+        let snapshot = l.clone();
+        let before = Before::of(&l.st, prog);
+        let mut out = Vec::new();
+        l.st.dom.begin_step();
+        let r = l.st.step(prog);
+        let mut work = l.st.dom.end_step();
+        out.push(self.after(l, before, r));
+        while let Some(answers) = work.pop() {
+            let mut s = snapshot.clone();
+            s.st.dom.begin_step();
+            s.st.dom.force(answers);
+            let r = s.st.step(prog);
+            work.extend(s.st.dom.end_step());
+            out.push(self.after(s, before, r));
+        }
+        self.out.steps += out.len() as u64;
+        out
+    }
+
+    /// Accounts for a step of `l` from `before`: its end, or the loop and call it entered (which may reach
+    /// a bound: the state then ends in the unwinding assertion).
+    fn after(&mut self, mut l: Live, before: Before, r: Result<(), End>) -> (Live, Next) {
+        if let Some(why) = l.st.dom.killed.take() {
+            return (l, Next::Ended(End::Halt(Halt::Limit(why))));
+        }
+        if let Err(e) = r {
+            return (l, Next::Ended(e));
+        }
+        let depth = l.st.frames.len();
+        if depth > before.depth {
+            let f = l.st.frames.last().expect("a frame").func;
+            l.counts.push(vec![0; self.loops[f.0 as usize].loops.len()]);
+            let active = l.st.frames.iter().filter(|x| x.func == f).count() as u32;
+            if active > self.opts.unwind + 1 {
+                let line = self.prog.module.func(f).loc.line;
+                return self.bound_reached(l, f.0, line);
+            }
+        } else if depth < before.depth {
+            l.counts.truncate(depth);
+        } else if before.at_terminator {
+            let f = l.st.frames.last().expect("a frame");
+            let (func, to) = (f.func.0, f.block.0);
+            if let Some(line) = self.enter_edge(&mut l, func, before.block, to) {
+                return self.bound_reached(l, func, line);
+            }
+        }
+        (l, Next::Running)
+    }
+
+    /// Counts the edge `from → to` of `func` in the top frame; the header's line when it reaches a bound.
+    fn enter_edge(&self, l: &mut Live, func: u32, from: u32, to: u32) -> Option<u32> {
+        let ls = &self.loops[func as usize];
+        let counts = l.counts.last_mut().expect("counts per frame");
+        if ls.retreating(from, to) {
+            let i = ls.header_of[to as usize].expect("a retreating edge enters a header");
+            counts[i] += 1;
+            if counts[i] > self.bounds[func as usize][i] {
+                return Some(ls.loops[i].line);
+            }
+        } else if let Some(i) = ls.header_of[to as usize] {
+            // Entering a loop from outside starts its count again.
+            counts[i] = 0;
+        }
+        if let Some(i) = ls.header_of[from as usize] {
+            // Leaving the header into the loop starts an iteration: the K+1-th is the bound.
+            if ls.loops[i].body[to as usize] && counts[i] >= self.bounds[func as usize][i] {
+                return Some(ls.loops[i].line);
+            }
+        }
+        None
+    }
+
+    fn bound_reached(&mut self, l: Live, func: u32, line: u32) -> (Live, Next) {
+        let guard = l.st.dom.guard.clone();
+        if !guard.is_false() {
+            self.out.bounds.push(BoundReached {
+                function: self.prog.module.functions[func as usize].name.to_string(),
+                line,
+                guard,
+            });
+        }
+        (l, Next::Bounded)
+    }
+}
+
+/// What became of a state after a step.
+enum Next {
+    Running,
+    Ended(End),
+    /// It reached a bound (recorded in the unwinding assertion) and goes no further.
+    Bounded,
+}
+
+/// Where a state was before a step.
+#[derive(Clone, Copy)]
+struct Before {
+    depth: usize,
+    block: u32,
+    at_terminator: bool,
+}
+
+impl Before {
+    fn of(st: &State<Guarded>, prog: &Program) -> Before {
+        match st.frames.last() {
+            None => Before {
+                depth: 0,
+                block: 0,
+                at_terminator: false,
+            },
+            Some(f) => {
+                Before {
+                    depth: st.frames.len(),
+                    block: f.block.0,
+                    at_terminator: prog.module.func(f.func).body.as_ref().is_some_and(|b| {
+                        f.inst as usize >= b.blocks[f.block.0 as usize].insts.len()
+                    }),
+                }
+            }
+        }
+    }
+}
+
+fn is_const(st: &State<Guarded>, op: Operand) -> bool {
+    match op {
+        Operand::Const(_) => true,
+        Operand::Slot(s) => st
+            .frames
+            .last()
+            .is_some_and(|f| f.regs[s.0 as usize].as_const().is_some()),
+    }
+}
+
+/// Whether `inst` decides nothing (no snapshot needed): arithmetic that cannot trap, comparisons,
+/// casts, and accesses through a constant pointer.
+fn plain(st: &State<Guarded>, prog: &Program, inst: &Inst) -> bool {
+    use symex_ir::BinOp as B;
+    match inst {
+        Inst::Bin { op, flags, .. } => match op {
+            B::UDiv | B::SDiv | B::URem | B::SRem => false,
+            B::Add | B::Sub | B::Mul => !(st.checks.overflow && flags.nsw()),
+            _ => true,
+        },
+        Inst::ICmp { .. }
+        | Inst::Cast { .. }
+        | Inst::Copy { .. }
+        | Inst::Freeze { .. }
+        | Inst::ExtractValue { .. }
+        | Inst::InsertValue { .. } => true,
+        Inst::Gep { .. } => prog.addr.pointer_bits == 64,
+        Inst::Load { ptr, .. } | Inst::Store { ptr, .. } => is_const(st, *ptr),
+        _ => false,
+    }
+}
