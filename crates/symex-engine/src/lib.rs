@@ -20,6 +20,7 @@ pub mod printf;
 pub mod program;
 pub mod state;
 pub mod stdin;
+pub mod storage;
 pub mod testfile;
 mod vector;
 

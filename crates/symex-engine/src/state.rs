@@ -100,17 +100,21 @@ impl<D: Domain> State<D> {
             mem.allocate_function(i as u32);
         }
         for (i, g) in m.globals.iter().enumerate() {
-            let bytes = match &g.init {
-                Some(data) => const_bytes(prog, &mut dom, data),
+            // Trailing zeros are the image's fill, not stored (a large zero-initialised array costs
+            // nothing until written).
+            let prefix = match &g.init {
+                Some(data) => const_prefix(prog, &mut dom, data),
                 // Defined outside the program (e.g. `extern int errno`): zero, as a loader would.
-                None => (0..g.size).map(|_| dom.const_byte(0)).collect(),
+                None => Vec::new(),
             };
             let kind = if g.name.starts_with(".str") {
                 ObjKind::StringLiteral
             } else {
                 ObjKind::Global
             };
-            let id = mem.allocate_with(kind, g.name.as_str().into(), bytes, g.is_constant);
+            let zero = dom.const_byte(0);
+            let name = g.name.as_str().into();
+            let id = mem.allocate_image(kind, name, g.size, prefix, zero, g.is_constant);
             debug_assert_eq!(id, prog.global_object(i as u32));
         }
         let mut stdin = Stdin::new(0);
@@ -334,9 +338,34 @@ impl<D: Domain> State<D> {
     }
 }
 
+/// The memory image of constant data with its pointers filled in, without its trailing zero bytes (found
+/// by reading only: the front end's zero-filled buffer of a large zero-initialised array is never copied).
+fn const_prefix<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
+    let stored = data
+        .bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |i| i + 1);
+    let relocated = data
+        .relocs
+        .iter()
+        .map(|r| (r.offset as usize + (r.width as usize).min(8)).min(data.bytes.len()))
+        .max()
+        .unwrap_or(0);
+    let mut raw = data.bytes[..stored.max(relocated)].to_vec();
+    relocate(prog, &mut raw, data);
+    raw.into_iter().map(|b| dom.const_byte(b)).collect()
+}
+
 /// The memory image of constant data with its pointers filled in.
 fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
     let mut raw = data.bytes.clone();
+    relocate(prog, &mut raw, data);
+    raw.into_iter().map(|b| dom.const_byte(b)).collect()
+}
+
+/// Writes the pointers of `data` into its image `raw`.
+fn relocate(prog: &Program, raw: &mut [u8], data: &ConstData) {
     for r in &data.relocs {
         let target = prog.addr.wrap(
             prog.addr
@@ -349,7 +378,6 @@ fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<
             raw[off..off + w].copy_from_slice(&le[..w]);
         }
     }
-    raw.into_iter().map(|b| dom.const_byte(b)).collect()
 }
 
 fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
