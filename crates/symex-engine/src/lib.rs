@@ -27,5 +27,5 @@ mod vector;
 pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
 pub use interp::{outcome, run, RunOptions, RunResult};
 pub use program::Program;
-pub use state::{Checks, State};
+pub use state::{Checks, State, ARGC_INPUT};
 pub use testfile::{Outcome, TestFile, TestInput};

@@ -16,7 +16,13 @@ pub struct Checks {
     pub overflow: bool,
     /// Heap blocks no longer reachable from globals at exit are a bug.
     pub leaks: bool,
+    /// `main`'s `argc` is an input (named [`ARGC_INPUT`], any `int` of at least 0, C11 5.1.2.2.1p2)
+    /// instead of 1: `symex check` explores it for a `main` that reads `argc` (and not `argv`).
+    pub symbolic_argc: bool,
 }
+
+/// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
+pub const ARGC_INPUT: &str = "argc";
 
 /// A module constant as the domain represents it.
 #[derive(Clone, Debug)]
@@ -261,6 +267,9 @@ impl<D: Domain> State<D> {
             } else if entry == "main" && i == 2 && w == 64 {
                 let envp = self.make_envp(prog);
                 prog.addr.address(envp, 0) as u128
+            } else if entry == "main" && i == 0 && self.checks.symbolic_argc {
+                args.push(self.argc_input(w)?);
+                continue;
             } else if entry == "main" && i == 0 {
                 1
             } else {
@@ -271,6 +280,25 @@ impl<D: Domain> State<D> {
         self.check_addressable(prog).map_err(unsupported)?;
         self.push_frame(prog, f, &args, None);
         Ok(())
+    }
+
+    /// `argc` read from the input [`ARGC_INPUT`]: a `w`-bit value assumed to be at least 0 (an input that
+    /// is negative halts the run as violating the assumption).
+    fn argc_input(&mut self, w: u32) -> Result<D::Val, End> {
+        let bytes = self
+            .dom
+            .input(crate::domain::InputRequest::Named(ARGC_INPUT), 4);
+        let argc = self.dom.bytes_to_val(&bytes, 32);
+        let zero = self.dom.constant(32, 0);
+        let nonnegative = self.dom.cmp(crate::domain::CmpOp::Sge, 32, &argc, &zero);
+        if !self.dom.assume(&nonnegative) {
+            return Err(End::Halt(Halt::AssumptionViolated(SourceLoc::default())));
+        }
+        Ok(match w {
+            32 => argc,
+            w if w > 32 => self.dom.cast(crate::domain::CastOp::ZExt, 32, w, &argc),
+            w => self.dom.cast(crate::domain::CastOp::Trunc, 32, w, &argc),
+        })
     }
 
     /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding

@@ -76,6 +76,10 @@ fn run_process(
     let create = |name: &str| File::create(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let log = d.join("sanitizer");
     let mut cmd = Command::new(build.exe());
+    // `argc` of the test: the program's name and `argc - 1` arguments (their strings are never read:
+    // symex gives a test an `argc` only for a `main` that does not read `argv`).
+    let extra = inputs::argc(test).map_or(0, |n| n.saturating_sub(1));
+    cmd.args((0..extra).map(|i| format!("arg{i}")));
     cmd.env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
         .env("SYMEX_NATIVE_EVENTS", d.join("events"))
         .env("ASAN_OPTIONS", asan_options(&log, opts.check_leaks))
