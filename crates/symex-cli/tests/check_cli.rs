@@ -192,6 +192,31 @@ fn argc_verdicts_agree_with_native_runs() {
     assert!(out.contains("argv"), "{out}");
 }
 
+/// `--max-time` covers building a deep Z3 query (issue 8, defect 10: `--max-time 20` once ran past 200 s
+/// there). Without a limit the one query of `deep_query_timeout.c` takes about 30 s to build and solve; with
+/// `--max-time 3` the run must end UNKNOWN for the time limit. Asserted on the outcome, not the clock; the
+/// outer `timeout 600` only keeps a regression from hanging the suite (it would fail the assertions).
+#[test]
+fn the_time_limit_covers_building_a_deep_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new("timeout")
+        .arg("600")
+        .arg(common::symex().get_program())
+        .args(["check", "--property", "unreach-call", "--max-time", "3"])
+        .arg(example("deep_query_timeout.c"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
+    assert_eq!(o.status.code(), Some(3), "{out}");
+    assert!(
+        out.contains("time"),
+        "the reason names the time limit: {out}"
+    );
+}
+
 #[test]
 fn a_cut_exploration_is_unknown_never_true() {
     let (code, out) = check("unreach-call", "unreach_true.c", &["--max-depth", "0"]);
