@@ -65,18 +65,18 @@ impl<D: Domain> State<D> {
             return;
         };
         // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside). Bytes
-        // a large object does not store all hold its fill: one word of it stands for them all.
+        // a large object does not store all hold its fill: one word of it stands for them all; a page
+        // shared by several places of the object is scanned once (which words occur is what counts).
         let layout = self.mem.layout();
         let width = layout.pointer_bits;
         let word_bytes = width as usize / 8;
         let (runs, fill) = o.contents.stored();
-        let mut words: Vec<Vec<D::Byte>> = runs
+        let fill_word = fill.map(|f| vec![f.clone(); word_bytes]);
+        let words = runs
             .iter()
-            .flat_map(|(_, run)| run.chunks_exact(word_bytes).map(|c| c.to_vec()))
-            .collect();
-        words.extend(fill.map(|f| vec![f.clone(); word_bytes]));
-        for chunk in &words {
-            let chunk = &chunk[..];
+            .flat_map(|run| run.chunks_exact(word_bytes))
+            .chain(fill_word.as_deref());
+        for chunk in words {
             let mut word = [0u8; 8];
             let known = chunk
                 .iter()

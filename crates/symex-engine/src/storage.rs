@@ -505,19 +505,22 @@ impl<B: Clone> Contents<B> {
         Self::try_new(self.size(), fill, false).expect("a local's size was allocated before")
     }
 
-    /// The stored bytes as (offset, bytes) runs, and the fill when some bytes are not stored (they all
-    /// hold it): what the leak check scans for pointers.
-    pub fn stored(&self) -> (Vec<(u64, &[B])>, Option<&B>) {
+    /// The stored bytes as runs (each starting at a multiple of [`PAGE`]; a page shared by several
+    /// places of the object appears once), and the fill when some bytes are not stored (they all hold
+    /// it): what the leak check scans for pointers.
+    pub fn stored(&self) -> (Vec<&[B]>, Option<&B>) {
         match &self.repr {
-            Repr::Flat { bytes, .. } => (vec![(0, &bytes[..])], None),
+            Repr::Flat { bytes, .. } => (vec![&bytes[..]], None),
             Repr::Paged(p) => {
-                let runs: Vec<(u64, &[B])> = p
+                let mut seen = std::collections::HashSet::new();
+                let runs: Vec<&[B]> = p
                     .pages
                     .iter()
+                    .filter(|(_, page)| seen.insert(Rc::as_ptr(page)))
                     .map(|(&pg, page)| {
                         let off = pg << PAGE_BITS;
                         let len = (p.size - off).min(PAGE) as usize;
-                        (off, &page.bytes[..len])
+                        &page.bytes[..len]
                     })
                     .collect();
                 let all = p.pages.len() as u64 == p.size.div_ceil(PAGE);
@@ -561,6 +564,12 @@ mod tests {
         assert!(c.is_init(0, 1 << 20));
         assert_eq!(c.read((1 << 40) - 3, 3).as_ref(), &[7, 7, 7]);
         assert_eq!(c.stored().0.len(), 0);
+        // A fill of all but the last byte: every full page shares one page, scanned once.
+        let mut d = Contents::try_new(1 << 30, 0u8, false).unwrap();
+        d.fill(0, (1 << 30) - 1, 7);
+        assert_eq!(d.stored().0.len(), 2);
+        assert_eq!(d.stored().1, None);
+        assert_eq!(d.uninitialised((1 << 30) - 2, 2), vec![(1 << 30) - 1]);
     }
 
     /// Random writes, fills, copies and moves on a paged and a flat object of the same size agree with
