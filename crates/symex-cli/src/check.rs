@@ -128,29 +128,21 @@ pub(crate) fn meaning(p: Property, kind: BugKind) -> Meaning {
     }
 }
 
-/// Why the exploration does not cover every run of `main(argc, argv, envp)`, if it may not: symex starts
-/// `main` with `argc = 1` and `argv = {program, NULL}` only, so a `main` that reads its parameters is not
-/// decided. At `-O0` clang spills each parameter to its own stack slot; a parameter whose only use is that
-/// spill, into a slot nothing else uses, is never read.
-fn reads_main_parameters(prog: &Program) -> Option<String> {
-    let f = prog.module.function_by_name("main")?;
-    let func = prog.module.func(f);
-    let body = func.body.as_ref()?;
-    // Operand uses of slot `s`: the IR's Debug form writes an operand slot as `Slot(Slot(s))` and a
-    // destination as `Slot(s)`.
-    let text: Vec<String> = body
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            let insts = b.insts.iter().map(|i| format!("{i:?}"));
-            insts.chain(std::iter::once(format!("{:?}", b.term)))
-        })
-        .collect();
-    let uses = |s: u32| {
-        let pat = format!("Slot(Slot({s}))");
-        text.iter().map(|t| t.matches(&pat).count()).sum::<usize>()
+/// Which of `main(argc, argv, envp)`'s parameters the program reads. At `-O0` clang spills each parameter to
+/// its own stack slot; a parameter whose only use is that spill, into a slot nothing else uses, is never
+/// read.
+fn main_parameters_read(prog: &Program) -> Vec<usize> {
+    let Some(f) = prog.module.function_by_name("main") else {
+        return Vec::new();
     };
+    let func = prog.module.func(f);
+    let Some(body) = func.body.as_ref() else {
+        return Vec::new();
+    };
+    let uses = |s: u32| symex_ir::uses::slot_uses(&body.blocks, symex_ir::Slot(s));
     let insts = || body.blocks.iter().flat_map(|b| &b.insts);
+    // `main`'s parameters are its first slots; a spill is a store of the parameter into an alloca whose
+    // address is used by that store alone.
     let spilled_only = |p: u32| {
         insts().any(|i| match i {
             symex_ir::Inst::Store {
@@ -164,18 +156,30 @@ fn reads_main_parameters(prog: &Program) -> Option<String> {
             _ => false,
         })
     };
+    (0..func.params.len().min(3))
+        .filter(|&p| {
+            let n = uses(p as u32);
+            n > 1 || (n == 1 && !spilled_only(p as u32))
+        })
+        .collect()
+}
+
+/// Whether `main`'s `argc` must be explored as an input, or why the exploration cannot cover every run of
+/// `main(argc, argv, envp)`. A `main` that reads only `argc` runs with any `argc >= 0` (C11 5.1.2.2.1p2;
+/// SV-COMP's harness may pass any arguments), `argv` staying `{program, NULL}` unread. One that reads
+/// `argv` or `envp` would need their strings modelled for every `argc` (bounded string lengths cannot be
+/// complete): not decided.
+fn main_parameters(prog: &Program) -> Result<bool, String> {
+    let read = main_parameters_read(prog);
     let names = ["argc", "argv", "envp"];
-    for p in 0..func.params.len().min(3) as u32 {
-        let n = uses(p);
-        if n > 1 || (n == 1 && !spilled_only(p)) {
-            return Some(format!(
-                "`main` reads its parameter {} ({}), which symex fixes to a single run (argc = 1)",
-                p + 1,
-                names[p as usize]
-            ));
-        }
+    match read.iter().find(|&&p| p > 0) {
+        Some(&p) => Err(format!(
+            "`main` reads its parameter {} ({}), whose strings symex does not model",
+            p + 1,
+            names[p]
+        )),
+        None => Ok(read.contains(&0)),
     }
-    None
 }
 
 /// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
@@ -256,10 +260,13 @@ pub fn main(mut args: CheckArgs) -> i32 {
             crate::term::verdict(&args.file, &e.frontend, &e.entry, e.max_time);
         return report(&args, verdict, None, None, &reasons);
     }
-    if let Some(why) = reads_main_parameters(&prog) {
-        unknown_reasons.push(why);
-        return report(&args, "unknown", None, None, &unknown_reasons);
-    }
+    let symbolic_argc = match main_parameters(&prog) {
+        Ok(argc) => argc,
+        Err(why) => {
+            unknown_reasons.push(why);
+            return report(&args, "unknown", None, None, &unknown_reasons);
+        }
+    };
     if p == Property::NoOverflow {
         if let Some(why) = wide_unsuffixed_literal(&args.file).or_else(|| llvm_input(&args.file)) {
             unknown_reasons.push(why);
@@ -273,6 +280,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
     let checks = Checks {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
+        symbolic_argc,
     };
     let out = Output {
         dir: Some(&dir),

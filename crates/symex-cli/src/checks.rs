@@ -20,6 +20,7 @@ impl CheckArgs {
         Checks {
             overflow: self.check_overflow,
             leaks: self.check_leaks,
+            symbolic_argc: false,
         }
     }
 }

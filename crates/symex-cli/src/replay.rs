@@ -9,7 +9,9 @@ use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
-use symex_engine::{outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile};
+use symex_engine::{
+    outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile, ARGC_INPUT,
+};
 
 #[derive(Args, Debug)]
 #[command(
@@ -132,6 +134,8 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
         checks: Checks {
             overflow: args.checks.check_overflow || expects(BugKind::SignedOverflow),
             leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
+            // A test of `symex check` on a `main` that reads `argc` starts with it.
+            symbolic_argc: test.inputs.first().is_some_and(|i| i.name == ARGC_INPUT),
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(Duration::from_secs_f64),

@@ -6,6 +6,14 @@ use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
 use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::state::State;
+use crate::storage;
+
+/// Most uninitialised bytes one copy turns into inputs (so that the copy and the original hold the same
+/// unknown); a larger copy ends the path as unsupported.
+pub const MAX_UNINIT_COPY: u64 = 1 << 20;
+/// Most bytes one copy moves one by one (each may become a host-side term); larger copies must share
+/// whole pages.
+pub const MAX_BYTE_COPY: u64 = 1 << 26;
 
 /// A resolved access: object and offset within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,18 +259,17 @@ impl<D: Domain> State<D> {
         let Some(o) = self.mem.object(place.obj) else {
             return;
         };
-        if o.init.is_init(place.off, n) {
+        if o.contents.is_init(place.off, n) {
             return;
         }
-        let missing = o.uninitialised(place.off, n);
+        let missing = o.contents.uninitialised(place.off, n);
         let name = o.name.clone();
         let bytes = self
             .dom
             .input(InputRequest::Uninitialised(&name), missing.len());
         if let Some(o) = self.mem.object_mut(place.obj) {
             for (i, b) in missing.into_iter().zip(bytes) {
-                o.bytes[i] = b;
-                o.init.set_init(i, 1);
+                o.contents.set_byte(i, b);
             }
         }
     }
@@ -277,8 +284,8 @@ impl<D: Domain> State<D> {
         w: u32,
     ) -> Result<D::Val, End> {
         let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
-            let o = st.mem.object(obj)?;
-            st.dom.select(&o.bytes, offv, n as usize, w)
+            let bytes = st.mem.object(obj)?.contents.flat()?;
+            st.dom.select(bytes, offv, n as usize, w)
         };
         match self.target(prog, ptr, n, Access::Read, read_in_place)? {
             Target::Done(v) => Ok(v),
@@ -306,10 +313,11 @@ impl<D: Domain> State<D> {
             return self.resolve(prog, ptr, n, access).map(Target::Place);
         }
         let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
-        // The domain's in-place accesses take a 32-bit offset: exact for objects below 4 GiB, the access
-        // being within bounds.
-        let whole =
-            |o: &Object<D::Byte>| o.size() <= u32::MAX as u64 && o.init.is_init(0, o.bytes.len());
+        // The domain's in-place accesses take a 32-bit offset and the whole object as one slice: small
+        // (flat) objects, the access being within bounds.
+        let whole = |o: &Object<D::Byte>| {
+            o.contents.flat().is_some() && o.contents.is_init(0, o.size() as usize)
+        };
         if self.dom.as_const(&offv).is_none() && self.mem.object(obj).is_some_and(whole) {
             let off32 = self.dom.cast(CastOp::Trunc, 64, 32, &offv);
             if let Some(r) = in_place(self, obj, &off32) {
@@ -342,7 +350,7 @@ impl<D: Domain> State<D> {
     ) -> R {
         self.ensure_init(place, n);
         let o = self.mem.object(place.obj).expect("resolved object is live");
-        read(&mut self.dom, &o.bytes[place.off..place.off + n])
+        read(&mut self.dom, &o.contents.read(place.off, n))
     }
 
     /// Stores the `w`-bit scalar `v` into `n` bytes at `ptr`.
@@ -356,10 +364,8 @@ impl<D: Domain> State<D> {
         w: u32,
     ) -> Result<(), End> {
         let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
-            let o = st.mem.object_mut(obj)?;
-            st.dom
-                .update(&mut o.bytes, offv, v, n as usize, w)
-                .then_some(())
+            let bytes = st.mem.object_mut(obj)?.contents.flat_mut()?;
+            st.dom.update(bytes, offv, v, n as usize, w).then_some(())
         };
         if let Target::Place(place) = self.target(prog, ptr, n, Access::Write, write_in_place)? {
             self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
@@ -401,8 +407,8 @@ impl<D: Domain> State<D> {
             .mem
             .object_mut(place.obj)
             .expect("resolved object is live");
-        write(&mut self.dom, &mut o.bytes[place.off..place.off + n]);
-        o.init.set_init(place.off, n);
+        o.contents
+            .write(place.off, n, |out| write(&mut self.dom, out));
     }
 
     /// `memmove(dst, src, n)`. Uninitialised source bytes become inputs first, so that the copy and the
@@ -422,18 +428,53 @@ impl<D: Domain> State<D> {
         let s = self.resolve(prog, src, n, Access::Read)?;
         let d = self.resolve(prog, dst, n, Access::Write)?;
         let n = n as usize;
+        self.copyable(prog, s, d, n)?;
         self.ensure_init(s, n);
         if s.obj == d.obj {
             self.mem
                 .object_mut(d.obj)
                 .expect("live")
+                .contents
                 .move_within(d.off, s.off, n);
         } else {
             let src_obj = self.mem.object_shared(s.obj).expect("live");
             self.mem
                 .object_mut(d.obj)
                 .expect("live")
-                .copy_bytes_from(d.off, &src_obj, s.off, n);
+                .contents
+                .copy_from(d.off, &src_obj.contents, s.off, n);
+        }
+        Ok(())
+    }
+
+    /// A copy the host can carry out in bounded memory: at most [`MAX_UNINIT_COPY`] uninitialised source
+    /// bytes (each becomes an input first), and at most [`MAX_BYTE_COPY`] bytes copied one by one (copies
+    /// of whole pages at equal page offsets share pages and cost nothing). Otherwise the path ends as
+    /// unsupported: never a host-memory abort.
+    pub(crate) fn copyable(
+        &mut self,
+        prog: &Program,
+        s: Place,
+        d: Place,
+        n: usize,
+    ) -> Result<(), End> {
+        let src = self.mem.object(s.obj).expect("live");
+        let missing = src.contents.count_uninitialised(s.off, n);
+        let shares_pages = n as u64 > storage::FLAT_MAX
+            && s.off as u64 % storage::PAGE == d.off as u64 % storage::PAGE
+            && src.size() > storage::FLAT_MAX
+            && self
+                .mem
+                .object(d.obj)
+                .is_some_and(|o| o.size() > storage::FLAT_MAX);
+        if missing > MAX_UNINIT_COPY || (n as u64 > MAX_BYTE_COPY && !shares_pages) {
+            return Err(crate::exec::unsupported(
+                self,
+                prog,
+                format!(
+                    "a copy of {n} bytes ({missing} of them uninitialised) larger than the memory model copies"
+                ),
+            ));
         }
         Ok(())
     }
@@ -449,11 +490,16 @@ impl<D: Domain> State<D> {
         if n == 0 {
             return Ok(());
         }
-        self.write_with(prog, dst, n, |dom, out| {
-            let mut b = [dom.const_byte(0)];
-            dom.val_to_bytes(byte, 8, &mut b);
-            out.fill(b[0].clone());
-        })
+        let place = self.resolve(prog, dst, n, Access::Write)?;
+        let mut b = [self.dom.const_byte(0)];
+        self.dom.val_to_bytes(byte, 8, &mut b);
+        let [b] = b;
+        self.mem
+            .object_mut(place.obj)
+            .expect("resolved object is live")
+            .contents
+            .fill(place.off, n as usize, b);
+        Ok(())
     }
 
     /// The byte at `ptr + i` as an 8-bit value.

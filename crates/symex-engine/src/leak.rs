@@ -64,11 +64,19 @@ impl<D: Domain> State<D> {
         let Some(o) = self.mem.object(id) else {
             return;
         };
-        let bytes = o.bytes.clone();
-        // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside).
+        // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside). Bytes
+        // a large object does not store all hold its fill: one word of it stands for them all; a page
+        // shared by several places of the object is scanned once (which words occur is what counts).
         let layout = self.mem.layout();
         let width = layout.pointer_bits;
-        for chunk in bytes.chunks_exact(width as usize / 8) {
+        let word_bytes = width as usize / 8;
+        let (runs, fill) = o.contents.stored();
+        let fill_word = fill.map(|f| vec![f.clone(); word_bytes]);
+        let words = runs
+            .iter()
+            .flat_map(|run| run.chunks_exact(word_bytes))
+            .chain(fill_word.as_deref());
+        for chunk in words {
             let mut word = [0u8; 8];
             let known = chunk
                 .iter()

@@ -22,11 +22,12 @@ pub mod state;
 pub mod stdin;
 pub mod symargs;
 pub mod symfile;
+pub mod storage;
 pub mod testfile;
 mod vector;
 
 pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
 pub use interp::{outcome, run, RunOptions, RunResult};
 pub use program::Program;
-pub use state::{Checks, State};
+pub use state::{Checks, State, ARGC_INPUT};
 pub use testfile::{Outcome, TestFile, TestInput};

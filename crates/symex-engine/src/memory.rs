@@ -17,9 +17,7 @@
 
 use std::rc::Rc;
 
-/// Most host memory the bytes of one object may take: contents are allocated up front, so a larger object
-/// (a 4 GiB `malloc` with symbolic bytes) is refused instead of exhausting the machine.
-pub const MAX_STORAGE: u64 = 1 << 30;
+use crate::storage::Contents;
 
 /// Index of an object in the memory.
 pub type ObjId = u32;
@@ -130,128 +128,6 @@ pub enum ObjKind {
     Runtime,
 }
 
-/// The mask of bits `b..b+n` of a word (`b + n <= 64`).
-#[inline(always)]
-fn word_mask(b: usize, n: usize) -> u64 {
-    if n == 0 {
-        0
-    } else if n == 64 {
-        u64::MAX
-    } else {
-        ((1u64 << n) - 1) << b
-    }
-}
-
-/// Bits `off..off+n` of a bitmap as (word index, mask) pairs.
-fn ranges(off: usize, n: usize) -> impl Iterator<Item = (usize, u64)> {
-    let end = off + n;
-    let mut pos = off;
-    std::iter::from_fn(move || {
-        if pos >= end {
-            return None;
-        }
-        let (i, b) = (pos / 64, pos % 64);
-        let k = (64 - b).min(end - pos);
-        pos += k;
-        Some((i, word_mask(b, k)))
-    })
-}
-
-/// Which bytes of an object have been written. Uninitialised bytes are inputs when loaded.
-#[derive(Clone, Debug)]
-pub struct InitMap {
-    /// `None`: every byte is initialised (the common case, and free to check).
-    words: Option<Vec<u64>>,
-}
-
-impl InitMap {
-    fn new(size: usize, initialised: bool) -> Self {
-        if initialised || size == 0 {
-            InitMap { words: None }
-        } else {
-            InitMap {
-                words: Some(vec![0; size.div_ceil(64)]),
-            }
-        }
-    }
-
-    /// [`Self::new`] that returns `None` when the host cannot give the bitmap's memory.
-    fn try_new(size: usize, initialised: bool) -> Option<Self> {
-        if initialised || size == 0 {
-            return Some(InitMap { words: None });
-        }
-        let mut words = Vec::new();
-        words.try_reserve_exact(size.div_ceil(64)).ok()?;
-        words.resize(size.div_ceil(64), 0);
-        Some(InitMap { words: Some(words) })
-    }
-
-    /// Whether bytes `off..off+n` are all initialised.
-    #[inline(always)]
-    pub fn is_init(&self, off: usize, n: usize) -> bool {
-        match &self.words {
-            None => true,
-            Some(w) => {
-                let (i, b) = (off / 64, off % 64);
-                // Accesses of up to 8 bytes rarely straddle a 64-byte word: one mask test.
-                if b + n <= 64 {
-                    let m = word_mask(b, n);
-                    w[i] & m == m
-                } else {
-                    ranges(off, n).all(|(i, m)| w[i] & m == m)
-                }
-            }
-        }
-    }
-
-    /// Marks bytes `off..off+n` initialised.
-    #[inline(always)]
-    pub fn set_init(&mut self, off: usize, n: usize) {
-        if let Some(w) = &mut self.words {
-            let (i, b) = (off / 64, off % 64);
-            if b + n <= 64 {
-                w[i] |= word_mask(b, n);
-            } else {
-                for (i, m) in ranges(off, n) {
-                    w[i] |= m;
-                }
-            }
-        }
-    }
-
-    /// Copies the initialisation state of `n` bytes from `src` at `src_off` to `dst_off` (the caller
-    /// materialises this map first when uninitialised bytes come in).
-    fn copy_from(&mut self, dst_off: usize, src: &InitMap, src_off: usize, n: usize) {
-        if src.words.is_none() {
-            self.set_init(dst_off, n);
-            return;
-        }
-        if src.is_init(src_off, n) {
-            self.set_init(dst_off, n);
-            return;
-        }
-        for i in 0..n {
-            let init = src.is_init(src_off + i, 1);
-            self.set_bit(dst_off + i, init);
-        }
-    }
-
-    fn set_bit(&mut self, i: usize, init: bool) {
-        match &mut self.words {
-            Some(w) => {
-                if init {
-                    w[i / 64] |= 1 << (i % 64);
-                } else {
-                    w[i / 64] &= !(1 << (i % 64));
-                }
-            }
-            None => {
-                debug_assert!(init, "materialise the bitmap before clearing a bit");
-            }
-        }
-    }
-}
-
 /// One memory object.
 #[derive(Clone, Debug)]
 pub struct Object<B> {
@@ -261,56 +137,15 @@ pub struct Object<B> {
     pub name: Rc<str>,
     /// Writes are errors (string literals and `const` globals).
     pub read_only: bool,
-    pub bytes: Vec<B>,
-    pub init: InitMap,
+    /// Its bytes and which of them were written (stored lazily, see `storage.rs`).
+    pub contents: Contents<B>,
 }
 
 impl<B: Clone> Object<B> {
     /// Size in bytes.
     #[inline(always)]
     pub fn size(&self) -> u64 {
-        self.bytes.len() as u64
-    }
-
-    /// Positions among `off..off+n` that were never written.
-    pub fn uninitialised(&self, off: usize, n: usize) -> Vec<usize> {
-        (off..off + n)
-            .filter(|&i| !self.init.is_init(i, 1))
-            .collect()
-    }
-
-    /// Copies `n` bytes (and their initialisation state) from `src` at `src_off` to `dst_off`.
-    pub fn copy_bytes_from(&mut self, dst_off: usize, src: &Object<B>, src_off: usize, n: usize) {
-        self.bytes[dst_off..dst_off + n].clone_from_slice(&src.bytes[src_off..src_off + n]);
-        if src.init.words.is_some() && !src.init.is_init(src_off, n) && self.init.words.is_none() {
-            self.init.words = Some(vec![u64::MAX; self.bytes.len().div_ceil(64)]);
-        }
-        self.init.copy_from(dst_off, &src.init, src_off, n);
-    }
-
-    /// Moves `n` bytes within the object (overlap allowed, as `memmove`).
-    pub fn move_within(&mut self, dst_off: usize, src_off: usize, n: usize) {
-        let copy = self.clone_range(src_off, n);
-        self.copy_bytes_from(dst_off, &copy, 0, n);
-    }
-
-    fn clone_range(&self, off: usize, n: usize) -> Object<B> {
-        let mut init = InitMap::new(n, true);
-        if self.init.words.is_some() && !self.init.is_init(off, n) {
-            init = InitMap::new(n, false);
-            for i in 0..n {
-                if self.init.is_init(off + i, 1) {
-                    init.set_init(i, 1);
-                }
-            }
-        }
-        Object {
-            kind: self.kind,
-            name: self.name.clone(),
-            read_only: false,
-            bytes: self.bytes[off..off + n].to_vec(),
-            init,
-        }
+        self.contents.size()
     }
 }
 
@@ -437,8 +272,9 @@ impl<B: Clone> Memory<B> {
     }
 
     /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
-    /// written. Returns `None` when the size cannot be addressed or stored ([`MAX_STORAGE`], or the host
-    /// refuses the memory: never an abort), or no object id is left.
+    /// written. Contents are stored lazily (see `storage.rs`), so the size costs no host memory until
+    /// written. Returns `None` when the size cannot be addressed, the host refuses the memory of a small
+    /// object (never an abort), or no object id is left.
     pub fn allocate(
         &mut self,
         kind: ObjKind,
@@ -447,20 +283,15 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        let storage = size.saturating_mul(std::mem::size_of::<B>().max(1) as u64);
-        if storage > MAX_STORAGE {
-            return None;
-        }
         if kind == ObjKind::Stack && size <= self.layout.max_object_size() {
             if let Some(id) = self.reusable.pop() {
-                let size = size as usize;
+                let contents = Contents::try_new(size, fill, initialised)?;
                 *self.slots.get_mut(id as usize).expect("a dead slot") =
                     Slot::Live(Rc::new(Object {
                         kind,
                         name,
                         read_only: false,
-                        bytes: vec![fill; size],
-                        init: InitMap::new(size, initialised),
+                        contents,
                     }));
                 return Some(id);
             }
@@ -468,23 +299,8 @@ impl<B: Clone> Memory<B> {
         if !self.addressable(size) {
             return None;
         }
-        let id = self.slots.len() as ObjId;
-        let size = size as usize;
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(size).ok()?;
-        bytes.resize(size, fill);
-        let init = InitMap::try_new(size, initialised)?;
-        self.slots.push(Slot::Live(Rc::new(Object {
-            kind,
-            name,
-            read_only: false,
-            bytes,
-            init,
-        })));
-        if kind == ObjKind::Heap {
-            self.live_heap += 1;
-        }
-        Some(id)
+        let contents = Contents::try_new(size, fill, initialised)?;
+        Some(self.push(kind, name, contents, false))
     }
 
     /// A new object holding `bytes`, all initialised.
@@ -495,13 +311,36 @@ impl<B: Clone> Memory<B> {
         bytes: Vec<B>,
         read_only: bool,
     ) -> ObjId {
+        self.push(kind, name, Contents::from_bytes(bytes), read_only)
+    }
+
+    /// A new object of `size` bytes, all initialised: `prefix`, then `zero` (a global's image, whose
+    /// trailing zeros cost nothing).
+    pub fn allocate_image(
+        &mut self,
+        kind: ObjKind,
+        name: Rc<str>,
+        size: u64,
+        prefix: Vec<B>,
+        zero: B,
+        read_only: bool,
+    ) -> ObjId {
+        self.push(kind, name, Contents::image(size, prefix, zero), read_only)
+    }
+
+    fn push(
+        &mut self,
+        kind: ObjKind,
+        name: Rc<str>,
+        contents: Contents<B>,
+        read_only: bool,
+    ) -> ObjId {
         let id = self.slots.len() as ObjId;
         self.slots.push(Slot::Live(Rc::new(Object {
             kind,
             name,
             read_only,
-            init: InitMap::new(bytes.len(), true),
-            bytes,
+            contents,
         })));
         if kind == ObjKind::Heap {
             self.live_heap += 1;
@@ -595,13 +434,11 @@ impl<B: Clone> Memory<B> {
         if o.kind != ObjKind::Stack {
             return;
         }
-        let size = o.bytes.len();
         *slot = Slot::Live(Rc::new(Object {
             kind: o.kind,
             name: o.name.clone(),
             read_only: false,
-            bytes: vec![fill; size],
-            init: InitMap::new(size, false),
+            contents: o.contents.restarted(fill),
         }));
     }
 
@@ -689,13 +526,18 @@ mod tests {
     fn a_local_dies_with_its_block_and_restarts_indeterminate() {
         let mut m = mem();
         let id = m.allocate(ObjKind::Stack, "x".into(), 4, 0, false).unwrap();
-        m.object_mut(id).unwrap().bytes[0] = 7;
-        m.object_mut(id).unwrap().init.set_init(0, 4);
+        m.object_mut(id)
+            .unwrap()
+            .contents
+            .write(0, 4, |o| o.copy_from_slice(&[7, 0, 0, 0]));
         m.end_lifetime(id);
         assert!(matches!(m.lookup(id), Lookup::OutOfScope));
         m.restart(id, 0);
         let o = m.object(id).unwrap();
-        assert_eq!((o.bytes[0], o.init.is_init(0, 1)), (0, false));
+        assert_eq!(
+            (o.contents.read(0, 1)[0], o.contents.is_init(0, 1)),
+            (0, false)
+        );
         m.end_lifetime(id);
         assert!(!m.kill(id), "an ended local is not live at return");
         assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Stack)));
@@ -723,11 +565,12 @@ mod tests {
             .allocate(ObjKind::Stack, "x".into(), 100, 0, false)
             .unwrap();
         let o = m.object_mut(id).unwrap();
-        assert!(!o.init.is_init(0, 1));
-        o.init.set_init(62, 4);
-        assert!(o.init.is_init(62, 4));
-        assert!(!o.init.is_init(61, 2));
-        assert_eq!(o.uninitialised(60, 8), vec![60, 61, 66, 67]);
+        let c = &mut o.contents;
+        assert!(!c.is_init(0, 1));
+        c.write(62, 4, |_| {});
+        assert!(c.is_init(62, 4));
+        assert!(!c.is_init(61, 2));
+        assert_eq!(c.uninitialised(60, 8), vec![60, 61, 66, 67]);
     }
 
     #[test]
@@ -740,13 +583,13 @@ mod tests {
             vec![1, 2, 3, 4, 5, 6, 7, 8],
             false,
         );
-        m.object_mut(a).unwrap().init.set_init(0, 2);
+        m.object_mut(a).unwrap().contents.write(0, 2, |_| {});
         let src = m.object(a).unwrap().clone();
         let dst = m.object_mut(b).unwrap();
-        dst.copy_bytes_from(4, &src, 0, 4);
-        assert!(dst.init.is_init(0, 6));
-        assert!(!dst.init.is_init(6, 1));
-        assert_eq!(dst.bytes, vec![1, 2, 3, 4, 0, 0, 0, 0]);
+        dst.contents.copy_from(4, &src.contents, 0, 4);
+        assert!(dst.contents.is_init(0, 6));
+        assert!(!dst.contents.is_init(6, 1));
+        assert_eq!(dst.contents.flat().unwrap(), [1, 2, 3, 4, 0, 0, 0, 0]);
     }
 
     #[test]
@@ -754,9 +597,9 @@ mod tests {
         let mut m = mem();
         let id = m.allocate_with(ObjKind::Global, "g".into(), vec![1, 2], false);
         let snapshot = m.clone();
-        m.object_mut(id).unwrap().bytes[0] = 9;
-        assert_eq!(snapshot.object(id).unwrap().bytes[0], 1);
-        assert_eq!(m.object(id).unwrap().bytes[0], 9);
+        m.object_mut(id).unwrap().contents.set_byte(0, 9);
+        assert_eq!(snapshot.object(id).unwrap().contents.read(0, 1)[0], 1);
+        assert_eq!(m.object(id).unwrap().contents.read(0, 1)[0], 9);
     }
 
     #[test]
@@ -783,14 +626,17 @@ mod tests {
         );
         assert!(matches!(fork.lookup(ids[150]), Lookup::Dead(ObjKind::Heap)));
         assert_eq!((m.live_heap_blocks(), fork.live_heap_blocks()), (200, 200));
-        assert_eq!(m.object(ids[199]).unwrap().bytes, vec![199]);
+        assert_eq!(m.object(ids[199]).unwrap().contents.flat().unwrap(), [199]);
     }
 
     #[test]
     fn overlapping_moves_behave_like_memmove() {
         let mut m = mem();
         let id = m.allocate_with(ObjKind::Global, "g".into(), vec![1, 2, 3, 4, 5], false);
-        m.object_mut(id).unwrap().move_within(1, 0, 4);
-        assert_eq!(m.object(id).unwrap().bytes, vec![1, 1, 2, 3, 4]);
+        m.object_mut(id).unwrap().contents.move_within(1, 0, 4);
+        assert_eq!(
+            m.object(id).unwrap().contents.flat().unwrap(),
+            [1, 1, 2, 3, 4]
+        );
     }
 }

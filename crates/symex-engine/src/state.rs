@@ -16,7 +16,13 @@ pub struct Checks {
     pub overflow: bool,
     /// Heap blocks no longer reachable from globals at exit are a bug.
     pub leaks: bool,
+    /// `main`'s `argc` is an input (named [`ARGC_INPUT`], any `int` of at least 0, C11 5.1.2.2.1p2)
+    /// instead of 1: `symex check` explores it for a `main` that reads `argc` (and not `argv`).
+    pub symbolic_argc: bool,
 }
+
+/// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
+pub const ARGC_INPUT: &str = "argc";
 
 /// A module constant as the domain represents it.
 #[derive(Clone, Debug)]
@@ -104,17 +110,21 @@ impl<D: Domain> State<D> {
             mem.allocate_function(i as u32);
         }
         for (i, g) in m.globals.iter().enumerate() {
-            let bytes = match &g.init {
-                Some(data) => const_bytes(prog, &mut dom, data),
+            // Trailing zeros are the image's fill, not stored (a large zero-initialised array costs
+            // nothing until written).
+            let prefix = match &g.init {
+                Some(data) => const_prefix(prog, &mut dom, data),
                 // Defined outside the program (e.g. `extern int errno`): zero, as a loader would.
-                None => (0..g.size).map(|_| dom.const_byte(0)).collect(),
+                None => Vec::new(),
             };
             let kind = if g.name.starts_with(".str") {
                 ObjKind::StringLiteral
             } else {
                 ObjKind::Global
             };
-            let id = mem.allocate_with(kind, g.name.as_str().into(), bytes, g.is_constant);
+            let zero = dom.const_byte(0);
+            let name = g.name.as_str().into();
+            let id = mem.allocate_image(kind, name, g.size, prefix, zero, g.is_constant);
             debug_assert_eq!(id, prog.global_object(i as u32));
         }
         let mut stdin = Stdin::new(0);
@@ -266,6 +276,9 @@ impl<D: Domain> State<D> {
             } else if entry == "main" && i == 2 && w == 64 {
                 let envp = self.make_envp(prog);
                 prog.addr.address(envp, 0) as u128
+            } else if entry == "main" && i == 0 && self.checks.symbolic_argc {
+                args.push(self.argc_input(w)?);
+                continue;
             } else if entry == "main" && i == 0 {
                 1 + self.sym_args.len() as u128
             } else {
@@ -276,6 +289,25 @@ impl<D: Domain> State<D> {
         self.check_addressable(prog).map_err(unsupported)?;
         self.push_frame(prog, f, &args, None);
         Ok(())
+    }
+
+    /// `argc` read from the input [`ARGC_INPUT`]: a `w`-bit value assumed to be at least 0 (an input that
+    /// is negative halts the run as violating the assumption).
+    fn argc_input(&mut self, w: u32) -> Result<D::Val, End> {
+        let bytes = self
+            .dom
+            .input(crate::domain::InputRequest::Named(ARGC_INPUT), 4);
+        let argc = self.dom.bytes_to_val(&bytes, 32);
+        let zero = self.dom.constant(32, 0);
+        let nonnegative = self.dom.cmp(crate::domain::CmpOp::Sge, 32, &argc, &zero);
+        if !self.dom.assume(&nonnegative) {
+            return Err(End::Halt(Halt::AssumptionViolated(SourceLoc::default())));
+        }
+        Ok(match w {
+            32 => argc,
+            w if w > 32 => self.dom.cast(crate::domain::CastOp::ZExt, 32, w, &argc),
+            w => self.dom.cast(crate::domain::CastOp::Trunc, 32, w, &argc),
+        })
     }
 
     /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding
@@ -343,9 +375,34 @@ impl<D: Domain> State<D> {
     }
 }
 
+/// The memory image of constant data with its pointers filled in, without its trailing zero bytes (found
+/// by reading only: the front end's zero-filled buffer of a large zero-initialised array is never copied).
+fn const_prefix<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
+    let stored = data
+        .bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |i| i + 1);
+    let relocated = data
+        .relocs
+        .iter()
+        .map(|r| (r.offset as usize + (r.width as usize).min(8)).min(data.bytes.len()))
+        .max()
+        .unwrap_or(0);
+    let mut raw = data.bytes[..stored.max(relocated)].to_vec();
+    relocate(prog, &mut raw, data);
+    raw.into_iter().map(|b| dom.const_byte(b)).collect()
+}
+
 /// The memory image of constant data with its pointers filled in.
 fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
     let mut raw = data.bytes.clone();
+    relocate(prog, &mut raw, data);
+    raw.into_iter().map(|b| dom.const_byte(b)).collect()
+}
+
+/// Writes the pointers of `data` into its image `raw`.
+fn relocate(prog: &Program, raw: &mut [u8], data: &ConstData) {
     for r in &data.relocs {
         let target = prog.addr.wrap(
             prog.addr
@@ -358,7 +415,6 @@ fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<
             raw[off..off + w].copy_from_slice(&le[..w]);
         }
     }
-    raw.into_iter().map(|b| dom.const_byte(b)).collect()
 }
 
 fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {

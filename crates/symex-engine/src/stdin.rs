@@ -173,9 +173,9 @@ pub(crate) fn attach_file<D: Domain>(
     )?;
     let ptr = prog.addr.address(file, 0).to_le_bytes();
     let obj = mem.object_mut(prog.global_object(g as u32))?;
-    for (b, v) in obj.bytes.iter_mut().zip(ptr).take(global.size as usize) {
-        *b = dom.const_byte(v);
-    }
+    let n = (global.size as usize).min(ptr.len());
+    let bytes: Vec<_> = ptr[..n].iter().map(|&v| dom.const_byte(v)).collect();
+    obj.contents.write(0, n, |out| out.clone_from_slice(&bytes));
     Some(file)
 }
 

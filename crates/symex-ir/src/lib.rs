@@ -14,6 +14,7 @@ mod layout;
 mod llvm_facts;
 mod lower;
 mod print;
+pub mod uses;
 
 pub use driver::{FrontendOptions, InputKind, DEFAULT_CLANG_FLAGS, SIMPLIFY_PASSES};
 pub use error::FrontendError;

@@ -94,6 +94,10 @@ fn run_process(
             cmd.arg(std::ffi::OsStr::from_bytes(&a));
         }
     }
+    // `argc` of the test: the program's name and `argc - 1` arguments (their strings are never read:
+    // symex gives a test an `argc` only for a `main` that does not read `argv`).
+    let extra = inputs::argc(test).map_or(0, |n| n.saturating_sub(1));
+    cmd.args((0..extra).map(|i| format!("arg{i}")));
     cmd.current_dir(&cwd)
         .env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
         .env("SYMEX_NATIVE_EVENTS", d.join("events"))

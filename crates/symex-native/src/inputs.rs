@@ -1,17 +1,35 @@
 //! Which inputs of a test the native run can honour, and how they reach the runtime.
 
-use symex_engine::TestFile;
+use symex_engine::{TestFile, ARGC_INPUT};
 
 /// The name prefix symex gives reads of uninitialised memory (`symex-engine`'s `InputRequest`).
 const UNINIT: &str = "uninit:";
 /// The name of the stdin bytes of a test.
 const STDIN: &str = "stdin";
+/// Most arguments a native run is given (`argc` of a `symex check` test): well within Linux's limits.
+const MAX_NATIVE_ARGC: u32 = 1 << 16;
+
+/// The `argc` the test starts `main` with, when it gives one (`symex check` on a `main` reading `argc`).
+pub fn argc(test: &TestFile) -> Option<u32> {
+    let input = test.inputs.first().filter(|i| i.name == ARGC_INPUT)?;
+    let mut le = [0u8; 4];
+    let n = input.bytes.len().min(4);
+    le[..n].copy_from_slice(&input.bytes[..n]);
+    Some(u32::from_le_bytes(le))
+}
 
 /// Why the native build cannot reproduce `test`, if it cannot.
 pub fn reproducible(test: &TestFile) -> Result<(), String> {
     if let Some(entry) = test.entry.as_deref().filter(|e| *e != "main") {
         return Err(format!(
             "the test starts at `{entry}`; the native build runs `main`"
+        ));
+    }
+    if let Some(n) = argc(test).filter(|n| !(1..=MAX_NATIVE_ARGC).contains(n)) {
+        return Err(format!(
+            "the test starts `main` with argc = {}; a native run has 1 to {MAX_NATIVE_ARGC} arguments \
+             (Linux gives a program at least its name)",
+            n as i32
         ));
     }
     for input in &test.inputs {
@@ -61,11 +79,13 @@ pub fn stdin_bytes(test: &TestFile) -> Vec<u8> {
 /// (uninitialised reads and stdin are honoured by the build and the run themselves).
 pub fn encode(test: &TestFile) -> Vec<u8> {
     let mut out = Vec::new();
-    // The fuzzed arguments reach the program as its argv.
+    // The fuzzed arguments reach the program as its argv; argc, stdin and the fuzzed file reach it
+    // through the run itself.
     let args = symex_engine::symargs::sym_args(&test.inputs).len();
     for input in &test.inputs[args..] {
         if input.name.starts_with(UNINIT)
             || input.name == STDIN
+            || input.name == ARGC_INPUT
             || input
                 .name
                 .starts_with(symex_engine::symfile::FILE_INPUT_PREFIX)

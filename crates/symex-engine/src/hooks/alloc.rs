@@ -166,12 +166,19 @@ pub(super) fn realloc<D: Domain>(
     }
     let new = allocate(st, prog, n, false)?;
     let keep = (st.mem.object(old).expect("live heap block").size() as u128).min(n) as usize;
-    // The kept bytes are copied values: uninitialised ones become inputs first (see `copy_memory`).
-    st.ensure_init(crate::access::Place { obj: old, off: 0 }, keep);
-    let old_obj = st.mem.object_shared(old).expect("live heap block");
     let (new_id, _) = prog.addr.split(st.dom.as_const(&new).unwrap_or(0) as u64);
+    let from = crate::access::Place { obj: old, off: 0 };
+    // The kept bytes are copied values: uninitialised ones become inputs first (see `copy_memory`). The
+    // old block dies here, so no one can compare it with the copy: beyond what a copy turns into inputs,
+    // the copy carries the uninitialised marks instead (the same meaning, at no cost). Both blocks start
+    // at offset 0, so large ones share pages.
+    let old_contents = &st.mem.object(old).expect("live heap block").contents;
+    if old_contents.count_uninitialised(0, keep) <= crate::access::MAX_UNINIT_COPY {
+        st.ensure_init(from, keep);
+    }
+    let old_obj = st.mem.object_shared(old).expect("live heap block");
     if let Some(o) = st.mem.object_mut(new_id) {
-        o.copy_bytes_from(0, &old_obj, 0, keep);
+        o.contents.copy_from(0, &old_obj.contents, 0, keep);
     }
     st.mem.kill(old);
     Ok(new)

@@ -1,10 +1,9 @@
 // unreach-call holds: malloc of 4 GiB succeeds (SV-COMP assumes that allocation succeeds; natively, glibc
 // with the default overcommit heuristic returns a block on this 24 GiB machine and the program exits 0
 // under clang-14 -fsanitize=address,undefined with ASAN_OPTIONS=allocator_may_return_null=1), and the
-// bytes written are read back. symex used to return NULL for blocks of 4 GiB or more (a wrong FALSE) and
-// to abort (exit 134) on 3.75 GiB; its memory is allocated up front, so a block whose symbolic bytes would
-// take more than 1 GiB of the host's memory now ends the path as unsupported: UNKNOWN, not the verdict
-// TRUE, until contents are stored lazily.
+// bytes written are read back. symex used to return NULL for blocks of 4 GiB or more (a wrong FALSE), to
+// abort (exit 134) on 3.75 GiB, and then, with contents allocated up front, to answer UNKNOWN; contents
+// are now stored lazily (untouched bytes cost nothing): TRUE.
 #include <stdlib.h>
 extern void reach_error(void);
 int main(void) {
