@@ -87,11 +87,16 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
         let (Some(oa), Some(ob)) = (a.mem.object_shared(id), b.mem.object_shared(id)) else {
             continue;
         };
-        if Rc::ptr_eq(&oa, &ob) || oa.bytes == ob.bytes {
+        // `memory_joinable` admitted only flat contents with the same initialised bytes.
+        let (Some(xb), Some(yb)) = (oa.contents.flat(), ob.contents.flat()) else {
+            continue;
+        };
+        if Rc::ptr_eq(&oa, &ob) || xb == yb {
             continue;
         }
         let o = a.mem.object_mut(id).expect("a live object");
-        for (x, y) in o.bytes.iter_mut().zip(&ob.bytes) {
+        let bytes = o.contents.flat_mut().expect("flat as in b");
+        for (x, y) in bytes.iter_mut().zip(yb) {
             if x != y {
                 *x = ite_byte(&g, x, y);
             }
@@ -111,7 +116,12 @@ fn memory_joinable(a: &State<Guarded>, b: &State<Guarded>) -> bool {
                 || (x.size() == y.size()
                     && x.kind == y.kind
                     && x.read_only == y.read_only
-                    && (0..x.bytes.len()).all(|i| x.init.is_init(i, 1) == y.init.is_init(i, 1)))
+                    // Large objects are stored in pages (`storage.rs`) and are not merged: both
+                    // states go on, which is correct, only slower.
+                    && x.contents.flat().is_some()
+                    && y.contents.flat().is_some()
+                    && (0..x.size() as usize)
+                        .all(|i| x.contents.is_init(i, 1) == y.contents.is_init(i, 1)))
         }
         (Lookup::Dead(k), Lookup::Dead(l)) => k == l,
         (Lookup::OutOfScope, Lookup::OutOfScope) | (Lookup::Nothing, Lookup::Nothing) => true,

@@ -73,6 +73,7 @@ fn run(prog: &Program, opts: &Options, test: &TestFile, limit: u64) -> End {
         checks: Checks {
             overflow: !opts.sem.signed_wrap,
             leaks: false,
+            ..Checks::default()
         },
         max_instructions: limit,
         max_time: None,
