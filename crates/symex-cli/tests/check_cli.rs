@@ -274,18 +274,33 @@ fn ilp32_violation_replays_with_m32() {
 }
 
 /// An index 1 MiB past a 32-bit array lands on the next object's address (`id << 20`): the write is out of
-/// bounds in C, so TRUE would be wrong; the path is ended as unsupported and the answer is UNKNOWN.
+/// bounds in C, and the poison of pointer arithmetic that leaves its object reports it; the violation's
+/// test replays to the same error on a native `-m32` build with the sanitizers (the oracle).
 #[test]
-fn ilp32_arithmetic_into_another_object_is_unknown_never_true() {
-    let (code, out) = check(
+fn ilp32_arithmetic_into_another_object_is_out_of_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "ilp32_index_into_next_object.c";
+    let (code, out) = check_in(
+        &dir,
         "valid-memsafety",
-        "ilp32_index_into_next_object.c",
-        &["--data-model", "ILP32"],
+        file,
+        &["--data-model", "ILP32", "--json"],
     );
-    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
-    assert_eq!(code, Some(3));
-    assert!(out.contains("may land in another object"), "{out}");
+    assert_eq!(code, Some(1), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "false", "{out}");
+    assert_eq!(v["kind"], "out-of-bounds", "{out}");
+    let rep = common::symex()
+        .args(["replay", "--native"])
+        .arg(example(file))
+        .arg(v["test"].as_str().unwrap())
+        .args(["--cflags", "-m32", "--json"])
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&rep.stdout).unwrap();
+    assert_eq!(r["agrees"], true, "{r}");
 }
+
 /// The adversarial programs of issue 8 this branch fixes, each with the verdict its comment argues and a
 /// native build (clang-14 with the sanitizers) confirms.
 #[test]

@@ -618,38 +618,7 @@ impl<D: Domain> State<D> {
         if !indices.is_empty() {
             p = self.wrap_ptr(p);
         }
-        self.stays_apart(prog, b, &p)?;
         Ok(p)
-    }
-
-    /// On a 32-bit target the next object is only 1 MiB away (`id << 20` addresses): pointer arithmetic that
-    /// leaves its object far enough to land inside another live one would make that object's bytes look
-    /// valid to a later access, where the real program accesses out of bounds. Such a path ends as
-    /// unsupported (its verdict would rest on the packed address model); landing in no live object's bytes
-    /// is fine, as any access there is reported.
-    fn stays_apart(&mut self, prog: &Program, base: &D::Val, p: &D::Val) -> Result<(), End> {
-        const CROSSING: &str =
-            "pointer arithmetic that may land in another object (32-bit addresses are `id << 20`)";
-        if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(p)) {
-            let ((ib, _), (ir, off)) = (prog.addr.split(b as u64), prog.addr.split(r as u64));
-            let lands_inside = matches!(
-                self.mem.lookup(ir),
-                crate::memory::Lookup::Live(o) if off < o.size()
-            );
-            return if ib != ir && lands_inside {
-                Err(unsupported(self, prog, CROSSING))
-            } else {
-                Ok(())
-            };
-        }
-        let ib = self.pointer_object(base);
-        let ir = self.pointer_object(p);
-        let same = self.dom.cmp(CmpOp::Eq, 32, &ib, &ir);
-        if self.dom.decide(Decision::InBounds, &same) {
-            Ok(())
-        } else {
-            Err(unsupported(self, prog, CROSSING))
-        }
     }
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
