@@ -5,6 +5,7 @@ use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
 use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
+use crate::provenance::{PointerBytes, Provenance};
 use crate::state::State;
 
 /// A resolved access: object and offset within it.
@@ -276,14 +277,52 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<D::Val, End> {
+        self.load_scalar_reporting(prog, ptr, n, w).map(|(v, _)| v)
+    }
+
+    /// [`Self::load_scalar`], also saying whether the bytes read were stored as a pointer (see
+    /// `provenance.rs`).
+    #[inline]
+    pub fn load_scalar_reporting(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        w: u32,
+    ) -> Result<(D::Val, PointerBytes), End> {
+        let mut in_place_from = None;
         let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
+            in_place_from = Some(obj);
             let o = st.mem.object(obj)?;
             st.dom.select(&o.bytes, offv, n as usize, w)
         };
         match self.target(prog, ptr, n, Access::Read, read_in_place)? {
-            Target::Done(v) => Ok(v),
+            // Read at an offset not fixed: any pointer byte of the object may be among the bytes read.
+            Target::Done(v) => {
+                let some_pointer = in_place_from
+                    .and_then(|id| self.mem.object(id))
+                    .is_some_and(|o| o.provenance.contains(Provenance::Pointer));
+                let seen = if some_pointer {
+                    PointerBytes::Part
+                } else {
+                    PointerBytes::None
+                };
+                Ok((v, seen))
+            }
             Target::Place(place) => {
-                Ok(self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w)))
+                let o = self.mem.object(place.obj).expect("resolved object is live");
+                let (off, len) = (place.off as u64, n);
+                let seen = if len == (self.mem.layout().pointer_bits / 8) as u64
+                    && o.provenance.all(off, len, Provenance::Pointer)
+                {
+                    PointerBytes::Whole
+                } else if o.provenance.any(off, len, Provenance::Pointer) {
+                    PointerBytes::Part
+                } else {
+                    PointerBytes::None
+                };
+                let v = self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w));
+                Ok((v, seen))
             }
         }
     }
@@ -355,14 +394,50 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(), End> {
+        self.store_scalar_as(prog, ptr, v, n, w, None)
+    }
+
+    /// [`Self::store_scalar`] of a value stored as a pointer or as an integer (`kind`; `None`: not known),
+    /// recorded in the object's provenance map.
+    #[inline]
+    pub fn store_scalar_as(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        v: &D::Val,
+        n: u64,
+        w: u32,
+        kind: Option<Provenance>,
+    ) -> Result<(), End> {
+        let mut in_place_to = None;
         let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             let o = st.mem.object_mut(obj)?;
-            st.dom
-                .update(&mut o.bytes, offv, v, n as usize, w)
-                .then_some(())
+            let done = st.dom.update(&mut o.bytes, offv, v, n as usize, w);
+            if done {
+                in_place_to = Some(obj);
+            }
+            done.then_some(())
         };
-        if let Target::Place(place) = self.target(prog, ptr, n, Access::Write, write_in_place)? {
-            self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
+        match self.target(prog, ptr, n, Access::Write, write_in_place)? {
+            Target::Place(place) => {
+                self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
+                if kind.is_some() {
+                    let o = self.mem.object_mut(place.obj).expect("live");
+                    o.provenance.set(place.off as u64, n, kind);
+                }
+            }
+            // Written at an offset not fixed: any byte may now hold the value (over-approximated: a
+            // pointer makes every byte a possible pointer, anything else unmakes every integer byte).
+            Target::Done(()) => {
+                if let Some(o) = in_place_to.and_then(|id| self.mem.object_mut(id)) {
+                    if kind == Some(Provenance::Pointer) {
+                        let size = o.size();
+                        o.provenance.all_pointers(size);
+                    } else {
+                        o.provenance.forget_integers();
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -403,6 +478,7 @@ impl<D: Domain> State<D> {
             .expect("resolved object is live");
         write(&mut self.dom, &mut o.bytes[place.off..place.off + n]);
         o.init.set_init(place.off, n);
+        o.provenance.set(place.off as u64, n as u64, None);
     }
 
     /// `memmove(dst, src, n)`. Uninitialised source bytes become inputs first, so that the copy and the

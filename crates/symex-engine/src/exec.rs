@@ -4,6 +4,7 @@
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::program::Program;
+use crate::provenance::Provenance;
 use crate::state::State;
 use std::rc::Rc;
 use symex_ir as ir;
@@ -249,12 +250,15 @@ impl<D: Domain> State<D> {
                 rhs,
             } => {
                 let (mut a, mut b) = (self.val(*lhs), self.val(*rhs));
-                if !matches!(pred, ir::IntPred::Eq | ir::IntPred::Ne)
-                    && self.is_pointer(prog, *lhs)
+                let equality = matches!(pred, ir::IntPred::Eq | ir::IntPred::Ne);
+                if self.is_pointer(prog, *lhs)
                     && self.objects_differ(&a, &b)
+                    && (!equality || self.may_coincide(&a) || self.may_coincide(&b))
                 {
-                    // The order of two objects is the layout's (C11 6.5.8p5 leaves it undefined): the
-                    // comparison reads their addresses as numbers.
+                    // The order of two objects is the layout's (C11 6.5.8p5 leaves it undefined), and so
+                    // is their equality when one pointer is not strictly inside its live object (one past
+                    // the end may be the start of the next object, C11 6.5.9p6; a freed block's address
+                    // may be handed out again): the comparison reads their addresses as numbers.
                     a = self.observe_address(&a);
                     b = self.observe_address(&b);
                 }
@@ -297,7 +301,12 @@ impl<D: Domain> State<D> {
                 let p = self.val(*ptr);
                 match prog.width(*ty) {
                     Some(w) => {
-                        let v = self.load_scalar(prog, &p, *size as u64, w)?;
+                        let (v, seen) = self.load_scalar_reporting(prog, &p, *size as u64, w)?;
+                        let v = if *ty == ir::TypeId::PTR {
+                            v
+                        } else {
+                            self.observe_loaded_integer(v, w, seen)
+                        };
                         self.set(*dst, v);
                     }
                     None => {
@@ -316,7 +325,12 @@ impl<D: Domain> State<D> {
                 match prog.width(*ty) {
                     Some(w) => {
                         let v = self.val(*val);
-                        self.store_scalar(prog, &p, &v, *size as u64, w)?;
+                        let kind = if *ty == ir::TypeId::PTR {
+                            Provenance::Pointer
+                        } else {
+                            Provenance::Integer
+                        };
+                        self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
                     }
                     None => {
                         let bytes = self.agg_val(prog, *val, *ty);
@@ -503,9 +517,25 @@ impl<D: Domain> State<D> {
         }
     }
 
+    /// Whether the address of pointer `p` (into a known object) may equal the address of a byte of another
+    /// object on a real machine: unless it points strictly inside its live object (one past the end, a
+    /// dead object's address, an offset not fixed).
+    fn may_coincide(&mut self, p: &D::Val) -> bool {
+        let Some(addr) = self.dom.as_const(p) else {
+            return true;
+        };
+        let (id, off) = self.mem.layout().split(addr as u64);
+        match self.mem.lookup(id) {
+            crate::memory::Lookup::Live(o) => off >= o.size(),
+            // Functions have distinct addresses (their address is their start).
+            crate::memory::Lookup::Function(_) => off != 0,
+            _ => true,
+        }
+    }
+
     /// `ptrtoint` of `p`: null-region values (null, integers cast to pointers) are plain integers; a
     /// pointer into an object is an address the model chose.
-    fn observe_address(&mut self, p: &D::Val) -> D::Val {
+    pub(crate) fn observe_address(&mut self, p: &D::Val) -> D::Val {
         let idv = self.pointer_object(p);
         // Which object a pointer refers to is no address bit: fixing it (forking per object) lets two
         // addresses of one object share the mark, so that their difference cancels it.

@@ -2,10 +2,12 @@
 //! (globals, the stack of still-active functions, runtime data) reaches, directly or through other heap
 //! blocks, are leaked. It runs wherever the program ends — normal exit, `exit`, and also `abort`, a failed
 //! `assert` or the error function — because a block whose last pointer was lost stays lost whatever ends
-//! the run afterwards.
+//! the run afterwards. Only words that may hold pointers count: a word the program stored as an integer
+//! does not (`provenance.rs`), as SV-COMP's memtrack is about pointers to blocks.
 
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::memory::{Lookup, ObjId, ObjKind};
+use crate::provenance::Provenance;
 use crate::state::State;
 use rustc_hash::FxHashSet;
 
@@ -68,7 +70,18 @@ impl<D: Domain> State<D> {
         // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside).
         let layout = self.mem.layout();
         let width = layout.pointer_bits;
-        for chunk in bytes.chunks_exact(width as usize / 8) {
+        let pb = width as usize / 8;
+        // A known word the program stored as an integer is no pointer, whatever its value: an integer
+        // that happens to equal a block's synthetic address must not hide its leak. (A word not known is
+        // decided as before: one made from a pointer carries the address mark, and a decision on it
+        // makes the verdict UNKNOWN.)
+        let integers: Vec<bool> = (0..bytes.len() / pb)
+            .map(|k| {
+                o.provenance
+                    .all((k * pb) as u64, pb as u64, Provenance::Integer)
+            })
+            .collect();
+        for (chunk, integer) in bytes.chunks_exact(pb).zip(integers) {
             let mut word = [0u8; 8];
             let known = chunk
                 .iter()
@@ -82,6 +95,9 @@ impl<D: Domain> State<D> {
                     w
                 };
                 unknown_words.push(w);
+                continue;
+            }
+            if integer {
                 continue;
             }
             let (target, _) = layout.split(u64::from_le_bytes(word));

@@ -15,6 +15,7 @@
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
 //! it changes (copy-on-write).
 
+use crate::provenance::ProvenanceMap;
 use std::rc::Rc;
 
 /// Most host memory the bytes of one object may take: contents are allocated up front, so a larger object
@@ -263,6 +264,8 @@ pub struct Object<B> {
     pub read_only: bool,
     pub bytes: Vec<B>,
     pub init: InitMap,
+    /// Which bytes were stored as pointers or as integers (see `provenance.rs`).
+    pub provenance: ProvenanceMap,
 }
 
 impl<B: Clone> Object<B> {
@@ -286,6 +289,8 @@ impl<B: Clone> Object<B> {
             self.init.words = Some(vec![u64::MAX; self.bytes.len().div_ceil(64)]);
         }
         self.init.copy_from(dst_off, &src.init, src_off, n);
+        self.provenance
+            .copy_from(dst_off as u64, &src.provenance, src_off as u64, n as u64);
     }
 
     /// Moves `n` bytes within the object (overlap allowed, as `memmove`).
@@ -310,6 +315,11 @@ impl<B: Clone> Object<B> {
             read_only: false,
             bytes: self.bytes[off..off + n].to_vec(),
             init,
+            provenance: {
+                let mut p = ProvenanceMap::default();
+                p.copy_from(0, &self.provenance, off as u64, n as u64);
+                p
+            },
         }
     }
 }
@@ -461,6 +471,7 @@ impl<B: Clone> Memory<B> {
                         read_only: false,
                         bytes: vec![fill; size],
                         init: InitMap::new(size, initialised),
+                        provenance: ProvenanceMap::default(),
                     }));
                 return Some(id);
             }
@@ -480,6 +491,7 @@ impl<B: Clone> Memory<B> {
             read_only: false,
             bytes,
             init,
+            provenance: ProvenanceMap::default(),
         })));
         if kind == ObjKind::Heap {
             self.live_heap += 1;
@@ -501,6 +513,7 @@ impl<B: Clone> Memory<B> {
             name,
             read_only,
             init: InitMap::new(bytes.len(), true),
+            provenance: ProvenanceMap::default(),
             bytes,
         })));
         if kind == ObjKind::Heap {
@@ -602,6 +615,7 @@ impl<B: Clone> Memory<B> {
             read_only: false,
             bytes: vec![fill; size],
             init: InitMap::new(size, false),
+            provenance: ProvenanceMap::default(),
         }));
     }
 
