@@ -114,6 +114,7 @@ fn memory_model_adversarial_examples() {
         ("unreach-call", "mem_one_past_equal_unknown.c", "UNKNOWN", 3),
         // ... while pointers into one object stay decided.
         ("unreach-call", "mem_pointer_difference_true.c", "TRUE", 0),
+        ("unreach-call", "mem_integer_round_trip_true.c", "TRUE", 0),
     ];
     for (prop, file, verdict, status) in cases {
         let (code, out) = check(prop, file, &[]);
@@ -229,14 +230,6 @@ fn ilp32_verdicts_agree_with_the_native_32_bit_build() {
             "{file}: the native -m32 run disagrees with the table"
         );
         let got = last_line(&out);
-        if ADDRESS_DEPENDENT_ILP32.contains(&file) {
-            // Sound but not decided: the verdict compares an address converted to an integer, which the
-            // memory model fixes (issue 8 item 4), so symex answers UNKNOWN instead of the native verdict.
-            assert_eq!(got, "UNKNOWN", "{file}: {out}");
-            assert!(out.contains("numeric address"), "{file}: {out}");
-            assert_eq!(code, Some(3), "{file}");
-            continue;
-        }
         assert!(
             got == want || got.starts_with(&format!("{want}(")),
             "{file}: symex says {got}, the native -m32 run {want}: {out}"
@@ -244,11 +237,6 @@ fn ilp32_verdicts_agree_with_the_native_32_bit_build() {
         assert_eq!(code, Some(if want == "TRUE" { 0 } else { 1 }), "{file}");
     }
 }
-
-/// ILP32 examples whose verdict rests on a pointer converted to an integer: UNKNOWN, never a verdict.
-/// (`pointer_wrap` and `pointer_diff_wrap` turn the integer back into a pointer: a round trip the model
-/// does not follow yet.)
-const ADDRESS_DEPENDENT_ILP32: &[&str] = &["ilp32_pointer_wrap.c", "ilp32_pointer_diff_wrap.c"];
 
 /// A FALSE under ILP32 comes with a test that replays to the same violation when replay compiles for
 /// i386 too (`--cflags -m32`), and the program's `sizeof` shows the 32-bit layout in `symex run`.

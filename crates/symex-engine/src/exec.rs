@@ -484,24 +484,41 @@ impl<D: Domain> State<D> {
             // becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt if from == 64 => {
                 let observed = self.observe_address(a);
-                return self.cast(ir::CastOp::IntToPtr, 64, to, &observed);
+                return self.resize_address(observed, 64, to);
             }
-            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
-                let v = if from == to {
-                    a.clone()
-                } else if to < from {
-                    self.dom.cast(CastOp::Trunc, from, to, a)
-                } else {
-                    self.dom.cast(CastOp::ZExt, from, to, a)
-                };
-                return if op == ir::CastOp::IntToPtr && to == 64 {
-                    self.wrap_ptr(v)
-                } else {
-                    v
+            ir::CastOp::PtrToInt => return self.resize_address(a.clone(), from, to),
+            ir::CastOp::IntToPtr => {
+                let v = self.resize_address(a.clone(), from, to);
+                if to < 64 {
+                    return v;
+                }
+                // An address made into an integer and back (plus an offset) is the pointer again.
+                let layout = self.mem.layout();
+                return match self
+                    .dom
+                    .unobserve_address(&v, layout.pointer_bits, layout.offset_bits)
+                {
+                    Some(p) => self.wrap_ptr(p),
+                    None => v,
                 };
             }
         };
         self.dom.cast(op, from, to, a)
+    }
+
+    /// An address (or an integer bound for a pointer) changed from `from` to `to` bits: cut or
+    /// zero-extended, and cut to the target's pointer width when it becomes 64 bits wide.
+    fn resize_address(&mut self, v: D::Val, from: u32, to: u32) -> D::Val {
+        let v = match to.cmp(&from) {
+            std::cmp::Ordering::Equal => v,
+            std::cmp::Ordering::Less => self.dom.cast(CastOp::Trunc, from, to, &v),
+            std::cmp::Ordering::Greater => self.dom.cast(CastOp::ZExt, from, to, &v),
+        };
+        if to == 64 {
+            self.wrap_ptr(v)
+        } else {
+            v
+        }
     }
 
     fn is_pointer(&self, prog: &Program, op: Operand) -> bool {
