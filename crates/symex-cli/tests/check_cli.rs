@@ -112,6 +112,19 @@ fn memory_model_adversarial_examples() {
         ),
         ("unreach-call", "mem_printf_pointer_unknown.c", "UNKNOWN", 3),
         ("unreach-call", "mem_one_past_equal_unknown.c", "UNKNOWN", 3),
+        // A global's address as a constant integer, and read from its initial image through a union.
+        (
+            "unreach-call",
+            "mem_global_address_cast_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
+        (
+            "unreach-call",
+            "mem_global_union_pointer_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
         // ... while pointers into one object stay decided.
         ("unreach-call", "mem_pointer_difference_true.c", "TRUE", 0),
         ("unreach-call", "mem_integer_round_trip_true.c", "TRUE", 0),
