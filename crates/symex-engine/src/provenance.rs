@@ -77,8 +77,29 @@ impl ProvenanceMap {
             }
         }
         if let Some(k) = kind {
-            self.ranges.insert(off, (end, k));
+            self.insert_merged(off, end, k);
         }
+    }
+
+    /// Inserts the range `start..end` of `kind` where no range overlaps it, merged with the ranges of the
+    /// same kind that touch it (an array written element by element stays one range).
+    fn insert_merged(&mut self, mut start: u64, mut end: u64, kind: Provenance) {
+        if start >= end {
+            return;
+        }
+        if let Some((&s, &(e, k))) = self.ranges.range(..start).next_back() {
+            if e == start && k == kind {
+                self.ranges.remove(&s);
+                start = s;
+            }
+        }
+        if let Some(&(e, k)) = self.ranges.get(&end) {
+            if k == kind {
+                self.ranges.remove(&end);
+                end = e;
+            }
+        }
+        self.ranges.insert(start, (end, kind));
     }
 
     /// Whether some byte of `off..off + n` has provenance `kind`.
@@ -132,8 +153,7 @@ impl ProvenanceMap {
         let moved: Vec<_> = src.overlapping(src_off, n).collect();
         for (s, e, k) in moved {
             let (s, e) = (s.max(src_off), e.min(src_off + n));
-            self.ranges
-                .insert(dst_off + (s - src_off), (dst_off + (e - src_off), k));
+            self.insert_merged(dst_off + (s - src_off), dst_off + (e - src_off), k);
         }
     }
 }
