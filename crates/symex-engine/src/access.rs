@@ -420,11 +420,9 @@ impl<D: Domain> State<D> {
         };
         match self.target(prog, ptr, n, Access::Write, write_in_place)? {
             Target::Place(place) => {
-                self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
-                if kind.is_some() {
-                    let o = self.mem.object_mut(place.obj).expect("live");
-                    o.provenance.set(place.off as u64, n, kind);
-                }
+                self.write_place(place, n as usize, kind, |dom, out| {
+                    dom.val_to_bytes(v, w, out)
+                });
             }
             // Written at an offset not fixed: any byte may now hold the value (over-approximated: a
             // pointer makes every byte a possible pointer, anything else unmakes every integer byte).
@@ -465,20 +463,27 @@ impl<D: Domain> State<D> {
         write: impl FnOnce(&mut D, &mut [D::Byte]),
     ) -> Result<(), End> {
         let place = self.resolve(prog, ptr, n, Access::Write)?;
-        self.write_place(place, n as usize, write);
+        self.write_place(place, n as usize, None, write);
         Ok(())
     }
 
-    /// Bytes `off..off+n` of a resolved place, filled by `write` and marked initialised.
+    /// Bytes `off..off+n` of a resolved place, filled by `write`, marked initialised and recorded as
+    /// written with provenance `kind` (`None`: not known).
     #[inline]
-    fn write_place(&mut self, place: Place, n: usize, write: impl FnOnce(&mut D, &mut [D::Byte])) {
+    fn write_place(
+        &mut self,
+        place: Place,
+        n: usize,
+        kind: Option<Provenance>,
+        write: impl FnOnce(&mut D, &mut [D::Byte]),
+    ) {
         let o = self
             .mem
             .object_mut(place.obj)
             .expect("resolved object is live");
         write(&mut self.dom, &mut o.bytes[place.off..place.off + n]);
         o.init.set_init(place.off, n);
-        o.provenance.set(place.off as u64, n as u64, None);
+        o.provenance.set(place.off as u64, n as u64, kind);
     }
 
     /// `memmove(dst, src, n)`. Uninitialised source bytes become inputs first, so that the copy and the

@@ -65,6 +65,12 @@ impl ProvenanceMap {
         if n == 0 || (self.ranges.is_empty() && kind.is_none()) {
             return;
         }
+        // Already so (an integer stored over an integer): nothing changes.
+        if let Some((_, &(e, k))) = self.ranges.range(..=off).next_back() {
+            if e >= off + n && Some(k) == kind {
+                return;
+            }
+        }
         let cut: Vec<_> = self.overlapping(off, n).collect();
         let end = off + n;
         for (s, e, k) in cut {
