@@ -95,8 +95,38 @@ fn memory_model_adversarial_examples() {
             "UNKNOWN",
             3,
         ),
+        // Addresses observed as integers through memory, printed by `%p`, or compared one past the end:
+        // the platform decides (each example's native runs reach the error), symex says UNKNOWN.
+        (
+            "unreach-call",
+            "mem_union_pointer_bits_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
+        (
+            "unreach-call",
+            "mem_memcpy_pointer_bits_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
+        ("unreach-call", "mem_printf_pointer_unknown.c", "UNKNOWN", 3),
+        ("unreach-call", "mem_one_past_equal_unknown.c", "UNKNOWN", 3),
+        // A global's address as a constant integer, and read from its initial image through a union.
+        (
+            "unreach-call",
+            "mem_global_address_cast_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
+        (
+            "unreach-call",
+            "mem_global_union_pointer_unknown.c",
+            "UNKNOWN",
+            3,
+        ),
         // ... while pointers into one object stay decided.
         ("unreach-call", "mem_pointer_difference_true.c", "TRUE", 0),
+        ("unreach-call", "mem_integer_round_trip_true.c", "TRUE", 0),
     ];
     for (prop, file, verdict, status) in cases {
         let (code, out) = check(prop, file, &[]);
@@ -328,14 +358,6 @@ fn ilp32_verdicts_agree_with_the_native_32_bit_build() {
             "{file}: the native -m32 run disagrees with the table"
         );
         let got = last_line(&out);
-        if ADDRESS_DEPENDENT_ILP32.contains(&file) {
-            // Sound but not decided: the verdict compares an address converted to an integer, which the
-            // memory model fixes (issue 8 item 4), so symex answers UNKNOWN instead of the native verdict.
-            assert_eq!(got, "UNKNOWN", "{file}: {out}");
-            assert!(out.contains("numeric address"), "{file}: {out}");
-            assert_eq!(code, Some(3), "{file}");
-            continue;
-        }
         assert!(
             got == want || got.starts_with(&format!("{want}(")),
             "{file}: symex says {got}, the native -m32 run {want}: {out}"
@@ -343,15 +365,6 @@ fn ilp32_verdicts_agree_with_the_native_32_bit_build() {
         assert_eq!(code, Some(if want == "TRUE" { 0 } else { 1 }), "{file}");
     }
 }
-
-/// ILP32 examples whose verdict rests on a pointer converted to an integer: UNKNOWN, never a verdict.
-/// (`pointer_wrap` and `pointer_diff_wrap` turn the integer back into a pointer: a round trip the model
-/// does not follow yet.)
-const ADDRESS_DEPENDENT_ILP32: &[&str] = &[
-    "ilp32_union_pointer_alias.c",
-    "ilp32_pointer_wrap.c",
-    "ilp32_pointer_diff_wrap.c",
-];
 
 /// A FALSE under ILP32 comes with a test that replays to the same violation when replay compiles for
 /// i386 too (`--cflags -m32`), and the program's `sizeof` shows the 32-bit layout in `symex run`.
@@ -389,18 +402,33 @@ fn ilp32_violation_replays_with_m32() {
 }
 
 /// An index 1 MiB past a 32-bit array lands on the next object's address (`id << 20`): the write is out of
-/// bounds in C, so TRUE would be wrong; the path is ended as unsupported and the answer is UNKNOWN.
+/// bounds in C, and the poison of pointer arithmetic that leaves its object reports it; the violation's
+/// test replays to the same error on a native `-m32` build with the sanitizers (the oracle).
 #[test]
-fn ilp32_arithmetic_into_another_object_is_unknown_never_true() {
-    let (code, out) = check(
+fn ilp32_arithmetic_into_another_object_is_out_of_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "ilp32_index_into_next_object.c";
+    let (code, out) = check_in(
+        &dir,
         "valid-memsafety",
-        "ilp32_index_into_next_object.c",
-        &["--data-model", "ILP32"],
+        file,
+        &["--data-model", "ILP32", "--json"],
     );
-    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
-    assert_eq!(code, Some(3));
-    assert!(out.contains("may land in another object"), "{out}");
+    assert_eq!(code, Some(1), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "false", "{out}");
+    assert_eq!(v["kind"], "out-of-bounds", "{out}");
+    let rep = common::symex()
+        .args(["replay", "--native"])
+        .arg(example(file))
+        .arg(v["test"].as_str().unwrap())
+        .args(["--cflags", "-m32", "--json"])
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&rep.stdout).unwrap();
+    assert_eq!(r["agrees"], true, "{r}");
 }
+
 /// The adversarial programs of issue 8 this branch fixes, each with the verdict its comment argues and a
 /// native build (clang-14 with the sanitizers) confirms.
 #[test]
@@ -424,6 +452,11 @@ fn adversarial_examples_get_their_right_verdicts() {
             "FALSE(valid-memtrack)",
         ),
         ("valid-memsafety", "leak_symbolic_index.c", "TRUE"),
+        (
+            "valid-memsafety",
+            "leak_integer_equal_address.c",
+            "FALSE(valid-memtrack)",
+        ),
         ("no-overflow", "signed_shift_overflow.c", "FALSE"),
         ("no-overflow", "signed_shift_true.c", "TRUE"),
         ("unreach-call", "nondet_types.c", "TRUE"),

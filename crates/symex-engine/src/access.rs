@@ -5,6 +5,7 @@ use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
 use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
+use crate::provenance::{PointerBytes, Provenance};
 use crate::state::State;
 use crate::storage;
 
@@ -283,14 +284,52 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<D::Val, End> {
+        self.load_scalar_reporting(prog, ptr, n, w).map(|(v, _)| v)
+    }
+
+    /// [`Self::load_scalar`], also saying whether the bytes read were stored as a pointer (see
+    /// `provenance.rs`).
+    #[inline]
+    pub fn load_scalar_reporting(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        w: u32,
+    ) -> Result<(D::Val, PointerBytes), End> {
+        let mut in_place_from = None;
         let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
+            in_place_from = Some(obj);
             let bytes = st.mem.object(obj)?.contents.flat()?;
             st.dom.select(bytes, offv, n as usize, w)
         };
         match self.target(prog, ptr, n, Access::Read, read_in_place)? {
-            Target::Done(v) => Ok(v),
+            // Read at an offset not fixed: any pointer byte of the object may be among the bytes read.
+            Target::Done(v) => {
+                let some_pointer = in_place_from
+                    .and_then(|id| self.mem.object(id))
+                    .is_some_and(|o| o.provenance.contains(Provenance::Pointer));
+                let seen = if some_pointer {
+                    PointerBytes::Part
+                } else {
+                    PointerBytes::None
+                };
+                Ok((v, seen))
+            }
             Target::Place(place) => {
-                Ok(self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w)))
+                let o = self.mem.object(place.obj).expect("resolved object is live");
+                let (off, len) = (place.off as u64, n);
+                let seen = if len == (self.mem.layout().pointer_bits / 8) as u64
+                    && o.provenance.all(off, len, Provenance::Pointer)
+                {
+                    PointerBytes::Whole
+                } else if o.provenance.any(off, len, Provenance::Pointer) {
+                    PointerBytes::Part
+                } else {
+                    PointerBytes::None
+                };
+                let v = self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w));
+                Ok((v, seen))
             }
         }
     }
@@ -363,12 +402,48 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(), End> {
+        self.store_scalar_as(prog, ptr, v, n, w, None)
+    }
+
+    /// [`Self::store_scalar`] of a value stored as a pointer or as an integer (`kind`; `None`: not known),
+    /// recorded in the object's provenance map.
+    #[inline]
+    pub fn store_scalar_as(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        v: &D::Val,
+        n: u64,
+        w: u32,
+        kind: Option<Provenance>,
+    ) -> Result<(), End> {
+        let mut in_place_to = None;
         let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             let bytes = st.mem.object_mut(obj)?.contents.flat_mut()?;
-            st.dom.update(bytes, offv, v, n as usize, w).then_some(())
+            let done = st.dom.update(bytes, offv, v, n as usize, w);
+            if done {
+                in_place_to = Some(obj);
+            }
+            done.then_some(())
         };
-        if let Target::Place(place) = self.target(prog, ptr, n, Access::Write, write_in_place)? {
-            self.write_place(place, n as usize, |dom, out| dom.val_to_bytes(v, w, out));
+        match self.target(prog, ptr, n, Access::Write, write_in_place)? {
+            Target::Place(place) => {
+                self.write_place(place, n as usize, kind, |dom, out| {
+                    dom.val_to_bytes(v, w, out)
+                });
+            }
+            // Written at an offset not fixed: any byte may now hold the value (over-approximated: a
+            // pointer makes every byte a possible pointer, anything else unmakes every integer byte).
+            Target::Done(()) => {
+                if let Some(o) = in_place_to.and_then(|id| self.mem.object_mut(id)) {
+                    if kind == Some(Provenance::Pointer) {
+                        let size = o.size();
+                        o.provenance.all_pointers(size);
+                    } else {
+                        o.provenance.forget_integers();
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -396,19 +471,27 @@ impl<D: Domain> State<D> {
         write: impl FnOnce(&mut D, &mut [D::Byte]),
     ) -> Result<(), End> {
         let place = self.resolve(prog, ptr, n, Access::Write)?;
-        self.write_place(place, n as usize, write);
+        self.write_place(place, n as usize, None, write);
         Ok(())
     }
 
-    /// Bytes `off..off+n` of a resolved place, filled by `write` and marked initialised.
+    /// Bytes `off..off+n` of a resolved place, filled by `write`, marked initialised and recorded as
+    /// written with provenance `kind` (`None`: not known).
     #[inline]
-    fn write_place(&mut self, place: Place, n: usize, write: impl FnOnce(&mut D, &mut [D::Byte])) {
+    fn write_place(
+        &mut self,
+        place: Place,
+        n: usize,
+        kind: Option<Provenance>,
+        write: impl FnOnce(&mut D, &mut [D::Byte]),
+    ) {
         let o = self
             .mem
             .object_mut(place.obj)
             .expect("resolved object is live");
         o.contents
             .write(place.off, n, |out| write(&mut self.dom, out));
+        o.provenance.set(place.off as u64, n as u64, kind);
     }
 
     /// `memmove(dst, src, n)`. Uninitialised source bytes become inputs first, so that the copy and the
@@ -434,15 +517,13 @@ impl<D: Domain> State<D> {
             self.mem
                 .object_mut(d.obj)
                 .expect("live")
-                .contents
                 .move_within(d.off, s.off, n);
         } else {
             let src_obj = self.mem.object_shared(s.obj).expect("live");
             self.mem
                 .object_mut(d.obj)
                 .expect("live")
-                .contents
-                .copy_from(d.off, &src_obj.contents, s.off, n);
+                .copy_bytes_from(d.off, &src_obj, s.off, n);
         }
         Ok(())
     }

@@ -197,6 +197,21 @@ pub trait Domain: Clone {
         ptr.clone()
     }
 
+    /// The pointer the integer `v` converts back to (`inttoptr`), when `v` is an observed address plus an
+    /// amount that does not depend on where objects are: for every placement of the objects, `v` is the
+    /// real address of object `o` plus the same `k` (modulo 2^`pointer_bits`), where `o` is the object
+    /// the model's value of `v` lies in (ids are the address bits above `offset_bits`). Then the model's
+    /// pointer (its mark taken off) is the real one in the model's terms. `None`: `v` carries no mark, or
+    /// its relation to the real address is not that simple (the conversion keeps the mark).
+    fn unobserve_address(
+        &mut self,
+        _v: &Self::Val,
+        _pointer_bits: u32,
+        _offset_bits: u32,
+    ) -> Option<Self::Val> {
+        None
+    }
+
     /// The `w`-bit value stored in the `n` bytes at the non-constant offset `off` (32 bits) of an object's
     /// `bytes`, the access being known to lie within them — for a domain that can express it without fixing
     /// the offset (a symbolic read). `None`: the semantics fix the offset with [`Domain::choose`].

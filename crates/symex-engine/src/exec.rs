@@ -4,6 +4,7 @@
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::program::Program;
+use crate::provenance::Provenance;
 use crate::state::State;
 use std::rc::Rc;
 use symex_ir as ir;
@@ -249,12 +250,15 @@ impl<D: Domain> State<D> {
                 rhs,
             } => {
                 let (mut a, mut b) = (self.val(*lhs), self.val(*rhs));
-                if !matches!(pred, ir::IntPred::Eq | ir::IntPred::Ne)
-                    && self.is_pointer(prog, *lhs)
+                let equality = matches!(pred, ir::IntPred::Eq | ir::IntPred::Ne);
+                if self.is_pointer(prog, *lhs)
                     && self.objects_differ(&a, &b)
+                    && (!equality || self.may_coincide(&a) || self.may_coincide(&b))
                 {
-                    // The order of two objects is the layout's (C11 6.5.8p5 leaves it undefined): the
-                    // comparison reads their addresses as numbers.
+                    // The order of two objects is the layout's (C11 6.5.8p5 leaves it undefined), and so
+                    // is their equality when one pointer is not strictly inside its live object (one past
+                    // the end may be the start of the next object, C11 6.5.9p6; a freed block's address
+                    // may be handed out again): the comparison reads their addresses as numbers.
                     a = self.observe_address(&a);
                     b = self.observe_address(&b);
                 }
@@ -297,7 +301,12 @@ impl<D: Domain> State<D> {
                 let p = self.val(*ptr);
                 match prog.width(*ty) {
                     Some(w) => {
-                        let v = self.load_scalar(prog, &p, *size as u64, w)?;
+                        let (v, seen) = self.load_scalar_reporting(prog, &p, *size as u64, w)?;
+                        let v = if *ty == ir::TypeId::PTR {
+                            v
+                        } else {
+                            self.observe_loaded_integer(v, w, seen)
+                        };
                         self.set(*dst, v);
                     }
                     None => {
@@ -316,7 +325,12 @@ impl<D: Domain> State<D> {
                 match prog.width(*ty) {
                     Some(w) => {
                         let v = self.val(*val);
-                        self.store_scalar(prog, &p, &v, *size as u64, w)?;
+                        let kind = if *ty == ir::TypeId::PTR {
+                            Provenance::Pointer
+                        } else {
+                            Provenance::Integer
+                        };
+                        self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
                     }
                     None => {
                         let bytes = self.agg_val(prog, *val, *ty);
@@ -470,24 +484,41 @@ impl<D: Domain> State<D> {
             // becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt if from == 64 => {
                 let observed = self.observe_address(a);
-                return self.cast(ir::CastOp::IntToPtr, 64, to, &observed);
+                return self.resize_address(observed, 64, to);
             }
-            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
-                let v = if from == to {
-                    a.clone()
-                } else if to < from {
-                    self.dom.cast(CastOp::Trunc, from, to, a)
-                } else {
-                    self.dom.cast(CastOp::ZExt, from, to, a)
-                };
-                return if op == ir::CastOp::IntToPtr && to == 64 {
-                    self.wrap_ptr(v)
-                } else {
-                    v
+            ir::CastOp::PtrToInt => return self.resize_address(a.clone(), from, to),
+            ir::CastOp::IntToPtr => {
+                let v = self.resize_address(a.clone(), from, to);
+                if to < 64 {
+                    return v;
+                }
+                // An address made into an integer and back (plus an offset) is the pointer again.
+                let layout = self.mem.layout();
+                return match self
+                    .dom
+                    .unobserve_address(&v, layout.pointer_bits, layout.offset_bits)
+                {
+                    Some(p) => self.wrap_ptr(p),
+                    None => v,
                 };
             }
         };
         self.dom.cast(op, from, to, a)
+    }
+
+    /// An address (or an integer bound for a pointer) changed from `from` to `to` bits: cut or
+    /// zero-extended, and cut to the target's pointer width when it becomes 64 bits wide.
+    fn resize_address(&mut self, v: D::Val, from: u32, to: u32) -> D::Val {
+        let v = match to.cmp(&from) {
+            std::cmp::Ordering::Equal => v,
+            std::cmp::Ordering::Less => self.dom.cast(CastOp::Trunc, from, to, &v),
+            std::cmp::Ordering::Greater => self.dom.cast(CastOp::ZExt, from, to, &v),
+        };
+        if to == 64 {
+            self.wrap_ptr(v)
+        } else {
+            v
+        }
     }
 
     fn is_pointer(&self, prog: &Program, op: Operand) -> bool {
@@ -503,9 +534,25 @@ impl<D: Domain> State<D> {
         }
     }
 
+    /// Whether the address of pointer `p` (into a known object) may equal the address of a byte of another
+    /// object on a real machine: unless it points strictly inside its live object (one past the end, a
+    /// dead object's address, an offset not fixed).
+    fn may_coincide(&mut self, p: &D::Val) -> bool {
+        let Some(addr) = self.dom.as_const(p) else {
+            return true;
+        };
+        let (id, off) = self.mem.layout().split(addr as u64);
+        match self.mem.lookup(id) {
+            crate::memory::Lookup::Live(o) => off >= o.size(),
+            // Functions have distinct addresses (their address is their start).
+            crate::memory::Lookup::Function(_) => off != 0,
+            _ => true,
+        }
+    }
+
     /// `ptrtoint` of `p`: null-region values (null, integers cast to pointers) are plain integers; a
     /// pointer into an object is an address the model chose.
-    fn observe_address(&mut self, p: &D::Val) -> D::Val {
+    pub(crate) fn observe_address(&mut self, p: &D::Val) -> D::Val {
         let idv = self.pointer_object(p);
         // Which object a pointer refers to is no address bit: fixing it (forking per object) lets two
         // addresses of one object share the mark, so that their difference cancels it.
@@ -618,38 +665,7 @@ impl<D: Domain> State<D> {
         if !indices.is_empty() {
             p = self.wrap_ptr(p);
         }
-        self.stays_apart(prog, b, &p)?;
         Ok(p)
-    }
-
-    /// On a 32-bit target the next object is only 1 MiB away (`id << 20` addresses): pointer arithmetic that
-    /// leaves its object far enough to land inside another live one would make that object's bytes look
-    /// valid to a later access, where the real program accesses out of bounds. Such a path ends as
-    /// unsupported (its verdict would rest on the packed address model); landing in no live object's bytes
-    /// is fine, as any access there is reported.
-    fn stays_apart(&mut self, prog: &Program, base: &D::Val, p: &D::Val) -> Result<(), End> {
-        const CROSSING: &str =
-            "pointer arithmetic that may land in another object (32-bit addresses are `id << 20`)";
-        if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(p)) {
-            let ((ib, _), (ir, off)) = (prog.addr.split(b as u64), prog.addr.split(r as u64));
-            let lands_inside = matches!(
-                self.mem.lookup(ir),
-                crate::memory::Lookup::Live(o) if off < o.size()
-            );
-            return if ib != ir && lands_inside {
-                Err(unsupported(self, prog, CROSSING))
-            } else {
-                Ok(())
-            };
-        }
-        let ib = self.pointer_object(base);
-        let ir = self.pointer_object(p);
-        let same = self.dom.cmp(CmpOp::Eq, 32, &ib, &ir);
-        if self.dom.decide(Decision::InBounds, &same) {
-            Ok(())
-        } else {
-            Err(unsupported(self, prog, CROSSING))
-        }
     }
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a

@@ -2,10 +2,12 @@
 //! (globals, the stack of still-active functions, runtime data) reaches, directly or through other heap
 //! blocks, are leaked. It runs wherever the program ends — normal exit, `exit`, and also `abort`, a failed
 //! `assert` or the error function — because a block whose last pointer was lost stays lost whatever ends
-//! the run afterwards.
+//! the run afterwards. Only words that may hold pointers count: a word the program stored as an integer
+//! does not (`provenance.rs`), as SV-COMP's memtrack is about pointers to blocks.
 
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::memory::{Lookup, ObjId, ObjKind};
+use crate::provenance::Provenance;
 use crate::state::State;
 use rustc_hash::FxHashSet;
 
@@ -72,11 +74,25 @@ impl<D: Domain> State<D> {
         let word_bytes = width as usize / 8;
         let (runs, fill) = o.contents.stored();
         let fill_word = fill.map(|f| vec![f.clone(); word_bytes]);
+        // A known word the program stored as an integer is no pointer, whatever its value: an integer
+        // that happens to equal a block's synthetic address must not hide its leak. (A word not known is
+        // decided as before: one made from a pointer carries the address mark, and a decision on it
+        // makes the verdict UNKNOWN.) Only a flat object's words have one place each; a large object's
+        // shared page stands for several places, whose words count as possible pointers as before.
+        let flat = o.contents.flat().is_some();
         let words = runs
             .iter()
             .flat_map(|run| run.chunks_exact(word_bytes))
-            .chain(fill_word.as_deref());
-        for chunk in words {
+            .chain(fill_word.as_deref())
+            .enumerate()
+            .map(|(k, chunk)| {
+                let at = (k * word_bytes) as u64;
+                let integer = flat
+                    && o.provenance
+                        .all(at, word_bytes as u64, Provenance::Integer);
+                (chunk, integer)
+            });
+        for (chunk, integer) in words {
             let mut word = [0u8; 8];
             let known = chunk
                 .iter()
@@ -90,6 +106,9 @@ impl<D: Domain> State<D> {
                     w
                 };
                 unknown_words.push(w);
+                continue;
+            }
+            if integer {
                 continue;
             }
             let (target, _) = layout.split(u64::from_le_bytes(word));

@@ -18,6 +18,7 @@ mod leak;
 pub mod memory;
 pub mod printf;
 pub mod program;
+pub mod provenance;
 pub mod state;
 pub mod stdin;
 pub mod symargs;

@@ -15,6 +15,7 @@
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
 //! it changes (copy-on-write).
 
+use crate::provenance::ProvenanceMap;
 use std::rc::Rc;
 
 use crate::storage::Contents;
@@ -139,6 +140,8 @@ pub struct Object<B> {
     pub read_only: bool,
     /// Its bytes and which of them were written (stored lazily, see `storage.rs`).
     pub contents: Contents<B>,
+    /// Which bytes were stored as pointers or as integers (see `provenance.rs`).
+    pub provenance: ProvenanceMap,
 }
 
 impl<B: Clone> Object<B> {
@@ -146,6 +149,25 @@ impl<B: Clone> Object<B> {
     #[inline(always)]
     pub fn size(&self) -> u64 {
         self.contents.size()
+    }
+
+    /// Copies `n` bytes (their values, initialisation state and provenance) from `src` at `src_off` to
+    /// `dst_off`.
+    pub fn copy_bytes_from(&mut self, dst_off: usize, src: &Object<B>, src_off: usize, n: usize) {
+        self.contents
+            .copy_from(dst_off, &src.contents, src_off, n);
+        self.provenance
+            .copy_from(dst_off as u64, &src.provenance, src_off as u64, n as u64);
+    }
+
+    /// Moves `n` bytes within the object (overlap allowed, as `memmove`).
+    pub fn move_within(&mut self, dst_off: usize, src_off: usize, n: usize) {
+        self.contents.move_within(dst_off, src_off, n);
+        if !self.provenance.is_empty() {
+            let before = self.provenance.clone();
+            self.provenance
+                .copy_from(dst_off as u64, &before, src_off as u64, n as u64);
+        }
     }
 }
 
@@ -292,6 +314,7 @@ impl<B: Clone> Memory<B> {
                         name,
                         read_only: false,
                         contents,
+                        provenance: ProvenanceMap::default(),
                     }));
                 return Some(id);
             }
@@ -341,6 +364,7 @@ impl<B: Clone> Memory<B> {
             name,
             read_only,
             contents,
+            provenance: ProvenanceMap::default(),
         })));
         if kind == ObjKind::Heap {
             self.live_heap += 1;
@@ -439,6 +463,7 @@ impl<B: Clone> Memory<B> {
             name: o.name.clone(),
             read_only: false,
             contents: o.contents.restarted(fill),
+            provenance: ProvenanceMap::default(),
         }));
     }
 

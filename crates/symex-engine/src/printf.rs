@@ -5,9 +5,10 @@
 /// What a conversion needs from the next argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgNeed {
-    /// An integer only printed, in a field whose length does not depend on it (`%c`) or (`%p`) that is
-    /// taken as printed.
+    /// An integer only printed, in a field whose length does not depend on it (`%c`).
     Int,
+    /// A pointer printed as an address (`%p`): what is printed, and its length, are the platform's.
+    Address,
     /// An integer printed by a numeric conversion: the field's length depends on its value.
     Number(NumberField),
     /// A `*` width or precision: shapes the output (and its length).
@@ -238,7 +239,7 @@ pub fn format<E>(
             }
             Some(b'p') => {
                 spec.zero = false;
-                let v = int(next, ArgNeed::Int)? as u64;
+                let v = int(next, ArgNeed::Address)? as u64;
                 if v == 0 {
                     b"(nil)".to_vec()
                 } else {

@@ -2,9 +2,10 @@
 //! Cloning a state is cheap (memory objects are shared copy-on-write), which is what forking needs.
 
 use crate::bug::{End, Halt, SourceLoc};
-use crate::domain::Domain;
+use crate::domain::{CastOp, Domain};
 use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
+use crate::provenance::Provenance;
 use crate::stdin::Stdin;
 use std::rc::Rc;
 use symex_ir::{AddrBase, BlockId, Const, ConstData, FuncId, Slot};
@@ -126,6 +127,18 @@ impl<D: Domain> State<D> {
             let name = g.name.as_str().into();
             let id = mem.allocate_image(kind, name, g.size, prefix, zero, g.is_constant);
             debug_assert_eq!(id, prog.global_object(i as u32));
+            // The image's addresses were stored as pointers (`provenance.rs`): read as integers through
+            // a union or a copy, they are observed addresses.
+            if let (Some(data), Some(o)) = (&g.init, mem.object_mut(id)) {
+                for r in &data.relocs {
+                    let w = (r.width as u64).min(8);
+                    o.provenance.set(
+                        r.offset,
+                        w.min(o.size().saturating_sub(r.offset)),
+                        Some(Provenance::Pointer),
+                    );
+                }
+            }
         }
         let mut stdin = Stdin::new(0);
         stdin.file = crate::stdin::attach_file(prog, &mut dom, &mut mem);
@@ -429,13 +442,26 @@ fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
         Const::Int { width, value } => ConstVal::Scalar(dom.constant(*width, *value)),
         Const::Null => ConstVal::Scalar(dom.constant(64, 0)),
         Const::Addr { base, offset } => ConstVal::Scalar(dom.constant(64, addr(*base, *offset))),
+        // `ptrtoint` of a constant address (`(uintptr_t)&g` at -O0): an observed address, as the
+        // instruction's is (see `Domain::observe_address`), marked with its base object's mark.
         Const::AddrAsInt {
             base,
             offset,
             width,
-        } => ConstVal::Scalar(
-            dom.constant(*width, addr(*base, *offset) & crate::concrete::mask(*width)),
-        ),
+        } => {
+            let a = dom.constant(64, addr(*base, *offset));
+            let id = prog.base_object(*base);
+            let a = if id == 0 {
+                a
+            } else {
+                dom.observe_address(&a, Some(id))
+            };
+            ConstVal::Scalar(match width.cmp(&64) {
+                std::cmp::Ordering::Equal => a,
+                std::cmp::Ordering::Less => dom.cast(CastOp::Trunc, 64, *width, &a),
+                std::cmp::Ordering::Greater => dom.cast(CastOp::ZExt, 64, *width, &a),
+            })
+        }
         // Undefined values are zero here; the symbolic executor may keep them unconstrained.
         Const::Undef(ty) => match prog.width(*ty) {
             Some(w) => ConstVal::Scalar(dom.constant(w, 0)),

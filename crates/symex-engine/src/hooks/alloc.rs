@@ -178,7 +178,7 @@ pub(super) fn realloc<D: Domain>(
     }
     let old_obj = st.mem.object_shared(old).expect("live heap block");
     if let Some(o) = st.mem.object_mut(new_id) {
-        o.contents.copy_from(0, &old_obj.contents, 0, keep);
+        o.copy_bytes_from(0, &old_obj, 0, keep);
     }
     st.mem.kill(old);
     Ok(new)

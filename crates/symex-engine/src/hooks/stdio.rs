@@ -51,6 +51,8 @@ fn printf<D: Domain>(
     // The symbolic fields' lengths, and what they printed for the values fixed.
     let mut symbolic_len = st.dom.constant(64, 0);
     let mut printed_for_symbolic = 0usize;
+    // Whether a `%p` printed an object's address: its digits are the model's, so the count is too.
+    let mut printed_address = false;
     let mut fetch = |need: ArgNeed| -> Result<ArgValue, End> {
         let Some(v) = args.get(k) else {
             return Ok(ArgValue::Int(0));
@@ -63,6 +65,11 @@ fn printf<D: Domain>(
         k += 1;
         match need {
             ArgNeed::Int => Ok(ArgValue::Int(st.dom.choose(Decision::Output, v, aw))),
+            ArgNeed::Address => {
+                let a = st.dom.choose(Decision::Output, v, aw);
+                printed_address |= st.mem.layout().split(a as u64).0 != 0;
+                Ok(ArgValue::Int(a))
+            }
             ArgNeed::Count => Ok(ArgValue::Int(st.dom.choose(Decision::Length, v, aw))),
             ArgNeed::Number(field) => {
                 let mut chosen = st.dom.choose(Decision::Output, v, aw);
@@ -94,7 +101,10 @@ fn printf<D: Domain>(
     let fixed = st
         .dom
         .constant(64, (out.len() - printed_for_symbolic) as u128);
-    let count = st.dom.binop(BinOp::Add, 64, &fixed, &symbolic_len);
+    let mut count = st.dom.binop(BinOp::Add, 64, &fixed, &symbolic_len);
+    if printed_address {
+        count = st.dom.observe_address(&count, None);
+    }
     Ok(if w < 64 {
         st.dom.cast(CastOp::Trunc, 64, w, &count)
     } else {

@@ -20,6 +20,7 @@ pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
 use ops::{bin, bool_bv, compare, funnel, mux, overflow, start_offsets, unary};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -601,6 +602,58 @@ impl Domain for Symbolic {
             }
         };
         SymVal::from_term(ptr.term(64).bvadd(&delta))
+    }
+
+    fn unobserve_address(
+        &mut self,
+        v: &SymVal,
+        pointer_bits: u32,
+        offset_bits: u32,
+    ) -> Option<SymVal> {
+        let SymVal::Sym(t) = v else { return None };
+        let marks: Vec<Term> = t
+            .free_vars()
+            .into_iter()
+            .filter(|x| x.as_var().is_some_and(|n| n.starts_with(ADDRESS_PREFIX)))
+            .collect();
+        if marks.is_empty() {
+            return None;
+        }
+        let zero = Term::bv(0, 64);
+        let unmarked: FxHashMap<Term, Term> =
+            marks.iter().map(|m| (m.clone(), zero.clone())).collect();
+        let model_value = t.substitute(&unmarked);
+        let m = self.current_model()?;
+        let id = (bv_of_value(&m.eval(&model_value).ok()?) >> offset_bits) as u32;
+        let mark = self
+            .addr_vars
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, d)| d.clone())?;
+        // Every placement: the marks as free variables (fresh names, so the path's `mark = 0` does not
+        // bind them).
+        let placed: FxHashMap<Term, Term> = marks
+            .iter()
+            .map(|m| {
+                let name = format!("placed!{}", m.as_var().unwrap_or(""));
+                (m.clone(), Term::var(&name, Sort::bv(64)))
+            })
+            .collect();
+        let real = t.substitute(&placed);
+        let delta = placed.get(&mark)?.clone();
+        let hi = pointer_bits - 1;
+        let shifted = real
+            .bvsub(&model_value)
+            .extract(hi, 0)
+            .eq(&delta.extract(hi, 0));
+        let same_object = model_value
+            .bvlshr(&Term::bv(offset_bits as u128, 64))
+            .eq(&Term::bv(id as u128, 64));
+        let counterexample = shifted.and(&same_object).not();
+        match self.feasible(&counterexample) {
+            Ok(None) => Some(SymVal::from_term(model_value)),
+            _ => None,
+        }
     }
 
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {
