@@ -87,9 +87,7 @@ impl<D: Domain> State<D> {
             .enumerate()
             .map(|(k, chunk)| {
                 let at = (k * word_bytes) as u64;
-                let integer = flat
-                    && o.provenance
-                        .all(at, word_bytes as u64, Provenance::Integer);
+                let integer = flat && o.provenance.all(at, word_bytes as u64, Provenance::Integer);
                 (chunk, integer)
             });
         for (chunk, integer) in words {

@@ -21,9 +21,9 @@ pub mod program;
 pub mod provenance;
 pub mod state;
 pub mod stdin;
+pub mod storage;
 pub mod symargs;
 pub mod symfile;
-pub mod storage;
 pub mod testfile;
 mod vector;
 

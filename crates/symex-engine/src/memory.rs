@@ -154,8 +154,7 @@ impl<B: Clone> Object<B> {
     /// Copies `n` bytes (their values, initialisation state and provenance) from `src` at `src_off` to
     /// `dst_off`.
     pub fn copy_bytes_from(&mut self, dst_off: usize, src: &Object<B>, src_off: usize, n: usize) {
-        self.contents
-            .copy_from(dst_off, &src.contents, src_off, n);
+        self.contents.copy_from(dst_off, &src.contents, src_off, n);
         self.provenance
             .copy_from(dst_off as u64, &src.provenance, src_off as u64, n as u64);
     }

@@ -56,6 +56,7 @@ pub fn run_with(prog: &Program, name: &str, bytes: Vec<u8>, limit: u64) -> End {
         checks: Checks {
             overflow: true,
             leaks: false,
+            ..Checks::default()
         },
         max_instructions: limit,
         max_time: None,
