@@ -339,6 +339,7 @@ fn two_workers_find_the_crashes_of_one_worker_on_the_examples() {
         compared += 1;
         with_crashes += usize::from(!one.is_empty());
     }
-    assert!(compared >= 15, "only {compared} examples compared");
-    assert!(with_crashes >= 4, "only {with_crashes} examples crash");
+    // Measured: all 28 searched to exhaustion, 15 of them crash.
+    assert!(compared >= 28, "only {compared} examples compared");
+    assert!(with_crashes >= 15, "only {with_crashes} examples crash");
 }
