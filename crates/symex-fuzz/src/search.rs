@@ -212,6 +212,22 @@ impl Search<'_, '_> {
     }
 }
 
+/// One expansion under way: dropping it (also when the expansion panics) makes the worker idle again; after
+/// a panic it ends the search, so that the other workers do not wait for its children forever and the
+/// panic reaches the caller.
+struct Expanding<'s, 'a, 'i>(&'s Search<'a, 'i>);
+
+impl Drop for Expanding<'_, '_, '_> {
+    fn drop(&mut self) {
+        let mut st = self.0.lock();
+        st.busy -= 1;
+        if std::thread::panicking() {
+            st.stop = true;
+        }
+        self.0.wake.notify_all();
+    }
+}
+
 /// One worker: its own program (the engine's program holds thread-bound strings), solver context and
 /// solver, and the path conditions of the items it put in the work list.
 struct Worker<'p> {
@@ -240,10 +256,8 @@ impl<'p> Worker<'p> {
     /// `PickFirstItem` and `ExpandExecution` until the search is over.
     fn work(&mut self, s: &Search<'_, '_>) {
         while let Some(item) = self.take(s) {
+            let _expanding = Expanding(s);
             self.expand_execution(s, item);
-            let mut st = s.lock();
-            st.busy -= 1;
-            s.wake.notify_all();
         }
     }
 
