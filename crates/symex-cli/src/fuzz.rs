@@ -10,9 +10,9 @@ use crate::frontend::FrontendArgs;
 use crate::run::{describe_start_failure, fail, output_dir};
 use clap::Args;
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 use symex_engine::{outcome, End, Halt, Program, TestFile};
 use symex_fuzz::{coverage_counts, AflSync, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
@@ -61,6 +61,10 @@ pub struct FuzzArgs {
     /// Cut one run after this many IR instructions.
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_instructions: u64,
+    /// Parallel workers (threads): each runs and expands inputs with its own copy of the program and its
+    /// own solver; the work list, the block coverage, the inputs run and the crashes are shared.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
     /// Time limit of one solver query, in seconds (a child whose query runs out is not run).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub solver_timeout: f64,
@@ -183,7 +187,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     };
     let sync = match &args.sync_dir {
         Some(d) => match AflSync::open(d) {
-            Ok(s) => Some(RefCell::new(s)),
+            Ok(s) => Some(Mutex::new(s)),
             Err(e) => {
                 return fail(&format!(
                     "{}: cannot open the sync directory: {e}",
@@ -196,7 +200,8 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     let publish = |bytes: &[u8], new: bool| -> Result<(), String> {
         match &sync {
             Some(s) => s
-                .borrow_mut()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
                 .publish(bytes, new)
                 .map(|_| ())
                 .map_err(|e| e.to_string()),
@@ -205,12 +210,13 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     };
     let mut import = || {
         sync.as_ref()
-            .map(|s| s.borrow_mut().import())
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).import())
             .unwrap_or_default()
     };
     let program = args.file.display().to_string();
     let mut fuzzer = Fuzzer::new(&prog, opts);
     fuzzer.set_solver_timeout(Some(Duration::from_secs_f64(args.solver_timeout)));
+    fuzzer.set_jobs(args.jobs as usize);
     let bar = (!args.quiet && !args.json && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
@@ -222,7 +228,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     let (mut runs, mut blocks, mut ncrash) = (0u64, 0usize, 0usize);
     let start = std::time::Instant::now();
     let mut start_failure = None;
-    let importer: Option<&mut dyn FnMut() -> Vec<Vec<u8>>> = if args.sync_dir.is_some() {
+    let importer: Option<&mut (dyn FnMut() -> Vec<Vec<u8>> + Send)> = if args.sync_dir.is_some() {
         Some(&mut import)
     } else {
         None
@@ -290,6 +296,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         "stopped": s.stopped,
         "time_s": fuzzer.elapsed().as_secs_f64(),
         "runs": s.runs,
+        "jobs": args.jobs,
         "crashes": crashes_json,
         "queue": queued,
         "coverage": {"blocks_covered": covered, "blocks_total": total},
@@ -299,6 +306,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             "unknown": s.unknown,
             "duplicates": s.duplicates,
             "divergences": s.divergences,
+            "reruns": s.reruns,
             "concretised": s.concretised,
             "cut": s.cut,
             "work_list": fuzzer.work_list_len(),

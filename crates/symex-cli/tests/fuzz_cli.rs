@@ -234,3 +234,42 @@ fn every_crash_fuzz_finds_in_the_run_examples_replays_and_replays_natively() {
     eprintln!("{total} crashes replayed over {} examples", files.len());
     assert!(total >= 5, "only {total} crashes found");
 }
+
+/// `--jobs 2`: the guarded parser's crash is found once (one `crash000001`), replays with `symex replay` and
+/// natively, and the queue holds the report's count; `--jobs 0` is bad input.
+#[test]
+fn fuzz_with_two_workers_writes_each_distinct_crash_once_and_it_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let seed = example("fuzz", "magic.seed");
+    let file = example("fuzz", "magic.c");
+    let seed = seed.to_str().unwrap();
+    let args = [
+        "--stdin",
+        "--max-runs",
+        "300",
+        "--jobs",
+        "2",
+        "--seed",
+        seed,
+    ];
+    let (code, r) = fuzz(&file, &args, &out);
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!(r["jobs"], 2);
+    assert_eq!(r["complete"], true, "{r}");
+    let crashes = r["crashes"].as_array().unwrap();
+    assert_eq!(crashes.len(), 1, "{r}");
+    assert_eq!(crashes[0]["kind"], "abort");
+    let bins = replay_crashes(&file, &r);
+    assert!(bins[0].ends_with("crash000001.bin"), "{bins:?}");
+    let queued = std::fs::read_dir(out.join("queue")).unwrap().count();
+    assert_eq!(r["queue"].as_u64(), Some(queued as u64));
+    let o = symex()
+        .arg("fuzz")
+        .arg(&file)
+        .args(["--jobs", "0", "--seed", seed])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"));
+}
