@@ -71,19 +71,24 @@ pub fn check_k_induction(
         ));
         return Ok(r);
     };
+    // The base case covers the iterations up to the loop's own bound (`--unwindset` may set it).
+    let k = l
+        .rsplit_once(':')
+        .and_then(|(f, line)| {
+            opts.unwindset
+                .iter()
+                .find(|(g, m, _)| g == f && line.parse() == Ok(*m))
+        })
+        .map_or(opts.unwind, |(_, _, k)| *k);
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
     let mut queries = 0;
-    let step =
-        induction::inductive_step(prog, opts, l, opts.unwind, classify, &shared, &mut queries);
+    let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);
     r.queries += queries;
     r.aux_queries += shared.borrow().aux_queries;
     match step {
         Ok(()) => {
-            r.induction = Some(format!(
-                "the inductive step holds for {l} at k = {}",
-                opts.unwind
-            ));
+            r.induction = Some(format!("the inductive step holds for {l} at k = {k}"));
             r.verdict = Verdict::True;
         }
         Err(why) => r.induction = Some(format!("{l}: {why}")),

@@ -99,6 +99,23 @@ fn a_failure_after_many_iterations_is_never_true() {
         symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(native_outcome(&build, 999), "exit");
     assert_eq!(native_outcome(&build, 1000), "assertion");
+    // `--unwind auto --k-induction`: the step fails at every bound, and the base case at K = 1024 finds
+    // the violation, whose input (n >= 1000) fails natively.
+    let (k, r) = symex_bmc::check_auto_with(
+        &load(&path),
+        &Options::default(),
+        &|_| Class::Violation,
+        ctx(),
+        4096,
+        true,
+    )
+    .expect("starts");
+    let Verdict::False { inputs, .. } = &r.verdict else {
+        panic!("expected false, got {:?} at {k}", r.verdict);
+    };
+    let n = u32::from_le_bytes(inputs[0].bytes[..4].try_into().expect("4 bytes"));
+    assert!(n >= 1000 && k >= 1000, "n = {n}, k = {k}");
+    assert_eq!(native_outcome(&build, n), "assertion");
 }
 
 /// `i <= n` after a signed loop fails for n < 0 (the candidate invariant `i <= n` fails at the first

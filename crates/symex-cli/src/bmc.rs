@@ -33,7 +33,7 @@ fn parse_unwind(s: &str) -> Result<Unwind, String> {
 }
 
 /// `--unwindset main:7:10,f:3:2`: per-loop bounds, loops named as `--show-loops` prints them.
-fn parse_unwindset(s: &str) -> Result<Vec<(String, u32, u32)>, String> {
+fn parse_unwindset(s: &str) -> Result<UnwindSet, String> {
     s.split(',')
         .filter(|x| !x.is_empty())
         .map(|item| {
@@ -46,8 +46,13 @@ fn parse_unwindset(s: &str) -> Result<Vec<(String, u32, u32)>, String> {
             let line = parts[1].parse().map_err(|_| bad())?;
             Ok((parts[2].to_string(), line, k))
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(UnwindSet)
 }
+
+/// The value of `--unwindset` (one type of its own: clap's derive would read a `Vec` as repeated values).
+#[derive(Clone, Debug)]
+pub struct UnwindSet(pub Vec<(String, u32, u32)>);
 
 #[derive(Args, Debug)]
 pub struct BmcArgs {
@@ -64,7 +69,7 @@ pub struct BmcArgs {
     pub unwind: Unwind,
     /// Per-loop bounds, FUNCTION:LINE:K separated by commas (loops as --show-loops lists them).
     #[arg(long, value_name = "LOOP:K,...", value_parser = parse_unwindset)]
-    pub unwindset: Option<Vec<(String, u32, u32)>>,
+    pub unwindset: Option<UnwindSet>,
     /// Besides the base case (BMC to the bound), the inductive step of k-induction for the loop whose
     /// bound is reachable: `true` when it holds (loops no bound covers).
     #[arg(long)]
@@ -190,7 +195,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
         entry: args.entry.clone(),
         checks,
         unwind: 1,
-        unwindset: args.unwindset.clone().unwrap_or_default(),
+        unwindset: args.unwindset.clone().map(|u| u.0).unwrap_or_default(),
         max_time: args.max_time.map(Duration::from_secs_f64),
         stdin: 0,
     };
