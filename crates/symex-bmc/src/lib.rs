@@ -60,6 +60,7 @@ pub fn check_k_induction(
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
+    let start = Instant::now();
     let mut r = check(prog, opts, classify, ctx.clone())?;
     let Verdict::BoundedTrue { loops } = &r.verdict else {
         return Ok(r);
@@ -81,7 +82,14 @@ pub fn check_k_induction(
         })
         .map_or(opts.unwind, |(_, _, k)| *k);
     let shared = Shared::new(ctx);
-    shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
+    // The step gets what the base case left of `--max-time` (its runs end there as incomplete).
+    shared.borrow_mut().deadline = opts.max_time.map(|t| start + t);
+    let mut o = opts.clone();
+    o.max_time = opts.max_time.map(|t| {
+        t.saturating_sub(start.elapsed())
+            .max(Duration::from_millis(1))
+    });
+    let opts = &o;
     let mut queries = 0;
     let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);
     r.queries += queries;
