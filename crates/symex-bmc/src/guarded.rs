@@ -58,6 +58,12 @@ impl Shared {
         }))
     }
 
+    /// A fresh number for a variable name (inputs, havocked values).
+    pub fn fresh(&mut self) -> u64 {
+        self.next_input += 1;
+        self.next_input
+    }
+
     /// A satisfiability check through the shared solver, ending by the deadline.
     pub fn check(&mut self, q: &[Term]) -> SatResult {
         let mut ctx = self.ctx.borrow_mut();

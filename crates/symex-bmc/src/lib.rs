@@ -7,9 +7,11 @@
 //! * [`merge`]: joining two states at one point (`ite` of values and memory, `∨` of guards);
 //! * [`order`]: unsigned comparisons of merged values decided leaf by leaf;
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
-//! * [`verdict`]: one query per property, counterexamples replayed concretely.
+//! * [`verdict`]: one query per property, counterexamples replayed concretely;
+//! * [`induction`]: k-induction's inductive step (`--k-induction`).
 
 pub mod guarded;
+pub mod induction;
 pub mod loops;
 pub mod merge;
 pub mod order;
@@ -46,7 +48,60 @@ pub fn check(
         aux_queries,
         joins: formulas.joins,
         steps: formulas.steps,
+        induction: None,
     })
+}
+
+/// `--k-induction` at `opts.unwind`: the base case (bounded model checking), and when it finds no
+/// violation but one loop's bound is reachable, the inductive step for that loop; `true` when it holds.
+pub fn check_k_induction(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+) -> Result<Report, End> {
+    let start = Instant::now();
+    let mut r = check(prog, opts, classify, ctx.clone())?;
+    let Verdict::BoundedTrue { loops } = &r.verdict else {
+        return Ok(r);
+    };
+    let [l] = loops.as_slice() else {
+        r.induction = Some(format!(
+            "not attempted: the bounds of several loops are reachable ({})",
+            loops.join(", ")
+        ));
+        return Ok(r);
+    };
+    // The base case covers the iterations up to the loop's own bound (`--unwindset` may set it).
+    let k = l
+        .rsplit_once(':')
+        .and_then(|(f, line)| {
+            opts.unwindset
+                .iter()
+                .find(|(g, m, _)| g == f && line.parse() == Ok(*m))
+        })
+        .map_or(opts.unwind, |(_, _, k)| *k);
+    let shared = Shared::new(ctx);
+    // The step gets what the base case left of `--max-time` (its runs end there as incomplete).
+    shared.borrow_mut().deadline = opts.max_time.map(|t| start + t);
+    let mut o = opts.clone();
+    o.max_time = opts.max_time.map(|t| {
+        t.saturating_sub(start.elapsed())
+            .max(Duration::from_millis(1))
+    });
+    let opts = &o;
+    let mut queries = 0;
+    let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);
+    r.queries += queries;
+    r.aux_queries += shared.borrow().aux_queries;
+    match step {
+        Ok(()) => {
+            r.induction = Some(format!("the inductive step holds for {l} at k = {k}"));
+            r.verdict = Verdict::True;
+        }
+        Err(why) => r.induction = Some(format!("{l}: {why}")),
+    }
+    Ok(r)
 }
 
 /// `--unwind auto`: iterative deepening, `K` = 1, 2, 4, … until a verdict other than `bounded-true`
@@ -58,6 +113,18 @@ pub fn check_auto(
     ctx: Rc<RefCell<SolverCtx>>,
     max_unwind: u32,
 ) -> Result<(u32, Report), End> {
+    check_auto_with(prog, opts, classify, ctx, max_unwind, false)
+}
+
+/// [`check_auto`], each bound with the inductive step when `k_induction`.
+pub fn check_auto_with(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+    max_unwind: u32,
+    k_induction: bool,
+) -> Result<(u32, Report), End> {
     let start = Instant::now();
     let mut k = 1u32;
     loop {
@@ -67,7 +134,11 @@ pub fn check_auto(
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        let r = check(prog, &o, classify, ctx.clone())?;
+        let r = if k_induction {
+            check_k_induction(prog, &o, classify, ctx.clone())?
+        } else {
+            check(prog, &o, classify, ctx.clone())?
+        };
         let out_of_time = opts.max_time.is_some_and(|t| start.elapsed() >= t);
         let deeper = matches!(r.verdict, Verdict::BoundedTrue { .. }) && k < max_unwind;
         if !deeper || out_of_time {

@@ -56,6 +56,9 @@ pub struct ErrorRecord {
     pub guard: Term,
     /// The inputs of the runs that reach it, each under its guard.
     pub events: Vec<Rc<InputEvent>>,
+    /// The iteration counts of the entry function's loops when it was reached (k-induction tells the
+    /// iterations of its loop apart by them).
+    pub entry_counts: Vec<u32>,
 }
 
 /// A loop (or a recursive function) whose bound some runs reach.
@@ -78,6 +81,16 @@ pub struct Formulas {
     pub joins: u64,
     /// Steps executed (over all states).
     pub steps: u64,
+    /// States stopped where [`Capture`] asked (k-induction's loop head).
+    pub captured: Vec<State<Guarded>>,
+}
+
+/// Where the executor stops states and hands them back (in [`Formulas::captured`]): on arrival at the
+/// header of loop `index` of the entry function, from outside the loop or along a back edge.
+#[derive(Clone, Copy, Debug)]
+pub struct Capture {
+    pub index: usize,
+    pub back_edge: bool,
 }
 
 /// A state of the merging executor: the engine's state and the loop iteration counts of each frame.
@@ -121,6 +134,9 @@ pub struct Unwinder<'p> {
     /// Per function, per loop: its bound.
     bounds: Vec<Vec<u32>>,
     out: Formulas,
+    capture: Option<Capture>,
+    /// A loop of the entry function whose iterations are never joined (k-induction tells them apart).
+    separate: Option<usize>,
 }
 
 impl<'p> Unwinder<'p> {
@@ -155,16 +171,42 @@ impl<'p> Unwinder<'p> {
             loops,
             bounds,
             out: Formulas::default(),
+            capture: None,
+            separate: None,
         }
     }
 
+    /// Keeps the states of different iterations of loop `index` of the entry function apart, also after
+    /// the loop (each [`ErrorRecord::entry_counts`] then holds for its whole guard).
+    pub fn separating(mut self, index: usize) -> Self {
+        self.separate = Some(index);
+        self
+    }
+
+    /// Stops the states that reach `c` instead of running them on.
+    pub fn capturing(mut self, c: Capture) -> Self {
+        self.capture = Some(c);
+        self
+    }
+
+    /// Sets the bound of loop `index` of the entry function to `k`.
+    pub fn bound_entry_loop(mut self, func: u32, index: usize, k: u32) -> Self {
+        self.bounds[func as usize][index] = k;
+        self
+    }
+
     /// Unwinds the program and returns its formulas; `Err` when it cannot start.
-    pub fn run(mut self) -> Result<Formulas, End> {
+    pub fn run(self) -> Result<Formulas, End> {
         let prog = self.prog;
-        let start = Instant::now();
         let mut st = State::new(prog, Guarded::new(self.shared.clone()), self.opts.checks);
         st.set_stdin_size(self.opts.stdin);
         st.start(prog, &self.opts.entry)?;
+        Ok(self.run_from(st))
+    }
+
+    /// Runs from `st` (a state in the entry function, its loop counts zero) and returns the formulas.
+    pub fn run_from(mut self, st: State<Guarded>) -> Formulas {
+        let start = Instant::now();
         let mut first = Live {
             counts: vec![vec![
                 0;
@@ -193,10 +235,15 @@ impl<'p> Unwinder<'p> {
                     Next::Running => self.insert(&mut live, s),
                     Next::Ended(e) => self.record_end(s, e),
                     Next::Bounded => {}
+                    Next::Captured => {
+                        if !s.st.dom.guard.is_false() {
+                            self.out.captured.push(s.st)
+                        }
+                    }
                 }
             }
         }
-        Ok(self.out)
+        self.out
     }
 
     /// The schedule's key of a state: per frame, its function, then for each loop around the block
@@ -207,6 +254,15 @@ impl<'p> Unwinder<'p> {
     /// meet (and are joined) there.
     fn key(&self, l: &Live) -> Vec<u32> {
         let mut k = Vec::new();
+        if let Some(i) = self.separate {
+            k.push(
+                l.counts
+                    .first()
+                    .and_then(|c| c.get(i))
+                    .copied()
+                    .unwrap_or(0),
+            );
+        }
         let top = l.st.frames.len().saturating_sub(1);
         for (i, (f, c)) in l.st.frames.iter().zip(&l.counts).enumerate() {
             let ls = &self.loops[f.func.0 as usize];
@@ -251,6 +307,7 @@ impl<'p> Unwinder<'p> {
                 bug,
                 guard,
                 events: s.st.dom.events,
+                entry_counts: s.counts.first().cloned().unwrap_or_default(),
             }),
             End::Halt(Halt::Limit(why)) => self.out.incomplete.push((why, guard)),
             End::Halt(Halt::Unsupported { what, loc }) => self.out.incomplete.push((
@@ -318,6 +375,15 @@ impl<'p> Unwinder<'p> {
             if let Some(line) = self.enter_edge(&mut l, func, before.block, to) {
                 return self.bound_reached(l, func, line);
             }
+            if let Some(c) = self.capture {
+                let ls = &self.loops[func as usize];
+                if depth == 1
+                    && ls.header_of[to as usize] == Some(c.index)
+                    && ls.retreating(before.block, to) == c.back_edge
+                {
+                    return (l, Next::Captured);
+                }
+            }
         }
         (l, Next::Running)
     }
@@ -364,6 +430,8 @@ enum Next {
     Ended(End),
     /// It reached a bound (recorded in the unwinding assertion) and goes no further.
     Bounded,
+    /// It reached the [`Capture`] point.
+    Captured,
 }
 
 /// Where a state was before a step.

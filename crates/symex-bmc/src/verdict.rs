@@ -62,6 +62,8 @@ pub struct Report {
     pub aux_queries: u64,
     pub joins: u64,
     pub steps: u64,
+    /// `--k-induction`: what became of the inductive step (`None`: not attempted).
+    pub induction: Option<String>,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {

@@ -33,7 +33,7 @@ fn parse_unwind(s: &str) -> Result<Unwind, String> {
 }
 
 /// `--unwindset main:7:10,f:3:2`: per-loop bounds, loops named as `--show-loops` prints them.
-fn parse_unwindset(s: &str) -> Result<Vec<(String, u32, u32)>, String> {
+fn parse_unwindset(s: &str) -> Result<UnwindSet, String> {
     s.split(',')
         .filter(|x| !x.is_empty())
         .map(|item| {
@@ -46,8 +46,13 @@ fn parse_unwindset(s: &str) -> Result<Vec<(String, u32, u32)>, String> {
             let line = parts[1].parse().map_err(|_| bad())?;
             Ok((parts[2].to_string(), line, k))
         })
-        .collect()
+        .collect::<Result<_, _>>()
+        .map(UnwindSet)
 }
+
+/// The value of `--unwindset` (one type of its own: clap's derive would read a `Vec` as repeated values).
+#[derive(Clone, Debug)]
+pub struct UnwindSet(pub Vec<(String, u32, u32)>);
 
 #[derive(Args, Debug)]
 pub struct BmcArgs {
@@ -64,7 +69,11 @@ pub struct BmcArgs {
     pub unwind: Unwind,
     /// Per-loop bounds, FUNCTION:LINE:K separated by commas (loops as --show-loops lists them).
     #[arg(long, value_name = "LOOP:K,...", value_parser = parse_unwindset)]
-    pub unwindset: Option<Vec<(String, u32, u32)>>,
+    pub unwindset: Option<UnwindSet>,
+    /// Besides the base case (BMC to the bound), the inductive step of k-induction for the loop whose
+    /// bound is reachable: `true` when it holds (loops no bound covers).
+    #[arg(long)]
+    pub k_induction: bool,
     /// List the program's loops (FUNCTION:LINE) and stop.
     #[arg(long)]
     pub show_loops: bool,
@@ -112,6 +121,7 @@ pub fn run_bmc(
     unwind: Unwind,
     property: Option<Property>,
     solver_timeout: Duration,
+    k_induction: bool,
 ) -> Result<(u32, Report), End> {
     // Bit-blasting per query: the formulas are large `ite` terms, where Z3's incremental core is slow
     // (the lecture's example 2 at k = 5: over 60 s incrementally, 0.5 s bit-blasted).
@@ -124,9 +134,15 @@ pub fn run_bmc(
         Unwind::Bound(k) => {
             let mut o = opts.clone();
             o.unwind = k;
-            symex_bmc::check(prog, &o, &cls, ctx).map(|r| (k, r))
+            if k_induction {
+                symex_bmc::check_k_induction(prog, &o, &cls, ctx).map(|r| (k, r))
+            } else {
+                symex_bmc::check(prog, &o, &cls, ctx).map(|r| (k, r))
+            }
         }
-        Unwind::Auto => symex_bmc::check_auto(prog, opts, &cls, ctx, MAX_AUTO_UNWIND),
+        Unwind::Auto => {
+            symex_bmc::check_auto_with(prog, opts, &cls, ctx, MAX_AUTO_UNWIND, k_induction)
+        }
     }
 }
 
@@ -179,12 +195,19 @@ pub fn main(mut args: BmcArgs) -> i32 {
         entry: args.entry.clone(),
         checks,
         unwind: 1,
-        unwindset: args.unwindset.clone().unwrap_or_default(),
+        unwindset: args.unwindset.clone().map(|u| u.0).unwrap_or_default(),
         max_time: args.max_time.map(Duration::from_secs_f64),
         stdin: 0,
     };
     let timeout = Duration::from_secs_f64(args.solver_timeout);
-    let (k, report) = match run_bmc(&prog, &opts, args.unwind, args.property, timeout) {
+    let (k, report) = match run_bmc(
+        &prog,
+        &opts,
+        args.unwind,
+        args.property,
+        timeout,
+        args.k_induction,
+    ) {
         Ok(r) => r,
         Err(e) => return fail(&crate::run::describe_start_failure(&e)),
     };
@@ -236,6 +259,9 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
             Verdict::BoundedTrue { loops } => o["bound_reached"] = json!(loops),
             _ => {}
         }
+        if let Some(why) = &r.induction {
+            o["k_induction"] = json!(why);
+        }
         println!("{o}");
         return;
     }
@@ -256,6 +282,9 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
             }
             Verdict::Unknown(why) => println!("unknown because: {why}"),
             Verdict::True => {}
+        }
+        if let Some(why) = &r.induction {
+            println!("k-induction: {why}");
         }
         println!(
             "queries: {} (+{} while unwinding), joins: {}, time: {:.2} s",
@@ -300,7 +329,7 @@ pub fn portfolio(
         max_time: Some(budget),
         stdin: 0,
     };
-    let (k, report) = match run_bmc(prog, &opts, Unwind::Auto, Some(p), budget) {
+    let (k, report) = match run_bmc(prog, &opts, Unwind::Auto, Some(p), budget, false) {
         Ok(r) => r,
         Err(e) => return PortfolioAnswer::Unknown(crate::run::describe_start_failure(&e)),
     };

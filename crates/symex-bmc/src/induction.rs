@@ -1,0 +1,549 @@
+//! k-induction (`--k-induction`, as ESBMC and CPAchecker prove unbounded loops): besides the base case
+//! (bounded model checking to depth `k`, no violation), the *inductive step* — from an arbitrary state at
+//! the loop head in which the property held for `k` consecutive iterations, it holds in the next — proves
+//! `true` where no bound covers the loop.
+//!
+//! The arbitrary state is the one state that first reaches the loop head (the prefix run) with what the
+//! loop writes *havocked*: every register the loop defines and every object it stores to directly gets
+//! fresh variables; the rest and the prefix's guard are kept (so ranges of what the loop never writes stay
+//! known). That this over-approximates every reachable head state is not assumed but checked: one
+//! iteration from the havocked state must give back states whose other objects are unchanged term for
+//! term, whose object statuses are the same, and whose frame has the same shape; otherwise no step.
+//!
+//! Invariant strengthening (Houdini-style): candidates `a ≤ b` / `a ≥ b` read from the loop guard `a < b`
+//! (`a != b`, `a > b`, on variables loaded from locals) are kept only when they hold at the first arrival
+//! and are preserved by one iteration under the candidates kept; the step assumes the survivors.
+//!
+//! The step formula: the violations at iteration `k+1` from the havocked state, conjoined with the
+//! negations of the violations at iterations `1..k` (their inputs after the divergence are other
+//! variables, which only weakens the assumption: sound). Unsatisfiable, with a base case that found no
+//! violation, means no violation at any depth (a shortest violation at iteration `m > k` would satisfy it
+//! from its head state at iteration `m - k`).
+
+use crate::guarded::Shared;
+use crate::loops::Loops;
+use crate::merge::join;
+use crate::unwind::{Capture, Formulas, Options, Unwinder};
+use crate::verdict::Class;
+use std::cell::RefCell;
+use std::rc::Rc;
+use symex_engine::memory::Lookup;
+use symex_engine::{BugKind, Program, State};
+use symex_explore::symbolic::{SymByte, SymVal};
+use symex_expr::{Sort, Term};
+use symex_ir::{Body, CastOp, Inst, IntPred, Operand, Terminator};
+use symex_solver::SatResult;
+
+use crate::guarded::Guarded;
+
+/// The loop k-induction is about: the only loop whose bound the base case reached.
+struct Target {
+    func: u32,
+    index: usize,
+    line: u32,
+}
+
+/// A local variable as the loop guard reads it: `size` bytes of object `obj` at `off`, extended to
+/// `width` bits by `ext`.
+#[derive(Clone, Copy, Debug)]
+struct LocalRead {
+    obj: u32,
+    off: u64,
+    size: u32,
+    ext: Option<CastOp>,
+    width: u32,
+}
+
+/// A candidate invariant `a ≤ b` (signed or unsigned).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    a: LocalRead,
+    b: LocalRead,
+    signed: bool,
+}
+
+/// The result of the inductive step: proven, or why not.
+pub type Step = Result<(), String>;
+
+/// The inductive step for the loop `function:line` at `k`, the base case having found no violation and
+/// only that loop's bound reachable. `queries` counts the solver queries.
+pub fn inductive_step(
+    prog: &Program,
+    opts: &Options,
+    loop_name: &str,
+    k: u32,
+    classify: &dyn Fn(BugKind) -> Class,
+    shared: &Rc<RefCell<Shared>>,
+    queries: &mut u64,
+) -> Step {
+    let target = find_target(prog, opts, loop_name)?;
+    let body = prog.module.functions[target.func as usize]
+        .body
+        .as_ref()
+        .ok_or("the loop's function has no body")?;
+    let ls = Loops::of(body);
+    let lp = &ls.loops[target.index];
+    let s0 = first_arrival(prog, opts, &target, shared)?;
+    let (regs, objs) = written(prog, body, &lp.body, &s0)?;
+    let havocked = havoc(prog, body, &s0, &regs, &objs, shared)?;
+    let mut cands = candidates(prog, body, lp.header, &s0);
+    // Houdini: drop what fails at the first arrival, then what one iteration does not preserve.
+    cands.retain(|c| implied(shared, queries, &s0.dom.guard, &holds(prog, c, &s0)));
+    loop {
+        let mut h = havocked.clone();
+        for c in &cands {
+            h.dom.guard = h.dom.guard.and(&holds(prog, c, &h));
+        }
+        let next = one_iteration(prog, opts, &target, shared, h.clone());
+        if !next.incomplete.is_empty() {
+            return Err(format!(
+                "an iteration from the loop head reaches something not modelled ({})",
+                next.incomplete[0].0
+            ));
+        }
+        if let Some(b) = next.bounds.first() {
+            // A run of the iteration that stopped at a bound never came back to be checked.
+            return Err(format!(
+                "an iteration from the loop head reaches the bound of {}:{}",
+                b.function, b.line
+            ));
+        }
+        for s in &next.captured {
+            same_frame_and_memory(&h, s, &objs)?;
+        }
+        let before = cands.len();
+        cands.retain(|c| {
+            next.captured
+                .iter()
+                .all(|s| implied(shared, queries, &s.dom.guard, &holds(prog, c, s)))
+        });
+        if cands.len() == before {
+            return step(prog, opts, &target, k, classify, shared, queries, h);
+        }
+    }
+}
+
+/// The loop `function:line`, when it is a loop of the entry function.
+fn find_target(prog: &Program, opts: &Options, loop_name: &str) -> Result<Target, String> {
+    let (f, line) = loop_name
+        .rsplit_once(':')
+        .ok_or("internal: a loop without a line")?;
+    let line: u32 = line
+        .parse()
+        .map_err(|_| "internal: a loop without a line")?;
+    if f != opts.entry {
+        return Err(format!(
+            "the loop {loop_name} is not in the entry function {}",
+            opts.entry
+        ));
+    }
+    let func = prog
+        .module
+        .functions
+        .iter()
+        .position(|x| *x.name == *f)
+        .ok_or("internal: no entry function")? as u32;
+    let body = prog.module.functions[func as usize]
+        .body
+        .as_ref()
+        .ok_or("the entry function has no body")?;
+    let ls = Loops::of(body);
+    let idx: Vec<usize> = (0..ls.loops.len())
+        .filter(|&i| ls.loops[i].line == line)
+        .collect();
+    match idx.as_slice() {
+        [i] if ls.nest[ls.loops[*i].header as usize].len() == 1 => Ok(Target {
+            func,
+            index: *i,
+            line,
+        }),
+        [_] => Err(format!("the loop {loop_name} is nested in another loop")),
+        _ => Err(format!("no single loop at {loop_name}")),
+    }
+}
+
+/// The state in which runs first reach the loop head: the prefix run's arrivals, joined into one.
+fn first_arrival(
+    prog: &Program,
+    opts: &Options,
+    t: &Target,
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<State<Guarded>, String> {
+    let f = Unwinder::new(prog, opts.clone(), shared.clone())
+        .capturing(Capture {
+            index: t.index,
+            back_edge: false,
+        })
+        .run()
+        .map_err(|e| format!("the program cannot start: {e:?}"))?;
+    if !f.incomplete.is_empty() || !f.bounds.is_empty() {
+        return Err("the runs before the loop are not all modelled within the bound".into());
+    }
+    let mut states = f.captured.into_iter();
+    let mut s0 = states.next().ok_or("no run reaches the loop")?;
+    for s in states {
+        if !join(prog, &mut s0, &s) {
+            return Err("the runs that reach the loop differ in shape (objects, frames)".into());
+        }
+    }
+    Ok(s0)
+}
+
+/// The constant object a frame-0 operand points to at `st`, with its offset.
+fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<(u32, u64)> {
+    let Operand::Slot(s) = op else { return None };
+    let v = st.frames.first()?.regs[s.0 as usize].as_const()?;
+    let (id, off) = prog.addr.split(v as u64);
+    Some((id, off))
+}
+
+type Written = (Vec<u32>, Vec<u32>);
+
+/// What the loop writes: the registers it defines (its instructions' and the phi moves into its blocks)
+/// and the objects its stores name directly. Writes through other pointers are caught by the check of
+/// one iteration (`same_frame_and_memory`).
+fn written(
+    prog: &Program,
+    body: &Body,
+    member: &[bool],
+    s0: &State<Guarded>,
+) -> Result<Written, String> {
+    let mut regs = Vec::new();
+    let mut stores = Vec::new();
+    for (b, blk) in body.blocks.iter().enumerate() {
+        let edges: Vec<&symex_ir::Edge> = match &blk.term {
+            Terminator::Br(e) => vec![e],
+            Terminator::CondBr {
+                if_true, if_false, ..
+            } => vec![if_true, if_false],
+            Terminator::Switch(sw) => sw
+                .cases
+                .iter()
+                .map(|(_, e)| e)
+                .chain([&sw.default])
+                .collect(),
+            _ => Vec::new(),
+        };
+        for e in edges {
+            if member[e.to.0 as usize] {
+                regs.extend(e.moves.iter().map(|m| m.dst.0));
+            }
+        }
+        if !member[b] {
+            continue;
+        }
+        for inst in &blk.insts {
+            if let Some(d) = inst.dst() {
+                regs.push(d.0);
+            }
+            let target = match inst {
+                Inst::Store { ptr, .. } => Some(*ptr),
+                Inst::Alloca { .. } => return Err("the loop allocates stack memory".into()),
+                _ => None,
+            };
+            stores.extend(target);
+        }
+    }
+    regs.sort_unstable();
+    regs.dedup();
+    // A pointer the loop computes has no value at its head yet: only pointers from before the loop
+    // (the locals' addresses) name an object here.
+    let mut objs: Vec<u32> = stores
+        .into_iter()
+        .filter(|p| !matches!(p, Operand::Slot(s) if regs.binary_search(&s.0).is_ok()))
+        .filter_map(|p| object_of(prog, s0, p))
+        .map(|(id, _)| id)
+        .collect();
+    objs.sort_unstable();
+    objs.dedup();
+    Ok((regs, objs))
+}
+
+fn fresh(shared: &Rc<RefCell<Shared>>, w: u32) -> Term {
+    let k = shared.borrow_mut().fresh();
+    Term::var(&format!("kind_havoc{k}"), Sort::bv(w))
+}
+
+/// `s0` with the loop's registers and objects replaced by fresh variables.
+fn havoc(
+    prog: &Program,
+    body: &Body,
+    s0: &State<Guarded>,
+    regs: &[u32],
+    objs: &[u32],
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<State<Guarded>, String> {
+    let mut h = s0.clone();
+    let frame = h.frames.first_mut().ok_or("no frame")?;
+    for &r in regs {
+        let w = prog
+            .width(body.slot_types[r as usize])
+            .ok_or("the loop defines an aggregate register")?;
+        frame.regs[r as usize] = SymVal::from_term(fresh(shared, w));
+    }
+    for &id in objs {
+        let o = h
+            .mem
+            .object_mut(id)
+            .ok_or("the loop writes an object that is not live at its head")?;
+        let n = o.size() as usize;
+        if o.contents.flat().is_none() {
+            return Err("the loop writes a large (paged) object".into());
+        }
+        // An uninitialised byte would stay so in runs the havoc does not describe.
+        if !o.contents.is_init(0, n) {
+            return Err("the loop writes a variable that is not initialised before it".into());
+        }
+        let values: Vec<SymByte> = (0..n).map(|_| SymByte::Sym(fresh(shared, 8))).collect();
+        // `write` marks the bytes initialised: a havocked value is some value the loop stored.
+        o.contents
+            .write(0, n, |bytes| bytes.clone_from_slice(&values));
+    }
+    Ok(h)
+}
+
+/// A comparison operand of the loop guard traced to a local: `load`, optionally extended.
+fn local_read(
+    prog: &Program,
+    body: &Body,
+    header: u32,
+    op: Operand,
+    s0: &State<Guarded>,
+) -> Option<LocalRead> {
+    let def = |s: u32| {
+        body.blocks[header as usize]
+            .insts
+            .iter()
+            .find(|i| i.dst().is_some_and(|d| d.0 == s))
+    };
+    let Operand::Slot(s) = op else { return None };
+    match def(s.0)? {
+        Inst::Load { ptr, size, .. } => {
+            let (obj, off) = object_of(prog, s0, *ptr)?;
+            Some(LocalRead {
+                obj,
+                off,
+                size: *size,
+                ext: None,
+                width: size * 8,
+            })
+        }
+        Inst::Cast {
+            op: c @ (CastOp::ZExt | CastOp::SExt),
+            to,
+            src,
+            ..
+        } => {
+            let inner = local_read(prog, body, header, *src, s0)?;
+            (inner.ext.is_none()).then_some(LocalRead {
+                ext: Some(*c),
+                width: *to,
+                ..inner
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Candidate invariants from the loop guard `a pred b` of the header's branch.
+fn candidates(prog: &Program, body: &Body, header: u32, s0: &State<Guarded>) -> Vec<Candidate> {
+    let blk = &body.blocks[header as usize];
+    let Terminator::CondBr {
+        cond: Operand::Slot(c),
+        ..
+    } = &blk.term
+    else {
+        return Vec::new();
+    };
+    let Some(Inst::ICmp { pred, lhs, rhs, .. }) = blk
+        .insts
+        .iter()
+        .find(|i| i.dst().is_some_and(|d| d.0 == c.0))
+    else {
+        return Vec::new();
+    };
+    let (Some(a), Some(b)) = (
+        local_read(prog, body, header, *lhs, s0),
+        local_read(prog, body, header, *rhs, s0),
+    ) else {
+        return Vec::new();
+    };
+    let le = |a, b, signed| Candidate { a, b, signed };
+    use IntPred as P;
+    match pred {
+        P::Ult | P::Ule => vec![le(a, b, false)],
+        P::Slt | P::Sle => vec![le(a, b, true)],
+        P::Ugt | P::Uge => vec![le(b, a, false)],
+        P::Sgt | P::Sge => vec![le(b, a, true)],
+        P::Ne => vec![
+            le(a, b, false),
+            le(a, b, true),
+            le(b, a, false),
+            le(b, a, true),
+        ],
+        P::Eq => Vec::new(),
+    }
+}
+
+/// The value of `r` in `st` (little-endian bytes of the object, extended as the guard does).
+fn read(r: &LocalRead, st: &State<Guarded>) -> Option<Term> {
+    let o = st.mem.object(r.obj)?;
+    let bytes = o.contents.flat()?;
+    let lo = r.off as usize;
+    let part = bytes.get(lo..lo + r.size as usize)?;
+    let mut t: Option<Term> = None;
+    for b in part {
+        let bt = match b {
+            SymByte::Const(c) => Term::bv(*c as u128, 8),
+            SymByte::Sym(t) => t.clone(),
+        };
+        t = Some(match t {
+            None => bt,
+            Some(low) => bt.concat(&low),
+        });
+    }
+    let t = t?;
+    Some(match r.ext {
+        Some(CastOp::SExt) => t.sext_to(r.width),
+        Some(_) => t.zext_to(r.width),
+        None => t,
+    })
+}
+
+/// The candidate's formula in `st`; false (never implied) when a side cannot be read.
+fn holds(_prog: &Program, c: &Candidate, st: &State<Guarded>) -> Term {
+    match (read(&c.a, st), read(&c.b, st)) {
+        (Some(a), Some(b)) if a.width() == b.width() => {
+            if c.signed {
+                a.bvsle(&b)
+            } else {
+                a.bvule(&b)
+            }
+        }
+        _ => Term::ff(),
+    }
+}
+
+/// Whether `guard ⇒ f` (the solver proves `guard ∧ ¬f` unsatisfiable).
+fn implied(shared: &Rc<RefCell<Shared>>, queries: &mut u64, guard: &Term, f: &Term) -> bool {
+    let q = guard.and(&f.not());
+    if q.is_false() {
+        return true;
+    }
+    *queries += 1;
+    matches!(shared.borrow_mut().check(&[q]), SatResult::Unsat)
+}
+
+/// One iteration from `h`: the states that come back to the loop head.
+fn one_iteration(
+    prog: &Program,
+    opts: &Options,
+    t: &Target,
+    shared: &Rc<RefCell<Shared>>,
+    h: State<Guarded>,
+) -> Formulas {
+    Unwinder::new(prog, opts.clone(), shared.clone())
+        .bound_entry_loop(t.func, t.index, 1)
+        .capturing(Capture {
+            index: t.index,
+            back_edge: true,
+        })
+        .run_from(h)
+}
+
+/// Checks that `s` (back at the head after an iteration from `h`) differs from `h` only in what was
+/// havocked: the frame's shape, every object's status and size, and the bytes of objects not havocked.
+fn same_frame_and_memory(h: &State<Guarded>, s: &State<Guarded>, objs: &[u32]) -> Step {
+    let (fa, fb) = (&h.frames[0], &s.frames[0]);
+    let shape = s.frames.len() == 1
+        && fa.func == fb.func
+        && fa.block == fb.block
+        && fa.inst == fb.inst
+        && fa.allocas == fb.allocas
+        && fa.aggs.is_empty()
+        && fb.aggs.is_empty()
+        && format!("{:?}", h.stdin) == format!("{:?}", s.stdin);
+    if !shape {
+        return Err("an iteration changes the frame or standard input".into());
+    }
+    for id in 0..s.mem.object_count() as u32 {
+        let same = match (h.mem.lookup(id), s.mem.lookup(id)) {
+            (Lookup::Live(x), Lookup::Live(y)) => {
+                std::ptr::eq(x, y)
+                    || (x.size() == y.size()
+                        && x.kind == y.kind
+                        && ((objs.contains(&id) && y.contents.is_init(0, y.size() as usize))
+                            || (x.contents.flat().is_some()
+                                && x.contents.flat() == y.contents.flat()
+                                && (0..x.size() as usize).all(|i| {
+                                    x.contents.is_init(i, 1) == y.contents.is_init(i, 1)
+                                }))))
+            }
+            (Lookup::Dead(a), Lookup::Dead(b)) => a == b,
+            (Lookup::Live(_), _) | (_, Lookup::Live(_)) => false,
+            // Objects of returned calls.
+            (Lookup::Nothing, _) => true,
+            (x, y) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
+        };
+        if !same {
+            return Err(format!(
+                "an iteration writes memory outside what is havocked (object {id})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The inductive step from `h` (invariants in its guard): violations at iteration `k+1` while none at
+/// iterations `1..k`.
+#[allow(clippy::too_many_arguments)]
+fn step(
+    prog: &Program,
+    opts: &Options,
+    t: &Target,
+    k: u32,
+    classify: &dyn Fn(BugKind) -> Class,
+    shared: &Rc<RefCell<Shared>>,
+    queries: &mut u64,
+    h: State<Guarded>,
+) -> Step {
+    let f = Unwinder::new(prog, opts.clone(), shared.clone())
+        .bound_entry_loop(t.func, t.index, k + 1)
+        .separating(t.index)
+        .run_from(h);
+    if let Some(b) = f
+        .bounds
+        .iter()
+        .find(|b| b.function != opts.entry || b.line != t.line)
+    {
+        return Err(format!(
+            "the step reaches the bound of {}:{}",
+            b.function, b.line
+        ));
+    }
+    let mut at: Vec<Vec<Term>> = vec![Vec::new(); k as usize + 1];
+    for e in &f.errors {
+        if classify(e.bug.kind) == Class::End {
+            continue;
+        }
+        let j = e.entry_counts.get(t.index).copied().unwrap_or(0) as usize;
+        at[j.min(k as usize)].push(e.guard.clone());
+    }
+    let mut q = Term::or_all(&at[k as usize]);
+    for e in &at[..k as usize] {
+        q = q.and(&Term::or_all(e).not());
+    }
+    let incomplete = Term::or_all(f.incomplete.iter().map(|(_, g)| g));
+    let q = q.or(&incomplete);
+    if q.is_false() {
+        return Ok(());
+    }
+    *queries += 1;
+    match shared.borrow_mut().check(&[q]) {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat(_) => Err(format!(
+            "the inductive step fails at k = {k} (a state at the loop head with no violation for {k} iterations has one in the next)"
+        )),
+        SatResult::Unknown(u) => Err(format!("the solver gave no answer on the step: {u}")),
+    }
+}
