@@ -374,6 +374,13 @@ pub fn main(mut args: CheckArgs) -> i32 {
     }
 }
 
+/// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own
+/// compile is `-O0`).
+fn optimisation(cflags: Option<&str>) -> Option<String> {
+    let last = cflags?.split_whitespace().rfind(|f| f.starts_with("-O"))?;
+    (last != "-O0").then(|| last.to_string())
+}
+
 /// Prints the verdict and returns the exit status.
 fn report(
     args: &CheckArgs,
@@ -382,6 +389,22 @@ fn report(
     test: Option<String>,
     reasons: &[String],
 ) -> i32 {
+    let optimised_why;
+    let mut reasons = reasons;
+    let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
+        Some(level) if verdict == "true" => {
+            let mut all = reasons.to_vec();
+            all.push(format!(
+                "the program is compiled with `{level}`: the optimiser may delete or inline calls of a \
+                 `reach_error` defined with a body and remove undefined behaviour the property is about, \
+                 so TRUE is only answered for unoptimised builds"
+            ));
+            optimised_why = all;
+            reasons = &optimised_why;
+            "unknown"
+        }
+        _ => verdict,
+    };
     let line = match (verdict, bug) {
         ("true", _) => "TRUE".to_string(),
         ("false", Some((_, Some(sub)))) => format!("FALSE({sub})"),
