@@ -389,18 +389,14 @@ fn report(
     test: Option<String>,
     reasons: &[String],
 ) -> i32 {
-    let optimised_why;
-    let mut reasons = reasons;
+    let mut reasons = std::borrow::Cow::Borrowed(reasons);
     let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
         Some(level) if verdict == "true" => {
-            let mut all = reasons.to_vec();
-            all.push(format!(
+            reasons.to_mut().push(format!(
                 "the program is compiled with `{level}`: the optimiser may delete or inline calls of a \
                  `reach_error` defined with a body and remove undefined behaviour the property is about, \
                  so TRUE is only answered for unoptimised builds"
             ));
-            optimised_why = all;
-            reasons = &optimised_why;
             "unknown"
         }
         _ => verdict,
@@ -438,7 +434,7 @@ fn report(
                     println!("test: {t}");
                 }
             }
-            for r in reasons {
+            for r in reasons.iter() {
                 println!("unknown because: {r}");
             }
         }
