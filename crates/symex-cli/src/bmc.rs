@@ -201,6 +201,18 @@ pub fn main(mut args: BmcArgs) -> i32 {
         stdin: 0,
     };
     let timeout = Duration::from_secs_f64(args.solver_timeout);
+    if let Some(why) = declined(&args) {
+        let report = Report {
+            verdict: Verdict::Unknown(why),
+            queries: 0,
+            aux_queries: 0,
+            joins: 0,
+            steps: 0,
+            induction: None,
+        };
+        print_report(&args, 0, &report, None, start.elapsed());
+        return 3;
+    }
     let (k, report) = match run_bmc(
         &prog,
         &opts,
@@ -237,6 +249,16 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Verdict::False { .. } => 1,
         Verdict::BoundedTrue { .. } | Verdict::Unknown(_) => 3,
     }
+}
+
+/// Why `--property` is not decided for this input: the conservative rules of `check` apply to `bmc` too
+/// (`no-overflow` with an unsuffixed literal above `INT_MAX`, or an LLVM input without clang's checks).
+fn declined(args: &BmcArgs) -> Option<String> {
+    if args.property != Some(Property::NoOverflow) {
+        return None;
+    }
+    crate::check::wide_unsuffixed_literal(&args.file)
+        .or_else(|| crate::check::llvm_input(&args.file))
 }
 
 fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Duration) {

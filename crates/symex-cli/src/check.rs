@@ -185,7 +185,7 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
 
 /// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
 /// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
-fn llvm_input(file: &std::path::Path) -> Option<String> {
+pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(ext, "ll" | "bc").then(|| {
         "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
@@ -195,7 +195,7 @@ fn llvm_input(file: &std::path::Path) -> Option<String> {
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
-fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
+pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(file).ok()?;
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let bytes = line.as_bytes();

@@ -120,3 +120,37 @@ fn merged_pointer_choices_are_false_by_bmc() {
     let v = check(dir.path(), name, &["--max-time", "3", "--no-bmc"]);
     assert_eq!(v["verdict"], "unknown", "{v}");
 }
+
+/// `bmc --property no-overflow` declines what `check` declines: an unsuffixed literal above INT_MAX
+/// (a `long` in C, INT_MIN as SV-COMP reads it). Before, `bmc` alone answered TRUE on SV-COMP's
+/// AdditionIntMin, whose expected verdict is FALSE. The native sanitizer build shows that C's reading
+/// has no overflow (it exits normally), so neither verdict can be given.
+#[test]
+fn bmc_declines_an_int_min_literal_as_check_does() {
+    let name = "portfolio_int_min_literal.c";
+    let o = common::symex()
+        .args(["bmc", "--property", "no-overflow", "--json"])
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "unknown", "{b}");
+    assert!(b["reason"].as_str().unwrap().contains("2147483648"), "{b}");
+    assert_eq!(o.status.code(), Some(3));
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::symex()
+        .args(["check", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path())
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(c["verdict"], "unknown", "{c}");
+    let opts = BuildOptions {
+        check_overflow: true,
+        ..BuildOptions::default()
+    };
+    let build = symex_native::build(&example(name), &opts).unwrap_or_else(|e| panic!("{e}"));
+    let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "exit", "{:?}", run.outcome);
+}
