@@ -18,6 +18,7 @@ use crate::bound::Bound;
 use crate::graph;
 use crate::its::Its;
 use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
+use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::termination::{self, Limits, SccProof, Termination};
@@ -119,6 +120,8 @@ struct Ctx<'a> {
     /// non-increasing on every transition of the current SCC.
     scc_wide: HashMap<Vec<usize>, bool>,
     solver: Box<dyn symex_solver::Solver>,
+    /// When the proof gives up.
+    deadline: Instant,
 }
 
 impl<'a> Ctx<'a> {
@@ -134,6 +137,7 @@ impl<'a> Ctx<'a> {
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
+            deadline: limits.deadline,
         }
     }
 
@@ -331,6 +335,9 @@ impl<'a> Ctx<'a> {
                 }
             }
             if !progress {
+                progress = self.resynthesize(proof, &mut done);
+            }
+            if !progress {
                 self.current = None;
                 let open: Vec<String> = proof
                     .steps
@@ -380,7 +387,7 @@ impl<'a> Ctx<'a> {
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
-        if step.two_phase.is_none() && self.is_scc_wide(step) {
+        if step.multiphase.is_none() && step.two_phase.is_none() && self.is_scc_wide(step) {
             return self.scc_wide_bound(&step.function);
         }
         let its = self.its;
@@ -393,13 +400,23 @@ impl<'a> Ctx<'a> {
         locs.dedup();
         let mut total = Bound::constant(0);
         if locs.contains(&its.start) {
-            total = total.add(&match &step.two_phase {
-                Some(tp) => {
+            total = total.add(&match (&step.multiphase, &step.two_phase) {
+                (Some(mp), _) => {
+                    let values: Vec<Bound> = mp
+                        .phases
+                        .iter()
+                        .map(|f| Bound::of_poly(&f.get(its.start), &mut Bound::start_var))
+                        .collect();
+                    multiphase::steps_bound(&values)
+                }
+                (None, Some(tp)) => {
                     let f1 = Bound::of_poly(&tp.f1, &mut Bound::start_var);
                     let f2 = Bound::of_poly(&tp.f2, &mut Bound::start_var);
                     f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1))
                 }
-                None => Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var),
+                (None, None) => {
+                    Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var)
+                }
             });
         }
         for e in 0..its.transitions.len() {
@@ -408,6 +425,15 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let rb = self.rb[e].clone()?;
+            if let Some(mp) = &step.multiphase {
+                // S_k + 1 strict steps per entry (see `multiphase`).
+                let mut values = Vec::new();
+                for f in &mp.phases {
+                    values.push(self.entry_value(e, &f.get(t.target()))?);
+                }
+                total = total.add(&rb.mul(&multiphase::steps_bound(&values)));
+                continue;
+            }
             if let Some(tp) = &step.two_phase {
                 // F1 + F1² + F2 + 1 steps per entry (see `multiphase`).
                 let f1 = self.entry_value(e, &tp.f1)?;
@@ -433,6 +459,46 @@ impl<'a> Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// When the steps of an SCC wait for each other's runtime bounds: for each transition
+    /// of an open step, a new linear ranking function strictly decreasing on it and
+    /// non-increasing on *every* transition of the SCC (found by Farkas, re-checked by
+    /// [`ranking::check`]) bounds it by the SCC's entries alone ([`Ctx::scc_wide_bound`]).
+    /// Marks the steps whose transitions all got a bound; whether any did.
+    fn resynthesize(&mut self, proof: &SccProof, done: &mut [bool]) -> bool {
+        let its = self.its;
+        let mut progress = false;
+        for (k, step) in proof.steps.iter().enumerate() {
+            if done[k] {
+                continue;
+            }
+            for &t in &step.removed {
+                if self.rb[t].is_some() || Instant::now() > self.deadline {
+                    continue;
+                }
+                let Some(f) = crate::farkas::synthesize_strict_on(
+                    its,
+                    &proof.transitions,
+                    &[t],
+                    self.solver.as_mut(),
+                ) else {
+                    continue;
+                };
+                let checked = proof.transitions.iter().all(|&i| {
+                    let d = ranking::check(self.solver.as_mut(), &f, &its.transitions[i]);
+                    d == Decrease::Strict || (i != t && d == Decrease::Weak)
+                });
+                if checked {
+                    self.rb[t] = self.scc_wide_bound(&f);
+                }
+            }
+            if step.removed.iter().all(|&t| self.rb[t].is_some()) {
+                done[k] = true;
+                progress = true;
+            }
+        }
+        progress
+    }
+
     /// Whether the function of `step` is non-increasing on every transition of the
     /// current SCC (checked by [`ranking::check`] on those outside the step's `T'`).
     fn is_scc_wide(&mut self, step: &termination::RankingStep) -> bool {
