@@ -426,7 +426,7 @@ impl<'a> Ctx<'a> {
             }
             let rb = self.rb[e].clone()?;
             if let Some(mp) = &step.multiphase {
-                // S_k + 1 strict steps per entry (see `multiphase`).
+                // k·(Σ F_i + 2) strict steps per entry (see `multiphase`).
                 let mut values = Vec::new();
                 for f in &mp.phases {
                     values.push(self.entry_value(e, &f.get(t.target()))?);

@@ -8,16 +8,18 @@
 //! * `f_i(x̄) − f_i(x̄') + f_{i−1}(x̄) ≥ 1` for `i ≥ 2`,
 //! * `f_k(x̄) ≥ 0`.
 //!
-//! Soundness ([`steps_bound`]): in a stretch inside the transitions, entered with
-//! `f_i ≤ F_i` (`F_i ≥ 0`), weak steps lower nothing's upper bound, so count strict steps
-//! only. `f_1` is at most `M_1 = F_1` and `≤ 0` after `S_1 = F_1` strict steps. If
-//! `f_{i−1} ≤ M_{i−1}` throughout and `≤ 0` after `S_{i−1}` strict steps, then `f_i` grows
-//! by less than `M_{i−1}` per step before that and drops by at least 1 per step after: it
-//! is at most `M_i = F_i + S_{i−1}·M_{i−1}`, and `≤ 0` after `S_i = S_{i−1} + M_i` steps
-//! (`−1` after one more). A strict step needs `f_k ≥ 0`, so there are at most `S_k + 1` of
-//! them. For `k = 2` that is `F_1 + F_1² + F_2 + 1`. Synthesis is one Farkas query
-//! ([`crate::farkas::synthesize_multiphase`]); [`check_step`] re-proves the conditions by
-//! a direct solver query.
+//! Soundness ([`steps_bound`]): in a stretch inside the transitions entered with
+//! `f_i ≤ F_i` (`F_i ≥ 0`, `B = max F_i`), weak steps lower nothing's upper bound, so count
+//! strict steps `t = 0, 1, …` only. By induction over `i`, `f_i` after `t` strict steps is
+//! at most `v_i(t) = Σ_{j<i} F_{i−j}·C(t, j) − C(t, i)` (binomial coefficients:
+//! `f_1 ≤ F_1 − t`, and `f_i` grows by at most `f_{i−1}` per step, with
+//! `Σ_{s<t} C(s, j) = C(t, j+1)`). For `t ≥ k` and `j < k`,
+//! `C(t, j) ≤ r^{k−j}·C(t, k)` with `r = k/(t−k+1)`; at `t = k·(B+2)`, `r < 1/(B+1)`, so
+//! `Σ_{j<k} F_{k−j}·C(t, j) < B·C(t, k)·r/(1−r) < C(t, k)` and `v_k(t) < 0`. A strict step
+//! needs `f_k ≥ 0`, so step number `k·(B+2)` is never strict: there are at most
+//! `k·(B+2) ≤ k·(Σ F_i + 2)` strict steps, a bound linear in the phases' values.
+//! Synthesis is one Farkas query ([`crate::farkas::synthesize_multiphase`]);
+//! [`check_step`] re-proves the conditions by a direct solver query.
 //!
 //! **Two-phase functions of a single loop** ([`TwoPhase`], [`synthesize`], [`check`]):
 //! the same conditions with `k = 2` for a self-loop that is always strict.
@@ -164,17 +166,9 @@ pub fn check_step(solver: &mut dyn Solver, mp: &Multiphase, t: &Transition) -> D
     }
 }
 
-/// `S_k + 1` of the module comment: the strict steps of one stretch entered with
-/// `|f_i| ≤ values[i]`.
+/// `k·(Σ F_i + 2)` of the module comment: the strict steps of one stretch entered with
+/// `|f_i| ≤ values[i]` (`k = values.len()`).
 pub fn steps_bound(values: &[Bound]) -> Bound {
-    let (mut m, mut s) = (Bound::constant(0), Bound::constant(0));
-    for (i, f) in values.iter().enumerate() {
-        if i == 0 {
-            (m, s) = (f.clone(), f.clone());
-        } else {
-            m = f.add(&s.mul(&m));
-            s = s.add(&m);
-        }
-    }
-    s.add(&Bound::constant(1))
+    let sum = values.iter().fold(Bound::constant(2), |acc, f| acc.add(f));
+    Bound::constant(values.len() as i128).mul(&sum)
 }

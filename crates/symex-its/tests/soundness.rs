@@ -297,6 +297,8 @@ fn three_phase_loop_bound_holds_on_runs() {
         "X Y Z",
     ));
     let c = c.unwrap();
+    // Linear (Ben-Amram & Genaim: multiphase functions bound loops linearly).
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
     // Hand-computed by iterating the loop: from X = 0, Y = 0, Z = 6 it runs 21 times
     // (X peaks at 182), 22 steps with the entry.
     assert!(c.bound.eval(&[0, 0, 6]).unwrap() >= 22);
