@@ -21,6 +21,7 @@ use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
 use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
+use crate::scc_size;
 use crate::termination::{self, Limits, SccProof, Termination};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -113,6 +114,8 @@ struct Ctx<'a> {
     /// Size bounds of the current SCC's variables, and those being computed.
     scc_size: HashMap<usize, Bound>,
     in_progress: Vec<usize>,
+    /// Variables of the current SCC whose [`Ctx::invariant_size`] was tried.
+    invariant_tried: std::collections::HashSet<usize>,
     temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
     /// Per (transition, variable): whether the update never grows `|v|`.
     non_growing: HashMap<(usize, usize), bool>,
@@ -133,6 +136,7 @@ impl<'a> Ctx<'a> {
             current: None,
             scc_size: HashMap::new(),
             in_progress: Vec::new(),
+            invariant_tried: Default::default(),
             temp_bounds: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
@@ -254,12 +258,42 @@ impl<'a> Ctx<'a> {
         }
         let (locs, inside) = self.current.clone()?;
         self.in_progress.push(v);
-        let result = self.scc_var_size_uncached(&locs, &inside, v);
+        let mut result = self.scc_var_size_uncached(&locs, &inside, v);
+        if !matches!(result, Some(Bound::Poly(_))) {
+            // No bound from the updates (yet): one from a non-increasing function that
+            // bounds |v| needs no runtime bound of this SCC.
+            if let Some(b) = self.invariant_size(&locs, &inside, v) {
+                result = Some(b);
+            }
+        }
         self.in_progress.retain(|x| *x != v);
         if let Some(b) = &result {
             self.scc_size.insert(v, b.clone());
         }
         result
+    }
+
+    /// `|v|` inside the current SCC from [`scc_size::invariant_bound`]'s `g`: at most `g`
+    /// after the entry of each visit (`Σ_{e entering} |g_{target(e)}|(SB(e))`, and
+    /// `|g_start|` of the start values if the run starts inside), and at most the sizes
+    /// entering on the entry itself.
+    fn invariant_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Bound> {
+        if !self.invariant_tried.insert(v) || Instant::now() > self.deadline {
+            return None;
+        }
+        let its = self.its;
+        let g = scc_size::invariant_bound(its, inside, v, self.solver.as_mut())?;
+        let mut total = self.entry_size(locs, v)?;
+        if locs.contains(&its.start) {
+            total = total.add(&Bound::of_poly(&g.get(its.start), &mut Bound::start_var));
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if !locs.contains(&t.source) && locs.contains(&t.target()) {
+                total = total.add(&self.entry_value(e, &g.get(t.target()))?);
+            }
+        }
+        Some(total)
     }
 
     fn scc_var_size_uncached(
@@ -319,6 +353,7 @@ impl<'a> Ctx<'a> {
     fn scc(&mut self, proof: &SccProof) -> Result<(), String> {
         self.current = Some((proof.locations.clone(), proof.transitions.clone()));
         self.scc_size.clear();
+        self.invariant_tried.clear();
         let mut done = vec![false; proof.steps.len()];
         while done.iter().any(|d| !d) {
             let mut progress = false;

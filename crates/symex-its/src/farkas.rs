@@ -323,3 +323,38 @@ pub(crate) fn two_phase_query(its: &Its, t: &Transition, n: usize) -> TwoPhaseQu
         f2: (b, b0),
     }
 }
+
+/// Finds a linear function `g` (per location) that bounds `|v|` after every transition of
+/// `ts` and never increases on them: on each `l → l'`, `g_l'(x̄') ≤ g_l(x̄)`,
+/// `v' ≤ g_l'(x̄')` and `−v' ≤ g_l'(x̄')`. Inside a stretch of `ts`, `|v|` is then at most
+/// `g` at the stretch's entry, whatever the runtime of the transitions (a size bound
+/// that needs no runtime bound). `None` when there is none.
+pub fn synthesize_size_bound(
+    its: &Its,
+    ts: &[usize],
+    v: usize,
+    solver: &mut dyn Solver,
+) -> Option<RankingFunction> {
+    let n = its.arity();
+    let tpl = Template::named(its, &locations(its, ts), "g");
+    let mut query = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        let cs = constraints(its, t);
+        let m = t.temps.len();
+        let (src, tgt) = (&tpl.coeffs[&t.source], &tpl.coeffs[&t.target()]);
+        let (c, d) = difference(src, tgt, None, m, 0);
+        query.extend(implication(&cs, &c, &d, &format!("gn_{i}")));
+        // ±v' − g_l'(x̄') ≤ 0:  c = (0, 0, ±e_v − b), d = b0.
+        for (sign, name) in [(1, "gp"), (-1, "gm")] {
+            let mut c: Vec<Term> = (0..n + m).map(|_| Term::int(0)).collect();
+            c.extend(tgt.0.iter().enumerate().map(|(w, b)| {
+                let e = if w == v { sign } else { 0 };
+                Term::int(e).isub(b)
+            }));
+            query.extend(implication(&cs, &c, &tgt.1, &format!("{name}_{i}")));
+        }
+    }
+    let model = solver.model(&query).ok()??;
+    Some(tpl.read(&|t: &Term| model.value_of(t).as_int().unwrap_or(0)))
+}

@@ -31,6 +31,7 @@ pub mod poly;
 pub mod preprocess;
 pub mod print;
 pub mod ranking;
+pub mod scc_size;
 pub mod smt;
 pub mod termination;
 
