@@ -139,6 +139,12 @@ fn print_plain(args: &CostArgs, r: &Report, measured: &Option<Measurement>) {
             println!("(the type-range constants had to be inputs: no bound in the program's inputs alone)");
         }
     }
+    if !r.undefined_behaviour.is_empty() {
+        println!("undefined behaviour possible (runs end there; the bound counts them up to it):");
+        for u in &r.undefined_behaviour {
+            println!("  {u}");
+        }
+    }
     if let Some(seg) = &r.seg {
         print!("{}", symex_term::seg::describe(seg));
     }
@@ -198,6 +204,7 @@ fn to_json(
         "size_variables_as_inputs": found.map(|f| f.mode == SizeMode::Inputs),
         "uses_size_variables": found.map(|f| f.uses_size_variables()),
         "reason": r.reason,
+        "undefined_behaviour": r.undefined_behaviour,
         "its": r.whole.as_ref().map(|w| print::to_koat(&w.its)),
         "seg": r.seg.as_ref().map(|s| json!({"loop_heads": s.heads.len(), "chains": s.edges.len(), "exits": s.leaves.len(), "states": s.states})),
         "check": measured.as_ref().map(|m| json!({

@@ -20,7 +20,6 @@ use symex_its::bound::Bound;
 use symex_its::complexity::{self, Complexity};
 use symex_its::termination::Limits;
 use symex_its::{preprocess, Its};
-use symex_term::classify::Classification;
 use symex_term::kb::Kb;
 use symex_term::rules::{Exec, Semantics};
 use symex_term::seg::{self, Seg, Stop};
@@ -93,17 +92,20 @@ pub struct Report {
     pub seg: Option<Seg>,
     /// The weighted ITS of the last attempt (before preprocessing).
     pub whole: Option<WholeIts>,
+    /// Where a run may reach undefined behaviour (an `nsw` overflow): such runs end there,
+    /// as the interpreter's overflow check ends them, and the bound counts them up to it.
+    pub undefined_behaviour: Vec<String>,
     pub solver_queries: u64,
 }
 
 /// The entry's integer parameters as the SEG's start state numbers them: one fresh variable
 /// per integer parameter, in order (as `symex_term::seg` creates them).
-fn params(ex: &Exec, entry: symex_ir::FuncId, class: &Classification) -> whole_its::Params {
+fn params(ex: &Exec, entry: symex_ir::FuncId) -> whole_its::Params {
     let mut out = Vec::new();
     for i in 0..ex.module.func(entry).params.len() {
         let s = Slot(i as u32);
         if let Some(w) = ex.slot_width(entry, s) {
-            out.push((i, w, class.reading(entry, s), out.len()));
+            out.push((i, w, ex.class.reading(entry, s), out.len()));
         }
     }
     out
@@ -124,6 +126,8 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         return report;
     }
     let mut ex = Exec::new(module, opts.sem, Kb::new(query_timeout));
+    // A C run has no meaning after undefined behaviour: its cost is counted up to it.
+    ex.ub_ends_run = true;
     let limits = seg::Limits {
         max_states: 50_000,
         max_rounds: 200,
@@ -142,8 +146,10 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         }
     };
     report.solver_queries = ex.kb.queries;
-    let class = Classification::of(module);
-    let params = params(&ex, entry, &class);
+    report.undefined_behaviour = std::mem::take(&mut ex.ub_cut);
+    report.undefined_behaviour.sort();
+    report.undefined_behaviour.dedup();
+    let params = params(&ex, entry);
     let mut reasons = Vec::new();
     for mode in [SizeMode::Free, SizeMode::Inputs] {
         let whole = whole_its::build(&seg, &params, opts.param_names.as_deref(), mode);

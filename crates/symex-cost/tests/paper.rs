@@ -115,6 +115,7 @@ fn random_runs_stay_within_the_bounds_of_the_examples() {
         ("g.c", "g"),
         ("nested.c", "nested"),
         ("two_loops.c", "main"),
+        ("sum.c", "sum"),
     ] {
         let path = example(file);
         let module = load(&path);
@@ -125,4 +126,36 @@ fn random_runs_stay_within_the_bounds_of_the_examples() {
         // Enough runs end below the cap to judge the bound.
         assert!(m.within >= 8, "{file}: {}", m.summary());
     }
+}
+
+#[test]
+fn an_overflow_ends_the_run_and_the_bound_counts_it_up_to_there() {
+    let path = example("sum.c");
+    let module = load(&path);
+    let src = std::fs::read_to_string(&path).expect("source");
+    let opts = Options {
+        sem: Semantics::default(),
+        entry: "sum".into(),
+        max_time: Duration::from_secs(60),
+        param_names: program::parameter_names(&src, "sum", 1),
+    };
+    let r = analyse(&module, &opts);
+    assert!(
+        r.undefined_behaviour
+            .iter()
+            .any(|u| u.contains("sum.c:7") && u.contains("signed overflow")),
+        "{:?}",
+        r.undefined_behaviour
+    );
+    let found = r.found.expect("a bound");
+    assert_eq!(found.class, "O(n)");
+    // n = 70000: the sum overflows (at i = 65536); the interpreter's overflow check ends the
+    // run there, within the bound at n.
+    let prog = Program::new(module.clone());
+    let (end, n) = run_once(&prog, "sum", &[70_000], &[], false, 10_000_000);
+    assert!(matches!(end, End::Bug(_)), "{end:?}");
+    assert!((n as i128) <= at(&found, 70_000));
+    let (end, m) = run_once(&prog, "sum", &[1000], &[], false, 10_000_000);
+    assert!(matches!(end, End::Exit(_)), "{end:?}");
+    assert!((m as i128) <= at(&found, 1000) && m < n);
 }
