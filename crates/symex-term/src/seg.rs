@@ -53,6 +53,10 @@ pub struct SegEdge {
     pub to: usize,
     pub kb: Vec<Atom>,
     pub mu: Vec<Option<Poly>>,
+    /// IR instructions the chain executes (terminators included, as `symex replay` counts).
+    pub steps: u64,
+    /// The `__VERIFIER_nondet_*` values the chain reads, in call order.
+    pub inputs: Vec<(String, u32, Val)>,
 }
 
 /// A path that ended (program exit) from `from`, with its KB.
@@ -60,6 +64,9 @@ pub struct SegEdge {
 pub struct Leaf {
     pub from: Origin,
     pub kb: Vec<Atom>,
+    /// As [`SegEdge::steps`], up to the end of the program.
+    pub steps: u64,
+    pub inputs: Vec<(String, u32, Val)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -113,7 +120,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
         let mut instantiated = vec![false; seg.heads.len()];
         ex.nvars = 0;
         let mut init = initial(ex, entry)?;
-        let mut work: Vec<(Origin, State)> = Vec::new();
+        let mut work: Vec<(Origin, State, u64)> = Vec::new();
         let mut rebuild = false;
         if init.arrived {
             init.arrived = false;
@@ -122,16 +129,15 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                 &mut seg,
                 &mut instantiated,
                 &mut work,
-                Origin::Start,
-                init,
+                (Origin::Start, init, 0),
             ) {
                 rebuild = true;
             }
         } else {
-            work.push((Origin::Start, init));
+            work.push((Origin::Start, init, 0));
         }
         while !rebuild {
-            let Some((origin, st)) = work.pop() else {
+            let Some((origin, st, steps)) = work.pop() else {
                 break;
             };
             seg.states += 1;
@@ -151,22 +157,27 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                             seg.leaves.push(Leaf {
                                 from: origin,
                                 kb: s.kb,
+                                steps: steps + 1,
+                                inputs: s.inputs,
                             });
                         } else if s.arrived {
+                            let arrived = (origin, s, steps + 1);
                             if let Arrival::Rebuild =
-                                arrival(ex, &mut seg, &mut instantiated, &mut work, origin, s)
+                                arrival(ex, &mut seg, &mut instantiated, &mut work, arrived)
                             {
                                 rebuild = true;
                                 break;
                             }
                         } else {
-                            work.push((origin, s));
+                            work.push((origin, s, steps + 1));
                         }
                     }
                 }
                 Outcome::Done(s) => seg.leaves.push(Leaf {
                     from: origin,
                     kb: s.kb,
+                    steps: steps + 1,
+                    inputs: s.inputs,
                 }),
                 Outcome::Err(r) => return Err(Stop::Err(r)),
                 Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
@@ -221,48 +232,50 @@ fn is_concrete(s: &State) -> bool {
         .all(|f| f.regs.values().all(|v| matches!(v, Val::Const(_))))
 }
 
-/// Deterministic run-ahead: whether `s` ends the program without a refinement or a loop head.
-fn leaves_without_loop(ex: &mut Exec, s: &State) -> bool {
+/// Deterministic run-ahead: the instructions after which `s` ends the program without a
+/// refinement or a loop head.
+fn leaves_without_loop(ex: &mut Exec, s: &State) -> Option<u64> {
     let mut cur = s.clone();
-    for _ in 0..10_000 {
+    for steps in 1..=10_000 {
         match ex.step(cur) {
             Outcome::Next(mut v) if v.len() == 1 => {
                 let n = v.pop().expect("one");
                 if n.halted {
-                    return true;
+                    return Some(steps);
                 }
                 if n.arrived {
-                    return false;
+                    return None;
                 }
                 cur = n;
             }
-            Outcome::Done(_) => return true,
-            _ => return false,
+            Outcome::Done(_) => return Some(steps),
+            _ => return None,
         }
     }
-    false
+    None
 }
 
 fn arrival(
     ex: &mut Exec,
     seg: &mut Seg,
     instantiated: &mut Vec<bool>,
-    work: &mut Vec<(Origin, State)>,
-    origin: Origin,
-    mut s: State,
+    work: &mut Vec<(Origin, State, u64)>,
+    (origin, mut s, steps): (Origin, State, u64),
 ) -> Arrival {
     // A concrete state (every register a literal, e.g. `for (i = 0; i < 8; i++)` with
     // literal data) is executed on instead of generalized, up to a bound: precise, and
     // finite because of the bound.
     if s.unrolled < UNROLL && is_concrete(&s) {
         s.unrolled += 1;
-        work.push((origin, s));
+        work.push((origin, s, steps));
         return Arrival::Continue;
     }
-    if leaves_without_loop(ex, &s) {
+    if let Some(rest) = leaves_without_loop(ex, &s) {
         seg.leaves.push(Leaf {
             from: origin,
             kb: s.kb.clone(),
+            steps: steps + rest,
+            inputs: s.inputs.clone(),
         });
         return Arrival::Continue;
     }
@@ -300,13 +313,15 @@ fn arrival(
         to: h,
         kb: s.kb,
         mu,
+        steps,
+        inputs: s.inputs,
     });
     if !instantiated[h] {
         instantiated[h] = true;
         let (st, vars) = instantiate(ex, &seg.heads[h]);
         seg.head_kb[h] = st.kb.clone();
         seg.head_vars[h] = vars;
-        work.push((Origin::Head(h), st));
+        work.push((Origin::Head(h), st, 0));
     }
     Arrival::Continue
 }

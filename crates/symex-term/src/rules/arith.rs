@@ -31,6 +31,12 @@ fn finish(
                 ex.bind(&mut s, dst, p, width, reading);
                 out.push(s);
             }
+            Res::Err(what) if ex.ub_ends_run => {
+                let at = format!("{}: {what}", ex.here(&s));
+                ex.ub_cut.push(at);
+                s.halted = true;
+                out.push(s);
+            }
             Res::Err(what) => return Err(ex.err(&s, what)),
         }
     }
@@ -238,6 +244,15 @@ fn modulo(
         return Ok(vec![st]);
     }
     if no_wrap && !(ex.sem.signed_wrap && reading == Reading::Signed) {
+        if ex.ub_ends_run {
+            let what = "multiplication or shift overflow (`nsw`/`nuw`)";
+            let cases = vec![
+                (in_range, Res::Val(s.clone())),
+                (vec![ge_c(&s, hi + 1)], Res::Err(what)),
+                (vec![le_c(&s, lo - 1)], Res::Err(what)),
+            ];
+            return finish(ex, st, dst, width, reading, cases);
+        }
         return Err(ex.err(
             &st,
             "multiplication or shift overflow (`nsw`/`nuw`) not excluded",

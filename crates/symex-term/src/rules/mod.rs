@@ -58,6 +58,11 @@ pub struct Exec<'m> {
     pub heads: FxHashSet<(FuncId, BlockId)>,
     /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
     pub concrete_inputs: Option<Vec<i128>>,
+    /// For `symex cost`: an overflow case of an `nsw`/`nuw` add, sub or multiplication by a
+    /// literal ends its path (a run stops at undefined behaviour, as the interpreter's
+    /// overflow check stops it) instead of being `ERR`; `ub_cut` says where.
+    pub ub_ends_run: bool,
+    pub ub_cut: Vec<String>,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -72,6 +77,8 @@ impl<'m> Exec<'m> {
             nvars: 0,
             heads: crate::heads::loop_heads(module),
             concrete_inputs: None,
+            ub_ends_run: false,
+            ub_cut: Vec::new(),
         }
     }
 
