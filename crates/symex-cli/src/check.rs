@@ -243,6 +243,12 @@ pub fn main(mut args: CheckArgs) -> i32 {
     if args.property == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
+    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
+    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
+    let max_memory = *args
+        .explore
+        .max_memory
+        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -324,6 +330,14 @@ pub fn main(mut args: CheckArgs) -> i32 {
     explore_args.max_time = args.explore.max_time.map(|t| t * EXPLORATION_SHARE);
     let ex = match explore(&prog, &explore_args, checks, &out, &mut stop) {
         Ok(x) => x,
+        // A valid program whose objects the memory model cannot place (an i386 global of 512 KiB or
+        // more): no run was explored, so no verdict. A missing entry function stays bad input.
+        Err(symex_engine::End::Halt(symex_engine::Halt::Unsupported { what, .. }))
+            if entry_has_body(&prog, &args.explore.entry) =>
+        {
+            unknown_reasons.push(format!("unsupported: {what}"));
+            return report(&args, "unknown", None, None, &unknown_reasons);
+        }
         Err(e) => return fail(&crate::run::describe_start_failure(&e)),
     };
     if let Some((bug, sub)) = violation {
@@ -357,9 +371,15 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .max_time
             .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64)
             .saturating_sub(started.elapsed());
-        if left.is_zero() || args.no_bmc {
+        let out_of_memory = symex_engine::budget::resident_mb().is_some_and(|r| r >= max_memory);
+        if left.is_zero() || args.no_bmc || out_of_memory {
             return report(&args, "unknown", None, None, &unknown_reasons);
         }
+        // Bounded model checking runs the engine too: its copies honour the same memory limit.
+        symex_engine::budget::set(symex_engine::budget::Budget {
+            max_memory_mb: Some(max_memory),
+            deadline: Some(std::time::Instant::now() + left),
+        });
         let program = args.file.display().to_string();
         match crate::bmc::portfolio(&prog, p, &args.explore.entry, checks, left, &dir, &program) {
             crate::bmc::PortfolioAnswer::True => report(&args, "true", None, None, &[]),
@@ -372,6 +392,13 @@ pub fn main(mut args: CheckArgs) -> i32 {
             }
         }
     }
+}
+
+/// Whether the program defines its entry function (a start failure is then the model's, not the input's).
+fn entry_has_body(prog: &Program, entry: &str) -> bool {
+    prog.module
+        .function_by_name(entry)
+        .is_some_and(|f| prog.module.func(f).body.is_some())
 }
 
 /// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own

@@ -581,6 +581,20 @@ impl<D: Domain> State<D> {
                 ),
             ));
         }
+        // The host memory the copy takes (each byte copied one by one is a byte of the domain and a bit
+        // of an initialisation map; shared pages cost nothing) must fit the budget: a copy past it ends
+        // the path at the limit, never the process.
+        let host = if shares_pages {
+            0
+        } else {
+            (n as u64).saturating_mul(std::mem::size_of::<D::Byte>() as u64 + 1)
+        };
+        if let Err(why) = crate::budget::allows(host) {
+            return Err(End::Halt(crate::bug::Halt::Limit(format!(
+                "{why} (a copy of {n} bytes needs about {} MiB of host memory)",
+                host >> 20
+            ))));
+        }
         Ok(())
     }
 
