@@ -12,7 +12,8 @@ Each FALSE is confirmed by replaying its test on a native build (`symex replay -
 build reads uninitialised memory as zero, so a test giving it other values is replayed with them zeroed
 ("agrees, uninit as zero" when that run reaches the violation too).
 
-usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--data-model LP64|ILP32] [--symex PATH]
+usage: scripts/svcomp.py [--limit SECONDS] [--filter SUBSTRING] [--data-model LP64|ILP32]
+                         [--property unreach-call|valid-memsafety|no-overflow] [--symex PATH]
                          [--jobs N] [--no-native]
 """
 import argparse
@@ -33,13 +34,14 @@ BENCH = os.path.join(SHARED, "benchmarks", "sv-comp")
 PROPERTIES = ("unreach-call", "valid-memsafety", "no-overflow")
 
 
-def rows(filt, data_model=""):
+def rows(filt, data_model="", prop=""):
     with open(os.path.join(BENCH, "tasks.tsv")) as f:
         header = f.readline().rstrip("\n").split("\t")
         for line in f:
             r = dict(zip(header, line.rstrip("\n").split("\t")))
             if r["property"] in PROPERTIES and (not filt or filt in r["input"]) \
-                    and (not data_model or r["data_model"] == data_model):
+                    and (not data_model or r["data_model"] == data_model) \
+                    and (not prop or r["property"] == prop):
                 yield r
 
 
@@ -146,6 +148,8 @@ def main():
     ap.add_argument("--limit", type=float, default=60)
     ap.add_argument("--filter", default="")
     ap.add_argument("--data-model", default="", choices=["", "LP64", "ILP32"])
+    ap.add_argument("--property", default="", choices=("",) + PROPERTIES,
+                    help="keep the rows of one property only")
     ap.add_argument("--symex", default=os.path.join(ROOT, "target", "release", "symex"))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-native", action="store_true",
@@ -157,7 +161,7 @@ def main():
     if not os.path.exists(a.symex):
         print("build symex first: cargo build --release -p symex-cli (or pass --symex)")
         return 2
-    tasks = list(rows(a.filter, a.data_model))
+    tasks = list(rows(a.filter, a.data_model, a.property))
     tmp = tempfile.mkdtemp(prefix="symex-svcomp-")
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = [ex.submit(run, a.symex, r, a.limit, os.path.join(tmp, str(i)), not a.no_native)
