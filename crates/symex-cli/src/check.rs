@@ -242,6 +242,12 @@ pub fn main(mut args: CheckArgs) -> i32 {
     if args.property == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
+    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
+    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
+    let max_memory = *args
+        .explore
+        .max_memory
+        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -301,6 +307,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
         dir: &dir,
         program: &program,
+        max_memory_mb: max_memory,
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
     let explored = || match explore_answer(&prog, &args, checks, &out) {
@@ -356,6 +363,13 @@ fn explore_answer(
     };
     let ex = match explore(prog, &args.explore, checks, out, &mut stop) {
         Ok(x) => x,
+        // A valid program whose objects the memory model cannot place (an i386 global of 512 KiB or
+        // more): no run was explored, so no verdict. A missing entry function stays bad input.
+        Err(symex_engine::End::Halt(symex_engine::Halt::Unsupported { what, .. }))
+            if entry_has_body(prog, &args.explore.entry) =>
+        {
+            return Ok(Answer::Unknown(vec![format!("unsupported: {what}")]));
+        }
         Err(e) => return Err(crate::run::describe_start_failure(&e)),
     };
     if let Some((bug, sub)) = violation {
@@ -397,6 +411,13 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
         }
         Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
     }
+}
+
+/// Whether the program defines its entry function (a start failure is then the model's, not the input's).
+fn entry_has_body(prog: &Program, entry: &str) -> bool {
+    prog.module
+        .function_by_name(entry)
+        .is_some_and(|f| prog.module.func(f).body.is_some())
 }
 
 /// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own
