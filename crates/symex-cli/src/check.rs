@@ -216,7 +216,7 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
             let lit = &line[i..j];
             if lit.bytes().all(|b| b.is_ascii_digit()) && !lit.starts_with('0') {
                 if let Ok(v) = lit.parse::<u128>() {
-                    if v > i32::MAX as u128 {
+                    if v > i32::MAX as u128 && !assigned_int_min(line, i, j, v) {
                         return Some(format!(
                             "the literal {lit} exceeds INT_MAX without a suffix (type long in C): whether the program means INT_MIN arithmetic is unclear"
                         ));
@@ -227,6 +227,22 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
         }
     }
     None
+}
+
+/// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
+/// `= -2147483648;`: no arithmetic happens in the literal's type, and the value assigned is exactly
+/// `INT_MIN`, whatever the literal's type — the program's meaning is clear (SV-COMP's
+/// `PostfixDecrement`: `int x = -2147483648; x--;` overflows as C says).
+fn assigned_int_min(line: &str, i: usize, j: usize, v: u128) -> bool {
+    let before = line[..i].trim_end();
+    let Some(before) = before.strip_suffix('-') else {
+        return false;
+    };
+    let before = before.trim_end();
+    let plain_assignment = before
+        .strip_suffix('=')
+        .is_some_and(|b| !b.ends_with(|c: char| "=<>!+-*/%&|^".contains(c)));
+    v == 1 << 31 && plain_assignment && line[j..].trim_start().starts_with(';')
 }
 
 /// The budget of bounded model checking without `--max-time` (the exploration has none).
