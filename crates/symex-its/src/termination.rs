@@ -27,7 +27,8 @@ pub struct RankingStep {
     /// For a two-phase ranking function of a single loop, both phases (`function` is
     /// then the second phase at the loop's location).
     pub two_phase: Option<TwoPhase>,
-    /// For a multiphase ranking function (depth 2 to [`MAX_DEPTH`]), its phases:
+    /// For a multiphase ranking function (depth 2 to [`MAX_DEPTH`], or
+    /// [`SINGLE_LOOP_MAX_DEPTH`] for one transition), its phases:
     /// `remaining` are its weak or strict steps, `removed` the strict ones, and
     /// `function` is its last phase. A two-phase function of a single loop also fills
     /// `two_phase`.
@@ -36,6 +37,10 @@ pub struct RankingStep {
 
 /// The deepest multiphase ranking functions tried.
 pub const MAX_DEPTH: usize = 4;
+
+/// The deepest tried for a single transition (small queries; polynomial loops such as
+/// `A' = A + B, B' = B + C, …, E' = E − 1` need one phase per variable).
+pub const SINGLE_LOOP_MAX_DEPTH: usize = 6;
 
 /// Multiphase functions are searched for at most this many transitions at once: larger
 /// queries (11 and 18 transitions of 36 variables in T2's fun6) take seconds and have
@@ -177,7 +182,11 @@ fn prove_scc(
                     multiphase::synthesize_checked(
                         its,
                         &remaining,
-                        MAX_DEPTH,
+                        if remaining.len() == 1 {
+                            SINGLE_LOOP_MAX_DEPTH
+                        } else {
+                            MAX_DEPTH
+                        },
                         quick.as_mut(),
                         checker.as_mut(),
                         limits.deadline,

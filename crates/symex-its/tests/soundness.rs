@@ -345,3 +345,21 @@ fn traded_counters_get_a_size_bound_without_runtime_bounds() {
     }
     assert!(check_bound(&its, &c, 15, 60, "eric1") > 20);
 }
+
+#[test]
+fn integer_cut_gives_a_linear_ranking_function() {
+    // Hark's ex008: over the rationals A = B = 1/2 is a fixed point, so no linear
+    // function ranks the loop; over ℤ the guard implies A ≥ 1 (a cut of A ≥ B and
+    // A + B ≥ 1), and A + B drops by 2A − 1 ≥ 1. Hand-computed cost from A = 1, B = 1:
+    // B goes 1 → 0 → −1 (two iterations), 3 steps with the entry.
+    let (its, pre, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A,B - A - A + 1) :|: B <= A && A + B >= 1\n",
+        "A B",
+    ));
+    let a_ge_1 = symex_its::Atom::ge0(symex_its::Poly::var(0).sub(&symex_its::Poly::constant(1)));
+    assert!(pre.transitions.iter().any(|t| t.guard.contains(&a_ge_1)));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[1, 1]).unwrap() >= 3);
+    assert!(check_bound(&its, &c, 20, 60, "ex008") > 50);
+}

@@ -7,6 +7,7 @@ mod invariants;
 mod linear_invariants;
 mod slice;
 mod split_ne;
+mod tighten;
 mod unfold;
 mod unreachable;
 mod unsat;
@@ -16,6 +17,7 @@ pub use invariants::{add_interval_invariants, interval_invariants};
 pub use linear_invariants::{add_linear_invariants, linear_invariants};
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
+pub use tighten::tighten;
 pub use unfold::unfold;
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
@@ -31,6 +33,7 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
     let its = slice(&its);
     let its = add_linear_invariants(&its, timeout);
     let its = chain(&its, 4);
+    let its = tighten(&its);
     remove_unsatisfiable(&its, timeout)
 }
 
