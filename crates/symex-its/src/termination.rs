@@ -182,11 +182,7 @@ fn prove_scc(
                     multiphase::synthesize_checked(
                         its,
                         &remaining,
-                        if remaining.len() == 1 {
-                            SINGLE_LOOP_MAX_DEPTH
-                        } else {
-                            MAX_DEPTH
-                        },
+                        max_depth(its, remaining.len()),
                         quick.as_mut(),
                         checker.as_mut(),
                         limits.deadline,
@@ -271,4 +267,17 @@ fn multiphase_step(
         two_phase,
         multiphase: Some(mp),
     }
+}
+
+/// The deepest multiphase function tried for `count` transitions: never deeper than the
+/// number of variables (Ben-Amram & Genaim: a single linear loop with a multiphase
+/// function has one of at most that depth), [`SINGLE_LOOP_MAX_DEPTH`] for one transition
+/// and [`MAX_DEPTH`] for more.
+fn max_depth(its: &Its, count: usize) -> usize {
+    let cap = if count == 1 {
+        SINGLE_LOOP_MAX_DEPTH
+    } else {
+        MAX_DEPTH
+    };
+    cap.min(its.arity().max(2))
 }
