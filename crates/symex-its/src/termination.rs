@@ -269,10 +269,10 @@ fn multiphase_step(
     }
 }
 
-/// The deepest multiphase function tried for `count` transitions: never deeper than the
-/// number of variables (Ben-Amram & Genaim: a single linear loop with a multiphase
-/// function has one of at most that depth), [`SINGLE_LOOP_MAX_DEPTH`] for one transition
-/// and [`MAX_DEPTH`] for more.
+/// The deepest multiphase function tried for `count` transitions: [`SINGLE_LOOP_MAX_DEPTH`]
+/// for one transition and [`MAX_DEPTH`] for more, and never deeper than the number of
+/// variables (each phase of the loops seen ranks a different variable; the deeper queries
+/// of large loops cost seconds).
 fn max_depth(its: &Its, count: usize) -> usize {
     let cap = if count == 1 {
         SINGLE_LOOP_MAX_DEPTH
