@@ -40,6 +40,7 @@ pub struct HAlloc {
     pub init: Init,
     pub pristine: bool,
     pub read_only: bool,
+    pub dynamic: bool,
     pub kept: bool,
 }
 
@@ -138,6 +139,7 @@ impl MemHead {
                     init: a.init,
                     pristine: a.pristine,
                     read_only: a.read_only,
+                    dynamic: a.dynamic,
                     kept: true,
                 });
             }
@@ -145,7 +147,7 @@ impl MemHead {
         let target = |t: Target| match t {
             Target::Null => HTarget::Null,
             Target::Alloc(a) => map[a].map_or(HTarget::Unknown, HTarget::Alloc),
-            Target::Unknown => HTarget::Unknown,
+            Target::Unknown | Target::StackMark(_) => HTarget::Unknown,
         };
         for (fi, f) in s.frames.iter().enumerate() {
             for (slot, p) in &f.ptrs {
@@ -392,6 +394,7 @@ impl MemHead {
                 init: a.init,
                 pristine: a.pristine,
                 read_only: a.read_only,
+                dynamic: a.dynamic,
             });
         }
         let ptr = |t: HTarget, off: usize| match (t, vars[off]) {

@@ -181,3 +181,22 @@ int main(void) {
     let check = validate::check(&load(&q, false), &options(Semantics::default()), &r, 0);
     assert_eq!(check.witness_replayed, Some(true));
 }
+
+#[test]
+fn variable_length_array_in_a_loop() {
+    // `llvm.stacksave`/`stackrestore` around the VLA: each iteration's array ends with it.
+    yes(r#"
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    if (n <= 0 || n > 100) return 0;
+    int s = 0;
+    for (int k = 0; k < n; k++) {
+        int a[n];
+        for (int i = 0; i < n; i++) a[i] = i;
+        s += a[k] > 2;
+    }
+    return s;
+}
+"#);
+}

@@ -55,7 +55,7 @@ pub fn in_bounds(ex: &mut Exec, st: &State, ptr: &Ptr, len: &Poly, what: &str) -
     let a = match ptr.target {
         Target::Alloc(a) => a,
         Target::Null => return Err(ex.err(st, &format!("{what} through a null pointer"))),
-        Target::Unknown => {
+        Target::Unknown | Target::StackMark(_) => {
             return Err(ex.err(st, &format!("{what} through a pointer that may be invalid")))
         }
     };
@@ -307,7 +307,7 @@ pub fn icmp(
     let live = |t: Target, st: &State| match t {
         Target::Alloc(i) => st.mem.allocs[i].live,
         Target::Null => true,
-        Target::Unknown => false,
+        Target::Unknown | Target::StackMark(_) => false,
     };
     if !live(a.target, &st) || !live(b.target, &st) {
         return Err(ex.unsupported(&st, "comparison of a pointer that may be invalid"));

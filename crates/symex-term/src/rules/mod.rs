@@ -309,7 +309,7 @@ impl<'m> Exec<'m> {
                 on_false,
             } => cmp::select(self, st, *dst, *cond, *on_true, *on_false),
             Inst::Call(c) => return call::call(self, st, c),
-            Inst::Intrinsic { op, args, .. } => call::intrinsic(self, st, op, args),
+            Inst::Intrinsic { op, args, dst } => call::intrinsic(self, st, op, args, *dst),
             Inst::Load {
                 dst, ptr, ty, size, ..
             } => memory::load(self, st, *dst, *ptr, *ty, *size),
