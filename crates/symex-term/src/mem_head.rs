@@ -35,13 +35,20 @@ pub enum HTarget {
 #[derive(Clone, Debug)]
 pub struct HAlloc {
     pub site: Site,
-    /// The memory variable of its size.
-    pub size: usize,
+    /// Its size: the literal of a global or a fixed-size `alloca` (the same at every
+    /// arrival), else a memory variable.
+    pub size: HSize,
     pub init: Init,
     pub pristine: bool,
     pub read_only: bool,
     pub dynamic: bool,
     pub kept: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HSize {
+    Lit(i128),
+    Var(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -131,7 +138,11 @@ impl MemHead {
         let mut map = vec![None; s.mem.allocs.len()];
         for (i, a) in s.mem.allocs.iter().enumerate() {
             if a.live && find(s, a.site) == Some(i) {
-                let size = h.var(None);
+                let fixed = !a.dynamic && !matches!(a.site, Site::Inst { heap: true, .. });
+                let size = match a.size.as_constant() {
+                    Some(c) if fixed => HSize::Lit(c),
+                    _ => HSize::Var(h.var(None)),
+                };
                 map[i] = Some(h.allocs.len());
                 h.allocs.push(HAlloc {
                     site: a.site,
@@ -264,7 +275,9 @@ impl MemHead {
             if a.kept && amap[h].is_none() {
                 a.kept = false;
                 a.pristine = false;
-                live[a.size] = false;
+                if let HSize::Var(v) = a.size {
+                    live[v] = false;
+                }
                 ok = false;
             }
         }
@@ -333,8 +346,8 @@ impl MemHead {
         let amap = self.alloc_map(s);
         let mut mu: Vec<Option<Poly>> = vec![None; self.vars.len()];
         for (h, a) in self.allocs.iter().enumerate() {
-            if let Some(x) = amap[h] {
-                mu[a.size] = Some(s.mem.allocs[x].size.clone());
+            if let (Some(x), HSize::Var(v)) = (amap[h], a.size) {
+                mu[v] = Some(s.mem.allocs[x].size.clone());
             }
         }
         for p in &self.ptrs {
@@ -389,7 +402,10 @@ impl MemHead {
             index[h] = Some(st.mem.allocs.len());
             st.mem.allocs.push(Alloc {
                 site: a.site,
-                size: poly(a.size),
+                size: match a.size {
+                    HSize::Lit(c) => Poly::constant(c),
+                    HSize::Var(v) => poly(v),
+                },
                 live: true,
                 init: a.init,
                 pristine: a.pristine,
@@ -470,7 +486,7 @@ impl MemHead {
                 out.push(le_c(&me, c));
             }
             // Sizes: `m = c·x` for the usual element sizes (`malloc(n * 4)`).
-            if self.allocs.iter().any(|a| a.size == k) {
+            if self.allocs.iter().any(|a| a.size == HSize::Var(k)) {
                 for (i, (_, w, _)) in regs.iter().enumerate() {
                     if *w > 1 {
                         for c in [1, 2, 4, 8] {
@@ -518,7 +534,11 @@ impl MemHead {
         for p in &self.ptrs {
             out.push(ge_c(&x(n + p.off), 0));
             if let HTarget::Alloc(h) = p.target {
-                out.push(ge(&x(n + self.allocs[h].size), &x(n + p.off)));
+                let size = match self.allocs[h].size {
+                    HSize::Lit(c) => Poly::constant(c),
+                    HSize::Var(v) => x(n + v),
+                };
+                out.push(ge(&size, &x(n + p.off)));
             }
         }
         out
@@ -533,7 +553,11 @@ impl MemHead {
         };
         let mut parts = Vec::new();
         for (h, a) in self.allocs.iter().enumerate().filter(|(_, a)| a.kept) {
-            parts.push(format!("a{h} = {:?} of x{} bytes", a.site, n + a.size));
+            let size = match a.size {
+                HSize::Lit(c) => c.to_string(),
+                HSize::Var(v) => format!("x{}", n + v),
+            };
+            parts.push(format!("a{h} = {:?} of {size} bytes", a.site));
         }
         for p in &self.ptrs {
             parts.push(format!("%{} -> {} + x{}", p.slot.0, t(p.target), n + p.off));

@@ -200,3 +200,40 @@ int main(void) {
 }
 "#);
 }
+
+#[test]
+fn initializer_survives_stores_to_other_elements() {
+    // Two stores to `bounds[0]` (the second replaces the first's cell) leave `bounds[2]`
+    // readable from the initializer: the loop is bounded by 30.
+    yes(r#"
+int bounds[4] = {10, 20, 30, 40};
+int main(void) {
+    bounds[0] = 5;
+    bounds[0] = 7;
+    int s = 0;
+    for (int i = 0; i < bounds[2]; i++) s++;
+    return s;
+}
+"#);
+}
+
+#[test]
+fn partial_memset_overwrites_the_initializer() {
+    // After `memset(g, 0, 4)`, `g[0]` is 0 (the loop ends at once, natively too): reading
+    // the initializer's 1 there would claim a lasso.
+    let (_dir, p) = source(
+        r#"
+#include <string.h>
+int g[2] = {1, 1};
+int main(void) {
+    memset(g, 0, sizeof(int));
+    while (g[0]) {}
+    return 0;
+}
+"#,
+    );
+    let r = term(&p, Semantics::default());
+    assert_ne!(r.answer, Answer::No, "{:?}", r.reason);
+    let prog = Program::new(load(&p, false));
+    assert!(!loops(&run_with(&prog, "none", vec![], 100_000)));
+}

@@ -241,7 +241,7 @@ pub fn memset(ex: &mut Exec, mut st: State, args: &[Operand], len_width: u32) ->
         alloc.init = Init::Zero;
         alloc.pristine = true;
     } else {
-        memory::clobber(ex, &mut st, a, &ptr.off, &len);
+        memory::clobber(ex, &mut st, a, &ptr.off, &len, false);
     }
     Ok(vec![st])
 }
@@ -253,6 +253,6 @@ pub fn memcpy(ex: &mut Exec, mut st: State, args: &[Operand], len_width: u32) ->
     let len = ex.operand(&mut st, args[2], len_width, Reading::Unsigned)?;
     memory::in_bounds(ex, &st, &src, &len, "memcpy source")?;
     let a = memory::in_bounds(ex, &st, &dst, &len, "memcpy destination")?;
-    memory::clobber(ex, &mut st, a, &dst.off, &len);
+    memory::clobber(ex, &mut st, a, &dst.off, &len, false);
     Ok(vec![st])
 }

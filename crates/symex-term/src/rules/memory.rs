@@ -89,17 +89,31 @@ fn disjoint(ex: &mut Exec, st: &State, o1: &Poly, s1: &Poly, o2: &Poly, s2: &Pol
 }
 
 /// Drops the cells of allocation `a` that `[off, off + len)` may overlap.
-pub fn clobber(ex: &mut Exec, st: &mut State, a: usize, off: &Poly, len: &Poly) {
+/// With `new_cell`, a cell for exactly that range follows (a store): a dropped cell inside
+/// the range keeps the allocation pristine. Otherwise (`memset`, `memcpy`) the range holds
+/// bytes no cell describes, and the allocation is no longer pristine.
+pub fn clobber(ex: &mut Exec, st: &mut State, a: usize, off: &Poly, len: &Poly, new_cell: bool) {
+    if !new_cell {
+        st.mem.allocs[a].pristine = false;
+    }
     let cells = std::mem::take(&mut st.mem.cells);
     let mut kept = Vec::new();
     for c in cells {
-        if c.alloc != a || disjoint(ex, st, off, len, &c.off, &Poly::constant(c.size as i128)) {
+        let size = Poly::constant(c.size as i128);
+        if c.alloc != a || disjoint(ex, st, off, len, &c.off, &size) {
             kept.push(c);
-        } else {
+        } else if !inside(ex, st, &c.off, &size, off, len) {
             st.mem.allocs[a].pristine = false;
         }
     }
     st.mem.cells = kept;
+}
+
+/// Whether `[o1, o1 + s1)` lies provably inside `[o2, o2 + s2)`.
+fn inside(ex: &mut Exec, st: &State, o1: &Poly, s1: &Poly, o2: &Poly, s2: &Poly) -> bool {
+    [ge(o1, o2), ge(&o2.add(s2), &o1.add(s1))]
+        .iter()
+        .all(|a| const_truth(a).unwrap_or_else(|| ex.kb.entails(&st.kb, a)))
 }
 
 /// `dst = base + offset + Σ sext(idx)·scale`.
@@ -159,7 +173,7 @@ pub fn store(
         (None, TypeKind::Ptr) => Content::Ptr(pointer(ex, &mut st, val)?),
         _ => return Err(ex.unsupported(&st, "store of an aggregate or vector")),
     };
-    clobber(ex, &mut st, a, &p.off, &len);
+    clobber(ex, &mut st, a, &p.off, &len, true);
     st.mem.cells.push(Cell {
         alloc: a,
         off: p.off,
