@@ -13,11 +13,15 @@ use symex_term::{validate, Answer};
 
 /// Proves `src` terminating and memory safe, and checks that on the reference interpreter.
 fn yes(src: &str) {
+    yes_in(src, Semantics::default());
+}
+
+fn yes_in(src: &str, sem: Semantics) {
     let (_dir, p) = source(src);
-    let r = term(&p, Semantics::default());
+    let r = term(&p, sem);
     assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
     assert!(r.memory_safe);
-    let check = validate::check(&load(&p, false), &options(Semantics::default()), &r, 20);
+    let check = validate::check(&load(&p, false), &options(sem), &r, 20);
     assert!(check.contradiction.is_none(), "{}", check.summary());
     assert_eq!(check.limit_reached, 0, "{}", check.summary());
     assert_eq!(check.finished, 20);
@@ -193,7 +197,7 @@ int main(void) {
     int s = 0;
     for (int k = 0; k < n; k++) {
         int a[n];
-        for (int i = 0; i < n; i++) a[i] = i;
+        a[k] = k;
         s += a[k] > 2;
     }
     return s;
@@ -236,4 +240,35 @@ int main(void) {
     assert_ne!(r.answer, Answer::No, "{:?}", r.reason);
     let prog = Program::new(load(&p, false));
     assert!(!loops(&run_with(&prog, "none", vec![], 100_000)));
+}
+
+#[test]
+fn cells_read_signed_keep_one_reading() {
+    // `x` is only stored (an unsigned register), but the cells behind `i` and `z` are read
+    // by signed comparisons: stores keep them signed, so the ITS sees `y − i` decrease
+    // (with a cell converted at each access, a fresh wrap-around `k` hides it).
+    yes_in(
+        r#"
+#include <alloca.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int x = __VERIFIER_nondet_int();
+    int y = __VERIFIER_nondet_int();
+    int *i = alloca(sizeof(int));
+    int *z = alloca(sizeof(int));
+    *i = 0;
+    *z = x;
+    if (y <= 0 || y > 1000) return 0;
+    while (*i < y) {
+        (*i)++;
+        (*z)--;
+    }
+    return *z;
+}
+"#,
+        Semantics {
+            math_int: false,
+            signed_wrap: true,
+        },
+    );
 }

@@ -85,7 +85,8 @@ pub fn alloca(
         None => Poly::constant(1),
         Some(c) => ex.operand(&mut st, c, count_width, Reading::Unsigned)?,
     };
-    let dynamic = count.is_some();
+    // A variable count is a VLA (`llvm.stackrestore` ends it); `alloca(4)` lives to the return.
+    let dynamic = matches!(count, Some(Operand::Slot(_)));
     let size = n.scale(elem_size as i128);
     allocate(&mut st, Some(dst), size, false, Init::Undef, dynamic);
     Ok(vec![st])

@@ -7,13 +7,45 @@
 //! phis.
 
 use super::{Exec, R};
+use crate::classify::Classification;
 use crate::kb::term;
 use crate::state::{
     const_truth, eq, ge, ge_c, Cell, Content, Init, Ptr, Reading, State, Target, Val,
 };
+use rustc_hash::FxHashSet;
 use symex_expr::Term;
-use symex_ir::{Const, GepIndex, Operand, Slot, TypeId, TypeKind};
+use symex_ir::{Const, FuncId, GepIndex, Inst, Module, Operand, Slot, TypeId, TypeKind};
 use symex_its::Poly;
+
+/// The pointer registers whose cells hold signed values ([B] §2's classification, "linked
+/// by load/store"): a load through them defines a signed register, or a store through them
+/// writes one. A store through such a register keeps the value in the signed reading, so
+/// that a cell has one reading across a loop (a cell converted at every access would tie
+/// its readings by a fresh `k` each time, which no ranking function sees through).
+pub fn signed_cells(module: &Module, class: &Classification) -> FxHashSet<(FuncId, Slot)> {
+    let mut out = FxHashSet::default();
+    for (i, func) in module.functions.iter().enumerate() {
+        let f = FuncId(i as u32);
+        let Some(body) = &func.body else { continue };
+        for inst in body.blocks.iter().flat_map(|b| &b.insts) {
+            let (ptr, value) = match inst {
+                Inst::Load { dst, ptr, .. } => (ptr, *dst),
+                Inst::Store {
+                    ptr,
+                    val: Operand::Slot(v),
+                    ..
+                } => (ptr, *v),
+                _ => continue,
+            };
+            if let Operand::Slot(p) = ptr {
+                if class.reading(f, value) == Reading::Signed {
+                    out.insert((f, *p));
+                }
+            }
+        }
+    }
+    out
+}
 
 /// `LV` of a pointer operand.
 pub fn pointer(ex: &mut Exec, st: &mut State, op: Operand) -> R<Ptr> {
@@ -163,8 +195,11 @@ pub fn store(
     }
     let content = match (int_width(ex, ty), &ex.module.ty(ty).kind) {
         (Some(w), _) => {
+            let f = st.top().func;
+            let signed = matches!(ptr, Operand::Slot(p) if ex.signed_cells.contains(&(f, p)));
             let reading = match val {
-                Operand::Slot(s) => ex.class.reading(st.top().func, s),
+                _ if signed => Reading::Signed,
+                Operand::Slot(s) => ex.class.reading(f, s),
                 Operand::Const(_) => Reading::Unsigned,
             };
             let v = ex.operand(&mut st, val, w, reading)?;

@@ -58,13 +58,15 @@ pub struct Exec<'m> {
     pub heads: FxHashSet<(FuncId, BlockId)>,
     /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
     pub concrete_inputs: Option<Vec<i128>>,
+    /// Pointer registers whose cells are read signed ([`memory::signed_cells`]).
+    pub signed_cells: FxHashSet<(FuncId, Slot)>,
 }
 
 type R<T> = Result<T, Outcome>;
 
 impl<'m> Exec<'m> {
     pub fn new(module: &'m Module, sem: Semantics, kb: Kb) -> Exec<'m> {
-        Exec {
+        let mut ex = Exec {
             module,
             class: Classification::of(module),
             sem,
@@ -72,7 +74,10 @@ impl<'m> Exec<'m> {
             nvars: 0,
             heads: crate::heads::loop_heads(module),
             concrete_inputs: None,
-        }
+            signed_cells: FxHashSet::default(),
+        };
+        ex.signed_cells = memory::signed_cells(module, &ex.class);
+        ex
     }
 
     /// The source position of the next instruction of `st`.
