@@ -68,10 +68,18 @@ pub enum HVal {
     Ptr(HTarget, usize),
 }
 
+/// A kept cell's offset: `c + Σ a_j·x_j` over head variables (registers `0..n`, pointer
+/// offsets from `n`); a literal has no terms. `a[i]` of a loop over `i` keeps its cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HOff {
+    pub terms: Vec<(usize, i128)>,
+    pub c: i128,
+}
+
 #[derive(Clone, Debug)]
 pub struct HCell {
     pub alloc: usize,
-    pub off: i128,
+    pub off: HOff,
     pub size: u32,
     pub val: HVal,
     pub kept: bool,
@@ -89,6 +97,8 @@ pub struct MemHead {
     pub ptrs: Vec<HPtr>,
     pub cells: Vec<HCell>,
     pub vars: Vec<MVar>,
+    /// The head's registers (frame, slot): head variables `0..regs.len()`.
+    pub regs: Vec<(usize, Slot)>,
 }
 
 /// The literal `c` when `facts` contain `x_i ≥ c` and `x_i ≤ c` (or `x_i = c`).
@@ -133,8 +143,11 @@ impl MemHead {
 
     /// The memory part of a head from its first arrival; `used(frame, slot)` says whether a
     /// pointer register is read from the head on.
-    pub fn of(s: &State, used: &dyn Fn(usize, Slot) -> bool) -> MemHead {
-        let mut h = MemHead::default();
+    pub fn of(s: &State, used: &dyn Fn(usize, Slot) -> bool, regs: &[(usize, Slot)]) -> MemHead {
+        let mut h = MemHead {
+            regs: regs.to_vec(),
+            ..MemHead::default()
+        };
         let mut map = vec![None; s.mem.allocs.len()];
         for (i, a) in s.mem.allocs.iter().enumerate() {
             if a.live && find(s, a.site) == Some(i) {
@@ -175,20 +188,29 @@ impl MemHead {
         }
         for (i, ha) in map.iter().enumerate() {
             let Some(ha) = *ha else { continue };
-            let cells: Vec<&Cell> = s.mem.cells.iter().filter(|c| c.alloc == i).collect();
-            let literal = cells.iter().all(|c| c.off.as_constant().is_some());
-            if !literal || cells.len() > MAX_CELLS_PER_ALLOC {
+            let cells: Vec<(&Cell, Option<HOff>)> = s
+                .mem
+                .cells
+                .iter()
+                .filter(|c| c.alloc == i)
+                .map(|c| (c, h.express(s, &c.off)))
+                .collect();
+            let all = cells.iter().all(|(_, o)| o.is_some());
+            if !all || cells.len() > MAX_CELLS_PER_ALLOC {
                 h.allocs[ha].pristine = false;
+            }
+            if cells.len() > MAX_CELLS_PER_ALLOC {
                 continue;
             }
-            for c in cells {
+            for (c, off) in cells {
+                let Some(off) = off else { continue };
                 let val = match &c.val {
                     Content::Int(_, r) => HVal::Int(h.var(Some((c.size * 8, *r))), *r),
                     Content::Ptr(p) => HVal::Ptr(target(p.target), h.var(None)),
                 };
                 h.cells.push(HCell {
                     alloc: ha,
-                    off: c.off.as_constant().expect("literal"),
+                    off,
                     size: c.size,
                     val,
                     kept: true,
@@ -196,6 +218,53 @@ impl MemHead {
             }
         }
         h
+    }
+
+    /// `off` (of the arrival `s`) as an offset over head variables: each of its variables the
+    /// value of a head register or a pointer offset.
+    fn express(&self, s: &State, off: &Poly) -> Option<HOff> {
+        if !off.is_linear() {
+            return None;
+        }
+        let n = self.regs.len();
+        let mut terms = Vec::new();
+        for v in off.vars() {
+            let var = Poly::var(v);
+            let reg = self.regs.iter().position(|(fi, slot)| {
+                s.frames[*fi].regs.get(slot).map(|x| x.poly()) == Some(var.clone())
+            });
+            let ptr = || {
+                self.ptrs.iter().find_map(|p| {
+                    let q = s.frames[p.frame].ptrs.get(&p.slot)?;
+                    (p.target != HTarget::Unknown && q.off == var).then_some(n + p.off)
+                })
+            };
+            terms.push((reg.or_else(ptr)?, off.linear_coeff(v)));
+        }
+        Some(HOff {
+            terms,
+            c: off.constant_term(),
+        })
+    }
+
+    /// A head offset's value in the arrival `s` (`None` when a variable has no value there).
+    fn expected(&self, off: &HOff, s: &State) -> Option<Poly> {
+        let n = self.regs.len();
+        let mut p = Poly::constant(off.c);
+        for &(j, a) in &off.terms {
+            let v = if j < n {
+                let (fi, slot) = self.regs[j];
+                s.frames[fi].regs.get(&slot)?.poly()
+            } else {
+                let hp = self.ptrs.iter().find(|p| p.off == j - n)?;
+                if hp.target == HTarget::Unknown {
+                    return None;
+                }
+                s.frames[hp.frame].ptrs.get(&hp.slot)?.off.clone()
+            };
+            p = p.add(&v.scale(a));
+        }
+        Some(p)
     }
 
     /// The initial liveness of the memory variables: the offset of an unknown pointer
@@ -227,12 +296,13 @@ impl MemHead {
     }
 
     /// The arrival's cell for a head cell.
-    fn cell_of<'s>(c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
+    fn cell_of<'s>(&self, c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
         let a = amap[c.alloc]?;
+        let off = self.expected(&c.off, s)?;
         s.mem.cells.iter().find(|x| {
             x.alloc == a
                 && x.size == c.size
-                && x.off.as_constant() == Some(c.off)
+                && x.off == off
                 && match (&c.val, &x.val) {
                     (HVal::Int(_, r), Content::Int(_, q)) => r == q,
                     (HVal::Ptr(t, _), Content::Ptr(p)) => Self::target_matches(*t, p, amap),
@@ -250,9 +320,15 @@ impl MemHead {
             let (HVal::Int(_, want), Some(a)) = (&c.val, amap[c.alloc]) else {
                 continue;
             };
-            let Some(i) = s.mem.cells.iter().position(|x| {
-                x.alloc == a && x.size == c.size && x.off.as_constant() == Some(c.off)
-            }) else {
+            let Some(off) = self.expected(&c.off, s) else {
+                continue;
+            };
+            let Some(i) = s
+                .mem
+                .cells
+                .iter()
+                .position(|x| x.alloc == a && x.size == c.size && x.off == off)
+            else {
                 continue;
             };
             if let Content::Int(v, have) = s.mem.cells[i].val {
@@ -310,7 +386,7 @@ impl MemHead {
             if !c.kept {
                 continue;
             }
-            let gone = !kept[c.alloc] || Self::cell_of(c, s, &amap).is_none();
+            let gone = !kept[c.alloc] || self.cell_of(c, s, &amap).is_none();
             if gone {
                 let c = &mut self.cells[i];
                 c.kept = false;
@@ -356,7 +432,7 @@ impl MemHead {
             }
         }
         for c in self.cells.iter().filter(|c| c.kept) {
-            match (Self::cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
+            match (self.cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
                 (Some(Content::Int(v, _)), HVal::Int(m, _)) => mu[*m] = Some(v.poly()),
                 (Some(Content::Ptr(q)), HVal::Ptr(_, m)) => mu[*m] = Some(q.off.clone()),
                 _ => {}
@@ -428,7 +504,8 @@ impl MemHead {
             st.frames[p.frame].ptrs.insert(p.slot, ptr(p.target, p.off));
         }
         for c in self.cells.iter().filter(|c| c.kept) {
-            let Some(alloc) = index[c.alloc] else {
+            // The registers and pointers of `st` are set: the offset over its variables.
+            let (Some(alloc), Some(off)) = (index[c.alloc], self.expected(&c.off, st)) else {
                 continue;
             };
             let val = match c.val {
@@ -443,7 +520,7 @@ impl MemHead {
             };
             st.mem.cells.push(Cell {
                 alloc,
-                off: Poly::constant(c.off),
+                off,
                 size: c.size,
                 val,
             });
@@ -567,7 +644,12 @@ impl MemHead {
                 HVal::Int(v, _) => format!("x{}", n + v),
                 HVal::Ptr(tt, v) => format!("{} + x{}", t(tt), n + v),
             };
-            parts.push(format!("a{}[{}..+{}] = {v}", c.alloc, c.off, c.size));
+            let off = c
+                .off
+                .terms
+                .iter()
+                .fold(c.off.c.to_string(), |s, (j, a)| format!("{s} + {a}*x{j}"));
+            parts.push(format!("a{}[{off}..+{}] = {v}", c.alloc, c.size));
         }
         parts.join("; ")
     }

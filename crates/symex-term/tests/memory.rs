@@ -272,3 +272,24 @@ int main(void) {
         },
     );
 }
+
+#[test]
+fn array_element_as_loop_counter() {
+    // The inner loop counts `a[i]` down: the head keeps the cell at `4·i` (an offset over
+    // its registers), and the ranking function is over the cell's value.
+    yes(r#"
+#include <alloca.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    if (n < 1 || n > 1000) return 0;
+    int *a = alloca(n * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        a[i] = __VERIFIER_nondet_int();
+        if (a[i] > 1000) a[i] = 1000;
+        while (a[i] > 0) a[i]--;
+    }
+    return 0;
+}
+"#);
+}
