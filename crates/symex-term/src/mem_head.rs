@@ -504,8 +504,14 @@ impl MemHead {
             st.frames[p.frame].ptrs.insert(p.slot, ptr(p.target, p.off));
         }
         for c in self.cells.iter().filter(|c| c.kept) {
-            // The registers and pointers of `st` are set: the offset over its variables.
-            let (Some(alloc), Some(off)) = (index[c.alloc], self.expected(&c.off, st)) else {
+            let Some(alloc) = index[c.alloc] else {
+                continue;
+            };
+            // The registers and pointers of `st` are set: the offset over its variables. A
+            // cell that cannot be placed (a register it needs is dead) leaves bytes that no
+            // cell describes: the allocation is no longer pristine.
+            let Some(off) = self.expected(&c.off, st) else {
+                st.mem.allocs[alloc].pristine = false;
                 continue;
             };
             let val = match c.val {
