@@ -453,7 +453,8 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let used = |fi: usize, slot: Slot| {
         used_from(ex, s.frames[fi].func, s.frames[fi].block).contains(&slot)
     };
-    let mem = crate::mem_head::MemHead::of(s, &used);
+    let reg_slots: Vec<(usize, Slot)> = slots.iter().map(|(fi, slot, _, _)| (*fi, *slot)).collect();
+    let mem = crate::mem_head::MemHead::of(s, &used, &reg_slots);
     let mut live = vec![true; slots.len()];
     live.extend(mem.initial_live());
     let mem_mu = mem.mu(s, &live[slots.len()..]);

@@ -170,10 +170,17 @@ pub fn intrinsic(
     st: State,
     op: &Intrinsic,
     args: &[symex_ir::Operand],
+    dst: Option<Slot>,
 ) -> super::R<Vec<State>> {
     match op {
         Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => Ok(vec![st]),
         Intrinsic::Memset { len_width, .. } => super::alloc::memset(ex, st, args, *len_width),
+        Intrinsic::StackSave => {
+            let mut st = st;
+            super::alloc::stack_save(&mut st, dst);
+            Ok(vec![st])
+        }
+        Intrinsic::StackRestore => super::alloc::stack_restore(ex, st, args[0]),
         Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. } => {
             super::alloc::memcpy(ex, st, args, *len_width)
         }
