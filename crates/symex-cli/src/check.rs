@@ -3,6 +3,7 @@
 //! (every feasible path explored to its end, nothing approximated) without one; `UNKNOWN` otherwise — a
 //! verdict is never guessed. Exit status: 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN.
 
+use crate::portfolio::Answer;
 use crate::run::{explore, fail, output_dir, ExploreArgs, Output, TestsMode};
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -184,7 +185,7 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
 
 /// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
 /// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
-fn llvm_input(file: &std::path::Path) -> Option<String> {
+pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(ext, "ll" | "bc").then(|| {
         "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
@@ -194,7 +195,7 @@ fn llvm_input(file: &std::path::Path) -> Option<String> {
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
-fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
+pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(file).ok()?;
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let bytes = line.as_bytes();
@@ -228,9 +229,7 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     None
 }
 
-/// The share of `--max-time` the exploration gets; bounded model checking has the rest.
-const EXPLORATION_SHARE: f64 = 0.5;
-/// The budget of bounded model checking without `--max-time`.
+/// The budget of bounded model checking without `--max-time` (the exploration has none).
 const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Runs the subcommand; returns the exit status.
@@ -247,11 +246,8 @@ pub fn main(mut args: CheckArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let mut prog = Program::new(module);
     let p = args.property;
-    if p != Property::UnreachCall {
-        prog.run_error_functions_from_bodies();
-    }
+    let prog = crate::portfolio::prepare(module, p);
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
@@ -282,14 +278,54 @@ pub fn main(mut args: CheckArgs) -> i32 {
         leaks: p == Property::ValidMemsafety,
         symbolic_argc,
     };
+    let program = args.file.display().to_string();
     let out = Output {
         dir: Some(&dir),
         tests: TestsMode::Errors,
         ktest: false,
-        program: args.file.display().to_string(),
+        program: program.clone(),
         progress: false,
         validate: true,
     };
+    // The portfolio: bounded model checking in its own thread beside the exploration, both with the
+    // whole budget; the first definite verdict ends the process (`portfolio.rs`).
+    let bmc = (!args.no_bmc).then(|| crate::portfolio::BmcJob {
+        module: &prog.module,
+        property: p,
+        entry: &args.explore.entry,
+        checks,
+        stdin: args.explore.stdin,
+        budget: args
+            .explore
+            .max_time
+            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
+        dir: &dir,
+        program: &program,
+    });
+    let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
+    let explored = || match explore_answer(&prog, &args, checks, &out) {
+        Ok(mut a) => {
+            if let Answer::Unknown(why) = &mut a {
+                unknown_reasons.append(why);
+                *why = unknown_reasons;
+            }
+            a
+        }
+        // The program cannot start: nothing for BMC to decide either.
+        Err(why) => crate::portfolio::finish(|| fail(&why)),
+    };
+    crate::portfolio::race(bmc, &print, explored)
+}
+
+/// The exploration's answer: `FALSE` on the first violation whose test replays, `TRUE` when it completed
+/// with nothing undecided, else `UNKNOWN` with the reasons. `Err` when the program cannot start.
+fn explore_answer(
+    prog: &Program,
+    args: &CheckArgs,
+    checks: Checks,
+    out: &Output<'_>,
+) -> Result<Answer, String> {
+    let p = args.property;
     let mut violation: Option<(symex_engine::Bug, Option<&'static str>)> = None;
     let mut undecided: Vec<String> = Vec::new();
     let mut stop = |path: &FinishedPath| -> bool {
@@ -318,13 +354,9 @@ pub fn main(mut args: CheckArgs) -> i32 {
             }
         }
     };
-    // The portfolio: exploration gets part of the budget, bounded model checking what remains.
-    let started = std::time::Instant::now();
-    let mut explore_args = args.explore.clone();
-    explore_args.max_time = args.explore.max_time.map(|t| t * EXPLORATION_SHARE);
-    let ex = match explore(&prog, &explore_args, checks, &out, &mut stop) {
+    let ex = match explore(prog, &args.explore, checks, out, &mut stop) {
         Ok(x) => x,
-        Err(e) => return fail(&crate::run::describe_start_failure(&e)),
+        Err(e) => return Err(crate::run::describe_start_failure(&e)),
     };
     if let Some((bug, sub)) = violation {
         let test = ex
@@ -332,45 +364,38 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .iter()
             .find(|e| e.bug.kind == bug.kind && e.bug.loc == bug.loc)
             .and_then(|e| e.test.clone());
-        return report(&args, "false", Some((&bug, sub)), test, &[]);
+        return Ok(Answer::False { bug, sub, test });
     }
     let s = &ex.summary;
-    unknown_reasons.extend(undecided);
-    unknown_reasons.extend(s.incomplete_reasons.iter().cloned());
-    unknown_reasons.extend(ex.unsupported.iter().map(|u| format!("unsupported: {u}")));
-    unknown_reasons.extend(
+    let mut reasons = undecided;
+    reasons.extend(s.incomplete_reasons.iter().cloned());
+    reasons.extend(ex.unsupported.iter().map(|u| format!("unsupported: {u}")));
+    reasons.extend(
         ex.validation_errors
             .iter()
             .map(|v| format!("a test does not replay: {v}")),
     );
     if s.cut > 0 && s.incomplete_reasons.is_empty() {
-        unknown_reasons.push(format!("{} paths were cut", s.cut));
+        reasons.push(format!("{} paths were cut", s.cut));
     }
-    if s.complete && unknown_reasons.is_empty() {
-        report(&args, "true", None, None, &[])
-    } else {
-        if !s.complete && unknown_reasons.is_empty() {
-            unknown_reasons.push("the exploration did not complete".into());
+    if s.complete && reasons.is_empty() {
+        return Ok(Answer::True);
+    }
+    if !s.complete && reasons.is_empty() {
+        reasons.push("the exploration did not complete".into());
+    }
+    Ok(Answer::Unknown(reasons))
+}
+
+/// Prints `engine`'s answer (`check`'s verdict lines) and returns the exit status.
+fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
+    let engine = (!engine.is_empty()).then_some(engine);
+    match a {
+        Answer::True => report_by(args, engine, "true", None, None, &[]),
+        Answer::False { bug, sub, test } => {
+            report_by(args, engine, "false", Some((&bug, sub)), test, &[])
         }
-        let left = args
-            .explore
-            .max_time
-            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64)
-            .saturating_sub(started.elapsed());
-        if left.is_zero() || args.no_bmc {
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
-        let program = args.file.display().to_string();
-        match crate::bmc::portfolio(&prog, p, &args.explore.entry, checks, left, &dir, &program) {
-            crate::bmc::PortfolioAnswer::True => report(&args, "true", None, None, &[]),
-            crate::bmc::PortfolioAnswer::False { bug, sub, test } => {
-                report(&args, "false", Some((&bug, sub)), test, &[])
-            }
-            crate::bmc::PortfolioAnswer::Unknown(why) => {
-                unknown_reasons.push(why);
-                report(&args, "unknown", None, None, &unknown_reasons)
-            }
-        }
+        Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
     }
 }
 
@@ -384,6 +409,18 @@ fn optimisation(cflags: Option<&str>) -> Option<String> {
 /// Prints the verdict and returns the exit status.
 fn report(
     args: &CheckArgs,
+    verdict: &str,
+    bug: Option<(&symex_engine::Bug, Option<&str>)>,
+    test: Option<String>,
+    reasons: &[String],
+) -> i32 {
+    report_by(args, None, verdict, bug, test, reasons)
+}
+
+/// [`report`], naming the portfolio's engine that decided (`engine: …` line, JSON `"engine"`).
+fn report_by(
+    args: &CheckArgs,
+    engine: Option<&str>,
     verdict: &str,
     bug: Option<(&symex_engine::Bug, Option<&str>)>,
     test: Option<String>,
@@ -425,6 +462,9 @@ fn report(
         if !reasons.is_empty() {
             o["reasons"] = json!(reasons);
         }
+        if let (Some(e), "true" | "false") = (engine, verdict) {
+            o["engine"] = json!(e);
+        }
         println!("{o}");
     } else {
         if !args.quiet {
@@ -436,6 +476,9 @@ fn report(
             }
             for r in reasons.iter() {
                 println!("unknown because: {r}");
+            }
+            if let (Some(e), "true" | "false") = (engine, verdict) {
+                println!("decided by: {e}");
             }
         }
         println!("{line}");

@@ -9,6 +9,7 @@ mod frontend;
 mod fuzz;
 mod its;
 mod native;
+mod portfolio;
 mod replay;
 mod run;
 mod term;

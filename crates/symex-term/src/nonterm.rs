@@ -89,10 +89,22 @@ fn candidate_inputs() -> Vec<Vec<i128>> {
     out
 }
 
-type Snapshot = Vec<(u32, u32, usize, Vec<(u32, i128)>)>;
+/// The positions and registers of every frame, and the memory with the pointer registers
+/// (in their `Debug` form: all literals in a concrete run).
+type Snapshot = (Vec<(u32, u32, usize, Vec<(u32, i128)>)>, String);
 
 fn snapshot(st: &State) -> Option<Snapshot> {
-    st.frames
+    let ptrs: Vec<_> = st.frames.iter().map(|f| &f.ptrs).collect();
+    let concrete = st.mem.is_concrete()
+        && ptrs
+            .iter()
+            .all(|m| m.values().all(|p| p.off.as_constant().is_some()));
+    if !concrete {
+        return None;
+    }
+    let memory = format!("{ptrs:?} {:?}", st.mem);
+    let frames = st
+        .frames
         .iter()
         .map(|f| {
             let regs = f
@@ -105,7 +117,8 @@ fn snapshot(st: &State) -> Option<Snapshot> {
                 .collect::<Option<Vec<_>>>()?;
             Some((f.func.0, f.block.0, f.idx, regs))
         })
-        .collect()
+        .collect::<Option<_>>()?;
+    Some((frames, memory))
 }
 
 fn run(
@@ -125,12 +138,14 @@ fn run(
             idx: 0,
             regs: Default::default(),
             ret_to: None,
+            ptrs: Default::default(),
         }],
         kb: Vec::new(),
         arrived: false,
         halted: false,
         unrolled: 0,
         inputs: Vec::new(),
+        mem: crate::rules::alloc::initial_mem(module),
     };
     if !module.func(entry).params.is_empty() {
         return None;

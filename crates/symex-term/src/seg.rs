@@ -40,6 +40,9 @@ pub struct HeadSpec {
     pub live: Vec<bool>,
     pub facts: Vec<Atom>,
     pub name: String,
+    /// `AL`/`PT` of the general state; its variables are numbered after `slots` (in
+    /// `live`, `head_vars`, `μ` and the facts).
+    pub mem: crate::mem_head::MemHead,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -196,12 +199,14 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
             idx: 0,
             regs: BTreeMap::new(),
             ret_to: None,
+            ptrs: BTreeMap::new(),
         }],
         kb: Vec::new(),
         arrived: ex.heads.contains(&(entry, BlockId(0))),
         halted: false,
         unrolled: 0,
         inputs: Vec::new(),
+        mem: crate::rules::alloc::initial_mem(ex.module),
     };
     // Parameters of the entry function (`main(argc, argv)`) are unconstrained inputs.
     for i in 0..ex.module.func(entry).params.len() {
@@ -210,6 +215,9 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
             let r = ex.class.reading(entry, s);
             let v = ex.fresh(&mut st, w, r);
             st.top_mut().regs.insert(s, Val::Var(v));
+        } else {
+            // A pointer parameter (`argv`): nothing is known of what it points to.
+            st.top_mut().ptrs.insert(s, crate::state::Ptr::unknown());
         }
     }
     Ok(st)
@@ -274,6 +282,7 @@ fn arrival(
     let key = s.key();
     let h = match seg.heads.iter().position(|h| h.key == key) {
         Some(h) => {
+            seg.heads[h].mem.normalize(ex, &mut s);
             if !is_instance(ex, &mut seg.heads[h], &s) {
                 return Arrival::Rebuild;
             }
@@ -289,7 +298,7 @@ fn arrival(
         }
     };
     let spec = &seg.heads[h];
-    let mu = spec
+    let mut mu: Vec<Option<Poly>> = spec
         .slots
         .iter()
         .zip(&spec.live)
@@ -298,6 +307,7 @@ fn arrival(
                 .flatten()
         })
         .collect();
+    mu.extend(spec.mem.mu(&s, &spec.live[spec.slots.len()..]));
     seg.edges.push(SegEdge {
         from: origin,
         to: h,
@@ -325,6 +335,7 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
         halted: false,
         unrolled: 0,
         inputs: Vec::new(),
+        mem: Default::default(),
     };
     let mut vars = Vec::new();
     for ((fi, slot, width, reading), live) in spec.slots.iter().zip(&spec.live) {
@@ -336,6 +347,11 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
         st.frames[*fi].regs.insert(*slot, Val::Var(v));
         vars.push(Some(v));
     }
+    let n = spec.slots.len();
+    vars.extend(
+        spec.mem
+            .instantiate(ex, &mut st, &spec.live[n..], &spec.facts, n),
+    );
     let sub = |i: usize| vars[i].map_or(Poly::constant(0), Poly::var);
     for f in &spec.facts {
         st.kb.push(Atom {
@@ -349,7 +365,9 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
 /// Whether `s` is an instance of the head's general state (conditions (g2), (g3)); when it
 /// is not, the head is weakened (dead slots, facts `s` does not entail) and `false` returned.
 fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
-    let mut ok = true;
+    let n = spec.slots.len();
+    let mut ok = spec.mem.matches(s, &mut spec.live[n..]);
+    let mem_mu = spec.mem.mu(s, &spec.live[n..]);
     for (i, (fi, slot, _, _)) in spec.slots.iter().enumerate() {
         if spec.live[i] && !s.frames[*fi].regs.contains_key(slot) {
             spec.live[i] = false;
@@ -359,6 +377,9 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
     let live = spec.live.clone();
     let slots = spec.slots.clone();
     let mu = |i: usize| -> Poly {
+        if i >= n {
+            return mem_mu[i - n].clone().unwrap_or_default();
+        }
         let (fi, slot, _, _) = slots[i];
         s.frames[fi]
             .regs
@@ -397,6 +418,7 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let mut template = s.frames.clone();
     for f in &mut template {
         f.regs.clear();
+        f.ptrs.clear();
     }
     let mut candidates = Vec::new();
     let top = s.top().func;
@@ -428,17 +450,35 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
-    candidates.sort();
-    candidates.dedup();
-    let mu = |i: usize| {
+    let used = |fi: usize, slot: Slot| {
+        used_from(ex, s.frames[fi].func, s.frames[fi].block).contains(&slot)
+    };
+    let mem = crate::mem_head::MemHead::of(s, &used);
+    let mut live = vec![true; slots.len()];
+    live.extend(mem.initial_live());
+    let mem_mu = mem.mu(s, &live[slots.len()..]);
+    let reg_mu = |i: usize| {
         let (fi, slot, _, _) = slots[i];
         s.frames[fi]
             .regs
             .get(&slot)
             .map_or(Poly::constant(0), |v| v.poly())
     };
+    let regs: Vec<_> = (0..slots.len())
+        .map(|i| (reg_mu(i), slots[i].2, slots[i].3))
+        .collect();
     // One model rules out most candidates without an entailment query each.
     let model = ex.kb.model(&s.kb, &[], ex.nvars);
+    let value = |p: &Poly| model.as_ref().and_then(|m| p.eval(m));
+    candidates.extend(mem.candidates(slots.len(), &regs, &mem_mu, &lits, &value));
+    candidates.sort();
+    candidates.dedup();
+    let mu = |i: usize| {
+        if i >= slots.len() {
+            return mem_mu[i - slots.len()].clone().unwrap_or_default();
+        }
+        reg_mu(i)
+    };
     let mut facts = Vec::new();
     for c in candidates {
         let inst = Atom {
@@ -461,10 +501,11 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     HeadSpec {
         key: s.key(),
         template,
-        live: vec![true; slots.len()],
+        live,
         slots,
         facts,
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
+        mem,
     }
 }
 
@@ -556,6 +597,12 @@ pub fn describe(seg: &Seg) -> String {
         out.push_str(&format!("  {}: {}\n", spec.name, regs.join("; ")));
         let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
         out.push_str(&format!("    facts: {}\n", facts.join(", ")));
+        if !spec.mem.allocs.is_empty() || !spec.mem.ptrs.is_empty() {
+            out.push_str(&format!(
+                "    memory: {}\n",
+                spec.mem.describe(spec.slots.len())
+            ));
+        }
     }
     for (i, e) in seg.edges.iter().enumerate() {
         let from = match e.from {

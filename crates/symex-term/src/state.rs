@@ -1,8 +1,13 @@
-//! Abstract states ([B] Def. 1) for the register fragment: a call stack of positions with
-//! `LV` (slot → symbolic variable or literal), and the knowledge base `KB`, a conjunction of
-//! linear integer constraints over the symbolic variables. After `mem2reg` every scalar local
-//! is a register, so the paper's `AL`/`PT` components are empty; a program that still reads
-//! or writes memory is outside the supported fragment (MAYBE, naming the instruction).
+//! Abstract states ([B] Def. 1): a call stack of positions with `LV` (slot → symbolic
+//! variable or literal; pointer slots → [`Ptr`]), the knowledge base `KB`, a conjunction of
+//! linear integer constraints over the symbolic variables, and the memory [`Mem`]: the
+//! paper's `AL` (allocations) and `PT` (points-to entries, here [`Cell`]s).
+//!
+//! Addresses are kept as *allocation + byte offset* (provenance), not as one integer: two
+//! allocations are disjoint by construction (the paper's ⟨a⟩_FO needs a disjunction for
+//! that), an access is in bounds when `0 ≤ off ∧ off + size ≤ size(alloc)` is entailed, and
+//! the layout of allocations is never observable — comparing or subtracting pointers into
+//! different allocations, or turning them into integers, is outside the fragment.
 
 use std::collections::BTreeMap;
 use symex_ir::{BlockId, FuncId, Slot};
@@ -43,6 +48,8 @@ pub struct Frame {
     pub regs: BTreeMap<Slot, Val>,
     /// Where the caller wants the return value.
     pub ret_to: Option<Slot>,
+    /// `LV` of the pointer slots.
+    pub ptrs: BTreeMap<Slot, Ptr>,
 }
 
 /// An abstract state.
@@ -58,6 +65,8 @@ pub struct State {
     pub unrolled: u32,
     /// The symbolic variables returned by `__VERIFIER_nondet_*`, in call order.
     pub inputs: Vec<(String, u32, Val)>,
+    /// `AL` and `PT`.
+    pub mem: Mem,
 }
 
 impl State {
@@ -75,6 +84,124 @@ impl State {
             .iter()
             .map(|f| (f.func.0, f.block.0, f.idx))
             .collect()
+    }
+}
+
+/// What a pointer points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Null,
+    /// An index into [`Mem::allocs`].
+    Alloc(usize),
+    /// Any address (an entry parameter, a function, a pointer read from unknown memory):
+    /// every access through it is `ERR`.
+    Unknown,
+}
+
+/// A pointer value: its allocation and the byte offset into it (over ℤ: an offset outside
+/// `[0, size]` is never dereferenced without an `ERR`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ptr {
+    pub target: Target,
+    pub off: Poly,
+}
+
+impl Ptr {
+    pub fn unknown() -> Ptr {
+        Ptr {
+            target: Target::Unknown,
+            off: Poly::constant(0),
+        }
+    }
+
+    pub fn null() -> Ptr {
+        Ptr {
+            target: Target::Null,
+            off: Poly::constant(0),
+        }
+    }
+}
+
+/// Where an allocation was made: the identity loop heads match allocations by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Site {
+    Global(u32),
+    /// An `alloca` (`heap == false`) or a `malloc`/`calloc` call: the frame depth and the
+    /// instruction.
+    Inst {
+        heap: bool,
+        depth: usize,
+        func: u32,
+        block: u32,
+        idx: usize,
+    },
+}
+
+/// What the bytes of an allocation hold where no [`Cell`] says otherwise, while it is
+/// `pristine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Init {
+    /// Indeterminate (`alloca`, `malloc`): a load gives any value of its type.
+    Undef,
+    /// Zero bytes (`calloc`, `memset(p, 0, size)`).
+    Zero,
+    /// The initializer of a global.
+    Global(u32),
+}
+
+/// An `AL` entry `⟦v, v + size − 1⟧`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Alloc {
+    pub site: Site,
+    /// Bytes (≥ 0).
+    pub size: Poly,
+    /// Not yet freed (or, for `alloca`, its frame not yet returned).
+    pub live: bool,
+    pub init: Init,
+    /// Every byte not covered by a cell holds `init` (false once a cell that was not
+    /// provably replaced is dropped).
+    pub pristine: bool,
+    /// Writes are undefined behaviour (string literals, `const` globals).
+    pub read_only: bool,
+}
+
+/// What a cell holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Content {
+    /// An integer in `reading`.
+    Int(Val, Reading),
+    Ptr(Ptr),
+}
+
+/// A `PT` entry: `size` bytes at `off` of allocation `alloc` hold `val`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    pub alloc: usize,
+    pub off: Poly,
+    pub size: u32,
+    pub val: Content,
+}
+
+/// `AL` and `PT`. Allocations are never removed (pointers index them); a freed one is
+/// not `live`. Cells are pairwise provably disjoint (a store drops the others).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mem {
+    pub allocs: Vec<Alloc>,
+    pub cells: Vec<Cell>,
+}
+
+impl Mem {
+    /// Whether every offset, size and value is a literal (a concrete run's memory).
+    pub fn is_concrete(&self) -> bool {
+        let lit = |p: &Poly| p.as_constant().is_some();
+        self.allocs.iter().all(|a| lit(&a.size))
+            && self.cells.iter().all(|c| {
+                lit(&c.off)
+                    && match &c.val {
+                        Content::Int(v, _) => matches!(v, Val::Const(_)),
+                        Content::Ptr(p) => lit(&p.off),
+                    }
+            })
     }
 }
 

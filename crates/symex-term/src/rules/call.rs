@@ -31,10 +31,15 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
             return ex.unsupported(&st, &format!("recursive call of `{name}`"));
         }
         let mut vals = Vec::new();
+        let mut ptrs = BTreeMap::new();
         for (i, arg) in c.args.iter().enumerate().take(func.params.len()) {
             let p = Slot(i as u32);
             let Some(width) = ex.slot_width(fid, p) else {
-                return ex.unsupported(&st, &format!("pointer argument of `{name}`"));
+                match super::memory::pointer(ex, &mut st, *arg) {
+                    Ok(v) => ptrs.insert(p, v),
+                    Err(o) => return o,
+                };
+                continue;
             };
             let reading = ex.class.reading(fid, p);
             match ex.operand(&mut st, *arg, width, reading) {
@@ -48,6 +53,7 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
             idx: 0,
             regs: BTreeMap::new(),
             ret_to: c.dst,
+            ptrs,
         });
         for (p, v, width, reading) in vals {
             ex.bind(&mut st, p, v, width, reading);
@@ -56,7 +62,7 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
         return Outcome::Next(vec![st]);
     }
     if ENDS.contains(&name.as_str()) {
-        return Outcome::Done(st);
+        return Outcome::Done(Box::new(st));
     }
     if name.starts_with("__VERIFIER_nondet") {
         return nondet(ex, st, c, &name);
@@ -91,6 +97,9 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
             out.push(s);
         }
         return Outcome::Next(out);
+    }
+    if super::alloc::HANDLED.contains(&name.as_str()) {
+        return super::alloc::external(ex, st, c, &name);
     }
     ex.unsupported(&st, &format!("call of the external function `{name}`"))
 }
@@ -156,9 +165,18 @@ fn output(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
     Outcome::Next(vec![st])
 }
 
-pub fn intrinsic(ex: &mut Exec, st: State, op: &Intrinsic) -> super::R<Vec<State>> {
+pub fn intrinsic(
+    ex: &mut Exec,
+    st: State,
+    op: &Intrinsic,
+    args: &[symex_ir::Operand],
+) -> super::R<Vec<State>> {
     match op {
         Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => Ok(vec![st]),
+        Intrinsic::Memset { len_width, .. } => super::alloc::memset(ex, st, args, *len_width),
+        Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. } => {
+            super::alloc::memcpy(ex, st, args, *len_width)
+        }
         _ => Err(ex.unsupported(&st, &format!("intrinsic {op:?}"))),
     }
 }

@@ -55,7 +55,9 @@ pub fn cast(
 pub fn copy(ex: &mut Exec, mut st: State, dst: Slot, src: Operand) -> R<Vec<State>> {
     let f = st.top().func;
     let Some(width) = ex.slot_width(f, dst) else {
-        return Err(ex.unsupported(&st, "copy of a pointer"));
+        let p = super::memory::pointer(ex, &mut st, src)?;
+        super::memory::set(&mut st, dst, p);
+        return Ok(vec![st]);
     };
     let reading = ex.class.reading(f, dst);
     let v = ex.operand(&mut st, src, width, reading)?;

@@ -24,7 +24,7 @@ pub fn icmp(
     rhs: Operand,
 ) -> R<Vec<State>> {
     if is_pointer(ex, &st, lhs) || is_pointer(ex, &st, rhs) {
-        return Err(ex.unsupported(&st, "comparison of pointers"));
+        return super::memory::icmp(ex, st, pred, dst, lhs, rhs);
     }
     let f = st.top().func;
     let reading = match pred {
@@ -38,6 +38,19 @@ pub fn icmp(
     };
     let a = ex.operand(&mut st, lhs, width, reading)?;
     let b = ex.operand(&mut st, rhs, width, reading)?;
+    decide(ex, st, pred, dst, a, b)
+}
+
+/// `dst := a pred b` for values in the predicate's reading: evaluation, or refinement on
+/// the cases `a > b`, `a = b`, `a < b`.
+pub fn decide(
+    ex: &mut Exec,
+    st: State,
+    pred: IntPred,
+    dst: Slot,
+    a: Poly,
+    b: Poly,
+) -> R<Vec<State>> {
     let one = Poly::constant(1);
     // (a > b, a = b, a < b) as atoms; the predicate's value in each of the three cases.
     let gt = vec![ge(&a, &b.add(&one))];
@@ -78,7 +91,7 @@ pub fn select(
 ) -> R<Vec<State>> {
     let f = st.top().func;
     let Some(width) = ex.slot_width(f, dst) else {
-        return Err(ex.unsupported(&st, "`select` of pointers"));
+        return super::memory::select(ex, st, dst, cond, on_true, on_false);
     };
     let c = ex.operand(&mut st, cond, 1, Reading::Unsigned)?;
     let reading = ex.class.reading(f, dst);

@@ -72,9 +72,14 @@ fn many(ex: &mut Exec, st: State, cases: Vec<(Vec<symex_its::Atom>, &Edge)>) -> 
 fn edge(ex: &mut Exec, mut st: State, e: &Edge) -> Outcome {
     let f = st.top().func;
     let mut vals = Vec::new();
+    let mut ptrs = Vec::new();
     for m in e.moves.iter() {
         let Some(width) = ex.slot_width(f, m.dst) else {
-            return ex.unsupported(&st, "phi of pointers");
+            match super::memory::pointer(ex, &mut st, m.src) {
+                Ok(p) => ptrs.push((m.dst, p)),
+                Err(o) => return o,
+            }
+            continue;
         };
         let reading = ex.class.reading(f, m.dst);
         match ex.operand(&mut st, m.src, width, reading) {
@@ -85,6 +90,9 @@ fn edge(ex: &mut Exec, mut st: State, e: &Edge) -> Outcome {
     for (dst, v, width, reading) in vals {
         ex.bind(&mut st, dst, v, width, reading);
     }
+    for (dst, p) in ptrs {
+        super::memory::set(&mut st, dst, p);
+    }
     let top = st.top_mut();
     top.block = e.to;
     top.idx = 0;
@@ -94,14 +102,22 @@ fn edge(ex: &mut Exec, mut st: State, e: &Edge) -> Outcome {
 
 fn ret(ex: &mut Exec, mut st: State, val: Option<symex_ir::Operand>) -> Outcome {
     if st.frames.len() == 1 {
-        return Outcome::Done(st);
+        return Outcome::Done(Box::new(st));
     }
     let ret_to = st.top().ret_to;
     let caller = st.frames[st.frames.len() - 2].func;
     let value = match (val, ret_to) {
         (Some(op), Some(dst)) => {
             let Some(width) = ex.slot_width(caller, dst) else {
-                return ex.unsupported(&st, "returning a pointer");
+                let p = match super::memory::pointer(ex, &mut st, op) {
+                    Ok(p) => p,
+                    Err(o) => return o,
+                };
+                st.frames.pop();
+                super::alloc::pop_frame(&mut st);
+                super::memory::set(&mut st, dst, p);
+                st.top_mut().idx += 1;
+                return Outcome::Next(vec![st]);
             };
             let reading = ex.class.reading(caller, dst);
             match ex.operand(&mut st, op, width, reading) {
@@ -112,6 +128,7 @@ fn ret(ex: &mut Exec, mut st: State, val: Option<symex_ir::Operand>) -> Outcome 
         _ => None,
     };
     st.frames.pop();
+    super::alloc::pop_frame(&mut st);
     if let Some((dst, v, width, reading)) = value {
         ex.bind(&mut st, dst, v, width, reading);
     }

@@ -1,18 +1,21 @@
 //! The symbolic-execution rules of [B] §3 on abstract states, one rule family per file:
 //! [`arith`] (add/sub case analysis, mul/shl/trunc by modulo relations, div/rem/shift
 //! brackets, bitwise range facts), [`cmp`] (icmp and select refinement), [`control`]
-//! (br/switch/phi/ret), [`call`] (inlined calls, `__VERIFIER_*`), [`cast`] (zext/sext/trunc).
+//! (br/switch/phi/ret), [`call`] (inlined calls, `__VERIFIER_*`), [`cast`] (zext/sext/trunc),
+//! [`alloc`] (globals, alloca, malloc/calloc/free), [`memory`] (gep, load/store, pointers).
 //!
 //! A step returns the successors: one for an *evaluation*, several for a *refinement* (the
 //! KB split on a condition neither entailed nor refuted). A state where undefined behaviour
 //! cannot be excluded is `ERR`; a construct outside the fragment is `Unsupported`. Both
 //! name the instruction and its source position.
 
+pub mod alloc;
 pub mod arith;
 pub mod call;
 pub mod cast;
 pub mod cmp;
 pub mod control;
+pub mod memory;
 
 use crate::classify::Classification;
 use crate::kb::Kb;
@@ -37,7 +40,7 @@ pub enum Outcome {
     /// The successors (more than one: a refinement).
     Next(Vec<State>),
     /// The path ended: the program exited (or an assumption cut it off); the last state.
-    Done(State),
+    Done(Box<State>),
     /// `ERR`: undefined behaviour is not excluded.
     Err(String),
     /// Outside the supported fragment.
@@ -227,7 +230,7 @@ impl<'m> Exec<'m> {
     }
 
     /// A literal, a variable, or a fresh variable equal to a linear expression.
-    fn value_of(&mut self, st: &mut State, p: Poly, width: u32, reading: Reading) -> Val {
+    pub fn value_of(&mut self, st: &mut State, p: Poly, width: u32, reading: Reading) -> Val {
         if let Some(c) = p.as_constant() {
             return Val::Const(c);
         }
@@ -305,9 +308,7 @@ impl<'m> Exec<'m> {
                 dst,
                 src,
             } => cast::cast(self, st, *op, *from, *to, *dst, *src),
-            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
-                cast::copy(self, st, *dst, *src)
-            }
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => cast::copy(self, st, *dst, *src),
             Inst::Select {
                 dst,
                 cond,
@@ -315,11 +316,27 @@ impl<'m> Exec<'m> {
                 on_false,
             } => cmp::select(self, st, *dst, *cond, *on_true, *on_false),
             Inst::Call(c) => return call::call(self, st, c),
-            Inst::Intrinsic { op, .. } => call::intrinsic(self, st, op),
-            Inst::Load { .. } => Err(self.unsupported(&st, "`load` from memory not promoted to a register (arrays, pointers, address-taken locals)")),
-            Inst::Store { .. } => Err(self.unsupported(&st, "`store` to memory not promoted to a register")),
-            Inst::Alloca { .. } => Err(self.unsupported(&st, "`alloca` that mem2reg could not promote")),
-            Inst::Gep { .. } => Err(self.unsupported(&st, "pointer arithmetic (`getelementptr`)")),
+            Inst::Intrinsic { op, args, .. } => call::intrinsic(self, st, op, args),
+            Inst::Load {
+                dst, ptr, ty, size, ..
+            } => memory::load(self, st, *dst, *ptr, *ty, *size),
+            Inst::Store {
+                ptr, val, ty, size, ..
+            } => memory::store(self, st, *ptr, *val, *ty, *size),
+            Inst::Alloca {
+                dst,
+                elem_size,
+                count,
+                count_width,
+                ..
+            } => alloc::alloca(self, st, *dst, *elem_size, *count, *count_width),
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+                ..
+            } => memory::gep(self, st, *dst, *base, *offset, indices),
             Inst::ExtractValue { .. } | Inst::InsertValue { .. } => {
                 Err(self.unsupported(&st, "aggregate values"))
             }

@@ -1,0 +1,547 @@
+//! What a loop head's general state keeps of `AL` and `PT` ([B] generalization (a)–(e) for
+//! the memory components).
+//!
+//! Allocations are matched by their [`Site`] (a global, or the instruction and frame depth
+//! of an `alloca`/`malloc`): a head keeps an allocation when every arrival has exactly one
+//! live allocation of that site (`malloc` in a loop makes several: they are forgotten, and
+//! pointers into them become unknown, so accesses through them are `ERR`). Pointer
+//! registers keep their allocation; cells are kept at literal offsets only (at most
+//! [`MAX_CELLS_PER_ALLOC`] per allocation: array contents are forgotten). Every size,
+//! offset and cell value becomes a *memory variable* of the head, numbered after its
+//! registers, with `μ` and candidate facts like a register's (its literal value, literal
+//! bounds, equality with `a·x + b` of a register): the ITS sees memory-held counters.
+//! A non-matching arrival weakens the head (drops an allocation, a cell, a pointer's
+//! target, `pristine`), which only shrinks: the construction stays finite.
+
+use crate::rules::Exec;
+use crate::state::{
+    ge, ge_c, le_c, Alloc, Cell, Content, Init, Ptr, Reading, Site, State, Target, Val,
+};
+use symex_ir::Slot;
+use symex_its::{Atom, Poly};
+
+/// Cells a head keeps per allocation: more are array contents, which no ranking function
+/// needs and which would blow up the ITS.
+pub const MAX_CELLS_PER_ALLOC: usize = 8;
+
+/// A head's pointer target: null, a head allocation, or unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HTarget {
+    Null,
+    Alloc(usize),
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct HAlloc {
+    pub site: Site,
+    /// The memory variable of its size.
+    pub size: usize,
+    pub init: Init,
+    pub pristine: bool,
+    pub read_only: bool,
+    pub kept: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct HPtr {
+    pub frame: usize,
+    pub slot: Slot,
+    pub target: HTarget,
+    /// The memory variable of its offset.
+    pub off: usize,
+}
+
+#[derive(Clone, Debug)]
+pub enum HVal {
+    /// The memory variable of the value, and its reading.
+    Int(usize, Reading),
+    /// Target and the memory variable of the offset.
+    Ptr(HTarget, usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct HCell {
+    pub alloc: usize,
+    pub off: i128,
+    pub size: u32,
+    pub val: HVal,
+    pub kept: bool,
+}
+
+/// A memory variable: an unbounded integer (size, offset) or a ranged value.
+#[derive(Clone, Copy, Debug)]
+pub struct MVar {
+    pub range: Option<(u32, Reading)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MemHead {
+    pub allocs: Vec<HAlloc>,
+    pub ptrs: Vec<HPtr>,
+    pub cells: Vec<HCell>,
+    pub vars: Vec<MVar>,
+}
+
+/// The literal `c` when `facts` contain `x_i ≥ c` and `x_i ≤ c` (or `x_i = c`).
+fn fixed(facts: &[Atom], i: usize) -> Option<i128> {
+    let only_i = |a: &Atom| a.poly.vars().into_iter().eq([i]) && a.poly.is_linear();
+    let mut lo = None;
+    let mut hi = None;
+    for a in facts.iter().filter(|a| only_i(a)) {
+        let k = a.poly.linear_coeff(i);
+        let c = a.poly.constant_term();
+        match (a.rel, k) {
+            (symex_its::Rel::Eq, 1) => return Some(-c),
+            (symex_its::Rel::Eq, -1) => return Some(c),
+            (symex_its::Rel::Ge, 1) => lo = Some(-c),
+            (symex_its::Rel::Ge, -1) => hi = Some(c),
+            _ => {}
+        }
+    }
+    match (lo, hi) {
+        (Some(l), Some(h)) if l == h => Some(l),
+        _ => None,
+    }
+}
+
+/// The unique live allocation of `site` in `s`.
+fn find(s: &State, site: Site) -> Option<usize> {
+    let mut it = s
+        .mem
+        .allocs
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.live && a.site == site);
+    let first = it.next()?.0;
+    it.next().is_none().then_some(first)
+}
+
+impl MemHead {
+    fn var(&mut self, range: Option<(u32, Reading)>) -> usize {
+        self.vars.push(MVar { range });
+        self.vars.len() - 1
+    }
+
+    /// The memory part of a head from its first arrival; `used(frame, slot)` says whether a
+    /// pointer register is read from the head on.
+    pub fn of(s: &State, used: &dyn Fn(usize, Slot) -> bool) -> MemHead {
+        let mut h = MemHead::default();
+        let mut map = vec![None; s.mem.allocs.len()];
+        for (i, a) in s.mem.allocs.iter().enumerate() {
+            if a.live && find(s, a.site) == Some(i) {
+                let size = h.var(None);
+                map[i] = Some(h.allocs.len());
+                h.allocs.push(HAlloc {
+                    site: a.site,
+                    size,
+                    init: a.init,
+                    pristine: a.pristine,
+                    read_only: a.read_only,
+                    kept: true,
+                });
+            }
+        }
+        let target = |t: Target| match t {
+            Target::Null => HTarget::Null,
+            Target::Alloc(a) => map[a].map_or(HTarget::Unknown, HTarget::Alloc),
+            Target::Unknown => HTarget::Unknown,
+        };
+        for (fi, f) in s.frames.iter().enumerate() {
+            for (slot, p) in &f.ptrs {
+                if used(fi, *slot) {
+                    let off = h.var(None);
+                    h.ptrs.push(HPtr {
+                        frame: fi,
+                        slot: *slot,
+                        target: target(p.target),
+                        off,
+                    });
+                }
+            }
+        }
+        for (i, ha) in map.iter().enumerate() {
+            let Some(ha) = *ha else { continue };
+            let cells: Vec<&Cell> = s.mem.cells.iter().filter(|c| c.alloc == i).collect();
+            let literal = cells.iter().all(|c| c.off.as_constant().is_some());
+            if !literal || cells.len() > MAX_CELLS_PER_ALLOC {
+                h.allocs[ha].pristine = false;
+                continue;
+            }
+            for c in cells {
+                let val = match &c.val {
+                    Content::Int(_, r) => HVal::Int(h.var(Some((c.size * 8, *r))), *r),
+                    Content::Ptr(p) => HVal::Ptr(target(p.target), h.var(None)),
+                };
+                h.cells.push(HCell {
+                    alloc: ha,
+                    off: c.off.as_constant().expect("literal"),
+                    size: c.size,
+                    val,
+                    kept: true,
+                });
+            }
+        }
+        h
+    }
+
+    /// The initial liveness of the memory variables: the offset of an unknown pointer
+    /// carries nothing.
+    pub fn initial_live(&self) -> Vec<bool> {
+        let mut live = vec![true; self.vars.len()];
+        for p in &self.ptrs {
+            if p.target == HTarget::Unknown {
+                live[p.off] = false;
+            }
+        }
+        live
+    }
+
+    /// The arrival's allocation for each head allocation.
+    fn alloc_map(&self, s: &State) -> Vec<Option<usize>> {
+        self.allocs
+            .iter()
+            .map(|a| if a.kept { find(s, a.site) } else { None })
+            .collect()
+    }
+
+    fn target_matches(t: HTarget, p: &Ptr, amap: &[Option<usize>]) -> bool {
+        match t {
+            HTarget::Unknown => true,
+            HTarget::Null => p.target == Target::Null,
+            HTarget::Alloc(h) => amap[h].is_some() && p.target == Target::Alloc(amap[h].unwrap()),
+        }
+    }
+
+    /// The arrival's cell for a head cell.
+    fn cell_of<'s>(c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
+        let a = amap[c.alloc]?;
+        s.mem.cells.iter().find(|x| {
+            x.alloc == a
+                && x.size == c.size
+                && x.off.as_constant() == Some(c.off)
+                && match (&c.val, &x.val) {
+                    (HVal::Int(_, r), Content::Int(_, q)) => r == q,
+                    (HVal::Ptr(t, _), Content::Ptr(p)) => Self::target_matches(*t, p, amap),
+                    _ => false,
+                }
+        })
+    }
+
+    /// Converts the arrival's cells that the head keeps in the other reading (a store of a
+    /// signed value into a cell that held an unsigned one) to the head's reading, by the
+    /// modulo relation of [`Exec::convert`]: the same concrete states, matchable by `μ`.
+    pub fn normalize(&self, ex: &mut Exec, s: &mut State) {
+        let amap = self.alloc_map(s);
+        for c in self.cells.iter().filter(|c| c.kept) {
+            let (HVal::Int(_, want), Some(a)) = (&c.val, amap[c.alloc]) else {
+                continue;
+            };
+            let Some(i) = s.mem.cells.iter().position(|x| {
+                x.alloc == a && x.size == c.size && x.off.as_constant() == Some(c.off)
+            }) else {
+                continue;
+            };
+            if let Content::Int(v, have) = s.mem.cells[i].val {
+                if have != *want {
+                    let w = c.size * 8;
+                    let p = ex.convert(s, v, w, have, *want);
+                    let val = ex.value_of(s, p, w, *want);
+                    s.mem.cells[i].val = Content::Int(val, *want);
+                }
+            }
+        }
+    }
+
+    /// Whether `s` matches the memory part (else it is weakened, `live` of the memory
+    /// variables updated, and `false` returned).
+    pub fn matches(&mut self, s: &State, live: &mut [bool]) -> bool {
+        let mut ok = true;
+        let amap = self.alloc_map(s);
+        for (h, a) in self.allocs.iter_mut().enumerate() {
+            if a.kept && amap[h].is_none() {
+                a.kept = false;
+                a.pristine = false;
+                live[a.size] = false;
+                ok = false;
+            }
+        }
+        let kept: Vec<bool> = self.allocs.iter().map(|a| a.kept).collect();
+        let forget = |t: &mut HTarget, off: usize, live: &mut [bool]| {
+            if let HTarget::Alloc(h) = *t {
+                if !kept[h] {
+                    *t = HTarget::Unknown;
+                    live[off] = false;
+                    return false;
+                }
+            }
+            true
+        };
+        for p in &mut self.ptrs {
+            if p.target == HTarget::Unknown {
+                continue;
+            }
+            ok &= forget(&mut p.target, p.off, live);
+            let arrived = s.frames[p.frame].ptrs.get(&p.slot);
+            let same = arrived.is_some_and(|q| Self::target_matches(p.target, q, &amap));
+            if !same {
+                p.target = HTarget::Unknown;
+                live[p.off] = false;
+                ok = false;
+            }
+        }
+        for i in 0..self.cells.len() {
+            let c = &self.cells[i];
+            if !c.kept {
+                continue;
+            }
+            let gone = !kept[c.alloc] || Self::cell_of(c, s, &amap).is_none();
+            if gone {
+                let c = &mut self.cells[i];
+                c.kept = false;
+                let v = match c.val {
+                    HVal::Int(v, _) | HVal::Ptr(_, v) => v,
+                };
+                live[v] = false;
+                self.allocs[c.alloc].pristine = false;
+                ok = false;
+            } else if let HVal::Ptr(t, v) = &mut self.cells[i].val {
+                ok &= forget(t, *v, live);
+            }
+        }
+        // `pristine` at the head: the arrival's allocation is pristine and has no cell
+        // beyond the head's (whose bytes would not hold the initializer).
+        for (h, a) in self.allocs.iter_mut().enumerate() {
+            let Some(x) = amap[h].filter(|_| a.pristine) else {
+                continue;
+            };
+            let xa = &s.mem.allocs[x];
+            let extra = s.mem.cells.iter().filter(|c| c.alloc == x).count()
+                > self.cells.iter().filter(|c| c.kept && c.alloc == h).count();
+            if !xa.pristine || xa.init != a.init || extra {
+                a.pristine = false;
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    /// `μ` of the memory variables for a matching arrival (`None` for dead ones).
+    pub fn mu(&self, s: &State, live: &[bool]) -> Vec<Option<Poly>> {
+        let amap = self.alloc_map(s);
+        let mut mu: Vec<Option<Poly>> = vec![None; self.vars.len()];
+        for (h, a) in self.allocs.iter().enumerate() {
+            if let Some(x) = amap[h] {
+                mu[a.size] = Some(s.mem.allocs[x].size.clone());
+            }
+        }
+        for p in &self.ptrs {
+            if let Some(q) = s.frames[p.frame].ptrs.get(&p.slot) {
+                mu[p.off] = Some(q.off.clone());
+            }
+        }
+        for c in self.cells.iter().filter(|c| c.kept) {
+            match (Self::cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
+                (Some(Content::Int(v, _)), HVal::Int(m, _)) => mu[*m] = Some(v.poly()),
+                (Some(Content::Ptr(q)), HVal::Ptr(_, m)) => mu[*m] = Some(q.off.clone()),
+                _ => {}
+            }
+        }
+        for (m, l) in mu.iter_mut().zip(live) {
+            if !l {
+                *m = None;
+            }
+        }
+        mu
+    }
+
+    /// Puts the general memory into `st` (its frames already set up): fresh variables for
+    /// the live memory variables, returned in order. A variable the head's `facts` (over
+    /// registers `0..n` and memory variables from `n`) fix to a literal appears in the memory
+    /// as that literal: an offset of 0 stays a literal offset, so cells at it match.
+    pub fn instantiate(
+        &self,
+        ex: &mut Exec,
+        st: &mut State,
+        live: &[bool],
+        facts: &[Atom],
+        n: usize,
+    ) -> Vec<Option<usize>> {
+        let vars: Vec<Option<usize>> = self
+            .vars
+            .iter()
+            .zip(live)
+            .map(|(v, l)| {
+                l.then(|| match v.range {
+                    Some((w, r)) => ex.fresh(st, w, r),
+                    None => ex.fresh_int(),
+                })
+            })
+            .collect();
+        let poly = |v: usize| match fixed(facts, n + v) {
+            Some(c) => Poly::constant(c),
+            None => vars[v].map_or(Poly::constant(0), Poly::var),
+        };
+        let mut index = vec![None; self.allocs.len()];
+        for (h, a) in self.allocs.iter().enumerate().filter(|(_, a)| a.kept) {
+            index[h] = Some(st.mem.allocs.len());
+            st.mem.allocs.push(Alloc {
+                site: a.site,
+                size: poly(a.size),
+                live: true,
+                init: a.init,
+                pristine: a.pristine,
+                read_only: a.read_only,
+            });
+        }
+        let ptr = |t: HTarget, off: usize| match (t, vars[off]) {
+            (HTarget::Null, Some(_)) => Ptr {
+                target: Target::Null,
+                off: poly(off),
+            },
+            (HTarget::Alloc(h), Some(_)) => Ptr {
+                target: index[h].map_or(Target::Unknown, Target::Alloc),
+                off: poly(off),
+            },
+            _ => Ptr::unknown(),
+        };
+        for p in &self.ptrs {
+            st.frames[p.frame].ptrs.insert(p.slot, ptr(p.target, p.off));
+        }
+        for c in self.cells.iter().filter(|c| c.kept) {
+            let Some(alloc) = index[c.alloc] else {
+                continue;
+            };
+            let val = match c.val {
+                HVal::Int(v, r) => Content::Int(
+                    match fixed(facts, n + v) {
+                        Some(c) => Val::Const(c),
+                        None => vars[v].map_or(Val::Const(0), Val::Var),
+                    },
+                    r,
+                ),
+                HVal::Ptr(t, v) => Content::Ptr(ptr(t, v)),
+            };
+            st.mem.cells.push(Cell {
+                alloc,
+                off: Poly::constant(c.off),
+                size: c.size,
+                val,
+            });
+        }
+        vars
+    }
+
+    /// Candidate facts over the head's variables (registers `0..n`, memory variables from
+    /// `n`), given the first arrival's values `regs` (with width and reading) and `mu`:
+    /// each memory variable's value (literal, or in a model of the KB: `value`) as bounds, a size at least each offset into it
+    /// and offsets at least 0, `m = a·x + b` when the arrival's value is that of register
+    /// `x`, literal bounds and orderings with registers for cell values.
+    pub fn candidates(
+        &self,
+        n: usize,
+        regs: &[(Poly, u32, Reading)],
+        mu: &[Option<Poly>],
+        lits: &[i128],
+        value: &dyn Fn(&Poly) -> Option<i128>,
+    ) -> Vec<Atom> {
+        let mut out = Vec::new();
+        let x = |i: usize| Poly::var(i);
+        // Registers and ranged memory variables, for orderings between them.
+        let mut ordered: Vec<(usize, u32)> =
+            regs.iter().enumerate().map(|(i, r)| (i, r.1)).collect();
+        for (k, v) in self.vars.iter().enumerate() {
+            if let (Some((w, _)), Some(_)) = (v.range, &mu[k]) {
+                ordered.push((n + k, w));
+            }
+        }
+        if ordered.len() > 16 {
+            ordered.clear();
+        }
+        for (k, m) in mu.iter().enumerate() {
+            let Some(m) = m else { continue };
+            let me = x(n + k);
+            // Its literal value, or its value in a model (a size the KB fixes).
+            if let Some(c) = m.as_constant().or_else(|| value(m)) {
+                out.push(ge_c(&me, c));
+                out.push(le_c(&me, c));
+            }
+            // Sizes: `m = c·x` for the usual element sizes (`malloc(n * 4)`).
+            if self.allocs.iter().any(|a| a.size == k) {
+                for (i, (_, w, _)) in regs.iter().enumerate() {
+                    if *w > 1 {
+                        for c in [1, 2, 4, 8] {
+                            out.push(ge(&me, &x(i).scale(c)));
+                            out.push(ge(&x(i).scale(c), &me));
+                        }
+                    }
+                }
+            }
+            // `m = a·v + b` with `v` the value of register `i`.
+            if let [v] = m.vars().into_iter().collect::<Vec<_>>()[..] {
+                let a = m.linear_coeff(v);
+                let b = m.constant_term();
+                if m.is_linear() {
+                    for (i, (r, _, _)) in regs.iter().enumerate() {
+                        if *r == Poly::var(v) {
+                            let rhs = x(i).scale(a).add(&Poly::constant(b));
+                            out.push(ge(&me, &rhs));
+                            out.push(ge(&rhs, &me));
+                        }
+                    }
+                }
+            }
+            if let Some((w, r)) = self.vars[k].range {
+                let (lo, hi) = crate::rules::range(w, r);
+                for &c in lits {
+                    let c = crate::state::convert_const(c, w, r);
+                    if c > lo {
+                        out.push(ge_c(&me, c));
+                    }
+                    if c < hi {
+                        out.push(le_c(&me, c));
+                    }
+                }
+                for &(i, rw) in &ordered {
+                    if rw == w && i != n + k {
+                        out.push(ge(&me, &x(i)));
+                        out.push(ge(&x(i), &me));
+                        out.push(ge(&me, &x(i).add(&Poly::constant(1))));
+                        out.push(ge(&x(i), &me.add(&Poly::constant(1))));
+                    }
+                }
+            }
+        }
+        for p in &self.ptrs {
+            out.push(ge_c(&x(n + p.off), 0));
+            if let HTarget::Alloc(h) = p.target {
+                out.push(ge(&x(n + self.allocs[h].size), &x(n + p.off)));
+            }
+        }
+        out
+    }
+
+    /// The memory part in text (for the SEG's description).
+    pub fn describe(&self, n: usize) -> String {
+        let t = |t: HTarget| match t {
+            HTarget::Null => "null".to_string(),
+            HTarget::Alloc(h) => format!("a{h}"),
+            HTarget::Unknown => "?".to_string(),
+        };
+        let mut parts = Vec::new();
+        for (h, a) in self.allocs.iter().enumerate().filter(|(_, a)| a.kept) {
+            parts.push(format!("a{h} = {:?} of x{} bytes", a.site, n + a.size));
+        }
+        for p in &self.ptrs {
+            parts.push(format!("%{} -> {} + x{}", p.slot.0, t(p.target), n + p.off));
+        }
+        for c in self.cells.iter().filter(|c| c.kept) {
+            let v = match c.val {
+                HVal::Int(v, _) => format!("x{}", n + v),
+                HVal::Ptr(tt, v) => format!("{} + x{}", t(tt), n + v),
+            };
+            parts.push(format!("a{}[{}..+{}] = {v}", c.alloc, c.off, c.size));
+        }
+        parts.join("; ")
+    }
+}
