@@ -48,10 +48,14 @@ run_one() {
     within=$(jq -r '.check.within // 0' <<< "$json" 2>/dev/null)
     capped=$(jq -r '.check.capped // 0' <<< "$json" 2>/dev/null)
     reason=$(jq -r '.reason // ""' <<< "$json" 2>/dev/null)
+    # What the bound is over: constant, inputs, size (variables only), both.
+    over=$(jq -r 'if .bound_variables == null then "-" else
+        ([.bound_variables[] | startswith("b_umax") or startswith("b_smax")] |
+         if length == 0 then "constant" elif all then "size" elif any then "both" else "inputs" end) end' <<< "$json" 2>/dev/null)
     [ -n "$json" ] || reason=$(head -c 300 "$out/err.$$" | tr '\n\t' '  ')
     rm -f "$out/err.$$"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$class" "${viol:-0}" "${within:-0}" "${capped:-0}" \
-        "$(( ($(date +%s%N) - start) / 1000000 ))" "$(tr '\t\n' '  ' <<< "$reason" | head -c 400)" "$file"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$class" "${viol:-0}" "${within:-0}" "${capped:-0}" \
+        "$(( ($(date +%s%N) - start) / 1000000 ))" "$(tr '\t\n' '  ' <<< "$reason" | head -c 400)" "$file" "${over:--}"
 }
 export -f run_one
 export symex limit out
@@ -64,6 +68,8 @@ fi
 n=$(wc -l < "$out/results")
 echo "programs: $n (tpdb/Complexity_C_Integer, every ${step}. file, ${limit} s each${FLAGS:+, $FLAGS})"
 awk -F'\t' '{ c[$1]++ } END { for (k in c) printf "  %-10s %d\n", k, c[k] }' "$out/results" | sort
+echo "bounds by what they are over (inputs: parameters and input values; size: b_umax/b_smax):"
+awk -F'\t' '$1!="MAYBE" { c[$8]++ } END { for (k in c) printf "  %-10s %d\n", k, c[k] }' "$out/results" | sort
 echo "MAYBE by reason:"
 awk -F'\t' '$1=="MAYBE" { print $6 }' "$out/results" | while IFS= read -r r; do cause "$r"; done |
     sort | uniq -c | sort -rn | sed 's/^/  /'

@@ -203,6 +203,7 @@ fn to_json(
         "inputs": found.map(|f| f.inputs.iter().map(|i| json!({"name": i.name(), "what": i.describe()})).collect::<Vec<_>>()),
         "size_variables_as_inputs": found.map(|f| f.mode == SizeMode::Inputs),
         "uses_size_variables": found.map(|f| f.uses_size_variables()),
+        "bound_variables": found.map(|f| f.variables()),
         "reason": r.reason,
         "undefined_behaviour": r.undefined_behaviour,
         "its": r.whole.as_ref().map(|w| print::to_koat(&w.its)),

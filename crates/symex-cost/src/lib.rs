@@ -70,16 +70,20 @@ impl Found {
         self.complexity.bound.eval(&start)
     }
 
+    /// The start variables the bound mentions, by name.
+    pub fn variables(&self) -> Vec<String> {
+        match &self.complexity.bound {
+            Bound::Poly(p) => p.vars().iter().map(|v| self.its.vars[*v].clone()).collect(),
+            Bound::Infinite => Vec::new(),
+        }
+    }
+
     /// Whether the bound mentions a size variable.
     pub fn uses_size_variables(&self) -> bool {
-        match &self.complexity.bound {
-            Bound::Poly(p) => p.vars().iter().any(|v| {
-                self.inputs
-                    .iter()
-                    .any(|i| matches!(i, Input::Size(_)) && i.name() == self.its.vars[*v])
-            }),
-            Bound::Infinite => false,
-        }
+        let vars = self.variables();
+        self.inputs
+            .iter()
+            .any(|i| matches!(i, Input::Size(_)) && vars.contains(&i.name()))
     }
 }
 

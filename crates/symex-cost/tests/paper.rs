@@ -159,3 +159,35 @@ fn an_overflow_ends_the_run_and_the_bound_counts_it_up_to_there() {
     assert!(matches!(end, End::Exit(_)), "{end:?}");
     assert!((m as i128) <= at(&found, 1000) && m < n);
 }
+
+/// `run_once` counts what `symex replay` counts: `examples/term/h.c` calls `h` from `main`
+/// with a `__VERIFIER_nondet_uint()` value; `symex_engine::run` (replay's interpreter, from
+/// a test file) reports `main`'s count, which is `h`'s count started directly plus the same
+/// three instructions of `main` (the input call, the call of `h`, `ret`) for every `j`.
+#[test]
+fn the_count_of_a_started_entry_is_the_count_replay_reports() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/term/h.c");
+    let module = load(&path);
+    let prog = Program::new(module);
+    let mut overheads = Vec::new();
+    for j in [0u32, 1, 7, 1000, 54_321] {
+        let test = symex_engine::TestFile {
+            program: None,
+            entry: Some("main".into()),
+            inputs: vec![symex_engine::TestInput {
+                name: "__VERIFIER_nondet_uint".into(),
+                bytes: j.to_le_bytes().to_vec(),
+            }],
+            outcome: None,
+        };
+        let replayed = symex_engine::run(&prog, &test, &symex_engine::RunOptions::default());
+        assert!(matches!(replayed.end, End::Exit(0)), "{:?}", replayed.end);
+        let direct = measured(&prog, "h", j);
+        overheads.push(replayed.instructions as i128 - direct);
+    }
+    assert!(
+        overheads.iter().all(|o| *o == overheads[0]),
+        "{overheads:?}"
+    );
+    assert_eq!(overheads[0], 3, "{overheads:?}");
+}

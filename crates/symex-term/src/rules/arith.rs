@@ -85,7 +85,7 @@ pub fn binary(
             (Some(c), _) => modulo(ex, st, dst, width, reading, no_wrap, b.scale(c)),
             (_, Some(c)) => modulo(ex, st, dst, width, reading, no_wrap, a.scale(c)),
             _ if no_wrap && !wraps(ex, reading) => {
-                Err(ex.err(&st, "`mul nsw` of two variables: overflow not excluded"))
+                overflow_not_excluded(ex, st, dst, width, reading, "`mul nsw` of two variables")
             }
             _ => unconstrained(ex, st, dst, width, reading, &[]),
         },
@@ -94,7 +94,7 @@ pub fn binary(
             match amount {
                 Some(s) => modulo(ex, st, dst, width, reading, no_wrap, a.scale(1i128 << s)),
                 None if no_wrap && !wraps(ex, reading) => {
-                    Err(ex.err(&st, "`shl nsw` by a variable: overflow not excluded"))
+                    overflow_not_excluded(ex, st, dst, width, reading, "`shl nsw` by a variable")
                 }
                 None => unconstrained(ex, st, dst, width, reading, &[]),
             }
@@ -377,6 +377,29 @@ fn upper_same_sign(ex: &mut Exec, st: &State, a: &Poly, reading: Reading) -> Vec
 }
 
 /// A fresh value of the range, at least 0 and at most each of `upper` when given.
+/// A no-wrap operation whose overflow the linear model can neither exclude nor describe:
+/// ERR, or under `ub_ends_run` two successors — the run that ends at the overflow, and one
+/// that goes on with a fresh value of the type (the exact product is not linear).
+fn overflow_not_excluded(
+    ex: &mut Exec,
+    st: State,
+    dst: Slot,
+    width: u32,
+    reading: Reading,
+    what: &str,
+) -> R<Vec<State>> {
+    if !ex.ub_ends_run {
+        return Err(ex.err(&st, &format!("{what}: overflow not excluded")));
+    }
+    let mut cut = st.clone();
+    cut.halted = true;
+    let at = format!("{}: {what} may overflow", ex.here(&st));
+    ex.ub_cut.push(at);
+    let mut out = unconstrained(ex, st, dst, width, reading, &[])?;
+    out.push(cut);
+    Ok(out)
+}
+
 fn unconstrained(
     ex: &mut Exec,
     mut st: State,
