@@ -3,7 +3,8 @@
 //! of a run passes a head, and the SEG needs generalization only there.
 
 use rustc_hash::FxHashSet;
-use symex_ir::{BlockId, FuncId, Module, Terminator};
+use symex_ir::uses::inst_operands;
+use symex_ir::{Block, BlockId, Edge, FuncId, Inst, Module, Operand, Slot, Terminator};
 
 /// The successors of a block.
 pub fn successors(term: &Terminator) -> Vec<BlockId> {
@@ -55,4 +56,205 @@ pub fn loop_heads(module: &Module) -> FxHashSet<(FuncId, BlockId)> {
         }
     }
     heads
+}
+
+/// The slots each block of `f` needs on entry (backward liveness over the CFG): a slot read
+/// on some path from the block's start before it is written. Phi moves of an edge read their
+/// sources and write their destinations at the end of the edge's source block. Dead slots are
+/// left out of a loop head's general state, so they neither cost a variable of the ITS nor
+/// stop a later arrival from being an instance.
+pub fn live_in(module: &Module, f: FuncId) -> Vec<FxHashSet<Slot>> {
+    let Some(body) = &module.func(f).body else {
+        return Vec::new();
+    };
+    let n = body.blocks.len();
+    let mut live: Vec<FxHashSet<Slot>> = vec![FxHashSet::default(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let set = block_live_in(&body.blocks[b], &live);
+            if set.len() != live[b].len() {
+                live[b] = set;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// The slots live before instruction `idx` of `block` (`idx = insts.len()`: the terminator).
+pub fn live_at(
+    module: &Module,
+    live: &[FxHashSet<Slot>],
+    f: FuncId,
+    block: BlockId,
+    idx: usize,
+) -> FxHashSet<Slot> {
+    let Some(body) = &module.func(f).body else {
+        return FxHashSet::default();
+    };
+    let blk = &body.blocks[block.0 as usize];
+    let mut set = live_out(blk, live);
+    for inst in blk.insts[idx.min(blk.insts.len())..].iter().rev() {
+        transfer(inst, &mut set);
+    }
+    set
+}
+
+fn slot_of(op: &Operand) -> Option<Slot> {
+    match op {
+        Operand::Slot(s) => Some(*s),
+        Operand::Const(_) => None,
+    }
+}
+
+/// Live after the block's instructions: the terminator's reads and, per edge, the target's
+/// live set with the moves' destinations replaced by their sources.
+fn live_out(blk: &Block, live: &[FxHashSet<Slot>]) -> FxHashSet<Slot> {
+    let mut set = FxHashSet::default();
+    let edge = |e: &Edge, set: &mut FxHashSet<Slot>| {
+        let mut target = live[e.to.0 as usize].clone();
+        for m in e.moves.iter() {
+            target.remove(&m.dst);
+        }
+        for m in e.moves.iter() {
+            target.extend(slot_of(&m.src));
+        }
+        set.extend(target);
+    };
+    match &blk.term {
+        Terminator::Br(e) => edge(e, &mut set),
+        Terminator::CondBr {
+            cond,
+            if_true,
+            if_false,
+        } => {
+            set.extend(slot_of(cond));
+            edge(if_true, &mut set);
+            edge(if_false, &mut set);
+        }
+        Terminator::Switch(s) => {
+            set.extend(slot_of(&s.value));
+            edge(&s.default, &mut set);
+            s.cases.iter().for_each(|(_, e)| edge(e, &mut set));
+        }
+        Terminator::Ret(v) => set.extend(v.as_ref().and_then(slot_of)),
+        Terminator::Unreachable => {}
+    }
+    set
+}
+
+fn transfer(inst: &Inst, set: &mut FxHashSet<Slot>) {
+    if let Some(d) = inst.dst() {
+        set.remove(&d);
+    }
+    inst_operands(inst, &mut |op| set.extend(slot_of(op)));
+}
+
+fn block_live_in(blk: &Block, live: &[FxHashSet<Slot>]) -> FxHashSet<Slot> {
+    let mut set = live_out(blk, live);
+    for inst in blk.insts.iter().rev() {
+        transfer(inst, &mut set);
+    }
+    set
+}
+
+/// The slots of `frame` that are still read after its position: for the top frame from its
+/// next instruction on, for a caller from the instruction after its pending call.
+pub fn live_slots(module: &Module, frame: &crate::state::Frame, caller: bool) -> FxHashSet<Slot> {
+    let live = live_in(module, frame.func);
+    let idx = frame.idx + usize::from(caller);
+    live_at(module, &live, frame.func, frame.block, idx)
+}
+
+/// Loop-head variants per position: arrivals whose flags differ are kept apart up to this
+/// many general states; further ones share one general state without pinned flags.
+pub const MAX_FLAG_VARIANTS: usize = 4;
+
+/// Whether `s` is a *flag* of `f`: a register every definition of which is a phi move of a
+/// literal or of itself (`int up = 1; … up = 0;`). A loop head keeps arrivals with different
+/// flag values apart, so that each phase of a loop is a location of its own in the ITS.
+fn is_flag(module: &Module, f: FuncId, s: Slot) -> bool {
+    let Some(body) = &module.func(f).body else {
+        return false;
+    };
+    if (s.0 as usize) < module.func(f).params.len() {
+        return false;
+    }
+    let mut defined = false;
+    for blk in &body.blocks {
+        if blk.insts.iter().any(|i| i.dst() == Some(s)) {
+            return false;
+        }
+        for e in successors_edges(&blk.term) {
+            for m in e.moves.iter().filter(|m| m.dst == s) {
+                match m.src {
+                    Operand::Const(_) => defined = true,
+                    Operand::Slot(src) if src == s => {}
+                    Operand::Slot(_) => return false,
+                }
+            }
+        }
+    }
+    defined
+}
+
+fn successors_edges(term: &Terminator) -> Vec<&Edge> {
+    match term {
+        Terminator::Br(e) => vec![e],
+        Terminator::CondBr {
+            if_true, if_false, ..
+        } => vec![if_true, if_false],
+        Terminator::Switch(s) => s.cases.iter().map(|c| &c.1).chain([&s.default]).collect(),
+        Terminator::Ret(_) | Terminator::Unreachable => vec![],
+    }
+}
+
+/// The live flags of the top frame of `s` that hold literals (its flag key).
+pub fn flag_values(module: &Module, s: &crate::state::State) -> Vec<(Slot, i128)> {
+    let f = s.top();
+    let consts: Vec<(Slot, i128)> = f
+        .regs
+        .iter()
+        .filter_map(|(slot, v)| match v {
+            crate::state::Val::Const(c) => Some((*slot, *c)),
+            crate::state::Val::Var(_) => None,
+        })
+        .filter(|(slot, _)| is_flag(module, f.func, *slot))
+        .collect();
+    if consts.is_empty() {
+        return consts;
+    }
+    let live = live_slots(module, f, false);
+    consts
+        .into_iter()
+        .filter(|(slot, _)| live.contains(slot))
+        .collect()
+}
+
+/// `s` without its flag registers (so a new head's general state gets no variable for them).
+pub fn without_flags(s: &crate::state::State, flags: &[(Slot, i128)]) -> crate::state::State {
+    let mut t = s.clone();
+    for (slot, _) in flags {
+        t.top_mut().regs.remove(slot);
+    }
+    t
+}
+
+/// Pins the flags in a head's general state: the template holds their literals.
+pub fn pin_flags(spec: &mut crate::seg::HeadSpec, flags: &[(Slot, i128)]) {
+    if let Some(top) = spec.template.last_mut() {
+        for (slot, c) in flags {
+            top.regs.insert(*slot, crate::state::Val::Const(*c));
+        }
+    }
+    spec.flags = flags.to_vec();
+}
+
+/// Whether `s` (at the head's position) has the head's pinned flag values.
+pub fn flags_match(spec: &crate::seg::HeadSpec, s: &crate::state::State) -> bool {
+    spec.flags
+        .iter()
+        .all(|(slot, c)| s.top().regs.get(slot) == Some(&crate::state::Val::Const(*c)))
 }

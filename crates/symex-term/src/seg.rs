@@ -10,10 +10,8 @@
 //! arrival does not entail a fact of `ā` (it is no instance), the fact is dropped and the
 //! graph is rebuilt: the facts only shrink, so the construction is finite (the widening).
 
-use crate::heads::successors;
 use crate::rules::{Exec, Outcome};
 use crate::state::{const_truth, ge, ge_c, le_c, Frame, Reading, State, Val};
-use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 use std::time::Instant;
 use symex_ir::{BlockId, Const, FuncId, Operand, Slot};
@@ -40,6 +38,8 @@ pub struct HeadSpec {
     pub live: Vec<bool>,
     pub facts: Vec<Atom>,
     pub name: String,
+    /// Flag registers pinned to literals in this general state ([`crate::heads::flag_values`]).
+    pub flags: Vec<(Slot, i128)>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -109,6 +109,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
         seg.head_kb = vec![Vec::new(); seg.heads.len()];
         let mut instantiated = vec![false; seg.heads.len()];
         ex.nvars = 0;
+        ex.rebuild = false;
         let mut init = initial(ex, entry)?;
         let mut work: Vec<(Origin, State)> = Vec::new();
         let mut rebuild = false;
@@ -169,6 +170,8 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                 Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
             }
         }
+        // A recursive function's summary lost a fact: the round used a too strong one.
+        rebuild |= std::mem::take(&mut ex.rebuild);
         if !rebuild {
             return Ok(seg);
         }
@@ -246,12 +249,13 @@ fn arrival(
     // A concrete state (every register a literal, e.g. `for (i = 0; i < 8; i++)` with
     // literal data) is executed on instead of generalized, up to a bound: precise, and
     // finite because of the bound.
-    if s.unrolled < UNROLL && is_concrete(&s) {
+    let call_head = crate::rules::recursion::is_call_head(ex, &s);
+    if !call_head && s.unrolled < UNROLL && is_concrete(&s) {
         s.unrolled += 1;
         work.push((origin, s));
         return Arrival::Continue;
     }
-    if leaves_without_loop(ex, &s) {
+    if !call_head && leaves_without_loop(ex, &s) {
         seg.leaves.push(Leaf {
             from: origin,
             kb: s.kb.clone(),
@@ -259,7 +263,17 @@ fn arrival(
         return Arrival::Continue;
     }
     let key = s.key();
-    let h = match seg.heads.iter().position(|h| h.key == key) {
+    let mut flags = crate::heads::flag_values(ex.module, &s);
+    let variants = seg.heads.iter().filter(|h| h.key == key).count();
+    let known = |flags: &[(Slot, i128)]| {
+        seg.heads
+            .iter()
+            .position(|h| h.key == key && h.flags == flags)
+    };
+    if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
+        flags.clear();
+    }
+    let h = match known(&flags) {
         Some(h) => {
             if !is_instance(ex, &mut seg.heads[h], &s) {
                 return Arrival::Rebuild;
@@ -267,7 +281,12 @@ fn arrival(
             h
         }
         None => {
-            let spec = new_head(ex, &s, seg.heads.len());
+            let mut spec = new_head(
+                ex,
+                &crate::heads::without_flags(&s, &flags),
+                seg.heads.len(),
+            );
+            crate::heads::pin_flags(&mut spec, &flags);
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -369,7 +388,7 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
 fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let mut slots = Vec::new();
     for (fi, frame) in s.frames.iter().enumerate() {
-        let used = used_from(ex, frame.func, frame.block);
+        let used = crate::heads::live_slots(ex.module, frame, fi + 1 < s.frames.len());
         for slot in frame.regs.keys() {
             if !used.contains(slot) {
                 continue;
@@ -450,30 +469,8 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         slots,
         facts,
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
+        flags: Vec::new(),
     }
-}
-
-/// Registers read in blocks reachable from `block` (including it).
-fn used_from(ex: &Exec, f: FuncId, block: BlockId) -> FxHashSet<Slot> {
-    let body = ex.module.func(f).body.as_ref().expect("body");
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![block];
-    let mut used = FxHashSet::default();
-    while let Some(b) = stack.pop() {
-        if !seen.insert(b) {
-            continue;
-        }
-        let blk = &body.blocks[b.0 as usize];
-        let text = format!("{:?} {:?}", blk.insts, blk.term);
-        // Operands are `Slot(n)` in the debug form: a cheap, complete scan of every use.
-        for part in text.split("Slot(").skip(1) {
-            if let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) {
-                used.insert(Slot(n));
-            }
-        }
-        stack.extend(successors(&blk.term));
-    }
-    used
 }
 
 /// The integer literals of a function (and −1, 0, 1), at most 16, smallest first.

@@ -13,6 +13,8 @@ pub mod call;
 pub mod cast;
 pub mod cmp;
 pub mod control;
+pub mod nonlinear;
+pub mod recursion;
 
 use crate::classify::Classification;
 use crate::kb::Kb;
@@ -55,6 +57,12 @@ pub struct Exec<'m> {
     pub heads: FxHashSet<(FuncId, BlockId)>,
     /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
     pub concrete_inputs: Option<Vec<i128>>,
+    /// Functions on a cycle of the call graph ([`recursion`]).
+    pub recursive: FxHashSet<FuncId>,
+    /// The return summaries of the recursive functions (they persist across SEG rounds).
+    pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
+    /// A summary lost a fact in this round: the SEG must be rebuilt.
+    pub rebuild: bool,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -69,6 +77,9 @@ impl<'m> Exec<'m> {
             nvars: 0,
             heads: crate::heads::loop_heads(module),
             concrete_inputs: None,
+            recursive: recursion::recursive_functions(module),
+            summaries: Default::default(),
+            rebuild: false,
         }
     }
 
