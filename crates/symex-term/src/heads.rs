@@ -172,32 +172,53 @@ pub fn live_slots(module: &Module, frame: &crate::state::Frame, caller: bool) ->
 /// many general states; further ones share one general state without pinned flags.
 pub const MAX_FLAG_VARIANTS: usize = 4;
 
-/// Whether `s` is a *flag* of `f`: a register every definition of which is a phi move of a
-/// literal or of itself (`int up = 1; … up = 0;`). A loop head keeps arrivals with different
-/// flag values apart, so that each phase of a loop is a location of its own in the ITS.
-fn is_flag(module: &Module, f: FuncId, s: Slot) -> bool {
+/// The *flags* of `f`: registers every definition of which is a phi move (or select arm, or
+/// copy) of a literal or of another flag (`int up = 1; … up = 0;`, through the phis of the blocks in between). A loop
+/// head keeps arrivals with different flag values apart, so that each phase of a loop is a
+/// location of its own in the ITS. (The greatest set closed under that rule.)
+fn flag_slots(module: &Module, f: FuncId) -> FxHashSet<Slot> {
     let Some(body) = &module.func(f).body else {
-        return false;
+        return FxHashSet::default();
     };
-    if (s.0 as usize) < module.func(f).params.len() {
-        return false;
-    }
-    let mut defined = false;
-    for blk in &body.blocks {
-        if blk.insts.iter().any(|i| i.dst() == Some(s)) {
-            return false;
+    // (dst, src): phi moves, the arms of selects (simplifycfg turns `if (c) up = 0;` into
+    // one) and copies.
+    let mut moves: Vec<(Slot, Operand)> = body
+        .blocks
+        .iter()
+        .flat_map(|b| successors_edges(&b.term))
+        .flat_map(|e| e.moves.iter().map(|m| (m.dst, m.src)))
+        .collect();
+    let mut other_defs = FxHashSet::default();
+    for i in body.blocks.iter().flat_map(|b| &b.insts) {
+        match i {
+            Inst::Select {
+                dst,
+                on_true,
+                on_false,
+                ..
+            } => moves.extend([(*dst, *on_true), (*dst, *on_false)]),
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => moves.push((*dst, *src)),
+            _ => other_defs.extend(i.dst()),
         }
-        for e in successors_edges(&blk.term) {
-            for m in e.moves.iter().filter(|m| m.dst == s) {
-                match m.src {
-                    Operand::Const(_) => defined = true,
-                    Operand::Slot(src) if src == s => {}
-                    Operand::Slot(_) => return false,
+    }
+    let mut flags: FxHashSet<Slot> = moves.iter().map(|m| m.0).collect();
+    for d in &other_defs {
+        flags.remove(d);
+    }
+    flags.retain(|s| (s.0 as usize) >= module.func(f).params.len());
+    loop {
+        let before = flags.len();
+        for (dst, src) in &moves {
+            if let Operand::Slot(t) = src {
+                if !flags.contains(t) {
+                    flags.remove(dst);
                 }
             }
         }
+        if flags.len() == before {
+            return flags;
+        }
     }
-    defined
 }
 
 fn successors_edges(term: &Terminator) -> Vec<&Edge> {
@@ -221,7 +242,14 @@ pub fn flag_values(module: &Module, s: &crate::state::State) -> Vec<(Slot, i128)
             crate::state::Val::Const(c) => Some((*slot, *c)),
             crate::state::Val::Var(_) => None,
         })
-        .filter(|(slot, _)| is_flag(module, f.func, *slot))
+        .collect();
+    if consts.is_empty() {
+        return consts;
+    }
+    let flags = flag_slots(module, f.func);
+    let consts: Vec<(Slot, i128)> = consts
+        .into_iter()
+        .filter(|c| flags.contains(&c.0))
         .collect();
     if consts.is_empty() {
         return consts;

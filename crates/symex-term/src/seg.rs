@@ -536,6 +536,14 @@ pub fn describe(seg: &Seg) -> String {
             })
             .collect();
         out.push_str(&format!("  {}: {}\n", spec.name, regs.join("; ")));
+        if !spec.flags.is_empty() {
+            let flags: Vec<String> = spec
+                .flags
+                .iter()
+                .map(|(s, c)| format!("%{} = {c}", s.0))
+                .collect();
+            out.push_str(&format!("    flags: {}\n", flags.join(", ")));
+        }
         let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
         out.push_str(&format!("    facts: {}\n", facts.join(", ")));
     }
