@@ -2,9 +2,11 @@
 //! Removing every DFS back edge leaves an acyclic graph (reducible or not), so every cycle
 //! of a run passes a head, and the SEG needs generalization only there.
 
+use crate::state::ge;
 use rustc_hash::FxHashSet;
 use symex_ir::uses::inst_operands;
 use symex_ir::{Block, BlockId, Edge, FuncId, Inst, Module, Operand, Slot, Terminator};
+use symex_its::{Atom, Poly};
 
 /// The successors of a block.
 pub fn successors(term: &Terminator) -> Vec<BlockId> {
@@ -285,4 +287,36 @@ pub fn flags_match(spec: &crate::seg::HeadSpec, s: &crate::state::State) -> bool
     spec.flags
         .iter()
         .all(|(slot, c)| s.top().regs.get(slot) == Some(&crate::state::Val::Const(*c)))
+}
+
+/// Relations between a head's registers (atoms over slot indices) that generalization keeps
+/// when every arrival entails them: orders `x ≤ y`, `x < y` (up to 12 registers), and sums
+/// `x + y ≤ z`, `x + y ≥ z` (up to 6), e.g. `x + y = n` of a loop moving one unit from `x`
+/// to `y`, or `k + i ≥ n` of one that decrements `k` while `i` grows. Booleans are left out.
+pub fn relational_candidates(widths: &[u32]) -> Vec<Atom> {
+    let n = widths.len();
+    let wide: Vec<usize> = (0..n).filter(|i| widths[*i] > 1).collect();
+    let mut out = Vec::new();
+    if n <= 12 {
+        for &i in &wide {
+            for &j in &wide {
+                if i != j {
+                    out.push(ge(&Poly::var(j), &Poly::var(i)));
+                    out.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
+                }
+            }
+        }
+    }
+    if wide.len() <= 6 {
+        for (a, &i) in wide.iter().enumerate() {
+            for &j in &wide[a + 1..] {
+                for &k in wide.iter().filter(|k| **k != i && **k != j) {
+                    let sum = Poly::var(i).add(&Poly::var(j));
+                    out.push(ge(&Poly::var(k), &sum));
+                    out.push(ge(&sum, &Poly::var(k)));
+                }
+            }
+        }
+    }
+    out
 }

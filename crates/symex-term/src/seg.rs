@@ -11,7 +11,7 @@
 //! graph is rebuilt: the facts only shrink, so the construction is finite (the widening).
 
 use crate::rules::{Exec, Outcome};
-use crate::state::{const_truth, ge, ge_c, le_c, Frame, Reading, State, Val};
+use crate::state::{const_truth, ge_c, le_c, Frame, Reading, State, Val};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use symex_ir::{BlockId, Const, FuncId, Operand, Slot};
@@ -422,16 +422,8 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
-    if slots.len() <= 12 {
-        for i in 0..slots.len() {
-            for j in 0..slots.len() {
-                if i != j && slots[i].2 == slots[j].2 && slots[i].2 > 1 {
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i)));
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
-                }
-            }
-        }
-    }
+    let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
+    candidates.extend(crate::heads::relational_candidates(&widths));
     candidates.sort();
     candidates.dedup();
     let mu = |i: usize| {
