@@ -180,7 +180,7 @@ fn run(
             let key = st.key();
             for r in sets {
                 let spec = &seg.heads[r.head];
-                if spec.key != key {
+                if spec.key != key || !crate::heads::flags_match(spec, &st) {
                     continue;
                 }
                 let value = |i: usize| {
@@ -190,7 +190,8 @@ fn run(
                         _ => Poly::var(0),
                     }
                 };
-                let holds = r.atoms.iter().all(|a| {
+                // The state must be one the head's general state represents (its facts), and in `R`.
+                let holds = r.atoms.iter().chain(&spec.facts).all(|a| {
                     crate::state::const_truth(&Atom {
                         poly: a.poly.substitute(&value),
                         rel: a.rel,

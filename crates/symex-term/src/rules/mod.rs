@@ -16,6 +16,8 @@ pub mod cast;
 pub mod cmp;
 pub mod control;
 pub mod memory;
+pub mod nonlinear;
+pub mod recursion;
 
 use crate::classify::Classification;
 use crate::kb::Kb;
@@ -65,6 +67,12 @@ pub struct Exec<'m> {
     pub ub_cut: Vec<String>,
     /// Pointer registers whose cells are read signed ([`memory::signed_cells`]).
     pub signed_cells: FxHashSet<(FuncId, Slot)>,
+    /// Functions on a cycle of the call graph ([`recursion`]).
+    pub recursive: FxHashSet<FuncId>,
+    /// The return summaries of the recursive functions (they persist across SEG rounds).
+    pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
+    /// A summary lost a fact in this round: the SEG must be rebuilt.
+    pub rebuild: bool,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -82,6 +90,9 @@ impl<'m> Exec<'m> {
             ub_ends_run: false,
             ub_cut: Vec::new(),
             signed_cells: FxHashSet::default(),
+            recursive: recursion::recursive_functions(module),
+            summaries: Default::default(),
+            rebuild: false,
         };
         ex.signed_cells = memory::signed_cells(module, &ex.class);
         ex
