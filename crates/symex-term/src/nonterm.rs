@@ -183,8 +183,12 @@ fn run(
                 if spec.key != key || !crate::heads::flags_match(spec, &st) {
                     continue;
                 }
+                // Variables past the registers are the head's memory variables: unknown here, so
+                // an atom over them is not confirmed by this run.
                 let value = |i: usize| {
-                    let (fi, slot, _, _) = spec.slots[i];
+                    let Some(&(fi, slot, _, _)) = spec.slots.get(i) else {
+                        return Poly::var(0);
+                    };
                     match st.frames[fi].regs.get(&slot) {
                         Some(Val::Const(c)) => Poly::constant(*c),
                         _ => Poly::var(0),
