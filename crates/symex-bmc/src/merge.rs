@@ -9,9 +9,12 @@
 use crate::guarded::Guarded;
 use std::rc::Rc;
 use symex_engine::memory::Lookup;
+use symex_engine::provenance::ProvenanceMap;
+use symex_engine::state::Frame;
 use symex_engine::{Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};
 use symex_expr::Term;
+use symex_ir::Slot;
 
 fn byte_term(b: &SymByte) -> Term {
     match b {
@@ -51,7 +54,6 @@ fn same_shape(a: &State<Guarded>, b: &State<Guarded>) -> bool {
             && x.private == y.private
             && x.varargs == y.varargs
             && x.ret_dst == y.ret_dst
-            && x.agg_provenance == y.agg_provenance
             && x.aggs.len() == y.aggs.len()
             && x.aggs
                 .iter()
@@ -83,12 +85,19 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
                 *va = ite_bytes(&g, va, vb);
             }
         }
+        join_agg_provenance(fa, fb);
     }
     for id in 0..a.mem.object_count() as u32 {
         let (Some(oa), Some(ob)) = (a.mem.object_shared(id), b.mem.object_shared(id)) else {
             continue;
         };
         // `memory_joinable` admitted only flat contents with the same initialised bytes.
+        // Which bytes hold stored pointers decides whether an integer loaded from them is an
+        // observed address: the join keeps what either side recorded ([`ProvenanceMap::join`]).
+        if !Rc::ptr_eq(&oa, &ob) && oa.provenance != ob.provenance {
+            let joined = oa.provenance.join(&ob.provenance);
+            a.mem.object_mut(id).expect("a live object").provenance = joined;
+        }
         let (Some(xb), Some(yb)) = (oa.contents.flat(), ob.contents.flat()) else {
             continue;
         };
@@ -108,6 +117,24 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
     true
 }
 
+/// The provenance of each aggregate register as either frame recorded it ([`ProvenanceMap::join`]).
+fn join_agg_provenance(fa: &mut Frame<Guarded>, fb: &Frame<Guarded>) {
+    if fa.agg_provenance == fb.agg_provenance {
+        return;
+    }
+    let mut slots: Vec<Slot> = fa.agg_provenance.iter().map(|(s, _)| *s).collect();
+    slots.extend(fb.agg_provenance.iter().map(|(s, _)| *s));
+    slots.sort_unstable();
+    slots.dedup();
+    let empty = ProvenanceMap::default();
+    for s in slots {
+        let x = fa.agg_provenance(s).unwrap_or(&empty);
+        let y = fb.agg_provenance(s).unwrap_or(&empty);
+        let joined = x.join(y);
+        fa.set_agg_provenance(s, joined);
+    }
+}
+
 /// Whether each object has the same status in both memories, and live ones the same size, kind and
 /// initialised bytes (an uninitialised byte is an input when read: it cannot be an `ite`).
 fn memory_joinable(a: &State<Guarded>, b: &State<Guarded>) -> bool {
@@ -117,9 +144,6 @@ fn memory_joinable(a: &State<Guarded>, b: &State<Guarded>) -> bool {
                 || (x.size() == y.size()
                     && x.kind == y.kind
                     && x.read_only == y.read_only
-                    // Which bytes hold stored pointers decides whether an integer loaded from them
-                    // is an observed address: a join must not forget one side's.
-                    && x.provenance == y.provenance
                     // Large objects are stored in pages (`storage.rs`) and are not merged: both
                     // states go on, which is correct, only slower.
                     && x.contents.flat().is_some()

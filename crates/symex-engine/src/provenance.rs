@@ -182,6 +182,47 @@ impl ProvenanceMap {
         m
     }
 
+    /// The provenance of a byte as two joined states may have written it (merging execution): where
+    /// they agree, theirs; `Pointer` on either side wins (an integer loaded from the bytes is then an
+    /// observed address, which never yields a wrong verdict); `Integer` against no record is no record
+    /// (possibly a pointer for the leak check).
+    pub fn join(&self, other: &ProvenanceMap) -> ProvenanceMap {
+        if self == other {
+            return self.clone();
+        }
+        let mut cuts: Vec<u64> = Vec::new();
+        for m in [self, other] {
+            for (&s, &(e, _)) in &m.ranges {
+                cuts.extend([s, e]);
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut out = ProvenanceMap::default();
+        for w in cuts.windows(2) {
+            let k = match (self.kind_at(w[0]), other.kind_at(w[0])) {
+                (Some(x), Some(y)) if x == y => Some(x),
+                (Some(Provenance::Pointer), _) | (_, Some(Provenance::Pointer)) => {
+                    Some(Provenance::Pointer)
+                }
+                _ => None,
+            };
+            if let Some(k) = k {
+                out.insert_merged(w[0], w[1], k);
+            }
+        }
+        out
+    }
+
+    /// The provenance of byte `off`, if recorded.
+    fn kind_at(&self, off: u64) -> Option<Provenance> {
+        self.ranges
+            .range(..=off)
+            .next_back()
+            .filter(|(_, &(e, _))| e > off)
+            .map(|(_, &(_, k))| k)
+    }
+
     /// Records `other`'s ranges at offset `at`; bytes `other` has no provenance for keep theirs.
     pub fn overlay(&mut self, at: u64, other: &ProvenanceMap) {
         for (&s, &(e, k)) in &other.ranges {
