@@ -306,10 +306,8 @@ fn havoc(
         if o.contents.flat().is_none() {
             return Err("the loop writes a large (paged) object".into());
         }
-        // An uninitialised byte would stay so in runs the havoc does not describe.
-        if !o.contents.is_init(0, n) {
-            return Err("the loop writes a variable that is not initialised before it".into());
-        }
+        // Uninitialised bytes are covered too: a load of one is an unconstrained input, fixed from then
+        // on, which a fresh variable is as well (`read` keeps candidates off them at the first arrival).
         let values: Vec<SymByte> = (0..n).map(|_| SymByte::Sym(fresh(shared, 8))).collect();
         // `write` marks the bytes initialised: a havocked value is some value the loop stored.
         o.contents
@@ -406,6 +404,10 @@ fn read(r: &LocalRead, st: &State<Guarded>) -> Option<Term> {
     let o = st.mem.object(r.obj)?;
     let bytes = o.contents.flat()?;
     let lo = r.off as usize;
+    // An uninitialised byte has no value yet (its placeholder is not what a load would give).
+    if !o.contents.is_init(lo, r.size as usize) {
+        return None;
+    }
     let part = bytes.get(lo..lo + r.size as usize)?;
     let mut t: Option<Term> = None;
     for b in part {

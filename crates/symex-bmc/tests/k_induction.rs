@@ -226,3 +226,60 @@ fn a_sum_invariant_proves_a_count_down_and_never_its_false_twin() {
     }
     assert_eq!(native_outcome(&build, 0), "exit");
 }
+
+/// A loop that writes a variable uninitialised before it (SV-COMP's `locks`): the havoc covers it (an
+/// uninitialised load is an unconstrained input), so the step proves the program at k = 1, where it is
+/// bounded-true without the step. Native runs pass for p in {0, 1, -7} and 0..40 iterations. Its twin
+/// reads the variable before writing it: false with or without the step, the counterexample's
+/// uninitialised value being the one the assertion excludes.
+#[test]
+fn a_variable_uninitialised_before_the_loop_is_havocked() {
+    let path = example("kind_uninit_lock.c");
+    let plain = bmc(&path, 1, false);
+    assert!(
+        matches!(plain.verdict, Verdict::BoundedTrue { .. }),
+        "{:?}",
+        plain.verdict
+    );
+    let r = bmc(&path, 1, true);
+    assert_eq!(r.verdict, Verdict::True, "{:?}", r.induction);
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let int = |v: i32| TestInput {
+        name: "__VERIFIER_nondet_int".into(),
+        bytes: v.to_le_bytes().to_vec(),
+    };
+    for p in [0, 1, -7] {
+        for iterations in [0, 1, 2, 39] {
+            let mut inputs = vec![int(p)];
+            inputs.extend((0..iterations).map(|_| int(1)));
+            inputs.push(int(0));
+            let test = TestFile {
+                inputs,
+                ..TestFile::default()
+            };
+            let run = symex_native::run(&build, &test, &RunOptions::default());
+            assert_eq!(run.outcome.kind, "exit", "p = {p}, {iterations} iterations");
+        }
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let twin = dir.path().join("twin.c");
+    std::fs::write(
+        &twin,
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         int main(void) {\n  int lk;\n  while (__VERIFIER_nondet_int()) {\n    assert(lk != 7);\n\
+         lk = 0;\n  }\n  return 0;\n}\n",
+    )
+    .expect("write");
+    for induction in [false, true] {
+        let r = bmc(&twin, 1, induction);
+        let Verdict::False { inputs, .. } = &r.verdict else {
+            panic!("expected false, got {:?}", r.verdict);
+        };
+        let lk = inputs
+            .iter()
+            .find(|i| i.name.starts_with("uninit:"))
+            .expect("the uninitialised value is an input");
+        assert_eq!(lk.bytes[..4], 7i32.to_le_bytes(), "{inputs:?}");
+    }
+}

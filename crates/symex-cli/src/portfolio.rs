@@ -12,8 +12,9 @@ use crate::bmc::{run_bmc, write_test, Unwind};
 use crate::check::{meaning, Meaning, Property};
 use std::io::Write;
 use std::path::Path;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use symex_bmc::{Options, Verdict};
 use symex_engine::{Bug, Checks, End, Program};
 use symex_ir::Module;
@@ -78,15 +79,22 @@ pub fn finish(print: impl FnOnce() -> i32) -> ! {
     unsafe { libc::_exit(status) }
 }
 
+/// How long the exploration's UNKNOWN waits for BMC past BMC's own deadline before it is answered
+/// without it (a step that does not check the clock must not hold the verdict past `--max-time`).
+const BMC_GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `explore` on this thread and BMC (unless `bmc` is `None`) on another; `report(engine, answer)`
-/// prints a verdict and returns the exit status. Returns only when neither engine decided.
+/// prints a verdict and returns the exit status. Ends the process: with the first definite answer, or
+/// with UNKNOWN once both engines are undecided (or BMC overran its deadline by [`BMC_GRACE`]).
 pub fn race(
     bmc: Option<BmcJob<'_>>,
     report: &(dyn Fn(&str, Answer) -> i32 + Sync),
     explore: impl FnOnce() -> Answer,
-) -> i32 {
+) -> ! {
     std::thread::scope(|s| {
-        let handle = bmc.map(|job| {
+        let (tx, rx) = std::sync::mpsc::channel::<Answer>();
+        let deadline = bmc.as_ref().map(|job| Instant::now() + job.budget);
+        let spawned = bmc.map(|job| {
             std::thread::Builder::new()
                 .name("bmc".into())
                 .stack_size(BMC_STACK_BYTES)
@@ -95,7 +103,7 @@ pub fn race(
                     if a.definite() {
                         finish(|| report("bmc", a));
                     }
-                    a
+                    let _ = tx.send(a);
                 })
         });
         let explored = explore();
@@ -105,16 +113,25 @@ pub fn race(
         let Answer::Unknown(mut reasons) = explored else {
             unreachable!("a definite answer ended the process")
         };
-        match handle {
-            None => {}
-            Some(Err(e)) => reasons.push(format!("bmc: its thread did not start: {e}")),
-            Some(Ok(h)) => match h.join() {
-                Ok(Answer::Unknown(why)) => reasons.extend(why),
-                Ok(_) => unreachable!("a definite answer ended the process"),
-                Err(_) => reasons.push("bmc: its thread panicked".into()),
-            },
+        match (spawned, deadline) {
+            (Some(Err(e)), _) => reasons.push(format!("bmc: its thread did not start: {e}")),
+            (Some(Ok(_)), Some(d)) => {
+                let wait = d.saturating_duration_since(Instant::now()) + BMC_GRACE;
+                match rx.recv_timeout(wait) {
+                    Ok(Answer::Unknown(why)) => reasons.extend(why),
+                    Ok(_) => unreachable!("a definite answer ended the process"),
+                    Err(RecvTimeoutError::Timeout) => {
+                        reasons.push("bmc: still running past its time limit".into())
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        reasons.push("bmc: its thread ended without an answer".into())
+                    }
+                }
+            }
+            _ => {}
         }
-        report("", Answer::Unknown(reasons))
+        // `finish`, not a return: leaving the scope would join a BMC thread that overran.
+        finish(|| report("", Answer::Unknown(reasons)))
     })
 }
 
