@@ -98,21 +98,24 @@ impl Multiphase {
 }
 
 /// Finds a multiphase function of depth 2..=`max_depth` (the smallest that exists) for
-/// the transitions `ts`, checks it on each of them, and returns it with the transitions
-/// it proved strict (`None` if none, or if a check failed).
+/// the transitions `ts` within `budget` (all depths together, each query limited to what
+/// is left of it), checks it on each of them, and returns it with the transitions it
+/// proved strict (`None` if none, or if a check failed).
 pub fn synthesize_checked(
     its: &Its,
     ts: &[usize],
     max_depth: usize,
-    synth: &mut dyn Solver,
     checker: &mut dyn Solver,
-    deadline: std::time::Instant,
+    budget: std::time::Duration,
 ) -> Option<(Multiphase, Vec<usize>)> {
+    let end = std::time::Instant::now() + budget;
     for depth in 2..=max_depth {
-        if std::time::Instant::now() > deadline {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
             return None;
         }
-        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth) {
+        let mut synth = smt::solver(left);
+        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth.as_mut()) {
             Ok(Some(phases)) => phases,
             Ok(None) => continue,
             // Out of time: a deeper query is larger still.
