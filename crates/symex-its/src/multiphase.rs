@@ -98,21 +98,24 @@ impl Multiphase {
 }
 
 /// Finds a multiphase function of depth 2..=`max_depth` (the smallest that exists) for
-/// the transitions `ts`, checks it on each of them, and returns it with the transitions
-/// it proved strict (`None` if none, or if a check failed).
+/// the transitions `ts` within `budget` (all depths together, each query limited to what
+/// is left of it), checks it on each of them, and returns it with the transitions it
+/// proved strict (`None` if none, or if a check failed).
 pub fn synthesize_checked(
     its: &Its,
     ts: &[usize],
     max_depth: usize,
-    synth: &mut dyn Solver,
     checker: &mut dyn Solver,
-    deadline: std::time::Instant,
+    budget: std::time::Duration,
 ) -> Option<(Multiphase, Vec<usize>)> {
+    let end = std::time::Instant::now() + budget;
     for depth in 2..=max_depth {
-        if std::time::Instant::now() > deadline {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
             return None;
         }
-        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth) {
+        let mut synth = smt::solver(left);
+        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth.as_mut()) {
             Ok(Some(phases)) => phases,
             Ok(None) => continue,
             // Out of time: a deeper query is larger still.
@@ -174,4 +177,43 @@ pub fn check_step(solver: &mut dyn Solver, mp: &Multiphase, t: &Transition) -> D
 pub fn steps_bound(values: &[Bound]) -> Bound {
     let sum = values.iter().fold(Bound::constant(2), |acc, f| acc.add(f));
     Bound::constant(values.len() as i128).mul(&sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The longest run the conditions allow from `f_i = F_i`: every phase drops by exactly
+    /// what a strict step must (`f_1 − 1`, `f_i + f_{i−1} − 1`) while `f_k ≥ 0`.
+    fn longest_run(values: &[i128]) -> i128 {
+        let mut f = values.to_vec();
+        let mut steps = 0;
+        while f[f.len() - 1] >= 0 {
+            let prev = f.clone();
+            f[0] -= 1;
+            for i in 1..f.len() {
+                f[i] += prev[i - 1] - 1;
+            }
+            steps += 1;
+        }
+        steps
+    }
+
+    #[test]
+    fn steps_bound_covers_the_longest_runs() {
+        for k in 1..=4usize {
+            let mut values = vec![0i128; k];
+            // All F in 0..=7 (odometer).
+            loop {
+                let bounds: Vec<Bound> = values.iter().map(|v| Bound::constant(*v)).collect();
+                let b = steps_bound(&bounds).eval(&[]).unwrap();
+                assert!(longest_run(&values) <= b, "{values:?}");
+                let Some(i) = values.iter().position(|v| *v < 7) else {
+                    break;
+                };
+                values[i] += 1;
+                values[..i].iter_mut().for_each(|v| *v = 0);
+            }
+        }
+    }
 }

@@ -303,3 +303,20 @@ fn five_phase_single_loop() {
     assert_eq!(mp.phases.len(), 5, "{}", mp.display(&its));
     check_against_runs(&its, &proofs, 4);
 }
+
+#[test]
+fn three_phases_for_two_variables() {
+    // Hark's ex006: A' = 2A, B' = 3B while B ≤ A ≤ 4B: A − B may first grow, B outgrows
+    // A; more phases than variables.
+    let its = its(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A + A,B + B + B) :|: B + B + B + B >= A && A >= B && A >= 1 && B >= 1\n",
+        "A B",
+    );
+    let proofs = yes(&its);
+    let mp = proofs[0].steps[0]
+        .multiphase
+        .as_ref()
+        .expect("a multiphase function");
+    assert!(mp.phases.len() >= 3, "{}", mp.display(&its));
+    check_against_runs(&its, &proofs, 30);
+}
