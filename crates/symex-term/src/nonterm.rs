@@ -63,7 +63,7 @@ pub fn search(
         if Instant::now() > deadline {
             return None;
         }
-        if let Some(w) = run(module, opts, entry, inputs, seg, &sets) {
+        if let Some(w) = run(module, opts, entry, inputs, seg, &sets, deadline) {
             return Some(w);
         }
     }
@@ -128,6 +128,7 @@ fn run(
     inputs: Vec<i128>,
     seg: Option<&Seg>,
     sets: &[Recurrent],
+    deadline: Instant,
 ) -> Option<Witness> {
     let mut ex = Exec::new(module, opts.sem, Kb::new(Duration::from_secs(1)));
     ex.concrete_inputs = Some(inputs);
@@ -152,6 +153,10 @@ fn run(
     }
     let mut seen: FxHashMap<Snapshot, (usize, u64)> = FxHashMap::default();
     for step in 0..200_000u64 {
+        // A long concrete run (e.g. filling a large array) must not outlive the budget.
+        if step % 4096 == 0 && Instant::now() > deadline {
+            return None;
+        }
         st = match ex.step(st) {
             Outcome::Next(mut v) if v.len() == 1 => v.pop().expect("one"),
             _ => return None,
