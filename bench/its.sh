@@ -6,6 +6,9 @@
 #
 #   bench/its.sh [STEP] [LIMIT]   # every STEP-th file (default 1: all), LIMIT s (default 60)
 #   SYMEX=path/to/symex bench/its.sh
+#   CLASSIFY=1 bench/its.sh 4 60  # also classifies the misses by the prover's reason, and
+#                                 # asks `--goal termination` whether a MAYBE is provably NO
+#   KEEP=results.tsv bench/its.sh # keeps the per-file lines (ms, answer, file[, class])
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${ITS_DIR:-$here/../shared/benchmarks/tpdb/Complexity_ITS}"
@@ -18,12 +21,39 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 find "$dir" -name '*.koat' | sort | awk -v s="$step" 'NR % s == 0' > "$out/files"
 total=$(wc -l < "$out/files")
+# Why a file got no bound: a timeout, a non-termination proof (`--goal termination`
+# answers NO with a replayed witness: no bound exists), or the reason MAYBE gave.
+classify() {
+    case "$1" in
+        WORST_CASE*) echo finite; return ;;
+        TIMEOUT) echo timeout; return ;;
+    esac
+    local nt
+    nt=$(timeout "$limit" "$symex" its --quiet --goal termination --max-time "$limit" "$3" 2>/dev/null | head -1 || true)
+    if [ "$nt" = NO ]; then echo non-terminating; return; fi
+    case "$2" in
+        *"no linear ranking function"*) echo "no linear RF" ;;
+        *"depend on each other"*) echo "SCC interdependent" ;;
+        *"no polynomial size bound"*) echo "no poly size bound" ;;
+        *"time limit"*) echo timeout ;;
+        *) echo other ;;
+    esac
+}
 while read -r f; do
     start=$(date +%s%N)
-    answer=$(timeout "$limit" "$symex" its --quiet --max-time "$limit" "$f" 2>/dev/null | head -1 || true)
+    if [ -n "${CLASSIFY:-}" ]; then
+        full=$(timeout "$limit" "$symex" its --max-time "$limit" "$f" 2>/dev/null || true)
+        answer=$(head -1 <<< "$full")
+    else
+        answer=$(timeout "$limit" "$symex" its --quiet --max-time "$limit" "$f" 2>/dev/null | head -1 || true)
+    fi
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     [ -n "$answer" ] || answer=TIMEOUT
-    printf '%s\t%s\t%s\n' "$ms" "$answer" "${f#"$dir"/}" >> "$out/results"
+    class=""
+    if [ -n "${CLASSIFY:-}" ]; then
+        class=$(classify "$answer" "$(grep -m1 '^reason:' <<< "$full" || true)" "$f")
+    fi
+    printf '%s\t%s\t%s\t%s\n' "$ms" "$answer" "${f#"$dir"/}" "$class" >> "$out/results"
 done < "$out/files"
 [ -n "${KEEP:-}" ] && cp "$out/results" "$KEEP"
 count() { grep -c -- "$1" "$out/results" || true; }
@@ -33,3 +63,8 @@ printf '| %s | %s |\n' "O(1)" "$(count 'O(1))')" "O(n)" "$(count 'O(n))')" \
     "EXP" "$(count 'EXP')" "MAYBE" "$(count 'MAYBE')" "timeout" "$(count 'TIMEOUT')"
 echo "finite bounds: $(grep -c 'WORST_CASE' "$out/results" || true) of $total"
 echo "median time: $(cut -f1 "$out/results" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f s\n", m/1000}')"
+
+if [ -n "${CLASSIFY:-}" ]; then
+    echo "classes:"
+    cut -f4 "$out/results" | sort | uniq -c | sort -rn
+fi

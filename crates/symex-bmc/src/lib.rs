@@ -52,6 +52,9 @@ pub fn check(
     })
 }
 
+/// The inductive step's share of the time the base case left: one part in this many.
+const STEP_SHARE_DIVISOR: u32 = 4;
+
 /// `--k-induction` at `opts.unwind`: the base case (bounded model checking), and when it finds no
 /// violation but one loop's bound is reachable, the inductive step for that loop; `true` when it holds.
 pub fn check_k_induction(
@@ -82,13 +85,15 @@ pub fn check_k_induction(
         })
         .map_or(opts.unwind, |(_, _, k)| *k);
     let shared = Shared::new(ctx);
-    // The step gets what the base case left of `--max-time` (its runs end there as incomplete).
-    shared.borrow_mut().deadline = opts.max_time.map(|t| start + t);
-    let mut o = opts.clone();
-    o.max_time = opts.max_time.map(|t| {
-        t.saturating_sub(start.elapsed())
-            .max(Duration::from_millis(1))
+    // The step gets a quarter of what the base case left of `--max-time` (its runs end there as
+    // incomplete): under `--unwind auto` a step that does not hold at one bound must not take the time
+    // the base case needs to deepen (a FALSE is only ever found by the base case).
+    let step_time = opts.max_time.map(|t| {
+        (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
     });
+    shared.borrow_mut().deadline = step_time.map(|t| Instant::now() + t);
+    let mut o = opts.clone();
+    o.max_time = step_time;
     let opts = &o;
     let mut queries = 0;
     let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);

@@ -58,7 +58,7 @@ fn native_outcome(build: &symex_native::NativeBuild, n: u32) -> String {
 
 /// `i` counts to any `unsigned int n`: `x == 2*i` inside the loop is 1-inductive and `i <= n` after it
 /// holds by the invariant `i <= n` read from the guard `i < n`. Without the step: bounded-true (n may be
-/// 4); with it: true at k = 1 and 3. The native build passes for n = 0..300.
+/// 4); with it: true at k = 1 and 3. The native build passes for n = 0..300 and n = 2^20.
 #[test]
 fn counting_to_a_nondeterministic_bound_is_true_by_induction() {
     let path = example("kind_count.c");
@@ -75,7 +75,10 @@ fn counting_to_a_nondeterministic_bound_is_true_by_induction() {
     }
     let build =
         symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    for n in (0..300).chain([u32::MAX / 2]) {
+    // Native runs whose length does not depend on the machine's speed: every n below 300, and n = 2^20
+    // (a million iterations, milliseconds even under the sanitizers). The former 2^31 - 1 iterations
+    // took longer than the native runner's 10 s limit on a loaded machine and came back as `timeout`.
+    for n in (0..300).chain([1 << 20]) {
         assert_eq!(native_outcome(&build, n), "exit", "n = {n}");
     }
 }
@@ -184,4 +187,42 @@ fn writes_the_havoc_does_not_cover_stop_the_step() {
         let why = r.induction.expect("a reason");
         assert!(why.contains("outside what is havocked"), "{name}: {why}");
     }
+}
+
+/// A count down and a count up keep their sum: the candidate `x + y == n` (not a guard relation: the
+/// guard is `x > 0`) survives Houdini and the step proves `y == n` after the loop, at k = 1 and 2;
+/// without the step the answer is bounded-true. The native build passes for n = 0..299 and 2^20. Its
+/// twin counting up by 2 breaks the sum: the base case finds `n > 0` with or without the step, and the
+/// native build fails there.
+#[test]
+fn a_sum_invariant_proves_a_count_down_and_never_its_false_twin() {
+    let path = example("kind_count_down.c");
+    let plain = bmc(&path, 2, false);
+    assert!(
+        matches!(plain.verdict, Verdict::BoundedTrue { .. }),
+        "{:?}",
+        plain.verdict
+    );
+    for k in [1, 2] {
+        let r = bmc(&path, k, true);
+        assert_eq!(r.verdict, Verdict::True, "k = {k}: {:?}", r.induction);
+    }
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for n in (0..300).chain([1 << 20]) {
+        assert_eq!(native_outcome(&build, n), "exit", "n = {n}");
+    }
+    let twin = example("kind_count_down_false.c");
+    let build =
+        symex_native::build(&twin, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for induction in [false, true] {
+        let r = bmc(&twin, 1, induction);
+        let Verdict::False { inputs, .. } = &r.verdict else {
+            panic!("expected false, got {:?}", r.verdict);
+        };
+        let n = u32::from_le_bytes(inputs[0].bytes[..4].try_into().expect("4 bytes"));
+        assert!(n > 0, "n = {n}");
+        assert_eq!(native_outcome(&build, n), "assertion", "n = {n}");
+    }
+    assert_eq!(native_outcome(&build, 0), "exit");
 }

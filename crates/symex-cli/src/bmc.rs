@@ -146,9 +146,10 @@ pub fn run_bmc(
     }
 }
 
-/// Writes the counterexample's test (with the replay's outcome).
+/// Writes the counterexample's test (with the replay's outcome) as `dir/name`.
 pub fn write_test(
     dir: &Path,
+    name: &str,
     program: &str,
     entry: &str,
     inputs: &[TestInput],
@@ -160,7 +161,7 @@ pub fn write_test(
         inputs: inputs.to_vec(),
         outcome: Some(outcome(end)),
     };
-    let path = dir.join("test000001.json");
+    let path = dir.join(name);
     std::fs::write(&path, t.to_json())?;
     Ok(path.display().to_string())
 }
@@ -200,6 +201,18 @@ pub fn main(mut args: BmcArgs) -> i32 {
         stdin: 0,
     };
     let timeout = Duration::from_secs_f64(args.solver_timeout);
+    if let Some(why) = declined(&args) {
+        let report = Report {
+            verdict: Verdict::Unknown(why),
+            queries: 0,
+            aux_queries: 0,
+            joins: 0,
+            steps: 0,
+            induction: None,
+        };
+        print_report(&args, 0, &report, None, start.elapsed());
+        return 3;
+    }
     let (k, report) = match run_bmc(
         &prog,
         &opts,
@@ -218,7 +231,14 @@ pub fn main(mut args: BmcArgs) -> i32 {
             Err(e) => return fail(&format!("cannot create the output directory: {e}")),
         };
         let program = args.file.display().to_string();
-        match write_test(&dir, &program, &args.entry, inputs, &End::Bug(bug.clone())) {
+        match write_test(
+            &dir,
+            "test000001.json",
+            &program,
+            &args.entry,
+            inputs,
+            &End::Bug(bug.clone()),
+        ) {
             Ok(p) => test = Some(p),
             Err(e) => return fail(&format!("cannot write the test: {e}")),
         }
@@ -229,6 +249,16 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Verdict::False { .. } => 1,
         Verdict::BoundedTrue { .. } | Verdict::Unknown(_) => 3,
     }
+}
+
+/// Why `--property` is not decided for this input: the conservative rules of `check` apply to `bmc` too
+/// (`no-overflow` with an unsuffixed literal above `INT_MAX`, or an LLVM input without clang's checks).
+fn declined(args: &BmcArgs) -> Option<String> {
+    if args.property != Some(Property::NoOverflow) {
+        return None;
+    }
+    crate::check::wide_unsuffixed_literal(&args.file)
+        .or_else(|| crate::check::llvm_input(&args.file))
 }
 
 fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Duration) {
@@ -295,58 +325,4 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
         );
     }
     println!("{}", r.verdict.name().to_uppercase());
-}
-
-/// What bounded model checking adds to `check` after an exploration that could not decide.
-pub enum PortfolioAnswer {
-    /// The error formula is unsatisfiable and no run is longer than the bound: a proof.
-    True,
-    /// A violation whose counterexample the concrete interpreter replayed, and its test file.
-    False {
-        bug: symex_engine::Bug,
-        sub: Option<&'static str>,
-        test: Option<String>,
-    },
-    Unknown(String),
-}
-
-/// `check`'s portfolio: BMC with `--unwind auto` within `budget` (verdict rules unchanged: FALSE only
-/// with a replayed test, TRUE only with a proof).
-pub fn portfolio(
-    prog: &Program,
-    p: Property,
-    entry: &str,
-    checks: symex_engine::Checks,
-    budget: Duration,
-    dir: &Path,
-    program: &str,
-) -> PortfolioAnswer {
-    let opts = Options {
-        entry: entry.to_string(),
-        checks,
-        unwind: 1,
-        unwindset: Vec::new(),
-        max_time: Some(budget),
-        stdin: 0,
-    };
-    let (k, report) = match run_bmc(prog, &opts, Unwind::Auto, Some(p), budget, false) {
-        Ok(r) => r,
-        Err(e) => return PortfolioAnswer::Unknown(crate::run::describe_start_failure(&e)),
-    };
-    match report.verdict {
-        Verdict::True => PortfolioAnswer::True,
-        Verdict::False { bug, inputs } => {
-            let sub = match meaning(p, bug.kind) {
-                Meaning::Violation(sub) => sub,
-                _ => None,
-            };
-            let test = write_test(dir, program, entry, &inputs, &End::Bug(bug.clone())).ok();
-            PortfolioAnswer::False { bug, sub, test }
-        }
-        Verdict::BoundedTrue { loops } => PortfolioAnswer::Unknown(format!(
-            "bmc: no violation up to unwinding {k}, but the bound is reachable in {}",
-            loops.join(", ")
-        )),
-        Verdict::Unknown(why) => PortfolioAnswer::Unknown(format!("bmc: {why}")),
-    }
 }

@@ -3,6 +3,7 @@
 //! (every feasible path explored to its end, nothing approximated) without one; `UNKNOWN` otherwise — a
 //! verdict is never guessed. Exit status: 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN.
 
+use crate::portfolio::Answer;
 use crate::run::{explore, fail, output_dir, ExploreArgs, Output, TestsMode};
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -184,7 +185,7 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
 
 /// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
 /// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
-fn llvm_input(file: &std::path::Path) -> Option<String> {
+pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(ext, "ll" | "bc").then(|| {
         "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
@@ -194,7 +195,7 @@ fn llvm_input(file: &std::path::Path) -> Option<String> {
 /// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
-fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
+pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(file).ok()?;
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let bytes = line.as_bytes();
@@ -215,7 +216,7 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
             let lit = &line[i..j];
             if lit.bytes().all(|b| b.is_ascii_digit()) && !lit.starts_with('0') {
                 if let Ok(v) = lit.parse::<u128>() {
-                    if v > i32::MAX as u128 {
+                    if v > i32::MAX as u128 && !assigned_int_min(line, i, j, v) {
                         return Some(format!(
                             "the literal {lit} exceeds INT_MAX without a suffix (type long in C): whether the program means INT_MIN arithmetic is unclear"
                         ));
@@ -228,9 +229,23 @@ fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
     None
 }
 
-/// The share of `--max-time` the exploration gets; bounded model checking has the rest.
-const EXPLORATION_SHARE: f64 = 0.5;
-/// The budget of bounded model checking without `--max-time`.
+/// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
+/// `= -2147483648;`: no arithmetic happens in the literal's type, and the value assigned is exactly
+/// `INT_MIN`, whatever the literal's type — the program's meaning is clear (SV-COMP's
+/// `PostfixDecrement`: `int x = -2147483648; x--;` overflows as C says).
+fn assigned_int_min(line: &str, i: usize, j: usize, v: u128) -> bool {
+    let before = line[..i].trim_end();
+    let Some(before) = before.strip_suffix('-') else {
+        return false;
+    };
+    let before = before.trim_end();
+    let plain_assignment = before
+        .strip_suffix('=')
+        .is_some_and(|b| !b.ends_with(|c: char| "=<>!+-*/%&|^".contains(c)));
+    v == 1 << 31 && plain_assignment && line[j..].trim_start().starts_with(';')
+}
+
+/// The budget of bounded model checking without `--max-time` (the exploration has none).
 const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Runs the subcommand; returns the exit status.
@@ -243,15 +258,18 @@ pub fn main(mut args: CheckArgs) -> i32 {
     if args.property == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
+    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
+    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
+    let max_memory = *args
+        .explore
+        .max_memory
+        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
     };
-    let mut prog = Program::new(module);
     let p = args.property;
-    if p != Property::UnreachCall {
-        prog.run_error_functions_from_bodies();
-    }
+    let prog = crate::portfolio::prepare(module, p);
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
@@ -282,14 +300,55 @@ pub fn main(mut args: CheckArgs) -> i32 {
         leaks: p == Property::ValidMemsafety,
         symbolic_argc,
     };
+    let program = args.file.display().to_string();
     let out = Output {
         dir: Some(&dir),
         tests: TestsMode::Errors,
         ktest: false,
-        program: args.file.display().to_string(),
+        program: program.clone(),
         progress: false,
         validate: true,
     };
+    // The portfolio: bounded model checking in its own thread beside the exploration, both with the
+    // whole budget; the first definite verdict ends the process (`portfolio.rs`).
+    let bmc = (!args.no_bmc).then(|| crate::portfolio::BmcJob {
+        module: &prog.module,
+        property: p,
+        entry: &args.explore.entry,
+        checks,
+        stdin: args.explore.stdin,
+        budget: args
+            .explore
+            .max_time
+            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
+        dir: &dir,
+        program: &program,
+        max_memory_mb: max_memory,
+    });
+    let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
+    let explored = || match explore_answer(&prog, &args, checks, &out) {
+        Ok(mut a) => {
+            if let Answer::Unknown(why) = &mut a {
+                unknown_reasons.append(why);
+                *why = unknown_reasons;
+            }
+            a
+        }
+        // The program cannot start: nothing for BMC to decide either.
+        Err(why) => crate::portfolio::finish(|| fail(&why)),
+    };
+    crate::portfolio::race(bmc, &print, explored)
+}
+
+/// The exploration's answer: `FALSE` on the first violation whose test replays, `TRUE` when it completed
+/// with nothing undecided, else `UNKNOWN` with the reasons. `Err` when the program cannot start.
+fn explore_answer(
+    prog: &Program,
+    args: &CheckArgs,
+    checks: Checks,
+    out: &Output<'_>,
+) -> Result<Answer, String> {
+    let p = args.property;
     let mut violation: Option<(symex_engine::Bug, Option<&'static str>)> = None;
     let mut undecided: Vec<String> = Vec::new();
     let mut stop = |path: &FinishedPath| -> bool {
@@ -318,13 +377,16 @@ pub fn main(mut args: CheckArgs) -> i32 {
             }
         }
     };
-    // The portfolio: exploration gets part of the budget, bounded model checking what remains.
-    let started = std::time::Instant::now();
-    let mut explore_args = args.explore.clone();
-    explore_args.max_time = args.explore.max_time.map(|t| t * EXPLORATION_SHARE);
-    let ex = match explore(&prog, &explore_args, checks, &out, &mut stop) {
+    let ex = match explore(prog, &args.explore, checks, out, &mut stop) {
         Ok(x) => x,
-        Err(e) => return fail(&crate::run::describe_start_failure(&e)),
+        // A valid program whose objects the memory model cannot place (an i386 global of 512 KiB or
+        // more): no run was explored, so no verdict. A missing entry function stays bad input.
+        Err(symex_engine::End::Halt(symex_engine::Halt::Unsupported { what, .. }))
+            if entry_has_body(prog, &args.explore.entry) =>
+        {
+            return Ok(Answer::Unknown(vec![format!("unsupported: {what}")]));
+        }
+        Err(e) => return Err(crate::run::describe_start_failure(&e)),
     };
     if let Some((bug, sub)) = violation {
         let test = ex
@@ -332,46 +394,46 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .iter()
             .find(|e| e.bug.kind == bug.kind && e.bug.loc == bug.loc)
             .and_then(|e| e.test.clone());
-        return report(&args, "false", Some((&bug, sub)), test, &[]);
+        return Ok(Answer::False { bug, sub, test });
     }
     let s = &ex.summary;
-    unknown_reasons.extend(undecided);
-    unknown_reasons.extend(s.incomplete_reasons.iter().cloned());
-    unknown_reasons.extend(ex.unsupported.iter().map(|u| format!("unsupported: {u}")));
-    unknown_reasons.extend(
+    let mut reasons = undecided;
+    reasons.extend(s.incomplete_reasons.iter().cloned());
+    reasons.extend(ex.unsupported.iter().map(|u| format!("unsupported: {u}")));
+    reasons.extend(
         ex.validation_errors
             .iter()
             .map(|v| format!("a test does not replay: {v}")),
     );
     if s.cut > 0 && s.incomplete_reasons.is_empty() {
-        unknown_reasons.push(format!("{} paths were cut", s.cut));
+        reasons.push(format!("{} paths were cut", s.cut));
     }
-    if s.complete && unknown_reasons.is_empty() {
-        report(&args, "true", None, None, &[])
-    } else {
-        if !s.complete && unknown_reasons.is_empty() {
-            unknown_reasons.push("the exploration did not complete".into());
-        }
-        let left = args
-            .explore
-            .max_time
-            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64)
-            .saturating_sub(started.elapsed());
-        if left.is_zero() || args.no_bmc {
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
-        let program = args.file.display().to_string();
-        match crate::bmc::portfolio(&prog, p, &args.explore.entry, checks, left, &dir, &program) {
-            crate::bmc::PortfolioAnswer::True => report(&args, "true", None, None, &[]),
-            crate::bmc::PortfolioAnswer::False { bug, sub, test } => {
-                report(&args, "false", Some((&bug, sub)), test, &[])
-            }
-            crate::bmc::PortfolioAnswer::Unknown(why) => {
-                unknown_reasons.push(why);
-                report(&args, "unknown", None, None, &unknown_reasons)
-            }
-        }
+    if s.complete && reasons.is_empty() {
+        return Ok(Answer::True);
     }
+    if !s.complete && reasons.is_empty() {
+        reasons.push("the exploration did not complete".into());
+    }
+    Ok(Answer::Unknown(reasons))
+}
+
+/// Prints `engine`'s answer (`check`'s verdict lines) and returns the exit status.
+fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
+    let engine = (!engine.is_empty()).then_some(engine);
+    match a {
+        Answer::True => report_by(args, engine, "true", None, None, &[]),
+        Answer::False { bug, sub, test } => {
+            report_by(args, engine, "false", Some((&bug, sub)), test, &[])
+        }
+        Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
+    }
+}
+
+/// Whether the program defines its entry function (a start failure is then the model's, not the input's).
+fn entry_has_body(prog: &Program, entry: &str) -> bool {
+    prog.module
+        .function_by_name(entry)
+        .is_some_and(|f| prog.module.func(f).body.is_some())
 }
 
 /// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own
@@ -384,6 +446,18 @@ fn optimisation(cflags: Option<&str>) -> Option<String> {
 /// Prints the verdict and returns the exit status.
 fn report(
     args: &CheckArgs,
+    verdict: &str,
+    bug: Option<(&symex_engine::Bug, Option<&str>)>,
+    test: Option<String>,
+    reasons: &[String],
+) -> i32 {
+    report_by(args, None, verdict, bug, test, reasons)
+}
+
+/// [`report`], naming the portfolio's engine that decided (`engine: …` line, JSON `"engine"`).
+fn report_by(
+    args: &CheckArgs,
+    engine: Option<&str>,
     verdict: &str,
     bug: Option<(&symex_engine::Bug, Option<&str>)>,
     test: Option<String>,
@@ -425,6 +499,9 @@ fn report(
         if !reasons.is_empty() {
             o["reasons"] = json!(reasons);
         }
+        if let (Some(e), "true" | "false") = (engine, verdict) {
+            o["engine"] = json!(e);
+        }
         println!("{o}");
     } else {
         if !args.quiet {
@@ -436,6 +513,9 @@ fn report(
             }
             for r in reasons.iter() {
                 println!("unknown because: {r}");
+            }
+            if let (Some(e), "true" | "false") = (engine, verdict) {
+                println!("decided by: {e}");
             }
         }
         println!("{line}");

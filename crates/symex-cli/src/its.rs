@@ -112,7 +112,14 @@ fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                         json!([tp.f1.display(&|v| its.vars[v].clone()),
                                tp.f2.display(&|v| its.vars[v].clone())])
                     });
-                    json!({"function": function, "two_phase": phases,
+                    let multiphase = s.multiphase.as_ref().map(|mp| {
+                        mp.phases.iter().map(|f| {
+                            f.at.iter()
+                                .map(|(l, p)| (its.locations[*l].clone(), json!(p.display(&|v| its.vars[v].clone()))))
+                                .collect::<serde_json::Map<String, Value>>()
+                        }).collect::<Vec<_>>()
+                    });
+                    json!({"function": function, "two_phase": phases, "multiphase": multiphase,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -138,14 +145,20 @@ fn print_proof(its: &Its, proof: &[SccProof]) {
         println!("SCC {{{}}}:", locs.join(", "));
         for s in &p.steps {
             let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
-            match &s.two_phase {
-                Some(tp) => println!(
+            match (&s.multiphase, &s.two_phase) {
+                (Some(mp), _) => println!(
+                    "  {}-phase ranking function {} removes {}",
+                    mp.phases.len(),
+                    mp.display(its),
+                    removed.join(", ")
+                ),
+                (None, Some(tp)) => println!(
                     "  two-phase ranking function ({}; {}) removes {}",
                     tp.f1.display(&|v| its.vars[v].clone()),
                     tp.f2.display(&|v| its.vars[v].clone()),
                     removed.join(", ")
                 ),
-                None => println!(
+                (None, None) => println!(
                     "  ranking function {} removes {}",
                     s.function.display(its),
                     removed.join(", ")

@@ -4,10 +4,12 @@ use clap::{Parser, Subcommand};
 mod bmc;
 mod check;
 mod checks;
+mod cost;
 mod frontend;
 mod fuzz;
 mod its;
 mod native;
+mod portfolio;
 mod replay;
 mod run;
 mod term;
@@ -39,6 +41,8 @@ enum Command {
     Its(its::ItsArgs),
     /// Termination of a C program (symbolic execution graph → integer transition system).
     Term(term::TermArgs),
+    /// A runtime bound of a C program in IR instructions (whole SEG → weighted ITS).
+    Cost(cost::CostArgs),
 }
 
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
@@ -60,6 +64,7 @@ fn main() {
         Command::Check(args) => check::main(args),
         Command::Its(args) => its::main(args),
         Command::Term(args) => term::main(args),
+        Command::Cost(args) => cost::main(args),
         Command::Fuzz(args) => fuzz::main(args),
         Command::Bmc(args) => bmc::main(args),
     };

@@ -5,7 +5,7 @@ use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
 use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
-use crate::provenance::{PointerBytes, Provenance};
+use crate::provenance::{PointerBytes, Provenance, ProvenanceMap};
 use crate::state::State;
 use crate::storage;
 
@@ -15,6 +15,9 @@ pub const MAX_UNINIT_COPY: u64 = 1 << 20;
 /// Most bytes one copy moves one by one (each may become a host-side term); larger copies must share
 /// whole pages.
 pub const MAX_BYTE_COPY: u64 = 1 << 26;
+
+/// Host bytes from which a copy checks the memory budget before it starts (see [`crate::budget`]).
+const BUDGETED_COPY: u64 = 1 << 20;
 
 /// A resolved access: object and offset within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,16 +321,10 @@ impl<D: Domain> State<D> {
             }
             Target::Place(place) => {
                 let o = self.mem.object(place.obj).expect("resolved object is live");
-                let (off, len) = (place.off as u64, n);
-                let seen = if len == (self.mem.layout().pointer_bits / 8) as u64
-                    && o.provenance.all(off, len, Provenance::Pointer)
-                {
-                    PointerBytes::Whole
-                } else if o.provenance.any(off, len, Provenance::Pointer) {
-                    PointerBytes::Part
-                } else {
-                    PointerBytes::None
-                };
+                let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
+                let seen = o
+                    .provenance
+                    .pointer_bytes(place.off as u64, n, pointer_bytes);
                 let v = self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w));
                 Ok((v, seen))
             }
@@ -367,15 +364,22 @@ impl<D: Domain> State<D> {
         Ok(Target::Place(Place { obj, off }))
     }
 
-    /// Loads `n` bytes at `ptr` (aggregates).
-    pub fn load_bytes(
+    /// Loads an `n`-byte aggregate at `ptr`: its bytes and their provenance (a union holding a pointer
+    /// stays one when copied by value, see `provenance.rs`).
+    pub fn load_aggregate(
         &mut self,
         prog: &Program,
         ptr: &D::Val,
         n: u64,
-    ) -> Result<Vec<D::Byte>, End> {
+    ) -> Result<(Vec<D::Byte>, ProvenanceMap), End> {
         let place = self.resolve(prog, ptr, n, Access::Read)?;
-        Ok(self.read_initialised(place, n as usize, |_, b| b.to_vec()))
+        let provenance = self
+            .mem
+            .object(place.obj)
+            .map(|o| o.provenance.slice(place.off as u64, n))
+            .unwrap_or_default();
+        let bytes = self.read_initialised(place, n as usize, |_, b| b.to_vec());
+        Ok((bytes, provenance))
     }
 
     /// The one read path of loads: bytes `off..off+n` of the resolved place, made initialised first
@@ -445,6 +449,29 @@ impl<D: Domain> State<D> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Stores the aggregate `bytes` at `ptr`, recording `provenance` for them (the leaves of its type
+    /// overlaid with what the value carries, see [`crate::provenance::scalar_leaves`]).
+    pub fn store_aggregate(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        bytes: &[D::Byte],
+        provenance: &ProvenanceMap,
+    ) -> Result<(), End> {
+        let n = bytes.len() as u64;
+        let place = self.resolve(prog, ptr, n, Access::Write)?;
+        self.write_place(place, n as usize, None, |_, out| {
+            out.clone_from_slice(bytes)
+        });
+        let o = self
+            .mem
+            .object_mut(place.obj)
+            .expect("resolved object is live");
+        o.provenance
+            .overlay(place.off as u64, &provenance.slice(0, n));
         Ok(())
     }
 
@@ -556,6 +583,24 @@ impl<D: Domain> State<D> {
                     "a copy of {n} bytes ({missing} of them uninitialised) larger than the memory model copies"
                 ),
             ));
+        }
+        // The host memory the copy takes (each byte copied one by one is a byte of the domain and a bit
+        // of an initialisation map; shared pages cost nothing) must fit the budget: a copy past it ends
+        // the path at the limit, never the process. Small copies are left to the explorer's check
+        // between steps (measuring costs a read of /proc).
+        let host = if shares_pages {
+            0
+        } else {
+            (n as u64).saturating_mul(std::mem::size_of::<D::Byte>() as u64 + 1)
+        };
+        if host < BUDGETED_COPY {
+            return Ok(());
+        }
+        if let Err(why) = crate::budget::allows(host) {
+            return Err(End::Halt(crate::bug::Halt::Limit(format!(
+                "{why} (a copy of {n} bytes needs about {} MiB of host memory)",
+                host >> 20
+            ))));
         }
         Ok(())
     }

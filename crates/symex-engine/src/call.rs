@@ -6,6 +6,7 @@ use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
 use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
+use crate::provenance::{scalar_leaves, Provenance};
 use crate::state::State;
 use symex_ir::{Call, Callee, FuncId, Operand};
 
@@ -169,15 +170,25 @@ impl<D: Domain> State<D> {
             ));
         }
         let mut bytes: Vec<D::Byte> = (0..size).map(|_| self.dom.const_byte(0)).collect();
+        let stored: Vec<_> = layout.clone();
         for (i, off, w, n) in layout {
             let off = off as usize;
             self.dom
                 .val_to_bytes(&args[i], w, &mut bytes[off..off + n as usize]);
         }
         let name = format!("variadic arguments of `{}`", prog.module.func(target).name);
-        Ok(self
+        let id = self
             .mem
-            .allocate_with(ObjKind::Runtime, name.into(), bytes, false))
+            .allocate_with(ObjKind::Runtime, name.into(), bytes, false);
+        // Each argument's bytes are stored as its type says (`va_arg` may read a pointer as an integer:
+        // an observed address, see `provenance.rs`).
+        if let Some(o) = self.mem.object_mut(id) {
+            for (i, off, _, n) in stored {
+                o.provenance
+                    .overlay(off, &scalar_leaves(prog, call.arg_types[i]).slice(0, n));
+            }
+        }
+        Ok(id)
     }
 
     /// `va_start(ap)`: registers exhausted (`gp_offset = 48`, `fp_offset = 176`), so that clang's inline
@@ -206,22 +217,24 @@ impl<D: Domain> State<D> {
         };
         let area = prog.addr.address(area, 0) as u128;
         // i386: `va_list` is a pointer to the next argument.
-        let i386 = [(0u64, area, 64u32, 4u64)];
+        // (offset, value, width, bytes, stored as): the area's address is a pointer.
+        use Provenance::{Integer, Pointer};
+        let i386 = [(0u64, area, 64u32, 4u64, Pointer)];
         let x86_64 = [
-            (0u64, 48u128, 32u32, 4u64),
-            (4, 176, 32, 4),
-            (8, area, 64, 8),
-            (16, 0, 64, 8),
+            (0u64, 48u128, 32u32, 4u64, Integer),
+            (4, 176, 32, 4, Integer),
+            (8, area, 64, 8, Pointer),
+            (16, 0, 64, 8, Pointer),
         ];
-        let fields: &[(u64, u128, u32, u64)] = if prog.addr.pointer_bits == 32 {
+        let fields: &[(u64, u128, u32, u64, Provenance)] = if prog.addr.pointer_bits == 32 {
             &i386
         } else {
             &x86_64
         };
-        for &(off, v, w, n) in fields {
+        for &(off, v, w, n, kind) in fields {
             let p = self.ptr_add(ap, off);
             let v = self.dom.constant(w, v);
-            self.store_scalar(prog, &p, &v, n, w)?;
+            self.store_scalar_as(prog, &p, &v, n, w, Some(kind))?;
         }
         Ok(())
     }
@@ -235,7 +248,7 @@ impl<D: Domain> State<D> {
             .ret;
         let value = match op {
             Some(o) if prog.width(ret_ty).is_some() => Some(Ok(self.val(o))),
-            Some(o) => Some(Err(self.agg_val(prog, o, ret_ty))),
+            Some(o) => Some(Err((self.agg_val(prog, o, ret_ty), self.agg_provenance(o)))),
             None => None,
         };
         if self.frames.len() == 1 {
@@ -273,7 +286,7 @@ impl<D: Domain> State<D> {
                     };
                     self.set(dst, v)
                 }
-                Err(a) => self.frames.last_mut().expect("a frame").set_agg(dst, a),
+                Err((a, p)) => self.set_agg_carrying(dst, a, p),
             }
         }
         Ok(())

@@ -4,14 +4,14 @@
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::program::Program;
-use crate::provenance::Provenance;
+use crate::provenance::{self, Provenance, ProvenanceMap};
 use crate::state::State;
 use std::rc::Rc;
 use symex_ir as ir;
 use symex_ir::{Edge, Inst, Intrinsic, Operand, Slot, Terminator};
 
 /// A value carried by a phi move: a scalar, or an aggregate's memory image.
-type MovedValue<D> = Result<<D as Domain>::Val, Rc<[<D as Domain>::Byte]>>;
+type MovedValue<D> = Result<<D as Domain>::Val, (Rc<[<D as Domain>::Byte]>, ProvenanceMap)>;
 
 /// What an instruction did to control flow.
 pub(crate) enum Flow {
@@ -101,6 +101,26 @@ impl<D: Domain> State<D> {
         })
     }
 
+    /// The provenance of the bytes of an aggregate operand, as far as recorded (none for constants).
+    pub(crate) fn agg_provenance(&self, op: Operand) -> ProvenanceMap {
+        match op {
+            Operand::Slot(s) => self
+                .frames
+                .last()
+                .and_then(|f| f.agg_provenance(s))
+                .cloned()
+                .unwrap_or_default(),
+            Operand::Const(_) => ProvenanceMap::default(),
+        }
+    }
+
+    /// Sets the aggregate `dst` holds, with the provenance of its bytes.
+    pub(crate) fn set_agg_carrying(&mut self, dst: Slot, v: Rc<[D::Byte]>, p: ProvenanceMap) {
+        let f = self.frames.last_mut().expect("a frame");
+        f.set_agg(dst, v);
+        f.set_agg_provenance(dst, p);
+    }
+
     #[inline(always)]
     pub(crate) fn set(&mut self, dst: Slot, v: D::Val) {
         self.frames.last_mut().expect("a frame").regs[dst.0 as usize] = v;
@@ -125,7 +145,8 @@ impl<D: Domain> State<D> {
             self.set(dst, v);
         } else {
             let v = self.agg_val(prog, src, ty);
-            self.frames.last_mut().expect("a frame").set_agg(dst, v);
+            let p = self.agg_provenance(src);
+            self.set_agg_carrying(dst, v, p);
         }
     }
 
@@ -310,11 +331,8 @@ impl<D: Domain> State<D> {
                         self.set(*dst, v);
                     }
                     None => {
-                        let bytes = self.load_bytes(prog, &p, *size as u64)?;
-                        self.frames
-                            .last_mut()
-                            .expect("a frame")
-                            .set_agg(*dst, bytes.into());
+                        let (bytes, provenance) = self.load_aggregate(prog, &p, *size as u64)?;
+                        self.set_agg_carrying(*dst, bytes.into(), provenance);
                     }
                 }
             }
@@ -334,7 +352,9 @@ impl<D: Domain> State<D> {
                     }
                     None => {
                         let bytes = self.agg_val(prog, *val, *ty);
-                        self.store_bytes(prog, &p, &bytes[..*size as usize])?;
+                        let mut provenance = provenance::scalar_leaves(prog, *ty);
+                        provenance.overlay(0, &self.agg_provenance(*val));
+                        self.store_aggregate(prog, &p, &bytes[..*size as usize], &provenance)?;
                     }
                 }
             }
@@ -372,14 +392,24 @@ impl<D: Domain> State<D> {
                 let part = bytes
                     .get(off..off + n)
                     .ok_or_else(|| unsupported(self, prog, "extractvalue outside its aggregate"))?;
+                let carried = self.agg_provenance(*agg).slice(off as u64, n as u64);
                 match prog.width(*ty) {
                     Some(w) => {
                         let v = self.dom.bytes_to_val(part, w);
+                        // An integer taken from bytes stored as a pointer is an observed address, as
+                        // when loaded from memory.
+                        let v = if *ty == ir::TypeId::PTR {
+                            v
+                        } else {
+                            let pointer_bytes = u64::from(prog.module.target.pointer_bytes);
+                            let seen = carried.pointer_bytes(0, n as u64, pointer_bytes);
+                            self.observe_loaded_integer(v, w, seen)
+                        };
                         self.set(*dst, v);
                     }
                     None => {
                         let part: Rc<[D::Byte]> = part.into();
-                        self.frames.last_mut().expect("a frame").set_agg(*dst, part);
+                        self.set_agg_carrying(*dst, part, carried);
                     }
                 }
             }
@@ -396,20 +426,24 @@ impl<D: Domain> State<D> {
                 if off + n > bytes.len() {
                     return Err(unsupported(self, prog, "insertvalue outside its aggregate"));
                 }
-                match prog.width(*ty) {
+                // The inserted bytes' provenance replaces the aggregate's there: a scalar's from its
+                // type, an aggregate's as it carries it.
+                let mut provenance = self.agg_provenance(*agg);
+                let inserted = match prog.width(*ty) {
                     Some(w) => {
                         let v = self.val(*val);
                         self.dom.val_to_bytes(&v, w, &mut bytes[off..off + n]);
+                        provenance::scalar_leaves(prog, *ty)
                     }
                     None => {
                         let part = self.agg_val(prog, *val, *ty);
                         bytes[off..off + n].clone_from_slice(&part[..n]);
+                        self.agg_provenance(*val)
                     }
-                }
-                self.frames
-                    .last_mut()
-                    .expect("a frame")
-                    .set_agg(*dst, bytes.into());
+                };
+                provenance.set(off as u64, n as u64, None);
+                provenance.overlay(off as u64, &inserted.slice(0, n as u64));
+                self.set_agg_carrying(*dst, bytes.into(), provenance);
             }
             Inst::Vector(v) => self.exec_vector(prog, v)?,
         }
@@ -716,7 +750,7 @@ impl<D: Domain> State<D> {
                     let ty = ty_of(self, m.dst);
                     let v = match prog.width(ty) {
                         Some(_) => Ok(self.val(m.src)),
-                        None => Err(self.agg_val(prog, m.src, ty)),
+                        None => Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src))),
                     };
                     (m.dst, v)
                 })
@@ -725,7 +759,10 @@ impl<D: Domain> State<D> {
             for (dst, v) in values {
                 match v {
                     Ok(v) => f.regs[dst.0 as usize] = v,
-                    Err(a) => f.set_agg(dst, a),
+                    Err((a, p)) => {
+                        f.set_agg(dst, a);
+                        f.set_agg_provenance(dst, p);
+                    }
                 }
             }
         }

@@ -10,12 +10,21 @@
 //!   when its value happens to equal a block's synthetic address (SV-COMP's memtrack is about pointers;
 //!   see `leak.rs`).
 //!
-//! Bytes written any other way (library models, initial images, aggregates) have no recorded provenance
-//! and are treated as before: possibly a pointer for the leak check, not observed when loaded.
+//! Provenance moves with the bytes: copies (`memcpy`, `realloc`) carry it, library models that store a
+//! pointer (`getline`'s buffer, the variadic area, `va_start`) record it, and an aggregate value loaded from
+//! memory carries the provenance of its bytes (as a map of its own, see [`crate::state::Frame`]), so that
+//! an aggregate copy (a union passed or returned by value) stores it again and an integer `extractvalue`
+//! takes from pointer bytes is observed. An aggregate stored with no carried provenance takes it from its
+//! type ([`scalar_leaves`]: pointer fields `Pointer`, integer fields `Integer`).
+//!
+//! Bytes written any other way (other library models, `memset`) have no recorded provenance: possibly a
+//! pointer for the leak check, not observed when loaded.
 
 use crate::domain::{BinOp, CastOp, Domain};
+use crate::program::Program;
 use crate::state::State;
 use std::collections::BTreeMap;
+use symex_ir::{TypeId, TypeKind};
 
 /// How a byte was last written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +170,87 @@ impl ProvenanceMap {
             let (s, e) = (s.max(src_off), e.min(src_off + n));
             self.insert_merged(dst_off + (s - src_off), dst_off + (e - src_off), k);
         }
+    }
+}
+
+impl ProvenanceMap {
+    /// The provenance of bytes `off..off + n` as the map of an `n`-byte value (an aggregate loaded from
+    /// them).
+    pub fn slice(&self, off: u64, n: u64) -> ProvenanceMap {
+        let mut m = ProvenanceMap::default();
+        m.copy_from(0, self, off, n);
+        m
+    }
+
+    /// Records `other`'s ranges at offset `at`; bytes `other` has no provenance for keep theirs.
+    pub fn overlay(&mut self, at: u64, other: &ProvenanceMap) {
+        for (&s, &(e, k)) in &other.ranges {
+            self.set(at + s, e - s, Some(k));
+        }
+    }
+
+    /// What a read of bytes `off..off + n` sees of stored pointers, pointers being `pointer_bytes` wide.
+    pub fn pointer_bytes(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
+        if n == pointer_bytes && self.all(off, n, Provenance::Pointer) {
+            PointerBytes::Whole
+        } else if self.any(off, n, Provenance::Pointer) {
+            PointerBytes::Part
+        } else {
+            PointerBytes::None
+        }
+    }
+}
+
+/// The provenance a value of type `ty` gives the bytes it is stored to, from its type alone: a pointer
+/// field's bytes `Pointer`, every other byte (integers and padding) `Integer`, as scalar stores of the
+/// fields would record them. Types without a pointer are one range (a large array costs nothing).
+pub fn scalar_leaves(prog: &Program, ty: TypeId) -> ProvenanceMap {
+    let mut m = ProvenanceMap::default();
+    let size = prog.store_size(ty);
+    if size > 0 {
+        m.insert_merged(0, size, Provenance::Integer);
+        pointer_leaves(prog, ty, 0, &mut m);
+    }
+    m
+}
+
+/// Marks the pointer fields of a `ty` at offset `at` in `m`.
+fn pointer_leaves(prog: &Program, ty: TypeId, at: u64, m: &mut ProvenanceMap) {
+    if !has_pointer(prog, ty) {
+        return;
+    }
+    match &prog.module.ty(ty).kind {
+        TypeKind::Ptr => m.set(at, prog.store_size(ty), Some(Provenance::Pointer)),
+        TypeKind::Array { elem, len } => {
+            let step = prog.module.ty(*elem).alloc_size;
+            for i in 0..*len {
+                pointer_leaves(prog, *elem, at + i * step, m);
+            }
+        }
+        TypeKind::Vector { elem, lanes } => {
+            let step = prog.store_size(*elem);
+            for i in 0..u64::from(*lanes) {
+                pointer_leaves(prog, *elem, at + i * step, m);
+            }
+        }
+        TypeKind::Struct {
+            fields, offsets, ..
+        } => {
+            for (f, off) in fields.iter().zip(offsets) {
+                pointer_leaves(prog, *f, at + off, m);
+            }
+        }
+        TypeKind::Void | TypeKind::Int(_) => {}
+    }
+}
+
+/// Whether a value of type `ty` holds a pointer somewhere.
+fn has_pointer(prog: &Program, ty: TypeId) -> bool {
+    match &prog.module.ty(ty).kind {
+        TypeKind::Ptr => true,
+        TypeKind::Array { elem, .. } | TypeKind::Vector { elem, .. } => has_pointer(prog, *elem),
+        TypeKind::Struct { fields, .. } => fields.iter().any(|f| has_pointer(prog, *f)),
+        TypeKind::Void | TypeKind::Int(_) => false,
     }
 }
 

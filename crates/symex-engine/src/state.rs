@@ -5,7 +5,7 @@ use crate::bug::{End, Halt, SourceLoc};
 use crate::domain::{CastOp, Domain};
 use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
-use crate::provenance::Provenance;
+use crate::provenance::{Provenance, ProvenanceMap};
 use crate::stdin::Stdin;
 use std::rc::Rc;
 use symex_ir::{AddrBase, BlockId, Const, ConstData, FuncId, Slot};
@@ -51,6 +51,9 @@ pub struct Frame<D: Domain> {
     pub regs: Vec<D::Val>,
     /// The value of each slot that holds an aggregate (struct, array or vector) as its memory image.
     pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
+    /// The provenance of the bytes of those aggregates that carry some (loaded from memory where a pointer
+    /// was stored, see `provenance.rs`); an aggregate set without it has none.
+    pub agg_provenance: Vec<(Slot, ProvenanceMap)>,
     /// Stack objects of this activation, freed when it returns.
     pub allocas: Vec<ObjId>,
     /// Those of `allocas` whose address never escaped: their ids are reused after the return.
@@ -71,11 +74,30 @@ impl<D: Domain> Frame<D> {
             .map(|(_, v)| v)
     }
 
-    /// Sets the aggregate held by `slot`.
+    /// Sets the aggregate held by `slot` (with no provenance: see [`Self::set_agg_provenance`]).
     pub fn set_agg(&mut self, slot: Slot, v: Rc<[D::Byte]>) {
         match self.aggs.iter_mut().find(|(s, _)| *s == slot) {
             Some(e) => e.1 = v,
             None => self.aggs.push((slot, v)),
+        }
+        if !self.agg_provenance.is_empty() {
+            self.agg_provenance.retain(|(s, _)| *s != slot);
+        }
+    }
+
+    /// The provenance of the bytes of the aggregate held by `slot`, if any was recorded.
+    pub fn agg_provenance(&self, slot: Slot) -> Option<&ProvenanceMap> {
+        self.agg_provenance
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, m)| m)
+    }
+
+    /// Records the provenance of the bytes of the aggregate `slot` holds (after [`Self::set_agg`]).
+    pub fn set_agg_provenance(&mut self, slot: Slot, m: ProvenanceMap) {
+        self.agg_provenance.retain(|(s, _)| *s != slot);
+        if !m.is_empty() {
+            self.agg_provenance.push((slot, m));
         }
     }
 }
@@ -210,6 +232,7 @@ impl<D: Domain> State<D> {
             inst: 0,
             regs,
             aggs: Vec::new(),
+            agg_provenance: Vec::new(),
             allocas: Vec::new(),
             private: Vec::new(),
             varargs: None,

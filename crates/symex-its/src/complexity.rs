@@ -18,8 +18,10 @@ use crate::bound::Bound;
 use crate::graph;
 use crate::its::Its;
 use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
+use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
+use crate::scc_size;
 use crate::termination::{self, Limits, SccProof, Termination};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -101,6 +103,9 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     }
 }
 
+/// The time all fallback queries of one inference may take together.
+const FALLBACK_BUDGET: Duration = Duration::from_secs(4);
+
 struct Ctx<'a> {
     its: &'a Its,
     /// Runtime bound per transition.
@@ -112,6 +117,8 @@ struct Ctx<'a> {
     /// Size bounds of the current SCC's variables, and those being computed.
     scc_size: HashMap<usize, Bound>,
     in_progress: Vec<usize>,
+    /// Variables of the current SCC whose [`Ctx::invariant_size`] was tried.
+    invariant_tried: std::collections::HashSet<usize>,
     temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
     /// Per (transition, variable): whether the update never grows `|v|`.
     non_growing: HashMap<(usize, usize), bool>,
@@ -119,6 +126,13 @@ struct Ctx<'a> {
     /// non-increasing on every transition of the current SCC.
     scc_wide: HashMap<Vec<usize>, bool>,
     solver: Box<dyn symex_solver::Solver>,
+    /// When the proof gives up.
+    deadline: Instant,
+    /// A solver with a short time limit, and the time left for its fallback queries
+    /// ([`Ctx::invariant_size`], [`Ctx::resynthesize`]): on large SCCs with many
+    /// unbounded variables they would otherwise take most of the time.
+    quick: Box<dyn symex_solver::Solver>,
+    fallback_left: Duration,
 }
 
 impl<'a> Ctx<'a> {
@@ -130,10 +144,14 @@ impl<'a> Ctx<'a> {
             current: None,
             scc_size: HashMap::new(),
             in_progress: Vec::new(),
+            invariant_tried: Default::default(),
             temp_bounds: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
+            deadline: limits.deadline,
+            quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
+            fallback_left: FALLBACK_BUDGET,
         }
     }
 
@@ -250,12 +268,45 @@ impl<'a> Ctx<'a> {
         }
         let (locs, inside) = self.current.clone()?;
         self.in_progress.push(v);
-        let result = self.scc_var_size_uncached(&locs, &inside, v);
+        let mut result = self.scc_var_size_uncached(&locs, &inside, v);
+        if !matches!(result, Some(Bound::Poly(_))) {
+            // No bound from the updates (yet): one from a non-increasing function that
+            // bounds |v| needs no runtime bound of this SCC.
+            if let Some(b) = self.invariant_size(&locs, &inside, v) {
+                result = Some(b);
+            }
+        }
         self.in_progress.retain(|x| *x != v);
         if let Some(b) = &result {
             self.scc_size.insert(v, b.clone());
         }
         result
+    }
+
+    /// `|v|` inside the current SCC from [`scc_size::invariant_bound`]'s `g`: at most `g`
+    /// after the entry of each visit (`Σ_{e entering} |g_{target(e)}|(SB(e))`, and
+    /// `|g_start|` of the start values if the run starts inside), and at most the sizes
+    /// entering on the entry itself.
+    fn invariant_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Bound> {
+        if !self.invariant_tried.insert(v) || !self.fallback_time_left() {
+            return None;
+        }
+        let its = self.its;
+        let started = Instant::now();
+        let g = scc_size::invariant_bound(its, inside, v, self.quick.as_mut());
+        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        let g = g?;
+        let mut total = self.entry_size(locs, v)?;
+        if locs.contains(&its.start) {
+            total = total.add(&Bound::of_poly(&g.get(its.start), &mut Bound::start_var));
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if !locs.contains(&t.source) && locs.contains(&t.target()) {
+                total = total.add(&self.entry_value(e, &g.get(t.target()))?);
+            }
+        }
+        Some(total)
     }
 
     fn scc_var_size_uncached(
@@ -315,6 +366,7 @@ impl<'a> Ctx<'a> {
     fn scc(&mut self, proof: &SccProof) -> Result<(), String> {
         self.current = Some((proof.locations.clone(), proof.transitions.clone()));
         self.scc_size.clear();
+        self.invariant_tried.clear();
         let mut done = vec![false; proof.steps.len()];
         while done.iter().any(|d| !d) {
             let mut progress = false;
@@ -329,6 +381,9 @@ impl<'a> Ctx<'a> {
                     done[k] = true;
                     progress = true;
                 }
+            }
+            if !progress {
+                progress = self.resynthesize(proof, &mut done);
             }
             if !progress {
                 self.current = None;
@@ -380,7 +435,7 @@ impl<'a> Ctx<'a> {
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
-        if step.two_phase.is_none() && self.is_scc_wide(step) {
+        if step.multiphase.is_none() && step.two_phase.is_none() && self.is_scc_wide(step) {
             return self.scc_wide_bound(&step.function);
         }
         let its = self.its;
@@ -393,13 +448,23 @@ impl<'a> Ctx<'a> {
         locs.dedup();
         let mut total = Bound::constant(0);
         if locs.contains(&its.start) {
-            total = total.add(&match &step.two_phase {
-                Some(tp) => {
+            total = total.add(&match (&step.multiphase, &step.two_phase) {
+                (Some(mp), _) => {
+                    let values: Vec<Bound> = mp
+                        .phases
+                        .iter()
+                        .map(|f| Bound::of_poly(&f.get(its.start), &mut Bound::start_var))
+                        .collect();
+                    multiphase::steps_bound(&values)
+                }
+                (None, Some(tp)) => {
                     let f1 = Bound::of_poly(&tp.f1, &mut Bound::start_var);
                     let f2 = Bound::of_poly(&tp.f2, &mut Bound::start_var);
                     f1.add(&f1.mul(&f1)).add(&f2).add(&Bound::constant(1))
                 }
-                None => Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var),
+                (None, None) => {
+                    Bound::of_poly(&step.function.get(its.start), &mut Bound::start_var)
+                }
             });
         }
         for e in 0..its.transitions.len() {
@@ -408,6 +473,15 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let rb = self.rb[e].clone()?;
+            if let Some(mp) = &step.multiphase {
+                // k·(Σ F_i + 2) strict steps per entry (see `multiphase`).
+                let mut values = Vec::new();
+                for f in &mp.phases {
+                    values.push(self.entry_value(e, &f.get(t.target()))?);
+                }
+                total = total.add(&rb.mul(&multiphase::steps_bound(&values)));
+                continue;
+            }
             if let Some(tp) = &step.two_phase {
                 // F1 + F1² + F2 + 1 steps per entry (see `multiphase`).
                 let f1 = self.entry_value(e, &tp.f1)?;
@@ -433,6 +507,53 @@ impl<'a> Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// When the steps of an SCC wait for each other's runtime bounds: for each transition
+    /// of an open step, a new linear ranking function strictly decreasing on it and
+    /// non-increasing on *every* transition of the SCC (found by Farkas, re-checked by
+    /// [`ranking::check`]) bounds it by the SCC's entries alone ([`Ctx::scc_wide_bound`]).
+    /// Marks the steps whose transitions all got a bound; whether any did.
+    fn resynthesize(&mut self, proof: &SccProof, done: &mut [bool]) -> bool {
+        let its = self.its;
+        let mut progress = false;
+        for (k, step) in proof.steps.iter().enumerate() {
+            if done[k] {
+                continue;
+            }
+            for &t in &step.removed {
+                if self.rb[t].is_some() || !self.fallback_time_left() {
+                    continue;
+                }
+                let started = Instant::now();
+                let f = crate::farkas::synthesize_strict_on(
+                    its,
+                    &proof.transitions,
+                    &[t],
+                    self.quick.as_mut(),
+                );
+                let checked = f.as_ref().is_some_and(|f| {
+                    proof.transitions.iter().all(|&i| {
+                        let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
+                        d == Decrease::Strict || (i != t && d == Decrease::Weak)
+                    })
+                });
+                self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+                let Some(f) = f.filter(|_| checked) else {
+                    continue;
+                };
+                self.rb[t] = self.scc_wide_bound(&f);
+            }
+            if step.removed.iter().all(|&t| self.rb[t].is_some()) {
+                done[k] = true;
+                progress = true;
+            }
+        }
+        progress
+    }
+
+    fn fallback_time_left(&self) -> bool {
+        self.fallback_left > Duration::ZERO && Instant::now() < self.deadline
+    }
+
     /// Whether the function of `step` is non-increasing on every transition of the
     /// current SCC (checked by [`ranking::check`] on those outside the step's `T'`).
     fn is_scc_wide(&mut self, step: &termination::RankingStep) -> bool {

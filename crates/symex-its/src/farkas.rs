@@ -68,17 +68,49 @@ struct Template {
 
 impl Template {
     fn new(its: &Its, locs: &[usize]) -> Template {
+        Template::named(its, locs, "a")
+    }
+
+    /// Unknowns named `{prefix}_{l}_{v}` and `{prefix}0_{l}` (distinct per phase).
+    fn named(its: &Its, locs: &[usize], prefix: &str) -> Template {
         let coeffs = locs
             .iter()
             .map(|&l| {
                 let a = (0..its.arity())
-                    .map(|v| Term::var(&format!("a_{l}_{v}"), Sort::Int))
+                    .map(|v| Term::var(&format!("{prefix}_{l}_{v}"), Sort::Int))
                     .collect();
-                (l, (a, Term::var(&format!("a0_{l}"), Sort::Int)))
+                (l, (a, Term::var(&format!("{prefix}0_{l}"), Sort::Int)))
             })
             .collect();
         Template { coeffs }
     }
+
+    /// The polynomials of a model.
+    fn read(&self, value: &dyn Fn(&Term) -> i128) -> RankingFunction {
+        let at = self
+            .coeffs
+            .iter()
+            .map(|(l, (a, a0))| {
+                let mut p = Poly::constant(value(a0));
+                for (v, av) in a.iter().enumerate() {
+                    p = p.add(&Poly::var(v).scale(value(av)));
+                }
+                (*l, p)
+            })
+            .collect();
+        RankingFunction { at }
+    }
+}
+
+/// The locations of the transitions `ts`.
+fn locations(its: &Its, ts: &[usize]) -> Vec<usize> {
+    let mut locs: Vec<usize> = ts
+        .iter()
+        .flat_map(|&i| [its.transitions[i].source, its.transitions[i].target()])
+        .collect();
+    locs.sort_unstable();
+    locs.dedup();
+    locs
 }
 
 fn sum(terms: impl IntoIterator<Item = Term>) -> Term {
@@ -120,14 +152,30 @@ pub fn synthesize(
     solver: &mut dyn Solver,
     constant_only: bool,
 ) -> Option<RankingFunction> {
+    synthesize_with(its, ts, &[], solver, constant_only)
+}
+
+/// As [`synthesize`], and strictly decreasing and bounded on every transition of
+/// `strict` (a subset of `ts`): a function for those transitions that never increases on
+/// the others, e.g. on a whole SCC.
+pub fn synthesize_strict_on(
+    its: &Its,
+    ts: &[usize],
+    strict: &[usize],
+    solver: &mut dyn Solver,
+) -> Option<RankingFunction> {
+    synthesize_with(its, ts, strict, solver, false)
+}
+
+fn synthesize_with(
+    its: &Its,
+    ts: &[usize],
+    strict: &[usize],
+    solver: &mut dyn Solver,
+    constant_only: bool,
+) -> Option<RankingFunction> {
     let n = its.arity();
-    let mut locs: Vec<usize> = ts
-        .iter()
-        .flat_map(|&i| [its.transitions[i].source, its.transitions[i].target()])
-        .collect();
-    locs.sort_unstable();
-    locs.dedup();
-    let tpl = Template::new(its, &locs);
+    let tpl = Template::new(its, &locations(its, ts));
     let mut query = Vec::new();
     if constant_only {
         for (a, _) in tpl.coeffs.values() {
@@ -143,7 +191,8 @@ pub fn synthesize(
         let (b, b0) = &tpl.coeffs[&t.target()];
         // f_l'(x') − f_l(x) ≤ −δ:  c = (−a, 0, b), d = a0 − b0 − δ.
         let delta = Term::var(&format!("delta_{i}"), Sort::Int);
-        query.push(Term::int(0).ile(&delta));
+        let low = if strict.contains(&i) { 1 } else { 0 };
+        query.push(Term::int(low).ile(&delta));
         query.push(delta.ile(&Term::int(1)));
         let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
         c.extend((0..m).map(|_| Term::int(0)));
@@ -159,19 +208,82 @@ pub fn synthesize(
     }
     query.push(Term::int(1).ile(&sum(deltas)));
     let model = solver.model(&query).ok()??;
-    let value = |t: &Term| model.value_of(t).as_int().unwrap_or(0);
-    let at = tpl
-        .coeffs
-        .iter()
-        .map(|(l, (a, a0))| {
-            let mut p = Poly::constant(value(a0));
-            for (v, av) in a.iter().enumerate() {
-                p = p.add(&Poly::var(v).scale(value(av)));
-            }
-            (*l, p)
-        })
+    Some(tpl.read(&|t: &Term| model.value_of(t).as_int().unwrap_or(0)))
+}
+
+/// `f_l'(x') − f_l(x) − g_l(x) ≤ −k` as `c·z ≤ d` over `z = (x̄, temporaries, x̄')`, with
+/// `f = (a, a0)` at the source, `(b, b0)` at the target and `g = (ga, ga0)` (optional) at
+/// the source.
+fn difference(
+    (a, a0): &(Vec<Term>, Term),
+    (b, b0): &(Vec<Term>, Term),
+    g: Option<&(Vec<Term>, Term)>,
+    m: usize,
+    k: i128,
+) -> (Vec<Term>, Term) {
+    let mut c: Vec<Term> = match g {
+        Some((ga, _)) => a.iter().zip(ga).map(|(x, y)| x.ineg().isub(y)).collect(),
+        None => a.iter().map(|x| x.ineg()).collect(),
+    };
+    c.extend((0..m).map(|_| Term::int(0)));
+    c.extend(b.iter().cloned());
+    let mut d = a0.isub(b0).isub(&Term::int(k));
+    if let Some((_, ga0)) = g {
+        d = d.iadd(ga0);
+    }
+    (c, d)
+}
+
+/// Finds a nested multiphase ranking function `(f_1, …, f_depth)` (per location) for the
+/// transitions `ts`, in one query: on every transition either every phase is
+/// non-increasing, or the step is *strict* — `f_1` drops by at least 1, each `f_i`
+/// (`i ≥ 2`) drops by at least `1 − f_{i−1}(x̄)`, and `f_depth(x̄) ≥ 0` — and at least one
+/// transition is strict. See [`crate::multiphase`] for why this bounds the strict steps.
+/// `Ok(None)` when there is none, `Err` when the solver cannot tell.
+pub fn synthesize_multiphase(
+    its: &Its,
+    ts: &[usize],
+    depth: usize,
+    solver: &mut dyn Solver,
+) -> Result<Option<Vec<RankingFunction>>, symex_solver::Unknown> {
+    let n = its.arity();
+    let locs = locations(its, ts);
+    let phases: Vec<Template> = (0..depth)
+        .map(|p| Template::named(its, &locs, &format!("m{p}")))
         .collect();
-    Some(RankingFunction { at })
+    let mut query = Vec::new();
+    let mut deltas = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        let cs = constraints(its, t);
+        let m = t.temps.len();
+        let (src, tgt) = (t.source, t.target());
+        let mut weak = Vec::new();
+        let mut strict = Vec::new();
+        for (p, tpl) in phases.iter().enumerate() {
+            let (f, f2) = (&tpl.coeffs[&src], &tpl.coeffs[&tgt]);
+            let (c, d) = difference(f, f2, None, m, 0);
+            weak.extend(implication(&cs, &c, &d, &format!("mw{p}_{i}")));
+            let prev = p.checked_sub(1).map(|q| &phases[q].coeffs[&src]);
+            let (c, d) = difference(f, f2, prev, m, 1);
+            strict.extend(implication(&cs, &c, &d, &format!("ms{p}_{i}")));
+        }
+        // f_depth(x) ≥ 0: −a·x ≤ a0.
+        let (a, a0) = &phases[depth - 1].coeffs[&src];
+        let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+        c.extend((0..m + n).map(|_| Term::int(0)));
+        strict.extend(implication(&cs, &c, a0, &format!("mb_{i}")));
+        let delta = Term::var(&format!("delta_{i}"), Sort::Bool);
+        query.push(delta.not().implies(&Term::and_all(&weak)));
+        query.push(delta.implies(&Term::and_all(&strict)));
+        deltas.push(delta);
+    }
+    query.push(Term::or_all(&deltas));
+    let Some(model) = solver.model(&query)? else {
+        return Ok(None);
+    };
+    let value = |t: &Term| model.value_of(t).as_int().unwrap_or(0);
+    Ok(Some(phases.iter().map(|tpl| tpl.read(&value)).collect()))
 }
 
 /// The Farkas query of a two-phase ranking function for the self-loop `t`.
@@ -213,4 +325,39 @@ pub(crate) fn two_phase_query(its: &Its, t: &Transition, n: usize) -> TwoPhaseQu
         f1: (a, a0),
         f2: (b, b0),
     }
+}
+
+/// Finds a linear function `g` (per location) that bounds `|v|` after every transition of
+/// `ts` and never increases on them: on each `l → l'`, `g_l'(x̄') ≤ g_l(x̄)`,
+/// `v' ≤ g_l'(x̄')` and `−v' ≤ g_l'(x̄')`. Inside a stretch of `ts`, `|v|` is then at most
+/// `g` at the stretch's entry, whatever the runtime of the transitions (a size bound
+/// that needs no runtime bound). `None` when there is none.
+pub fn synthesize_size_bound(
+    its: &Its,
+    ts: &[usize],
+    v: usize,
+    solver: &mut dyn Solver,
+) -> Option<RankingFunction> {
+    let n = its.arity();
+    let tpl = Template::named(its, &locations(its, ts), "g");
+    let mut query = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        let cs = constraints(its, t);
+        let m = t.temps.len();
+        let (src, tgt) = (&tpl.coeffs[&t.source], &tpl.coeffs[&t.target()]);
+        let (c, d) = difference(src, tgt, None, m, 0);
+        query.extend(implication(&cs, &c, &d, &format!("gn_{i}")));
+        // ±v' − g_l'(x̄') ≤ 0:  c = (0, 0, ±e_v − b), d = b0.
+        for (sign, name) in [(1, "gp"), (-1, "gm")] {
+            let mut c: Vec<Term> = (0..n + m).map(|_| Term::int(0)).collect();
+            c.extend(tgt.0.iter().enumerate().map(|(w, b)| {
+                let e = if w == v { sign } else { 0 };
+                Term::int(e).isub(b)
+            }));
+            query.extend(implication(&cs, &c, &tgt.1, &format!("{name}_{i}")));
+        }
+    }
+    let model = solver.model(&query).ok()??;
+    Some(tpl.read(&|t: &Term| model.value_of(t).as_int().unwrap_or(0)))
 }

@@ -9,8 +9,8 @@
 //!   slicing, linear invariants (checked inductive by Z3), chaining, and unfolding by the
 //!   last transition (a refinement [`complexity::infer_refining`] retries with).
 //! * [`termination`]: SCCs ([`graph`]), linear ranking functions by Farkas' lemma
-//!   ([`farkas`]) re-checked by [`ranking::check`], lexicographic removal, two-phase
-//!   functions ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses.
+//!   ([`farkas`]) re-checked by [`ranking::check`], lexicographic removal, multiphase
+//!   functions of depth 2–4 ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses.
 //! * [`complexity`]: KoAT's alternating runtime and size bounds ([`bound`],
 //!   [`local_size`]).
 //!
@@ -31,6 +31,7 @@ pub mod poly;
 pub mod preprocess;
 pub mod print;
 pub mod ranking;
+pub mod scc_size;
 pub mod smt;
 pub mod termination;
 

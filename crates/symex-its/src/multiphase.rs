@@ -1,19 +1,33 @@
-//! Two-phase (nested) ranking functions for a single loop `t` (Ben-Amram & Genaim's
-//! multiphase ranking functions, in the nested form of Leike & Heizmann): `(f1, f2)` with,
-//! on every step `x̄ → x̄'` of `t`,
+//! Multiphase (nested) ranking functions (Ben-Amram & Genaim's multiphase ranking
+//! functions, in the nested form of Leike & Heizmann).
 //!
-//! * `f1(x̄) − f1(x̄') ≥ 1`,
-//! * `f2(x̄) − f2(x̄') + f1(x̄) ≥ 1`,
-//! * `f2(x̄) ≥ 0`.
+//! **Depth k, per location, on a set of transitions** ([`Multiphase`]): `(f_1, …, f_k)`
+//! where every transition is either *weak* (each `f_i` non-increasing) or *strict*:
 //!
-//! Soundness: `f1` drops below 1 after at most `max(f1(x̄₀), 0)` steps, while `f2` grows by
-//! less than `f1(x̄₀)` per step; from then on `f2` drops by at least 1 per step and stays
-//! `≥ 0`. So a run of `t` entered with values `F1 = f1(x̄₀)`, `F2 = f2(x̄₀)` takes at most
-//! `F1 + F1² + F2 + 1` steps. Synthesis is Farkas' lemma as for linear ranking functions;
-//! [`check`] re-proves the three conditions directly by a solver query.
+//! * `f_1(x̄) − f_1(x̄') ≥ 1`,
+//! * `f_i(x̄) − f_i(x̄') + f_{i−1}(x̄) ≥ 1` for `i ≥ 2`,
+//! * `f_k(x̄) ≥ 0`.
+//!
+//! Soundness ([`steps_bound`]): in a stretch inside the transitions entered with
+//! `f_i ≤ F_i` (`F_i ≥ 0`, `B = max F_i`), weak steps lower nothing's upper bound, so count
+//! strict steps `t = 0, 1, …` only. By induction over `i`, `f_i` after `t` strict steps is
+//! at most `v_i(t) = Σ_{j<i} F_{i−j}·C(t, j) − C(t, i)` (binomial coefficients:
+//! `f_1 ≤ F_1 − t`, and `f_i` grows by at most `f_{i−1}` per step, with
+//! `Σ_{s<t} C(s, j) = C(t, j+1)`). For `t ≥ k` and `j < k`,
+//! `C(t, j) ≤ r^{k−j}·C(t, k)` with `r = k/(t−k+1)`; at `t = k·(B+2)`, `r < 1/(B+1)`, so
+//! `Σ_{j<k} F_{k−j}·C(t, j) < B·C(t, k)·r/(1−r) < C(t, k)` and `v_k(t) < 0`. A strict step
+//! needs `f_k ≥ 0`, so step number `k·(B+2)` is never strict: there are at most
+//! `k·(B+2) ≤ k·(Σ F_i + 2)` strict steps, a bound linear in the phases' values.
+//! Synthesis is one Farkas query ([`crate::farkas::synthesize_multiphase`]);
+//! [`check_step`] re-proves the conditions by a direct solver query.
+//!
+//! **Two-phase functions of a single loop** ([`TwoPhase`], [`synthesize`], [`check`]):
+//! the same conditions with `k = 2` for a self-loop that is always strict.
 
+use crate::bound::Bound;
 use crate::its::{Its, Transition};
 use crate::poly::Poly;
+use crate::ranking::{Decrease, RankingFunction};
 use crate::smt;
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -66,4 +80,98 @@ pub fn check(solver: &mut dyn Solver, f: &TwoPhase, t: &Transition) -> bool {
         .ile(&before(&f.f2).iadd(&before(&f.f1)));
     let c3 = Term::int(0).ile(&before(&f.f2));
     matches!(solver.must_be_true(&guard, &c1.and(&c2).and(&c3)), Ok(true))
+}
+
+/// A multiphase ranking function: the phases `f_1, …, f_k`, each per location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Multiphase {
+    /// `f_1` first.
+    pub phases: Vec<RankingFunction>,
+}
+
+impl Multiphase {
+    /// Readable form: `(l1: X; l1: Y)`.
+    pub fn display(&self, its: &Its) -> String {
+        let phases: Vec<String> = self.phases.iter().map(|f| f.display(its)).collect();
+        format!("({})", phases.join("; "))
+    }
+}
+
+/// Finds a multiphase function of depth 2..=`max_depth` (the smallest that exists) for
+/// the transitions `ts`, checks it on each of them, and returns it with the transitions
+/// it proved strict (`None` if none, or if a check failed).
+pub fn synthesize_checked(
+    its: &Its,
+    ts: &[usize],
+    max_depth: usize,
+    synth: &mut dyn Solver,
+    checker: &mut dyn Solver,
+    deadline: std::time::Instant,
+) -> Option<(Multiphase, Vec<usize>)> {
+    for depth in 2..=max_depth {
+        if std::time::Instant::now() > deadline {
+            return None;
+        }
+        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth) {
+            Ok(Some(phases)) => phases,
+            Ok(None) => continue,
+            // Out of time: a deeper query is larger still.
+            Err(_) => return None,
+        };
+        let mp = Multiphase { phases };
+        let mut strict = Vec::new();
+        for &i in ts {
+            match check_step(checker, &mp, &its.transitions[i]) {
+                Decrease::Strict => strict.push(i),
+                Decrease::Weak => {}
+                Decrease::Fails => return None,
+            }
+        }
+        return (!strict.is_empty()).then_some((mp, strict));
+    }
+    None
+}
+
+/// Whether `t` is a strict or weak step of `mp` (two solver queries written from the
+/// transition itself, non-linear parts included).
+pub fn check_step(solver: &mut dyn Solver, mp: &Multiphase, t: &Transition) -> Decrease {
+    let var = |v: usize| smt::int_var("v", v);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let before = |f: &RankingFunction| smt::poly_term(&f.get(t.source), &var);
+    let after = |f: &RankingFunction| {
+        smt::poly_term(
+            &f.get(t.target()).substitute(&|v| t.update()[v].clone()),
+            &var,
+        )
+    };
+    let one = Term::int(1);
+    let mut strict = Vec::new();
+    for (i, f) in mp.phases.iter().enumerate() {
+        let mut limit = before(f);
+        if i > 0 {
+            limit = limit.iadd(&before(&mp.phases[i - 1]));
+        }
+        strict.push(after(f).iadd(&one).ile(&limit));
+    }
+    if let Some(last) = mp.phases.last() {
+        strict.push(Term::int(0).ile(&before(last)));
+    }
+    let valid =
+        |solver: &mut dyn Solver, c: Term| matches!(solver.must_be_true(&guard, &c), Ok(true));
+    if valid(solver, Term::and_all(&strict)) {
+        return Decrease::Strict;
+    }
+    let weak: Vec<Term> = mp.phases.iter().map(|f| after(f).ile(&before(f))).collect();
+    if valid(solver, Term::and_all(&weak)) {
+        Decrease::Weak
+    } else {
+        Decrease::Fails
+    }
+}
+
+/// `k·(Σ F_i + 2)` of the module comment: the strict steps of one stretch entered with
+/// `|f_i| ≤ values[i]` (`k = values.len()`).
+pub fn steps_bound(values: &[Bound]) -> Bound {
+    let sum = values.iter().fold(Bound::constant(2), |acc, f| acc.add(f));
+    Bound::constant(values.len() as i128).mul(&sum)
 }

@@ -1,13 +1,15 @@
 //! Termination by lexicographic transition removal (KoAT/AProVE style): per SCC of the
 //! location graph, find a linear ranking function non-increasing on all remaining
 //! transitions and strictly decreasing and bounded on some, check it, remove those, repeat
-//! until none remain. Every removal is justified by a function that passed
-//! [`ranking::check`], a solver query independent of the synthesis.
+//! until none remain; when no linear function exists, a multiphase one (depth 2 to
+//! [`MAX_DEPTH`], [`multiphase`]) may remove some. Every removal is justified by a
+//! function that passed [`ranking::check`] (or [`multiphase::check_step`]), a solver query
+//! independent of the synthesis.
 
 use crate::farkas;
 use crate::graph;
 use crate::its::Its;
-use crate::multiphase::{self, TwoPhase};
+use crate::multiphase::{self, Multiphase, TwoPhase};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease, RankingFunction};
 use std::time::{Duration, Instant};
@@ -25,7 +27,29 @@ pub struct RankingStep {
     /// For a two-phase ranking function of a single loop, both phases (`function` is
     /// then the second phase at the loop's location).
     pub two_phase: Option<TwoPhase>,
+    /// For a multiphase ranking function (depth 2 to [`MAX_DEPTH`], or
+    /// [`SINGLE_LOOP_MAX_DEPTH`] for one transition), its phases:
+    /// `remaining` are its weak or strict steps, `removed` the strict ones, and
+    /// `function` is its last phase. A two-phase function of a single loop also fills
+    /// `two_phase`.
+    pub multiphase: Option<Multiphase>,
 }
+
+/// The deepest multiphase ranking functions tried.
+pub const MAX_DEPTH: usize = 4;
+
+/// The deepest tried for a single transition (small queries; polynomial loops such as
+/// `A' = A + B, B' = B + C, …, E' = E − 1` need one phase per variable).
+pub const SINGLE_LOOP_MAX_DEPTH: usize = 6;
+
+/// Multiphase functions are searched for at most this many transitions at once: larger
+/// queries (11 and 18 transitions of 36 variables in T2's fun6) take seconds and have
+/// not been seen to succeed.
+pub const MULTIPHASE_MAX_TRANSITIONS: usize = 8;
+
+/// The time limit of queries that may well fail (multiphase functions, size bounds from
+/// non-increasing functions) when they are only a fallback.
+pub const QUICK_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The proof for one SCC.
 #[derive(Clone, Debug)]
@@ -87,6 +111,9 @@ fn prove_scc(
 ) -> Result<SccProof, String> {
     let mut synth = crate::smt::solver(limits.query_timeout);
     let mut checker = crate::smt::solver(limits.query_timeout);
+    // Multiphase queries grow with the depth and often have no solution: each gets a
+    // short time limit, so that they cannot take over the proof's time.
+    let mut quick = crate::smt::solver(limits.query_timeout.min(QUICK_TIMEOUT));
     let mut remaining = inside.to_vec();
     let mut steps = Vec::new();
     let names = |ts: &[usize]| {
@@ -143,26 +170,29 @@ fn prove_scc(
                         remaining: vec![i],
                         removed: vec![i],
                         two_phase: None,
+                        multiphase: None,
                     });
                 }
                 break;
             }
-            // A single loop may still have a two-phase ranking function.
-            if let [i] = remaining[..] {
-                let t = &its.transitions[i];
-                if let Some(tp) = multiphase::synthesize(its, i, synth.as_mut())
-                    .filter(|tp| multiphase::check(checker.as_mut(), tp, t))
-                {
-                    steps.push(RankingStep {
-                        function: RankingFunction {
-                            at: [(t.source, tp.f2.clone())].into_iter().collect(),
-                        },
-                        remaining: vec![i],
-                        removed: vec![i],
-                        two_phase: Some(tp),
-                    });
-                    break;
-                }
+            // A multiphase function may still exist (loops with phases); it removes its
+            // strict transitions, and the lexicographic removal goes on.
+            let found = (remaining.len() <= MULTIPHASE_MAX_TRANSITIONS)
+                .then(|| {
+                    multiphase::synthesize_checked(
+                        its,
+                        &remaining,
+                        max_depth(its, remaining.len()),
+                        quick.as_mut(),
+                        checker.as_mut(),
+                        limits.deadline,
+                    )
+                })
+                .flatten();
+            if let Some((mp, strict)) = found {
+                steps.push(multiphase_step(its, mp, &remaining, strict.clone()));
+                remaining.retain(|i| !strict.contains(i));
+                continue;
             }
             return Err(format!(
                 "no linear ranking function for {{{}}} at {}",
@@ -199,6 +229,7 @@ fn prove_scc(
             remaining: before,
             removed,
             two_phase: None,
+            multiphase: None,
         });
     }
     Ok(SccProof {
@@ -206,4 +237,47 @@ fn prove_scc(
         transitions: inside.to_vec(),
         steps,
     })
+}
+
+/// The step of a checked multiphase function `mp` that is strict on `strict`.
+fn multiphase_step(
+    its: &Its,
+    mp: Multiphase,
+    remaining: &[usize],
+    strict: Vec<usize>,
+) -> RankingStep {
+    let last = mp.phases.last().cloned().unwrap_or(RankingFunction {
+        at: Default::default(),
+    });
+    // The single-loop two-phase form, for readers of `two_phase`.
+    let two_phase = match (&mp.phases[..], remaining) {
+        ([f1, f2], [i]) if strict == [*i] => {
+            let l = its.transitions[*i].source;
+            Some(TwoPhase {
+                f1: f1.get(l),
+                f2: f2.get(l),
+            })
+        }
+        _ => None,
+    };
+    RankingStep {
+        function: last,
+        remaining: remaining.to_vec(),
+        removed: strict,
+        two_phase,
+        multiphase: Some(mp),
+    }
+}
+
+/// The deepest multiphase function tried for `count` transitions: [`SINGLE_LOOP_MAX_DEPTH`]
+/// for one transition and [`MAX_DEPTH`] for more, and never deeper than the number of
+/// variables (each phase of the loops seen ranks a different variable; the deeper queries
+/// of large loops cost seconds).
+fn max_depth(its: &Its, count: usize) -> usize {
+    let cap = if count == 1 {
+        SINGLE_LOOP_MAX_DEPTH
+    } else {
+        MAX_DEPTH
+    };
+    cap.min(its.arity().max(2))
 }

@@ -5,6 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::multiphase::Multiphase;
 use symex_its::termination::{self, Limits, Termination};
 use symex_its::{parse_koat, preprocess, Its};
 
@@ -59,6 +60,15 @@ fn check_runs_from(
                 if !step.remaining.contains(&t) {
                     continue;
                 }
+                if let Some(mp) = &step.multiphase {
+                    check_multiphase_step(
+                        mp,
+                        step.removed.contains(&t),
+                        (*l, before),
+                        (*l2, after),
+                    );
+                    continue;
+                }
                 let f0 = step.function.eval(*l, before).unwrap();
                 let f1 = step.function.eval(*l2, after).unwrap();
                 assert!(f1 <= f0, "t{t}: {f0} -> {f1} increases");
@@ -68,6 +78,33 @@ fn check_runs_from(
             }
         }
     }
+}
+
+/// The conditions of a multiphase function on one concrete step: every phase
+/// non-increasing, or (strict) `f_1` drops by 1, `f_i` by `1 − f_{i−1}` and `f_k ≥ 0`.
+fn check_multiphase_step(
+    mp: &Multiphase,
+    strict: bool,
+    (l, x): (usize, &[i128]),
+    (l2, y): (usize, &[i128]),
+) {
+    let before: Vec<i128> = mp.phases.iter().map(|f| f.eval(l, x).unwrap()).collect();
+    let after: Vec<i128> = mp.phases.iter().map(|f| f.eval(l2, y).unwrap()).collect();
+    if !strict {
+        assert!(
+            before.iter().zip(&after).all(|(b, a)| a <= b),
+            "{x:?} -> {y:?}: a phase increases ({before:?} -> {after:?})"
+        );
+        return;
+    }
+    for i in 0..before.len() {
+        let prev = if i == 0 { 0 } else { before[i - 1] };
+        assert!(
+            before[i] - after[i] + prev >= 1,
+            "{x:?} -> {y:?}: phase {i} ({before:?} -> {after:?})"
+        );
+    }
+    assert!(*before.last().unwrap() >= 0, "{x:?}: last phase negative");
 }
 
 fn yes(its: &Its) -> Vec<termination::SccProof> {
@@ -211,4 +248,58 @@ fn two_phase_loop_needs_a_multiphase_ranking_function() {
             );
         }
     }
+}
+
+#[test]
+fn three_phase_loop_needs_a_three_phase_function() {
+    // while (x >= 0) { x = x + y; y = y + z; z = z - 1; }: z falls first, then y, then x.
+    // No linear or two-phase function exists; (z + 1; y + 1; x) is a three-phase one.
+    let its = its(
+        "  l0(X,Y,Z) -> l1(X,Y,Z)\n  l1(X,Y,Z) -> l1(X + Y,Y + Z,Z - 1) :|: X >= 0\n",
+        "X Y Z",
+    );
+    let proofs = yes(&its);
+    let mp = proofs[0].steps[0]
+        .multiphase
+        .as_ref()
+        .expect("a multiphase function");
+    assert_eq!(mp.phases.len(), 3, "{}", mp.display(&its));
+    check_against_runs(&its, &proofs, 8);
+}
+
+#[test]
+fn multiphase_function_across_locations() {
+    // The two-phase loop with its body split over two locations and an inner counter
+    // loop at the second: the phases are per location, and the counter is removed by a
+    // linear function afterwards (or before).
+    let its = its(
+        "  l0(X,Y,K) -> l1(X,Y,K)\n  l1(X,Y,K) -> l2(X + Y,Y,0) :|: X >= 0\n  l2(X,Y,K) -> l2(X,Y,K + 1) :|: K < 3\n  l2(X,Y,K) -> l1(X,Y - 1,K) :|: K >= 3\n",
+        "X Y K",
+    );
+    let proofs = yes(&its);
+    assert!(
+        proofs
+            .iter()
+            .flat_map(|p| &p.steps)
+            .any(|s| s.multiphase.is_some()),
+        "needs a multiphase function"
+    );
+    check_against_runs(&its, &proofs, 10);
+}
+
+#[test]
+fn five_phase_single_loop() {
+    // Hark's ex001: A' = A + B, B' = B + C, C' = C + D, D' = D + E, E' = E − 1 while
+    // A ≥ 1: one phase per variable, E first.
+    let its = its(
+        "  l0(A,B,C,D,E) -> l1(A,B,C,D,E)\n  l1(A,B,C,D,E) -> l1(A + B,B + C,C + D,D + E,E - 1) :|: A >= 1\n",
+        "A B C D E",
+    );
+    let proofs = yes(&its);
+    let mp = proofs[0].steps[0]
+        .multiphase
+        .as_ref()
+        .expect("a multiphase function");
+    assert_eq!(mp.phases.len(), 5, "{}", mp.display(&its));
+    check_against_runs(&its, &proofs, 4);
 }

@@ -10,10 +10,8 @@
 //! arrival does not entail a fact of `ā` (it is no instance), the fact is dropped and the
 //! graph is rebuilt: the facts only shrink, so the construction is finite (the widening).
 
-use crate::heads::successors;
 use crate::rules::{Exec, Outcome};
-use crate::state::{const_truth, ge, ge_c, le_c, Frame, Reading, State, Val};
-use rustc_hash::FxHashSet;
+use crate::state::{const_truth, ge_c, le_c, Frame, Reading, State, Val};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use symex_ir::{BlockId, Const, FuncId, Operand, Slot};
@@ -43,6 +41,8 @@ pub struct HeadSpec {
     /// `AL`/`PT` of the general state; its variables are numbered after `slots` (in
     /// `live`, `head_vars`, `μ` and the facts).
     pub mem: crate::mem_head::MemHead,
+    /// Flag registers pinned to literals in this general state ([`crate::heads::flag_values`]).
+    pub flags: Vec<(Slot, i128)>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -53,6 +53,10 @@ pub struct SegEdge {
     pub to: usize,
     pub kb: Vec<Atom>,
     pub mu: Vec<Option<Poly>>,
+    /// IR instructions the chain executes (terminators included, as `symex replay` counts).
+    pub steps: u64,
+    /// The `__VERIFIER_nondet_*` values the chain reads, in call order.
+    pub inputs: Vec<(String, u32, Val)>,
 }
 
 /// A path that ended (program exit) from `from`, with its KB.
@@ -60,6 +64,9 @@ pub struct SegEdge {
 pub struct Leaf {
     pub from: Origin,
     pub kb: Vec<Atom>,
+    /// As [`SegEdge::steps`], up to the end of the program.
+    pub steps: u64,
+    pub inputs: Vec<(String, u32, Val)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -112,8 +119,9 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
         seg.head_kb = vec![Vec::new(); seg.heads.len()];
         let mut instantiated = vec![false; seg.heads.len()];
         ex.nvars = 0;
+        ex.rebuild = false;
         let mut init = initial(ex, entry)?;
-        let mut work: Vec<(Origin, State)> = Vec::new();
+        let mut work: Vec<(Origin, State, u64)> = Vec::new();
         let mut rebuild = false;
         if init.arrived {
             init.arrived = false;
@@ -122,16 +130,15 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                 &mut seg,
                 &mut instantiated,
                 &mut work,
-                Origin::Start,
-                init,
+                (Origin::Start, init, 0),
             ) {
                 rebuild = true;
             }
         } else {
-            work.push((Origin::Start, init));
+            work.push((Origin::Start, init, 0));
         }
         while !rebuild {
-            let Some((origin, st)) = work.pop() else {
+            let Some((origin, st, steps)) = work.pop() else {
                 break;
             };
             seg.states += 1;
@@ -151,27 +158,34 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                             seg.leaves.push(Leaf {
                                 from: origin,
                                 kb: s.kb,
+                                steps: steps + 1,
+                                inputs: s.inputs,
                             });
                         } else if s.arrived {
+                            let arrived = (origin, s, steps + 1);
                             if let Arrival::Rebuild =
-                                arrival(ex, &mut seg, &mut instantiated, &mut work, origin, s)
+                                arrival(ex, &mut seg, &mut instantiated, &mut work, arrived)
                             {
                                 rebuild = true;
                                 break;
                             }
                         } else {
-                            work.push((origin, s));
+                            work.push((origin, s, steps + 1));
                         }
                     }
                 }
                 Outcome::Done(s) => seg.leaves.push(Leaf {
                     from: origin,
                     kb: s.kb,
+                    steps: steps + 1,
+                    inputs: s.inputs,
                 }),
                 Outcome::Err(r) => return Err(Stop::Err(r)),
                 Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
             }
         }
+        // A recursive function's summary lost a fact: the round used a too strong one.
+        rebuild |= std::mem::take(&mut ex.rebuild);
         if !rebuild {
             return Ok(seg);
         }
@@ -221,53 +235,71 @@ fn is_concrete(s: &State) -> bool {
         .all(|f| f.regs.values().all(|v| matches!(v, Val::Const(_))))
 }
 
-/// Deterministic run-ahead: whether `s` ends the program without a refinement or a loop head.
-fn leaves_without_loop(ex: &mut Exec, s: &State) -> bool {
+/// Deterministic run-ahead: the instructions after which `s` ends the program without a
+/// refinement or a loop head.
+fn leaves_without_loop(ex: &mut Exec, s: &State) -> Option<u64> {
     let mut cur = s.clone();
-    for _ in 0..10_000 {
+    for steps in 1..=10_000 {
         match ex.step(cur) {
             Outcome::Next(mut v) if v.len() == 1 => {
                 let n = v.pop().expect("one");
                 if n.halted {
-                    return true;
+                    return Some(steps);
                 }
                 if n.arrived {
-                    return false;
+                    return None;
                 }
                 cur = n;
             }
-            Outcome::Done(_) => return true,
-            _ => return false,
+            Outcome::Done(_) => return Some(steps),
+            _ => return None,
         }
     }
-    false
+    None
 }
 
 fn arrival(
     ex: &mut Exec,
     seg: &mut Seg,
     instantiated: &mut Vec<bool>,
-    work: &mut Vec<(Origin, State)>,
-    origin: Origin,
-    mut s: State,
+    work: &mut Vec<(Origin, State, u64)>,
+    (origin, mut s, steps): (Origin, State, u64),
 ) -> Arrival {
     // A concrete state (every register a literal, e.g. `for (i = 0; i < 8; i++)` with
     // literal data) is executed on instead of generalized, up to a bound: precise, and
     // finite because of the bound.
-    if s.unrolled < UNROLL && is_concrete(&s) {
+    let call_head = crate::rules::recursion::is_call_head(ex, &s);
+    if !call_head && s.unrolled < UNROLL && is_concrete(&s) {
         s.unrolled += 1;
-        work.push((origin, s));
+        work.push((origin, s, steps));
         return Arrival::Continue;
     }
-    if leaves_without_loop(ex, &s) {
+    let leaves = if call_head {
+        None
+    } else {
+        leaves_without_loop(ex, &s)
+    };
+    if let Some(rest) = leaves {
         seg.leaves.push(Leaf {
             from: origin,
             kb: s.kb.clone(),
+            steps: steps + rest,
+            inputs: s.inputs.clone(),
         });
         return Arrival::Continue;
     }
     let key = s.key();
-    let h = match seg.heads.iter().position(|h| h.key == key) {
+    let mut flags = crate::heads::flag_values(ex.module, &s);
+    let variants = seg.heads.iter().filter(|h| h.key == key).count();
+    let known = |flags: &[(Slot, i128)]| {
+        seg.heads
+            .iter()
+            .position(|h| h.key == key && h.flags == flags)
+    };
+    if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
+        flags.clear();
+    }
+    let h = match known(&flags) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
             if !is_instance(ex, &mut seg.heads[h], &s) {
@@ -276,7 +308,12 @@ fn arrival(
             h
         }
         None => {
-            let spec = new_head(ex, &s, seg.heads.len());
+            let mut spec = new_head(
+                ex,
+                &crate::heads::without_flags(&s, &flags),
+                seg.heads.len(),
+            );
+            crate::heads::pin_flags(&mut spec, &flags);
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -300,13 +337,15 @@ fn arrival(
         to: h,
         kb: s.kb,
         mu,
+        steps,
+        inputs: s.inputs,
     });
     if !instantiated[h] {
         instantiated[h] = true;
         let (st, vars) = instantiate(ex, &seg.heads[h]);
         seg.head_kb[h] = st.kb.clone();
         seg.head_vars[h] = vars;
-        work.push((Origin::Head(h), st));
+        work.push((Origin::Head(h), st, 0));
     }
     Arrival::Continue
 }
@@ -390,7 +429,7 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
 fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let mut slots = Vec::new();
     for (fi, frame) in s.frames.iter().enumerate() {
-        let used = used_from(ex, frame.func, frame.block);
+        let used = crate::heads::live_slots(ex.module, frame, fi + 1 < s.frames.len());
         for slot in frame.regs.keys() {
             if !used.contains(slot) {
                 continue;
@@ -425,19 +464,12 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
-    if slots.len() <= 12 {
-        for i in 0..slots.len() {
-            for j in 0..slots.len() {
-                if i != j && slots[i].2 == slots[j].2 && slots[i].2 > 1 {
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i)));
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
-                }
-            }
-        }
-    }
-    let used = |fi: usize, slot: Slot| {
-        used_from(ex, s.frames[fi].func, s.frames[fi].block).contains(&slot)
-    };
+    let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
+    candidates.extend(crate::heads::relational_candidates(&widths));
+    let lives: Vec<_> = (0..s.frames.len())
+        .map(|fi| crate::heads::live_slots(ex.module, &s.frames[fi], fi + 1 < s.frames.len()))
+        .collect();
+    let used = |fi: usize, slot: Slot| lives[fi].contains(&slot);
     let reg_slots: Vec<(usize, Slot)> = slots.iter().map(|(fi, slot, _, _)| (*fi, *slot)).collect();
     let mem = crate::mem_head::MemHead::of(s, &used, &reg_slots);
     let mut live = vec![true; slots.len()];
@@ -492,30 +524,8 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         facts,
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
         mem,
+        flags: Vec::new(),
     }
-}
-
-/// Registers read in blocks reachable from `block` (including it).
-fn used_from(ex: &Exec, f: FuncId, block: BlockId) -> FxHashSet<Slot> {
-    let body = ex.module.func(f).body.as_ref().expect("body");
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![block];
-    let mut used = FxHashSet::default();
-    while let Some(b) = stack.pop() {
-        if !seen.insert(b) {
-            continue;
-        }
-        let blk = &body.blocks[b.0 as usize];
-        let text = format!("{:?} {:?}", blk.insts, blk.term);
-        // Operands are `Slot(n)` in the debug form: a cheap, complete scan of every use.
-        for part in text.split("Slot(").skip(1) {
-            if let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) {
-                used.insert(Slot(n));
-            }
-        }
-        stack.extend(successors(&blk.term));
-    }
-    used
 }
 
 /// The integer literals of a function (and −1, 0, 1), at most 16, smallest first.
@@ -581,6 +591,14 @@ pub fn describe(seg: &Seg) -> String {
             })
             .collect();
         out.push_str(&format!("  {}: {}\n", spec.name, regs.join("; ")));
+        if !spec.flags.is_empty() {
+            let flags: Vec<String> = spec
+                .flags
+                .iter()
+                .map(|(s, c)| format!("%{} = {c}", s.0))
+                .collect();
+            out.push_str(&format!("    flags: {}\n", flags.join(", ")));
+        }
         let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
         out.push_str(&format!("    facts: {}\n", facts.join(", ")));
         if !spec.mem.allocs.is_empty() || !spec.mem.ptrs.is_empty() {

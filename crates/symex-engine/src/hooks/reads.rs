@@ -10,6 +10,7 @@ use crate::bug::End;
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::exec::unsupported;
 use crate::program::Program;
+use crate::provenance::Provenance;
 use crate::state::State;
 use symex_ir::Call;
 
@@ -173,8 +174,7 @@ fn getdelim<D: Domain>(
     if st.dom.decide(Decision::LibraryBranch, &fresh) {
         cap = st.dom.constant(64, GETDELIM_FIRST_SIZE);
         line = super::alloc::realloc(st, prog, &line, &cap)?;
-        st.store_scalar(prog, line_ptr, &line, pb, 64)?;
-        st.store_scalar(prog, cap_ptr, &cap, pb, 64)?;
+        store_line(st, prog, line_ptr, &line, cap_ptr, &cap)?;
     }
     let delim = st.dom.cast(CastOp::Trunc, 32, 8, delim);
     let mut bytes = read_through(st, &delim, usize::MAX);
@@ -187,12 +187,26 @@ fn getdelim<D: Domain>(
         let size = (len + 1).max(have.saturating_mul(2));
         let size = st.dom.constant(64, size);
         line = super::alloc::realloc(st, prog, &line, &size)?;
-        st.store_scalar(prog, line_ptr, &line, pb, 64)?;
-        st.store_scalar(prog, cap_ptr, &size, pb, 64)?;
+        store_line(st, prog, line_ptr, &line, cap_ptr, &size)?;
     }
     bytes.push(st.dom.const_byte(0));
     st.store_bytes(prog, &line, &bytes)?;
     Ok(st.dom.constant(w, len))
+}
+
+/// `*line_ptr = line; *cap_ptr = cap` for `getdelim`: the buffer's address is stored as a pointer (read
+/// back as an integer it is an observed address, see `provenance.rs`), its size as an integer.
+fn store_line<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    line_ptr: &D::Val,
+    line: &D::Val,
+    cap_ptr: &D::Val,
+    cap: &D::Val,
+) -> Result<(), End> {
+    let pb = u64::from(prog.module.target.pointer_bytes);
+    st.store_scalar_as(prog, line_ptr, line, pb, 64, Some(Provenance::Pointer))?;
+    st.store_scalar_as(prog, cap_ptr, cap, pb, 64, Some(Provenance::Integer))
 }
 
 /// `fgets(buf, n, stdin)`: up to `n - 1` bytes, through the first newline, then a NUL. Returns `buf`, or

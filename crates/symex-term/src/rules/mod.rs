@@ -16,6 +16,8 @@ pub mod cast;
 pub mod cmp;
 pub mod control;
 pub mod memory;
+pub mod nonlinear;
+pub mod recursion;
 
 use crate::classify::Classification;
 use crate::kb::Kb;
@@ -58,8 +60,19 @@ pub struct Exec<'m> {
     pub heads: FxHashSet<(FuncId, BlockId)>,
     /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
     pub concrete_inputs: Option<Vec<i128>>,
+    /// For `symex cost`: an overflow case of an `nsw`/`nuw` add, sub or multiplication by a
+    /// literal ends its path (a run stops at undefined behaviour, as the interpreter's
+    /// overflow check stops it) instead of being `ERR`; `ub_cut` says where.
+    pub ub_ends_run: bool,
+    pub ub_cut: Vec<String>,
     /// Pointer registers whose cells are read signed ([`memory::signed_cells`]).
     pub signed_cells: FxHashSet<(FuncId, Slot)>,
+    /// Functions on a cycle of the call graph ([`recursion`]).
+    pub recursive: FxHashSet<FuncId>,
+    /// The return summaries of the recursive functions (they persist across SEG rounds).
+    pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
+    /// A summary lost a fact in this round: the SEG must be rebuilt.
+    pub rebuild: bool,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -74,7 +87,12 @@ impl<'m> Exec<'m> {
             nvars: 0,
             heads: crate::heads::loop_heads(module),
             concrete_inputs: None,
+            ub_ends_run: false,
+            ub_cut: Vec::new(),
             signed_cells: FxHashSet::default(),
+            recursive: recursion::recursive_functions(module),
+            summaries: Default::default(),
+            rebuild: false,
         };
         ex.signed_cells = memory::signed_cells(module, &ex.class);
         ex

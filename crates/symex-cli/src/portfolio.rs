@@ -1,0 +1,180 @@
+//! `check`'s portfolio (issue 14): bounded model checking (`symex bmc --unwind auto --k-induction`) runs
+//! in a thread of its own beside the exploration, both with the whole `--max-time`. The first definite
+//! verdict — `TRUE` with a proof, `FALSE` with a test the concrete interpreter replayed — is printed under
+//! one lock and ends the process at once, so the other engine neither runs on nor prints; `UNKNOWN` only
+//! when both engines are undecided, with the reasons of both.
+//!
+//! Each engine has its own solver: a Z3 context belongs to the thread that made it (`symex-solver`'s
+//! `Z3Solver` is not `Send`), and BMC builds its `Program` from a copy of the module in its thread (a
+//! `Program` shares names through `Rc`). Terms are hash-consed in one process-wide, thread-safe table.
+
+use crate::bmc::{run_bmc, write_test, Unwind};
+use crate::check::{meaning, Meaning, Property};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+use symex_bmc::{Options, Verdict};
+use symex_engine::{Bug, Checks, End, Program};
+use symex_ir::Module;
+
+/// What one engine concludes.
+pub enum Answer {
+    /// A proof: the exploration completed, or BMC's error formulas are unsatisfiable with no reachable
+    /// bound (or the inductive step holds).
+    True,
+    /// A violation whose test the concrete interpreter replayed, with the SV-COMP subproperty.
+    False {
+        bug: Bug,
+        sub: Option<&'static str>,
+        test: Option<String>,
+    },
+    /// No verdict, and why.
+    Unknown(Vec<String>),
+}
+
+impl Answer {
+    fn definite(&self) -> bool {
+        !matches!(self, Answer::Unknown(_))
+    }
+}
+
+/// What BMC's thread needs (all of it `Send`; the `Program` is rebuilt there).
+pub struct BmcJob<'a> {
+    pub module: &'a Module,
+    pub property: Property,
+    pub entry: &'a str,
+    pub checks: Checks,
+    /// Symbolic bytes of standard input (`--stdin`): BMC must decide the same program the exploration
+    /// runs (with stdin empty instead, it once answered TRUE where a read byte reaches the error).
+    pub stdin: u32,
+    pub budget: Duration,
+    /// Where its counterexample's test goes (under a name of its own: the exploration writes
+    /// `testNNNNNN.json` into the same directory at the same time).
+    pub dir: &'a Path,
+    /// The program's name as the test file records it.
+    pub program: &'a str,
+    /// The host memory limit (MiB) BMC's copies of the engine honour, as the exploration's do.
+    pub max_memory_mb: u64,
+}
+
+/// The stack of BMC's thread: its terms are deep `ite` trees that the solver and the simplifier walk
+/// recursively (the main thread has the system's 8 MiB; a spawned one only 2 MiB by default).
+const BMC_STACK_BYTES: usize = 512 << 20;
+
+/// The lock under which the one definite verdict is printed.
+static ANSWERED: Mutex<()> = Mutex::new(());
+
+/// Prints a definite verdict through `print` (which returns the exit status) and ends the process at
+/// once. `_exit`, not `exit`: the other engine's thread may be inside Z3, whose static destructors
+/// `exit` would run under it; stdout is flushed first. A second engine arriving here waits on the lock
+/// until the process is gone, so exactly one verdict is printed.
+pub fn finish(print: impl FnOnce() -> i32) -> ! {
+    let _only_one = ANSWERED.lock().unwrap_or_else(|e| e.into_inner());
+    let status = print();
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` ends the process without running anything else; every output is flushed.
+    unsafe { libc::_exit(status) }
+}
+
+/// Runs `explore` on this thread and BMC (unless `bmc` is `None`) on another; `report(engine, answer)`
+/// prints a verdict and returns the exit status. Returns only when neither engine decided.
+pub fn race(
+    bmc: Option<BmcJob<'_>>,
+    report: &(dyn Fn(&str, Answer) -> i32 + Sync),
+    explore: impl FnOnce() -> Answer,
+) -> i32 {
+    std::thread::scope(|s| {
+        let handle = bmc.map(|job| {
+            std::thread::Builder::new()
+                .name("bmc".into())
+                .stack_size(BMC_STACK_BYTES)
+                .spawn_scoped(s, move || {
+                    let a = bmc_answer(&job);
+                    if a.definite() {
+                        finish(|| report("bmc", a));
+                    }
+                    a
+                })
+        });
+        let explored = explore();
+        if explored.definite() {
+            finish(|| report("exploration", explored));
+        }
+        let Answer::Unknown(mut reasons) = explored else {
+            unreachable!("a definite answer ended the process")
+        };
+        match handle {
+            None => {}
+            Some(Err(e)) => reasons.push(format!("bmc: its thread did not start: {e}")),
+            Some(Ok(h)) => match h.join() {
+                Ok(Answer::Unknown(why)) => reasons.extend(why),
+                Ok(_) => unreachable!("a definite answer ended the process"),
+                Err(_) => reasons.push("bmc: its thread panicked".into()),
+            },
+        }
+        report("", Answer::Unknown(reasons))
+    })
+}
+
+/// The program as `check` runs it for `p`: a `reach_error` with a body is an ordinary call except under
+/// `unreach-call`.
+pub fn prepare(module: Module, p: Property) -> Program {
+    let mut prog = Program::new(module);
+    if p != Property::UnreachCall {
+        prog.run_error_functions_from_bodies();
+    }
+    prog
+}
+
+/// BMC with `--unwind auto --k-induction` within the job's budget (verdict rules as `check`'s: FALSE
+/// only with a replayed test, TRUE only with a proof).
+fn bmc_answer(job: &BmcJob<'_>) -> Answer {
+    // The budget is per thread: this one's must be set here, not inherited from the exploration's.
+    symex_engine::budget::set(symex_engine::budget::Budget {
+        max_memory_mb: Some(job.max_memory_mb),
+        deadline: Some(std::time::Instant::now() + job.budget),
+    });
+    let prog = prepare(job.module.clone(), job.property);
+    let opts = Options {
+        entry: job.entry.to_string(),
+        checks: job.checks,
+        unwind: 1,
+        unwindset: Vec::new(),
+        max_time: Some(job.budget),
+        stdin: job.stdin as usize,
+    };
+    let p = Some(job.property);
+    let (k, report) = match run_bmc(&prog, &opts, Unwind::Auto, p, job.budget, true) {
+        Ok(r) => r,
+        Err(e) => {
+            return Answer::Unknown(vec![format!(
+                "bmc: {}",
+                crate::run::describe_start_failure(&e)
+            )])
+        }
+    };
+    let induction = report
+        .induction
+        .as_ref()
+        .map_or(String::new(), |why| format!(" (k-induction: {why})"));
+    match report.verdict {
+        Verdict::True => Answer::True,
+        Verdict::False { bug, inputs } => {
+            let sub = match meaning(job.property, bug.kind) {
+                Meaning::Violation(sub) => sub,
+                _ => None,
+            };
+            let end = End::Bug(bug.clone());
+            let name = "bmc-counterexample.json";
+            let test = write_test(job.dir, name, job.program, job.entry, &inputs, &end).ok();
+            Answer::False { bug, sub, test }
+        }
+        Verdict::BoundedTrue { loops } => Answer::Unknown(vec![format!(
+            "bmc: no violation up to unwinding {k}, but the bound is reachable in {}{induction}",
+            loops.join(", ")
+        )]),
+        Verdict::Unknown(why) => Answer::Unknown(vec![format!("bmc: {why}{induction}")]),
+    }
+}

@@ -1,0 +1,189 @@
+//! `symex check`'s portfolio (issue 14): the exploration and BMC (`--unwind auto --k-induction`) run side
+//! by side and the first definite verdict is answered, naming its engine (`"engine"` in the JSON). Each
+//! example is decided by one engine only, by construction (see its first comment), and each verdict is
+//! checked against the native build (`symex-native`, clang-14 with sanitizers): a FALSE's test reaches
+//! `reach_error` natively; a TRUE's program passes natively on the inputs tried.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use symex_engine::{TestFile, TestInput};
+use symex_native::{BuildOptions, NativeBuild, RunOptions};
+
+mod common;
+
+fn example(name: &str) -> PathBuf {
+    common::example("check", name)
+}
+
+/// `symex check --property unreach-call --json` with `extra`: the JSON answer.
+fn check(dir: &Path, name: &str, extra: &[&str]) -> Value {
+    let o = common::symex()
+        .args(["check", "--property", "unreach-call", "--json", "--out"])
+        .arg(dir)
+        .arg(example(name))
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let v: Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{name}: {e}: {stdout}"));
+    let status = match v["verdict"].as_str() {
+        Some("true") => 0,
+        Some("false") => 1,
+        _ => 3,
+    };
+    assert_eq!(o.status.code(), Some(status), "{name}: {v}");
+    v
+}
+
+fn native(name: &str) -> NativeBuild {
+    symex_native::build(&example(name), &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The native outcome kind of a FALSE answer's test.
+fn native_outcome_of_test(build: &NativeBuild, answer: &Value) -> String {
+    let test = answer["test"].as_str().expect("a FALSE names its test");
+    let test = TestFile::load(Path::new(test)).unwrap_or_else(|e| panic!("{e}"));
+    symex_native::run(build, &test, &RunOptions::default())
+        .outcome
+        .kind
+}
+
+/// No bound covers the loop and the exploration cannot complete (one path per `n`), so only BMC's
+/// inductive step proves it; with `--no-bmc` the answer is UNKNOWN. The native build passes for
+/// n = 0..200 and n = 2^20.
+#[test]
+fn a_loop_no_bound_covers_is_true_by_k_induction() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "portfolio_kind_true.c";
+    let v = check(dir.path(), name, &["--max-time", "60"]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["engine"], "bmc", "{v}");
+    let v = check(dir.path(), name, &["--max-time", "3", "--no-bmc"]);
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v.get("engine"), None, "{v}");
+    let build = native(name);
+    for n in (0..200u32).chain([1 << 20]) {
+        let test = TestFile {
+            inputs: vec![TestInput {
+                name: "__VERIFIER_nondet_uint".into(),
+                bytes: n.to_le_bytes().to_vec(),
+            }],
+            ..TestFile::default()
+        };
+        let run = symex_native::run(&build, &test, &RunOptions::default());
+        assert_eq!(run.outcome.kind, "exit", "n = {n}");
+    }
+}
+
+/// The error at the 4097th iteration of a concrete loop is beyond BMC's largest automatic bound
+/// (`bmc --unwind 4096` is bounded-true, the inductive step fails), so the exploration answers; its test
+/// reaches `reach_error` natively.
+#[test]
+fn an_error_beyond_every_bound_is_false_by_exploration() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "portfolio_deep_false.c";
+    let v = check(dir.path(), name, &["--max-time", "120"]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["engine"], "exploration", "{v}");
+    assert_eq!(native_outcome_of_test(&native(name), &v), "reach-error");
+    let o = common::symex()
+        .args(["bmc", "--property", "unreach-call", "--unwind", "4096"])
+        .args(["--k-induction", "--json"])
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "bounded-true", "{b}");
+    let step = b["k_induction"].as_str().unwrap_or_default();
+    assert!(step.contains("inductive step fails"), "{b}");
+}
+
+/// One choice sequence of 2^30 reaches the error: BMC's merged query finds it (its test has 30 choices
+/// whose `lo`, computed here, is the pattern, and reaches `reach_error` natively), the exploration alone
+/// does not (UNKNOWN with `--no-bmc`).
+#[test]
+fn merged_pointer_choices_are_false_by_bmc() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "portfolio_pointer_false.c";
+    let v = check(dir.path(), name, &["--max-time", "120"]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    assert_eq!(v["engine"], "bmc", "{v}");
+    let test = TestFile::load(Path::new(v["test"].as_str().unwrap())).unwrap();
+    assert_eq!(test.inputs.len(), 30, "{v}");
+    let lo: u32 = (0..30)
+        .filter(|&i| test.inputs[i].bytes[0] != 0)
+        .map(|i| 1u32 << i)
+        .sum();
+    assert_eq!(lo, 0x2A5C_93E1);
+    assert_eq!(native_outcome_of_test(&native(name), &v), "reach-error");
+    let v = check(dir.path(), name, &["--max-time", "3", "--no-bmc"]);
+    assert_eq!(v["verdict"], "unknown", "{v}");
+}
+
+/// `bmc --property no-overflow` declines what `check` declines: an unsuffixed literal above INT_MAX
+/// (a `long` in C, INT_MIN as SV-COMP reads it). Before, `bmc` alone answered TRUE on SV-COMP's
+/// AdditionIntMin, whose expected verdict is FALSE. The native sanitizer build shows that C's reading
+/// has no overflow (it exits normally), so neither verdict can be given.
+#[test]
+fn bmc_declines_an_int_min_literal_as_check_does() {
+    let name = "portfolio_int_min_literal.c";
+    let o = common::symex()
+        .args(["bmc", "--property", "no-overflow", "--json"])
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "unknown", "{b}");
+    assert!(b["reason"].as_str().unwrap().contains("2147483648"), "{b}");
+    assert_eq!(o.status.code(), Some(3));
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::symex()
+        .args(["check", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path())
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(c["verdict"], "unknown", "{c}");
+    let opts = BuildOptions {
+        check_overflow: true,
+        ..BuildOptions::default()
+    };
+    let build = symex_native::build(&example(name), &opts).unwrap_or_else(|e| panic!("{e}"));
+    let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "exit", "{:?}", run.outcome);
+}
+
+/// An unsuffixed `-2147483648` that is a whole right-hand side assigns exactly INT_MIN: not declined,
+/// and `x--` then overflows. `check` and `bmc` answer FALSE; the native sanitizer build reports the
+/// overflow.
+#[test]
+fn an_assigned_int_min_literal_is_decided() {
+    let name = "portfolio_int_min_assigned.c";
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::symex()
+        .args(["check", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path())
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(c["verdict"], "false", "{c}");
+    assert_eq!(c["kind"], "signed-overflow", "{c}");
+    let o = common::symex()
+        .args(["bmc", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path().join("bmc"))
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "false", "{b}");
+    let opts = BuildOptions {
+        check_overflow: true,
+        ..BuildOptions::default()
+    };
+    let build = symex_native::build(&example(name), &opts).unwrap_or_else(|e| panic!("{e}"));
+    let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "signed-overflow", "{:?}", run.outcome);
+}

@@ -1,0 +1,343 @@
+//! The weighted ITS of the *whole* SEG ([B] §5 steps 1–5), not only its cycles:
+//!
+//! 1. every chain of the SEG becomes a transition — chains into a loop head as in
+//!    `symex-term`'s Def. 7 translation, and chains that end the program into the sink
+//!    location `exit`;
+//! 2. the start state is the start location: its variables are the program's inputs — the
+//!    entry function's parameters and the values input functions return before the first
+//!    loop head — so bounds are expressed in their start values;
+//! 3. a transition weighs the IR instructions its chain executes (the count of `symex
+//!    replay`); refinement and generalization edges execute none, so they weigh 0 — the
+//!    SEG's chains already fold them into the evaluation steps around them;
+//! 5. type-range constants become size variables ([`crate::size_vars`]), either as fresh
+//!    temporaries on every transition (bounds can only use the inputs) or as further start
+//!    variables that every transition keeps (`b' = b`).
+//!
+//! Step 4 (several back ends in parallel) is `symex-its`'s one back end here.
+
+use crate::size_vars::{self, SizeVar};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
+use symex_its::{Atom, Goal, Its, Poly, Transition};
+use symex_term::seg::{Origin, Seg};
+use symex_term::state::{Reading, Val};
+
+/// A start variable of the ITS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Parameter `index` of the entry function, held in `reading` by the SEG.
+    Param {
+        index: usize,
+        name: String,
+        width: u32,
+        reading: Reading,
+    },
+    /// The `k`-th value an input function returns (in call order) before the first loop head.
+    Nondet {
+        k: usize,
+        function: String,
+        width: u32,
+        reading: Reading,
+    },
+    /// A type-range constant as a variable (`b_umax32`).
+    Size(SizeVar),
+}
+
+impl Input {
+    pub fn name(&self) -> String {
+        match self {
+            Input::Param { name, .. } => name.clone(),
+            Input::Nondet { k, .. } => format!("in{}", k + 1),
+            Input::Size(s) => s.name(),
+        }
+    }
+
+    /// What the variable is, for the report.
+    pub fn describe(&self) -> String {
+        let sign = |r: &Reading| match r {
+            Reading::Unsigned => "unsigned",
+            Reading::Signed => "signed",
+        };
+        match self {
+            Input::Param {
+                index,
+                width,
+                reading,
+                ..
+            } => format!("parameter {} (i{width}, {})", index + 1, sign(reading)),
+            Input::Nondet {
+                k,
+                function,
+                width,
+                reading,
+            } => format!(
+                "value {} of the input functions, here `{function}` (i{width}, {})",
+                k + 1,
+                sign(reading)
+            ),
+            Input::Size(s) => format!("size variable = {}", s.value()),
+        }
+    }
+}
+
+/// How type-range constants enter the ITS (step 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeMode {
+    /// A fresh temporary per transition: a bound cannot depend on them.
+    Free,
+    /// Start variables kept by every transition.
+    Inputs,
+}
+
+/// The entry's integer parameters as the SEG's start state numbers them (one fresh
+/// variable per integer parameter, in order): (parameter index, width, reading, variable).
+pub type Params = Vec<(usize, u32, Reading, usize)>;
+
+/// The ITS and what its start variables are (variable `i < inputs.len()` is `inputs[i]`).
+#[derive(Clone, Debug)]
+pub struct WholeIts {
+    pub its: Its,
+    pub inputs: Vec<Input>,
+}
+
+/// Builds the weighted whole-SEG ITS. `names` are the parameters' C names (or `None`).
+pub fn build(seg: &Seg, params: &Params, names: Option<&[String]>, mode: SizeMode) -> WholeIts {
+    let mut inputs: Vec<Input> = params
+        .iter()
+        .map(|&(index, width, reading, _)| Input::Param {
+            index,
+            name: names
+                .and_then(|n| n.get(index).cloned())
+                .unwrap_or_else(|| format!("p{}", index + 1)),
+            width,
+            reading,
+        })
+        .collect();
+    inputs.extend(start_inputs(seg));
+    let sizes = size_vars_used(seg);
+    if mode == SizeMode::Inputs {
+        inputs.extend(sizes.iter().map(|s| Input::Size(*s)));
+    }
+    let pos = head_positions(seg);
+    let n_in = inputs.len();
+    let arity = n_in + pos.iter().map(|m| m.len()).max().unwrap_or(0);
+    let mut its = Its {
+        goal: Goal::Complexity,
+        locations: vec!["start".into()],
+        start: 0,
+        vars: inputs.iter().map(Input::name).collect(),
+        transitions: Vec::new(),
+    };
+    its.vars
+        .extend((n_in..arity).map(|i| format!("X{}", i - n_in)));
+    its.locations
+        .extend(seg.heads.iter().map(|h| h.name.clone()));
+    its.locations.push("exit".into());
+    let exit = its.locations.len() - 1;
+    let b = Builder {
+        seg,
+        params,
+        inputs: &inputs,
+        pos: &pos,
+        arity,
+    };
+    for e in &seg.edges {
+        let target = Target::Head(e.to, &e.mu);
+        its.transitions
+            .push(b.transition(e.from, &e.kb, &e.inputs, target, e.steps));
+    }
+    for l in &seg.leaves {
+        let mut t = b.transition(l.from, &l.kb, &l.inputs, Target::Exit, l.steps);
+        t.targets[0].0 = exit;
+        its.transitions.push(t);
+    }
+    WholeIts { its, inputs }
+}
+
+/// The input-function values read on the chains from the start, by call order; a position
+/// whose type differs between chains keeps the first chain's type (the others leave it
+/// unconstrained: [`Builder::start_map`] maps only matching ones).
+fn start_inputs(seg: &Seg) -> Vec<Input> {
+    let mut out: Vec<Input> = Vec::new();
+    let chains = seg
+        .edges
+        .iter()
+        .map(|e| (e.from, &e.kb, &e.inputs))
+        .chain(seg.leaves.iter().map(|l| (l.from, &l.kb, &l.inputs)));
+    for (from, kb, ins) in chains {
+        if from != Origin::Start {
+            continue;
+        }
+        for (k, (function, width, val)) in ins.iter().enumerate().skip(out.len()) {
+            out.push(Input::Nondet {
+                k,
+                function: function.trim_start_matches("__VERIFIER_nondet_").into(),
+                width: *width,
+                reading: reading_of(kb, *val),
+            });
+        }
+    }
+    out
+}
+
+/// The reading of an input's variable: `fresh` gives an unsigned value the atom `v ≥ 0`.
+fn reading_of(kb: &[Atom], val: Val) -> Reading {
+    match val {
+        Val::Var(v) if kb.contains(&Atom::ge0(Poly::var(v))) => Reading::Unsigned,
+        Val::Var(_) => Reading::Signed,
+        Val::Const(c) if c < 0 => Reading::Signed,
+        Val::Const(_) => Reading::Unsigned,
+    }
+}
+
+/// The size variables the SEG's constants stand for, sorted.
+fn size_vars_used(seg: &Seg) -> Vec<SizeVar> {
+    let mut found = BTreeSet::new();
+    let polys = seg
+        .edges
+        .iter()
+        .flat_map(|e| e.kb.iter().map(|a| &a.poly).chain(e.mu.iter().flatten()))
+        .chain(seg.leaves.iter().flat_map(|l| l.kb.iter().map(|a| &a.poly)));
+    for p in polys {
+        if let Some((s, _)) = size_vars::classify(p.constant_term()) {
+            found.insert(s);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// Position of each live slot of each head among the head's program variables.
+fn head_positions(seg: &Seg) -> Vec<FxHashMap<usize, usize>> {
+    seg.heads
+        .iter()
+        .map(|h| {
+            h.live
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| **l)
+                .enumerate()
+                .map(|(p, (i, _))| (i, p))
+                .collect()
+        })
+        .collect()
+}
+
+enum Target<'a> {
+    Head(usize, &'a [Option<Poly>]),
+    Exit,
+}
+
+struct Builder<'a> {
+    seg: &'a Seg,
+    params: &'a Params,
+    inputs: &'a [Input],
+    pos: &'a [FxHashMap<usize, usize>],
+    arity: usize,
+}
+
+impl Builder<'_> {
+    /// SEG variable → ITS variable for a chain from the start: parameters and input values.
+    fn start_map(&self, ins: &[(String, u32, Val)], map: &mut FxHashMap<usize, usize>) {
+        for (i, &(_, _, _, v)) in self.params.iter().enumerate() {
+            map.insert(v, i);
+        }
+        for (k, (_, width, val)) in ins.iter().enumerate() {
+            let at = self.inputs.iter().position(
+                |x| matches!(x, Input::Nondet { k: j, width: w, .. } if *j == k && w == width),
+            );
+            if let (Val::Var(v), Some(at)) = (val, at) {
+                map.insert(*v, at);
+            }
+        }
+    }
+
+    /// One chain as a transition: guard = the KB at its end, update = `μ` for a head,
+    /// inputs and size variables kept, cost = its instructions.
+    fn transition(
+        &self,
+        from: Origin,
+        kb: &[Atom],
+        ins: &[(String, u32, Val)],
+        target: Target,
+        steps: u64,
+    ) -> Transition {
+        let n_in = self.inputs.len();
+        let mut map: FxHashMap<usize, usize> = FxHashMap::default();
+        let source = match from {
+            Origin::Start => {
+                self.start_map(ins, &mut map);
+                0
+            }
+            Origin::Head(h) => {
+                for (i, v) in self.seg.head_vars[h].iter().enumerate() {
+                    if let (Some(v), Some(p)) = (v, self.pos[h].get(&i)) {
+                        map.insert(*v, n_in + *p);
+                    }
+                }
+                h + 1
+            }
+        };
+        let mut temps: Vec<String> = Vec::new();
+        let mu: &[Option<Poly>] = match &target {
+            Target::Head(_, mu) => mu,
+            Target::Exit => &[],
+        };
+        let mut all: Vec<usize> = kb.iter().flat_map(|a| a.poly.vars()).collect();
+        all.extend(mu.iter().flatten().flat_map(|p| p.vars()));
+        for v in all {
+            map.entry(v).or_insert_with(|| {
+                temps.push(format!("T{v}"));
+                self.arity + temps.len() - 1
+            });
+        }
+        let mut sizes: FxHashMap<SizeVar, usize> = FxHashMap::default();
+        let mut size_var = |s: SizeVar| -> usize {
+            if let Some(i) = self.inputs.iter().position(|x| *x == Input::Size(s)) {
+                return i;
+            }
+            *sizes.entry(s).or_insert_with(|| {
+                temps.push(s.name());
+                self.arity + temps.len() - 1
+            })
+        };
+        let mut conv = |p: &Poly| {
+            let renamed = p.substitute(&|v| Poly::var(map[&v]));
+            size_vars::generalize(&renamed, &mut size_var)
+        };
+        let guard: Vec<Atom> = kb
+            .iter()
+            .map(|a| Atom {
+                poly: conv(&a.poly),
+                rel: a.rel,
+            })
+            .collect();
+        let mut update: Vec<Poly> = (0..self.arity)
+            .map(|i| {
+                if i < n_in {
+                    Poly::var(i)
+                } else {
+                    Poly::constant(0)
+                }
+            })
+            .collect();
+        let target_loc = match target {
+            Target::Head(h, mu) => {
+                for (i, m) in mu.iter().enumerate() {
+                    if let (Some(p), Some(j)) = (m, self.pos[h].get(&i)) {
+                        update[n_in + *j] = conv(p);
+                    }
+                }
+                h + 1
+            }
+            Target::Exit => usize::MAX,
+        };
+        Transition {
+            source,
+            targets: vec![(target_loc, update)],
+            guard,
+            cost: Poly::constant(steps as i128),
+            temps,
+            com: false,
+        }
+    }
+}
