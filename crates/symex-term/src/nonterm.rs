@@ -63,7 +63,7 @@ pub fn search(
         if Instant::now() > deadline {
             return None;
         }
-        if let Some(w) = run(module, opts, entry, inputs, seg, &sets) {
+        if let Some(w) = run(module, opts, entry, inputs, seg, &sets, deadline) {
             return Some(w);
         }
     }
@@ -89,12 +89,16 @@ fn candidate_inputs() -> Vec<Vec<i128>> {
     out
 }
 
-/// The positions and registers of every frame, and the memory with the pointer registers
-/// (in their `Debug` form: all literals in a concrete run).
-type Snapshot = (Vec<(u32, u32, usize, Vec<(u32, i128)>)>, String);
+/// The positions and registers of every frame, its pointer registers, and the memory (all
+/// literals in a concrete run).
+type Snapshot = (
+    Vec<(u32, u32, usize, Vec<(u32, i128)>)>,
+    Vec<std::collections::BTreeMap<symex_ir::Slot, crate::state::Ptr>>,
+    crate::state::Mem,
+);
 
 fn snapshot(st: &State) -> Option<Snapshot> {
-    let ptrs: Vec<_> = st.frames.iter().map(|f| &f.ptrs).collect();
+    let ptrs: Vec<_> = st.frames.iter().map(|f| f.ptrs.clone()).collect();
     let concrete = st.mem.is_concrete()
         && ptrs
             .iter()
@@ -102,7 +106,6 @@ fn snapshot(st: &State) -> Option<Snapshot> {
     if !concrete {
         return None;
     }
-    let memory = format!("{ptrs:?} {:?}", st.mem);
     let frames = st
         .frames
         .iter()
@@ -118,7 +121,7 @@ fn snapshot(st: &State) -> Option<Snapshot> {
             Some((f.func.0, f.block.0, f.idx, regs))
         })
         .collect::<Option<_>>()?;
-    Some((frames, memory))
+    Some((frames, ptrs, st.mem.clone()))
 }
 
 fn run(
@@ -128,6 +131,7 @@ fn run(
     inputs: Vec<i128>,
     seg: Option<&Seg>,
     sets: &[Recurrent],
+    deadline: Instant,
 ) -> Option<Witness> {
     let mut ex = Exec::new(module, opts.sem, Kb::new(Duration::from_secs(1)));
     ex.concrete_inputs = Some(inputs);
@@ -152,6 +156,10 @@ fn run(
     }
     let mut seen: FxHashMap<Snapshot, (usize, u64)> = FxHashMap::default();
     for step in 0..200_000u64 {
+        // A long concrete run (e.g. filling a large array) must not outlive the budget.
+        if step % 4096 == 0 && Instant::now() > deadline {
+            return None;
+        }
         st = match ex.step(st) {
             Outcome::Next(mut v) if v.len() == 1 => v.pop().expect("one"),
             _ => return None,

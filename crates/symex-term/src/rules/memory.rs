@@ -47,6 +47,9 @@ pub fn signed_cells(module: &Module, class: &Classification) -> FxHashSet<(FuncI
     out
 }
 
+/// Cells kept per allocation; a store beyond drops the others.
+const MAX_CELLS: usize = 64;
+
 /// `LV` of a pointer operand.
 pub fn pointer(ex: &mut Exec, st: &mut State, op: Operand) -> R<Ptr> {
     match op {
@@ -209,6 +212,12 @@ pub fn store(
         _ => return Err(ex.unsupported(&st, "store of an aggregate or vector")),
     };
     clobber(ex, &mut st, a, &p.off, &len, true);
+    if st.mem.cells.iter().filter(|c| c.alloc == a).count() >= MAX_CELLS {
+        // An array being filled: forget its contents (the cost of every access grows with
+        // the cells, and no ranking function needs them).
+        st.mem.cells.retain(|c| c.alloc != a);
+        st.mem.allocs[a].pristine = false;
+    }
     st.mem.cells.push(Cell {
         alloc: a,
         off: p.off,
