@@ -320,3 +320,20 @@ pub fn relational_candidates(widths: &[u32]) -> Vec<Atom> {
     }
     out
 }
+
+/// `x ≤ smax` for unsigned and `x ≥ 0` for signed registers: where both readings agree, so
+/// that a register the classification reads one way and a callee or comparison the other
+/// way needs no modulo conversion (`LV_u = LV_s` on `[0, smax]`).
+pub fn shared_range_candidates(slots: &[(u32, crate::state::Reading)]) -> Vec<Atom> {
+    slots
+        .iter()
+        .enumerate()
+        .filter(|(_, (w, _))| *w > 1)
+        .map(|(i, (w, r))| match r {
+            crate::state::Reading::Unsigned => {
+                crate::state::le_c(&Poly::var(i), crate::state::smax(*w))
+            }
+            crate::state::Reading::Signed => crate::state::ge_c(&Poly::var(i), 0),
+        })
+        .collect()
+}

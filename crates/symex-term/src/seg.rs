@@ -466,6 +466,10 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     }
     let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
     candidates.extend(crate::heads::relational_candidates(&widths));
+    if !ex.sem.math_int {
+        let readings: Vec<(u32, Reading)> = slots.iter().map(|s| (s.2, s.3)).collect();
+        candidates.extend(crate::heads::shared_range_candidates(&readings));
+    }
     let lives: Vec<_> = (0..s.frames.len())
         .map(|fi| crate::heads::live_slots(ex.module, &s.frames[fi], fi + 1 < s.frames.len()))
         .collect();

@@ -62,6 +62,19 @@ fn recursion_on_a_decreasing_argument_terminates() {
 }
 
 #[test]
+fn arguments_that_change_places_keep_their_shared_range() {
+    // Lee, Jones, Ben-Amram (POPL 2001) Ex. 4 on 8-bit inputs: `m` is read unsigned (only
+    // returned), `n` and `r` signed; the call head keeps `m ≤ smax` and `n, r ≥ 0`, where both
+    // readings agree, so the permuted arguments need no modulo conversion.
+    check(
+        "int p(int m, int n, int r) { if (r > 0) return p(m, r - 1, n); if (n > 0) return p(r, n - 1, m); return m; }\n\
+         int main(void) { int x = __VERIFIER_nondet_uchar(); return p(x, x / 16, x % 16); }",
+        Answer::Yes,
+        300_000,
+    );
+}
+
+#[test]
 fn the_summary_bounds_the_result_the_caller_loops_on() {
     // `dec(x) ≤ x − 1` for the calls made (x ≥ 1, a fact of dec's call head): the loop in
     // main decreases x through the summary, and `dec(x − 1) + 1` cannot overflow.
