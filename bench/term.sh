@@ -4,7 +4,8 @@
 # terminating one). Exit status 1 when any answer is wrong.
 #
 #   bench/term.sh [LIMIT] [SET...]   # LIMIT seconds per program (default 60); sets: svcomp,
-#                                    # c-integer, svcomp-tpdb, aprove-numeric (default: all)
+#                                    # c-integer, svcomp-tpdb, aprove-numeric (default: all),
+#                                    # aprove-alloca (memory; not in the default)
 #   SYMEX=path/to/symex JOBS=2 KEEP=results.tsv STEP=4 bench/term.sh 60   # STEP: every STEP-th program of each set
 #   RESULTS=results.tsv bench/term.sh 60 svcomp ...                      # only summarise a KEEP file
 # Verdicts: the SV-COMP rows of tasks.tsv (`termination`, expected true/false, -m32 for ILP32);
@@ -28,11 +29,12 @@ for s in "${sets[@]}"; do
         awk -F'\t' -v d="$shared/sv-comp" '$3=="termination" {
             printf "%s\t%s\t%s\t%s\n", "svcomp", ($4=="true" ? "YES" : "NO"), ($6=="ILP32" ? "-m32" : "-"), d "/" $2 }' \
             "$shared/sv-comp/tasks.tsv" ;;
-    c-integer|svcomp-tpdb|aprove-numeric)
+    c-integer|svcomp-tpdb|aprove-numeric|aprove-alloca)
         case "$s" in
         c-integer) dir="$shared/tpdb/C_Integer" ;;
         svcomp-tpdb) dir="$shared/tpdb/C/SV-COMP_Termination_Category" ;;
         aprove-numeric) dir="$shared/tpdb/C/AProVE_numeric" ;;
+        aprove-alloca) dir="$shared/tpdb/C/AProVE_memory_alloca" ;;
         esac
         find "$dir" -name '*.c' | sort | while read -r f; do
             b="$(basename "$f")"

@@ -12,7 +12,9 @@
 //!
 //! Invariant strengthening (Houdini-style): candidates `a ≤ b` / `a ≥ b` read from the loop guard `a < b`
 //! (`a != b`, `a > b`, on variables loaded from locals) are kept only when they hold at the first arrival
-//! and are preserved by one iteration under the candidates kept; the step assumes the survivors.
+//! and are preserved by one iteration under the candidates kept; the step assumes the survivors. Also
+//! `a + b == c` over the scalar locals the loop loads (one of them written by it), e.g. `x + y == n`
+//! for a loop that counts `x` down and `y` up.
 //!
 //! The step formula: the violations at iteration `k+1` from the havocked state, conjoined with the
 //! negations of the violations at iterations `1..k` (their inputs after the divergence are other
@@ -54,13 +56,26 @@ struct LocalRead {
     width: u32,
 }
 
-/// A candidate invariant `a ≤ b` (signed or unsigned).
+/// A candidate invariant.
 #[derive(Clone, Copy, Debug)]
-struct Candidate {
-    a: LocalRead,
-    b: LocalRead,
-    signed: bool,
+enum Candidate {
+    /// `a ≤ b` (signed or unsigned), read from the loop guard.
+    Le {
+        a: LocalRead,
+        b: LocalRead,
+        signed: bool,
+    },
+    /// `a + b == c` in the locals' width (wrapping), over scalar locals the loop reads, one of the three
+    /// written by it: a count up and a count down (`x + y == n` of `x--, y++`) keep their sum.
+    Sum {
+        a: LocalRead,
+        b: LocalRead,
+        c: LocalRead,
+    },
 }
+
+/// Most scalar locals the sum candidates range over (their number grows with the cube).
+const MAX_SUM_LOCALS: usize = 8;
 
 /// The result of the inductive step: proven, or why not.
 pub type Step = Result<(), String>;
@@ -87,6 +102,7 @@ pub fn inductive_step(
     let (regs, objs) = written(prog, body, &lp.body, &s0)?;
     let havocked = havoc(prog, body, &s0, &regs, &objs, shared)?;
     let mut cands = candidates(prog, body, lp.header, &s0);
+    cands.extend(sum_candidates(prog, body, &lp.body, &s0, &regs, &objs));
     // Houdini: drop what fails at the first arrival, then what one iteration does not preserve.
     cands.retain(|c| implied(shared, queries, &s0.dom.guard, &holds(prog, c, &s0)));
     loop {
@@ -368,7 +384,7 @@ fn candidates(prog: &Program, body: &Body, header: u32, s0: &State<Guarded>) -> 
     ) else {
         return Vec::new();
     };
-    let le = |a, b, signed| Candidate { a, b, signed };
+    let le = |a, b, signed| Candidate::Le { a, b, signed };
     use IntPred as P;
     match pred {
         P::Ult | P::Ule => vec![le(a, b, false)],
@@ -410,17 +426,96 @@ fn read(r: &LocalRead, st: &State<Guarded>) -> Option<Term> {
     })
 }
 
-/// The candidate's formula in `st`; false (never implied) when a side cannot be read.
-fn holds(_prog: &Program, c: &Candidate, st: &State<Guarded>) -> Term {
-    match (read(&c.a, st), read(&c.b, st)) {
-        (Some(a), Some(b)) if a.width() == b.width() => {
-            if c.signed {
-                a.bvsle(&b)
-            } else {
-                a.bvule(&b)
+/// Candidates `a + b == c` over the scalar locals the loop loads from (through addresses computed
+/// before it), each triple of one width with at least one local the loop writes (`objs`).
+fn sum_candidates(
+    prog: &Program,
+    body: &Body,
+    member: &[bool],
+    s0: &State<Guarded>,
+    regs: &[u32],
+    objs: &[u32],
+) -> Vec<Candidate> {
+    let mut locals: Vec<LocalRead> = Vec::new();
+    let allocas: Vec<u32> = body
+        .blocks
+        .iter()
+        .flat_map(|blk| &blk.insts)
+        .filter_map(|i| match i {
+            Inst::Alloca { dst, .. } => Some(dst.0),
+            _ => None,
+        })
+        .collect();
+    // The loop's own loads first, then the function's others (a bound is often read only after the
+    // loop, as `n` in `assert(y == n)`).
+    let order = (0..body.blocks.len())
+        .filter(|&b| member[b])
+        .chain((0..body.blocks.len()).filter(|&b| !member[b]));
+    for inst in order.flat_map(|b| &body.blocks[b].insts) {
+        let Inst::Load { ptr, size, .. } = inst else {
+            continue;
+        };
+        // Only locals' own addresses: a pointer computed later has no value at the loop head.
+        let local = matches!(ptr, Operand::Slot(s) if allocas.contains(&s.0) && regs.binary_search(&s.0).is_err());
+        if !local {
+            continue;
+        }
+        let Some((obj, off)) = object_of(prog, s0, *ptr) else {
+            continue;
+        };
+        let r = LocalRead {
+            obj,
+            off,
+            size: *size,
+            ext: None,
+            width: size * 8,
+        };
+        let seen = locals
+            .iter()
+            .any(|l| (l.obj, l.off, l.size) == (obj, off, *size));
+        if matches!(size, 1 | 2 | 4 | 8) && !seen && locals.len() < MAX_SUM_LOCALS {
+            locals.push(r);
+        }
+    }
+    let written = |l: &LocalRead| objs.contains(&l.obj);
+    let mut out = Vec::new();
+    for (i, a) in locals.iter().enumerate() {
+        for b in &locals[i + 1..] {
+            for c in &locals {
+                let distinct = [a, b].iter().all(|x| (x.obj, x.off) != (c.obj, c.off));
+                let width = a.size == b.size && b.size == c.size;
+                if distinct && width && (written(a) || written(b) || written(c)) {
+                    out.push(Candidate::Sum {
+                        a: *a,
+                        b: *b,
+                        c: *c,
+                    });
+                }
             }
         }
-        _ => Term::ff(),
+    }
+    out
+}
+
+/// The candidate's formula in `st`; false (never implied) when a side cannot be read.
+fn holds(_prog: &Program, c: &Candidate, st: &State<Guarded>) -> Term {
+    match c {
+        Candidate::Le { a, b, signed } => match (read(a, st), read(b, st)) {
+            (Some(a), Some(b)) if a.width() == b.width() => {
+                if *signed {
+                    a.bvsle(&b)
+                } else {
+                    a.bvule(&b)
+                }
+            }
+            _ => Term::ff(),
+        },
+        Candidate::Sum { a, b, c } => match (read(a, st), read(b, st), read(c, st)) {
+            (Some(a), Some(b), Some(c)) if a.width() == b.width() && b.width() == c.width() => {
+                a.bvadd(&b).eq(&c)
+            }
+            _ => Term::ff(),
+        },
     }
 }
 

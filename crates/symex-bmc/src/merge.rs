@@ -51,6 +51,7 @@ fn same_shape(a: &State<Guarded>, b: &State<Guarded>) -> bool {
             && x.private == y.private
             && x.varargs == y.varargs
             && x.ret_dst == y.ret_dst
+            && x.agg_provenance == y.agg_provenance
             && x.aggs.len() == y.aggs.len()
             && x.aggs
                 .iter()
@@ -116,6 +117,9 @@ fn memory_joinable(a: &State<Guarded>, b: &State<Guarded>) -> bool {
                 || (x.size() == y.size()
                     && x.kind == y.kind
                     && x.read_only == y.read_only
+                    // Which bytes hold stored pointers decides whether an integer loaded from them
+                    // is an observed address: a join must not forget one side's.
+                    && x.provenance == y.provenance
                     // Large objects are stored in pages (`storage.rs`) and are not merged: both
                     // states go on, which is correct, only slower.
                     && x.contents.flat().is_some()

@@ -188,3 +188,41 @@ fn writes_the_havoc_does_not_cover_stop_the_step() {
         assert!(why.contains("outside what is havocked"), "{name}: {why}");
     }
 }
+
+/// A count down and a count up keep their sum: the candidate `x + y == n` (not a guard relation: the
+/// guard is `x > 0`) survives Houdini and the step proves `y == n` after the loop, at k = 1 and 2;
+/// without the step the answer is bounded-true. The native build passes for n = 0..299 and 2^20. Its
+/// twin counting up by 2 breaks the sum: the base case finds `n > 0` with or without the step, and the
+/// native build fails there.
+#[test]
+fn a_sum_invariant_proves_a_count_down_and_never_its_false_twin() {
+    let path = example("kind_count_down.c");
+    let plain = bmc(&path, 2, false);
+    assert!(
+        matches!(plain.verdict, Verdict::BoundedTrue { .. }),
+        "{:?}",
+        plain.verdict
+    );
+    for k in [1, 2] {
+        let r = bmc(&path, k, true);
+        assert_eq!(r.verdict, Verdict::True, "k = {k}: {:?}", r.induction);
+    }
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for n in (0..300).chain([1 << 20]) {
+        assert_eq!(native_outcome(&build, n), "exit", "n = {n}");
+    }
+    let twin = example("kind_count_down_false.c");
+    let build =
+        symex_native::build(&twin, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for induction in [false, true] {
+        let r = bmc(&twin, 1, induction);
+        let Verdict::False { inputs, .. } = &r.verdict else {
+            panic!("expected false, got {:?}", r.verdict);
+        };
+        let n = u32::from_le_bytes(inputs[0].bytes[..4].try_into().expect("4 bytes"));
+        assert!(n > 0, "n = {n}");
+        assert_eq!(native_outcome(&build, n), "assertion", "n = {n}");
+    }
+    assert_eq!(native_outcome(&build, 0), "exit");
+}

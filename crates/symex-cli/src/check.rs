@@ -216,7 +216,7 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
             let lit = &line[i..j];
             if lit.bytes().all(|b| b.is_ascii_digit()) && !lit.starts_with('0') {
                 if let Ok(v) = lit.parse::<u128>() {
-                    if v > i32::MAX as u128 {
+                    if v > i32::MAX as u128 && !assigned_int_min(line, i, j, v) {
                         return Some(format!(
                             "the literal {lit} exceeds INT_MAX without a suffix (type long in C): whether the program means INT_MIN arithmetic is unclear"
                         ));
@@ -227,6 +227,22 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
         }
     }
     None
+}
+
+/// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
+/// `= -2147483648;`: no arithmetic happens in the literal's type, and the value assigned is exactly
+/// `INT_MIN`, whatever the literal's type — the program's meaning is clear (SV-COMP's
+/// `PostfixDecrement`: `int x = -2147483648; x--;` overflows as C says).
+fn assigned_int_min(line: &str, i: usize, j: usize, v: u128) -> bool {
+    let before = line[..i].trim_end();
+    let Some(before) = before.strip_suffix('-') else {
+        return false;
+    };
+    let before = before.trim_end();
+    let plain_assignment = before
+        .strip_suffix('=')
+        .is_some_and(|b| !b.ends_with(|c: char| "=<>!+-*/%&|^".contains(c)));
+    v == 1 << 31 && plain_assignment && line[j..].trim_start().starts_with(';')
 }
 
 /// The budget of bounded model checking without `--max-time` (the exploration has none).
@@ -242,6 +258,12 @@ pub fn main(mut args: CheckArgs) -> i32 {
     if args.property == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
+    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
+    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
+    let max_memory = *args
+        .explore
+        .max_memory
+        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
         Err(e) => return fail(&e),
@@ -301,6 +323,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
             .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
         dir: &dir,
         program: &program,
+        max_memory_mb: max_memory,
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
     let explored = || match explore_answer(&prog, &args, checks, &out) {
@@ -356,6 +379,13 @@ fn explore_answer(
     };
     let ex = match explore(prog, &args.explore, checks, out, &mut stop) {
         Ok(x) => x,
+        // A valid program whose objects the memory model cannot place (an i386 global of 512 KiB or
+        // more): no run was explored, so no verdict. A missing entry function stays bad input.
+        Err(symex_engine::End::Halt(symex_engine::Halt::Unsupported { what, .. }))
+            if entry_has_body(prog, &args.explore.entry) =>
+        {
+            return Ok(Answer::Unknown(vec![format!("unsupported: {what}")]));
+        }
         Err(e) => return Err(crate::run::describe_start_failure(&e)),
     };
     if let Some((bug, sub)) = violation {
@@ -397,6 +427,13 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
         }
         Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
     }
+}
+
+/// Whether the program defines its entry function (a start failure is then the model's, not the input's).
+fn entry_has_body(prog: &Program, entry: &str) -> bool {
+    prog.module
+        .function_by_name(entry)
+        .is_some_and(|f| prog.module.func(f).body.is_some())
 }
 
 /// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own

@@ -54,6 +54,8 @@ pub struct BmcJob<'a> {
     pub dir: &'a Path,
     /// The program's name as the test file records it.
     pub program: &'a str,
+    /// The host memory limit (MiB) BMC's copies of the engine honour, as the exploration's do.
+    pub max_memory_mb: u64,
 }
 
 /// The stack of BMC's thread: its terms are deep `ite` trees that the solver and the simplifier walk
@@ -129,6 +131,11 @@ pub fn prepare(module: Module, p: Property) -> Program {
 /// BMC with `--unwind auto --k-induction` within the job's budget (verdict rules as `check`'s: FALSE
 /// only with a replayed test, TRUE only with a proof).
 fn bmc_answer(job: &BmcJob<'_>) -> Answer {
+    // The budget is per thread: this one's must be set here, not inherited from the exploration's.
+    symex_engine::budget::set(symex_engine::budget::Budget {
+        max_memory_mb: Some(job.max_memory_mb),
+        deadline: Some(std::time::Instant::now() + job.budget),
+    });
     let prog = prepare(job.module.clone(), job.property);
     let opts = Options {
         entry: job.entry.to_string(),

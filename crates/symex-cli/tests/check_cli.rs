@@ -549,3 +549,46 @@ fn pointer_bytes_read_as_integers_are_unknown() {
         assert_eq!(code, Some(3), "{file}");
     }
 }
+
+/// `check` never aborts on host memory (issue 8, defect 8): eight 64 MiB copies that cannot share pages
+/// (each byte copied costs host memory) died with "memory allocation failed" under `ulimit -v 3 GiB`;
+/// the default budget (half of `ulimit -v` here) now ends the run as UNKNOWN with the reason. The
+/// program's native build exits 0 (see its comment): UNKNOWN, not a wrong verdict.
+#[test]
+fn unbounded_host_memory_ends_unknown_never_aborts() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 3145728 && exec \"$@\"")
+        .arg("bash")
+        .arg(common::symex().get_program())
+        .args(["check", "--property", "unreach-call"])
+        .arg(example("mem_copy_memory_limit_unknown.c"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(last_line(&out), "UNKNOWN", "{out}{err}");
+    assert!(out.contains("memory limit of 1536 MiB"), "{out}{err}");
+    assert_eq!(o.status.code(), Some(3), "{err}");
+}
+
+/// A valid i386 program with a global the 32-bit address model cannot place (objects below 512 KiB, the
+/// SV-COMP loops/heavy-2 pattern): UNKNOWN with the reason, not exit 2 (bad input). Its native `-m32`
+/// build exits 0.
+#[test]
+fn ilp32_global_beyond_the_object_limit_is_unknown() {
+    let (code, out) = check(
+        "unreach-call",
+        "mem_ilp32_global_1mib_unknown.c",
+        &["--data-model", "ILP32"],
+    );
+    assert_eq!(last_line(&out), "UNKNOWN", "{out}");
+    assert!(
+        out.contains("objects must be smaller than 524288 bytes"),
+        "{out}"
+    );
+    assert_eq!(code, Some(3));
+}

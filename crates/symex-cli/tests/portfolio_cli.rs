@@ -154,3 +154,36 @@ fn bmc_declines_an_int_min_literal_as_check_does() {
     let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
     assert_eq!(run.outcome.kind, "exit", "{:?}", run.outcome);
 }
+
+/// An unsuffixed `-2147483648` that is a whole right-hand side assigns exactly INT_MIN: not declined,
+/// and `x--` then overflows. `check` and `bmc` answer FALSE; the native sanitizer build reports the
+/// overflow.
+#[test]
+fn an_assigned_int_min_literal_is_decided() {
+    let name = "portfolio_int_min_assigned.c";
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::symex()
+        .args(["check", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path())
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(c["verdict"], "false", "{c}");
+    assert_eq!(c["kind"], "signed-overflow", "{c}");
+    let o = common::symex()
+        .args(["bmc", "--property", "no-overflow", "--json", "--out"])
+        .arg(dir.path().join("bmc"))
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "false", "{b}");
+    let opts = BuildOptions {
+        check_overflow: true,
+        ..BuildOptions::default()
+    };
+    let build = symex_native::build(&example(name), &opts).unwrap_or_else(|e| panic!("{e}"));
+    let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "signed-overflow", "{:?}", run.outcome);
+}

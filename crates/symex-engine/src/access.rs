@@ -16,6 +16,9 @@ pub const MAX_UNINIT_COPY: u64 = 1 << 20;
 /// whole pages.
 pub const MAX_BYTE_COPY: u64 = 1 << 26;
 
+/// Host bytes from which a copy checks the memory budget before it starts (see [`crate::budget`]).
+const BUDGETED_COPY: u64 = 1 << 20;
+
 /// A resolved access: object and offset within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
@@ -580,6 +583,24 @@ impl<D: Domain> State<D> {
                     "a copy of {n} bytes ({missing} of them uninitialised) larger than the memory model copies"
                 ),
             ));
+        }
+        // The host memory the copy takes (each byte copied one by one is a byte of the domain and a bit
+        // of an initialisation map; shared pages cost nothing) must fit the budget: a copy past it ends
+        // the path at the limit, never the process. Small copies are left to the explorer's check
+        // between steps (measuring costs a read of /proc).
+        let host = if shares_pages {
+            0
+        } else {
+            (n as u64).saturating_mul(std::mem::size_of::<D::Byte>() as u64 + 1)
+        };
+        if host < BUDGETED_COPY {
+            return Ok(());
+        }
+        if let Err(why) = crate::budget::allows(host) {
+            return Err(End::Halt(crate::bug::Halt::Limit(format!(
+                "{why} (a copy of {n} bytes needs about {} MiB of host memory)",
+                host >> 20
+            ))));
         }
         Ok(())
     }

@@ -363,6 +363,13 @@ impl<'p> Explorer<'p> {
         let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
         st.set_stdin_size(self.opts.stdin);
         st.start(prog, &self.opts.entry)?;
+        // The engine honours the same limits inside a step (a large copy), on this thread, until the
+        // exploration ends.
+        let outer_budget = symex_engine::budget::current();
+        symex_engine::budget::set(symex_engine::budget::Budget {
+            max_memory_mb: self.opts.limits.max_memory_mb,
+            deadline: self.opts.limits.max_time.map(|t| self.start + t),
+        });
         let trace = Trace::start(prog, &self.opts.entry);
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
@@ -408,6 +415,7 @@ impl<'p> Explorer<'p> {
                 on_progress(&self.progress());
             }
         }
+        symex_engine::budget::set(outer_budget);
         let live = self.searcher.drain();
         if !live.is_empty() && !self.summary.stopped_early {
             let why = stop_reason.unwrap_or_else(|| "exploration stopped".into());
@@ -458,12 +466,8 @@ impl<'p> Explorer<'p> {
                 return Some(format!("time limit of {:.1} s reached", t.as_secs_f64()));
             }
         }
-        if let Some(mb) = self.opts.limits.max_memory_mb {
-            if resident_mb().is_some_and(|r| r >= mb) {
-                return Some(format!("memory limit of {mb} MiB reached"));
-            }
-        }
-        None
+        // The memory limit (measured every few milliseconds: `check` always has one).
+        symex_engine::budget::poll()
     }
 
     /// A sibling or a state that finished in its first step.
@@ -744,11 +748,4 @@ impl<'p> Explorer<'p> {
         }
         path.replay_end = Some(run.end);
     }
-}
-
-/// Resident memory of this process in MiB (Linux), for `--max-memory`.
-fn resident_mb() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096 / (1 << 20))
 }

@@ -103,6 +103,9 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     }
 }
 
+/// The time all fallback queries of one inference may take together.
+const FALLBACK_BUDGET: Duration = Duration::from_secs(4);
+
 struct Ctx<'a> {
     its: &'a Its,
     /// Runtime bound per transition.
@@ -125,6 +128,11 @@ struct Ctx<'a> {
     solver: Box<dyn symex_solver::Solver>,
     /// When the proof gives up.
     deadline: Instant,
+    /// A solver with a short time limit, and the time left for its fallback queries
+    /// ([`Ctx::invariant_size`], [`Ctx::resynthesize`]): on large SCCs with many
+    /// unbounded variables they would otherwise take most of the time.
+    quick: Box<dyn symex_solver::Solver>,
+    fallback_left: Duration,
 }
 
 impl<'a> Ctx<'a> {
@@ -142,6 +150,8 @@ impl<'a> Ctx<'a> {
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
             deadline: limits.deadline,
+            quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
+            fallback_left: FALLBACK_BUDGET,
         }
     }
 
@@ -278,11 +288,14 @@ impl<'a> Ctx<'a> {
     /// `|g_start|` of the start values if the run starts inside), and at most the sizes
     /// entering on the entry itself.
     fn invariant_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Bound> {
-        if !self.invariant_tried.insert(v) || Instant::now() > self.deadline {
+        if !self.invariant_tried.insert(v) || !self.fallback_time_left() {
             return None;
         }
         let its = self.its;
-        let g = scc_size::invariant_bound(its, inside, v, self.solver.as_mut())?;
+        let started = Instant::now();
+        let g = scc_size::invariant_bound(its, inside, v, self.quick.as_mut());
+        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        let g = g?;
         let mut total = self.entry_size(locs, v)?;
         if locs.contains(&its.start) {
             total = total.add(&Bound::of_poly(&g.get(its.start), &mut Bound::start_var));
@@ -507,24 +520,27 @@ impl Ctx<'_> {
                 continue;
             }
             for &t in &step.removed {
-                if self.rb[t].is_some() || Instant::now() > self.deadline {
+                if self.rb[t].is_some() || !self.fallback_time_left() {
                     continue;
                 }
-                let Some(f) = crate::farkas::synthesize_strict_on(
+                let started = Instant::now();
+                let f = crate::farkas::synthesize_strict_on(
                     its,
                     &proof.transitions,
                     &[t],
-                    self.solver.as_mut(),
-                ) else {
+                    self.quick.as_mut(),
+                );
+                let checked = f.as_ref().is_some_and(|f| {
+                    proof.transitions.iter().all(|&i| {
+                        let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
+                        d == Decrease::Strict || (i != t && d == Decrease::Weak)
+                    })
+                });
+                self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+                let Some(f) = f.filter(|_| checked) else {
                     continue;
                 };
-                let checked = proof.transitions.iter().all(|&i| {
-                    let d = ranking::check(self.solver.as_mut(), &f, &its.transitions[i]);
-                    d == Decrease::Strict || (i != t && d == Decrease::Weak)
-                });
-                if checked {
-                    self.rb[t] = self.scc_wide_bound(&f);
-                }
+                self.rb[t] = self.scc_wide_bound(&f);
             }
             if step.removed.iter().all(|&t| self.rb[t].is_some()) {
                 done[k] = true;
@@ -532,6 +548,10 @@ impl Ctx<'_> {
             }
         }
         progress
+    }
+
+    fn fallback_time_left(&self) -> bool {
+        self.fallback_left > Duration::ZERO && Instant::now() < self.deadline
     }
 
     /// Whether the function of `step` is non-increasing on every transition of the

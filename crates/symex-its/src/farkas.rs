@@ -239,12 +239,13 @@ fn difference(
 /// non-increasing, or the step is *strict* — `f_1` drops by at least 1, each `f_i`
 /// (`i ≥ 2`) drops by at least `1 − f_{i−1}(x̄)`, and `f_depth(x̄) ≥ 0` — and at least one
 /// transition is strict. See [`crate::multiphase`] for why this bounds the strict steps.
+/// `Ok(None)` when there is none, `Err` when the solver cannot tell.
 pub fn synthesize_multiphase(
     its: &Its,
     ts: &[usize],
     depth: usize,
     solver: &mut dyn Solver,
-) -> Option<Vec<RankingFunction>> {
+) -> Result<Option<Vec<RankingFunction>>, symex_solver::Unknown> {
     let n = its.arity();
     let locs = locations(its, ts);
     let phases: Vec<Template> = (0..depth)
@@ -278,9 +279,11 @@ pub fn synthesize_multiphase(
         deltas.push(delta);
     }
     query.push(Term::or_all(&deltas));
-    let model = solver.model(&query).ok()??;
+    let Some(model) = solver.model(&query)? else {
+        return Ok(None);
+    };
     let value = |t: &Term| model.value_of(t).as_int().unwrap_or(0);
-    Some(phases.iter().map(|tpl| tpl.read(&value)).collect())
+    Ok(Some(phases.iter().map(|tpl| tpl.read(&value)).collect()))
 }
 
 /// The Farkas query of a two-phase ranking function for the self-loop `t`.

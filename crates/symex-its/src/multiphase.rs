@@ -112,8 +112,11 @@ pub fn synthesize_checked(
         if std::time::Instant::now() > deadline {
             return None;
         }
-        let Some(phases) = crate::farkas::synthesize_multiphase(its, ts, depth, synth) else {
-            continue;
+        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth) {
+            Ok(Some(phases)) => phases,
+            Ok(None) => continue,
+            // Out of time: a deeper query is larger still.
+            Err(_) => return None,
         };
         let mp = Multiphase { phases };
         let mut strict = Vec::new();

@@ -27,7 +27,8 @@ pub struct RankingStep {
     /// For a two-phase ranking function of a single loop, both phases (`function` is
     /// then the second phase at the loop's location).
     pub two_phase: Option<TwoPhase>,
-    /// For a multiphase ranking function (depth 2 to [`MAX_DEPTH`]), its phases:
+    /// For a multiphase ranking function (depth 2 to [`MAX_DEPTH`], or
+    /// [`SINGLE_LOOP_MAX_DEPTH`] for one transition), its phases:
     /// `remaining` are its weak or strict steps, `removed` the strict ones, and
     /// `function` is its last phase. A two-phase function of a single loop also fills
     /// `two_phase`.
@@ -36,6 +37,19 @@ pub struct RankingStep {
 
 /// The deepest multiphase ranking functions tried.
 pub const MAX_DEPTH: usize = 4;
+
+/// The deepest tried for a single transition (small queries; polynomial loops such as
+/// `A' = A + B, B' = B + C, …, E' = E − 1` need one phase per variable).
+pub const SINGLE_LOOP_MAX_DEPTH: usize = 6;
+
+/// Multiphase functions are searched for at most this many transitions at once: larger
+/// queries (11 and 18 transitions of 36 variables in T2's fun6) take seconds and have
+/// not been seen to succeed.
+pub const MULTIPHASE_MAX_TRANSITIONS: usize = 8;
+
+/// The time limit of queries that may well fail (multiphase functions, size bounds from
+/// non-increasing functions) when they are only a fallback.
+pub const QUICK_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The proof for one SCC.
 #[derive(Clone, Debug)]
@@ -97,6 +111,9 @@ fn prove_scc(
 ) -> Result<SccProof, String> {
     let mut synth = crate::smt::solver(limits.query_timeout);
     let mut checker = crate::smt::solver(limits.query_timeout);
+    // Multiphase queries grow with the depth and often have no solution: each gets a
+    // short time limit, so that they cannot take over the proof's time.
+    let mut quick = crate::smt::solver(limits.query_timeout.min(QUICK_TIMEOUT));
     let mut remaining = inside.to_vec();
     let mut steps = Vec::new();
     let names = |ts: &[usize]| {
@@ -160,14 +177,19 @@ fn prove_scc(
             }
             // A multiphase function may still exist (loops with phases); it removes its
             // strict transitions, and the lexicographic removal goes on.
-            if let Some((mp, strict)) = multiphase::synthesize_checked(
-                its,
-                &remaining,
-                MAX_DEPTH,
-                synth.as_mut(),
-                checker.as_mut(),
-                limits.deadline,
-            ) {
+            let found = (remaining.len() <= MULTIPHASE_MAX_TRANSITIONS)
+                .then(|| {
+                    multiphase::synthesize_checked(
+                        its,
+                        &remaining,
+                        max_depth(its, remaining.len()),
+                        quick.as_mut(),
+                        checker.as_mut(),
+                        limits.deadline,
+                    )
+                })
+                .flatten();
+            if let Some((mp, strict)) = found {
                 steps.push(multiphase_step(its, mp, &remaining, strict.clone()));
                 remaining.retain(|i| !strict.contains(i));
                 continue;
@@ -245,4 +267,17 @@ fn multiphase_step(
         two_phase,
         multiphase: Some(mp),
     }
+}
+
+/// The deepest multiphase function tried for `count` transitions: [`SINGLE_LOOP_MAX_DEPTH`]
+/// for one transition and [`MAX_DEPTH`] for more, and never deeper than the number of
+/// variables (each phase of the loops seen ranks a different variable; the deeper queries
+/// of large loops cost seconds).
+fn max_depth(its: &Its, count: usize) -> usize {
+    let cap = if count == 1 {
+        SINGLE_LOOP_MAX_DEPTH
+    } else {
+        MAX_DEPTH
+    };
+    cap.min(its.arity().max(2))
 }

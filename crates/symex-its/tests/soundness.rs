@@ -345,3 +345,39 @@ fn traded_counters_get_a_size_bound_without_runtime_bounds() {
     }
     assert!(check_bound(&its, &c, 15, 60, "eric1") > 20);
 }
+
+#[test]
+fn integer_cut_gives_a_linear_ranking_function() {
+    // Hark's ex008: over the rationals A = B = 1/2 is a fixed point, so no linear
+    // function ranks the loop; over ℤ the guard implies A ≥ 1 (a cut of A ≥ B and
+    // A + B ≥ 1), and A + B drops by 2A − 1 ≥ 1. Hand-computed cost from A = 1, B = 1:
+    // B goes 1 → 0 → −1 (two iterations), 3 steps with the entry.
+    let (its, pre, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A,B - A - A + 1) :|: B <= A && A + B >= 1\n",
+        "A B",
+    ));
+    let a_ge_1 = symex_its::Atom::ge0(symex_its::Poly::var(0).sub(&symex_its::Poly::constant(1)));
+    assert!(pre.transitions.iter().any(|t| t.guard.contains(&a_ge_1)));
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[1, 1]).unwrap() >= 3);
+    assert!(check_bound(&its, &c, 20, 60, "ex008") > 50);
+}
+
+#[test]
+fn loops_that_exclude_each_other_across_two_locations() {
+    // T2's a.10.c: the loops of pasta's a.10 with a test location between, entered at
+    // either location. Unfolding l2 by its last transition separates the two paths, then
+    // unfolding l1 separates the loops (two rounds). Hand-computed worst case from
+    // A = 0, B = 5: entry, then 5 rounds of l1 → l2 → l1 raising A to 5: 11 steps.
+    let (its, pre, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l0(A,B) -> l2(A,B)\n  l1(A,B) -> l2(A,B) :|: A >= B + 1\n  l1(A,B) -> l2(A,B) :|: B >= A + 1\n  l2(A,B) -> l1(A + 1,B) :|: B >= A + 1\n  l2(A,B) -> l1(A,B + 1) :|: A >= B\n",
+        "A B",
+    ));
+    let direct = complexity::infer(&pre, &limits());
+    assert!(direct.is_err(), "needs the refinement: {direct:?}");
+    let c = c.unwrap();
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    assert!(c.bound.eval(&[0, 5]).unwrap() >= 11);
+    assert!(check_bound(&its, &c, 20, 60, "a.10.c") > 50);
+}

@@ -286,3 +286,20 @@ fn multiphase_function_across_locations() {
     );
     check_against_runs(&its, &proofs, 10);
 }
+
+#[test]
+fn five_phase_single_loop() {
+    // Hark's ex001: A' = A + B, B' = B + C, C' = C + D, D' = D + E, E' = E − 1 while
+    // A ≥ 1: one phase per variable, E first.
+    let its = its(
+        "  l0(A,B,C,D,E) -> l1(A,B,C,D,E)\n  l1(A,B,C,D,E) -> l1(A + B,B + C,C + D,D + E,E - 1) :|: A >= 1\n",
+        "A B C D E",
+    );
+    let proofs = yes(&its);
+    let mp = proofs[0].steps[0]
+        .multiphase
+        .as_ref()
+        .expect("a multiphase function");
+    assert_eq!(mp.phases.len(), 5, "{}", mp.display(&its));
+    check_against_runs(&its, &proofs, 4);
+}

@@ -2,8 +2,11 @@
 //! Removing every DFS back edge leaves an acyclic graph (reducible or not), so every cycle
 //! of a run passes a head, and the SEG needs generalization only there.
 
+use crate::state::ge;
 use rustc_hash::FxHashSet;
-use symex_ir::{BlockId, FuncId, Module, Terminator};
+use symex_ir::uses::inst_operands;
+use symex_ir::{Block, BlockId, Edge, FuncId, Inst, Module, Operand, Slot, Terminator};
+use symex_its::{Atom, Poly};
 
 /// The successors of a block.
 pub fn successors(term: &Terminator) -> Vec<BlockId> {
@@ -55,4 +58,265 @@ pub fn loop_heads(module: &Module) -> FxHashSet<(FuncId, BlockId)> {
         }
     }
     heads
+}
+
+/// The slots each block of `f` needs on entry (backward liveness over the CFG): a slot read
+/// on some path from the block's start before it is written. Phi moves of an edge read their
+/// sources and write their destinations at the end of the edge's source block. Dead slots are
+/// left out of a loop head's general state, so they neither cost a variable of the ITS nor
+/// stop a later arrival from being an instance.
+pub fn live_in(module: &Module, f: FuncId) -> Vec<FxHashSet<Slot>> {
+    let Some(body) = &module.func(f).body else {
+        return Vec::new();
+    };
+    let n = body.blocks.len();
+    let mut live: Vec<FxHashSet<Slot>> = vec![FxHashSet::default(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let set = block_live_in(&body.blocks[b], &live);
+            if set.len() != live[b].len() {
+                live[b] = set;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// The slots live before instruction `idx` of `block` (`idx = insts.len()`: the terminator).
+pub fn live_at(
+    module: &Module,
+    live: &[FxHashSet<Slot>],
+    f: FuncId,
+    block: BlockId,
+    idx: usize,
+) -> FxHashSet<Slot> {
+    let Some(body) = &module.func(f).body else {
+        return FxHashSet::default();
+    };
+    let blk = &body.blocks[block.0 as usize];
+    let mut set = live_out(blk, live);
+    for inst in blk.insts[idx.min(blk.insts.len())..].iter().rev() {
+        transfer(inst, &mut set);
+    }
+    set
+}
+
+fn slot_of(op: &Operand) -> Option<Slot> {
+    match op {
+        Operand::Slot(s) => Some(*s),
+        Operand::Const(_) => None,
+    }
+}
+
+/// Live after the block's instructions: the terminator's reads and, per edge, the target's
+/// live set with the moves' destinations replaced by their sources.
+fn live_out(blk: &Block, live: &[FxHashSet<Slot>]) -> FxHashSet<Slot> {
+    let mut set = FxHashSet::default();
+    let edge = |e: &Edge, set: &mut FxHashSet<Slot>| {
+        let mut target = live[e.to.0 as usize].clone();
+        for m in e.moves.iter() {
+            target.remove(&m.dst);
+        }
+        for m in e.moves.iter() {
+            target.extend(slot_of(&m.src));
+        }
+        set.extend(target);
+    };
+    match &blk.term {
+        Terminator::Br(e) => edge(e, &mut set),
+        Terminator::CondBr {
+            cond,
+            if_true,
+            if_false,
+        } => {
+            set.extend(slot_of(cond));
+            edge(if_true, &mut set);
+            edge(if_false, &mut set);
+        }
+        Terminator::Switch(s) => {
+            set.extend(slot_of(&s.value));
+            edge(&s.default, &mut set);
+            s.cases.iter().for_each(|(_, e)| edge(e, &mut set));
+        }
+        Terminator::Ret(v) => set.extend(v.as_ref().and_then(slot_of)),
+        Terminator::Unreachable => {}
+    }
+    set
+}
+
+fn transfer(inst: &Inst, set: &mut FxHashSet<Slot>) {
+    if let Some(d) = inst.dst() {
+        set.remove(&d);
+    }
+    inst_operands(inst, &mut |op| set.extend(slot_of(op)));
+}
+
+fn block_live_in(blk: &Block, live: &[FxHashSet<Slot>]) -> FxHashSet<Slot> {
+    let mut set = live_out(blk, live);
+    for inst in blk.insts.iter().rev() {
+        transfer(inst, &mut set);
+    }
+    set
+}
+
+/// The slots of `frame` that are still read after its position: for the top frame from its
+/// next instruction on, for a caller from the instruction after its pending call.
+pub fn live_slots(module: &Module, frame: &crate::state::Frame, caller: bool) -> FxHashSet<Slot> {
+    let live = live_in(module, frame.func);
+    let idx = frame.idx + usize::from(caller);
+    live_at(module, &live, frame.func, frame.block, idx)
+}
+
+/// Loop-head variants per position: arrivals whose flags differ are kept apart up to this
+/// many general states; further ones share one general state without pinned flags.
+pub const MAX_FLAG_VARIANTS: usize = 4;
+
+/// The *flags* of `f`: registers every definition of which is a phi move (or select arm, or
+/// copy) of a literal or of another flag (`int up = 1; … up = 0;`, through the phis of the blocks in between). A loop
+/// head keeps arrivals with different flag values apart, so that each phase of a loop is a
+/// location of its own in the ITS. (The greatest set closed under that rule.)
+fn flag_slots(module: &Module, f: FuncId) -> FxHashSet<Slot> {
+    let Some(body) = &module.func(f).body else {
+        return FxHashSet::default();
+    };
+    // (dst, src): phi moves, the arms of selects (simplifycfg turns `if (c) up = 0;` into
+    // one) and copies.
+    let mut moves: Vec<(Slot, Operand)> = body
+        .blocks
+        .iter()
+        .flat_map(|b| successors_edges(&b.term))
+        .flat_map(|e| e.moves.iter().map(|m| (m.dst, m.src)))
+        .collect();
+    let mut other_defs = FxHashSet::default();
+    for i in body.blocks.iter().flat_map(|b| &b.insts) {
+        match i {
+            Inst::Select {
+                dst,
+                on_true,
+                on_false,
+                ..
+            } => moves.extend([(*dst, *on_true), (*dst, *on_false)]),
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => moves.push((*dst, *src)),
+            _ => other_defs.extend(i.dst()),
+        }
+    }
+    let mut flags: FxHashSet<Slot> = moves.iter().map(|m| m.0).collect();
+    for d in &other_defs {
+        flags.remove(d);
+    }
+    flags.retain(|s| (s.0 as usize) >= module.func(f).params.len());
+    loop {
+        let before = flags.len();
+        for (dst, src) in &moves {
+            if let Operand::Slot(t) = src {
+                if !flags.contains(t) {
+                    flags.remove(dst);
+                }
+            }
+        }
+        if flags.len() == before {
+            return flags;
+        }
+    }
+}
+
+fn successors_edges(term: &Terminator) -> Vec<&Edge> {
+    match term {
+        Terminator::Br(e) => vec![e],
+        Terminator::CondBr {
+            if_true, if_false, ..
+        } => vec![if_true, if_false],
+        Terminator::Switch(s) => s.cases.iter().map(|c| &c.1).chain([&s.default]).collect(),
+        Terminator::Ret(_) | Terminator::Unreachable => vec![],
+    }
+}
+
+/// The live flags of the top frame of `s` that hold literals (its flag key).
+pub fn flag_values(module: &Module, s: &crate::state::State) -> Vec<(Slot, i128)> {
+    let f = s.top();
+    let consts: Vec<(Slot, i128)> = f
+        .regs
+        .iter()
+        .filter_map(|(slot, v)| match v {
+            crate::state::Val::Const(c) => Some((*slot, *c)),
+            crate::state::Val::Var(_) => None,
+        })
+        .collect();
+    if consts.is_empty() {
+        return consts;
+    }
+    let flags = flag_slots(module, f.func);
+    let consts: Vec<(Slot, i128)> = consts
+        .into_iter()
+        .filter(|c| flags.contains(&c.0))
+        .collect();
+    if consts.is_empty() {
+        return consts;
+    }
+    let live = live_slots(module, f, false);
+    consts
+        .into_iter()
+        .filter(|(slot, _)| live.contains(slot))
+        .collect()
+}
+
+/// `s` without its flag registers (so a new head's general state gets no variable for them).
+pub fn without_flags(s: &crate::state::State, flags: &[(Slot, i128)]) -> crate::state::State {
+    let mut t = s.clone();
+    for (slot, _) in flags {
+        t.top_mut().regs.remove(slot);
+    }
+    t
+}
+
+/// Pins the flags in a head's general state: the template holds their literals.
+pub fn pin_flags(spec: &mut crate::seg::HeadSpec, flags: &[(Slot, i128)]) {
+    if let Some(top) = spec.template.last_mut() {
+        for (slot, c) in flags {
+            top.regs.insert(*slot, crate::state::Val::Const(*c));
+        }
+    }
+    spec.flags = flags.to_vec();
+}
+
+/// Whether `s` (at the head's position) has the head's pinned flag values.
+pub fn flags_match(spec: &crate::seg::HeadSpec, s: &crate::state::State) -> bool {
+    spec.flags
+        .iter()
+        .all(|(slot, c)| s.top().regs.get(slot) == Some(&crate::state::Val::Const(*c)))
+}
+
+/// Relations between a head's registers (atoms over slot indices) that generalization keeps
+/// when every arrival entails them: orders `x ≤ y`, `x < y` (up to 12 registers), and sums
+/// `x + y ≤ z`, `x + y ≥ z` (up to 6), e.g. `x + y = n` of a loop moving one unit from `x`
+/// to `y`, or `k + i ≥ n` of one that decrements `k` while `i` grows. Booleans are left out.
+pub fn relational_candidates(widths: &[u32]) -> Vec<Atom> {
+    let n = widths.len();
+    let wide: Vec<usize> = (0..n).filter(|i| widths[*i] > 1).collect();
+    let mut out = Vec::new();
+    if n <= 12 {
+        for &i in &wide {
+            for &j in &wide {
+                if i != j {
+                    out.push(ge(&Poly::var(j), &Poly::var(i)));
+                    out.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
+                }
+            }
+        }
+    }
+    if wide.len() <= 6 {
+        for (a, &i) in wide.iter().enumerate() {
+            for &j in &wide[a + 1..] {
+                for &k in wide.iter().filter(|k| **k != i && **k != j) {
+                    let sum = Poly::var(i).add(&Poly::var(j));
+                    out.push(ge(&Poly::var(k), &sum));
+                    out.push(ge(&sum, &Poly::var(k)));
+                }
+            }
+        }
+    }
+    out
 }

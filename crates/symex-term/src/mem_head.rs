@@ -35,12 +35,20 @@ pub enum HTarget {
 #[derive(Clone, Debug)]
 pub struct HAlloc {
     pub site: Site,
-    /// The memory variable of its size.
-    pub size: usize,
+    /// Its size: the literal of a global or a fixed-size `alloca` (the same at every
+    /// arrival), else a memory variable.
+    pub size: HSize,
     pub init: Init,
     pub pristine: bool,
     pub read_only: bool,
+    pub dynamic: bool,
     pub kept: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HSize {
+    Lit(i128),
+    Var(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -60,10 +68,18 @@ pub enum HVal {
     Ptr(HTarget, usize),
 }
 
+/// A kept cell's offset: `c + Σ a_j·x_j` over head variables (registers `0..n`, pointer
+/// offsets from `n`); a literal has no terms. `a[i]` of a loop over `i` keeps its cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HOff {
+    pub terms: Vec<(usize, i128)>,
+    pub c: i128,
+}
+
 #[derive(Clone, Debug)]
 pub struct HCell {
     pub alloc: usize,
-    pub off: i128,
+    pub off: HOff,
     pub size: u32,
     pub val: HVal,
     pub kept: bool,
@@ -81,6 +97,8 @@ pub struct MemHead {
     pub ptrs: Vec<HPtr>,
     pub cells: Vec<HCell>,
     pub vars: Vec<MVar>,
+    /// The head's registers (frame, slot): head variables `0..regs.len()`.
+    pub regs: Vec<(usize, Slot)>,
 }
 
 /// The literal `c` when `facts` contain `x_i ≥ c` and `x_i ≤ c` (or `x_i = c`).
@@ -125,12 +143,19 @@ impl MemHead {
 
     /// The memory part of a head from its first arrival; `used(frame, slot)` says whether a
     /// pointer register is read from the head on.
-    pub fn of(s: &State, used: &dyn Fn(usize, Slot) -> bool) -> MemHead {
-        let mut h = MemHead::default();
+    pub fn of(s: &State, used: &dyn Fn(usize, Slot) -> bool, regs: &[(usize, Slot)]) -> MemHead {
+        let mut h = MemHead {
+            regs: regs.to_vec(),
+            ..MemHead::default()
+        };
         let mut map = vec![None; s.mem.allocs.len()];
         for (i, a) in s.mem.allocs.iter().enumerate() {
             if a.live && find(s, a.site) == Some(i) {
-                let size = h.var(None);
+                let fixed = !a.dynamic && !matches!(a.site, Site::Inst { heap: true, .. });
+                let size = match a.size.as_constant() {
+                    Some(c) if fixed => HSize::Lit(c),
+                    _ => HSize::Var(h.var(None)),
+                };
                 map[i] = Some(h.allocs.len());
                 h.allocs.push(HAlloc {
                     site: a.site,
@@ -138,6 +163,7 @@ impl MemHead {
                     init: a.init,
                     pristine: a.pristine,
                     read_only: a.read_only,
+                    dynamic: a.dynamic,
                     kept: true,
                 });
             }
@@ -145,7 +171,7 @@ impl MemHead {
         let target = |t: Target| match t {
             Target::Null => HTarget::Null,
             Target::Alloc(a) => map[a].map_or(HTarget::Unknown, HTarget::Alloc),
-            Target::Unknown => HTarget::Unknown,
+            Target::Unknown | Target::StackMark(_) => HTarget::Unknown,
         };
         for (fi, f) in s.frames.iter().enumerate() {
             for (slot, p) in &f.ptrs {
@@ -162,20 +188,29 @@ impl MemHead {
         }
         for (i, ha) in map.iter().enumerate() {
             let Some(ha) = *ha else { continue };
-            let cells: Vec<&Cell> = s.mem.cells.iter().filter(|c| c.alloc == i).collect();
-            let literal = cells.iter().all(|c| c.off.as_constant().is_some());
-            if !literal || cells.len() > MAX_CELLS_PER_ALLOC {
+            let cells: Vec<(&Cell, Option<HOff>)> = s
+                .mem
+                .cells
+                .iter()
+                .filter(|c| c.alloc == i)
+                .map(|c| (c, h.express(s, &c.off)))
+                .collect();
+            let all = cells.iter().all(|(_, o)| o.is_some());
+            if !all || cells.len() > MAX_CELLS_PER_ALLOC {
                 h.allocs[ha].pristine = false;
+            }
+            if cells.len() > MAX_CELLS_PER_ALLOC {
                 continue;
             }
-            for c in cells {
+            for (c, off) in cells {
+                let Some(off) = off else { continue };
                 let val = match &c.val {
                     Content::Int(_, r) => HVal::Int(h.var(Some((c.size * 8, *r))), *r),
                     Content::Ptr(p) => HVal::Ptr(target(p.target), h.var(None)),
                 };
                 h.cells.push(HCell {
                     alloc: ha,
-                    off: c.off.as_constant().expect("literal"),
+                    off,
                     size: c.size,
                     val,
                     kept: true,
@@ -183,6 +218,53 @@ impl MemHead {
             }
         }
         h
+    }
+
+    /// `off` (of the arrival `s`) as an offset over head variables: each of its variables the
+    /// value of a head register or a pointer offset.
+    fn express(&self, s: &State, off: &Poly) -> Option<HOff> {
+        if !off.is_linear() {
+            return None;
+        }
+        let n = self.regs.len();
+        let mut terms = Vec::new();
+        for v in off.vars() {
+            let var = Poly::var(v);
+            let reg = self.regs.iter().position(|(fi, slot)| {
+                s.frames[*fi].regs.get(slot).map(|x| x.poly()) == Some(var.clone())
+            });
+            let ptr = || {
+                self.ptrs.iter().find_map(|p| {
+                    let q = s.frames[p.frame].ptrs.get(&p.slot)?;
+                    (p.target != HTarget::Unknown && q.off == var).then_some(n + p.off)
+                })
+            };
+            terms.push((reg.or_else(ptr)?, off.linear_coeff(v)));
+        }
+        Some(HOff {
+            terms,
+            c: off.constant_term(),
+        })
+    }
+
+    /// A head offset's value in the arrival `s` (`None` when a variable has no value there).
+    fn expected(&self, off: &HOff, s: &State) -> Option<Poly> {
+        let n = self.regs.len();
+        let mut p = Poly::constant(off.c);
+        for &(j, a) in &off.terms {
+            let v = if j < n {
+                let (fi, slot) = self.regs[j];
+                s.frames[fi].regs.get(&slot)?.poly()
+            } else {
+                let hp = self.ptrs.iter().find(|p| p.off == j - n)?;
+                if hp.target == HTarget::Unknown {
+                    return None;
+                }
+                s.frames[hp.frame].ptrs.get(&hp.slot)?.off.clone()
+            };
+            p = p.add(&v.scale(a));
+        }
+        Some(p)
     }
 
     /// The initial liveness of the memory variables: the offset of an unknown pointer
@@ -214,12 +296,13 @@ impl MemHead {
     }
 
     /// The arrival's cell for a head cell.
-    fn cell_of<'s>(c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
+    fn cell_of<'s>(&self, c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
         let a = amap[c.alloc]?;
+        let off = self.expected(&c.off, s)?;
         s.mem.cells.iter().find(|x| {
             x.alloc == a
                 && x.size == c.size
-                && x.off.as_constant() == Some(c.off)
+                && x.off == off
                 && match (&c.val, &x.val) {
                     (HVal::Int(_, r), Content::Int(_, q)) => r == q,
                     (HVal::Ptr(t, _), Content::Ptr(p)) => Self::target_matches(*t, p, amap),
@@ -237,9 +320,15 @@ impl MemHead {
             let (HVal::Int(_, want), Some(a)) = (&c.val, amap[c.alloc]) else {
                 continue;
             };
-            let Some(i) = s.mem.cells.iter().position(|x| {
-                x.alloc == a && x.size == c.size && x.off.as_constant() == Some(c.off)
-            }) else {
+            let Some(off) = self.expected(&c.off, s) else {
+                continue;
+            };
+            let Some(i) = s
+                .mem
+                .cells
+                .iter()
+                .position(|x| x.alloc == a && x.size == c.size && x.off == off)
+            else {
                 continue;
             };
             if let Content::Int(v, have) = s.mem.cells[i].val {
@@ -262,7 +351,9 @@ impl MemHead {
             if a.kept && amap[h].is_none() {
                 a.kept = false;
                 a.pristine = false;
-                live[a.size] = false;
+                if let HSize::Var(v) = a.size {
+                    live[v] = false;
+                }
                 ok = false;
             }
         }
@@ -295,7 +386,7 @@ impl MemHead {
             if !c.kept {
                 continue;
             }
-            let gone = !kept[c.alloc] || Self::cell_of(c, s, &amap).is_none();
+            let gone = !kept[c.alloc] || self.cell_of(c, s, &amap).is_none();
             if gone {
                 let c = &mut self.cells[i];
                 c.kept = false;
@@ -331,8 +422,8 @@ impl MemHead {
         let amap = self.alloc_map(s);
         let mut mu: Vec<Option<Poly>> = vec![None; self.vars.len()];
         for (h, a) in self.allocs.iter().enumerate() {
-            if let Some(x) = amap[h] {
-                mu[a.size] = Some(s.mem.allocs[x].size.clone());
+            if let (Some(x), HSize::Var(v)) = (amap[h], a.size) {
+                mu[v] = Some(s.mem.allocs[x].size.clone());
             }
         }
         for p in &self.ptrs {
@@ -341,7 +432,7 @@ impl MemHead {
             }
         }
         for c in self.cells.iter().filter(|c| c.kept) {
-            match (Self::cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
+            match (self.cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
                 (Some(Content::Int(v, _)), HVal::Int(m, _)) => mu[*m] = Some(v.poly()),
                 (Some(Content::Ptr(q)), HVal::Ptr(_, m)) => mu[*m] = Some(q.off.clone()),
                 _ => {}
@@ -387,11 +478,15 @@ impl MemHead {
             index[h] = Some(st.mem.allocs.len());
             st.mem.allocs.push(Alloc {
                 site: a.site,
-                size: poly(a.size),
+                size: match a.size {
+                    HSize::Lit(c) => Poly::constant(c),
+                    HSize::Var(v) => poly(v),
+                },
                 live: true,
                 init: a.init,
                 pristine: a.pristine,
                 read_only: a.read_only,
+                dynamic: a.dynamic,
             });
         }
         let ptr = |t: HTarget, off: usize| match (t, vars[off]) {
@@ -412,6 +507,13 @@ impl MemHead {
             let Some(alloc) = index[c.alloc] else {
                 continue;
             };
+            // The registers and pointers of `st` are set: the offset over its variables. A
+            // cell that cannot be placed (a register it needs is dead) leaves bytes that no
+            // cell describes: the allocation is no longer pristine.
+            let Some(off) = self.expected(&c.off, st) else {
+                st.mem.allocs[alloc].pristine = false;
+                continue;
+            };
             let val = match c.val {
                 HVal::Int(v, r) => Content::Int(
                     match fixed(facts, n + v) {
@@ -424,7 +526,7 @@ impl MemHead {
             };
             st.mem.cells.push(Cell {
                 alloc,
-                off: Poly::constant(c.off),
+                off,
                 size: c.size,
                 val,
             });
@@ -467,7 +569,7 @@ impl MemHead {
                 out.push(le_c(&me, c));
             }
             // Sizes: `m = c·x` for the usual element sizes (`malloc(n * 4)`).
-            if self.allocs.iter().any(|a| a.size == k) {
+            if self.allocs.iter().any(|a| a.size == HSize::Var(k)) {
                 for (i, (_, w, _)) in regs.iter().enumerate() {
                     if *w > 1 {
                         for c in [1, 2, 4, 8] {
@@ -515,7 +617,11 @@ impl MemHead {
         for p in &self.ptrs {
             out.push(ge_c(&x(n + p.off), 0));
             if let HTarget::Alloc(h) = p.target {
-                out.push(ge(&x(n + self.allocs[h].size), &x(n + p.off)));
+                let size = match self.allocs[h].size {
+                    HSize::Lit(c) => Poly::constant(c),
+                    HSize::Var(v) => x(n + v),
+                };
+                out.push(ge(&size, &x(n + p.off)));
             }
         }
         out
@@ -530,7 +636,11 @@ impl MemHead {
         };
         let mut parts = Vec::new();
         for (h, a) in self.allocs.iter().enumerate().filter(|(_, a)| a.kept) {
-            parts.push(format!("a{h} = {:?} of x{} bytes", a.site, n + a.size));
+            let size = match a.size {
+                HSize::Lit(c) => c.to_string(),
+                HSize::Var(v) => format!("x{}", n + v),
+            };
+            parts.push(format!("a{h} = {:?} of {size} bytes", a.site));
         }
         for p in &self.ptrs {
             parts.push(format!("%{} -> {} + x{}", p.slot.0, t(p.target), n + p.off));
@@ -540,7 +650,12 @@ impl MemHead {
                 HVal::Int(v, _) => format!("x{}", n + v),
                 HVal::Ptr(tt, v) => format!("{} + x{}", t(tt), n + v),
             };
-            parts.push(format!("a{}[{}..+{}] = {v}", c.alloc, c.off, c.size));
+            let off = c
+                .off
+                .terms
+                .iter()
+                .fold(c.off.c.to_string(), |s, (j, a)| format!("{s} + {a}*x{j}"));
+            parts.push(format!("a{}[{off}..+{}] = {v}", c.alloc, c.size));
         }
         parts.join("; ")
     }

@@ -180,17 +180,22 @@ fn run(
             let key = st.key();
             for r in sets {
                 let spec = &seg.heads[r.head];
-                if spec.key != key {
+                if spec.key != key || !crate::heads::flags_match(spec, &st) {
                     continue;
                 }
+                // Variables past the registers are the head's memory variables: unknown here, so
+                // an atom over them is not confirmed by this run.
                 let value = |i: usize| {
-                    let (fi, slot, _, _) = spec.slots[i];
+                    let Some(&(fi, slot, _, _)) = spec.slots.get(i) else {
+                        return Poly::var(0);
+                    };
                     match st.frames[fi].regs.get(&slot) {
                         Some(Val::Const(c)) => Poly::constant(*c),
                         _ => Poly::var(0),
                     }
                 };
-                let holds = r.atoms.iter().all(|a| {
+                // The state must be one the head's general state represents (its facts), and in `R`.
+                let holds = r.atoms.iter().chain(&spec.facts).all(|a| {
                     crate::state::const_truth(&Atom {
                         poly: a.poly.substitute(&value),
                         rel: a.rel,

@@ -10,10 +10,8 @@
 //! arrival does not entail a fact of `ā` (it is no instance), the fact is dropped and the
 //! graph is rebuilt: the facts only shrink, so the construction is finite (the widening).
 
-use crate::heads::successors;
 use crate::rules::{Exec, Outcome};
-use crate::state::{const_truth, ge, ge_c, le_c, Frame, Reading, State, Val};
-use rustc_hash::FxHashSet;
+use crate::state::{const_truth, ge_c, le_c, Frame, Reading, State, Val};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use symex_ir::{BlockId, Const, FuncId, Operand, Slot};
@@ -43,6 +41,8 @@ pub struct HeadSpec {
     /// `AL`/`PT` of the general state; its variables are numbered after `slots` (in
     /// `live`, `head_vars`, `μ` and the facts).
     pub mem: crate::mem_head::MemHead,
+    /// Flag registers pinned to literals in this general state ([`crate::heads::flag_values`]).
+    pub flags: Vec<(Slot, i128)>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -119,6 +119,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
         seg.head_kb = vec![Vec::new(); seg.heads.len()];
         let mut instantiated = vec![false; seg.heads.len()];
         ex.nvars = 0;
+        ex.rebuild = false;
         let mut init = initial(ex, entry)?;
         let mut work: Vec<(Origin, State, u64)> = Vec::new();
         let mut rebuild = false;
@@ -183,6 +184,8 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                 Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
             }
         }
+        // A recursive function's summary lost a fact: the round used a too strong one.
+        rebuild |= std::mem::take(&mut ex.rebuild);
         if !rebuild {
             return Ok(seg);
         }
@@ -265,12 +268,18 @@ fn arrival(
     // A concrete state (every register a literal, e.g. `for (i = 0; i < 8; i++)` with
     // literal data) is executed on instead of generalized, up to a bound: precise, and
     // finite because of the bound.
-    if s.unrolled < UNROLL && is_concrete(&s) {
+    let call_head = crate::rules::recursion::is_call_head(ex, &s);
+    if !call_head && s.unrolled < UNROLL && is_concrete(&s) {
         s.unrolled += 1;
         work.push((origin, s, steps));
         return Arrival::Continue;
     }
-    if let Some(rest) = leaves_without_loop(ex, &s) {
+    let leaves = if call_head {
+        None
+    } else {
+        leaves_without_loop(ex, &s)
+    };
+    if let Some(rest) = leaves {
         seg.leaves.push(Leaf {
             from: origin,
             kb: s.kb.clone(),
@@ -280,7 +289,17 @@ fn arrival(
         return Arrival::Continue;
     }
     let key = s.key();
-    let h = match seg.heads.iter().position(|h| h.key == key) {
+    let mut flags = crate::heads::flag_values(ex.module, &s);
+    let variants = seg.heads.iter().filter(|h| h.key == key).count();
+    let known = |flags: &[(Slot, i128)]| {
+        seg.heads
+            .iter()
+            .position(|h| h.key == key && h.flags == flags)
+    };
+    if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
+        flags.clear();
+    }
+    let h = match known(&flags) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
             if !is_instance(ex, &mut seg.heads[h], &s) {
@@ -289,7 +308,12 @@ fn arrival(
             h
         }
         None => {
-            let spec = new_head(ex, &s, seg.heads.len());
+            let mut spec = new_head(
+                ex,
+                &crate::heads::without_flags(&s, &flags),
+                seg.heads.len(),
+            );
+            crate::heads::pin_flags(&mut spec, &flags);
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -405,7 +429,7 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
 fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let mut slots = Vec::new();
     for (fi, frame) in s.frames.iter().enumerate() {
-        let used = used_from(ex, frame.func, frame.block);
+        let used = crate::heads::live_slots(ex.module, frame, fi + 1 < s.frames.len());
         for slot in frame.regs.keys() {
             if !used.contains(slot) {
                 continue;
@@ -440,20 +464,14 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
-    if slots.len() <= 12 {
-        for i in 0..slots.len() {
-            for j in 0..slots.len() {
-                if i != j && slots[i].2 == slots[j].2 && slots[i].2 > 1 {
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i)));
-                    candidates.push(ge(&Poly::var(j), &Poly::var(i).add(&Poly::constant(1))));
-                }
-            }
-        }
-    }
-    let used = |fi: usize, slot: Slot| {
-        used_from(ex, s.frames[fi].func, s.frames[fi].block).contains(&slot)
-    };
-    let mem = crate::mem_head::MemHead::of(s, &used);
+    let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
+    candidates.extend(crate::heads::relational_candidates(&widths));
+    let lives: Vec<_> = (0..s.frames.len())
+        .map(|fi| crate::heads::live_slots(ex.module, &s.frames[fi], fi + 1 < s.frames.len()))
+        .collect();
+    let used = |fi: usize, slot: Slot| lives[fi].contains(&slot);
+    let reg_slots: Vec<(usize, Slot)> = slots.iter().map(|(fi, slot, _, _)| (*fi, *slot)).collect();
+    let mem = crate::mem_head::MemHead::of(s, &used, &reg_slots);
     let mut live = vec![true; slots.len()];
     live.extend(mem.initial_live());
     let mem_mu = mem.mu(s, &live[slots.len()..]);
@@ -506,30 +524,8 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         facts,
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
         mem,
+        flags: Vec::new(),
     }
-}
-
-/// Registers read in blocks reachable from `block` (including it).
-fn used_from(ex: &Exec, f: FuncId, block: BlockId) -> FxHashSet<Slot> {
-    let body = ex.module.func(f).body.as_ref().expect("body");
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![block];
-    let mut used = FxHashSet::default();
-    while let Some(b) = stack.pop() {
-        if !seen.insert(b) {
-            continue;
-        }
-        let blk = &body.blocks[b.0 as usize];
-        let text = format!("{:?} {:?}", blk.insts, blk.term);
-        // Operands are `Slot(n)` in the debug form: a cheap, complete scan of every use.
-        for part in text.split("Slot(").skip(1) {
-            if let Some(n) = part.split(')').next().and_then(|n| n.parse::<u32>().ok()) {
-                used.insert(Slot(n));
-            }
-        }
-        stack.extend(successors(&blk.term));
-    }
-    used
 }
 
 /// The integer literals of a function (and −1, 0, 1), at most 16, smallest first.
@@ -595,6 +591,14 @@ pub fn describe(seg: &Seg) -> String {
             })
             .collect();
         out.push_str(&format!("  {}: {}\n", spec.name, regs.join("; ")));
+        if !spec.flags.is_empty() {
+            let flags: Vec<String> = spec
+                .flags
+                .iter()
+                .map(|(s, c)| format!("%{} = {c}", s.0))
+                .collect();
+            out.push_str(&format!("    flags: {}\n", flags.join(", ")));
+        }
         let facts: Vec<String> = spec.facts.iter().map(|a| atom_text(a, &name)).collect();
         out.push_str(&format!("    facts: {}\n", facts.join(", ")));
         if !spec.mem.allocs.is_empty() || !spec.mem.ptrs.is_empty() {

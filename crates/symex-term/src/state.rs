@@ -96,6 +96,8 @@ pub enum Target {
     /// Any address (an entry parameter, a function, a pointer read from unknown memory):
     /// every access through it is `ERR`.
     Unknown,
+    /// The token of `llvm.stacksave`: the number of allocations when it was made.
+    StackMark(usize),
 }
 
 /// A pointer value: its allocation and the byte offset into it (over ℤ: an offset outside
@@ -163,6 +165,8 @@ pub struct Alloc {
     pub pristine: bool,
     /// Writes are undefined behaviour (string literals, `const` globals).
     pub read_only: bool,
+    /// An `alloca` of a variable count (a VLA): `llvm.stackrestore` ends it.
+    pub dynamic: bool,
 }
 
 /// What a cell holds.

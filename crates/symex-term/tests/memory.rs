@@ -13,11 +13,15 @@ use symex_term::{validate, Answer};
 
 /// Proves `src` terminating and memory safe, and checks that on the reference interpreter.
 fn yes(src: &str) {
+    yes_in(src, Semantics::default());
+}
+
+fn yes_in(src: &str, sem: Semantics) {
     let (_dir, p) = source(src);
-    let r = term(&p, Semantics::default());
+    let r = term(&p, sem);
     assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
     assert!(r.memory_safe);
-    let check = validate::check(&load(&p, false), &options(Semantics::default()), &r, 20);
+    let check = validate::check(&load(&p, false), &options(sem), &r, 20);
     assert!(check.contradiction.is_none(), "{}", check.summary());
     assert_eq!(check.limit_reached, 0, "{}", check.summary());
     assert_eq!(check.finished, 20);
@@ -180,4 +184,112 @@ int main(void) {
     assert_eq!(r.answer, Answer::No, "{:?}", r.reason);
     let check = validate::check(&load(&q, false), &options(Semantics::default()), &r, 0);
     assert_eq!(check.witness_replayed, Some(true));
+}
+
+#[test]
+fn variable_length_array_in_a_loop() {
+    // `llvm.stacksave`/`stackrestore` around the VLA: each iteration's array ends with it.
+    yes(r#"
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    if (n <= 0 || n > 100) return 0;
+    int s = 0;
+    for (int k = 0; k < n; k++) {
+        int a[n];
+        a[k] = k;
+        s += a[k] > 2;
+    }
+    return s;
+}
+"#);
+}
+
+#[test]
+fn initializer_survives_stores_to_other_elements() {
+    // Two stores to `bounds[0]` (the second replaces the first's cell) leave `bounds[2]`
+    // readable from the initializer: the loop is bounded by 30.
+    yes(r#"
+int bounds[4] = {10, 20, 30, 40};
+int main(void) {
+    bounds[0] = 5;
+    bounds[0] = 7;
+    int s = 0;
+    for (int i = 0; i < bounds[2]; i++) s++;
+    return s;
+}
+"#);
+}
+
+#[test]
+fn partial_memset_overwrites_the_initializer() {
+    // After `memset(g, 0, 4)`, `g[0]` is 0 (the loop ends at once, natively too): reading
+    // the initializer's 1 there would claim a lasso.
+    let (_dir, p) = source(
+        r#"
+#include <string.h>
+int g[2] = {1, 1};
+int main(void) {
+    memset(g, 0, sizeof(int));
+    while (g[0]) {}
+    return 0;
+}
+"#,
+    );
+    let r = term(&p, Semantics::default());
+    assert_ne!(r.answer, Answer::No, "{:?}", r.reason);
+    let prog = Program::new(load(&p, false));
+    assert!(!loops(&run_with(&prog, "none", vec![], 100_000)));
+}
+
+#[test]
+fn cells_read_signed_keep_one_reading() {
+    // `x` is only stored (an unsigned register), but the cells behind `i` and `z` are read
+    // by signed comparisons: stores keep them signed, so the ITS sees `y − i` decrease
+    // (with a cell converted at each access, a fresh wrap-around `k` hides it).
+    yes_in(
+        r#"
+#include <alloca.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int x = __VERIFIER_nondet_int();
+    int y = __VERIFIER_nondet_int();
+    int *i = alloca(sizeof(int));
+    int *z = alloca(sizeof(int));
+    *i = 0;
+    *z = x;
+    if (y <= 0 || y > 1000) return 0;
+    while (*i < y) {
+        (*i)++;
+        (*z)--;
+    }
+    return *z;
+}
+"#,
+        Semantics {
+            math_int: false,
+            signed_wrap: true,
+        },
+    );
+}
+
+#[test]
+fn array_element_as_loop_counter() {
+    // The inner loop counts `a[i]` down: the head keeps the cell at `4·i` (an offset over
+    // its registers), and the ranking function is over the cell's value.
+    yes(r#"
+#include <alloca.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+    int n = __VERIFIER_nondet_int();
+    if (n < 1 || n > 1000) return 0;
+    int *a = alloca(n * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        a[i] = __VERIFIER_nondet_int();
+        if (a[i] > 1000) a[i] = 1000;
+        while (a[i] > 0) a[i]--;
+    }
+    return 0;
+}
+"#);
 }

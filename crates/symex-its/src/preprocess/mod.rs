@@ -7,6 +7,7 @@ mod invariants;
 mod linear_invariants;
 mod slice;
 mod split_ne;
+mod tighten;
 mod unfold;
 mod unreachable;
 mod unsat;
@@ -16,6 +17,7 @@ pub use invariants::{add_interval_invariants, interval_invariants};
 pub use linear_invariants::{add_linear_invariants, linear_invariants};
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
+pub use tighten::tighten;
 pub use unfold::unfold;
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
@@ -31,6 +33,7 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
     let its = slice(&its);
     let its = add_linear_invariants(&its, timeout);
     let its = chain(&its, 4);
+    let its = tighten(&its);
     remove_unsatisfiable(&its, timeout)
 }
 
@@ -39,12 +42,26 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
 /// to retry with when the preprocessed ITS gets no proof (unfolding everywhere costs
 /// more proofs than it gains).
 pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
-    let unfolded = unfold(its, timeout);
-    if unfolded.locations.len() == its.locations.len() {
-        return None;
+    let limit = 4 * its.transitions.len() + 32;
+    let mut current = its.clone();
+    let mut split = false;
+    // A split may separate the transitions into a location that an earlier split could
+    // not yet tell apart (T2's a.10.c: `f3 → f4 → f3`, split at f4 first, then at f3):
+    // a few rounds, while the ITS stays at most four times as large.
+    for _ in 0..REFINE_ROUNDS {
+        let unfolded = unfold(&current, timeout);
+        if unfolded.locations.len() == current.locations.len() || unfolded.transitions.len() > limit
+        {
+            break;
+        }
+        // The copies of a split location may have invariants the location had not.
+        let next = add_linear_invariants(&unfolded, timeout);
+        let next = remove_unsatisfiable(&next, timeout);
+        current = remove_unreachable(&next);
+        split = true;
     }
-    // The copies of a split location may have invariants the location had not.
-    let its = add_linear_invariants(&unfolded, timeout);
-    let its = remove_unsatisfiable(&its, timeout);
-    Some(remove_unreachable(&its))
+    split.then_some(current)
 }
+
+/// Rounds of [`unfold`] in [`refine`].
+const REFINE_ROUNDS: usize = 3;

@@ -30,6 +30,7 @@ pub fn initial_mem(module: &Module) -> Mem {
             },
             pristine: true,
             read_only: gl.is_constant,
+            dynamic: false,
         })
         .collect();
     Mem {
@@ -51,7 +52,7 @@ fn site(st: &State, heap: bool) -> Site {
 }
 
 /// A new allocation of `size` bytes; `dst` points to its start.
-fn allocate(st: &mut State, dst: Option<Slot>, size: Poly, heap: bool, init: Init) {
+fn allocate(st: &mut State, dst: Option<Slot>, size: Poly, heap: bool, init: Init, dynamic: bool) {
     let s = site(st, heap);
     st.mem.allocs.push(Alloc {
         site: s,
@@ -60,6 +61,7 @@ fn allocate(st: &mut State, dst: Option<Slot>, size: Poly, heap: bool, init: Ini
         init,
         pristine: true,
         read_only: false,
+        dynamic,
     });
     let ptr = Ptr {
         target: Target::Alloc(st.mem.allocs.len() - 1),
@@ -83,13 +85,10 @@ pub fn alloca(
         None => Poly::constant(1),
         Some(c) => ex.operand(&mut st, c, count_width, Reading::Unsigned)?,
     };
-    allocate(
-        &mut st,
-        Some(dst),
-        n.scale(elem_size as i128),
-        false,
-        Init::Undef,
-    );
+    // A variable count is a VLA (`llvm.stackrestore` ends it); `alloca(4)` lives to the return.
+    let dynamic = matches!(count, Some(Operand::Slot(_)));
+    let size = n.scale(elem_size as i128);
+    allocate(&mut st, Some(dst), size, false, Init::Undef, dynamic);
     Ok(vec![st])
 }
 
@@ -142,7 +141,7 @@ fn heap(ex: &mut Exec, mut st: State, c: &Call, size: Poly, init: Init) -> R<Vec
             "an allocation whose size may exceed 2^48 bytes (it may fail)",
         ));
     }
-    allocate(&mut st, c.dst, size, true, init);
+    allocate(&mut st, c.dst, size, true, init, false);
     Ok(vec![st])
 }
 
@@ -194,6 +193,39 @@ pub fn pop_frame(st: &mut State) {
     }
 }
 
+/// `llvm.stacksave`: a token with the number of allocations made so far.
+pub fn stack_save(st: &mut State, dst: Option<Slot>) {
+    if let Some(d) = dst {
+        let mark = st.mem.allocs.len();
+        st.top_mut().ptrs.insert(
+            d,
+            Ptr {
+                target: Target::StackMark(mark),
+                off: Poly::constant(0),
+            },
+        );
+    }
+}
+
+/// `llvm.stackrestore(token)`: the frame's variable-length `alloca`s made since the token
+/// end. A token a loop head forgot (unknown) ends all of them: ending too many can only
+/// turn a later access into `ERR`.
+pub fn stack_restore(ex: &mut Exec, mut st: State, token: Operand) -> R<Vec<State>> {
+    let mark = match pointer(ex, &mut st, token)?.target {
+        Target::StackMark(m) => m,
+        _ => 0,
+    };
+    let depth = st.frames.len() - 1;
+    for a in mark..st.mem.allocs.len() {
+        let alloc = &st.mem.allocs[a];
+        let here = matches!(alloc.site, Site::Inst { heap: false, depth: d, .. } if d == depth);
+        if here && alloc.dynamic && alloc.live {
+            kill(&mut st, a);
+        }
+    }
+    Ok(vec![st])
+}
+
 /// `memset(dst, byte, len)`: the range must be in bounds; its cells are dropped. Zeroing a
 /// whole allocation makes it zero-initialised (`int a[n] = {0}`).
 pub fn memset(ex: &mut Exec, mut st: State, args: &[Operand], len_width: u32) -> R<Vec<State>> {
@@ -210,7 +242,7 @@ pub fn memset(ex: &mut Exec, mut st: State, args: &[Operand], len_width: u32) ->
         alloc.init = Init::Zero;
         alloc.pristine = true;
     } else {
-        memory::clobber(ex, &mut st, a, &ptr.off, &len);
+        memory::clobber(ex, &mut st, a, &ptr.off, &len, false);
     }
     Ok(vec![st])
 }
@@ -222,6 +254,6 @@ pub fn memcpy(ex: &mut Exec, mut st: State, args: &[Operand], len_width: u32) ->
     let len = ex.operand(&mut st, args[2], len_width, Reading::Unsigned)?;
     memory::in_bounds(ex, &st, &src, &len, "memcpy source")?;
     let a = memory::in_bounds(ex, &st, &dst, &len, "memcpy destination")?;
-    memory::clobber(ex, &mut st, a, &dst.off, &len);
+    memory::clobber(ex, &mut st, a, &dst.off, &len, false);
     Ok(vec![st])
 }

@@ -1,11 +1,12 @@
 //! Arithmetic ([B] §3.2–3.4): add/sub by case analysis (no overflow, overflow with
 //! wrap-around, `nsw` overflow → ERR); mul and shl by a literal through the modulo relation
-//! `v = s − k·2ⁿ`; udiv/urem/lshr/sdiv/srem/ashr by a positive literal as floor brackets;
-//! bitwise operations by range facts. Operations the linear model
-//! cannot express give a fresh value of the right range (an over-approximation), after
-//! proving the absence of undefined behaviour (division by zero, oversized shifts).
+//! `v = s − k·2ⁿ` (of two variables: [`super::nonlinear`]); udiv/urem/lshr/sdiv/srem/ashr by
+//! a positive literal as floor brackets, by a variable as bounds; bitwise operations by
+//! range facts. Operations the linear model cannot express give a fresh value of the right
+//! range (an over-approximation), after proving the absence of undefined behaviour
+//! (division by zero, oversized shifts).
 
-use super::{range, within, Exec, R};
+use super::{range, within, Exec, Outcome, R};
 use crate::state::{eq, ge, ge_c, le_c, smax, smin, umax, Reading, State};
 use symex_ir::{ArithFlags, BinOp, Operand, Slot};
 use symex_its::{Atom, Poly, Rel};
@@ -84,19 +85,24 @@ pub fn binary(
         BinOp::Mul => match (a.as_constant(), b.as_constant()) {
             (Some(c), _) => modulo(ex, st, dst, width, reading, no_wrap, b.scale(c)),
             (_, Some(c)) => modulo(ex, st, dst, width, reading, no_wrap, a.scale(c)),
-            _ if no_wrap && !wraps(ex, reading) => {
-                overflow_not_excluded(ex, st, dst, width, reading, "`mul nsw` of two variables")
+            _ => {
+                let ub = no_wrap && !wraps(ex, reading);
+                let what = "`mul nsw` of two variables";
+                let tried = super::nonlinear::mul(ex, st.clone(), dst, width, reading, ub, &a, &b);
+                nonlinear_or_cut(ex, st, dst, width, reading, ub, tried, what)
             }
-            _ => unconstrained(ex, st, dst, width, reading, &[]),
         },
         BinOp::Shl => {
             let amount = shift_amount(ex, &st, &b, width)?;
             match amount {
                 Some(s) => modulo(ex, st, dst, width, reading, no_wrap, a.scale(1i128 << s)),
-                None if no_wrap && !wraps(ex, reading) => {
-                    overflow_not_excluded(ex, st, dst, width, reading, "`shl nsw` by a variable")
+                None => {
+                    let ub = no_wrap && !wraps(ex, reading);
+                    let what = "`shl nsw` by a variable";
+                    let tried =
+                        super::nonlinear::shl(ex, st.clone(), dst, width, reading, ub, &a, &b);
+                    nonlinear_or_cut(ex, st, dst, width, reading, ub, tried, what)
                 }
-                None => unconstrained(ex, st, dst, width, reading, &[]),
             }
         }
         BinOp::LShr | BinOp::AShr => match shift_amount(ex, &st, &b, width)? {
@@ -110,7 +116,7 @@ pub fn binary(
             let rem = matches!(op, BinOp::URem | BinOp::SRem);
             match b.as_constant() {
                 Some(c) if c > 0 => floor_div(ex, st, dst, width, reading, &a, c, rem),
-                _ => division_by_variable(ex, st, dst, width, reading, &a, &b),
+                _ => division_by_variable(ex, st, dst, width, reading, &a, &b, rem),
             }
         }
         BinOp::And | BinOp::Or | BinOp::Xor => bitwise(ex, st, op, dst, width, &a, &b),
@@ -335,7 +341,10 @@ fn floor_div(
 }
 
 /// Division by a variable: ERR unless the divisor is provably non-zero (and, signed, not
-/// `smin / −1`); the quotient or remainder then only gets its range and sign facts.
+/// `smin / −1`); the quotient or remainder then gets its range and sign facts, and for a
+/// non-negative dividend and a positive divisor `b ≥ ℓ`: `ℓ·q ≤ a` (as `q·b ≤ a`) and
+/// `r ≤ b − 1`.
+#[allow(clippy::too_many_arguments)]
 fn division_by_variable(
     ex: &mut Exec,
     st: State,
@@ -344,6 +353,7 @@ fn division_by_variable(
     reading: Reading,
     a: &Poly,
     b: &Poly,
+    rem: bool,
 ) -> R<Vec<State>> {
     let nonzero = Atom {
         poly: b.clone(),
@@ -361,7 +371,31 @@ fn division_by_variable(
         }
     }
     let bound = upper_same_sign(ex, &st, a, reading);
-    unconstrained(ex, st, dst, width, reading, &bound)
+    let positive = !ex.sem.math_int
+        && !bound.is_empty()
+        && (reading == Reading::Unsigned || ex.kb.entails(&st.kb, &ge_c(b, 1)));
+    if !positive {
+        return unconstrained(ex, st, dst, width, reading, &bound);
+    }
+    let (lb, _) = super::nonlinear::bounds(ex, &st, b, width, reading);
+    let mut out = unconstrained(ex, st, dst, width, reading, &bound)?;
+    for s in &mut out {
+        let f = s.top().func;
+        let Some(v) = s.top().regs.get(&dst).copied() else {
+            continue;
+        };
+        if ex.class.reading(f, dst) != reading {
+            // The result was converted to the other reading: keep the plain facts.
+            continue;
+        }
+        let vp = v.poly();
+        if rem {
+            s.kb.push(ge(&b.sub(&Poly::constant(1)), &vp));
+        } else if lb >= 2 {
+            s.kb.push(ge(a, &vp.scale(lb)));
+        }
+    }
+    Ok(out)
 }
 
 /// For an unsigned or provably non-negative dividend: the result is at most it.
@@ -377,6 +411,27 @@ fn upper_same_sign(ex: &mut Exec, st: &State, a: &Poly, reading: Reading) -> Vec
 }
 
 /// A fresh value of the range, at least 0 and at most each of `upper` when given.
+/// The nonlinear rule's successors; when it found the overflow of a no-wrap product not excluded
+/// (`ERR`) and `symex cost` lets undefined behaviour end a run, [`overflow_not_excluded`]'s two.
+#[allow(clippy::too_many_arguments)]
+fn nonlinear_or_cut(
+    ex: &mut Exec,
+    st: State,
+    dst: Slot,
+    width: u32,
+    reading: Reading,
+    ub: bool,
+    tried: R<Vec<State>>,
+    what: &str,
+) -> R<Vec<State>> {
+    match tried {
+        Err(Outcome::Err(_)) if ub && ex.ub_ends_run => {
+            overflow_not_excluded(ex, st, dst, width, reading, what)
+        }
+        r => r,
+    }
+}
+
 /// A no-wrap operation whose overflow the linear model can neither exclude nor describe:
 /// ERR, or under `ub_ends_run` two successors — the run that ends at the overflow, and one
 /// that goes on with a fresh value of the type (the exact product is not linear).

@@ -27,7 +27,12 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call) -> Outcome {
     let func = ex.module.func(fid);
     let name = func.name.clone();
     if func.body.is_some() {
-        if st.frames.iter().any(|f| f.func == fid) {
+        // Concrete runs, and recursive calls on literals for a while, are inlined.
+        let inline = ex.concrete_inputs.is_some() || super::recursion::inline(ex, &mut st, c, fid);
+        if !inline && ex.recursive.contains(&fid) {
+            return super::recursion::call(ex, st, c, fid);
+        }
+        if !inline && st.frames.iter().any(|f| f.func == fid) {
             return ex.unsupported(&st, &format!("recursive call of `{name}`"));
         }
         let mut vals = Vec::new();
@@ -170,10 +175,17 @@ pub fn intrinsic(
     st: State,
     op: &Intrinsic,
     args: &[symex_ir::Operand],
+    dst: Option<Slot>,
 ) -> super::R<Vec<State>> {
     match op {
         Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => Ok(vec![st]),
         Intrinsic::Memset { len_width, .. } => super::alloc::memset(ex, st, args, *len_width),
+        Intrinsic::StackSave => {
+            let mut st = st;
+            super::alloc::stack_save(&mut st, dst);
+            Ok(vec![st])
+        }
+        Intrinsic::StackRestore => super::alloc::stack_restore(ex, st, args[0]),
         Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. } => {
             super::alloc::memcpy(ex, st, args, *len_width)
         }

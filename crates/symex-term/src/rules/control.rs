@@ -102,6 +102,9 @@ fn edge(ex: &mut Exec, mut st: State, e: &Edge) -> Outcome {
 
 fn ret(ex: &mut Exec, mut st: State, val: Option<symex_ir::Operand>) -> Outcome {
     if st.frames.len() == 1 {
+        if let Err(o) = super::recursion::record_return(ex, &mut st, val) {
+            return o;
+        }
         return Outcome::Done(Box::new(st));
     }
     let ret_to = st.top().ret_to;

@@ -7,13 +7,45 @@
 //! phis.
 
 use super::{Exec, R};
+use crate::classify::Classification;
 use crate::kb::term;
 use crate::state::{
     const_truth, eq, ge, ge_c, Cell, Content, Init, Ptr, Reading, State, Target, Val,
 };
+use rustc_hash::FxHashSet;
 use symex_expr::Term;
-use symex_ir::{Const, GepIndex, Operand, Slot, TypeId, TypeKind};
+use symex_ir::{Const, FuncId, GepIndex, Inst, Module, Operand, Slot, TypeId, TypeKind};
 use symex_its::Poly;
+
+/// The pointer registers whose cells hold signed values ([B] §2's classification, "linked
+/// by load/store"): a load through them defines a signed register, or a store through them
+/// writes one. A store through such a register keeps the value in the signed reading, so
+/// that a cell has one reading across a loop (a cell converted at every access would tie
+/// its readings by a fresh `k` each time, which no ranking function sees through).
+pub fn signed_cells(module: &Module, class: &Classification) -> FxHashSet<(FuncId, Slot)> {
+    let mut out = FxHashSet::default();
+    for (i, func) in module.functions.iter().enumerate() {
+        let f = FuncId(i as u32);
+        let Some(body) = &func.body else { continue };
+        for inst in body.blocks.iter().flat_map(|b| &b.insts) {
+            let (ptr, value) = match inst {
+                Inst::Load { dst, ptr, .. } => (ptr, *dst),
+                Inst::Store {
+                    ptr,
+                    val: Operand::Slot(v),
+                    ..
+                } => (ptr, *v),
+                _ => continue,
+            };
+            if let Operand::Slot(p) = ptr {
+                if class.reading(f, value) == Reading::Signed {
+                    out.insert((f, *p));
+                }
+            }
+        }
+    }
+    out
+}
 
 /// `LV` of a pointer operand.
 pub fn pointer(ex: &mut Exec, st: &mut State, op: Operand) -> R<Ptr> {
@@ -55,7 +87,7 @@ pub fn in_bounds(ex: &mut Exec, st: &State, ptr: &Ptr, len: &Poly, what: &str) -
     let a = match ptr.target {
         Target::Alloc(a) => a,
         Target::Null => return Err(ex.err(st, &format!("{what} through a null pointer"))),
-        Target::Unknown => {
+        Target::Unknown | Target::StackMark(_) => {
             return Err(ex.err(st, &format!("{what} through a pointer that may be invalid")))
         }
     };
@@ -89,17 +121,31 @@ fn disjoint(ex: &mut Exec, st: &State, o1: &Poly, s1: &Poly, o2: &Poly, s2: &Pol
 }
 
 /// Drops the cells of allocation `a` that `[off, off + len)` may overlap.
-pub fn clobber(ex: &mut Exec, st: &mut State, a: usize, off: &Poly, len: &Poly) {
+/// With `new_cell`, a cell for exactly that range follows (a store): a dropped cell inside
+/// the range keeps the allocation pristine. Otherwise (`memset`, `memcpy`) the range holds
+/// bytes no cell describes, and the allocation is no longer pristine.
+pub fn clobber(ex: &mut Exec, st: &mut State, a: usize, off: &Poly, len: &Poly, new_cell: bool) {
+    if !new_cell {
+        st.mem.allocs[a].pristine = false;
+    }
     let cells = std::mem::take(&mut st.mem.cells);
     let mut kept = Vec::new();
     for c in cells {
-        if c.alloc != a || disjoint(ex, st, off, len, &c.off, &Poly::constant(c.size as i128)) {
+        let size = Poly::constant(c.size as i128);
+        if c.alloc != a || disjoint(ex, st, off, len, &c.off, &size) {
             kept.push(c);
-        } else {
+        } else if !inside(ex, st, &c.off, &size, off, len) {
             st.mem.allocs[a].pristine = false;
         }
     }
     st.mem.cells = kept;
+}
+
+/// Whether `[o1, o1 + s1)` lies provably inside `[o2, o2 + s2)`.
+fn inside(ex: &mut Exec, st: &State, o1: &Poly, s1: &Poly, o2: &Poly, s2: &Poly) -> bool {
+    [ge(o1, o2), ge(&o2.add(s2), &o1.add(s1))]
+        .iter()
+        .all(|a| const_truth(a).unwrap_or_else(|| ex.kb.entails(&st.kb, a)))
 }
 
 /// `dst = base + offset + Σ sext(idx)·scale`.
@@ -149,8 +195,11 @@ pub fn store(
     }
     let content = match (int_width(ex, ty), &ex.module.ty(ty).kind) {
         (Some(w), _) => {
+            let f = st.top().func;
+            let signed = matches!(ptr, Operand::Slot(p) if ex.signed_cells.contains(&(f, p)));
             let reading = match val {
-                Operand::Slot(s) => ex.class.reading(st.top().func, s),
+                _ if signed => Reading::Signed,
+                Operand::Slot(s) => ex.class.reading(f, s),
                 Operand::Const(_) => Reading::Unsigned,
             };
             let v = ex.operand(&mut st, val, w, reading)?;
@@ -159,7 +208,7 @@ pub fn store(
         (None, TypeKind::Ptr) => Content::Ptr(pointer(ex, &mut st, val)?),
         _ => return Err(ex.unsupported(&st, "store of an aggregate or vector")),
     };
-    clobber(ex, &mut st, a, &p.off, &len);
+    clobber(ex, &mut st, a, &p.off, &len, true);
     st.mem.cells.push(Cell {
         alloc: a,
         off: p.off,
@@ -307,7 +356,7 @@ pub fn icmp(
     let live = |t: Target, st: &State| match t {
         Target::Alloc(i) => st.mem.allocs[i].live,
         Target::Null => true,
-        Target::Unknown => false,
+        Target::Unknown | Target::StackMark(_) => false,
     };
     if !live(a.target, &st) || !live(b.target, &st) {
         return Err(ex.unsupported(&st, "comparison of a pointer that may be invalid"));

@@ -16,6 +16,8 @@ pub mod cast;
 pub mod cmp;
 pub mod control;
 pub mod memory;
+pub mod nonlinear;
+pub mod recursion;
 
 use crate::classify::Classification;
 use crate::kb::Kb;
@@ -63,13 +65,21 @@ pub struct Exec<'m> {
     /// overflow check stops it) instead of being `ERR`; `ub_cut` says where.
     pub ub_ends_run: bool,
     pub ub_cut: Vec<String>,
+    /// Pointer registers whose cells are read signed ([`memory::signed_cells`]).
+    pub signed_cells: FxHashSet<(FuncId, Slot)>,
+    /// Functions on a cycle of the call graph ([`recursion`]).
+    pub recursive: FxHashSet<FuncId>,
+    /// The return summaries of the recursive functions (they persist across SEG rounds).
+    pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
+    /// A summary lost a fact in this round: the SEG must be rebuilt.
+    pub rebuild: bool,
 }
 
 type R<T> = Result<T, Outcome>;
 
 impl<'m> Exec<'m> {
     pub fn new(module: &'m Module, sem: Semantics, kb: Kb) -> Exec<'m> {
-        Exec {
+        let mut ex = Exec {
             module,
             class: Classification::of(module),
             sem,
@@ -79,7 +89,13 @@ impl<'m> Exec<'m> {
             concrete_inputs: None,
             ub_ends_run: false,
             ub_cut: Vec::new(),
-        }
+            signed_cells: FxHashSet::default(),
+            recursive: recursion::recursive_functions(module),
+            summaries: Default::default(),
+            rebuild: false,
+        };
+        ex.signed_cells = memory::signed_cells(module, &ex.class);
+        ex
     }
 
     /// The source position of the next instruction of `st`.
@@ -316,7 +332,7 @@ impl<'m> Exec<'m> {
                 on_false,
             } => cmp::select(self, st, *dst, *cond, *on_true, *on_false),
             Inst::Call(c) => return call::call(self, st, c),
-            Inst::Intrinsic { op, args, .. } => call::intrinsic(self, st, op, args),
+            Inst::Intrinsic { op, args, dst } => call::intrinsic(self, st, op, args, *dst),
             Inst::Load {
                 dst, ptr, ty, size, ..
             } => memory::load(self, st, *dst, *ptr, *ty, *size),
