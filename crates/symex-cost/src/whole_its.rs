@@ -118,7 +118,7 @@ pub fn build(seg: &Seg, params: &Params, names: Option<&[String]>, mode: SizeMod
     if mode == SizeMode::Inputs {
         inputs.extend(sizes.iter().map(|s| Input::Size(*s)));
     }
-    let pos = head_positions(seg);
+    let pos = symex_term::its_build::head_positions(seg);
     let n_in = inputs.len();
     let arity = n_in + pos.iter().map(|m| m.len()).max().unwrap_or(0);
     let mut its = Its {
@@ -204,22 +204,6 @@ fn size_vars_used(seg: &Seg) -> Vec<SizeVar> {
         }
     }
     found.into_iter().collect()
-}
-
-/// Position of each live slot of each head among the head's program variables.
-fn head_positions(seg: &Seg) -> Vec<FxHashMap<usize, usize>> {
-    seg.heads
-        .iter()
-        .map(|h| {
-            h.live
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| **l)
-                .enumerate()
-                .map(|(p, (i, _))| (i, p))
-                .collect()
-        })
-        .collect()
 }
 
 enum Target<'a> {

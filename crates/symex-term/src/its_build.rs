@@ -9,10 +9,10 @@ use crate::seg::{Origin, Seg};
 use rustc_hash::FxHashMap;
 use symex_its::{Atom, Goal, Its, Poly, Transition};
 
-pub fn to_its(seg: &Seg) -> Its {
-    // Program variable of each live slot of each head.
-    let pos: Vec<FxHashMap<usize, usize>> = seg
-        .heads
+/// Position of each live slot of each head among the head's program variables (the ITS's
+/// argument order; `symex cost`'s whole-SEG ITS uses the same order).
+pub fn head_positions(seg: &Seg) -> Vec<FxHashMap<usize, usize>> {
+    seg.heads
         .iter()
         .map(|h| {
             h.live
@@ -23,7 +23,11 @@ pub fn to_its(seg: &Seg) -> Its {
                 .map(|(p, (i, _))| (i, p))
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+pub fn to_its(seg: &Seg) -> Its {
+    let pos = head_positions(seg);
     let arity = pos.iter().map(|m| m.len()).max().unwrap_or(0);
     let mut its = Its {
         goal: Goal::Termination,
