@@ -15,6 +15,7 @@ pub mod call;
 pub mod cast;
 pub mod cmp;
 pub mod control;
+pub mod list;
 pub mod memory;
 pub mod nonlinear;
 pub mod recursion;
