@@ -16,6 +16,7 @@ pub mod classify;
 pub mod heads;
 pub mod its_build;
 pub mod kb;
+pub mod list;
 pub mod mem_head;
 pub mod nonterm;
 pub mod recurrent;

@@ -15,6 +15,7 @@ pub mod call;
 pub mod cast;
 pub mod cmp;
 pub mod control;
+pub mod list;
 pub mod memory;
 pub mod nonlinear;
 pub mod recursion;
@@ -224,6 +225,16 @@ impl<'m> Exec<'m> {
                 let shared = [ge_c(&p, 0), le_c(&p, smax(width))];
                 if shared.iter().all(|a| self.kb.entails(&st.kb, a)) {
                     return p;
+                }
+                // Entirely outside the shared range: the conversion is an exact shift by
+                // 2ⁿ (`sig(~y) = ~y − 2ⁿ` for `y > 0`), which the ITS's rational relaxation
+                // of `k ∈ {0, 1}` would lose.
+                let (outside, shift) = match want {
+                    Reading::Signed => (ge_c(&p, smax(width) + 1), -(1i128 << width)),
+                    Reading::Unsigned => (le_c(&p, -1), 1i128 << width),
+                };
+                if self.kb.entails(&st.kb, &outside) {
+                    return p.add(&Poly::constant(shift));
                 }
                 let w = self.fresh(st, width, want);
                 let k = self.fresh_int();
