@@ -90,6 +90,21 @@ pub fn guard_candidates(seg: &Seg, h: usize) -> Vec<Vec<Atom>> {
     for g in &guards {
         push(g.clone());
     }
+    // Fixed points of one iteration: the guard with `x = μ(x)` for every register (the
+    // line `3·x = 10·y` of `while (x > 0 && y > 0) x = 10*y - 2*x;`, ChenFlurMukhopadhyay
+    // Ex2.14 of the TPDB); the concrete run into it comes from a solver model.
+    for e in seg
+        .edges
+        .iter()
+        .filter(|e| e.from == Origin::Head(h) && e.to == h)
+    {
+        let fixed: Vec<Atom> = vars
+            .iter()
+            .zip(&e.mu)
+            .filter_map(|(v, m)| Some(eq(&Poly::var((*v)?), m.as_ref()?)))
+            .collect();
+        push(over_head(&[e.kb.clone(), fixed].concat(), &index));
+    }
     for g in &guards {
         for s in &signs {
             push([g.clone(), vec![s.clone()]].concat());

@@ -225,3 +225,25 @@ fn the_literal_true_keeps_its_reading_and_its_path() {
     assert!(loops(&run_ints(&prog, &[1, 0], 1_000_000)));
     assert!(!loops(&run_ints(&prog, &[0, 5], 1_000_000)));
 }
+
+#[test]
+fn no_from_a_fixed_point_of_the_loop_body() {
+    // ChenFlurMukhopadhyay Ex2.14 (TPDB): x = 10·y − 2·x keeps x where 3·x = 10·y.
+    let body =
+        "int main(void) { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int();\n\
+                while (x > 0 && y > 0) { x = 10 * y - 2 * x; } return 0; }\n";
+    let (_dir, path) = source(&format!("{HEADER}{body}"));
+    let plain = load(&path, false);
+    let report = term(&path, MATH);
+    assert_eq!(report.answer, Answer::No, "{:?}", report.reason);
+    let check = validate::check(&plain, &options(MATH), &report, 0);
+    assert_eq!(check.witness_replayed, Some(true), "{}", check.summary());
+    // Brute force on the interpreter: exactly the pairs on the line 3·x = 10·y loop.
+    let prog = Program::new(plain);
+    for x in 1..=40 {
+        for y in 1..=12 {
+            let end = run_ints(&prog, &[x, y], 20_000);
+            assert_eq!(loops(&end), 3 * x == 10 * y, "x = {x}, y = {y}: {end:?}");
+        }
+    }
+}
