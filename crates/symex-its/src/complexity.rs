@@ -78,28 +78,84 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
     })
 }
 
-/// As [`infer`]; when that finds no finite bound, retries on the ITS refined by
-/// [`crate::preprocess::refine`] (same runs, same costs). Returns the ITS the result's
-/// transition indices refer to.
+/// As [`infer`]; when that finds no finite bound, retries on refinements of the ITS (same
+/// runs, same costs): partial evaluation of the SCCs without a proof
+/// ([`crate::preprocess::refine_by_partial_evaluation`]), then unfolding by the last
+/// transition ([`crate::preprocess::refine`]). Returns the ITS the result's transition
+/// indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
     let first = infer(its, limits);
-    if matches!(&first, Ok(c) if c.bound != Bound::Infinite) {
+    if finite(&first) {
         return (its.clone(), first);
     }
-    // The retry gets about twice the time of the first attempt (at least a second): on
-    // large systems that no refinement helps, the answer stays quick.
-    let budget = started.elapsed() * 2 + Duration::from_secs(1);
+    // The retries get about twice the time of the first attempt (at least a second or
+    // two): on large systems that no refinement helps, the answer stays quick.
+    let budget = started.elapsed() * 2 + Duration::from_secs(2);
     let retry = Limits {
         query_timeout: limits.query_timeout.min(budget),
         deadline: limits.deadline.min(Instant::now() + budget),
     };
-    let Some(refined) = crate::preprocess::refine(its, retry.query_timeout) else {
-        return (its.clone(), first);
-    };
-    match infer(&refined, &retry) {
-        Ok(c) if c.bound != Bound::Infinite => (refined, Ok(c)),
-        _ => (its.clone(), first),
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold".into());
+    for how in mode.split(',') {
+        let refined = match how {
+            "pe" => {
+                let sccs = refinement_targets(its, &first, &retry);
+                crate::preprocess::refine_by_partial_evaluation(
+                    its,
+                    &sccs,
+                    retry.query_timeout,
+                    retry.deadline,
+                )
+            }
+            "unfold" => crate::preprocess::refine(its, retry.query_timeout),
+            _ => None,
+        };
+        let Some(refined) = refined else { continue };
+        let c = infer(&refined, &retry);
+        if finite(&c) {
+            return (refined, c);
+        }
+    }
+    (its.clone(), first)
+}
+
+fn finite(c: &Result<Complexity, String>) -> bool {
+    matches!(c, Ok(c) if c.bound != Bound::Infinite)
+}
+
+/// The SCCs a refinement should work on after `first` failed: those with a transition
+/// without a finite runtime bound, else those without a termination proof, else every
+/// cyclic SCC (runtime and size bounds that wait for each other).
+fn refinement_targets(
+    its: &Its,
+    first: &Result<Complexity, String>,
+    limits: &Limits,
+) -> Vec<Vec<usize>> {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    let cyclic: Vec<Vec<usize>> = graph::sccs(its, &all)
+        .into_iter()
+        .filter(|locs| !graph::inside(its, &all, locs).is_empty())
+        .collect();
+    if let Ok(c) = first {
+        let open: Vec<Vec<usize>> = cyclic
+            .iter()
+            .filter(|locs| {
+                graph::inside(its, &all, locs)
+                    .iter()
+                    .any(|&i| c.transition_bounds[i] == Bound::Infinite)
+            })
+            .cloned()
+            .collect();
+        if !open.is_empty() {
+            return open;
+        }
+    }
+    let unproved = termination::unproved_sccs(its, limits);
+    if unproved.is_empty() {
+        cyclic
+    } else {
+        unproved
     }
 }
 
