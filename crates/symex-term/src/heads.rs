@@ -539,3 +539,72 @@ pub fn affine_candidates(values: &[Option<i128>], widths: &[u32]) -> Vec<Atom> {
     }
     out
 }
+
+/// Whether a loop's first arrival is executed for one more iteration before it is
+/// generalized (peeling): on the path from the program's start, not unrolled before, with at
+/// least as many live registers holding literals as symbolic ones (`b = 30` beside `x`). The general state is
+/// then built from the second arrival, whose relations the first does not have: after
+/// `b = b | (b + 1); x = x − b;` once, `x + b ≤ smax` holds (the first arrival only has
+/// `x + b ≤ smax + 30`), and it excludes the overflow of `b + 1` while `x > 0`.
+pub fn peel(module: &Module, from_start: bool, s: &crate::state::State) -> bool {
+    if !from_start || s.unrolled > 0 {
+        return false;
+    }
+    let f = s.top();
+    // Not with pointers: a head built from a peeled arrival would keep its array cells at
+    // the literal offsets of the second iteration (`a[1]`) instead of `a[i]`.
+    if s.frames.iter().any(|fr| !fr.ptrs.is_empty()) {
+        return false;
+    }
+    let live = live_slots(module, f, false);
+    let flags = flag_slots(module, f.func);
+    let (mut literal, mut symbolic) = (0, 0);
+    for (slot, v) in &f.regs {
+        if !live.contains(slot) || flags.contains(slot) {
+            continue;
+        }
+        match v {
+            crate::state::Val::Const(_) => literal += 1,
+            crate::state::Val::Var(_) => symbolic += 1,
+        }
+    }
+    // Mostly literal: an extension of the concrete unrolling, and as cheap (each peeled
+    // arrival with many symbolic registers costs a round of head facts of its own).
+    literal > 0 && literal >= symbolic
+}
+
+/// Sums and differences of two registers within the type range (`x + y ≤ smax`, `x − y ≥
+/// smin`, …; up to [`MAX_CORNER_REGISTERS`] registers): candidates the arrival must entail,
+/// unlike the corner facts. `x + b ≤ smax` holds from the second iteration of
+/// `while (x > 0) { b = b | (b + 1); x = x − b; }` on and keeps `b + 1` from overflowing.
+pub fn in_range_candidates(ranges: &[Option<(i128, i128)>]) -> Vec<Atom> {
+    let regs: Vec<(usize, (i128, i128))> = ranges
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|r| (i, r)))
+        .collect();
+    if regs.len() > MAX_CORNER_REGISTERS {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (a, &(i, (li, hi))) in regs.iter().enumerate() {
+        for &(j, (lj, hj)) in &regs[a + 1..] {
+            let (lo, hi) = (li.max(lj), hi.min(hj));
+            let sum = Poly::var(i).add(&Poly::var(j));
+            out.push(crate::state::le_c(&sum, hi));
+            if lo < 0 {
+                out.push(crate::state::ge_c(&sum, lo));
+            }
+            for diff in [
+                Poly::var(i).sub(&Poly::var(j)),
+                Poly::var(j).sub(&Poly::var(i)),
+            ] {
+                out.push(crate::state::le_c(&diff, hi));
+                if lo < 0 {
+                    out.push(crate::state::ge_c(&diff, lo));
+                }
+            }
+        }
+    }
+    out
+}

@@ -274,6 +274,11 @@ fn arrival(
         work.push((origin, s, steps));
         return Arrival::Continue;
     }
+    if !call_head && crate::heads::peel(ex.module, origin == Origin::Start, &s) {
+        s.unrolled += 1;
+        work.push((origin, s, steps));
+        return Arrival::Continue;
+    }
     let leaves = if call_head {
         None
     } else {
@@ -523,6 +528,11 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     if !ex.sem.math_int {
         let values: Vec<Option<i128>> = (0..slots.len()).map(|i| value(&reg_mu(i))).collect();
         candidates.extend(crate::heads::affine_candidates(&values, &widths));
+        let ranges: Vec<_> = slots
+            .iter()
+            .map(|(_, _, w, r)| (*w > 1).then(|| crate::rules::range(*w, *r)))
+            .collect();
+        candidates.extend(crate::heads::in_range_candidates(&ranges));
     }
     candidates.sort();
     candidates.dedup();

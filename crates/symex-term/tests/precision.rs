@@ -185,3 +185,19 @@ fn an_affine_equality_keeps_the_index_in_bounds() {
     let off_by_one = AFFINE.replace("int j = n - 1;", "int j = n;");
     assert_ub_not_proved(&off_by_one, &[3]);
 }
+
+const PEEL: &str = "extern int __VERIFIER_nondet_int(void);\n\
+    int main(void) { int b = 30; int x = __VERIFIER_nondet_int();\n\
+    while (x > 0) { b = b | (b + 1); x = x - b; } return 0; }\n";
+
+/// SV-COMP's termination-bwb/or-02: the first arrival (`b = 30` literal) is peeled, so the
+/// head is built from the second, where `x + b ≤ smax` holds (an in-range candidate) and
+/// excludes the overflow of `b + 1` while `x > 0`; `b | (b + 1)` of non-negative operands is
+/// non-negative, so `x − b` cannot overflow either. When `x` falls by one instead, `b` reaches
+/// `INT_MAX` and `b + 1` overflows (x = INT_MAX): not proved.
+#[test]
+fn a_peeled_iteration_gives_the_relation() {
+    assert_checked_yes(PEEL);
+    let slow = PEEL.replace("x = x - b;", "x = x - 1;");
+    assert_ub_not_proved(&slow, &[i32::MAX]);
+}
