@@ -244,12 +244,17 @@ fn element_shape(st: &State, a: usize, cells: &[usize]) -> Option<(Vec<Field>, u
     Some((fields, next?))
 }
 
-/// The pointer of a next cell when it points to the start of something.
-fn link(st: &State, cell: usize) -> &Ptr {
-    match &st.mem.cells[cell].val {
-        Content::Ptr(p) => p,
-        Content::Int(..) => unreachable!("a next field holds a pointer"),
-    }
+/// The next pointer of element `a` (its field at `off`), read afresh: folding moves cells.
+fn link(st: &State, a: usize, off: i128) -> Ptr {
+    st.mem
+        .cells
+        .iter()
+        .find(|c| c.alloc == a && c.off.as_constant() == Some(off))
+        .and_then(|c| match &c.val {
+            Content::Ptr(p) => Some(p.clone()),
+            Content::Int(..) => None,
+        })
+        .unwrap_or_else(Ptr::unknown)
 }
 
 /// Folds the chains of concrete list elements of `st` into list invariants (and an element
@@ -258,6 +263,7 @@ fn link(st: &State, cell: usize) -> &Ptr {
 /// (a live register, another cell, a list's end); an element two things point into starts
 /// a chain of its own, so lists never share elements.
 pub fn fold(ex: &mut Exec, st: &mut State) {
+    collect_garbage(ex, st);
     let n = st.mem.allocs.len();
     let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, c) in st.mem.cells.iter().enumerate() {
@@ -285,6 +291,10 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
         }
     }
     let next_cell: Vec<Option<usize>> = shapes.iter().map(|s| s.as_ref().map(|s| s.1)).collect();
+    let next_off: Vec<i128> = next_cell
+        .iter()
+        .map(|c| c.map_or(0, |c| st.mem.cells[c].off.as_constant().unwrap_or(0)))
+        .collect();
     for (i, c) in st.mem.cells.iter().enumerate() {
         let Content::Ptr(p) = &c.val else { continue };
         let from_elem = next_cell[c.alloc] == Some(i) && p.off.as_constant() == Some(0);
@@ -309,7 +319,7 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
         let fields = shapes[e].as_ref().expect("an element").0.clone();
         loop {
             let cur = *chain.last().expect("non-empty");
-            let p = link(st, next_cell[cur].expect("an element"));
+            let p = link(st, cur, next_off[cur]);
             let Target::Alloc(b) = p.target else { break };
             let interior = p.off.as_constant() == Some(0)
                 && shapes[b].as_ref().map(|s| &s.0) == Some(&fields)
@@ -322,23 +332,62 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
             visited[b] = true;
             chain.push(b);
         }
-        let last = *chain.last().expect("non-empty");
-        let end = link(st, next_cell[last].expect("an element")).clone();
-        let at_start = end.off.as_constant() == Some(0);
-        let into_list = matches!(end.target, Target::List(l) if st.mem.lists[l].fields == fields);
-        let null = end.target == Target::Null;
-        if (at_start && (null || into_list)) || chain.len() >= 2 {
-            make_list(ex, st, &chain, fields);
-        }
+        // Every chain, even one element whose next field points elsewhere (the element that
+        // will close a cyclic list): a lone element kept as an allocation would stop the head
+        // from matching the next arrival, where it is part of a longer chain.
+        make_list(ex, st, &chain, fields);
     }
     concat(ex, st);
-    // Elements nothing points to (the walked-over part of a traversal): no access can reach
-    // them, and as live blocks of a `malloc` in a loop they would stop the head from keeping
-    // that site's allocation.
-    for a in 0..n {
-        if shapes[a].is_some() && !ext[a] && preds[a] == 0 && !visited[a] {
+}
+
+/// Drops the list elements and lists nothing points to (transitively): an element unlinked
+/// by a deletion, the walked-over part of a traversal. No access can reach them, their
+/// pointers would keep other lists from being joined, and as live blocks of a `malloc` in a
+/// loop they would stop a head from keeping that site's allocation.
+fn collect_garbage(ex: &Exec, st: &mut State) {
+    loop {
+        let n = st.mem.allocs.len();
+        let nl = st.mem.lists.len();
+        let (mut used, mut lused) = (vec![false; n], vec![false; nl]);
+        let mut mark = |p: &Ptr| match p.target {
+            Target::Alloc(a) => used[a] = true,
+            Target::List(l) => lused[l] = true,
+            _ => {}
+        };
+        for (fi, f) in st.frames.iter().enumerate() {
+            let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
+            f.ptrs
+                .iter()
+                .filter(|(s, _)| live.contains(s))
+                .for_each(|(_, p)| mark(p));
+        }
+        for c in &st.mem.cells {
+            if let Content::Ptr(p) = &c.val {
+                mark(p);
+            }
+        }
+        for l in st.mem.lists.iter().filter(|l| l.live) {
+            mark(&l.end);
+        }
+        let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, c) in st.mem.cells.iter().enumerate() {
+            cells_of[c.alloc].push(i);
+        }
+        let dead: Vec<usize> = (0..n)
+            .filter(|a| !used[*a] && element_shape(st, *a, &cells_of[*a]).is_some())
+            .collect();
+        let dead_lists: Vec<usize> = (0..nl)
+            .filter(|l| !lused[*l] && st.mem.lists[*l].live)
+            .collect();
+        if dead.is_empty() && dead_lists.is_empty() {
+            return;
+        }
+        for a in dead {
             st.mem.allocs[a].live = false;
             st.mem.cells.retain(|c| c.alloc != a);
+        }
+        for l in dead_lists {
+            st.mem.lists[l].live = false;
         }
     }
 }
@@ -542,8 +591,8 @@ fn step_of(ex: &mut Exec, st: &State, diffs: &[Poly]) -> Step {
 }
 
 /// Whether a loop head should run the arrival `st` on instead of generalizing it: a live
-/// pointer register is null, or a live list has a literal length below 2 — the first
-/// iterations of a loop that builds a list, before the chain shows its steps.
+/// list has a literal length below 2 — the first iterations of a loop that builds a list,
+/// before the chain shows its steps.
 pub fn wants_unroll(ex: &Exec, st: &State) -> bool {
     if !module_has_links(ex.module) {
         return false;
@@ -553,21 +602,37 @@ pub fn wants_unroll(ex: &Exec, st: &State) -> bool {
         .lists
         .iter()
         .any(|l| l.live && l.len.as_constant().is_some_and(|c| c < 2));
-    // Two registers at one list: a walk that has not moved yet (the walked-over segment
-    // between them appears with the first step).
-    let mut seen = Vec::new();
-    let (mut alias, mut null) = (false, false);
+    short
+}
+
+/// The pointer shape of a loop-head arrival: per live pointer register, null, a list (the
+/// first register at the same list), or anything else. A head keeps one general state per
+/// shape, so that "the walk has not moved yet" (two registers at one list) and "it has"
+/// (a walked-over segment, then the rest), or a null and a non-empty list, are separate
+/// locations of the ITS rather than a weakened pointer.
+pub fn shape_key(ex: &Exec, st: &State) -> Vec<u8> {
+    let mut key = Vec::new();
+    if !module_has_links(ex.module) {
+        return key;
+    }
+    let mut seen: Vec<usize> = Vec::new();
     for (fi, f) in st.frames.iter().enumerate() {
         let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
         for (_, p) in f.ptrs.iter().filter(|(s, _)| live.contains(s)) {
-            null |= p.target == Target::Null;
-            if let Target::List(j) = p.target {
-                alias |= seen.contains(&j);
-                seen.push(j);
-            }
+            key.push(match p.target {
+                Target::Null => 0,
+                Target::List(j) => match seen.iter().position(|x| *x == j) {
+                    Some(k) => 2 + k.min(250) as u8,
+                    None => {
+                        seen.push(j);
+                        2 + (seen.len() - 1).min(250) as u8
+                    }
+                },
+                _ => 1,
+            });
         }
     }
-    short || alias || null
+    key
 }
 
 /// Arrivals a path may run on because of [`wants_unroll`].
