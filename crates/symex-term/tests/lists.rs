@@ -181,6 +181,29 @@ int main(void) {{
     assert!(check.contradiction.is_none(), "{}", check.summary());
 }
 
+/// Unlinking every element with a given value while walking with a trailing pointer: the
+/// head keeps "not moved yet" (`keep == head`) and "moved" (a walked-over segment, then
+/// the rest) apart, and the unlinked elements are dropped. YES and memory safe.
+#[test]
+fn unlink_matching_elements() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  struct node *head = build(__VERIFIER_nondet_uint());
+  int unwanted = 3;
+  if (head == NULL) return 0;
+  struct node *keep = head;
+  while (keep->link != NULL) {{
+    if (keep->link->payload == unwanted) keep->link = keep->link->link;
+    else keep = keep->link;
+  }}
+  return head->payload;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    yes(&p);
+}
+
 /// A use of an element after its `free`: `ERR` at the load, which a concrete run with a
 /// non-empty list hits too.
 #[test]
