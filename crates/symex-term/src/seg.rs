@@ -531,6 +531,19 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             facts.push(c);
         }
     }
+    // Octagon facts from the kept bounds: implied by them, so no query is needed.
+    if !ex.sem.math_int {
+        let ranges: Vec<_> = slots
+            .iter()
+            .map(|(_, _, w, r)| (*w > 1).then(|| crate::rules::range(*w, *r)))
+            .collect();
+        let corners = crate::heads::corner_facts(&ranges, &facts);
+        for c in corners {
+            if !facts.contains(&c) {
+                facts.push(c);
+            }
+        }
+    }
     let f = s.top();
     let func = ex.module.func(f.func);
     let block = &func.body.as_ref().expect("body").blocks[f.block.0 as usize];
