@@ -263,6 +263,11 @@ fn link(st: &State, a: usize, off: i128) -> Ptr {
 /// (a live register, another cell, a list's end); an element two things point into starts
 /// a chain of its own, so lists never share elements.
 pub fn fold(ex: &mut Exec, st: &mut State) {
+    // Without a struct with a pointer field there are no elements to fold; the liveness
+    // the reference counts need would only cost time at every arrival.
+    if !module_has_links(ex.module) {
+        return;
+    }
     collect_garbage(ex, st);
     let n = st.mem.allocs.len();
     let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
