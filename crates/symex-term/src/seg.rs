@@ -43,6 +43,8 @@ pub struct HeadSpec {
     pub mem: crate::mem_head::MemHead,
     /// Flag registers pinned to literals in this general state ([`crate::heads::flag_values`]).
     pub flags: Vec<(Slot, i128)>,
+    /// Which pointer registers are null or share a list ([`crate::list::shape_key`]).
+    pub shape: Vec<u8>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -306,10 +308,11 @@ fn arrival(
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
+    let shape = crate::list::shape_key(ex, &s);
     let known = |flags: &[(Slot, i128)]| {
         seg.heads
             .iter()
-            .position(|h| h.key == key && h.flags == flags)
+            .position(|h| h.key == key && h.flags == flags && h.shape == shape)
     };
     if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
         flags.clear();
@@ -337,6 +340,7 @@ fn arrival(
                 seg.heads.len(),
             );
             crate::heads::pin_flags(&mut spec, &flags);
+            spec.shape = shape.clone();
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -593,6 +597,7 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
         mem,
         flags: Vec::new(),
+        shape: Vec::new(),
     }
 }
 
