@@ -16,7 +16,6 @@ pub mod whole_its;
 
 use std::time::{Duration, Instant};
 use symex_ir::{Module, Slot};
-use symex_its::bound::Bound;
 use symex_its::complexity::{self, Complexity};
 use symex_its::termination::Limits;
 use symex_its::{preprocess, Its};
@@ -72,10 +71,8 @@ impl Found {
 
     /// The start variables the bound mentions, by name.
     pub fn variables(&self) -> Vec<String> {
-        match &self.complexity.bound {
-            Bound::Poly(p) => p.vars().iter().map(|v| self.its.vars[*v].clone()).collect(),
-            Bound::Infinite => Vec::new(),
-        }
+        let vars = self.complexity.bound.vars();
+        vars.iter().map(|v| self.its.vars[*v].clone()).collect()
     }
 
     /// Whether the bound mentions a size variable.

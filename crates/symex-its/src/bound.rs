@@ -1,7 +1,9 @@
 //! Bounds: polynomials with non-negative coefficients over the absolute start values
-//! `|x_0|, …, |x_{n−1}|` (so they are monotone, and `max` is over-approximated by `+`), or
-//! infinity.
+//! `|x_0|, …, |x_{n−1}|` (so they are monotone, and `max` is over-approximated by `+`),
+//! sums of such polynomials times powers of two with polynomial exponents
+//! ([`ExpPoly`], from sizes that loops multiply), or infinity.
 
+use crate::exp_bound::{log2_ceil, ExpPoly};
 use crate::poly::Poly;
 
 /// An upper bound.
@@ -9,6 +11,8 @@ use crate::poly::Poly;
 pub enum Bound {
     /// A polynomial with non-negative coefficients in the absolute start values.
     Poly(Poly),
+    /// `Σ_E p_E · 2^E` with some non-constant exponent `E` (normalised: never polynomial).
+    Exp(ExpPoly),
     /// No finite bound is known.
     Infinite,
 }
@@ -28,7 +32,10 @@ impl Bound {
     pub fn add(&self, other: &Bound) -> Bound {
         match (self, other) {
             (Bound::Poly(a), Bound::Poly(b)) => Bound::Poly(a.add(b)),
-            _ => Bound::Infinite,
+            _ => match (self.as_exp(), other.as_exp()) {
+                (Some(a), Some(b)) => Bound::from_exp(a.add(&b)),
+                _ => Bound::Infinite,
+            },
         }
     }
 
@@ -38,7 +45,50 @@ impl Bound {
             (Bound::Poly(a), _) if a.is_zero() => Bound::constant(0),
             (_, Bound::Poly(b)) if b.is_zero() => Bound::constant(0),
             (Bound::Poly(a), Bound::Poly(b)) => Bound::Poly(a.mul(b)),
+            _ => match (self.as_exp(), other.as_exp()) {
+                (Some(a), Some(b)) => Bound::from_exp(a.mul(&b)),
+                _ => Bound::Infinite,
+            },
+        }
+    }
+
+    /// A bound of `|a|^n` when `n` is bounded by `self`: `2^(⌈log₂|a|⌉·self)`; infinite
+    /// for an exponential `self` (no doubly exponential bounds).
+    pub fn base_pow(&self, a: i128) -> Bound {
+        let k = log2_ceil(a.checked_abs().unwrap_or(i128::MAX));
+        match self {
+            _ if k == 0 => Bound::constant(1),
+            Bound::Poly(n) => Bound::from_exp(ExpPoly::pow2(n.scale(k as i128))),
             _ => Bound::Infinite,
+        }
+    }
+
+    fn as_exp(&self) -> Option<ExpPoly> {
+        match self {
+            Bound::Poly(p) => Some(ExpPoly::poly(p.clone())),
+            Bound::Exp(e) => Some(e.clone()),
+            Bound::Infinite => None,
+        }
+    }
+
+    fn from_exp(e: ExpPoly) -> Bound {
+        match e.as_poly() {
+            Some(p) => Bound::Poly(p),
+            None => Bound::Exp(e),
+        }
+    }
+
+    /// Whether the bound is a polynomial.
+    pub fn is_polynomial(&self) -> bool {
+        matches!(self, Bound::Poly(_))
+    }
+
+    /// The start variables the bound mentions.
+    pub fn vars(&self) -> std::collections::BTreeSet<usize> {
+        match self {
+            Bound::Poly(p) => p.vars(),
+            Bound::Exp(e) => e.vars(),
+            Bound::Infinite => Default::default(),
         }
     }
 
@@ -66,11 +116,16 @@ impl Bound {
                 let abs: Vec<i128> = start.iter().map(|x| x.abs()).collect();
                 p.eval(&abs)
             }
+            Bound::Exp(e) => {
+                let abs: Vec<i128> = start.iter().map(|x| x.abs()).collect();
+                e.eval(&abs)
+            }
             Bound::Infinite => None,
         }
     }
 
-    /// The asymptotic class: `O(1)`, `O(n)`, `O(n^k)`; `None` for infinity.
+    /// The asymptotic class: `O(1)`, `O(n)`, `O(n^k)`, `O(EXP)` (KoAT2's name for every
+    /// exponential bound); `None` for infinity.
     pub fn asymptotic(&self) -> Option<String> {
         match self {
             Bound::Poly(p) => Some(match p.degree() {
@@ -78,6 +133,7 @@ impl Bound {
                 1 => "O(n)".to_string(),
                 k => format!("O(n^{k})"),
             }),
+            Bound::Exp(_) => Some("O(EXP)".to_string()),
             Bound::Infinite => None,
         }
     }
@@ -86,6 +142,7 @@ impl Bound {
     pub fn display(&self, vars: &[String]) -> String {
         match self {
             Bound::Poly(p) => p.display(&|v| format!("|{}|", vars[v])),
+            Bound::Exp(e) => e.display(&|v| format!("|{}|", vars[v])),
             Bound::Infinite => "∞".to_string(),
         }
     }

@@ -15,9 +15,10 @@
 //! the steps of an SCC are retried until nothing changes (the alternation).
 
 use crate::bound::Bound;
+use crate::exp_size;
 use crate::graph;
 use crate::its::Its;
-use crate::local_size::{guard_constant, non_growing, temp_bound, TempBound};
+use crate::local_size::{guard_constant, non_growing, temp_bound, update_bound, TempBound};
 use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
@@ -86,7 +87,7 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
     let first = infer(its, limits);
-    if finite(&first) {
+    if rank(&first) == 2 {
         return (its.clone(), first);
     }
     // The retries get about twice the time of the first attempt (at least a second or
@@ -97,31 +98,43 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
         deadline: limits.deadline.min(Instant::now() + budget),
     };
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold".into());
+    // The targets refer to the original ITS's transitions: computed before a refinement wins.
+    let targets = mode
+        .split(',')
+        .any(|how| how == "pe")
+        .then(|| refinement_targets(its, &first, &retry));
+    let mut best = (its.clone(), first);
     for how in mode.split(',') {
-        let refined = match how {
-            "pe" => {
-                let sccs = refinement_targets(its, &first, &retry);
-                crate::preprocess::refine_by_partial_evaluation(
-                    its,
-                    &sccs,
-                    retry.query_timeout,
-                    retry.deadline,
-                )
-            }
-            "unfold" => crate::preprocess::refine(its, retry.query_timeout),
+        let refined = match (how, &targets) {
+            ("pe", Some(sccs)) => crate::preprocess::refine_by_partial_evaluation(
+                its,
+                sccs,
+                retry.query_timeout,
+                retry.deadline,
+            ),
+            ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
             _ => None,
         };
         let Some(refined) = refined else { continue };
         let c = infer(&refined, &retry);
-        if finite(&c) {
-            return (refined, c);
+        // A refinement's bound is taken when it is better: polynomial before exponential.
+        if rank(&c) > rank(&best.1) {
+            best = (refined, c);
+            if rank(&best.1) == 2 {
+                break;
+            }
         }
     }
-    (its.clone(), first)
+    best
 }
 
-fn finite(c: &Result<Complexity, String>) -> bool {
-    matches!(c, Ok(c) if c.bound != Bound::Infinite)
+/// How good an inference's answer is: 2 polynomial, 1 finite (exponential), 0 none.
+fn rank(r: &Result<Complexity, String>) -> u8 {
+    match r {
+        Ok(c) if c.bound.is_polynomial() => 2,
+        Ok(c) if c.bound != Bound::Infinite => 1,
+        _ => 0,
+    }
 }
 
 /// The SCCs a refinement should work on after `first` failed: those with a transition
@@ -176,6 +189,8 @@ struct Ctx<'a> {
     /// Variables of the current SCC whose [`Ctx::invariant_size`] was tried.
     invariant_tried: std::collections::HashSet<usize>,
     temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
+    /// Per (transition, variable): [`update_bound`]'s bound of the new value.
+    update_bounds: HashMap<(usize, usize), Option<TempBound>>,
     /// Per (transition, variable): whether the update never grows `|v|`.
     non_growing: HashMap<(usize, usize), bool>,
     /// Per ranking step (its removed transitions): whether its function is
@@ -202,6 +217,7 @@ impl<'a> Ctx<'a> {
             in_progress: Vec::new(),
             invariant_tried: Default::default(),
             temp_bounds: HashMap::new(),
+            update_bounds: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
@@ -325,11 +341,18 @@ impl<'a> Ctx<'a> {
         let (locs, inside) = self.current.clone()?;
         self.in_progress.push(v);
         let mut result = self.scc_var_size_uncached(&locs, &inside, v);
-        if !matches!(result, Some(Bound::Poly(_))) {
+        if !result.as_ref().is_some_and(Bound::is_polynomial) {
             // No bound from the updates (yet): one from a non-increasing function that
             // bounds |v| needs no runtime bound of this SCC.
             if let Some(b) = self.invariant_size(&locs, &inside, v) {
                 result = Some(b);
+            }
+        }
+        if result == Some(Bound::Infinite) {
+            // Variables updated from each other: bounded together.
+            // (Waiting for a runtime bound it needs is not cached.)
+            if let Some(b) = self.group_size(&locs, &inside, v) {
+                result = b;
             }
         }
         self.in_progress.retain(|x| *x != v);
@@ -365,6 +388,10 @@ impl<'a> Ctx<'a> {
         Some(total)
     }
 
+    /// `|v|` inside the current SCC: `M · (entry + Σ resets + Σ_t RB(t)·|r_t|)` where a
+    /// transition updates `v' = a·v + r_t` (`|a| ≤ 1` adds `|r_t|`, a reset adds its value
+    /// once) and `M = Π_{|a_t| ≥ 2} |a_t|^RB(t)`: divided by the factors applied so far,
+    /// `|v|` only grows by the added parts, and each reset starts it anew.
     fn scc_var_size_uncached(
         &mut self,
         locs: &[usize],
@@ -372,41 +399,148 @@ impl<'a> Ctx<'a> {
         v: usize,
     ) -> Option<Bound> {
         let mut size = self.entry_size(locs, v)?;
+        let mut growth = Bound::constant(1);
         for &i in inside {
             let its = self.its;
             if its.transitions[i].update()[v] == Poly::var(v) || self.is_non_growing(i, v) {
                 // |v| does not grow: the step stays within the bound of what came before.
                 continue;
             }
-            let t = &self.its.transitions[i];
-            let source = t.source;
-            let mut change = Some(Bound::Infinite);
-            for p in guard_variants(t, &t.update()[v]) {
-                let rest = p.sub(&Poly::var(v));
-                let b = if !p.vars().contains(&v) {
-                    // A reset: the new value does not depend on v.
-                    self.compose(i, source, &p)
-                } else if !rest.vars().contains(&v) {
-                    // Additive: v' = v + rest, at most RB(t) times.
-                    match (self.compose(i, source, &rest), self.rb[i].clone()) {
-                        (Some(incr), Some(rb)) => Some(rb.mul(&incr)),
-                        _ => None,
-                    }
-                } else {
-                    Some(Bound::Infinite)
-                };
-                match b {
-                    Some(Bound::Infinite) => {}
-                    Some(b) => {
-                        change = Some(b);
-                        break;
-                    }
-                    None => change = None,
-                }
-            }
-            size = size.add(&change?);
+            let (factor, change) = self.local_change(i, v)?;
+            size = size.add(&change);
+            growth = growth.mul(&factor);
         }
-        Some(size)
+        Some(growth.mul(&size))
+    }
+
+    /// `|v| ≤ S = Σ_{u∈G} |u|` for `v`'s [`exp_size::dependency_group`] `G`: with
+    /// `S' ≤ F_t·S + P_t` on each transition ([`exp_size::group_step`]),
+    /// `S ≤ Π_{F_t ≥ 2} F_t^RB(t) · (S at the entries + Σ_t RB(t)·P_t)` (a transition
+    /// with `F_t = 0` resets `S` and adds `P_t` once, one leaving the group unchanged
+    /// nothing). `None` when `v` is alone or an update is not linear in the group;
+    /// `Some(None)` while a runtime bound it needs is unknown.
+    fn group_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Option<Bound>> {
+        let its = self.its;
+        let ts: Vec<_> = inside.iter().map(|&i| &its.transitions[i]).collect();
+        let group = exp_size::dependency_group(&ts, its.arity(), v);
+        if group.len() < 2 {
+            return None;
+        }
+        let mut steps = Vec::new();
+        for &i in inside {
+            let t = &its.transitions[i];
+            // A step that grows no |u| (`B' = B − 1` under `B ≥ 1`) does not grow S.
+            if group
+                .iter()
+                .all(|&u| t.update()[u] == Poly::var(u) || self.is_non_growing(i, u))
+            {
+                continue;
+            }
+            steps.push((i, exp_size::group_step(t, &group)?));
+        }
+        Some(self.group_bound(locs, &group, &steps))
+    }
+
+    /// The bound of [`Ctx::group_size`] from the steps `(t, (F_t, [r_u]))`.
+    fn group_bound(
+        &mut self,
+        locs: &[usize],
+        group: &std::collections::BTreeSet<usize>,
+        steps: &[(usize, (i128, Vec<Poly>))],
+    ) -> Option<Bound> {
+        let mut size = Bound::constant(0);
+        for &u in group {
+            size = size.add(&self.entry_size(locs, u)?);
+        }
+        let mut growth = Bound::constant(1);
+        for (i, (f, rests)) in steps {
+            let source = self.its.transitions[*i].source;
+            let mut added = Bound::constant(0);
+            for r in rests {
+                added = added.add(&self.compose(*i, source, r)?);
+            }
+            if *f == 0 {
+                size = size.add(&added);
+                continue;
+            }
+            if *f == 1 && added == Bound::constant(0) {
+                continue;
+            }
+            let rb = self.rb[*i].clone()?;
+            size = size.add(&rb.mul(&added));
+            growth = growth.mul(&rb.base_pow(*f));
+        }
+        Some(growth.mul(&size))
+    }
+
+    /// How transition `i` changes `|v|`: `(|a|^RB, added)` for `v' = a·v + r` (the first
+    /// form among the guard's variants with a finite bound); `None` while a runtime bound
+    /// it needs is unknown.
+    fn local_change(&mut self, i: usize, v: usize) -> Option<(Bound, Bound)> {
+        let from_update = self.update_change(i, v);
+        if matches!(&from_update, Some((f, c)) if *f == Bound::constant(1) && *c != Bound::Infinite)
+        {
+            return from_update;
+        }
+        // Growing, waiting for a runtime bound, or unbounded: a bound of the new value from
+        // the guard alone, like a reset, needs neither.
+        let growing =
+            matches!(&from_update, Some((f, c)) if *f != Bound::Infinite && *c != Bound::Infinite);
+        match self.guard_reset(i, v) {
+            Some(Some(b)) if b != Bound::Infinite => Some((Bound::constant(1), b)),
+            Some(None) if !growing => None,
+            _ => from_update,
+        }
+    }
+
+    /// [`local_size::update_bound`] composed with the sizes before `i` (cached per
+    /// transition and variable); `None` without one, `Some(None)` while a size it needs
+    /// is unknown.
+    fn guard_reset(&mut self, i: usize, v: usize) -> Option<Option<Bound>> {
+        let key = (i, v);
+        if !self.update_bounds.contains_key(&key) {
+            let t = &self.its.transitions[i];
+            let b = update_bound(self.solver.as_mut(), t, self.its.arity(), v, &t.update()[v]);
+            self.update_bounds.insert(key, b);
+        }
+        let ub = self.update_bounds[&key].clone()?;
+        let source = self.its.transitions[i].source;
+        let mut missing = false;
+        let b = ub.compose(&mut |w| match self.var_size_opt(i, source, w) {
+            Some(b) => b,
+            None => {
+                missing = true;
+                Bound::Infinite
+            }
+        });
+        Some((!missing).then_some(b))
+    }
+
+    /// [`Ctx::local_change`] from the update's form alone.
+    fn update_change(&mut self, i: usize, v: usize) -> Option<(Bound, Bound)> {
+        let t = &self.its.transitions[i];
+        let source = t.source;
+        let mut result = Some((Bound::constant(1), Bound::Infinite));
+        for p in guard_variants(t, &t.update()[v]) {
+            let b = match exp_size::split_linear(&p, v) {
+                // A reset: the new value does not depend on v.
+                Some((0, r)) => self.compose(i, source, &r).map(|r| (Bound::constant(1), r)),
+                // v' = a·v + r, at most RB(t) times.
+                Some((a, r)) => match (self.compose(i, source, &r), self.rb[i].clone()) {
+                    (Some(incr), Some(rb)) => Some((rb.base_pow(a), rb.mul(&incr))),
+                    _ => None,
+                },
+                None => Some((Bound::constant(1), Bound::Infinite)),
+            };
+            match b {
+                Some((f, c)) if f != Bound::Infinite && c != Bound::Infinite => {
+                    return Some((f, c));
+                }
+                Some(_) => {}
+                None => result = None,
+            }
+        }
+        result
     }
 
     fn is_non_growing(&mut self, i: usize, v: usize) -> bool {

@@ -19,6 +19,8 @@
 
 pub mod bound;
 pub mod complexity;
+pub mod exp_bound;
+pub mod exp_size;
 pub mod farkas;
 pub mod graph;
 pub mod interp;

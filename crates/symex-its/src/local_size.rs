@@ -85,6 +85,71 @@ pub fn temp_bound(
     None
 }
 
+/// A bound of the new value `p` of variable `v` on `t` that the guard gives without `v`:
+/// `|p| ≤ c·(Σ_{w∈W} |x_w| + K)` with `W` the other program variables of the guard atoms
+/// that mention `p`'s variables and `K` the sum of their constants and `p`'s, proved by Z3
+/// (`D' = D + 1` under `0 ≤ D ≤ B`: `|D'| ≤ |B| + 1`). Such a step acts like a reset to
+/// that bound: it needs no runtime bound, which breaks cycles between runtime and size
+/// bounds.
+pub fn update_bound(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    n: usize,
+    v: usize,
+    p: &Poly,
+) -> Option<TempBound> {
+    let pvars = p.vars();
+    let atoms: Vec<_> = t
+        .guard
+        .iter()
+        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| pvars.contains(w)))
+        .collect();
+    if atoms.is_empty() {
+        return None;
+    }
+    let mut vars: Vec<usize> = atoms
+        .iter()
+        .flat_map(|a| a.poly.vars())
+        .filter(|w| *w < n && *w != v)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    let constant: i128 = atoms
+        .iter()
+        .map(|a| a.poly.constant_term().abs())
+        .sum::<i128>()
+        + p.constant_term().abs();
+    let max_coeff = atoms
+        .iter()
+        .flat_map(|a| a.poly.terms().map(|(_, c)| c.abs()))
+        .chain(p.terms().map(|(_, c)| c.abs()))
+        .max()
+        .unwrap_or(1);
+    let var = |w: usize| smt::int_var("v", w);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let sum = vars
+        .iter()
+        .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+    let new = smt::poly_term(p, &var);
+    let mut factors = vec![1];
+    if max_coeff > 1 {
+        factors.push(max_coeff);
+    }
+    for factor in factors {
+        let s = Term::int(factor).imul(&sum);
+        let cond = new.ile(&s).and(&new.ineg().ile(&s));
+        if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
+            return Some(TempBound {
+                vars,
+                constant,
+                factor,
+            });
+        }
+    }
+    None
+}
+
 /// Whether the update `p` of variable `v` on `t` never grows `|v|`: Z3 proves
 /// `guard ⇒ −|v| ≤ p ≤ |v|` (temporaries included). KoAT's local size bounds of the form
 /// `|v'| ≤ |v|`: such a step adds nothing to the size bound of `v` inside an SCC, which

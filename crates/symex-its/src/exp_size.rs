@@ -1,0 +1,122 @@
+//! Multiplicative size changes: an update `v' = a·v + r` with `r` free of `v`. Over `n`
+//! such steps `|v|` grows at most by `|a|^n` times the added parts (see
+//! `complexity::Ctx::scc_var_size_uncached`), which gives exponential size bounds
+//! ([`crate::exp_bound`]) where additive reasoning has none (`x' = 2·x`).
+
+use crate::its::Transition;
+use crate::poly::Poly;
+use std::collections::BTreeSet;
+
+/// `p = a·v + r` with `r` free of `v`: `(a, r)`; `None` when `v` occurs non-linearly
+/// (`v²`, `v·w`).
+pub fn split_linear(p: &Poly, v: usize) -> Option<(i128, Poly)> {
+    let a = p.linear_coeff(v);
+    let r = p.sub(&Poly::var(v).scale(a));
+    (!r.vars().contains(&v)).then_some((a, r))
+}
+
+/// The variables whose updates on `ts` depend on each other with `v` (`x' = x + y`,
+/// `y' = x + y`): those `v` reaches and that reach `v` in the graph `u → w` for `w`
+/// occurring in `u`'s update. Their sizes have to be bounded together.
+pub fn dependency_group(ts: &[&Transition], n: usize, v: usize) -> BTreeSet<usize> {
+    let deps = |u: usize| -> BTreeSet<usize> {
+        ts.iter()
+            .flat_map(|t| t.update()[u].vars())
+            .filter(|w| *w < n && *w != u)
+            .collect()
+    };
+    let reach = |from: usize| -> BTreeSet<usize> {
+        let mut seen = BTreeSet::from([from]);
+        let mut work = vec![from];
+        while let Some(u) = work.pop() {
+            for w in deps(u) {
+                if seen.insert(w) {
+                    work.push(w);
+                }
+            }
+        }
+        seen
+    };
+    reach(v)
+        .into_iter()
+        .filter(|&w| reach(w).contains(&v))
+        .collect()
+}
+
+/// How `t` changes `S = Σ_{u∈group} |u|` when every update of the group is linear in the
+/// group's variables: `S' ≤ F·S + Σ_u |r_u|` with `F` the largest column sum
+/// `max_w Σ_u |a_{u,w}|` of the coefficients and `r_u` the rest of `u`'s update (free of
+/// the group). `(F, [r_u])`; `None` when a group variable occurs non-linearly.
+pub fn group_step(t: &Transition, group: &BTreeSet<usize>) -> Option<(i128, Vec<Poly>)> {
+    let mut column = vec![0i128; group.len()];
+    let mut rests = Vec::new();
+    for &u in group {
+        let mut r = t.update()[u].clone();
+        for (k, &w) in group.iter().enumerate() {
+            let a = r.linear_coeff(w);
+            column[k] = column[k].checked_add(a.checked_abs()?)?;
+            r = r.sub(&Poly::var(w).scale(a));
+        }
+        if r.vars().iter().any(|w| group.contains(w)) {
+            return None;
+        }
+        rests.push(r);
+    }
+    Some((column.into_iter().max().unwrap_or(0), rests))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_linear_occurrences_only() {
+        let (x, y) = (Poly::var(0), Poly::var(1));
+        let p = x.scale(3).add(&y.mul(&y)).add(&Poly::constant(2));
+        let (a, r) = split_linear(&p, 0).unwrap();
+        assert_eq!(a, 3);
+        assert_eq!(r.eval(&[100, 4]), Some(18));
+        assert_eq!(split_linear(&y, 0), Some((0, y.clone())));
+        assert_eq!(split_linear(&x.mul(&y), 0), None);
+        assert_eq!(split_linear(&x.mul(&x), 0), None);
+    }
+
+    fn loop_with(update: Vec<Poly>) -> Transition {
+        Transition {
+            source: 0,
+            targets: vec![(0, update)],
+            guard: Vec::new(),
+            cost: Poly::constant(1),
+            temps: Vec::new(),
+            com: false,
+        }
+    }
+
+    #[test]
+    fn groups_mutually_dependent_linear_updates() {
+        // B' = 3B + 2C, C' = −5B − 3C, D' = D + A²: {B, C} grow together, A and D alone.
+        let v = |i| Poly::var(i);
+        let t = loop_with(vec![
+            v(0).sub(&Poly::constant(1)),
+            v(1).scale(3).add(&v(2).scale(2)),
+            v(1).scale(-5).sub(&v(2).scale(3)),
+            v(3).add(&v(0).mul(&v(0))),
+        ]);
+        let g = dependency_group(&[&t], 4, 1);
+        assert_eq!(g, BTreeSet::from([1, 2]));
+        assert_eq!(dependency_group(&[&t], 4, 3), BTreeSet::from([3]));
+        // Column sums: |3| + |−5| = 8 for B, |2| + |−3| = 5 for C.
+        let (f, rests) = group_step(&t, &g).unwrap();
+        assert_eq!(f, 8);
+        assert!(rests.iter().all(Poly::is_zero));
+        // Brute force: S' ≤ 8·S on a grid of values.
+        for b in -5..=5i128 {
+            for c in -5..=5i128 {
+                let s2 = (3 * b + 2 * c).abs() + (-5 * b - 3 * c).abs();
+                assert!(s2 <= f * (b.abs() + c.abs()));
+            }
+        }
+        let sq = loop_with(vec![v(0), v(1).mul(&v(2)), v(1), v(3)]);
+        assert_eq!(group_step(&sq, &BTreeSet::from([1, 2])), None);
+    }
+}

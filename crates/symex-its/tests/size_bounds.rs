@@ -1,0 +1,109 @@
+//! Size bounds: exponential runtime bounds (`O(EXP)`) from sizes that loops multiply, and
+//! updates bounded by their guards: hand-written ITSs with hand-computed costs, every bound
+//! also checked against the interpreter's runs.
+
+use std::time::{Duration, Instant};
+use symex_its::complexity::{self, Complexity};
+use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::termination::Limits;
+use symex_its::{parse_koat, preprocess, Its};
+
+fn analyse(rules: &str, vars: &str) -> (Its, Complexity) {
+    let src = format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
+    );
+    let its = parse_koat(&src).unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let limits = Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(30),
+    };
+    let (_, c) = complexity::infer_refining(&pre, &limits);
+    (its, c.unwrap())
+}
+
+/// Runs the original ITS from random start values in `-r..=r`; no run may cost more than
+/// the bound. Returns how many runs were checked (a bound too large for `i128` is skipped).
+fn check_runs(its: &Its, c: &Complexity, r: i128, runs: u64) -> usize {
+    let mut rng = Rng::new(5);
+    let mut checked = 0;
+    for seed in 0..runs {
+        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-r, r)).collect();
+        let Some(bound) = c.bound.eval(&start) else {
+            continue;
+        };
+        let cfg = RunConfig {
+            seed,
+            max_steps: (bound as usize).saturating_add(2).min(200_000),
+            tries: 20,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
+            continue;
+        }
+        assert!(
+            run.cost <= bound,
+            "run from {start:?} costs {} > bound {} = {bound}",
+            run.cost,
+            c.bound.display(&its.vars),
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn doubling_then_counting_down_is_exponential() {
+    // X doubles N times, then a loop counts it down: 1 + N + 1 + X·2^N steps for N ≥ 0,
+    // X ≥ 0.
+    let (its, c) = analyse(
+        "  l0(X,I,N) -> l1(X,0,N)\n  l1(X,I,N) -> l1(2 * X,I + 1,N) :|: I < N\n  l1(X,I,N) -> l2(X,I,N) :|: I >= N\n  l2(X,I,N) -> l2(X - 1,I,N) :|: X > 0\n",
+        "X I N",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(EXP)"));
+    // Hand-computed at X = 3, N = 4: 1 + 4 + 1 + 48 = 54.
+    assert!(c.bound.eval(&[3, 0, 4]).unwrap() >= 54);
+    assert!(check_runs(&its, &c, 7, 60) > 40);
+}
+
+#[test]
+fn fibonacci_growth_is_bounded_together() {
+    // (X, Y) ← (X + Y, X) N times from (1, 0) gives X = fib(N + 1); then X steps down.
+    let (its, c) = analyse(
+        "  l0(X,Y,N) -> l1(X,Y,N)\n  l1(X,Y,N) -> l1(X + Y,X,N - 1) :|: N > 0\n  l1(X,Y,N) -> l2(X,Y,N) :|: N <= 0\n  l2(X,Y,N) -> l2(X - 1,Y,N) :|: X > 0\n",
+        "X Y N",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(EXP)"));
+    // Hand-computed at X = 1, Y = 0, N = 10: 1 + 10 + 1 + fib(11) = 12 + 89 = 101.
+    assert!(c.bound.eval(&[1, 0, 10]).unwrap() >= 101);
+    assert!(check_runs(&its, &c, 6, 60) > 40);
+}
+
+#[test]
+fn negated_update_stays_polynomial() {
+    // X' = −X + 1 never more than adds one to |X|: N + |X| + N + 2 steps at most, linear.
+    let (its, c) = analyse(
+        "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(1 - X,N - 1) :|: N > 0\n  l1(X,N) -> l2(X,N) :|: N <= 0\n  l2(X,N) -> l2(X - 1,N) :|: X > 0\n",
+        "X N",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    // Hand-computed at X = 5, N = 3: X goes −4, 5, −4; 1 + 3 + 1 + 0 = 5 steps.
+    assert!(c.bound.eval(&[5, 3]).unwrap() >= 5);
+    assert!(check_runs(&its, &c, 9, 60) > 40);
+}
+
+#[test]
+fn guard_bounded_increment_breaks_the_cycle() {
+    // The inner loop counts D from 0 past B (D + 1 under 0 ≤ D ≤ B), the outer one sets D
+    // back to D − B − 1 = 0, N times. D's size needs the inner loop's runtime bound, which
+    // needs D's size — unless the guard bounds D + 1 by |B| + 1.
+    let (its, c) = analyse(
+        "  l0(D,B,N) -> l1(0,B,N) :|: B >= 0\n  l1(D,B,N) -> l1(D + 1,B,N) :|: D >= 0 && B >= D\n  l1(D,B,N) -> l2(D,B,N) :|: D > B\n  l2(D,B,N) -> l1(D - B - 1,B,N - 1) :|: N > 0\n",
+        "D B N",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n^2)"));
+    // Hand-computed at B = 3, N = 2: 1 + 3·(4 inner + 1 exit) + 2 outer = 18.
+    assert!(c.bound.eval(&[0, 3, 2]).unwrap() >= 18);
+    assert!(check_runs(&its, &c, 8, 60) > 20);
+}
