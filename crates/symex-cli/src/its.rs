@@ -322,10 +322,14 @@ fn complexity_answer(
 
 /// A loop bounded by its closed form (`symex_its::twn`), in words.
 fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
+    let update = its.transitions[l.transitions[0]].update();
     let scale: Vec<String> = l
         .factors
-        .iter()
-        .map(|(v, c)| format!("{0}' = {c}*{0}", its.vars[*v]))
+        .keys()
+        .map(|v| {
+            let u = update[*v].display(&|w| its.vars[w].clone());
+            format!("{}' = {u}", its.vars[*v])
+        })
         .collect();
     let ts: Vec<String> = l.transitions.iter().map(|i| format!("t{i}")).collect();
     format!(
