@@ -10,6 +10,11 @@
 #   RESULTS=results.tsv bench/term.sh 60 svcomp ...                      # only summarise a KEEP file
 # Verdicts: the SV-COMP rows of tasks.tsv (`termination`, expected true/false, -m32 for ILP32);
 # TPDB file names (`_true-termination`, `_false-termination`, `_true.c`, `_false.c`).
+# Semantics: `c-integer` runs with `--math-int`: the Termination Competition's C_Integer category
+# defines "Integers are treated as mathematical integers (so no overflows can occur) and apart from
+# that, the C semantics are used" (termination-portal.org, "C Integer Programs"); its labels are for
+# that model. The other sets are C (bit-vector) semantics.
+# KEEP's columns: set, expected, answer, ms, file, and the `reason:` line of a MAYBE/NO.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 shared="$here/../shared/benchmarks"
@@ -30,8 +35,9 @@ for s in "${sets[@]}"; do
             printf "%s\t%s\t%s\t%s\n", "svcomp", ($4=="true" ? "YES" : "NO"), ($6=="ILP32" ? "-m32" : "-"), d "/" $2 }' \
             "$shared/sv-comp/tasks.tsv" ;;
     c-integer|svcomp-tpdb|aprove-numeric|aprove-alloca)
+        flag=-
         case "$s" in
-        c-integer) dir="$shared/tpdb/C_Integer" ;;
+        c-integer) dir="$shared/tpdb/C_Integer" flag=--math-int ;;
         svcomp-tpdb) dir="$shared/tpdb/C/SV-COMP_Termination_Category" ;;
         aprove-numeric) dir="$shared/tpdb/C/AProVE_numeric" ;;
         aprove-alloca) dir="$shared/tpdb/C/AProVE_memory_alloca" ;;
@@ -43,20 +49,26 @@ for s in "${sets[@]}"; do
             *false-termination*|*_false.c) v=NO ;;
             *) v=unknown ;;
             esac
-            printf '%s\t%s\t-\t%s\n' "$s" "$v" "$f"
+            printf '%s\t%s\t%s\t%s\n' "$s" "$v" "$flag" "$f"
         done ;;
     *) echo "unknown set $s" >&2; exit 2 ;;
     esac
 done | awk -F'\t' -v s="${STEP:-1}" '{ n[$1]++ } n[$1] % s == 0' > "$out/tasks"
 run_one() {
     IFS=$'\t' read -r set expected flag file <<< "$1"
-    local cflags=()
-    [ "$flag" = "-" ] || cflags=(--cflags "$flag")
-    local start ans
+    local flags=()
+    case "$flag" in
+    -) ;;
+    --*) flags=("$flag") ;;
+    *) flags=(--cflags "$flag") ;;
+    esac
+    local start out ans reason
     start=$(date +%s%N)
-    ans=$(timeout $((limit + 10)) "$symex" term --quiet --check-runs 0 --max-time "$limit" "${cflags[@]}" "$file" 2>/dev/null | head -1)
+    out=$(timeout $((limit + 10)) "$symex" term --check-runs 0 --max-time "$limit" "${flags[@]}" "$file" 2>/dev/null | head -2)
+    ans=$(head -1 <<< "$out")
+    reason=$(sed -n '2s/^reason: //p' <<< "$out" | tr '\t' ' ')
     [ -n "$ans" ] || ans=TIMEOUT
-    printf '%s\t%s\t%s\t%s\t%s\n' "$set" "$expected" "$ans" "$(( ($(date +%s%N) - start) / 1000000 ))" "$file"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$expected" "$ans" "$(( ($(date +%s%N) - start) / 1000000 ))" "$file" "$reason"
 }
 export -f run_one
 export symex limit
@@ -75,14 +87,14 @@ disputed() {
     *) return 1 ;;
     esac
 }
-while IFS=$'\t' read -r set expected ans ms file; do
+while IFS=$'\t' read -r set expected ans ms file reason; do
     if { [ "$expected" = YES ] && [ "$ans" = NO ]; } || { [ "$expected" = NO ] && [ "$ans" = YES ]; }; then
         if why=$(disputed "$file"); then
             echo "  DISPUTED: $ans on $file: $why" >&2
             expected=$ans
         fi
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$set" "$expected" "$ans" "$ms" "$file"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$expected" "$ans" "$ms" "$file" "$reason"
 done < "$out/results" > "$out/judged"
 mv "$out/judged" "$out/results"
 wrong=0

@@ -36,6 +36,11 @@ impl FrontendArgs {
 
     /// Compiles (if C) and lowers `file`; the error is the message to print.
     pub fn load(&self, file: &Path) -> Result<Module, String> {
+        symex_ir::load(file, &self.options()).map_err(|e| e.to_string())
+    }
+
+    /// The front-end options these flags select.
+    pub fn options(&self) -> FrontendOptions {
         let mut opts = FrontendOptions {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
@@ -51,6 +56,6 @@ impl FrontendArgs {
         if self.simplify {
             opts = opts.with_simplify();
         }
-        symex_ir::load(file, &opts).map_err(|e| e.to_string())
+        opts
     }
 }

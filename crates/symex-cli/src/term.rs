@@ -45,9 +45,8 @@ pub struct TermArgs {
 pub fn main(args: TermArgs) -> i32 {
     let started = Instant::now();
     let name = args.file.display().to_string();
-    let mut promoted = args.frontend.clone();
-    promoted.simplify = true;
-    let module = match promoted.load(&args.file) {
+    let promoted = symex_term::promoted(args.frontend.options());
+    let module = match symex_ir::load(&args.file, &promoted).map_err(|e| e.to_string()) {
         Ok(m) => m,
         Err(e) => return crate::replay::fail(&e),
     };
@@ -166,9 +165,9 @@ pub fn verdict(
     entry: &str,
     max_time: Option<f64>,
 ) -> (&'static str, Vec<String>) {
-    let mut promoted = frontend.clone();
-    promoted.simplify = true;
-    let (module, plain) = match (promoted.load(file), frontend.load(file)) {
+    let promoted = symex_term::promoted(frontend.options());
+    let promoted = symex_ir::load(file, &promoted).map_err(|e| e.to_string());
+    let (module, plain) = match (promoted, frontend.load(file)) {
         (Ok(m), Ok(p)) => (m, p),
         (Err(e), _) | (_, Err(e)) => return ("unknown", vec![e]),
     };

@@ -41,6 +41,8 @@ pub struct FrontendOptions {
     pub clang: Option<String>,
     /// The opt executable (default `opt-14`).
     pub opt: Option<String>,
+    /// Further `opt` flags for the pipeline (e.g. `-phi-node-folding-threshold=0`).
+    pub opt_flags: Vec<String>,
 }
 
 impl FrontendOptions {
@@ -169,11 +171,12 @@ pub(crate) fn run_passes(
     passes: &str,
     opts: &FrontendOptions,
 ) -> Result<()> {
-    let args = vec![
+    let mut args = opts.opt_flags.clone();
+    args.extend([
         format!("-passes={passes}"),
         input.display().to_string(),
         "-o".into(),
         out.display().to_string(),
-    ];
+    ]);
     run_tool(opts.opt(), &args, input)
 }

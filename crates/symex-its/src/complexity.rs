@@ -121,36 +121,96 @@ fn prove_with_twn(its: &Its, limits: &Limits) -> Option<(Vec<SccProof>, Vec<TwnL
     }
 }
 
-/// As [`infer`]; when that finds no finite bound, retries on the ITS refined by
-/// [`crate::preprocess::refine`] (same runs, same costs). Returns the ITS the result's
-/// transition indices refer to.
+/// As [`infer`]; when that finds no finite bound, retries on refinements of the ITS (same
+/// runs, same costs): partial evaluation of the SCCs without a proof
+/// ([`crate::preprocess::refine_by_partial_evaluation`]), then unfolding by the last
+/// transition ([`crate::preprocess::refine`]). Returns the ITS the result's transition
+/// indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
     let first = infer(its, limits);
-    if matches!(&first, Ok(c) if c.bound.is_polynomial()) {
+    if rank(&first) == 2 {
         return (its.clone(), first);
     }
-    // The retry gets about twice the time of the first attempt (at least a second): on
-    // large systems that no refinement helps, the answer stays quick.
-    let budget = started.elapsed() * 2 + Duration::from_secs(1);
+    // The retries get about twice the time of the first attempt (at least a second or
+    // two): on large systems that no refinement helps, the answer stays quick.
+    let budget = started.elapsed() * 2 + Duration::from_secs(2);
     let retry = Limits {
         query_timeout: limits.query_timeout.min(budget),
         deadline: limits.deadline.min(Instant::now() + budget),
     };
-    let Some(refined) = crate::preprocess::refine(its, retry.query_timeout) else {
-        return (its.clone(), first);
-    };
-    // The refined ITS's bound is taken when it is better: polynomial before exponential.
-    let rank = |r: &Result<Complexity, String>| match r {
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold".into());
+    // The targets refer to the original ITS's transitions: computed before a refinement wins.
+    let targets = mode
+        .split(',')
+        .any(|how| how == "pe")
+        .then(|| refinement_targets(its, &first, &retry));
+    let mut best = (its.clone(), first);
+    for how in mode.split(',') {
+        let refined = match (how, &targets) {
+            ("pe", Some(sccs)) => crate::preprocess::refine_by_partial_evaluation(
+                its,
+                sccs,
+                retry.query_timeout,
+                retry.deadline,
+            ),
+            ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
+            _ => None,
+        };
+        let Some(refined) = refined else { continue };
+        let c = infer(&refined, &retry);
+        // A refinement's bound is taken when it is better: polynomial before exponential.
+        if rank(&c) > rank(&best.1) {
+            best = (refined, c);
+            if rank(&best.1) == 2 {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// How good an inference's answer is: 2 polynomial, 1 finite (exponential), 0 none.
+fn rank(r: &Result<Complexity, String>) -> u8 {
+    match r {
         Ok(c) if c.bound.is_polynomial() => 2,
         Ok(c) if c.bound != Bound::Infinite => 1,
         _ => 0,
-    };
-    let second = infer(&refined, &retry);
-    if rank(&second) > rank(&first) {
-        (refined, second)
+    }
+}
+
+/// The SCCs a refinement should work on after `first` failed: those with a transition
+/// without a finite runtime bound, else those without a termination proof, else every
+/// cyclic SCC (runtime and size bounds that wait for each other).
+fn refinement_targets(
+    its: &Its,
+    first: &Result<Complexity, String>,
+    limits: &Limits,
+) -> Vec<Vec<usize>> {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    let cyclic: Vec<Vec<usize>> = graph::sccs(its, &all)
+        .into_iter()
+        .filter(|locs| !graph::inside(its, &all, locs).is_empty())
+        .collect();
+    if let Ok(c) = first {
+        let open: Vec<Vec<usize>> = cyclic
+            .iter()
+            .filter(|locs| {
+                graph::inside(its, &all, locs)
+                    .iter()
+                    .any(|&i| c.transition_bounds[i] == Bound::Infinite)
+            })
+            .cloned()
+            .collect();
+        if !open.is_empty() {
+            return open;
+        }
+    }
+    let unproved = termination::unproved_sccs(its, limits);
+    if unproved.is_empty() {
+        cyclic
     } else {
-        (its.clone(), first)
+        unproved
     }
 }
 

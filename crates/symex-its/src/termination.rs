@@ -281,3 +281,16 @@ fn max_depth(count: usize) -> usize {
         MAX_DEPTH
     }
 }
+
+/// The cyclic SCCs (location sets) of `its` that [`prove`] finds no proof for, each tried
+/// on its own (where `prove` stops at the first): the parts a refinement should work on.
+pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    graph::sccs(its, &all)
+        .into_iter()
+        .filter(|locs| {
+            let inside = graph::inside(its, &all, locs);
+            !inside.is_empty() && prove_scc(its, locs, &inside, limits).is_err()
+        })
+        .collect()
+}

@@ -337,3 +337,80 @@ pub fn shared_range_candidates(slots: &[(u32, crate::state::Reading)]) -> Vec<At
         })
         .collect()
 }
+
+/// Octagon facts from the corners of the arrival's box: for registers `x`, `y` with bounds
+/// `x ∈ [lx, ux]`, `y ∈ [ly, uy]` (the literal facts kept, else the type range), the four
+/// facts `x − y ≥ lx − uy`, `x − y ≤ ux − ly`, `x + y ≥ lx + ly`, `x + y ≤ ux + uy`. They
+/// follow from the bounds, so the first arrival entails them; they survive where the loop
+/// moves `x` and `y` together (`x--; z--;` keeps `x − z`, so `x ≥ z − 298` still holds when
+/// `x`'s own lower bound is gone and excludes the overflow of `x--`). A fact whose bounds are
+/// both type bounds is left out (the ranges imply it). `ranges`: the type range per
+/// register (`None`: unbounded, or not an integer worth pairing).
+pub fn corner_facts(ranges: &[Option<(i128, i128)>], facts: &[Atom]) -> Vec<Atom> {
+    let n = ranges.len();
+    // (bound, from a literal fact) per register; `None`: unbounded.
+    let mut lo: Vec<Option<(i128, bool)>> =
+        ranges.iter().map(|r| r.map(|r| (r.0, false))).collect();
+    let mut hi: Vec<Option<(i128, bool)>> =
+        ranges.iter().map(|r| r.map(|r| (r.1, false))).collect();
+    for f in facts {
+        let Some((v, a, c)) = unit_atom(f) else {
+            continue;
+        };
+        if v >= n || ranges[v].is_none() {
+            continue;
+        }
+        // `a·x + c ≥ 0` (or `= 0`) with `a = ±1`.
+        let (lower, upper) = match (f.rel, a) {
+            (symex_its::Rel::Eq, _) => (Some(-c * a), Some(-c * a)),
+            (symex_its::Rel::Ge, 1) => (Some(-c), None),
+            (symex_its::Rel::Ge, _) => (None, Some(c)),
+            (symex_its::Rel::Ne, _) => (None, None),
+        };
+        if let Some(l) = lower {
+            if lo[v].is_none_or(|(b, _)| l > b) {
+                lo[v] = Some((l, true));
+            }
+        }
+        if let Some(u) = upper {
+            if hi[v].is_none_or(|(b, _)| u < b) {
+                hi[v] = Some((u, true));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let (x, y) = (Poly::var, Poly::var);
+    for i in 0..n {
+        for j in i + 1..n {
+            let corner =
+                |p: Poly, a: Option<(i128, bool)>, b: Option<(i128, bool)>, upper: bool| {
+                    let ((a, la), (b, lb)) = (a?, b?);
+                    (la || lb).then(|| {
+                        if upper {
+                            crate::state::le_c(&p, a + b)
+                        } else {
+                            crate::state::ge_c(&p, a + b)
+                        }
+                    })
+                };
+            let neg = |b: Option<(i128, bool)>| b.map(|(v, l)| (-v, l));
+            let diff = x(i).sub(&y(j));
+            let sum = x(i).add(&y(j));
+            out.extend(corner(diff.clone(), lo[i], neg(hi[j]), false));
+            out.extend(corner(diff, hi[i], neg(lo[j]), true));
+            out.extend(corner(sum.clone(), lo[i], lo[j], false));
+            out.extend(corner(sum, hi[i], hi[j], true));
+        }
+    }
+    out
+}
+
+/// `(v, a, c)` for an atom `a·v + c ⋈ 0` with `a = ±1`.
+fn unit_atom(f: &Atom) -> Option<(usize, i128, i128)> {
+    let vars = f.poly.vars();
+    let [v] = vars.iter().copied().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let a = f.poly.linear_coeff(v);
+    (f.poly.is_linear() && (a == 1 || a == -1)).then(|| (v, a, f.poly.constant_term()))
+}

@@ -16,8 +16,10 @@ pub mod classify;
 pub mod heads;
 pub mod its_build;
 pub mod kb;
+pub mod list;
 pub mod mem_head;
 pub mod nonterm;
+pub mod recurrent;
 pub mod rules;
 pub mod seg;
 pub mod state;
@@ -29,6 +31,27 @@ use std::time::{Duration, Instant};
 use symex_ir::Module;
 use symex_its::termination::{self, SccProof, Termination};
 use symex_its::{preprocess, Its};
+
+/// `opt` flags that keep `simplifycfg` from speculating: folding `if (j > 0) j--; else i--;`
+/// into two unconditional `add nsw` and `select`s (cousot9 of the TPDB) runs the decrement of
+/// the branch not taken, whose overflow is a `poison` value in LLVM (undefined behaviour only
+/// once it is used) — the rules of [B] §3 read an `nsw` overflow as `ERR` at once.
+pub const NO_SPECULATION: [&str; 2] = [
+    "-phi-node-folding-threshold=0",
+    "-two-entry-phi-node-folding-threshold=0",
+];
+
+/// The pipeline of the analysed module: `mem2reg,simplifycfg` without speculation (no
+/// "bonus" instruction hoisted into a branch's predecessor either).
+pub const PASSES: &str = "mem2reg,simplifycfg<bonus-inst-threshold=0>";
+
+/// The front-end options of the module [`analyse`] reads, from those of the plain build.
+pub fn promoted(mut opts: symex_ir::FrontendOptions) -> symex_ir::FrontendOptions {
+    opts.passes = Some(PASSES.into());
+    opts.opt_flags
+        .extend(NO_SPECULATION.iter().map(|f| f.to_string()));
+    opts
+}
 
 /// The termination-competition answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,7 +153,9 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         Err(Stop::Limit(r)) => report.reason = Some(format!("limit: {r}")),
     }
     report.solver_queries = ex.kb.queries;
-    if report.answer == Answer::Maybe && !opts.sem.math_int {
+    // Under `--math-int` the search runs in the model too (its concrete runs are exact over ℤ);
+    // `validate` replays the witness on C only where no value leaves its type's range.
+    if report.answer == Answer::Maybe {
         if let Some(w) = nonterm::search(module, opts, report.seg.as_ref(), deadline) {
             report.answer = Answer::No;
             report.reason = Some(w.proof.clone());

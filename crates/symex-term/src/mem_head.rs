@@ -30,6 +30,30 @@ pub enum HTarget {
     Null,
     Alloc(usize),
     Unknown,
+    /// The first element of a head list ([`HList`]).
+    List(usize),
+}
+
+/// A list invariant of the head ([`crate::list::ListInv`]): its shape and steps, and memory
+/// variables for the length, the first and last values of each integer field, and the offset
+/// of the end pointer.
+#[derive(Clone, Debug)]
+pub struct HList {
+    pub site: Site,
+    pub elem_size: i128,
+    pub fields: Vec<crate::list::Field>,
+    pub steps: Vec<crate::list::Step>,
+    pub len: usize,
+    pub first: Vec<Option<usize>>,
+    pub last: Vec<Option<usize>>,
+    pub end: (HTarget, usize),
+    pub kept: bool,
+}
+
+/// The arrival's allocation for each head allocation, and its list for each head list.
+struct Maps {
+    a: Vec<Option<usize>>,
+    l: Vec<Option<usize>>,
 }
 
 #[derive(Clone, Debug)]
@@ -99,6 +123,8 @@ pub struct MemHead {
     pub vars: Vec<MVar>,
     /// The head's registers (frame, slot): head variables `0..regs.len()`.
     pub regs: Vec<(usize, Slot)>,
+    /// `LI` of the general state.
+    pub lists: Vec<HList>,
 }
 
 /// The literal `c` when `facts` contain `x_i ≥ c` and `x_i ≤ c` (or `x_i = c`).
@@ -168,11 +194,19 @@ impl MemHead {
                 });
             }
         }
+        let lmap = h.add_lists(s, used, &map);
         let target = |t: Target| match t {
             Target::Null => HTarget::Null,
             Target::Alloc(a) => map[a].map_or(HTarget::Unknown, HTarget::Alloc),
+            Target::List(j) => lmap[j].map_or(HTarget::Unknown, HTarget::List),
             Target::Unknown | Target::StackMark(_) => HTarget::Unknown,
         };
+        for (j, hl) in lmap.iter().enumerate() {
+            if let Some(hl) = *hl {
+                let off = h.var(None);
+                h.lists[hl].end = (target(s.mem.lists[j].end.target), off);
+            }
+        }
         for (fi, f) in s.frames.iter().enumerate() {
             for (slot, p) in &f.ptrs {
                 if used(fi, *slot) {
@@ -218,6 +252,118 @@ impl MemHead {
             }
         }
         h
+    }
+
+    /// The head lists of the first arrival: its live lists that a used register, a cell of a
+    /// kept allocation or another such list's end reaches; the head list of each.
+    fn add_lists(
+        &mut self,
+        s: &State,
+        used: &dyn Fn(usize, Slot) -> bool,
+        map: &[Option<usize>],
+    ) -> Vec<Option<usize>> {
+        let mut reached = vec![false; s.mem.lists.len()];
+        let reach = |t: Target, reached: &mut Vec<bool>| {
+            if let Target::List(j) = t {
+                reached[j] = s.mem.lists[j].live;
+            }
+        };
+        for (fi, f) in s.frames.iter().enumerate() {
+            for (slot, p) in &f.ptrs {
+                if used(fi, *slot) {
+                    reach(p.target, &mut reached);
+                }
+            }
+        }
+        for c in &s.mem.cells {
+            if let (Content::Ptr(p), Some(_)) = (&c.val, map[c.alloc]) {
+                reach(p.target, &mut reached);
+            }
+        }
+        for _ in 0..s.mem.lists.len() {
+            for j in 0..s.mem.lists.len() {
+                if reached[j] {
+                    reach(s.mem.lists[j].end.target, &mut reached);
+                }
+            }
+        }
+        let mut lmap = vec![None; s.mem.lists.len()];
+        for (j, l) in s.mem.lists.iter().enumerate() {
+            if !reached[j] {
+                continue;
+            }
+            lmap[j] = Some(self.lists.len());
+            let len = self.var(None);
+            let vals = |me: &mut MemHead| -> Vec<Option<usize>> {
+                l.fields
+                    .iter()
+                    .map(|f| match f.kind {
+                        crate::list::FieldKind::Int(r) => Some(me.var(Some((f.size * 8, r)))),
+                        crate::list::FieldKind::Next => None,
+                    })
+                    .collect()
+            };
+            let first = vals(self);
+            let last = vals(self);
+            self.lists.push(HList {
+                site: l.site,
+                elem_size: l.elem_size,
+                fields: l.fields.clone(),
+                steps: l.steps.clone(),
+                len,
+                first,
+                last,
+                end: (HTarget::Unknown, 0),
+                kept: true,
+            });
+        }
+        lmap
+    }
+
+    /// The variables of a head list (length, first and last values, end offset).
+    fn list_vars(l: &HList) -> Vec<usize> {
+        let mut v = vec![l.len, l.end.1];
+        v.extend(l.first.iter().chain(&l.last).flatten());
+        v
+    }
+
+    /// The arrival's list for each head list: through the registers, the cells and the ends
+    /// that point to it (each arrival list the image of at most one head list).
+    fn list_map(&self, s: &State, amap: &[Option<usize>]) -> Vec<Option<usize>> {
+        let mut lmap: Vec<Option<usize>> = vec![None; self.lists.len()];
+        let set = |h: usize, t: Target, lmap: &mut Vec<Option<usize>>| {
+            if let Target::List(j) = t {
+                if lmap[h].is_none() && s.mem.lists[j].live && !lmap.contains(&Some(j)) {
+                    lmap[h] = Some(j);
+                }
+            }
+        };
+        for p in &self.ptrs {
+            if let (HTarget::List(h), Some(q)) = (p.target, s.frames[p.frame].ptrs.get(&p.slot)) {
+                set(h, q.target, &mut lmap);
+            }
+        }
+        for c in self.cells.iter().filter(|c| c.kept) {
+            let (HVal::Ptr(HTarget::List(h), _), Some(a)) = (&c.val, amap[c.alloc]) else {
+                continue;
+            };
+            let Some(off) = self.expected(&c.off, s) else {
+                continue;
+            };
+            for x in &s.mem.cells {
+                if let (true, Content::Ptr(q)) = (x.alloc == a && x.off == off, &x.val) {
+                    set(*h, q.target, &mut lmap);
+                }
+            }
+        }
+        for _ in 0..self.lists.len() {
+            for (h, l) in self.lists.iter().enumerate() {
+                if let (HTarget::List(h2), Some(j)) = (l.end.0, lmap[h]) {
+                    set(h2, s.mem.lists[j].end.target, &mut lmap);
+                }
+            }
+        }
+        lmap
     }
 
     /// `off` (of the arrival `s`) as an offset over head variables: each of its variables the
@@ -271,6 +417,11 @@ impl MemHead {
     /// carries nothing.
     pub fn initial_live(&self) -> Vec<bool> {
         let mut live = vec![true; self.vars.len()];
+        for l in &self.lists {
+            if l.end.0 == HTarget::Unknown {
+                live[l.end.1] = false;
+            }
+        }
         for p in &self.ptrs {
             if p.target == HTarget::Unknown {
                 live[p.off] = false;
@@ -287,17 +438,24 @@ impl MemHead {
             .collect()
     }
 
-    fn target_matches(t: HTarget, p: &Ptr, amap: &[Option<usize>]) -> bool {
+    fn maps(&self, s: &State) -> Maps {
+        let a = self.alloc_map(s);
+        let l = self.list_map(s, &a);
+        Maps { a, l }
+    }
+
+    fn target_matches(t: HTarget, p: &Ptr, m: &Maps) -> bool {
         match t {
             HTarget::Unknown => true,
             HTarget::Null => p.target == Target::Null,
-            HTarget::Alloc(h) => amap[h].is_some() && p.target == Target::Alloc(amap[h].unwrap()),
+            HTarget::Alloc(h) => m.a[h].is_some_and(|a| p.target == Target::Alloc(a)),
+            HTarget::List(h) => m.l[h].is_some_and(|j| p.target == Target::List(j)),
         }
     }
 
     /// The arrival's cell for a head cell.
-    fn cell_of<'s>(&self, c: &HCell, s: &'s State, amap: &[Option<usize>]) -> Option<&'s Cell> {
-        let a = amap[c.alloc]?;
+    fn cell_of<'s>(&self, c: &HCell, s: &'s State, m: &Maps) -> Option<&'s Cell> {
+        let a = m.a[c.alloc]?;
         let off = self.expected(&c.off, s)?;
         s.mem.cells.iter().find(|x| {
             x.alloc == a
@@ -305,7 +463,7 @@ impl MemHead {
                 && x.off == off
                 && match (&c.val, &x.val) {
                     (HVal::Int(_, r), Content::Int(_, q)) => r == q,
-                    (HVal::Ptr(t, _), Content::Ptr(p)) => Self::target_matches(*t, p, amap),
+                    (HVal::Ptr(t, _), Content::Ptr(p)) => Self::target_matches(*t, p, m),
                     _ => false,
                 }
         })
@@ -346,7 +504,8 @@ impl MemHead {
     /// variables updated, and `false` returned).
     pub fn matches(&mut self, s: &State, live: &mut [bool]) -> bool {
         let mut ok = true;
-        let amap = self.alloc_map(s);
+        let maps = self.maps(s);
+        let amap = maps.a.clone();
         for (h, a) in self.allocs.iter_mut().enumerate() {
             if a.kept && amap[h].is_none() {
                 a.kept = false;
@@ -357,24 +516,31 @@ impl MemHead {
                 ok = false;
             }
         }
+        ok &= self.match_lists(s, &maps, live);
         let kept: Vec<bool> = self.allocs.iter().map(|a| a.kept).collect();
+        let lkept: Vec<bool> = self.lists.iter().map(|l| l.kept).collect();
         let forget = |t: &mut HTarget, off: usize, live: &mut [bool]| {
-            if let HTarget::Alloc(h) = *t {
-                if !kept[h] {
-                    *t = HTarget::Unknown;
-                    live[off] = false;
-                    return false;
-                }
+            let gone = match *t {
+                HTarget::Alloc(h) => !kept[h],
+                HTarget::List(h) => !lkept[h],
+                _ => false,
+            };
+            if gone {
+                *t = HTarget::Unknown;
+                live[off] = false;
             }
-            true
+            !gone
         };
+        for l in self.lists.iter_mut().filter(|l| l.kept) {
+            ok &= forget(&mut l.end.0, l.end.1, live);
+        }
         for p in &mut self.ptrs {
             if p.target == HTarget::Unknown {
                 continue;
             }
             ok &= forget(&mut p.target, p.off, live);
             let arrived = s.frames[p.frame].ptrs.get(&p.slot);
-            let same = arrived.is_some_and(|q| Self::target_matches(p.target, q, &amap));
+            let same = arrived.is_some_and(|q| Self::target_matches(p.target, q, &maps));
             if !same {
                 p.target = HTarget::Unknown;
                 live[p.off] = false;
@@ -386,7 +552,7 @@ impl MemHead {
             if !c.kept {
                 continue;
             }
-            let gone = !kept[c.alloc] || self.cell_of(c, s, &amap).is_none();
+            let gone = !kept[c.alloc] || self.cell_of(c, s, &maps).is_none();
             if gone {
                 let c = &mut self.cells[i];
                 c.kept = false;
@@ -417,9 +583,45 @@ impl MemHead {
         ok
     }
 
+    /// Whether the arrival's lists match the head's (the same shape; steps at least the
+    /// head's; the end where the head has it): [L]'s (g6). A list without a counterpart is
+    /// dropped with its variables, a weaker step or another end weakens the head.
+    fn match_lists(&mut self, s: &State, maps: &Maps, live: &mut [bool]) -> bool {
+        let mut ok = true;
+        for (h, l) in self.lists.iter_mut().enumerate() {
+            if !l.kept {
+                continue;
+            }
+            let x = maps.l[h]
+                .map(|j| &s.mem.lists[j])
+                .filter(|x| x.elem_size == l.elem_size && x.fields == l.fields);
+            let Some(x) = x else {
+                l.kept = false;
+                for v in Self::list_vars(l) {
+                    live[v] = false;
+                }
+                ok = false;
+                continue;
+            };
+            for (mine, theirs) in l.steps.iter_mut().zip(&x.steps) {
+                if !theirs.implies(mine) {
+                    *mine = mine.meet(theirs);
+                    ok = false;
+                }
+            }
+            if !Self::target_matches(l.end.0, &x.end, maps) {
+                l.end.0 = HTarget::Unknown;
+                live[l.end.1] = false;
+                ok = false;
+            }
+        }
+        ok
+    }
+
     /// `μ` of the memory variables for a matching arrival (`None` for dead ones).
     pub fn mu(&self, s: &State, live: &[bool]) -> Vec<Option<Poly>> {
-        let amap = self.alloc_map(s);
+        let maps = self.maps(s);
+        let amap = &maps.a;
         let mut mu: Vec<Option<Poly>> = vec![None; self.vars.len()];
         for (h, a) in self.allocs.iter().enumerate() {
             if let (Some(x), HSize::Var(v)) = (amap[h], a.size) {
@@ -431,8 +633,21 @@ impl MemHead {
                 mu[p.off] = Some(q.off.clone());
             }
         }
+        for (h, l) in self.lists.iter().enumerate().filter(|(_, l)| l.kept) {
+            let Some(x) = maps.l[h].map(|j| &s.mem.lists[j]) else {
+                continue;
+            };
+            mu[l.len] = Some(x.len.clone());
+            mu[l.end.1] = Some(x.end.off.clone());
+            for (k, (f, la)) in l.first.iter().zip(&l.last).enumerate() {
+                if let (Some(f), Some(la)) = (f, la) {
+                    mu[*f] = Some(x.first[k].poly());
+                    mu[*la] = Some(x.last[k].poly());
+                }
+            }
+        }
         for c in self.cells.iter().filter(|c| c.kept) {
-            match (self.cell_of(c, s, &amap).map(|x| &x.val), &c.val) {
+            match (self.cell_of(c, s, &maps).map(|x| &x.val), &c.val) {
                 (Some(Content::Int(v, _)), HVal::Int(m, _)) => mu[*m] = Some(v.poly()),
                 (Some(Content::Ptr(q)), HVal::Ptr(_, m)) => mu[*m] = Some(q.off.clone()),
                 _ => {}
@@ -489,7 +704,33 @@ impl MemHead {
                 dynamic: a.dynamic,
             });
         }
+        let val = |v: usize| match fixed(facts, n + v) {
+            Some(c) => Val::Const(c),
+            None => vars[v].map_or(Val::Const(0), Val::Var),
+        };
+        let mut lindex = vec![None; self.lists.len()];
+        for (h, l) in self.lists.iter().enumerate().filter(|(_, l)| l.kept) {
+            lindex[h] = Some(st.mem.lists.len());
+            let vals = |vs: &[Option<usize>]| -> Vec<Val> {
+                vs.iter().map(|v| v.map_or(Val::Const(0), val)).collect()
+            };
+            st.mem.lists.push(crate::list::ListInv {
+                site: l.site,
+                elem_size: l.elem_size,
+                fields: l.fields.clone(),
+                len: poly(l.len),
+                first: vals(&l.first),
+                last: vals(&l.last),
+                steps: l.steps.clone(),
+                end: Ptr::unknown(),
+                live: true,
+            });
+        }
         let ptr = |t: HTarget, off: usize| match (t, vars[off]) {
+            (HTarget::List(h), Some(_)) => Ptr {
+                target: lindex[h].map_or(Target::Unknown, Target::List),
+                off: poly(off),
+            },
             (HTarget::Null, Some(_)) => Ptr {
                 target: Target::Null,
                 off: poly(off),
@@ -500,6 +741,13 @@ impl MemHead {
             },
             _ => Ptr::unknown(),
         };
+        for (h, l) in self.lists.iter().enumerate() {
+            if let Some(i) = lindex[h] {
+                st.mem.lists[i].end = ptr(l.end.0, l.end.1);
+                let facts = st.mem.lists[i].facts();
+                st.kb.extend(facts);
+            }
+        }
         for p in &self.ptrs {
             st.frames[p.frame].ptrs.insert(p.slot, ptr(p.target, p.off));
         }
@@ -515,13 +763,7 @@ impl MemHead {
                 continue;
             };
             let val = match c.val {
-                HVal::Int(v, r) => Content::Int(
-                    match fixed(facts, n + v) {
-                        Some(c) => Val::Const(c),
-                        None => vars[v].map_or(Val::Const(0), Val::Var),
-                    },
-                    r,
-                ),
+                HVal::Int(v, r) => Content::Int(val(v), r),
                 HVal::Ptr(t, v) => Content::Ptr(ptr(t, v)),
             };
             st.mem.cells.push(Cell {
@@ -614,6 +856,7 @@ impl MemHead {
                 }
             }
         }
+        out.extend(self.list_candidates(n, regs));
         for p in &self.ptrs {
             out.push(ge_c(&x(n + p.off), 0));
             if let HTarget::Alloc(h) = p.target {
@@ -627,14 +870,85 @@ impl MemHead {
         out
     }
 
+    /// [L]'s constraints (A)–(C) as candidates: the length equal to a register `± 1` (a
+    /// counter of the loop that built the list), first and last values equal to a register
+    /// `± 1` (the counter the values came from).
+    fn list_candidates(&self, n: usize, regs: &[(Poly, u32, Reading)]) -> Vec<Atom> {
+        let mut out = Vec::new();
+        let x = |i: usize| Poly::var(i);
+        let near = |me: &Poly, r: &Poly, out: &mut Vec<Atom>| {
+            for c in [-1, 0, 1] {
+                let rhs = r.add(&Poly::constant(c));
+                out.push(ge(me, &rhs));
+                out.push(ge(&rhs, me));
+            }
+        };
+        for l in self.lists.iter().filter(|l| l.kept) {
+            let len = x(n + l.len);
+            out.push(ge_c(&len, 2));
+            for (i, (_, w, _)) in regs.iter().enumerate() {
+                if *w > 1 {
+                    near(&len, &x(i), &mut out);
+                }
+            }
+            for (k, f) in l.fields.iter().enumerate() {
+                let crate::list::FieldKind::Int(_) = f.kind else {
+                    continue;
+                };
+                for v in [l.first[k], l.last[k]].into_iter().flatten() {
+                    for (i, (_, w, _)) in regs.iter().enumerate() {
+                        if *w == f.size * 8 {
+                            near(&x(n + v), &x(i), &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The memory part in text (for the SEG's description).
     pub fn describe(&self, n: usize) -> String {
         let t = |t: HTarget| match t {
             HTarget::Null => "null".to_string(),
             HTarget::Alloc(h) => format!("a{h}"),
             HTarget::Unknown => "?".to_string(),
+            HTarget::List(h) => format!("l{h}"),
         };
         let mut parts = Vec::new();
+        for (h, l) in self.lists.iter().enumerate().filter(|(_, l)| l.kept) {
+            let v = |o: Option<usize>| o.map_or("-".into(), |v| format!("x{}", n + v));
+            let fields: Vec<String> = l
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(k, f)| match f.kind {
+                    crate::list::FieldKind::Next => format!("({}:ptr:next..{})", f.off, t(l.end.0)),
+                    crate::list::FieldKind::Int(_) => {
+                        let s = &l.steps[k];
+                        let step = match (s.delta, s.nonincreasing, s.nondecreasing) {
+                            (Some(c), _, _) => format!(" step {c}"),
+                            (None, true, _) => " nonincreasing".into(),
+                            (None, _, true) => " nondecreasing".into(),
+                            _ => String::new(),
+                        };
+                        format!(
+                            "({}:i{}:{}..{}{step})",
+                            f.off,
+                            f.size * 8,
+                            v(l.first[k]),
+                            v(l.last[k])
+                        )
+                    }
+                })
+                .collect();
+            parts.push(format!(
+                "list l{h} ->^{{x{}}}_{{{} bytes}} [{}]",
+                n + l.len,
+                l.elem_size,
+                fields.join(", ")
+            ));
+        }
         for (h, a) in self.allocs.iter().enumerate().filter(|(_, a)| a.kept) {
             let size = match a.size {
                 HSize::Lit(c) => c.to_string(),

@@ -60,6 +60,10 @@ pub fn search(
     };
     let entry = module.function_by_name(&opts.entry)?;
     for inputs in candidate_inputs() {
+        // `--math-int`: a boundary value overflows C at once, so its witness could not be replayed.
+        if opts.sem.math_int && inputs.iter().any(|v| !(-10..=10).contains(v)) {
+            continue;
+        }
         if Instant::now() > deadline {
             return None;
         }
@@ -254,6 +258,7 @@ fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
                 candidates.push(vec![eq(&Poly::var(i), &Poly::constant(c))]);
             }
         }
+        candidates.extend(crate::recurrent::guard_candidates(seg, h));
         for atoms in candidates {
             if Instant::now() > deadline {
                 return out;
@@ -262,7 +267,14 @@ fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
                 let name = |i: usize| format!("x{i}");
                 let text = atoms
                     .iter()
-                    .map(|a| format!("{} = 0", a.poly.display(&name)))
+                    .map(|a| {
+                        let rel = match a.rel {
+                            symex_its::Rel::Ge => ">=",
+                            symex_its::Rel::Eq => "=",
+                            symex_its::Rel::Ne => "!=",
+                        };
+                        format!("{} {rel} 0", a.poly.display(&name))
+                    })
                     .collect::<Vec<_>>()
                     .join(", ");
                 out.push(Recurrent {

@@ -230,9 +230,11 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
 const UNROLL: u32 = 300;
 
 fn is_concrete(s: &State) -> bool {
-    s.frames
-        .iter()
-        .all(|f| f.regs.values().all(|v| matches!(v, Val::Const(_))))
+    // A list invariant stands for lists of many lengths: not a concrete state.
+    s.mem.lists.iter().all(|l| !l.live)
+        && s.frames
+            .iter()
+            .all(|f| f.regs.values().all(|v| matches!(v, Val::Const(_))))
 }
 
 /// Deterministic run-ahead: the instructions after which `s` ends the program without a
@@ -270,6 +272,14 @@ fn arrival(
     // finite because of the bound.
     let call_head = crate::rules::recursion::is_call_head(ex, &s);
     if !call_head && s.unrolled < UNROLL && is_concrete(&s) {
+        s.unrolled += 1;
+        work.push((origin, s, steps));
+        return Arrival::Continue;
+    }
+    // Lists (seed 000): chains of elements become list invariants, and the first iterations
+    // of a loop building one run on until the list shows two elements.
+    crate::list::fold(ex, &mut s);
+    if !call_head && s.unrolled < crate::list::LIST_UNROLL && crate::list::wants_unroll(ex, &s) {
         s.unrolled += 1;
         work.push((origin, s, steps));
         return Arrival::Continue;
@@ -515,6 +525,19 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         }
         if ex.kb.entails(&s.kb, &inst) {
             facts.push(c);
+        }
+    }
+    // Octagon facts from the kept bounds: implied by them, so no query is needed.
+    if !ex.sem.math_int {
+        let ranges: Vec<_> = slots
+            .iter()
+            .map(|(_, _, w, r)| (*w > 1).then(|| crate::rules::range(*w, *r)))
+            .collect();
+        let corners = crate::heads::corner_facts(&ranges, &facts);
+        for c in corners {
+            if !facts.contains(&c) {
+                facts.push(c);
+            }
         }
     }
     let f = s.top();

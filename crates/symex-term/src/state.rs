@@ -98,6 +98,8 @@ pub enum Target {
     Unknown,
     /// The token of `llvm.stacksave`: the number of allocations when it was made.
     StackMark(usize),
+    /// The first element of a list invariant: an index into [`Mem::lists`] (`LI`, seed 000).
+    List(usize),
 }
 
 /// A pointer value: its allocation and the byte offset into it (over ℤ: an offset outside
@@ -192,13 +194,17 @@ pub struct Cell {
 pub struct Mem {
     pub allocs: Vec<Alloc>,
     pub cells: Vec<Cell>,
+    /// `LI`: list invariants ([`crate::list`]); like allocations never removed, a list
+    /// folded into another or unfolded to its end is no longer `live`.
+    pub lists: Vec<crate::list::ListInv>,
 }
 
 impl Mem {
     /// Whether every offset, size and value is a literal (a concrete run's memory).
     pub fn is_concrete(&self) -> bool {
         let lit = |p: &Poly| p.as_constant().is_some();
-        self.allocs.iter().all(|a| lit(&a.size))
+        self.lists.iter().all(|l| !l.live)
+            && self.allocs.iter().all(|a| lit(&a.size))
             && self.cells.iter().all(|c| {
                 lit(&c.off)
                     && match &c.val {

@@ -81,8 +81,14 @@ fn mathematical_integers_get_g_and_f_wrong() {
         math_int: true,
         signed_wrap: false,
     };
-    // g: over ℤ, j grows forever: no proof.
-    assert_eq!(term(&example("g.c"), math).answer, Answer::Maybe);
+    // g: over ℤ, j ≥ 1 grows forever: the model's (wrong) NO, a recurrent set. Its witness
+    // cannot be checked on C, where the unsigned j wraps without an overflow check: the
+    // check withdraws it (the CLI answers MAYBE).
+    let g = term(&example("g.c"), math);
+    assert_eq!(g.answer, Answer::No, "{:?}", g.reason);
+    let plain = load(&example("g.c"), false);
+    let check = validate::check(&plain, &options(math), &g, 0);
+    assert!(check.contradiction.is_some(), "{}", check.summary());
     // f: over ℤ, x − j decreases: a (wrong) termination proof; the bit-vector model says NO.
     assert_eq!(term(&example("f.c"), math).answer, Answer::Yes);
     assert_eq!(term(&example("h.c"), math).answer, Answer::Yes);

@@ -5,6 +5,7 @@
 mod chain;
 mod invariants;
 mod linear_invariants;
+mod partial_eval;
 mod slice;
 mod split_ne;
 mod tighten;
@@ -15,6 +16,7 @@ mod unsat;
 pub use chain::chain;
 pub use invariants::{add_interval_invariants, interval_invariants};
 pub use linear_invariants::{add_linear_invariants, linear_invariants};
+pub use partial_eval::partial_evaluate;
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use tighten::tighten;
@@ -23,7 +25,7 @@ pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
 
 use crate::its::Its;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// All steps, in order.
 pub fn preprocess(its: &Its, timeout: Duration) -> Its {
@@ -65,3 +67,19 @@ pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
 
 /// Rounds of [`unfold`] in [`refine`].
 const REFINE_ROUNDS: usize = 3;
+
+/// The ITS refined by partial evaluation ([`partial_evaluate`]) on the location sets
+/// `sccs`, with the invariants of the new versions, unsatisfiable and unreachable
+/// transitions removed; `None` when nothing was split or the refinement gave up.
+pub fn refine_by_partial_evaluation(
+    its: &Its,
+    sccs: &[Vec<usize>],
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<Its> {
+    let (refined, _) = partial_evaluate(its, sccs, timeout, deadline)?;
+    let refined = remove_unreachable(&refined);
+    let refined = add_linear_invariants(&refined, timeout);
+    let refined = remove_unsatisfiable(&refined, timeout);
+    Some(remove_unreachable(&refined))
+}

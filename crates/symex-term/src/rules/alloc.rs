@@ -36,6 +36,7 @@ pub fn initial_mem(module: &Module) -> Mem {
     Mem {
         allocs,
         cells: Vec::new(),
+        lists: Vec::new(),
     }
 }
 
@@ -150,6 +151,13 @@ fn free(ex: &mut Exec, mut st: State, p: Operand) -> R<Vec<State>> {
     let ptr = pointer(ex, &mut st, p)?;
     match ptr.target {
         Target::Null if ptr.off.as_constant() == Some(0) => Ok(vec![st]),
+        Target::List(i) => {
+            let mut out = Vec::new();
+            for s in super::list::unfold(ex, st, i) {
+                out.extend(free(ex, s, p)?);
+            }
+            Ok(out)
+        }
         Target::Alloc(a) => {
             let alloc = &st.mem.allocs[a];
             let heap = matches!(alloc.site, Site::Inst { heap: true, .. });

@@ -56,6 +56,16 @@ pub fn binary(
     rhs: Operand,
 ) -> R<Vec<State>> {
     let f = st.top().func;
+    if !matches!(op, BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem)
+        && unselected(ex, &st, dst)
+    {
+        // A speculated operation (simplifycfg hoists both arms of `c ? x&(x-1) : x+1`) whose
+        // value no select takes in this state: its overflow would be poison that nothing
+        // reads, not undefined behaviour, so it gets any value instead of a case analysis:
+        // the literal 0 (a fresh variable would make a concrete state symbolic).
+        st.top_mut().regs.insert(dst, crate::state::Val::Const(0));
+        return Ok(vec![st]);
+    }
     let reading = match op {
         BinOp::SDiv | BinOp::SRem | BinOp::AShr => Reading::Signed,
         BinOp::UDiv | BinOp::URem | BinOp::LShr | BinOp::And | BinOp::Or | BinOp::Xor => {
@@ -560,4 +570,61 @@ fn floor_div_rem_mask(
     st.kb.push(ge(&mq.add(&Poly::constant(m - 1)), a));
     ex.bind(&mut st, dst, a.sub(&mq), width, Reading::Unsigned);
     Ok(vec![st])
+}
+
+/// Whether no run reads `dst` from `st` on: every use of it is later in the current block
+/// and is an arm of a `select` whose condition is already a literal in `st` that picks the
+/// other arm, or an operand of an arithmetic, comparison or cast instruction whose own
+/// result is not read either (LLVM's speculated arithmetic; a division is never speculated,
+/// it may trap).
+fn unselected(ex: &Exec, st: &State, dst: Slot) -> bool {
+    let frame = st.top();
+    let Some(body) = &ex.module.func(frame.func).body else {
+        return false;
+    };
+    unread(&body.blocks, st, frame.idx + 1, dst, 0)
+}
+
+fn unread(blocks: &[symex_ir::Block], st: &State, from: usize, dst: Slot, depth: u32) -> bool {
+    use symex_ir::Inst;
+    let frame = st.top();
+    let total = symex_ir::uses::slot_uses(blocks, dst);
+    let me = Operand::Slot(dst);
+    let insts = &blocks[frame.block.0 as usize].insts;
+    let mut skipped = 0;
+    for (k, inst) in insts.iter().enumerate().skip(from) {
+        let mut n = 0;
+        symex_ir::uses::inst_operands(inst, &mut |o| n += usize::from(*o == me));
+        if n == 0 {
+            continue;
+        }
+        let ok = match inst {
+            Inst::Select {
+                cond,
+                on_true,
+                on_false,
+                ..
+            } if *cond != me && (*on_true == me) != (*on_false == me) => match cond {
+                Operand::Slot(c) => match frame.regs.get(c) {
+                    Some(crate::state::Val::Const(v)) => (*v != 0) != (*on_true == me),
+                    _ => false,
+                },
+                Operand::Const(_) => false,
+            },
+            Inst::Bin { op, dst: d, .. }
+                if !matches!(op, BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem) =>
+            {
+                depth < 8 && unread(blocks, st, k + 1, *d, depth + 1)
+            }
+            Inst::ICmp { dst: d, .. } | Inst::Cast { dst: d, .. } => {
+                depth < 8 && unread(blocks, st, k + 1, *d, depth + 1)
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        skipped += n;
+    }
+    total > 0 && skipped == total
 }

@@ -93,6 +93,9 @@ pub fn in_bounds(ex: &mut Exec, st: &State, ptr: &Ptr, len: &Poly, what: &str) -
         Target::Unknown | Target::StackMark(_) => {
             return Err(ex.err(st, &format!("{what} through a pointer that may be invalid")))
         }
+        // Loads, stores and `free` unfold the element first; other accesses to list
+        // elements are outside the fragment.
+        Target::List(_) => return Err(ex.unsupported(st, &format!("{what} of a list element"))),
     };
     let alloc = &st.mem.allocs[a];
     if !alloc.live {
@@ -191,6 +194,13 @@ pub fn store(
     size: u32,
 ) -> R<Vec<State>> {
     let p = pointer(ex, &mut st, ptr)?;
+    if let Some(i) = super::list::list_of(&p) {
+        let mut out = Vec::new();
+        for s in super::list::unfold(ex, st, i) {
+            out.extend(store(ex, s, ptr, val, ty, size)?);
+        }
+        return Ok(out);
+    }
     let len = Poly::constant(size as i128);
     let a = in_bounds(ex, &st, &p, &len, "store")?;
     if st.mem.allocs[a].read_only {
@@ -324,6 +334,13 @@ pub fn load(
     size: u32,
 ) -> R<Vec<State>> {
     let p = pointer(ex, &mut st, ptr)?;
+    if let Some(i) = super::list::list_of(&p) {
+        let mut out = Vec::new();
+        for s in super::list::unfold(ex, st, i) {
+            out.extend(load(ex, s, dst, ptr, ty, size)?);
+        }
+        return Ok(out);
+    }
     let a = in_bounds(ex, &st, &p, &Poly::constant(size as i128), "load")?;
     let width = int_width(ex, ty);
     let want_ptr = matches!(ex.module.ty(ty).kind, TypeKind::Ptr);
@@ -365,6 +382,8 @@ pub fn icmp(
     let live = |t: Target, st: &State| match t {
         Target::Alloc(i) => st.mem.allocs[i].live,
         Target::Null => true,
+        // A list's elements are allocated (`v_ad ≥ 1`) and disjoint from everything else.
+        Target::List(i) => st.mem.lists[i].live,
         Target::Unknown | Target::StackMark(_) => false,
     };
     if !live(a.target, &st) || !live(b.target, &st) {

@@ -15,6 +15,7 @@ pub mod call;
 pub mod cast;
 pub mod cmp;
 pub mod control;
+pub mod list;
 pub mod memory;
 pub mod nonlinear;
 pub mod recursion;
@@ -219,6 +220,16 @@ impl<'m> Exec<'m> {
                 if shared.iter().all(|a| self.kb.entails(&st.kb, a)) {
                     return p;
                 }
+                // Entirely outside the shared range: the conversion is an exact shift by
+                // 2ⁿ (`sig(~y) = ~y − 2ⁿ` for `y > 0`), which the ITS's rational relaxation
+                // of `k ∈ {0, 1}` would lose.
+                let (outside, shift) = match want {
+                    Reading::Signed => (ge_c(&p, smax(width) + 1), -(1i128 << width)),
+                    Reading::Unsigned => (le_c(&p, -1), 1i128 << width),
+                };
+                if self.kb.entails(&st.kb, &outside) {
+                    return p.add(&Poly::constant(shift));
+                }
                 let w = self.fresh(st, width, want);
                 let k = self.fresh_int();
                 let kp = Poly::var(k);
@@ -359,6 +370,9 @@ impl<'m> Exec<'m> {
             Inst::Vector(_) => Err(self.unsupported(&st, "vector instructions")),
         };
         match res {
+            Ok(states) if self.sem.math_int && states.iter().any(beyond_math_int_bound) => {
+                self.unsupported(&states[0], MATH_INT_BOUND_REASON)
+            }
             Ok(states) => Outcome::Next(
                 states
                     .into_iter()
@@ -371,6 +385,23 @@ impl<'m> Exec<'m> {
             Err(o) => o,
         }
     }
+}
+
+/// Under `--math-int` literals are `i128`s: a register beyond ±2⁶² stops the analysis,
+/// so that one more `add`, `mul` or `shl` of two such values (≤ 2¹²⁵) cannot overflow the
+/// representation (a wrapped 2¹²⁸ would turn `x = 2·x` from 1 into a negative `x`, an exit).
+const MATH_INT_BOUND: i128 = 1 << 62;
+const MATH_INT_BOUND_REASON: &str = "a literal beyond ±2^62 under --math-int";
+
+fn beyond_math_int_bound(st: &State) -> bool {
+    let big =
+        |v: &Val| matches!(v, Val::Const(c) if !(-MATH_INT_BOUND..=MATH_INT_BOUND).contains(c));
+    st.top().regs.values().any(big)
+        || st
+            .mem
+            .cells
+            .iter()
+            .any(|c| matches!(&c.val, crate::state::Content::Int(v, _) if big(v)))
 }
 
 /// `[min, max]` of a reading.

@@ -15,7 +15,7 @@ pub fn repo() -> PathBuf {
 pub fn load(path: &Path, promote: bool) -> Module {
     let mut opts = FrontendOptions::default();
     if promote {
-        opts = opts.with_simplify();
+        opts = symex_term::promoted(opts);
     }
     symex_ir::load(path, &opts).expect("compiles")
 }

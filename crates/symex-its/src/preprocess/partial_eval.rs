@@ -1,0 +1,267 @@
+//! Control-flow refinement by partial evaluation (Domenech, Gallagher & Genaim 2019, as
+//! KoAT2 uses it on the SCCs it cannot bound, Giesl et al. 2022): the locations of an SCC
+//! are unfolded into *versions* `(l, φ)`, where `φ` is a set of properties of `l` — the
+//! guard atoms of the transitions leaving `l` and their negations — that hold whenever a
+//! run is there. From version `(l, φ)`, transition `t: l → l'` (guard `g`, update `ū`)
+//! becomes `(l, φ) → (l', φ')` with guard `g ∧ φ`, where `φ'` is every property `p` of
+//! `l'` with `φ ∧ g ⇒ p(ū)` (Z3), and disappears when `φ ∧ g` is unsatisfiable. Phases of
+//! a loop (counting up while `x < m`, then down) become versions of their own, so that
+//! the SCC falls apart into smaller ones that linear ranking functions handle.
+//!
+//! Soundness (every run of the original is a run of the result with the same cost): a
+//! run entering the SCC by `e` reaches the version whose properties `e` establishes; by
+//! induction the values at a version satisfy its `φ`, so the copy of the next transition
+//! is enabled with the same temporaries, its update and cost are the original's, and the
+//! properties of the version it reaches hold afterwards. Every run of the result is one
+//! of the original (guards only get stronger), so bounds and termination carry over.
+//! The property sets are finite, so the unfolding ends; it gives up beyond
+//! [`MAX_VERSIONS`] versions per SCC location (and in total).
+
+use crate::its::{Atom, Its, Rel, Transition};
+use crate::poly::Poly;
+use crate::smt;
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+use symex_expr::Term;
+use symex_solver::Solver;
+
+/// Versions per location of the refined SCCs, on average, before the refinement gives up.
+pub const MAX_VERSIONS: usize = 6;
+
+/// Properties per SCC (the first ones found).
+const MAX_PROPERTIES: usize = 24;
+
+/// The refinement of `its` on the location sets `sccs` (each an SCC of its graph): the
+/// refined ITS (locations outside stay, versions are added, the old locations of the
+/// SCCs keep no transitions unless one is the start, which stays the version `(start,
+/// ∅)`) and, per transition of it, the index of the original transition it copies.
+/// `None` when a location needed more versions than allowed, the deadline passed, or
+/// nothing was split.
+pub fn partial_evaluate(
+    its: &Its,
+    sccs: &[Vec<usize>],
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<(Its, Vec<usize>)> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let inside: BTreeSet<usize> = sccs.iter().flatten().copied().collect();
+    let mut pe = Evaluator {
+        its,
+        inside: inside.clone(),
+        props: properties(its, sccs),
+        versions: HashMap::new(),
+        out: its.clone(),
+        origin: Vec::new(),
+        work: Vec::new(),
+        solver: smt::solver(timeout),
+        deadline,
+    };
+    pe.out.transitions.clear();
+    if inside.contains(&its.start) {
+        pe.versions.insert((its.start, BTreeSet::new()), its.start);
+        pe.work.push((its.start, BTreeSet::new()));
+    }
+    // The transitions outside the SCCs, entries retargeted to the versions they reach.
+    for (i, t) in its.transitions.iter().enumerate() {
+        if inside.contains(&t.source) {
+            continue;
+        }
+        let mut copy = t.clone();
+        if inside.contains(&t.target()) {
+            let phi = pe.post(&BTreeSet::new(), t)?;
+            let Some(phi) = phi else { continue };
+            copy.targets[0].0 = pe.version(t.target(), phi)?;
+        }
+        pe.out.transitions.push(copy);
+        pe.origin.push(i);
+    }
+    while let Some((l, phi)) = pe.work.pop() {
+        pe.unfold(l, &phi)?;
+    }
+    let versions = pe.versions.len();
+    (versions > inside.len()).then_some((pe.out, pe.origin))
+}
+
+/// The candidate properties `p ≥ 0` per location: for every location of an SCC the same
+/// ones, the linear guard atoms (over program variables) of the transitions leaving the
+/// SCC's locations and of those entering it, and their negations; `p = 0` counts as `p ≥ 0` and `−p ≥ 0`. (Per
+/// location only its own guards would lose a phase between the locations of a loop
+/// body: SPEED's `cyclic` compares `C` with `A` at one location and with `B` at the
+/// next.) Atoms in every one of those guards (invariants) are left out: they hold in
+/// every version anyway.
+fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
+    let n = its.arity();
+    let mut props = HashMap::new();
+    for locs in sccs {
+        let outs: Vec<&Transition> = its
+            .transitions
+            .iter()
+            .filter(|t| locs.contains(&t.source))
+            .collect();
+        let everywhere = |a: &Atom| outs.iter().all(|t| t.guard.contains(a));
+        // The guards of the entries too: what holds on entry and the loop keeps (SPEED's
+        // `cyclic`: `B ≥ A + 1` rules out the reset of the first phase in the second).
+        let entries = its
+            .transitions
+            .iter()
+            .filter(|t| !locs.contains(&t.source) && locs.contains(&t.target()));
+        let mut ps: Vec<Atom> = Vec::new();
+        for a in outs.iter().copied().chain(entries).flat_map(|t| &t.guard) {
+            if !a.poly.is_linear()
+                || a.poly.vars().iter().any(|&v| v >= n)
+                || a.poly.as_constant().is_some()
+                || everywhere(a)
+            {
+                continue;
+            }
+            let sides = match a.rel {
+                Rel::Ge => vec![a.poly.clone()],
+                Rel::Eq => vec![a.poly.clone(), a.poly.scale(-1)],
+                Rel::Ne => vec![],
+            };
+            for p in sides {
+                // p ≥ 0 and its negation p ≤ −1 over ℤ.
+                for q in [p.clone(), p.scale(-1).sub(&Poly::constant(1))] {
+                    let atom = Atom::ge0(q);
+                    if ps.len() < MAX_PROPERTIES && !ps.contains(&atom) {
+                        ps.push(atom);
+                    }
+                }
+            }
+        }
+        for &l in locs {
+            props.insert(l, ps.clone());
+        }
+    }
+    props
+}
+
+type Version = (usize, BTreeSet<usize>);
+
+struct Evaluator<'a> {
+    its: &'a Its,
+    inside: BTreeSet<usize>,
+    props: HashMap<usize, Vec<Atom>>,
+    /// Location index of each version.
+    versions: HashMap<Version, usize>,
+    out: Its,
+    origin: Vec<usize>,
+    work: Vec<Version>,
+    solver: Box<dyn Solver>,
+    deadline: Instant,
+}
+
+impl Evaluator<'_> {
+    /// The location of version `(l, phi)`, added (and queued) if new; `None` beyond the
+    /// version limit.
+    fn version(&mut self, l: usize, phi: BTreeSet<usize>) -> Option<usize> {
+        let key = (l, phi);
+        if let Some(&loc) = self.versions.get(&key) {
+            return Some(loc);
+        }
+        let of_l = self.versions.keys().filter(|(m, _)| *m == l).count();
+        if of_l >= 2 * MAX_VERSIONS || self.versions.len() >= MAX_VERSIONS * self.inside.len() {
+            return None;
+        }
+        let mut name = format!("{}_v{of_l}", self.its.locations[l]);
+        while self.out.locations.contains(&name) {
+            name.push('_');
+        }
+        let loc = self.out.location(&name);
+        self.versions.insert(key.clone(), loc);
+        self.work.push(key);
+        Some(loc)
+    }
+
+    /// The atoms of `phi` at `l`.
+    fn atoms(&self, l: usize, phi: &BTreeSet<usize>) -> Vec<Atom> {
+        phi.iter().map(|&k| self.props[&l][k].clone()).collect()
+    }
+
+    /// Copies every transition leaving `l` to version `(l, phi)`.
+    fn unfold(&mut self, l: usize, phi: &BTreeSet<usize>) -> Option<()> {
+        let source = self.versions[&(l, phi.clone())];
+        let extra = self.atoms(l, phi);
+        let its = self.its;
+        for (i, t) in its.transitions.iter().enumerate() {
+            if t.source != l {
+                continue;
+            }
+            let mut copy = t.clone();
+            copy.source = source;
+            copy.guard.extend(extra.iter().cloned());
+            let target = if self.inside.contains(&t.target()) {
+                match self.post(phi, t)? {
+                    Some(next) => Some(self.version(t.target(), next)?),
+                    None => None,
+                }
+            } else if self.feasible(&copy.guard)? {
+                Some(t.target())
+            } else {
+                None
+            };
+            let Some(target) = target else { continue };
+            copy.targets[0].0 = target;
+            self.out.transitions.push(copy);
+            self.origin.push(i);
+        }
+        Some(())
+    }
+
+    fn feasible(&mut self, guard: &[Atom]) -> Option<bool> {
+        if Instant::now() > self.deadline {
+            return None;
+        }
+        let var = |v| smt::int_var("v", v);
+        let terms: Vec<Term> = guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+        // Kept when the solver cannot tell.
+        Some(!matches!(self.solver.is_sat(&terms), Ok(false)))
+    }
+
+    /// The properties of `t`'s target that hold after `t` from version `(t.source, phi)`:
+    /// `Some(None)` when `t` cannot be taken there, `None` past the deadline.
+    fn post(&mut self, phi: &BTreeSet<usize>, t: &Transition) -> Option<Option<BTreeSet<usize>>> {
+        if Instant::now() > self.deadline {
+            return None;
+        }
+        let var = |v| smt::int_var("v", v);
+        let mut pre: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+        if self.inside.contains(&t.source) {
+            pre.extend(
+                self.atoms(t.source, phi)
+                    .iter()
+                    .map(|a| smt::atom_term(a, &var)),
+            );
+        }
+        let model = match self.solver.model(&pre) {
+            Ok(None) => return Some(None),
+            Ok(Some(m)) => Some(m),
+            Err(_) => None,
+        };
+        let its = self.its;
+        let width = its.arity() + t.temps.len();
+        let values: Option<Vec<i128>> = model.map(|m| {
+            (0..width)
+                .map(|v| m.value_of(&var(v)).as_int().unwrap_or(0))
+                .collect()
+        });
+        let mut next = BTreeSet::new();
+        let props = self.props[&t.target()].clone();
+        for (k, p) in props.iter().enumerate() {
+            let after = p.poly.substitute(&|v| t.update()[v].clone());
+            // One model refutes most properties without a query.
+            if let Some(vals) = &values {
+                if after.eval(vals).is_some_and(|x| x < 0) {
+                    continue;
+                }
+            }
+            let holds = Term::int(0).ile(&smt::poly_term(&after, &var));
+            if matches!(self.solver.must_be_true(&pre, &holds), Ok(true)) {
+                next.insert(k);
+            }
+        }
+        Some(Some(next))
+    }
+}

@@ -1,0 +1,177 @@
+//! Control-flow refinement by partial evaluation (`preprocess/partial_eval.rs`): the
+//! refined ITS must have every run of the original with the same cost, and loops with
+//! phases must get bounds after it. The oracle for the runs is the interpreter on the
+//! original and a solver replay of each recorded step on the refined ITS (some copy of
+//! the step's transition, from the version the replay is at, reaches the same values).
+mod common;
+
+use std::time::{Duration, Instant};
+use symex_expr::Term;
+use symex_its::complexity;
+use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::termination::{self, Limits};
+use symex_its::{parse_koat, preprocess, smt, Its};
+
+fn limits() -> Limits {
+    Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + Duration::from_secs(30),
+    }
+}
+
+fn koat(rules: &str, vars: &str) -> String {
+    format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
+    )
+}
+
+/// The cyclic SCCs of `its`.
+fn cyclic_sccs(its: &Its) -> Vec<Vec<usize>> {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    symex_its::graph::sccs(its, &all)
+        .into_iter()
+        .filter(|l| !symex_its::graph::inside(its, &all, l).is_empty())
+        .collect()
+}
+
+/// Replays runs of `its` from random start values in `-r..=r` on `refined` (`origin[j]`
+/// is the original transition copied by refined transition `j`): at each step some copy
+/// of the taken transition leaves the current version, and a solver finds temporaries
+/// for it that give the recorded next values. Costs are the original's by the check
+/// that each copy's cost polynomial is its original's. Returns the steps replayed.
+fn replay(its: &Its, refined: &Its, origin: &[usize], r: i128, runs: u64) -> usize {
+    for (j, t) in refined.transitions.iter().enumerate() {
+        assert_eq!(t.cost, its.transitions[origin[j]].cost, "cost of copy t{j}");
+    }
+    let mut solver = smt::solver(Duration::from_secs(10));
+    let mut rng = Rng::new(5);
+    let mut replayed = 0;
+    let n = its.arity();
+    for seed in 0..runs {
+        let start: Vec<i128> = (0..n).map(|_| rng.range(-r, r)).collect();
+        let cfg = RunConfig {
+            seed,
+            max_steps: 300,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
+            continue;
+        }
+        let mut at = refined.start;
+        for (k, &i) in run.taken.iter().enumerate() {
+            let (x, y) = (&run.trace[k].1, &run.trace[k + 1].1);
+            let next = (0..refined.transitions.len()).find(|&j| {
+                let t = &refined.transitions[j];
+                origin[j] == i && t.source == at && {
+                    let var = |v| smt::int_var("v", v);
+                    let mut q: Vec<Term> =
+                        t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+                    for v in 0..n {
+                        q.push(var(v).eq(&Term::int(x[v])));
+                        let u = smt::poly_term(&t.update()[v], &var);
+                        q.push(u.eq(&Term::int(y[v])));
+                    }
+                    matches!(solver.is_sat(&q), Ok(true))
+                }
+            });
+            let Some(j) = next else {
+                panic!("step {k} (t{i}) from {x:?} has no copy at version {at}; start {start:?}");
+            };
+            at = refined.transitions[j].target();
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
+/// The two phases of SPEED's `cyclic` at one location: `C` counts up from `A + 1` to
+/// `B`, is reset to 0 and counts up to `A`. No linear (or multiphase) ranking function
+/// covers the loop (the reset undoes the count), but the phases exclude each other.
+const CYCLIC: &str = "  l0(A,B,C) -> l1(A,B,A + 1) :|: A >= 0 && B >= A + 1\n  l1(A,B,C) -> l1(A,B,C + 1) :|: C >= A + 1 && B >= C\n  l1(A,B,C) -> l1(A,B,0) :|: C >= A + 1 && C >= B + 1\n  l1(A,B,C) -> l1(A,B,C + 1) :|: A >= C + 1 && B >= C\n";
+
+#[test]
+fn phases_become_versions_and_get_a_linear_bound() {
+    let its = parse_koat(&koat(CYCLIC, "A B C")).unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let direct = termination::prove(&pre, &limits());
+    assert!(
+        matches!(direct, termination::Termination::Maybe(..)),
+        "needs the refinement: {direct:?}"
+    );
+    let sccs = cyclic_sccs(&pre);
+    let (refined, origin) =
+        preprocess::partial_evaluate(&pre, &sccs, Duration::from_secs(10), limits().deadline)
+            .expect("the loop is split into its phases");
+    let steps = replay(&pre, &refined, &origin, 8, 60);
+    assert!(steps > 60, "{steps} steps replayed");
+    let refined = preprocess::refine_by_partial_evaluation(
+        &pre,
+        &sccs,
+        Duration::from_secs(10),
+        limits().deadline,
+    )
+    .unwrap();
+    let c = complexity::infer(&refined, &limits()).expect("bounded after the refinement");
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    // Hand-computed cost for A ≥ 0, B ≥ A + 1: 1 + (B − A) + 1 + A = B + 2 (deterministic).
+    for (a, b) in [(0, 1), (3, 9), (5, 6), (2, 40)] {
+        let run = Interpreter::new(&its).run(&[a, b, 0], &RunConfig::default());
+        assert_eq!(run.cost, b + 2, "A = {a}, B = {b}");
+        assert!(c.bound.eval(&[a, b, 0]).unwrap() >= b + 2);
+    }
+    // What `symex its` does: the retry finds the same class.
+    let (_, c) = complexity::infer_refining(&pre, &limits());
+    assert_eq!(c.unwrap().bound.asymptotic().as_deref(), Some("O(n)"));
+}
+
+#[test]
+fn refinement_keeps_runs_with_temporaries_and_exits() {
+    // Nondeterministic choices by a temporary, an exit from inside the SCC, and the
+    // start location inside the SCC: every run maps to the refined ITS.
+    let its = parse_koat(&koat(
+        "  l0(X,Y) -> l0(X - 1,Y + T) :|: X >= 1 && T >= 0 && T <= 2\n  l0(X,Y) -> l1(X,Y - 1) :|: X <= 0 && Y >= 1\n  l1(X,Y) -> l1(X,Y - 1) :|: Y >= 1\n  l1(X,Y) -> l0(X + 2,Y) :|: Y <= 0 && X <= -5\n  l1(X,Y) -> l2(X,Y) :|: Y <= 0\n",
+        "X Y",
+    ))
+    .unwrap();
+    let sccs = cyclic_sccs(&its);
+    let (refined, origin) =
+        preprocess::partial_evaluate(&its, &sccs, Duration::from_secs(10), limits().deadline)
+            .expect("split");
+    assert!(refined.locations.len() > its.locations.len());
+    assert!(replay(&its, &refined, &origin, 7, 60) > 300);
+}
+
+#[test]
+fn benchmark_refinements_keep_runs() {
+    let Some(dir) = common::koat_dir() else {
+        return;
+    };
+    // Phases (SPEED's Example4, cyclic), LICS04's choice, and a sample of the set.
+    let files = common::koat_files(&dir);
+    let named = [
+        "PLDI09/Example4.koat",
+        "PLDI09/cyclic.koat",
+        "LICS04/choice.koat",
+    ];
+    let mut refined_count = 0;
+    for (k, f) in files.iter().enumerate() {
+        let name = f.display().to_string();
+        if k % 60 != 0 && !named.iter().any(|n| name.ends_with(n)) {
+            continue;
+        }
+        let its = parse_koat(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+        let sccs = cyclic_sccs(&pre);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let Some((refined, origin)) =
+            preprocess::partial_evaluate(&pre, &sccs, Duration::from_secs(5), deadline)
+        else {
+            continue;
+        };
+        refined_count += 1;
+        replay(&pre, &refined, &origin, 5, 6);
+    }
+    assert!(refined_count >= 3, "only {refined_count} refined");
+}

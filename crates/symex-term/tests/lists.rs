@@ -1,0 +1,163 @@
+//! List invariants (issue 12, seed 000): the paper's running example and programs that
+//! build, walk, search and free singly linked lists. Every YES is re-run on the reference
+//! interpreter for list lengths 0..8 (each run must end without undefined behaviour) and on
+//! random inputs; every `ERR` and every non-terminating program is confirmed by a concrete
+//! run that hits the bug or runs into the instruction limit.
+
+mod common;
+use common::*;
+use symex_engine::{End, Program};
+use symex_its::Poly;
+use symex_term::rules::Semantics;
+use symex_term::{its_build, seg, validate, Answer, Report};
+
+/// Runs `main` of the plain build with `n` as the first `__VERIFIER_nondet_uint`.
+fn run_len(prog: &Program, n: u32) -> End {
+    run_with(
+        prog,
+        "__VERIFIER_nondet_uint",
+        n.to_le_bytes().to_vec(),
+        1_000_000,
+    )
+}
+
+/// The analysis with a 15 s budget (a MAYBE spends the rest of its budget on the search for
+/// a non-termination witness).
+fn quick(p: &std::path::Path) -> Report {
+    let mut opts = options(Semantics::default());
+    opts.max_time = std::time::Duration::from_secs(15);
+    symex_term::analyse(&load(p, true), &opts)
+}
+
+/// YES, memory safe, confirmed on lists of length 0..8 and on random inputs.
+fn yes(p: &std::path::Path) -> Report {
+    let r = term(p, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(r.memory_safe);
+    let prog = Program::new(load(p, false));
+    for n in 0..8 {
+        let end = run_len(&prog, n);
+        assert!(matches!(end, End::Exit(_)), "length {n}: {end:?}");
+    }
+    let check = validate::check(&load(p, false), &options(Semantics::default()), &r, 20);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+    assert!(check.finished >= 5, "{}", check.summary());
+    r
+}
+
+/// The paper's running example: YES, memory safe; both loop heads hold a list invariant, and
+/// the ITS transition of the traversal decreases the list's length by one under `ℓ ≥ 2`
+/// while every other variable of that head is free — the length is the ranking argument.
+#[test]
+fn running_example_offsetof_traversal() {
+    let p = repo().join("examples/term/list_traverse.c");
+    let r = yes(&p);
+    let seg = r.seg.as_ref().expect("a SEG");
+    let text = seg::describe(seg);
+    assert_eq!(text.matches("list l0 ->^{x").count(), 2, "{text}");
+    assert!(text.contains("(8:ptr:next..null)"), "{text}");
+    // The traversal head: the one whose only integer variables are in its list.
+    let h = seg
+        .heads
+        .iter()
+        .position(|h| h.name.contains("while"))
+        .expect("the traversal head");
+    let spec = &seg.heads[h];
+    let len = spec.slots.len() + spec.mem.lists[0].len;
+    let pos = its_build::head_positions(seg)[h][&len];
+    let its = r.its.as_ref().expect("an ITS");
+    let lx = Poly::var(pos);
+    let walk: Vec<_> = its
+        .transitions
+        .iter()
+        .filter(|t| t.source == h + 1 && t.targets[0].0 == h + 1)
+        .collect();
+    assert_eq!(walk.len(), 1, "{its:?}");
+    let update = &walk[0].targets[0].1;
+    assert_eq!(update[pos], lx.sub(&Poly::constant(1)));
+    assert!(
+        walk[0]
+            .guard
+            .iter()
+            .any(|a| a.poly == lx.sub(&Poly::constant(2))),
+        "the guard has ℓ ≥ 2: {:?}",
+        walk[0].guard
+    );
+    // No other head variable decreases: only the length can rank the loop.
+    for (i, u) in update.iter().enumerate() {
+        if i != pos {
+            assert!(
+                u.as_constant().is_some()
+                    || u.vars().iter().all(|v| *v >= its.vars.len())
+                    || *u == Poly::var(i)
+            );
+        }
+    }
+}
+
+const BUILD: &str = r#"
+#include <stdlib.h>
+extern unsigned int __VERIFIER_nondet_uint(void);
+struct node { int payload; struct node *link; };
+static struct node *build(unsigned int count) {
+  struct node *front = NULL;
+  for (unsigned int i = 0; i < count; i++) {
+    struct node *fresh = malloc(sizeof(struct node));
+    fresh->payload = (int)i;
+    fresh->link = front;
+    front = fresh;
+  }
+  return front;
+}
+"#;
+
+/// A use of an element after its `free`: `ERR` at the load, which a concrete run with a
+/// non-empty list hits too.
+#[test]
+fn use_after_free_of_an_element_is_err() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  if (front != NULL) {{
+    free(front);
+    return front->payload;
+  }}
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    assert!(!r.memory_safe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(
+        reason.contains("freed") && reason.contains("p.c:20:"),
+        "{reason}"
+    );
+    let prog = Program::new(load(&p, false));
+    assert!(matches!(run_len(&prog, 3), End::Bug(_)));
+}
+
+/// A cyclic list searched for NULL never ends: never YES, and the concrete run loops.
+#[test]
+fn cyclic_list_searched_for_null_is_not_yes() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  if (front == NULL) return 0;
+  struct node *last = front;
+  while (last->link != NULL) last = last->link;
+  last->link = front;
+  struct node *p = front;
+  while (p != NULL) p = p->link;
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let prog = Program::new(load(&p, false));
+    assert!(loops(&run_len(&prog, 3)));
+}

@@ -1,0 +1,138 @@
+//! Three precision rules, each against the reference interpreter:
+//!
+//! * **corner facts** at loop heads (`x − z ≥ lx − uz` from the arrival's bounds): `z--` cannot
+//!   overflow only because `z` falls with `x` (`x > 0` in the loop); without the lower bound
+//!   on `z` the same loop overflows, and the analysis must not prove it;
+//! * **speculated arithmetic**: simplifycfg computes both arms of `y > 0 ? x − y : x − 1`; the
+//!   unselected `x − y` may overflow (poison nobody reads), the selected one must not;
+//! * **exact reading conversions**: `sig(~y) = ~y − 2³²` for `y > 0`, so `x = ~y` ends the loop
+//!   (SV-COMP's termination-bwb/not-04), checked on all 65536 pairs of 8-bit inputs.
+
+mod common;
+use common::*;
+use symex_engine::{Checks, End, Program, RunOptions, TestFile, TestInput};
+use symex_term::rules::Semantics;
+use symex_term::{validate, Answer};
+
+/// Runs `main` on one 32-bit input per `__VERIFIER_nondet_*` call, in order.
+fn run_ints(prog: &Program, inputs: &[i32], limit: u64) -> End {
+    let bytes = inputs.iter().map(|v| v.to_le_bytes().to_vec()).collect();
+    run_bytes(prog, bytes, limit)
+}
+
+/// Runs `main` on the inputs' bytes (one entry per `__VERIFIER_nondet_*` call, in order).
+fn run_bytes(prog: &Program, inputs: Vec<Vec<u8>>, limit: u64) -> End {
+    let test = TestFile {
+        program: None,
+        entry: Some("main".into()),
+        inputs: inputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, bytes)| TestInput {
+                name: format!("in{i}"),
+                bytes,
+            })
+            .collect(),
+        outcome: None,
+    };
+    let ro = RunOptions {
+        entry: "main".into(),
+        checks: Checks {
+            overflow: true,
+            leaks: false,
+            ..Checks::default()
+        },
+        max_instructions: limit,
+        max_time: None,
+    };
+    symex_engine::run(prog, &test, &ro).end
+}
+
+/// A YES must survive the interpreter's boundary and random runs (overflow checks on).
+fn assert_checked_yes(src: &str) -> symex_term::Report {
+    let (_dir, path) = source(src);
+    let r = term(&path, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(r.memory_safe);
+    let c = validate::check(&load(&path, false), &options(Semantics::default()), &r, 20);
+    assert!(c.contradiction.is_none(), "{}", c.summary());
+    assert!(c.finished > 0, "{}", c.summary());
+    r
+}
+
+/// Not YES, and the interpreter reaches undefined behaviour on `inputs`.
+fn assert_ub_not_proved(src: &str, inputs: &[i32]) {
+    let (_dir, path) = source(src);
+    let r = term(&path, Semantics::default());
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let prog = Program::new(load(&path, false));
+    let end = run_ints(&prog, inputs, 100_000);
+    assert!(matches!(end, End::Bug(_)), "{end:?}");
+}
+
+const CORNER: &str = "extern int __VERIFIER_nondet_int(void);\n\
+    int main(void) { int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+    int z = __VERIFIER_nondet_int(); if (z < 1) return 0;\n\
+    while (x > 0 && y > 0) { if (__VERIFIER_nondet_int()) { x = x - 1; z = z - 1; } else y = y - 1; }\n\
+    return z; }\n";
+
+#[test]
+fn a_corner_fact_excludes_the_overflow() {
+    let r = assert_checked_yes(CORNER);
+    // Some head fact relates two registers with a constant from the bounds (`z − x ≥ 1 − smax`).
+    let seg = r.seg.as_ref().expect("a SEG");
+    assert!(
+        seg.heads
+            .iter()
+            .flat_map(|h| &h.facts)
+            .any(|f| f.poly.vars().len() == 2 && f.poly.constant_term().abs() > 1 << 30),
+        "{}",
+        symex_term::seg::describe(seg)
+    );
+    // Without `z ≥ 1`, z = INT_MIN overflows at the first `z − 1`.
+    let unbounded = CORNER.replace("if (z < 1) return 0;", "");
+    assert_ub_not_proved(&unbounded, &[1, 1, i32::MIN, 1]);
+}
+
+const SPECULATED: &str = "extern int __VERIFIER_nondet_int(void);\n\
+    int main(void) { int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+    while (x > 0) { if (y > 0) x = x - y; else x = x - 1; } return 0; }\n";
+
+#[test]
+fn an_unselected_overflow_is_not_undefined_behaviour() {
+    assert_checked_yes(SPECULATED);
+    // The runs the rule is about: `x − y` would overflow, the select takes `x − 1`.
+    let (_dir, path) = source(SPECULATED);
+    let prog = Program::new(load(&path, false));
+    for (x, y) in [(3, i32::MIN), (1, i32::MIN), (5, -7), (i32::MAX, i32::MAX)] {
+        let end = run_ints(&prog, &[x, y], 1_000);
+        assert!(
+            !matches!(end, End::Bug(_)) && !loops(&end),
+            "{x}, {y}: {end:?}"
+        );
+    }
+    // The same overflow in the selected arm is undefined behaviour: x = INT_MAX, y = −1.
+    let selected = SPECULATED.replace("if (y > 0)", "if (y < 0)");
+    assert_ub_not_proved(&selected, &[i32::MAX, -1]);
+}
+
+const NOT: &str = "extern signed char __VERIFIER_nondet_char(void);\n\
+    int main(void) { int x = __VERIFIER_nondet_char(), y = __VERIFIER_nondet_char();\n\
+    while (y != 0) { if (x <= 0 || y <= 0) y = 0; else x = ~y; } return 0; }\n";
+
+#[test]
+fn a_bitwise_not_is_converted_exactly() {
+    let (_dir, path) = source(NOT);
+    let r = term(&path, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let prog = Program::new(load(&path, false));
+    for x in i8::MIN..=i8::MAX {
+        for y in i8::MIN..=i8::MAX {
+            let end = run_bytes(&prog, vec![vec![x as u8], vec![y as u8]], 10_000);
+            assert!(
+                !loops(&end) && !matches!(end, End::Bug(_)),
+                "{x}, {y}: {end:?}"
+            );
+        }
+    }
+}
