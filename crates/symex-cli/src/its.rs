@@ -206,7 +206,12 @@ fn termination_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
-    let result = termination::prove(its, limits);
+    // Retried on the ITS refined by partial evaluation when there is no proof.
+    let (refined, result) = termination::prove_refining(its, limits);
+    let its = match &result {
+        Termination::Yes(_) => &refined,
+        Termination::Maybe(..) => its,
+    };
     // Only a witness that replays for many iterations is reported.
     let witness = match &result {
         Termination::Maybe(..) => nontermination::prove(its, limits.query_timeout)
@@ -277,6 +282,10 @@ fn complexity_answer(
                 out["bound"] = json!(a);
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
+                if !c.twn.is_empty() {
+                    out["twn_loops"] =
+                        json!(c.twn.iter().map(|l| twn_line(its, l)).collect::<Vec<_>>());
+                }
             }
             None => {
                 out["bound"] = json!("MAYBE");
@@ -291,6 +300,9 @@ fn complexity_answer(
                 if !args.quiet {
                     println!("bound: {}", c.bound.display(&its.vars));
                     print_proof(its, &c.proof);
+                    for l in &c.twn {
+                        println!("{}", twn_line(its, l));
+                    }
                     for (i, b) in c.transition_bounds.iter().enumerate() {
                         println!("  runtime bound of t{i}: {}", b.display(&its.vars));
                     }
@@ -311,4 +323,25 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// A loop bounded by its closed form (`symex_its::twn`), in words.
+fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
+    let update = its.transitions[l.transitions[0]].update();
+    let scale: Vec<String> = l
+        .factors
+        .keys()
+        .map(|v| {
+            let u = update[*v].display(&|w| its.vars[w].clone());
+            format!("{}' = {u}", its.vars[*v])
+        })
+        .collect();
+    let ts: Vec<String> = l.transitions.iter().map(|i| format!("t{i}")).collect();
+    format!(
+        "twn loop at {} ({}; {}): at most {} iterations per entry",
+        its.locations[l.location],
+        ts.join(", "),
+        scale.join(", "),
+        l.bound.display(&|v| format!("|{}|", its.vars[v]))
+    )
 }

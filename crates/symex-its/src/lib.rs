@@ -36,6 +36,7 @@ pub mod ranking;
 pub mod scc_size;
 pub mod smt;
 pub mod termination;
+pub mod twn;
 
 pub use its::{Atom, Goal, Its, Rel, Transition};
 pub use parse::{parse_koat, ParseError};
