@@ -6,6 +6,8 @@
 #   bench/term.sh [LIMIT] [SET...]   # LIMIT seconds per program (default 60); sets: svcomp,
 #                                    # c-integer, svcomp-tpdb, aprove-numeric (default: all),
 #                                    # aprove-alloca (memory; not in the default)
+#                                    # hensel22 (lists, all terminating), aprove-unsafe (memory-unsafe:
+#                                    # any YES is wrong; both not in the default)
 #   SYMEX=path/to/symex JOBS=2 KEEP=results.tsv STEP=4 bench/term.sh 60   # STEP: every STEP-th program of each set
 #   RESULTS=results.tsv bench/term.sh 60 svcomp ...                      # only summarise a KEEP file
 # Verdicts: the SV-COMP rows of tasks.tsv (`termination`, expected true/false, -m32 for ILP32);
@@ -34,13 +36,15 @@ for s in "${sets[@]}"; do
         awk -F'\t' -v d="$shared/sv-comp" '$3=="termination" {
             printf "%s\t%s\t%s\t%s\n", "svcomp", ($4=="true" ? "YES" : "NO"), ($6=="ILP32" ? "-m32" : "-"), d "/" $2 }' \
             "$shared/sv-comp/tasks.tsv" ;;
-    c-integer|svcomp-tpdb|aprove-numeric|aprove-alloca)
+    c-integer|svcomp-tpdb|aprove-numeric|aprove-alloca|hensel22|aprove-unsafe)
         flag=-
         case "$s" in
         c-integer) dir="$shared/tpdb/C_Integer" flag=--math-int ;;
         svcomp-tpdb) dir="$shared/tpdb/C/SV-COMP_Termination_Category" ;;
         aprove-numeric) dir="$shared/tpdb/C/AProVE_numeric" ;;
         aprove-alloca) dir="$shared/tpdb/C/AProVE_memory_alloca" ;;
+        hensel22) dir="$shared/tpdb/C/Hensel_22" ;;
+        aprove-unsafe) dir="$shared/tpdb/C/AProVE_memory_unsafe" ;;
         esac
         find "$dir" -name '*.c' | sort | while read -r f; do
             b="$(basename "$f")"
@@ -49,6 +53,7 @@ for s in "${sets[@]}"; do
             *false-termination*|*_false.c) v=NO ;;
             *) v=unknown ;;
             esac
+            case "$s" in hensel22) v=YES ;; aprove-unsafe) v=NO ;; esac
             printf '%s\t%s\t%s\t%s\n' "$s" "$v" "$flag" "$f"
         done ;;
     *) echo "unknown set $s" >&2; exit 2 ;;

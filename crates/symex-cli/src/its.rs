@@ -206,7 +206,12 @@ fn termination_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
-    let result = termination::prove(its, limits);
+    // Retried on the ITS refined by partial evaluation when there is no proof.
+    let (refined, result) = termination::prove_refining(its, limits);
+    let its = match &result {
+        Termination::Yes(_) => &refined,
+        Termination::Maybe(..) => its,
+    };
     // Only a witness that replays for many iterations is reported.
     let witness = match &result {
         Termination::Maybe(..) => nontermination::prove(its, limits.query_timeout)

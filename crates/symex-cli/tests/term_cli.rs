@@ -73,3 +73,13 @@ fn check_property_termination() {
     ]);
     assert_eq!(out.lines().last(), Some("FALSE"), "{out}");
 }
+
+/// `__VERIFIER_*` declared `noreturn` still return (SV-COMP's rules): the loop after them is
+/// analysed and proved, not cut off as undefined behaviour; positions stay the source's.
+#[test]
+fn noreturn_verifier_declarations_return() {
+    let file = example("noreturn_assume.c");
+    let (code, out) = symex(&["term", file.to_str().unwrap()]);
+    assert_eq!((code, out.lines().next()), (0, Some("YES")), "{out}");
+    assert!(out.contains("memory_safe: true"), "{out}");
+}

@@ -161,7 +161,28 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
             message: "no such file".into(),
         });
     }
-    run_tool(opts.clang(), &opts.clang_args(src, out), src)
+    let text = std::fs::read(src).map_err(|e| FrontendError::Input {
+        path: src.display().to_string(),
+        message: format!("cannot read it: {e}"),
+    })?;
+    let Some(rewritten) = std::str::from_utf8(&text)
+        .ok()
+        .and_then(|t| crate::verifier_decls::without_noreturn_verifier_decls(t, src))
+    else {
+        return run_tool(opts.clang(), &opts.clang_args(src, out), src);
+    };
+    // The copy lives beside the bitcode; quoted includes still resolve from the source's folder.
+    let copy = out.with_extension("verifier.c");
+    std::fs::write(&copy, rewritten).map_err(|e| FrontendError::Input {
+        path: copy.display().to_string(),
+        message: format!("cannot write a scratch copy: {e}"),
+    })?;
+    let mut args = opts.clang_args(&copy, out);
+    if let Some(dir) = src.parent().filter(|d| !d.as_os_str().is_empty()) {
+        args.insert(0, dir.display().to_string());
+        args.insert(0, "-iquote".into());
+    }
+    run_tool(opts.clang(), &args, src)
 }
 
 /// Runs the `opt` pass pipeline on `input`, writing bitcode to `out`.

@@ -15,6 +15,7 @@ mod llvm_facts;
 mod lower;
 mod print;
 pub mod uses;
+mod verifier_decls;
 
 pub use driver::{FrontendOptions, InputKind, DEFAULT_CLANG_FLAGS, SIMPLIFY_PASSES};
 pub use error::FrontendError;

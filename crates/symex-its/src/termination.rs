@@ -294,3 +294,34 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
         })
         .collect()
 }
+
+/// As [`prove`]; when that finds no proof, retries on the ITS refined by partial
+/// evaluation of the SCCs without one ([`crate::preprocess::refine_by_partial_evaluation`]:
+/// same runs), within about twice the first attempt's time plus two seconds. Returns the
+/// ITS the proof's transition indices refer to.
+pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
+    let started = Instant::now();
+    let first = prove(its, limits);
+    if matches!(first, Termination::Yes(_)) {
+        return (its.clone(), first);
+    }
+    let budget = started.elapsed() * 2 + Duration::from_secs(2);
+    let retry = Limits {
+        query_timeout: limits.query_timeout.min(budget),
+        deadline: limits.deadline.min(Instant::now() + budget),
+    };
+    let sccs = unproved_sccs(its, &retry);
+    let refined = crate::preprocess::refine_by_partial_evaluation(
+        its,
+        &sccs,
+        retry.query_timeout,
+        retry.deadline,
+    );
+    if let Some(refined) = refined {
+        let second = prove(&refined, &retry);
+        if matches!(second, Termination::Yes(_)) {
+            return (refined, second);
+        }
+    }
+    (its.clone(), first)
+}

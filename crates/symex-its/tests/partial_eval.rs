@@ -175,3 +175,46 @@ fn benchmark_refinements_keep_runs() {
     }
     assert!(refined_count >= 3, "only {refined_count} refined");
 }
+
+#[test]
+fn termination_retries_on_the_refinement_and_its_functions_hold_on_runs() {
+    let its = parse_koat(&koat(CYCLIC, "A B C")).unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let (refined, result) = termination::prove_refining(&pre, &limits());
+    let termination::Termination::Yes(proof) = result else {
+        panic!("no proof after the refinement: {result:?}");
+    };
+    // Every linear function on concrete runs of the refined ITS: non-increasing on the
+    // transitions it was found for, and ≥ 1 and dropping by 1 on those it removes.
+    let mut checked = 0;
+    let mut rng = Rng::new(3);
+    for seed in 0..40 {
+        // Mostly entries that pass the guard `A ≥ 0 ∧ B ≥ A + 1`.
+        let a = rng.range(-1, 6);
+        let start = vec![a, a + rng.range(0, 12), rng.range(-3, 3)];
+        let cfg = RunConfig {
+            seed,
+            max_steps: 500,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&refined).run(&start, &cfg);
+        for (k, &j) in run.taken.iter().enumerate() {
+            let (l, x) = &run.trace[k];
+            let (m, y) = &run.trace[k + 1];
+            for step in proof.iter().flat_map(|p| &p.steps) {
+                if step.multiphase.is_some() || !step.remaining.contains(&j) {
+                    continue;
+                }
+                let before = step.function.eval(*l, x).unwrap();
+                let after = step.function.eval(*m, y).unwrap();
+                assert!(after <= before, "t{j} increases {:?}", step.function);
+                if step.removed.contains(&j) {
+                    assert!(before >= 1 && after < before, "t{j} not strict");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "{checked} checks");
+}

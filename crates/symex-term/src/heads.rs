@@ -338,6 +338,9 @@ pub fn shared_range_candidates(slots: &[(u32, crate::state::Reading)]) -> Vec<At
         .collect()
 }
 
+/// Registers up to which a head gets [`corner_facts`].
+pub const MAX_CORNER_REGISTERS: usize = 8;
+
 /// Octagon facts from the corners of the arrival's box: for registers `x`, `y` with bounds
 /// `x ∈ [lx, ux]`, `y ∈ [ly, uy]` (the literal facts kept, else the type range), the four
 /// facts `x − y ≥ lx − uy`, `x − y ≤ ux − ly`, `x + y ≥ lx + ly`, `x + y ≤ ux + uy`. They
@@ -345,9 +348,14 @@ pub fn shared_range_candidates(slots: &[(u32, crate::state::Reading)]) -> Vec<At
 /// moves `x` and `y` together (`x--; z--;` keeps `x − z`, so `x ≥ z − 298` still holds when
 /// `x`'s own lower bound is gone and excludes the overflow of `x--`). A fact whose bounds are
 /// both type bounds is left out (the ranges imply it). `ranges`: the type range per
-/// register (`None`: unbounded, or not an integer worth pairing).
+/// register (`None`: unbounded, or not an integer worth pairing). Heads with more than
+/// [`MAX_CORNER_REGISTERS`] such registers get none (the facts grow quadratically, and every
+/// arrival's instance check pays for each).
 pub fn corner_facts(ranges: &[Option<(i128, i128)>], facts: &[Atom]) -> Vec<Atom> {
     let n = ranges.len();
+    if ranges.iter().flatten().count() > MAX_CORNER_REGISTERS {
+        return Vec::new();
+    }
     // (bound, from a literal fact) per register; `None`: unbounded.
     let mut lo: Vec<Option<(i128, bool)>> =
         ranges.iter().map(|r| r.map(|r| (r.0, false))).collect();
@@ -413,4 +421,190 @@ fn unit_atom(f: &Atom) -> Option<(usize, i128, i128)> {
     };
     let a = f.poly.linear_coeff(v);
     (f.poly.is_linear() && (a == 1 || a == -1)).then(|| (v, a, f.poly.constant_term()))
+}
+
+/// The head a chain starts from, as [`ladder_drops`] needs it: its facts, its variables
+/// (per slot index) and its registers (frame index, slot).
+pub struct ChainOrigin {
+    pub facts: Vec<Atom>,
+    pub vars: Vec<Option<usize>>,
+    pub regs: Vec<(usize, Slot)>,
+}
+
+/// Widening of literal ladders. The literal candidates are thresholds (`x ≤ 1`, `x ≤ 2`,
+/// `x ≤ 3`, `x ≤ smax`, …); a counter that grows by one per visit breaks one of them per SEG
+/// round, and every round rebuilds the whole graph (5 nested loops: over 50 rounds). When an
+/// arrival from head `o` (its KB holds `o`'s instantiated facts) breaks a unit bound on a
+/// register, the other unit bounds of that register in the same direction are re-checked
+/// against the arrival's KB *without* `o`'s bounds of the same register in that direction:
+/// those that held only because the previous value was bounded fall at once; those the
+/// loop re-establishes (a guard `x < 10` keeps `x ≤ 10`) stay. Returns the facts to drop too
+/// (dropping facts only generalizes the head).
+pub fn ladder_drops(
+    kb: &mut crate::kb::Kb,
+    (kept, dropped): (&[Atom], &[Atom]),
+    arrival: &[Atom],
+    regs: &[(usize, Slot)],
+    origin: &ChainOrigin,
+    mu: &dyn Fn(usize) -> Poly,
+) -> Vec<Atom> {
+    let sub = |i: usize| {
+        origin
+            .vars
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(Poly::constant(0), Poly::var)
+    };
+    let mut out: Vec<Atom> = Vec::new();
+    let broken: FxHashSet<(usize, i128)> = dropped
+        .iter()
+        .filter(|f| f.rel == symex_its::Rel::Ge)
+        .filter_map(unit_atom)
+        .map(|(v, a, _)| (v, a))
+        .collect();
+    let unit_on = |f: &Atom, v: usize, a: i128| {
+        f.rel == symex_its::Rel::Ge && unit_atom(f).is_some_and(|(w, b, _)| w == v && b == a)
+    };
+    for (v, a) in broken {
+        let Some(j) = regs
+            .get(v)
+            .and_then(|r| origin.regs.iter().position(|o| o == r))
+        else {
+            continue;
+        };
+        let own: Vec<Atom> = origin
+            .facts
+            .iter()
+            .filter(|f| unit_on(f, j, a))
+            .map(|f| Atom {
+                poly: f.poly.substitute(&sub),
+                rel: f.rel,
+            })
+            .collect();
+        let weaker: Vec<Atom> = arrival
+            .iter()
+            .filter(|x| !own.contains(x))
+            .cloned()
+            .collect();
+        if weaker.len() == arrival.len() {
+            continue;
+        }
+        for f in kept.iter().filter(|f| unit_on(f, v, a)) {
+            let inst = Atom {
+                poly: f.poly.substitute(mu),
+                rel: f.rel,
+            };
+            if !kb.entails(&weaker, &inst) {
+                out.push(f.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Affine equalities the first arrival may satisfy, from one model of it (`values`: each
+/// register's value there): `x + y − z = c`, `x − y = c` and `x + y = c` with `c` the model's
+/// value (pairs up to [`MAX_CORNER_REGISTERS`] registers, triples up to 6), each as two
+/// inequalities. Generalization
+/// keeps those every arrival entails, e.g. `i + j = MAX − 1` of a loop that walks `i` up
+/// and `j` down over one array (`j ≥ 0` follows from `i < MAX`).
+pub fn affine_candidates(values: &[Option<i128>], widths: &[u32]) -> Vec<Atom> {
+    let wide: Vec<(usize, i128)> = (0..values.len())
+        .filter(|i| widths[*i] > 1)
+        .filter_map(|i| values[i].map(|v| (i, v)))
+        .collect();
+    if wide.len() > MAX_CORNER_REGISTERS {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut both = |p: Poly, c: i128| {
+        out.push(crate::state::ge_c(&p, c));
+        out.push(crate::state::le_c(&p, c));
+    };
+    for (a, &(i, vi)) in wide.iter().enumerate() {
+        for &(j, vj) in &wide[a + 1..] {
+            both(Poly::var(i).sub(&Poly::var(j)), vi - vj);
+            both(Poly::var(i).add(&Poly::var(j)), vi + vj);
+            if wide.len() > 6 {
+                continue;
+            }
+            for &(k, vk) in wide.iter().filter(|(k, _)| *k != i && *k != j) {
+                both(
+                    Poly::var(i).add(&Poly::var(j)).sub(&Poly::var(k)),
+                    vi + vj - vk,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Whether a loop's first arrival is executed for one more iteration before it is
+/// generalized (peeling): on the path from the program's start, not unrolled before, with at
+/// least as many live registers holding literals as symbolic ones (`b = 30` beside `x`). The general state is
+/// then built from the second arrival, whose relations the first does not have: after
+/// `b = b | (b + 1); x = x − b;` once, `x + b ≤ smax` holds (the first arrival only has
+/// `x + b ≤ smax + 30`), and it excludes the overflow of `b + 1` while `x > 0`.
+pub fn peel(module: &Module, from_start: bool, s: &crate::state::State) -> bool {
+    if !from_start || s.unrolled > 0 {
+        return false;
+    }
+    let f = s.top();
+    // Not with pointers: a head built from a peeled arrival would keep its array cells at
+    // the literal offsets of the second iteration (`a[1]`) instead of `a[i]`.
+    if s.frames.iter().any(|fr| !fr.ptrs.is_empty()) {
+        return false;
+    }
+    let live = live_slots(module, f, false);
+    let flags = flag_slots(module, f.func);
+    let (mut literal, mut symbolic) = (0, 0);
+    for (slot, v) in &f.regs {
+        if !live.contains(slot) || flags.contains(slot) {
+            continue;
+        }
+        match v {
+            crate::state::Val::Const(_) => literal += 1,
+            crate::state::Val::Var(_) => symbolic += 1,
+        }
+    }
+    // Mostly literal: an extension of the concrete unrolling, and as cheap (each peeled
+    // arrival with many symbolic registers costs a round of head facts of its own).
+    literal > 0 && literal >= symbolic
+}
+
+/// Sums and differences of two registers within the type range (`x + y ≤ smax`, `x − y ≥
+/// smin`, …; up to [`MAX_CORNER_REGISTERS`] registers): candidates the arrival must entail,
+/// unlike the corner facts. `x + b ≤ smax` holds from the second iteration of
+/// `while (x > 0) { b = b | (b + 1); x = x − b; }` on and keeps `b + 1` from overflowing.
+pub fn in_range_candidates(ranges: &[Option<(i128, i128)>]) -> Vec<Atom> {
+    let regs: Vec<(usize, (i128, i128))> = ranges
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|r| (i, r)))
+        .collect();
+    if regs.len() > MAX_CORNER_REGISTERS {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (a, &(i, (li, hi))) in regs.iter().enumerate() {
+        for &(j, (lj, hj)) in &regs[a + 1..] {
+            let (lo, hi) = (li.max(lj), hi.min(hj));
+            let sum = Poly::var(i).add(&Poly::var(j));
+            out.push(crate::state::le_c(&sum, hi));
+            if lo < 0 {
+                out.push(crate::state::ge_c(&sum, lo));
+            }
+            for diff in [
+                Poly::var(i).sub(&Poly::var(j)),
+                Poly::var(j).sub(&Poly::var(i)),
+            ] {
+                out.push(crate::state::le_c(&diff, hi));
+                if lo < 0 {
+                    out.push(crate::state::ge_c(&diff, lo));
+                }
+            }
+        }
+    }
+    out
 }

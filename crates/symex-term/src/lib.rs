@@ -129,9 +129,12 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         Ok(seg) => {
             report.memory_safe = true;
             let its = its_build::to_its(&seg);
-            let pre = preprocess::preprocess(&its, query_timeout);
+            // The preprocessing's budget and every query of the back end end at the
+            // deadline too (one query could otherwise run `query_timeout` past it).
+            let left = || deadline.saturating_duration_since(Instant::now());
+            let pre = preprocess::preprocess(&its, query_timeout.min(left()));
             let tl = termination::Limits {
-                query_timeout,
+                query_timeout: query_timeout.min(left()),
                 deadline,
             };
             match termination::prove(&pre, &tl) {

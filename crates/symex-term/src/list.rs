@@ -244,12 +244,17 @@ fn element_shape(st: &State, a: usize, cells: &[usize]) -> Option<(Vec<Field>, u
     Some((fields, next?))
 }
 
-/// The pointer of a next cell when it points to the start of something.
-fn link(st: &State, cell: usize) -> &Ptr {
-    match &st.mem.cells[cell].val {
-        Content::Ptr(p) => p,
-        Content::Int(..) => unreachable!("a next field holds a pointer"),
-    }
+/// The next pointer of element `a` (its field at `off`), read afresh: folding moves cells.
+fn link(st: &State, a: usize, off: i128) -> Ptr {
+    st.mem
+        .cells
+        .iter()
+        .find(|c| c.alloc == a && c.off.as_constant() == Some(off))
+        .and_then(|c| match &c.val {
+            Content::Ptr(p) => Some(p.clone()),
+            Content::Int(..) => None,
+        })
+        .unwrap_or_else(Ptr::unknown)
 }
 
 /// Folds the chains of concrete list elements of `st` into list invariants (and an element
@@ -258,6 +263,12 @@ fn link(st: &State, cell: usize) -> &Ptr {
 /// (a live register, another cell, a list's end); an element two things point into starts
 /// a chain of its own, so lists never share elements.
 pub fn fold(ex: &mut Exec, st: &mut State) {
+    // Without a struct with a pointer field there are no elements to fold; the liveness
+    // the reference counts need would only cost time at every arrival.
+    if !module_has_links(ex.module) {
+        return;
+    }
+    collect_garbage(ex, st);
     let n = st.mem.allocs.len();
     let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, c) in st.mem.cells.iter().enumerate() {
@@ -270,7 +281,7 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
     }
     let nl = st.mem.lists.len();
     let (mut ext, mut preds) = (vec![false; n], vec![0usize; n]);
-    let (mut lext, mut lpreds) = (vec![false; nl], vec![0usize; nl]);
+    let mut lext = vec![false; nl];
     let mark = |p: &Ptr, ext: &mut [bool], lext: &mut [bool]| match p.target {
         Target::Alloc(a) => ext[a] = true,
         Target::List(l) => lext[l] = true,
@@ -285,6 +296,10 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
         }
     }
     let next_cell: Vec<Option<usize>> = shapes.iter().map(|s| s.as_ref().map(|s| s.1)).collect();
+    let next_off: Vec<i128> = next_cell
+        .iter()
+        .map(|c| c.map_or(0, |c| st.mem.cells[c].off.as_constant().unwrap_or(0)))
+        .collect();
     for (i, c) in st.mem.cells.iter().enumerate() {
         let Content::Ptr(p) = &c.val else { continue };
         let from_elem = next_cell[c.alloc] == Some(i) && p.off.as_constant() == Some(0);
@@ -292,9 +307,6 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
         match p.target {
             Target::Alloc(b) if from_elem && shapes[b].as_ref().map(|s| &s.0) == fields => {
                 preds[b] += 1
-            }
-            Target::List(l) if from_elem && Some(&st.mem.lists[l].fields) == fields => {
-                lpreds[l] += 1
             }
             _ => mark(p, &mut ext, &mut lext),
         }
@@ -312,7 +324,7 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
         let fields = shapes[e].as_ref().expect("an element").0.clone();
         loop {
             let cur = *chain.last().expect("non-empty");
-            let p = link(st, next_cell[cur].expect("an element"));
+            let p = link(st, cur, next_off[cur]);
             let Target::Alloc(b) = p.target else { break };
             let interior = p.off.as_constant() == Some(0)
                 && shapes[b].as_ref().map(|s| &s.0) == Some(&fields)
@@ -325,27 +337,62 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
             visited[b] = true;
             chain.push(b);
         }
-        let last = *chain.last().expect("non-empty");
-        let end = link(st, next_cell[last].expect("an element")).clone();
-        let absorb = match end.target {
-            Target::List(l) => {
-                let t = &st.mem.lists[l];
-                t.live && t.fields == fields && !lext[l] && lpreds[l] == 1
-            }
-            _ => false,
-        };
-        let ends_list = end.target == Target::Null && end.off.as_constant() == Some(0);
-        if absorb || ends_list || chain.len() >= 2 {
-            make_list(ex, st, &chain, fields, absorb.then_some(end.target));
-        }
+        // Every chain, even one element whose next field points elsewhere (the element that
+        // will close a cyclic list): a lone element kept as an allocation would stop the head
+        // from matching the next arrival, where it is part of a longer chain.
+        make_list(ex, st, &chain, fields);
     }
-    // Elements nothing points to (the walked-over part of a traversal): no access can reach
-    // them, and as live blocks of a `malloc` in a loop they would stop the head from keeping
-    // that site's allocation.
-    for a in 0..n {
-        if shapes[a].is_some() && !ext[a] && preds[a] == 0 && !visited[a] {
+    concat(ex, st);
+}
+
+/// Drops the list elements and lists nothing points to (transitively): an element unlinked
+/// by a deletion, the walked-over part of a traversal. No access can reach them, their
+/// pointers would keep other lists from being joined, and as live blocks of a `malloc` in a
+/// loop they would stop a head from keeping that site's allocation.
+fn collect_garbage(ex: &Exec, st: &mut State) {
+    loop {
+        let n = st.mem.allocs.len();
+        let nl = st.mem.lists.len();
+        let (mut used, mut lused) = (vec![false; n], vec![false; nl]);
+        let mut mark = |p: &Ptr| match p.target {
+            Target::Alloc(a) => used[a] = true,
+            Target::List(l) => lused[l] = true,
+            _ => {}
+        };
+        for (fi, f) in st.frames.iter().enumerate() {
+            let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
+            f.ptrs
+                .iter()
+                .filter(|(s, _)| live.contains(s))
+                .for_each(|(_, p)| mark(p));
+        }
+        for c in &st.mem.cells {
+            if let Content::Ptr(p) = &c.val {
+                mark(p);
+            }
+        }
+        for l in st.mem.lists.iter().filter(|l| l.live) {
+            mark(&l.end);
+        }
+        let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, c) in st.mem.cells.iter().enumerate() {
+            cells_of[c.alloc].push(i);
+        }
+        let dead: Vec<usize> = (0..n)
+            .filter(|a| !used[*a] && element_shape(st, *a, &cells_of[*a]).is_some())
+            .collect();
+        let dead_lists: Vec<usize> = (0..nl)
+            .filter(|l| !lused[*l] && st.mem.lists[*l].live)
+            .collect();
+        if dead.is_empty() && dead_lists.is_empty() {
+            return;
+        }
+        for a in dead {
             st.mem.allocs[a].live = false;
             st.mem.cells.retain(|c| c.alloc != a);
+        }
+        for l in dead_lists {
+            st.mem.lists[l].live = false;
         }
     }
 }
@@ -362,75 +409,42 @@ fn field_val(st: &State, a: usize, f: &Field) -> Val {
         })
 }
 
-/// Replaces the elements `chain` (and the list `absorb` their last element links to) by one
-/// list invariant.
-fn make_list(
-    ex: &mut Exec,
-    st: &mut State,
-    chain: &[usize],
-    fields: Vec<Field>,
-    absorb: Option<Target>,
-) {
+/// Replaces the elements `chain` by one list invariant (its end: the last element's next).
+fn make_list(ex: &mut Exec, st: &mut State, chain: &[usize], fields: Vec<Field>) {
     let head = chain[0];
     let tail = *chain.last().expect("non-empty");
-    let vals =
-        |a: usize, st: &State| -> Vec<Val> { fields.iter().map(|f| field_val(st, a, f)).collect() };
-    let first = vals(head, st);
-    let mut last = vals(tail, st);
-    let mut len = Poly::constant(chain.len() as i128);
-    let next_of_tail = fields
+    let vals = |a: usize| -> Vec<Val> { fields.iter().map(|f| field_val(st, a, f)).collect() };
+    let (first, last) = (vals(head), vals(tail));
+    let next = fields
         .iter()
-        .position(|f| f.kind == FieldKind::Next)
-        .expect("a next field");
-    let mut end = st
+        .find(|f| f.kind == FieldKind::Next)
+        .expect("a next field")
+        .off;
+    let end = st
         .mem
         .cells
         .iter()
-        .find(|c| c.alloc == tail && c.off.as_constant() == Some(fields[next_of_tail].off))
+        .find(|c| c.alloc == tail && c.off.as_constant() == Some(next))
         .and_then(|c| match &c.val {
             Content::Ptr(p) => Some(p.clone()),
             Content::Int(..) => None,
         })
         .unwrap_or_else(Ptr::unknown);
-    // The differences between consecutive values, per field (with the junction to an
-    // absorbed list).
     let mut steps = Vec::new();
-    let absorbed = absorb.map(|t| match t {
-        Target::List(l) => st.mem.lists[l].clone(),
-        _ => unreachable!("only lists are absorbed"),
-    });
-    for (k, f) in fields.iter().enumerate() {
+    for f in &fields {
         if f.kind == FieldKind::Next {
             steps.push(Step::default());
             continue;
         }
-        let mut seq: Vec<Poly> = chain.iter().map(|a| field_val(st, *a, f).poly()).collect();
-        if let Some(t) = &absorbed {
-            seq.push(t.first[k].poly());
-        }
+        let seq: Vec<Poly> = chain.iter().map(|a| field_val(st, *a, f).poly()).collect();
         let diffs: Vec<Poly> = seq.windows(2).map(|w| w[1].sub(&w[0])).collect();
-        let mut s = step_of(ex, st, &diffs);
-        if let Some(t) = &absorbed {
-            // The absorbed list's own steps, unless it has one element (then it has none).
-            if ex.kb.entails(&st.kb, &crate::state::ge_c(&t.len, 2)) {
-                s = s.meet(&t.steps[k]);
-            }
-        }
-        steps.push(s);
-    }
-    if let Some(t) = &absorbed {
-        len = len.add(&t.len);
-        last = t.last.clone();
-        end = t.end.clone();
-        if let Some(Target::List(l)) = absorb {
-            st.mem.lists[l].live = false;
-        }
+        steps.push(step_of(ex, st, &diffs));
     }
     let list = ListInv {
         site: st.mem.allocs[head].site,
         elem_size: st.mem.allocs[head].size.as_constant().unwrap_or(0),
         fields,
-        len,
+        len: Poly::constant(chain.len() as i128),
         first,
         last,
         steps,
@@ -447,6 +461,98 @@ fn make_list(
     retarget(st, Target::Alloc(head), Target::List(i));
 }
 
+/// Per list: whether a live register, a cell or an end at another offset or of another
+/// shape points to it, and how many list ends point to its start.
+fn list_refs(ex: &Exec, st: &State) -> (Vec<bool>, Vec<usize>) {
+    let n = st.mem.lists.len();
+    let (mut ext, mut ends) = (vec![false; n], vec![0usize; n]);
+    for (fi, f) in st.frames.iter().enumerate() {
+        let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
+        for (slot, p) in &f.ptrs {
+            if let (Target::List(j), true) = (p.target, live.contains(slot)) {
+                ext[j] = true;
+            }
+        }
+    }
+    for c in &st.mem.cells {
+        if let Content::Ptr(p) = &c.val {
+            if let Target::List(j) = p.target {
+                ext[j] = true;
+            }
+        }
+    }
+    for l in st.mem.lists.iter().filter(|l| l.live) {
+        if let Target::List(j) = l.end.target {
+            if l.end.off.as_constant() == Some(0) && st.mem.lists[j].fields == l.fields {
+                ends[j] += 1;
+            } else {
+                ext[j] = true;
+            }
+        }
+    }
+    (ext, ends)
+}
+
+/// Joins each list whose end is the start of a list nothing else points to: an element
+/// linked in front of a list (list extension, [L] §3.2.1), or a walked-over segment and the
+/// rest once the walk ended.
+fn concat(ex: &mut Exec, st: &mut State) {
+    loop {
+        let (ext, ends) = list_refs(ex, st);
+        let pair = st.mem.lists.iter().enumerate().find_map(|(a, la)| {
+            let Target::List(c) = la.end.target else {
+                return None;
+            };
+            let ok = la.live
+                && c != a
+                && st.mem.lists[c].live
+                && !ext[c]
+                && ends[c] == 1
+                && la.end.off.as_constant() == Some(0)
+                && st.mem.lists[c].fields == la.fields;
+            ok.then_some((a, c))
+        });
+        let Some((a, c)) = pair else { return };
+        join(ex, st, a, c);
+    }
+}
+
+/// List `a` followed by list `c`, as one list (in `a`'s place).
+fn join(ex: &mut Exec, st: &mut State, a: usize, c: usize) {
+    let (la, lc) = (st.mem.lists[a].clone(), st.mem.lists[c].clone());
+    let two = |ex: &mut Exec, st: &State, len: &Poly| match len.as_constant() {
+        Some(c) => c >= 2,
+        None => ex.kb.entails(&st.kb, &crate::state::ge_c(len, 2)),
+    };
+    let (a2, c2) = (two(ex, st, &la.len), two(ex, st, &lc.len));
+    let mut steps = Vec::new();
+    for (k, f) in la.fields.iter().enumerate() {
+        if f.kind == FieldKind::Next {
+            steps.push(Step::default());
+            continue;
+        }
+        let junction = lc.first[k].poly().sub(&la.last[k].poly());
+        let mut s = step_of(ex, st, &[junction]);
+        if a2 {
+            s = s.meet(&la.steps[k]);
+        }
+        if c2 {
+            s = s.meet(&lc.steps[k]);
+        }
+        steps.push(s);
+    }
+    let joined = ListInv {
+        len: la.len.add(&lc.len),
+        last: lc.last.clone(),
+        steps,
+        end: lc.end.clone(),
+        ..la
+    };
+    st.kb.extend(joined.facts());
+    st.mem.lists[a] = joined;
+    st.mem.lists[c].live = false;
+}
+
 /// What the differences `diffs` between consecutive values have in common.
 fn step_of(ex: &mut Exec, st: &State, diffs: &[Poly]) -> Step {
     if diffs.is_empty() {
@@ -456,15 +562,21 @@ fn step_of(ex: &mut Exec, st: &State, diffs: &[Poly]) -> Step {
     let delta = match consts[..] {
         [Some(c), ..] if consts.iter().all(|x| *x == Some(c)) => Some(c),
         _ => {
-            // One symbolic difference (an element linked in front of a list): its value if
-            // the KB fixes it.
+            // A symbolic difference (an element linked in front of a list): the value it has
+            // in a model, if the KB fixes it.
             let known: Vec<i128> = consts.iter().flatten().copied().collect();
-            let c = known.first().copied().unwrap_or(-1);
-            let all = known.iter().all(|x| *x == c)
-                && diffs.iter().all(|d| {
-                    d.as_constant() == Some(c) || ex.kb.entails(&st.kb, &eq(d, &Poly::constant(c)))
-                });
-            all.then_some(c)
+            let model = ex.kb.model(&st.kb, &[], ex.nvars);
+            let guess = known.first().copied().or_else(|| {
+                let d = diffs.iter().find(|d| d.as_constant().is_none())?;
+                d.eval(model.as_ref()?)
+            });
+            guess.filter(|c| {
+                known.iter().all(|x| x == c)
+                    && diffs.iter().all(|d| {
+                        d.as_constant() == Some(*c)
+                            || ex.kb.entails(&st.kb, &eq(d, &Poly::constant(*c)))
+                    })
+            })
         }
     };
     let sign = |ex: &mut Exec, nonneg: bool| {
@@ -484,8 +596,8 @@ fn step_of(ex: &mut Exec, st: &State, diffs: &[Poly]) -> Step {
 }
 
 /// Whether a loop head should run the arrival `st` on instead of generalizing it: a live
-/// pointer register is null, or a live list has a literal length below 2 — the first
-/// iterations of a loop that builds a list, before the chain shows its steps.
+/// list has a literal length below 2 — the first iterations of a loop that builds a list,
+/// before the chain shows its steps.
 pub fn wants_unroll(ex: &Exec, st: &State) -> bool {
     if !module_has_links(ex.module) {
         return false;
@@ -496,12 +608,36 @@ pub fn wants_unroll(ex: &Exec, st: &State) -> bool {
         .iter()
         .any(|l| l.live && l.len.as_constant().is_some_and(|c| c < 2));
     short
-        || st.frames.iter().enumerate().any(|(fi, f)| {
-            let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
-            f.ptrs
-                .iter()
-                .any(|(s, p)| p.target == Target::Null && live.contains(s))
-        })
+}
+
+/// The pointer shape of a loop-head arrival: per live pointer register, null, a list (the
+/// first register at the same list), or anything else. A head keeps one general state per
+/// shape, so that "the walk has not moved yet" (two registers at one list) and "it has"
+/// (a walked-over segment, then the rest), or a null and a non-empty list, are separate
+/// locations of the ITS rather than a weakened pointer.
+pub fn shape_key(ex: &Exec, st: &State) -> Vec<u8> {
+    let mut key = Vec::new();
+    if !module_has_links(ex.module) {
+        return key;
+    }
+    let mut seen: Vec<usize> = Vec::new();
+    for (fi, f) in st.frames.iter().enumerate() {
+        let live = crate::heads::live_slots(ex.module, f, fi + 1 < st.frames.len());
+        for (_, p) in f.ptrs.iter().filter(|(s, _)| live.contains(s)) {
+            key.push(match p.target {
+                Target::Null => 0,
+                Target::List(j) => match seen.iter().position(|x| *x == j) {
+                    Some(k) => 2 + k.min(250) as u8,
+                    None => {
+                        seen.push(j);
+                        2 + (seen.len() - 1).min(250) as u8
+                    }
+                },
+                _ => 1,
+            });
+        }
+    }
+    key
 }
 
 /// Arrivals a path may run on because of [`wants_unroll`].

@@ -59,11 +59,25 @@ pub fn search(
         None => Vec::new(),
     };
     let entry = module.function_by_name(&opts.entry)?;
-    for inputs in candidate_inputs() {
-        // `--math-int`: a boundary value overflows C at once, so its witness could not be replayed.
-        if opts.sem.math_int && inputs.iter().any(|v| !(-10..=10).contains(v)) {
-            continue;
+    // Inputs a solver model says lead into a set first (recurrent.rs), then the candidates;
+    // `--math-int`: a boundary value overflows C at once (its witness could not be
+    // replayed): ±10 stand for the boundaries.
+    let targeted = match seg {
+        Some(seg) => {
+            let sets: Vec<(usize, Vec<Atom>)> =
+                sets.iter().map(|r| (r.head, r.atoms.clone())).collect();
+            crate::recurrent::reaching_inputs(&mut kb, seg, &sets)
         }
+        None => Vec::new(),
+    };
+    let clamped = candidate_inputs().into_iter().map(|inputs| {
+        if opts.sem.math_int {
+            inputs.iter().map(|v| (*v).clamp(-10, 10)).collect()
+        } else {
+            inputs
+        }
+    });
+    for inputs in targeted.into_iter().chain(clamped) {
         if Instant::now() > deadline {
             return None;
         }
@@ -246,6 +260,7 @@ fn inputs_of(st: &State) -> Vec<(String, u32, i128)> {
 /// Candidate sets per head, kept when proved closed on the SEG.
 fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
     let mut out = Vec::new();
+    let zero = crate::recurrent::zero_inputs(seg);
     for (h, spec) in seg.heads.iter().enumerate() {
         let vars = &seg.head_vars[h];
         let mut candidates: Vec<Vec<Atom>> = vec![vec![]];
@@ -259,11 +274,21 @@ fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
             }
         }
         candidates.extend(crate::recurrent::guard_candidates(seg, h));
-        for atoms in candidates {
+        // Each candidate against the SEG, then against its zero-input copy (recurrent.rs);
+        // a few closed sets per head, as the concrete runs may reach one and not another.
+        let mut found = 0;
+        let tries = candidates.iter().map(|c| (c, seg, ""));
+        let zero_tail = zero.as_ref().map(|z| {
+            candidates
+                .iter()
+                .map(move |c| (c, z, crate::recurrent::ZERO_TAIL))
+        });
+        for (atoms, s, tail) in tries.chain(zero_tail.into_iter().flatten()) {
             if Instant::now() > deadline {
                 return out;
             }
-            if closed(kb, seg, h, &atoms) {
+            let atoms = atoms.clone();
+            if closed(kb, s, h, &atoms) {
                 let name = |i: usize| format!("x{i}");
                 let text = atoms
                     .iter()
@@ -280,9 +305,12 @@ fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
                 out.push(Recurrent {
                     head: h,
                     atoms,
-                    text: if text.is_empty() { "true".into() } else { text },
+                    text: format!("{}{tail}", if text.is_empty() { "true" } else { &text }),
                 });
-                break;
+                found += 1;
+                if found == crate::recurrent::SETS_PER_HEAD {
+                    break;
+                }
             }
         }
     }

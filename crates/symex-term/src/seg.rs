@@ -43,6 +43,8 @@ pub struct HeadSpec {
     pub mem: crate::mem_head::MemHead,
     /// Flag registers pinned to literals in this general state ([`crate::heads::flag_values`]).
     pub flags: Vec<(Slot, i128)>,
+    /// Which pointer registers are null or share a list ([`crate::list::shape_key`]).
+    pub shape: Vec<u8>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -284,6 +286,11 @@ fn arrival(
         work.push((origin, s, steps));
         return Arrival::Continue;
     }
+    if !call_head && crate::heads::peel(ex.module, origin == Origin::Start, &s) {
+        s.unrolled += 1;
+        work.push((origin, s, steps));
+        return Arrival::Continue;
+    }
     let leaves = if call_head {
         None
     } else {
@@ -301,10 +308,11 @@ fn arrival(
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
+    let shape = crate::list::shape_key(ex, &s);
     let known = |flags: &[(Slot, i128)]| {
         seg.heads
             .iter()
-            .position(|h| h.key == key && h.flags == flags)
+            .position(|h| h.key == key && h.flags == flags && h.shape == shape)
     };
     if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
         flags.clear();
@@ -312,7 +320,15 @@ fn arrival(
     let h = match known(&flags) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
-            if !is_instance(ex, &mut seg.heads[h], &s) {
+            let from = match origin {
+                Origin::Head(o) => Some(crate::heads::ChainOrigin {
+                    facts: seg.heads[o].facts.clone(),
+                    vars: seg.head_vars[o].clone(),
+                    regs: seg.heads[o].slots.iter().map(|r| (r.0, r.1)).collect(),
+                }),
+                Origin::Start => None,
+            };
+            if !is_instance(ex, &mut seg.heads[h], &s, from.as_ref()) {
                 return Arrival::Rebuild;
             }
             h
@@ -324,6 +340,7 @@ fn arrival(
                 seg.heads.len(),
             );
             crate::heads::pin_flags(&mut spec, &flags);
+            spec.shape = shape.clone();
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -398,7 +415,14 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
 
 /// Whether `s` is an instance of the head's general state (conditions (g2), (g3)); when it
 /// is not, the head is weakened (dead slots, facts `s` does not entail) and `false` returned.
-fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
+/// `from`: the head the chain to `s` starts at, if any (then broken literal ladders are
+/// widened at once, [`crate::heads::ladder_drops`]).
+fn is_instance(
+    ex: &mut Exec,
+    spec: &mut HeadSpec,
+    s: &State,
+    from: Option<&crate::heads::ChainOrigin>,
+) -> bool {
     let n = spec.slots.len();
     let mut ok = spec.mem.matches(s, &mut spec.live[n..]);
     let mem_mu = spec.mem.mu(s, &spec.live[n..]);
@@ -421,6 +445,7 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
             .map_or(Poly::constant(0), |v| v.poly())
     };
     let before = spec.facts.len();
+    let old = spec.facts.clone();
     spec.facts.retain(|f| {
         f.poly.vars().iter().all(|v| live[*v])
             && ex.kb.entails(
@@ -431,6 +456,17 @@ fn is_instance(ex: &mut Exec, spec: &mut HeadSpec, s: &State) -> bool {
                 },
             )
     });
+    if let (Some(from), true) = (from, spec.facts.len() != before) {
+        let dropped: Vec<Atom> = old
+            .iter()
+            .filter(|f| !spec.facts.contains(f))
+            .cloned()
+            .collect();
+        let regs: Vec<(usize, Slot)> = slots.iter().map(|r| (r.0, r.1)).collect();
+        let facts = (&spec.facts[..], &dropped[..]);
+        let more = crate::heads::ladder_drops(&mut ex.kb, facts, &s.kb, &regs, from, &mu);
+        spec.facts.retain(|f| !more.contains(f));
+    }
     ok && spec.facts.len() == before
 }
 
@@ -503,6 +539,15 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let model = ex.kb.model(&s.kb, &[], ex.nvars);
     let value = |p: &Poly| model.as_ref().and_then(|m| p.eval(m));
     candidates.extend(mem.candidates(slots.len(), &regs, &mem_mu, &lits, &value));
+    if !ex.sem.math_int {
+        let values: Vec<Option<i128>> = (0..slots.len()).map(|i| value(&reg_mu(i))).collect();
+        candidates.extend(crate::heads::affine_candidates(&values, &widths));
+        let ranges: Vec<_> = slots
+            .iter()
+            .map(|(_, _, w, r)| (*w > 1).then(|| crate::rules::range(*w, *r)))
+            .collect();
+        candidates.extend(crate::heads::in_range_candidates(&ranges));
+    }
     candidates.sort();
     candidates.dedup();
     let mu = |i: usize| {
@@ -552,6 +597,7 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         name: format!("h{index}_{}_{}", func.name, block.name.replace('.', "_")),
         mem,
         flags: Vec::new(),
+        shape: Vec::new(),
     }
 }
 

@@ -13,12 +13,27 @@ use symex_term::{its_build, seg, validate, Answer, Report};
 
 /// Runs `main` of the plain build with `n` as the first `__VERIFIER_nondet_uint`.
 fn run_len(prog: &Program, n: u32) -> End {
-    run_with(
-        prog,
-        "__VERIFIER_nondet_uint",
-        n.to_le_bytes().to_vec(),
-        1_000_000,
-    )
+    run_inputs(prog, &[n])
+}
+
+/// Runs `main` of the plain build with `ins` as the `__VERIFIER_nondet_uint` values.
+fn run_inputs(prog: &Program, ins: &[u32]) -> End {
+    let inputs: Vec<(String, u32, i128)> = ins
+        .iter()
+        .map(|v| ("__VERIFIER_nondet_uint".to_string(), 32, *v as i128))
+        .collect();
+    let test = validate::test_file("main", &inputs);
+    let ro = symex_engine::RunOptions {
+        entry: "main".into(),
+        checks: symex_engine::Checks {
+            overflow: true,
+            leaks: false,
+            ..symex_engine::Checks::default()
+        },
+        max_instructions: 1_000_000,
+        max_time: None,
+    };
+    symex_engine::run(prog, &test, &ro).end
 }
 
 /// The analysis with a 15 s budget (a MAYBE spends the rest of its budget on the search for
@@ -110,6 +125,84 @@ static struct node *build(unsigned int count) {
   return front;
 }
 "#;
+
+/// Walking with `p->link` (a struct-field `getelementptr`) and freeing every element on the
+/// way: YES and memory safe.
+#[test]
+fn field_traversal_and_free_all() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  int found = 0;
+  for (struct node *p = front; p != NULL; p = p->link)
+    if (p->payload == 5) found = 1;
+  while (front != NULL) {{
+    struct node *next = front->link;
+    free(front);
+    front = next;
+  }}
+  return found;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    yes(&p);
+}
+
+/// A search by value that ends only because the value is in the list: the values are the
+/// loop counter, so the list is sorted with step −1 (the field annotation), and `m < n` is
+/// among them. YES; every pair `m < n ≤ 8` ends concretely.
+#[test]
+fn search_for_a_present_value() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  unsigned int n = __VERIFIER_nondet_uint();
+  unsigned int m = __VERIFIER_nondet_uint();
+  if (n > 1000000 || m >= n) return 0;
+  struct node *p = build(n);
+  while (p->payload != (int)m) p = p->link;
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = term(&p, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let text = seg::describe(r.seg.as_ref().expect("a SEG"));
+    assert!(text.contains("step -1"), "{text}");
+    let prog = Program::new(load(&p, false));
+    for n in 0..8 {
+        for m in 0..n + 2 {
+            let end = run_inputs(&prog, &[n, m]);
+            assert!(matches!(end, End::Exit(_)), "n = {n}, m = {m}: {end:?}");
+        }
+    }
+    let check = validate::check(&load(&p, false), &options(Semantics::default()), &r, 20);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+}
+
+/// Unlinking every element with a given value while walking with a trailing pointer: the
+/// head keeps "not moved yet" (`keep == head`) and "moved" (a walked-over segment, then
+/// the rest) apart, and the unlinked elements are dropped. YES and memory safe.
+#[test]
+fn unlink_matching_elements() {
+    let src = format!(
+        "{BUILD}
+int main(void) {{
+  struct node *head = build(__VERIFIER_nondet_uint());
+  int unwanted = 3;
+  if (head == NULL) return 0;
+  struct node *keep = head;
+  while (keep->link != NULL) {{
+    if (keep->link->payload == unwanted) keep->link = keep->link->link;
+    else keep = keep->link;
+  }}
+  return head->payload;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    yes(&p);
+}
 
 /// A use of an element after its `free`: `ERR` at the load, which a concrete run with a
 /// non-empty list hits too.

@@ -154,3 +154,96 @@ fn literals_beyond_the_bound_stop_instead_of_wrapping_the_representation() {
     let report = term(&path, MATH);
     assert_ne!(report.answer, Answer::Yes, "{:?}", report.reason);
 }
+
+#[test]
+fn no_when_every_later_input_is_zero() {
+    // NonTerminationSimple5: the loop reads an input each time; with 0 it takes x + 1 and
+    // x ≥ 0 stays. The witness replay reads zero bytes past its inputs, as the set assumes.
+    let body = "int main(void) { int x = __VERIFIER_nondet_int();\n\
+                while (x >= 0) { if (__VERIFIER_nondet_int() != 0) x = x - 1; else x = x + 1; } return 0; }\n";
+    let (_dir, path) = source(&format!("{HEADER}{body}"));
+    let plain = load(&path, false);
+    let report = term(&path, MATH);
+    assert_eq!(report.answer, Answer::No, "{:?}", report.reason);
+    assert!(report
+        .reason
+        .as_deref()
+        .unwrap_or("")
+        .contains("every later input is 0"));
+    let check = validate::check(&plain, &options(MATH), &report, 0);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+    // Independently: from every small x ≥ 0 with zeros after it the run does not end; a 1
+    // after it ends the run from x = 0.
+    let prog = Program::new(plain);
+    for x in 0..20 {
+        assert!(loops(&run_ints(&prog, &[x], 200_000)), "x = {x}");
+    }
+    assert!(!loops(&run_ints(&prog, &[0, 1], 200_000)));
+}
+
+#[test]
+fn no_from_a_guard_over_a_temporary_reached_by_a_solver_model() {
+    // Mysore (TPDB): `x + c ≥ 0` is a temporary of the chain (t = x + c, t ≥ 0); with c < 0
+    // it stays: x' + c' = x − 1 ≥ 0 as x ≥ −c ≥ 1. Inputs into the set come from a model of
+    // the start chain (x ≥ 1 − c with c < 0 is rare among boundary values).
+    let body =
+        "int main(void) { int x = __VERIFIER_nondet_int(); int c = __VERIFIER_nondet_int();\n\
+                if (c < 0) { while (x + c >= 0) { x = x - c; c = c - 1; } } return 0; }\n";
+    let (_dir, path) = source(&format!("{HEADER}{body}"));
+    let plain = load(&path, false);
+    let report = term(&path, MATH);
+    assert_eq!(report.answer, Answer::No, "{:?}", report.reason);
+    let check = validate::check(&plain, &options(MATH), &report, 0);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+    let w = report.witness.as_ref().expect("a witness");
+    let inputs: Vec<i128> = w.inputs.iter().map(|i| i.2).collect();
+    let end = run_ints(&Program::new(plain), &inputs, 1_000_000);
+    assert!(loops(&end) || overflowed(&end), "{inputs:?}: {end:?}");
+}
+
+/// `while (x > 0 || y > 0) y--;` as `simplifycfg` folds an `||` (a `select` of the literal
+/// `true`): every x > 0 loops forever.
+const OR_LOOP: &str = "declare i32 @__VERIFIER_nondet_int()\n\
+define i32 @main() {\n\
+entry:\n  %x = call i32 @__VERIFIER_nondet_int()\n  %y0 = call i32 @__VERIFIER_nondet_int()\n  br label %head\n\
+head:\n  %y = phi i32 [ %y0, %entry ], [ %y1, %body ]\n  %c1 = icmp sgt i32 %x, 0\n  %c2 = icmp sgt i32 %y, 0\n\
+  %c = select i1 %c1, i1 true, i1 %c2\n  br i1 %c, label %body, label %exit\n\
+body:\n  %y1 = sub nsw i32 %y, 1\n  br label %head\n\
+exit:\n  ret i32 0\n}\n";
+
+#[test]
+fn the_literal_true_keeps_its_reading_and_its_path() {
+    // Read signed under --math-int, `true` was −1, which the unsigned branch condition
+    // cannot be: the paths with x > 0 were lost and the loop "terminated" (YES).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("or.ll");
+    std::fs::write(&path, OR_LOOP).expect("write");
+    let report = term(&path, MATH);
+    assert_ne!(report.answer, Answer::Yes, "{:?}", report.reason);
+    // The interpreter: x = 1 runs on (y falls towards the overflow 2³¹ steps away).
+    let prog = Program::new(load(&path, false));
+    assert!(loops(&run_ints(&prog, &[1, 0], 1_000_000)));
+    assert!(!loops(&run_ints(&prog, &[0, 5], 1_000_000)));
+}
+
+#[test]
+fn no_from_a_fixed_point_of_the_loop_body() {
+    // ChenFlurMukhopadhyay Ex2.14 (TPDB): x = 10·y − 2·x keeps x where 3·x = 10·y.
+    let body =
+        "int main(void) { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int();\n\
+                while (x > 0 && y > 0) { x = 10 * y - 2 * x; } return 0; }\n";
+    let (_dir, path) = source(&format!("{HEADER}{body}"));
+    let plain = load(&path, false);
+    let report = term(&path, MATH);
+    assert_eq!(report.answer, Answer::No, "{:?}", report.reason);
+    let check = validate::check(&plain, &options(MATH), &report, 0);
+    assert_eq!(check.witness_replayed, Some(true), "{}", check.summary());
+    // Brute force on the interpreter: exactly the pairs on the line 3·x = 10·y loop.
+    let prog = Program::new(plain);
+    for x in 1..=40 {
+        for y in 1..=12 {
+            let end = run_ints(&prog, &[x, y], 20_000);
+            assert_eq!(loops(&end), 3 * x == 10 * y, "x = {x}, y = {y}: {end:?}");
+        }
+    }
+}

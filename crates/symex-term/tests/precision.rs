@@ -136,3 +136,68 @@ fn a_bitwise_not_is_converted_exactly() {
         }
     }
 }
+
+const LADDER: &str = "extern unsigned __VERIFIER_nondet_uint(void);\n\
+    int main(void) { unsigned n = __VERIFIER_nondet_uint(); if (n > 1000) return 0;\n\
+    unsigned s = 0; for (unsigned a = 0; a < n; a++) for (unsigned b = 0; b < n; b++)\n\
+    s = s + a * 4000000 + b; return s; }\n";
+
+/// Literal ladders (`b ≤ 0`, `b ≤ 1`, `b ≤ 999`, …) are widened in one round, and the bound
+/// the guard re-establishes (`b ≤ 1000`, through `b < n ≤ 1000`) stays: 16 SEG rounds
+/// without the widening, 11 with it (measured).
+#[test]
+fn literal_ladders_fall_at_once() {
+    let r = assert_checked_yes(LADDER);
+    let seg = r.seg.as_ref().expect("a SEG");
+    assert!(seg.rounds <= 12, "{} rounds", seg.rounds);
+    let inner = seg
+        .heads
+        .iter()
+        .max_by_key(|h| h.slots.len())
+        .expect("heads");
+    let bounded = inner
+        .facts
+        .iter()
+        .filter(|f| f.poly.vars().len() == 1 && f.poly.constant_term() == 1000)
+        .count();
+    assert!(bounded >= 2, "{}", symex_term::seg::describe(seg));
+}
+
+const AFFINE: &str = "extern unsigned __VERIFIER_nondet_uint(void);\n\
+    int main(void) { int n = __VERIFIER_nondet_uint(); if (n <= 0 || n > 100000) return 0;\n\
+    int a[n]; int j = n - 1; for (int i = 0; i < n; i++) { a[j] = i; j--; } return a[0]; }\n";
+
+/// `i + j − n = −1` holds at the first arrival and is kept: `a[j]` stays in bounds only by it
+/// (`j = n − 1 − i ≥ 0` from `i < n`). Starting at `j = n` writes `a[n]`, which the
+/// interpreter reports, and the analysis must not prove.
+#[test]
+fn an_affine_equality_keeps_the_index_in_bounds() {
+    let r = assert_checked_yes(AFFINE);
+    let seg = r.seg.as_ref().expect("a SEG");
+    assert!(
+        seg.heads
+            .iter()
+            .flat_map(|h| &h.facts)
+            .any(|f| f.poly.vars().len() == 3 && f.poly.constant_term().abs() == 1),
+        "{}",
+        symex_term::seg::describe(seg)
+    );
+    let off_by_one = AFFINE.replace("int j = n - 1;", "int j = n;");
+    assert_ub_not_proved(&off_by_one, &[3]);
+}
+
+const PEEL: &str = "extern int __VERIFIER_nondet_int(void);\n\
+    int main(void) { int b = 30; int x = __VERIFIER_nondet_int();\n\
+    while (x > 0) { b = b | (b + 1); x = x - b; } return 0; }\n";
+
+/// SV-COMP's termination-bwb/or-02: the first arrival (`b = 30` literal) is peeled, so the
+/// head is built from the second, where `x + b ≤ smax` holds (an in-range candidate) and
+/// excludes the overflow of `b + 1` while `x > 0`; `b | (b + 1)` of non-negative operands is
+/// non-negative, so `x − b` cannot overflow either. When `x` falls by one instead, `b` reaches
+/// `INT_MAX` and `b + 1` overflows (x = INT_MAX): not proved.
+#[test]
+fn a_peeled_iteration_gives_the_relation() {
+    assert_checked_yes(PEEL);
+    let slow = PEEL.replace("x = x - b;", "x = x - 1;");
+    assert_ub_not_proved(&slow, &[i32::MAX]);
+}

@@ -29,7 +29,7 @@ use symex_solver::Solver;
 pub const MAX_VERSIONS: usize = 6;
 
 /// Properties per SCC (the first ones found).
-const MAX_PROPERTIES: usize = 24;
+const MAX_PROPERTIES: usize = 32;
 
 /// The refinement of `its` on the location sets `sccs` (each an SCC of its graph): the
 /// refined ITS (locations outside stay, versions are added, the old locations of the
@@ -86,7 +86,8 @@ pub fn partial_evaluate(
 
 /// The candidate properties `p ≥ 0` per location: for every location of an SCC the same
 /// ones, the linear guard atoms (over program variables) of the transitions leaving the
-/// SCC's locations and of those entering it, and their negations; `p = 0` counts as `p ≥ 0` and `−p ≥ 0`. (Per
+/// SCC's locations and of those entering it, their negations and their non-strict
+/// reverses (`p ≤ 0`); `p = 0` counts as `p ≥ 0` and `−p ≥ 0`. (Per
 /// location only its own guards would lose a phase between the locations of a loop
 /// body: SPEED's `cyclic` compares `C` with `A` at one location and with `B` at the
 /// next.) Atoms in every one of those guards (invariants) are left out: they hold in
@@ -122,8 +123,11 @@ fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
                 Rel::Ne => vec![],
             };
             for p in sides {
-                // p ≥ 0 and its negation p ≤ −1 over ℤ.
-                for q in [p.clone(), p.scale(-1).sub(&Poly::constant(1))] {
+                // p ≥ 0, its negation p ≤ −1 over ℤ, and p ≤ 0 (a count up to the bound
+                // of `x < n` ends at `x = n`, where `x ≤ n` still holds: SPEED's
+                // `Example4` needs it to tell its phases apart).
+                let neg = p.scale(-1);
+                for q in [p.clone(), neg.sub(&Poly::constant(1)), neg] {
                     let atom = Atom::ge0(q);
                     if ps.len() < MAX_PROPERTIES && !ps.contains(&atom) {
                         ps.push(atom);
@@ -191,7 +195,11 @@ impl Evaluator<'_> {
             }
             let mut copy = t.clone();
             copy.source = source;
-            copy.guard.extend(extra.iter().cloned());
+            for a in &extra {
+                if !copy.guard.contains(a) {
+                    copy.guard.push(a.clone());
+                }
+            }
             let target = if self.inside.contains(&t.target()) {
                 match self.post(phi, t)? {
                     Some(next) => Some(self.version(t.target(), next)?),

@@ -541,7 +541,12 @@ fn bitwise(
         BinOp::Or => {
             let v = ex.fresh(&mut st, width, u);
             let vp = Poly::var(v);
-            st.kb.extend([ge(&vp, &a), ge(&vp, &b)]);
+            // `a | b ≤ a + b` (no bit is counted twice).
+            st.kb
+                .extend([ge(&vp, &a), ge(&vp, &b), ge(&a.add(&b), &vp)]);
+            if sign_bits_clear(ex, &st, &a, &b, width) {
+                st.kb.push(le_c(&vp, smax(width)));
+            }
             ex.bind(&mut st, dst, vp, width, u);
             Ok(vec![st])
         }
@@ -550,9 +555,24 @@ fn bitwise(
                 ex.bind(&mut st, dst, Poly::constant(umax(width)).sub(&a), width, u);
                 return Ok(vec![st]);
             }
+            if sign_bits_clear(ex, &st, &a, &b, width) {
+                // Non-negative operands (in the signed reading) give a non-negative xor.
+                let v = ex.fresh(&mut st, width, u);
+                st.kb.push(le_c(&Poly::var(v), smax(width)));
+                ex.bind(&mut st, dst, Poly::var(v), width, u);
+                return Ok(vec![st]);
+            }
             unconstrained(ex, st, dst, width, u, &[])
         }
     }
+}
+
+/// Whether both unsigned operands are entailed `≤ smax` (their sign bits are clear, and so
+/// is the sign bit of their `or` and `xor`).
+fn sign_bits_clear(ex: &mut Exec, st: &State, a: &Poly, b: &Poly, width: u32) -> bool {
+    [a, b]
+        .iter()
+        .all(|p| ex.kb.entails(&st.kb, &le_c(p, smax(width))))
 }
 
 /// `a & (m − 1)` for a power of two `m`: `a − m·q` with `m·q ≤ a ≤ m·q + m − 1`.

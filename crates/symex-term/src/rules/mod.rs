@@ -179,7 +179,13 @@ impl<'m> Exec<'m> {
         match op {
             Operand::Const(c) => match self.module.konst(c) {
                 Const::Int { width: w, value } => {
-                    let want = self.literal_reading(want);
+                    // An `i1` keeps its reading: `true` read signed would be −1, a value an
+                    // unsigned `i1` register (a branch condition) cannot hold — the path was lost.
+                    let want = if *w == 1 {
+                        want
+                    } else {
+                        self.literal_reading(want)
+                    };
                     Ok(Poly::constant(convert_const(*value as i128, *w, want)))
                 }
                 Const::Undef(_) => {
