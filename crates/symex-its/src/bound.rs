@@ -31,7 +31,10 @@ impl Bound {
     /// `self + other` (also the bound of `max(self, other)`).
     pub fn add(&self, other: &Bound) -> Bound {
         match (self, other) {
-            (Bound::Poly(a), Bound::Poly(b)) => Bound::Poly(a.add(b)),
+            // An overflowing coefficient gives up (infinity), never a wrapped bound.
+            (Bound::Poly(a), Bound::Poly(b)) => {
+                a.checked_add(b).map_or(Bound::Infinite, Bound::Poly)
+            }
             _ => match (self.as_exp(), other.as_exp()) {
                 (Some(a), Some(b)) => Bound::from_exp(a.add(&b)),
                 _ => Bound::Infinite,
@@ -44,7 +47,9 @@ impl Bound {
         match (self, other) {
             (Bound::Poly(a), _) if a.is_zero() => Bound::constant(0),
             (_, Bound::Poly(b)) if b.is_zero() => Bound::constant(0),
-            (Bound::Poly(a), Bound::Poly(b)) => Bound::Poly(a.mul(b)),
+            (Bound::Poly(a), Bound::Poly(b)) => {
+                a.checked_mul(b).map_or(Bound::Infinite, Bound::Poly)
+            }
             _ => match (self.as_exp(), other.as_exp()) {
                 (Some(a), Some(b)) => Bound::from_exp(a.mul(&b)),
                 _ => Bound::Infinite,
@@ -58,7 +63,7 @@ impl Bound {
         let k = log2_ceil(a.checked_abs().unwrap_or(i128::MAX));
         match self {
             _ if k == 0 => Bound::constant(1),
-            Bound::Poly(n) => Bound::from_exp(ExpPoly::pow2(n.scale(k as i128))),
+            Bound::Poly(n) => Bound::from_exp(n.checked_scale(k as i128).map(ExpPoly::pow2)),
             _ => Bound::Infinite,
         }
     }
@@ -71,7 +76,11 @@ impl Bound {
         }
     }
 
-    fn from_exp(e: ExpPoly) -> Bound {
+    /// The normal form; infinity when the arithmetic overflowed (`None`).
+    fn from_exp(e: Option<ExpPoly>) -> Bound {
+        let Some(e) = e else {
+            return Bound::Infinite;
+        };
         match e.as_poly() {
             Some(p) => Bound::Poly(p),
             None => Bound::Exp(e),

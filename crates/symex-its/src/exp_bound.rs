@@ -14,22 +14,31 @@ pub struct ExpPoly {
     terms: BTreeMap<Poly, Poly>,
 }
 
-/// Exponents up to this constant are folded into the coefficient (`2^60·p` still fits).
-const FOLD_LIMIT: i128 = 60;
+/// Exponents up to this constant are folded into the coefficient (larger ones stay in the
+/// exponent, keeping coefficients small: products of folded terms overflowed `i128`).
+const FOLD_LIMIT: i128 = 16;
 
 impl ExpPoly {
     /// The polynomial `p` (exponent zero).
     pub fn poly(p: Poly) -> ExpPoly {
-        let mut e = ExpPoly::default();
-        e.add_term(Poly::default(), p);
-        e
+        ExpPoly {
+            terms: BTreeMap::from([(Poly::default(), p)]),
+        }
+        .normal()
     }
 
     /// `2^e`.
     pub fn pow2(e: Poly) -> ExpPoly {
         let mut out = ExpPoly::default();
-        out.add_term(e, Poly::constant(1));
+        // Without overflow: the coefficient 1 times at most 2^FOLD_LIMIT.
+        out.add_term(e, Poly::constant(1))
+            .expect("2^k fits for k ≤ FOLD_LIMIT");
         out
+    }
+
+    fn normal(mut self) -> ExpPoly {
+        self.terms.retain(|_, p| !p.is_zero());
+        self
     }
 
     /// The polynomial when no exponent is left.
@@ -46,39 +55,47 @@ impl ExpPoly {
         self.terms.iter()
     }
 
-    /// Adds `p · 2^e`, folding a small constant part of `e` into `p`.
-    fn add_term(&mut self, e: Poly, p: Poly) {
+    /// Adds `p · 2^e`, folding a small constant part of `e` into `p`; `None` on overflow.
+    fn add_term(&mut self, e: Poly, p: Poly) -> Option<()> {
         if p.is_zero() {
-            return;
+            return Some(());
         }
         let k = e.constant_term();
         let (e, p) = if (1..=FOLD_LIMIT).contains(&k) {
-            (e.sub(&Poly::constant(k)), p.scale(1 << k))
+            (e.sub(&Poly::constant(k)), p.checked_scale(1 << k)?)
         } else {
             (e, p)
         };
-        let sum = self.terms.get(&e).map_or(p.clone(), |q| q.add(&p));
-        self.terms.insert(e, sum);
+        let sum = match self.terms.get(&e) {
+            Some(q) => q.checked_add(&p)?,
+            None => p,
+        };
+        if sum.is_zero() {
+            self.terms.remove(&e);
+        } else {
+            self.terms.insert(e, sum);
+        }
+        Some(())
     }
 
-    /// `self + other`.
-    pub fn add(&self, other: &ExpPoly) -> ExpPoly {
+    /// `self + other`; `None` on overflow.
+    pub fn add(&self, other: &ExpPoly) -> Option<ExpPoly> {
         let mut out = self.clone();
         for (e, p) in &other.terms {
-            out.add_term(e.clone(), p.clone());
+            out.add_term(e.clone(), p.clone())?;
         }
-        out
+        Some(out)
     }
 
-    /// `self · other`: exponents add.
-    pub fn mul(&self, other: &ExpPoly) -> ExpPoly {
+    /// `self · other`: exponents add; `None` on overflow.
+    pub fn mul(&self, other: &ExpPoly) -> Option<ExpPoly> {
         let mut out = ExpPoly::default();
         for (e1, p1) in &self.terms {
             for (e2, p2) in &other.terms {
-                out.add_term(e1.add(e2), p1.mul(p2));
+                out.add_term(e1.checked_add(e2)?, p1.checked_mul(p2)?)?;
             }
         }
-        out
+        Some(out)
     }
 
     /// The value at `values` (absolute start values); `None` on overflow.
@@ -136,11 +153,13 @@ mod tests {
     fn arithmetic_folds_constants_and_evaluates() {
         let x = Poly::var(0);
         // (x + 1)·2^(x+3) = (8x + 8)·2^x.
-        let e =
-            ExpPoly::poly(x.add(&Poly::constant(1))).mul(&ExpPoly::pow2(x.add(&Poly::constant(3))));
+        let three = ExpPoly::pow2(x.add(&Poly::constant(3)));
+        let e = ExpPoly::poly(x.add(&Poly::constant(1)))
+            .mul(&three)
+            .unwrap();
         assert_eq!(e.terms().count(), 1);
         assert_eq!(e.eval(&[4]), Some(5 * 128));
-        let sum = e.add(&ExpPoly::poly(Poly::constant(7)));
+        let sum = e.add(&ExpPoly::poly(Poly::constant(7))).unwrap();
         assert_eq!(sum.eval(&[0]), Some(8 + 7));
         assert_eq!(sum.as_poly(), None);
         assert_eq!(
@@ -152,6 +171,16 @@ mod tests {
             sum.display(&|_| "|X|".to_string()),
             "(8*|X| + 8)*2^(|X|) + 7"
         );
+    }
+
+    #[test]
+    fn overflow_gives_up_instead_of_wrapping() {
+        use crate::bound::Bound;
+        let big = Bound::constant(i128::MAX / 2);
+        assert_eq!(big.mul(&Bound::constant(4)), Bound::Infinite);
+        assert_eq!(big.add(&big).add(&big), Bound::Infinite);
+        let exp = Bound::start_var(0).base_pow(2);
+        assert_eq!(exp.mul(&big).mul(&big), Bound::Infinite);
     }
 
     #[test]

@@ -90,6 +90,44 @@ impl Poly {
         p
     }
 
+    /// `self + other`; `None` when a coefficient overflows.
+    pub fn checked_add(&self, other: &Poly) -> Option<Poly> {
+        let mut p = self.clone();
+        for (m, c) in &other.terms {
+            let entry = p.terms.entry(m.clone()).or_insert(0);
+            *entry = entry.checked_add(*c)?;
+        }
+        p.terms.retain(|_, c| *c != 0);
+        Some(p)
+    }
+
+    /// `self · other`; `None` when a coefficient overflows.
+    pub fn checked_mul(&self, other: &Poly) -> Option<Poly> {
+        let mut p = Poly::default();
+        for (m1, c1) in &self.terms {
+            for (m2, c2) in &other.terms {
+                let term = Poly {
+                    terms: BTreeMap::from([(mul_monomials(m1, m2), c1.checked_mul(*c2)?)]),
+                };
+                p = p.checked_add(&term)?;
+            }
+        }
+        Some(p)
+    }
+
+    /// `c · self`; `None` when a coefficient overflows.
+    pub fn checked_scale(&self, c: i128) -> Option<Poly> {
+        if c == 0 {
+            return Some(Poly::default());
+        }
+        let terms = self
+            .terms
+            .iter()
+            .map(|(m, d)| Some((m.clone(), c.checked_mul(*d)?)))
+            .collect::<Option<_>>()?;
+        Some(Poly { terms })
+    }
+
     /// `self - other`.
     pub fn sub(&self, other: &Poly) -> Poly {
         self.add(&other.scale(-1))

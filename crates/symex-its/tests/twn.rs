@@ -102,12 +102,14 @@ fn lommen_twn_bounds_hold_on_runs() {
     let names = [
         "Lommen_22/twn01",
         "Lommen_22/twn02",
+        "Lommen_22/twn08",
         "Lommen_22/twn20",
         "Lommen_24/non_linear02",
         "Lommen_24/non_linear03",
         "Lommen_24/non_linear04",
         "Lommen_24/non_linear13",
         "Lommen_24/non_linear16",
+        "Lommen_24/non_linear17",
     ];
     let mut with_twn = 0;
     for f in common::koat_files(&dir) {
