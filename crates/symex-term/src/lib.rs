@@ -137,7 +137,10 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
                 query_timeout: query_timeout.min(left()),
                 deadline,
             };
-            match termination::prove(&pre, &tl) {
+            // Partial evaluation of the unproved SCCs (symex-its) separates phases that one
+            // linear function cannot rank; the proof then refers to the refined ITS.
+            let (pre, proved) = termination::prove_refining(&pre, &tl);
+            match proved {
                 Termination::Yes(p) => {
                     report.answer = Answer::Yes;
                     report.proof = p;
