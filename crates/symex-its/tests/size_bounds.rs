@@ -1,10 +1,10 @@
 //! Size bounds: exponential runtime bounds (`O(EXP)`) from sizes that loops multiply, and
 //! updates bounded by their guards: hand-written ITSs with hand-computed costs, every bound
 //! also checked against the interpreter's runs.
+mod common;
 
 use std::time::{Duration, Instant};
 use symex_its::complexity::{self, Complexity};
-use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
 use symex_its::termination::Limits;
 use symex_its::{parse_koat, preprocess, Its};
 
@@ -25,32 +25,8 @@ fn analyse(rules: &str, vars: &str) -> (Its, Complexity) {
 /// Runs the original ITS from random start values in `-r..=r`; no run may cost more than
 /// the bound. Returns how many runs were checked (a bound too large for `i128` is skipped).
 fn check_runs(its: &Its, c: &Complexity, r: i128, runs: u64) -> usize {
-    let mut rng = Rng::new(5);
-    let mut checked = 0;
-    for seed in 0..runs {
-        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-r, r)).collect();
-        let Some(bound) = c.bound.eval(&start) else {
-            continue;
-        };
-        let cfg = RunConfig {
-            seed,
-            max_steps: (bound as usize).saturating_add(2).min(200_000),
-            tries: 20,
-            ..RunConfig::default()
-        };
-        let run = Interpreter::new(its).run(&start, &cfg);
-        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
-            continue;
-        }
-        assert!(
-            run.cost <= bound,
-            "run from {start:?} costs {} > bound {} = {bound}",
-            run.cost,
-            c.bound.display(&its.vars),
-        );
-        checked += 1;
-    }
-    checked
+    let starts = common::random_starts(5, its.arity(), r, runs);
+    common::bound_holds_on_runs(its, c, starts, "size bounds")
 }
 
 #[test]

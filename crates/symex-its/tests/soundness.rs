@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 use symex_its::complexity::{self, Complexity};
-use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::interp::{Interpreter, RunConfig};
 use symex_its::termination::Limits;
 use symex_its::{parse_koat, preprocess, Its};
 
@@ -28,35 +28,8 @@ fn analyse(src: &str) -> (Its, Its, Result<Complexity, String>) {
 /// Runs the original (not preprocessed) ITS from random start values in `-r..=r` and
 /// checks every run's cost against the bound. Returns how many runs were checked.
 fn check_bound(its: &Its, c: &Complexity, r: i128, runs: u64, name: &str) -> usize {
-    let mut rng = Rng::new(11);
-    let mut checked = 0;
-    for seed in 0..runs {
-        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-r, r)).collect();
-        let Some(bound) = c.bound.eval(&start) else {
-            continue;
-        };
-        // A run longer than the bound is cut just after it, and then is a violation.
-        let cfg = RunConfig {
-            seed,
-            max_steps: (bound as usize).saturating_add(2).min(200_000),
-            tries: 20,
-            ..RunConfig::default()
-        };
-        let run = Interpreter::new(its).run(&start, &cfg);
-        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
-            continue;
-        }
-        assert!(
-            run.cost <= bound,
-            "{name}: run from {start:?} costs {} > bound {} = {} ({:?})",
-            run.cost,
-            c.bound.display(&its.vars),
-            bound,
-            run.end
-        );
-        checked += 1;
-    }
-    checked
+    let starts = common::random_starts(11, its.arity(), r, runs);
+    common::bound_holds_on_runs(its, c, starts, name)
 }
 
 fn koat(rules: &str, vars: &str) -> String {

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 use symex_its::complexity::{self, Complexity};
-use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::interp::Rng;
 use symex_its::termination::Limits;
 use symex_its::{parse_koat, preprocess, Its};
 
@@ -31,39 +31,21 @@ fn koat(rules: &str, vars: &str) -> String {
 /// run longest); no run may cost more than the bound. Returns the runs checked.
 fn check_runs(its: &Its, c: &Complexity, r: i128, runs: u64) -> usize {
     let mut rng = Rng::new(3);
-    let mut checked = 0;
-    for seed in 0..runs {
-        let start: Vec<i128> = (0..its.arity())
-            .map(|_| {
-                if seed % 2 == 0 {
-                    rng.range(-r, r)
-                } else {
-                    10 * rng.range(1, r)
-                }
-            })
-            .collect();
-        let Some(bound) = c.bound.eval(&start) else {
-            continue;
-        };
-        let cfg = RunConfig {
-            seed,
-            max_steps: (bound as usize).saturating_add(2).min(200_000),
-            tries: 20,
-            ..RunConfig::default()
-        };
-        let run = Interpreter::new(its).run(&start, &cfg);
-        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
-            continue;
-        }
-        assert!(
-            run.cost <= bound,
-            "run from {start:?} costs {} > bound {} = {bound}",
-            run.cost,
-            c.bound.display(&its.vars)
-        );
-        checked += 1;
-    }
-    checked
+    let starts = (0..runs)
+        .map(|seed| {
+            let start = (0..its.arity())
+                .map(|_| {
+                    if seed % 2 == 0 {
+                        rng.range(-r, r)
+                    } else {
+                        10 * rng.range(1, r)
+                    }
+                })
+                .collect();
+            (seed, start)
+        })
+        .collect();
+    common::bound_holds_on_runs(its, c, starts, "twn")
 }
 
 #[test]

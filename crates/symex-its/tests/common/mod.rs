@@ -37,3 +37,51 @@ pub fn koat_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Random start values in `-r..=r` for `runs` runs, each with its run's seed (the sequence
+/// the tests have always drawn from `Rng::new(rng_seed)`).
+pub fn random_starts(rng_seed: u64, arity: usize, r: i128, runs: u64) -> Vec<(u64, Vec<i128>)> {
+    let mut rng = symex_its::interp::Rng::new(rng_seed);
+    (0..runs)
+        .map(|seed| (seed, (0..arity).map(|_| rng.range(-r, r)).collect()))
+        .collect()
+}
+
+/// Runs the original (not preprocessed) ITS from each start and checks every run's cost
+/// against the bound evaluated there (a bound too large for `i128` skips the start; a run
+/// that overflows or cannot choose its temporaries is not counted). Returns the runs checked.
+pub fn bound_holds_on_runs(
+    its: &symex_its::Its,
+    c: &symex_its::complexity::Complexity,
+    starts: Vec<(u64, Vec<i128>)>,
+    name: &str,
+) -> usize {
+    use symex_its::interp::{Interpreter, RunConfig, RunEnd};
+    let mut checked = 0;
+    for (seed, start) in starts {
+        let Some(bound) = c.bound.eval(&start) else {
+            continue;
+        };
+        // A run longer than the bound is cut just after it, and then is a violation.
+        let cfg = RunConfig {
+            seed,
+            max_steps: (bound as usize).saturating_add(2).min(200_000),
+            tries: 20,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
+            continue;
+        }
+        assert!(
+            run.cost <= bound,
+            "{name}: run from {start:?} costs {} > bound {} = {} ({:?})",
+            run.cost,
+            c.bound.display(&its.vars),
+            bound,
+            run.end
+        );
+        checked += 1;
+    }
+    checked
+}
