@@ -22,18 +22,7 @@ fn run_inputs(prog: &Program, ins: &[u32]) -> End {
         .iter()
         .map(|v| ("__VERIFIER_nondet_uint".to_string(), 32, *v as i128))
         .collect();
-    let test = validate::test_file("main", &inputs);
-    let ro = symex_engine::RunOptions {
-        entry: "main".into(),
-        checks: symex_engine::Checks {
-            overflow: true,
-            leaks: false,
-            ..symex_engine::Checks::default()
-        },
-        max_instructions: 1_000_000,
-        max_time: None,
-    };
-    symex_engine::run(prog, &test, &ro).end
+    run_test(prog, &validate::test_file("main", &inputs), 1_000_000)
 }
 
 /// The analysis with a 15 s budget (a MAYBE spends the rest of its budget on the search for

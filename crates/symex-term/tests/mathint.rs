@@ -6,7 +6,7 @@
 
 mod common;
 use common::*;
-use symex_engine::{BugKind, Checks, End, Halt, Program, RunOptions};
+use symex_engine::{BugKind, End, Halt, Program};
 use symex_term::rules::Semantics;
 use symex_term::validate::{self, math_int_faithful};
 use symex_term::Answer;
@@ -25,17 +25,7 @@ fn run_ints(prog: &Program, inputs: &[i128], limit: u64) -> End {
         .iter()
         .map(|v| ("__VERIFIER_nondet_int".to_string(), 32, *v))
         .collect();
-    let ro = RunOptions {
-        entry: "main".into(),
-        checks: Checks {
-            overflow: true,
-            leaks: false,
-            ..Checks::default()
-        },
-        max_instructions: limit,
-        max_time: None,
-    };
-    symex_engine::run(prog, &validate::test_file("main", &named), &ro).end
+    run_test(prog, &validate::test_file("main", &named), limit)
 }
 
 fn overflowed(end: &End) -> bool {

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use symex_engine::{Checks, End, Program, RunOptions, TestFile, TestInput};
+use symex_engine::{End, Program};
 use symex_term::rules::Semantics;
 use symex_term::{validate, Answer};
 
@@ -19,29 +19,11 @@ fn failing(path: &std::path::Path) -> Vec<(u8, u8)> {
     let mut out = Vec::new();
     for a in 0..=255u8 {
         for &b in SECOND {
-            let test = TestFile {
-                program: None,
-                entry: Some("main".into()),
-                inputs: [a, b]
-                    .iter()
-                    .map(|v| TestInput {
-                        name: "__VERIFIER_nondet_uchar".into(),
-                        bytes: vec![*v],
-                    })
-                    .collect(),
-                outcome: None,
-            };
-            let ro = RunOptions {
-                entry: "main".into(),
-                checks: Checks {
-                    overflow: true,
-                    leaks: false,
-                    ..Checks::default()
-                },
-                max_instructions: 200_000,
-                max_time: None,
-            };
-            if !matches!(symex_engine::run(&prog, &test, &ro).end, End::Exit(_)) {
+            let inputs = [a, b]
+                .iter()
+                .map(|v| ("__VERIFIER_nondet_uchar".to_string(), vec![*v]))
+                .collect();
+            if !matches!(run_named(&prog, inputs, 200_000), End::Exit(_)) {
                 out.push((a, b));
             }
         }

@@ -10,7 +10,7 @@
 
 mod common;
 use common::*;
-use symex_engine::{Checks, End, Program, RunOptions, TestFile, TestInput};
+use symex_engine::{End, Program};
 use symex_term::rules::Semantics;
 use symex_term::{validate, Answer};
 
@@ -22,30 +22,12 @@ fn run_ints(prog: &Program, inputs: &[i32], limit: u64) -> End {
 
 /// Runs `main` on the inputs' bytes (one entry per `__VERIFIER_nondet_*` call, in order).
 fn run_bytes(prog: &Program, inputs: Vec<Vec<u8>>, limit: u64) -> End {
-    let test = TestFile {
-        program: None,
-        entry: Some("main".into()),
-        inputs: inputs
-            .into_iter()
-            .enumerate()
-            .map(|(i, bytes)| TestInput {
-                name: format!("in{i}"),
-                bytes,
-            })
-            .collect(),
-        outcome: None,
-    };
-    let ro = RunOptions {
-        entry: "main".into(),
-        checks: Checks {
-            overflow: true,
-            leaks: false,
-            ..Checks::default()
-        },
-        max_instructions: limit,
-        max_time: None,
-    };
-    symex_engine::run(prog, &test, &ro).end
+    let named = inputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, bytes)| (format!("in{i}"), bytes))
+        .collect();
+    run_named(prog, named, limit)
 }
 
 /// A YES must survive the interpreter's boundary and random runs (overflow checks on).

@@ -40,17 +40,28 @@ pub fn source(src: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, p)
 }
 
-/// Runs `main` of the plain (not promoted) build on one input of `width` bits.
+/// Runs `main` of the plain (not promoted) build on one named input.
 pub fn run_with(prog: &Program, name: &str, bytes: Vec<u8>, limit: u64) -> End {
+    run_named(prog, vec![(name.to_string(), bytes)], limit)
+}
+
+/// Runs `main` on the named inputs' bytes (one entry per `__VERIFIER_nondet_*` call, in order).
+pub fn run_named(prog: &Program, inputs: Vec<(String, Vec<u8>)>, limit: u64) -> End {
     let test = TestFile {
         program: None,
         entry: Some("main".into()),
-        inputs: vec![TestInput {
-            name: name.into(),
-            bytes,
-        }],
+        inputs: inputs
+            .into_iter()
+            .map(|(name, bytes)| TestInput { name, bytes })
+            .collect(),
         outcome: None,
     };
+    run_test(prog, &test, limit)
+}
+
+/// Runs `test` from `main` with the signed-overflow check on (leaks off), at most `limit`
+/// instructions.
+pub fn run_test(prog: &Program, test: &TestFile, limit: u64) -> End {
     let ro = RunOptions {
         entry: "main".into(),
         checks: Checks {
@@ -61,7 +72,7 @@ pub fn run_with(prog: &Program, name: &str, bytes: Vec<u8>, limit: u64) -> End {
         max_instructions: limit,
         max_time: None,
     };
-    symex_engine::run(prog, &test, &ro).end
+    symex_engine::run(prog, test, &ro).end
 }
 
 pub fn loops(end: &End) -> bool {
