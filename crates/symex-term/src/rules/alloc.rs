@@ -151,13 +151,7 @@ fn free(ex: &mut Exec, mut st: State, p: Operand) -> R<Vec<State>> {
     let ptr = pointer(ex, &mut st, p)?;
     match ptr.target {
         Target::Null if ptr.off.as_constant() == Some(0) => Ok(vec![st]),
-        Target::List(i) => {
-            let mut out = Vec::new();
-            for s in super::list::unfold(ex, st, i) {
-                out.extend(free(ex, s, p)?);
-            }
-            Ok(out)
-        }
+        Target::List(i) => super::list::each_unfolded(ex, st, i, |ex, s| free(ex, s, p)),
         Target::Alloc(a) => {
             let alloc = &st.mem.allocs[a];
             let heap = matches!(alloc.site, Site::Inst { heap: true, .. });

@@ -15,14 +15,29 @@
 //! length `v_ℓ − 1` is `μ` of the head's length: the ranking argument `ℓ' = ℓ − 1`. A `free`
 //! of the element kills it like any heap block (a later use is `ERR`).
 
-use super::Exec;
+use super::{Exec, R};
 use crate::list::FieldKind;
 use crate::state::{eq, ge, ge_c, Alloc, Cell, Content, Init, Ptr, State, Target, Val};
 use symex_its::Poly;
 
+/// `rule` applied to each state after unfolding list `i`: an access through a pointer to a
+/// list's first element is that access to the unfolded element.
+pub fn each_unfolded(
+    ex: &mut Exec,
+    st: State,
+    i: usize,
+    mut rule: impl FnMut(&mut Exec, State) -> R<Vec<State>>,
+) -> R<Vec<State>> {
+    let mut out = Vec::new();
+    for s in unfold(ex, st, i) {
+        out.extend(rule(ex, s)?);
+    }
+    Ok(out)
+}
+
 /// The states after taking the first element out of list `i` (pointers to the list's start
 /// now point to the element).
-pub fn unfold(ex: &mut Exec, st: State, i: usize) -> Vec<State> {
+fn unfold(ex: &mut Exec, st: State, i: usize) -> Vec<State> {
     let l = st.mem.lists[i].clone();
     let cases = vec![
         (vec![eq(&l.len, &Poly::constant(1))], false),

@@ -195,11 +195,7 @@ pub fn store(
 ) -> R<Vec<State>> {
     let p = pointer(ex, &mut st, ptr)?;
     if let Some(i) = super::list::list_of(&p) {
-        let mut out = Vec::new();
-        for s in super::list::unfold(ex, st, i) {
-            out.extend(store(ex, s, ptr, val, ty, size)?);
-        }
-        return Ok(out);
+        return super::list::each_unfolded(ex, st, i, |ex, s| store(ex, s, ptr, val, ty, size));
     }
     let len = Poly::constant(size as i128);
     let a = in_bounds(ex, &st, &p, &len, "store")?;
@@ -335,11 +331,7 @@ pub fn load(
 ) -> R<Vec<State>> {
     let p = pointer(ex, &mut st, ptr)?;
     if let Some(i) = super::list::list_of(&p) {
-        let mut out = Vec::new();
-        for s in super::list::unfold(ex, st, i) {
-            out.extend(load(ex, s, dst, ptr, ty, size)?);
-        }
-        return Ok(out);
+        return super::list::each_unfolded(ex, st, i, |ex, s| load(ex, s, dst, ptr, ty, size));
     }
     let a = in_bounds(ex, &st, &p, &Poly::constant(size as i128), "load")?;
     let width = int_width(ex, ty);
