@@ -173,7 +173,7 @@ fn step_text(s: &Step) -> String {
     }
 }
 
-/// Replaces every pointer to `from` (registers of all frames, cells, list ends) by the same
+/// Replaces every pointer to `from` (registers of all frames, cells, list ends, addresses) by the same
 /// offset into `to`.
 pub fn retarget(st: &mut State, from: Target, to: Target) {
     let fix = |p: &mut Ptr| {
@@ -191,6 +191,9 @@ pub fn retarget(st: &mut State, from: Target, to: Target) {
     }
     for l in &mut st.mem.lists {
         fix(&mut l.end);
+    }
+    for (_, p) in &mut st.mem.addrs {
+        fix(p);
     }
 }
 

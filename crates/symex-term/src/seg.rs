@@ -510,6 +510,16 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
+    // A literal the first arrival holds that is no literal of the program: a value computed
+    // once before the loop (a pointer difference `&h->next - &h->value` is the offset 8).
+    for (i, (fi, slot, _, _)) in slots.iter().enumerate() {
+        if let Some(Val::Const(c)) = s.frames[*fi].regs.get(slot) {
+            if !lits.contains(c) {
+                candidates.push(ge_c(&Poly::var(i), *c));
+                candidates.push(le_c(&Poly::var(i), *c));
+            }
+        }
+    }
     let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
     candidates.extend(crate::heads::relational_candidates(&widths));
     if !ex.sem.math_int {

@@ -243,3 +243,74 @@ int main(void) {{
     let prog = Program::new(load(&p, false));
     assert!(loops(&run_len(&prog, 3)));
 }
+
+/// The link's offset as a pointer difference (`&front->link - front`, the `-ptrdiff` programs'
+/// idiom) and the walk by it: YES, memory safe; the walk head holds the offset as the literal
+/// 8, which no instruction of the program contains (the difference of the two offsets).
+#[test]
+fn walk_by_a_pointer_difference() {
+    let p = repo().join("examples/term/list_ptrdiff.c");
+    let r = yes(&p);
+    let seg = r.seg.as_ref().expect("a SEG");
+    let spec = seg
+        .heads
+        .iter()
+        .find(|h| h.name.contains("while"))
+        .expect("the walk head");
+    let x = spec
+        .slots
+        .iter()
+        .position(|s| s.2 == 64)
+        .map(Poly::var)
+        .expect("the 64-bit offset register");
+    let eight = Poly::constant(8);
+    for bound in [x.sub(&eight), eight.sub(&x)] {
+        assert!(
+            spec.facts
+                .iter()
+                .any(|a| a.poly == bound && a.rel == symex_its::Rel::Ge),
+            "{}",
+            seg::describe(seg)
+        );
+    }
+}
+
+/// `p - q` of two `int` pointers into one array is the index difference (`sdiv exact` of the
+/// offsets' difference): the loop `i != p - q` ends and its stores stay in bounds.
+#[test]
+fn difference_within_one_array() {
+    let src = r#"
+int main(void) {
+  int a[10];
+  int *p = &a[7], *q = &a[2];
+  long d = p - q;
+  for (long i = 0; i != d; i++) a[i] = 0;
+  return a[0];
+}"#;
+    let (_dir, p) = source(src);
+    let r = term(&p, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(r.memory_safe);
+    let check = validate::check(&load(&p, false), &options(Semantics::default()), &r, 5);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+    assert_eq!(check.finished, check.runs, "{}", check.summary());
+}
+
+/// The difference of pointers into two allocations depends on the layout (undefined in C):
+/// no value is guessed for it, the answer is MAYBE and says why.
+#[test]
+fn difference_of_two_objects_is_not_guessed() {
+    let src = r#"
+#include <stdlib.h>
+int main(void) {
+  char *a = malloc(16), *b = malloc(16);
+  long d = b - a;
+  for (long i = 0; i != d; i++) {}
+  return 0;
+}"#;
+    let (_dir, p) = source(src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(reason.contains("different objects"), "{reason}");
+}
