@@ -320,13 +320,16 @@ fn arrival(
     let h = match known(&flags) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
+            // No ladder widening at a call head: a recursion's base case `n == 0` bounds
+            // no threshold (`n ≥ 0` holds only by the head's own `n ≥ 0` and `n ≠ 0`), so
+            // the widening would drop the bound that excludes the overflow of `n − 1`.
             let from = match origin {
-                Origin::Head(o) => Some(crate::heads::ChainOrigin {
+                Origin::Head(o) if !call_head => Some(crate::heads::ChainOrigin {
                     facts: seg.heads[o].facts.clone(),
                     vars: seg.head_vars[o].clone(),
                     regs: seg.heads[o].slots.iter().map(|r| (r.0, r.1)).collect(),
                 }),
-                Origin::Start => None,
+                _ => None,
             };
             if !is_instance(ex, &mut seg.heads[h], &s, from.as_ref()) {
                 return Arrival::Rebuild;

@@ -60,11 +60,18 @@ fn running_example_offsetof_traversal() {
     let text = seg::describe(seg);
     assert_eq!(text.matches("list l0 ->^{x").count(), 2, "{text}");
     assert!(text.contains("(8:ptr:next..null)"), "{text}");
-    // The traversal head: the one whose only integer variables are in its list.
+    length_ranks(&r, "while");
+}
+
+/// The ITS transition from the head whose name contains `head` to itself decreases the
+/// length of the head's first list by one under `ℓ ≥ 2`, and no other head variable
+/// decreases: only the length can rank it.
+fn length_ranks(r: &Report, head: &str) {
+    let seg = r.seg.as_ref().expect("a SEG");
     let h = seg
         .heads
         .iter()
-        .position(|h| h.name.contains("while"))
+        .position(|h| h.name.contains(head))
         .expect("the traversal head");
     let spec = &seg.heads[h];
     let len = spec.slots.len() + spec.mem.lists[0].len;
@@ -87,7 +94,6 @@ fn running_example_offsetof_traversal() {
         "the guard has ℓ ≥ 2: {:?}",
         walk[0].guard
     );
-    // No other head variable decreases: only the length can rank the loop.
     for (i, u) in update.iter().enumerate() {
         if i != pos {
             assert!(
@@ -313,4 +319,73 @@ int main(void) {
     assert_eq!(r.answer, Answer::Maybe);
     let reason = r.reason.unwrap_or_default();
     assert!(reason.contains("different objects"), "{reason}");
+}
+
+/// A list built by a recursive function and walked by one (`examples/term/list_rec.c`): YES,
+/// memory safe; the walk's call head holds the builder's list, and its call transition
+/// decreases the length by one under `ℓ ≥ 2`.
+#[test]
+fn recursive_build_and_walk() {
+    let p = repo().join("examples/term/list_rec.c");
+    let r = yes(&p);
+    let text = seg::describe(r.seg.as_ref().expect("a SEG"));
+    assert!(
+        text.contains("(8:ptr:next..null)"),
+        "the walk head holds a NULL-terminated list: {text}"
+    );
+    length_ranks(&r, "walk_entry");
+}
+
+/// A recursive function that writes into the caller's list is neither a reader nor a builder
+/// of new memory: no summary, MAYBE with the reason.
+#[test]
+fn recursive_write_into_callers_list_is_not_summarised() {
+    let src = format!(
+        "{BUILD}
+void zero(struct node *p) {{
+  if (p != NULL) {{
+    p->payload = 0;
+    zero(p->link);
+  }}
+}}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  zero(front);
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(
+        reason.contains("may change memory its caller can reach"),
+        "{reason}"
+    );
+}
+
+/// A recursive walk of a cyclic list that stops only at NULL never ends: never YES, and the
+/// concrete run does not exit.
+#[test]
+fn recursive_walk_of_a_cyclic_list_is_not_yes() {
+    let src = format!(
+        "{BUILD}
+void walk(struct node *p) {{
+  if (p != NULL) walk(p->link);
+}}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  if (front == NULL) return 0;
+  struct node *last = front;
+  while (last->link != NULL) last = last->link;
+  last->link = front;
+  walk(front);
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let prog = Program::new(load(&p, false));
+    assert!(!matches!(run_len(&prog, 3), End::Exit(_)));
 }

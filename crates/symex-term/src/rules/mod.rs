@@ -19,6 +19,7 @@ pub mod list;
 pub mod memory;
 pub mod nonlinear;
 pub mod ptrdiff;
+pub mod rec_memory;
 pub mod recursion;
 
 use crate::classify::Classification;
