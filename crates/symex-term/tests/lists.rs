@@ -389,3 +389,57 @@ int main(void) {{
     let prog = Program::new(load(&p, false));
     assert!(!matches!(run_len(&prog, 3), End::Exit(_)));
 }
+
+const TAGGED: &str = r#"
+#include <stdlib.h>
+extern unsigned int __VERIFIER_nondet_uint(void);
+struct cell { struct cell *next; int *tag; };
+static struct cell *build(unsigned int count) {
+  int *tag = malloc(sizeof(int));
+  struct cell *front = NULL;
+  for (unsigned int i = 0; i < count; i++) {
+    struct cell *fresh = malloc(sizeof(struct cell));
+    fresh->next = front;
+    fresh->tag = front ? front->tag : tag;
+    front = fresh;
+  }
+  return front;
+}
+"#;
+
+/// An element struct with a second pointer field that the program only copies: the list
+/// invariant keeps it as any pointer (`ptr:any`), and the walk is YES.
+#[test]
+fn second_pointer_field_only_copied() {
+    let src = format!(
+        "{TAGGED}
+int main(void) {{
+  struct cell *p = build(__VERIFIER_nondet_uint());
+  while (p != NULL) p = p->next;
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = yes(&p);
+    let text = seg::describe(r.seg.as_ref().expect("a SEG"));
+    assert!(text.contains("ptr:any"), "{text}");
+}
+
+/// A dereference of the forgotten second pointer is not excluded from being invalid: never
+/// YES with memory safety claimed.
+#[test]
+fn dereference_of_a_forgotten_pointer_field_is_not_safe() {
+    let src = format!(
+        "{TAGGED}
+int main(void) {{
+  struct cell *p = build(__VERIFIER_nondet_uint());
+  int sum = 0;
+  while (p != NULL) {{ sum += *p->tag; p = p->next; }}
+  return sum;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(!r.memory_safe);
+}

@@ -258,7 +258,7 @@ fn new_list(ex: &mut Exec, s: &mut State, shape: &Shape, len: Poly) -> ListInv {
             .iter()
             .map(|f| match f.kind {
                 FieldKind::Int(r) => Val::Var(ex.fresh(s, f.size * 8, r)),
-                FieldKind::Next => Val::Const(0),
+                FieldKind::Next | FieldKind::Opaque => Val::Const(0),
             })
             .collect()
     };
