@@ -45,6 +45,8 @@ pub struct HeadSpec {
     pub flags: Vec<(Slot, i128)>,
     /// Which pointer registers are null or share a list ([`crate::list::shape_key`]).
     pub shape: Vec<u8>,
+    /// The guard case of its arrivals ([`crate::guard_split`]; empty: not split).
+    pub split: Vec<Atom>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -305,19 +307,56 @@ fn arrival(
         });
         return Arrival::Continue;
     }
+    let cases = if call_head || !ex.split_guards {
+        None
+    } else {
+        crate::guard_split::split(ex, &s)
+    };
+    let Some(cases) = cases else {
+        return close(ex, seg, instantiated, work, (origin, s, steps), Vec::new());
+    };
+    for c in cases {
+        if let Some(rest) = leaves_without_loop(ex, &c.state) {
+            seg.leaves.push(Leaf {
+                from: origin,
+                kb: c.state.kb,
+                steps: steps + rest,
+                inputs: c.state.inputs,
+            });
+            continue;
+        }
+        let arrived = (origin, c.state, steps);
+        if let Arrival::Rebuild = close(ex, seg, instantiated, work, arrived, c.key) {
+            return Arrival::Rebuild;
+        }
+    }
+    Arrival::Continue
+}
+
+/// Closes arrival `s` by a generalization edge into the general state of its head (of its
+/// flag values, pointer shape and guard case `split`), creating or weakening that state.
+fn close(
+    ex: &mut Exec,
+    seg: &mut Seg,
+    instantiated: &mut Vec<bool>,
+    work: &mut Vec<(Origin, State, u64)>,
+    (origin, mut s, steps): (Origin, State, u64),
+    mut split: Vec<Atom>,
+) -> Arrival {
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
     let shape = crate::list::shape_key(ex, &s);
-    let known = |flags: &[(Slot, i128)]| {
+    let known = |flags: &[(Slot, i128)], split: &[Atom]| {
         seg.heads
             .iter()
-            .position(|h| h.key == key && h.flags == flags && h.shape == shape)
+            .position(|h| h.key == key && h.flags == flags && h.shape == shape && h.split == split)
     };
-    if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
+    if known(&flags, &split).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
         flags.clear();
+        split.clear();
     }
-    let h = match known(&flags) {
+    let h = match known(&flags, &split) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
             // No ladder widening at a call head: a recursion's base case `n == 0` bounds
@@ -344,6 +383,13 @@ fn arrival(
             );
             crate::heads::pin_flags(&mut spec, &flags);
             spec.shape = shape.clone();
+            let regs: Vec<(usize, Slot)> = spec.slots.iter().map(|r| (r.0, r.1)).collect();
+            for f in crate::guard_split::key_facts(&split, &regs, s.frames.len() - 1) {
+                if !spec.facts.contains(&f) {
+                    spec.facts.push(f);
+                }
+            }
+            spec.split = split;
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -553,6 +599,12 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let value = |p: &Poly| model.as_ref().and_then(|m| p.eval(m));
     candidates.extend(mem.candidates(slots.len(), &regs, &mem_mu, &lits, &value));
     if !ex.sem.math_int {
+        let n = slots.len();
+        candidates.extend(crate::heads::shared_range_mem_candidates(
+            n, &mem.vars, &mem_mu,
+        ));
+    }
+    if !ex.sem.math_int {
         let values: Vec<Option<i128>> = (0..slots.len()).map(|i| value(&reg_mu(i))).collect();
         candidates.extend(crate::heads::affine_candidates(&values, &widths));
         let ranges: Vec<_> = slots
@@ -611,6 +663,7 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         mem,
         flags: Vec::new(),
         shape: Vec::new(),
+        split: Vec::new(),
     }
 }
 

@@ -76,6 +76,8 @@ pub struct Exec<'m> {
     pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
     /// A summary lost a fact in this round: the SEG must be rebuilt.
     pub rebuild: bool,
+    /// Loop-head arrivals are split on their guard's cases ([`crate::guard_split`]).
+    pub split_guards: bool,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -96,6 +98,7 @@ impl<'m> Exec<'m> {
             recursive: recursion::recursive_functions(module),
             summaries: Default::default(),
             rebuild: false,
+            split_guards: false,
         };
         ex.signed_cells = memory::signed_cells(module, &ex.class);
         ex
