@@ -359,13 +359,16 @@ fn close(
     let h = match known(&flags, &split) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
+            // No ladder widening at a call head: a recursion's base case `n == 0` bounds
+            // no threshold (`n ≥ 0` holds only by the head's own `n ≥ 0` and `n ≠ 0`), so
+            // the widening would drop the bound that excludes the overflow of `n − 1`.
             let from = match origin {
-                Origin::Head(o) => Some(crate::heads::ChainOrigin {
+                Origin::Head(o) if !call_head => Some(crate::heads::ChainOrigin {
                     facts: seg.heads[o].facts.clone(),
                     vars: seg.head_vars[o].clone(),
                     regs: seg.heads[o].slots.iter().map(|r| (r.0, r.1)).collect(),
                 }),
-                Origin::Start => None,
+                _ => None,
             };
             if !is_instance(ex, &mut seg.heads[h], &s, from.as_ref()) {
                 return Arrival::Rebuild;
@@ -553,6 +556,16 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
             if ex.sem.math_int || c < hi {
                 candidates.push(le_c(&x, c));
+            }
+        }
+    }
+    // A literal the first arrival holds that is no literal of the program: a value computed
+    // once before the loop (a pointer difference `&h->next - &h->value` is the offset 8).
+    for (i, (fi, slot, _, _)) in slots.iter().enumerate() {
+        if let Some(Val::Const(c)) = s.frames[*fi].regs.get(slot) {
+            if !lits.contains(c) {
+                candidates.push(ge_c(&Poly::var(i), *c));
+                candidates.push(le_c(&Poly::var(i), *c));
             }
         }
     }

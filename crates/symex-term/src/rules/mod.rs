@@ -19,6 +19,8 @@ pub mod control;
 pub mod list;
 pub mod memory;
 pub mod nonlinear;
+pub mod ptrdiff;
+pub mod rec_memory;
 pub mod recursion;
 
 use crate::classify::Classification;
@@ -323,6 +325,23 @@ impl<'m> Exec<'m> {
             return control::terminator(self, st, &block.term);
         };
         let res = match inst {
+            Inst::Bin {
+                op: symex_ir::BinOp::Sub,
+                flags,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } if ptrdiff::is_difference(&st, *width, *lhs, *rhs) => {
+                ptrdiff::difference(self, st, *flags, *dst, *lhs, *rhs)
+            }
+            Inst::Cast {
+                op: symex_ir::CastOp::PtrToInt,
+                to,
+                dst,
+                src,
+                ..
+            } => ptrdiff::ptr_to_int(self, st, *to, *dst, *src),
             Inst::Bin {
                 op,
                 flags,
