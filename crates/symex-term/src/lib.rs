@@ -123,20 +123,13 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
     let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
     let limited = prove(&mut ex, entry, deadline, query_timeout, &mut report);
     report.solver_queries = ex.kb.queries;
-    // Under `--math-int` the search runs in the model too (its concrete runs are exact over ℤ);
-    // `validate` replays the witness on C only where no value leaves its type's range.
-    if report.answer == Answer::Maybe {
-        if let Some(w) = nonterm::search(module, opts, report.seg.as_ref(), deadline) {
-            report.answer = Answer::No;
-            report.reason = Some(w.proof.clone());
-            report.witness = Some(w);
-        }
-    }
     // A second SEG with guard-split heads (`guard_split.rs`): disjunctive invariants for the
     // programs the plain heads leave unproved. Only then: its extra general states cost
-    // time on programs the plain SEG proves (trex03's three guards), and after the search for
-    // a NO, which needs its time more.
+    // time on programs the plain SEG proves (trex03's three guards). With half the time left:
+    // the search for a NO below runs to the deadline on a terminating program, and needs
+    // the other half on a non-terminating one.
     if report.answer == Answer::Maybe && !limited && Instant::now() < deadline {
+        let half = Instant::now() + deadline.saturating_duration_since(Instant::now()) / 2;
         let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
         ex.split_guards = true;
         let mut second = Report {
@@ -150,12 +143,21 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
             witness: None,
             solver_queries: 0,
         };
-        prove(&mut ex, entry, deadline, query_timeout, &mut second);
+        prove(&mut ex, entry, half, query_timeout, &mut second);
         second.solver_queries = report.solver_queries + ex.kb.queries;
         if second.answer == Answer::Yes {
             report = second;
         } else {
             report.solver_queries = second.solver_queries;
+        }
+    }
+    // Under `--math-int` the search runs in the model too (its concrete runs are exact over ℤ);
+    // `validate` replays the witness on C only where no value leaves its type's range.
+    if report.answer == Answer::Maybe {
+        if let Some(w) = nonterm::search(module, opts, report.seg.as_ref(), deadline) {
+            report.answer = Answer::No;
+            report.reason = Some(w.proof.clone());
+            report.witness = Some(w);
         }
     }
     report
