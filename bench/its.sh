@@ -28,6 +28,9 @@ classify() {
         WORST_CASE*) echo finite; return ;;
         TIMEOUT) echo timeout; return ;;
     esac
+    case "$2" in
+        *timeout*|*"time limit"*) echo timeout; return ;;
+    esac
     local nt
     nt=$(timeout "$limit" "$symex" its --quiet --goal termination --max-time "$limit" "$3" 2>/dev/null | head -1 || true)
     if [ "$nt" = NO ]; then echo non-terminating; return; fi
@@ -35,23 +38,23 @@ classify() {
         *"no linear ranking function"*) echo "no linear RF" ;;
         *"depend on each other"*) echo "SCC interdependent" ;;
         *"no polynomial size bound"*) echo "no poly size bound" ;;
-        *"time limit"*) echo timeout ;;
         *) echo other ;;
     esac
 }
+# `--max-time` makes symex stop at the limit with `MAYBE` and `reason: timeout`; the
+# `timeout` kill (a few seconds later) only catches what overruns it. Both, and any
+# answer that came after the limit, count as timeouts.
 while read -r f; do
     start=$(date +%s%N)
-    if [ -n "${CLASSIFY:-}" ]; then
-        full=$(timeout "$limit" "$symex" its --max-time "$limit" "$f" 2>/dev/null || true)
-        answer=$(head -1 <<< "$full")
-    else
-        answer=$(timeout "$limit" "$symex" its --quiet --max-time "$limit" "$f" 2>/dev/null | head -1 || true)
-    fi
+    full=$(timeout $((limit + 5)) "$symex" its --max-time "$limit" "$f" 2>/dev/null || true)
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
-    [ -n "$answer" ] || answer=TIMEOUT
+    answer=$(head -1 <<< "$full")
+    reason=$(grep -m1 '^reason:' <<< "$full" || true)
+    case "$reason" in *"reason: timeout"*) answer=TIMEOUT ;; esac
+    [ -n "$answer" ] && [ "$ms" -le $((limit * 1000)) ] || answer=TIMEOUT
     class=""
     if [ -n "${CLASSIFY:-}" ]; then
-        class=$(classify "$answer" "$(grep -m1 '^reason:' <<< "$full" || true)" "$f")
+        class=$(classify "$answer" "$reason" "$f")
     fi
     printf '%s\t%s\t%s\t%s\n' "$ms" "$answer" "${f#"$dir"/}" "$class" >> "$out/results"
 done < "$out/files"

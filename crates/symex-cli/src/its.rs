@@ -25,8 +25,8 @@ pub struct ItsArgs {
     /// Print one JSON object on stdout (`spec/cli.md`).
     #[arg(long)]
     pub json: bool,
-    /// A time budget in seconds; when it runs out the answer is MAYBE.
-    #[arg(long)]
+    /// A time budget in seconds; when it runs out the answer is MAYBE (reason: timeout).
+    #[arg(long, alias = "timeout")]
     pub max_time: Option<f64>,
     /// Print the parsed ITS back in the KoAT format and stop.
     #[arg(long)]
@@ -80,6 +80,8 @@ pub fn main(args: ItsArgs) -> i32 {
         query_timeout: budget.min(Duration::from_secs(20)),
         deadline: started + budget,
     };
+    // Every solver query from here on ends by the deadline (`smt::set_deadline`).
+    symex_its::smt::set_deadline(Some(limits.deadline));
     let its = preprocess::preprocess(&its, limits.query_timeout);
     let goal = match args.goal {
         Some(GoalArg::Termination) => Goal::Termination,
@@ -178,6 +180,7 @@ fn witness_json(its: &Its, w: &Witness) -> Value {
     json!({"start": start,
            "path": w.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "loop": format!("t{}", w.lp),
+           "cycle": w.cycle.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "recurrent_set": w.recurrent_set})
 }
 
@@ -194,9 +197,16 @@ fn print_witness(its: &Its, w: &Witness) {
         its.locations[its.start],
         start.join(", ")
     );
-    println!("  path: [{}], then t{} forever", path.join(", "), w.lp);
+    let cycle: Vec<String> = w.cycle.iter().map(|i| format!("t{i}")).collect();
+    println!(
+        "  path: [{}], then [{}] forever",
+        path.join(", "),
+        cycle.join(", ")
+    );
     println!("  recurrent set: {}", w.recurrent_set);
-    println!("  t{}: {}", w.lp, print::rule(its, &its.transitions[w.lp]));
+    for &i in &w.cycle {
+        println!("  t{i}: {}", print::rule(its, &its.transitions[i]));
+    }
 }
 
 fn termination_answer(
@@ -222,7 +232,7 @@ fn termination_answer(
     let (answer, reason, proof) = match (&result, &witness) {
         (Termination::Yes(p), _) => ("YES", None, p),
         (Termination::Maybe(_, p), Some(_)) => ("NO", None, p),
-        (Termination::Maybe(r, p), None) => ("MAYBE", Some(r.clone()), p),
+        (Termination::Maybe(r, p), None) => ("MAYBE", Some(timeout_or(r, limits)), p),
     };
     if args.json {
         let mut out = json!({"command": "its", "goal": "termination", "file": name,
@@ -271,8 +281,11 @@ fn complexity_answer(
         .ok()
         .and_then(|c| c.bound.asymptotic().map(|a| (c, a)));
     let reason = match &result {
-        Err(r) => Some(r.clone()),
-        Ok(_) if finite.is_none() => Some("no polynomial size bound for some variable".to_string()),
+        Err(r) => Some(timeout_or(r, limits)),
+        Ok(_) if finite.is_none() => Some(timeout_or(
+            "no polynomial size bound for some variable",
+            limits,
+        )),
         Ok(_) => None,
     };
     if args.json {
@@ -322,6 +335,16 @@ fn complexity_answer(
         0
     } else {
         3
+    }
+}
+
+/// The reason of a MAYBE: `timeout` once the deadline has passed (the prover's own
+/// reason then only says where it stopped: a query cut short looks like a failed one).
+fn timeout_or(reason: &str, limits: &Limits) -> String {
+    if Instant::now() >= limits.deadline {
+        "timeout: the time limit (--max-time) was reached".to_string()
+    } else {
+        reason.to_string()
     }
 }
 

@@ -3,9 +3,10 @@
 
 use crate::its::{Atom, Rel};
 use crate::poly::Poly;
-use std::time::Duration;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 use symex_expr::{Sort, Term};
-use symex_solver::{Solver, SolverConfig};
+use symex_solver::{LayerStats, SatResult, Solver, SolverConfig, Unknown};
 
 /// The term of `p`, with `var(v)` for variable `v`.
 pub fn poly_term(p: &Poly, var: &dyn Fn(usize) -> Term) -> Term {
@@ -38,8 +39,97 @@ pub fn int_var(prefix: &str, v: usize) -> Term {
     Term::var(&format!("{prefix}{v}"), Sort::Int)
 }
 
-/// A solver for the provers: Z3 with a per-call time limit, no caches (every query of a
-/// proof is new).
+thread_local! {
+    /// The time limit of the whole analysis on this thread ([`set_deadline`]).
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Sets (or with `None` clears) the time limit of every solver query of this thread:
+/// from then on a query gets at most the time left, and none once it has passed (it
+/// answers unknown at once). The provers check their own deadlines between steps; this
+/// one also bounds the queries inside a step (preprocessing, a retry's synthesis), so an
+/// analysis ends close to its deadline instead of one query timeout after it.
+pub fn set_deadline(deadline: Option<Instant>) {
+    DEADLINE.with(|d| d.set(deadline));
+}
+
+/// The deadline [`set_deadline`] set on this thread.
+pub fn deadline() -> Option<Instant> {
+    DEADLINE.with(Cell::get)
+}
+
+/// Whether the deadline of this thread has passed.
+pub fn out_of_time() -> bool {
+    deadline().is_some_and(|d| Instant::now() >= d)
+}
+
+/// A solver for the provers: Z3 with a per-call time limit clipped to the thread's
+/// deadline ([`set_deadline`]), no caches (every query of a proof is new).
 pub fn solver(timeout: Duration) -> Box<dyn Solver> {
-    SolverConfig::bare().timeout(Some(timeout)).build()
+    Box::new(Clipped {
+        inner: SolverConfig::bare().timeout(Some(timeout)).build(),
+        timeout,
+        applied: timeout,
+        stats: LayerStats::new("deadline"),
+    })
+}
+
+/// The layer that clips each query's time limit to the time left before the deadline.
+struct Clipped {
+    inner: Box<dyn Solver>,
+    timeout: Duration,
+    /// The limit last passed to `inner` (set again only when it changes).
+    applied: Duration,
+    stats: LayerStats,
+}
+
+impl Solver for Clipped {
+    fn check(&mut self, constraints: &[Term]) -> SatResult {
+        let started = Instant::now();
+        let left = deadline().map(|d| d.saturating_duration_since(started));
+        let result = match left {
+            Some(left) if left.is_zero() => {
+                SatResult::Unknown(Unknown("time limit reached".into()))
+            }
+            _ => {
+                let limit = left.map_or(self.timeout, |l| l.min(self.timeout));
+                if limit != self.applied {
+                    self.inner.set_timeout(Some(limit));
+                    self.applied = limit;
+                }
+                self.inner.check(constraints)
+            }
+        };
+        self.stats.record(started.elapsed(), &result);
+        result
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+        self.inner.collect_stats(out);
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        // `None` (no limit) is kept as a long limit: the deadline still clips it.
+        self.timeout = timeout.unwrap_or(Duration::from_secs(24 * 3600));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_end_at_the_thread_deadline() {
+        let x = Term::var("x", Sort::Int);
+        let pc = [Term::int(3).ile(&x)];
+        let mut s = solver(Duration::from_secs(5));
+        set_deadline(Some(Instant::now()));
+        assert!(out_of_time());
+        assert!(matches!(s.check(&pc), SatResult::Unknown(_)));
+        set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert!(matches!(s.check(&pc), SatResult::Sat(_)));
+        set_deadline(None);
+        assert_eq!(s.is_sat(&[x.ile(&Term::int(2)), pc[0].clone()]), Ok(false));
+    }
 }
