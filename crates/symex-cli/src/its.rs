@@ -180,6 +180,7 @@ fn witness_json(its: &Its, w: &Witness) -> Value {
     json!({"start": start,
            "path": w.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "loop": format!("t{}", w.lp),
+           "cycle": w.cycle.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "recurrent_set": w.recurrent_set})
 }
 
@@ -196,9 +197,16 @@ fn print_witness(its: &Its, w: &Witness) {
         its.locations[its.start],
         start.join(", ")
     );
-    println!("  path: [{}], then t{} forever", path.join(", "), w.lp);
+    let cycle: Vec<String> = w.cycle.iter().map(|i| format!("t{i}")).collect();
+    println!(
+        "  path: [{}], then [{}] forever",
+        path.join(", "),
+        cycle.join(", ")
+    );
     println!("  recurrent set: {}", w.recurrent_set);
-    println!("  t{}: {}", w.lp, print::rule(its, &its.transitions[w.lp]));
+    for &i in &w.cycle {
+        println!("  t{i}: {}", print::rule(its, &its.transitions[i]));
+    }
 }
 
 fn termination_answer(

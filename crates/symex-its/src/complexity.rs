@@ -18,7 +18,9 @@ use crate::bound::Bound;
 use crate::exp_size;
 use crate::graph;
 use crate::its::Its;
-use crate::local_size::{guard_constant, non_growing, temp_bound, update_bound, TempBound};
+use crate::local_size::{
+    guard_constant, non_growing, temp_bound, update_bound, value_upper_bound, TempBound,
+};
 use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
@@ -233,6 +235,9 @@ struct Ctx<'a> {
     temp_bounds: HashMap<(usize, usize), Option<TempBound>>,
     /// Per (transition, variable): [`update_bound`]'s bound of the new value.
     update_bounds: HashMap<(usize, usize), Option<TempBound>>,
+    /// Per (entry, ranking function): [`value_upper_bound`]'s bound of the function after
+    /// the entry.
+    upper_bounds: HashMap<(usize, Poly), Option<TempBound>>,
     /// Per (transition, variable): whether the update never grows `|v|`.
     non_growing: HashMap<(usize, usize), bool>,
     /// Per ranking step (its removed transitions): whether its function is
@@ -260,6 +265,7 @@ impl<'a> Ctx<'a> {
             invariant_tried: Default::default(),
             temp_bounds: HashMap::new(),
             update_bounds: HashMap::new(),
+            upper_bounds: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
@@ -692,12 +698,41 @@ impl<'a> Ctx<'a> {
         }))
     }
 
+    /// An upper bound of `f` after entry `e` from `e`'s guard
+    /// ([`local_size::value_upper_bound`], cached), composed with the sizes before `e`;
+    /// `None` without one or while a size it needs is unknown.
+    fn entry_upper_bound(&mut self, e: usize, f: &Poly) -> Option<Bound> {
+        let key = (e, f.clone());
+        if !self.upper_bounds.contains_key(&key) {
+            let t = &self.its.transitions[e];
+            let after = f.substitute(&|w| t.update()[w].clone());
+            let b = value_upper_bound(self.solver.as_mut(), t, self.its.arity(), &after);
+            self.upper_bounds.insert(key.clone(), b);
+        }
+        let ub = self.upper_bounds[&key].clone()?;
+        let source = self.its.transitions[e].source;
+        let mut missing = false;
+        let b = ub.compose(&mut |w| match self.var_size_opt(e, source, w) {
+            Some(b) => b,
+            None => {
+                missing = true;
+                Bound::Infinite
+            }
+        });
+        (!missing && b != Bound::Infinite).then_some(b)
+    }
+
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
         if step.multiphase.is_none() && step.two_phase.is_none() && self.is_scc_wide(step) {
             return self.scc_wide_bound(&step.function);
         }
+        self.entries_bound(step)
+    }
+
+    /// [`Ctx::step_bound`] from the entries of the step's `T'` alone.
+    fn entries_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
         let its = self.its;
         let mut locs: Vec<usize> = step
             .remaining
@@ -751,15 +786,11 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let f = step.function.get(t.target());
-            let mut sizes = Vec::new();
-            for v in 0..its.arity() {
-                sizes.push(if f.vars().contains(&v) {
-                    Some(self.post_size(e, v)?)
-                } else {
-                    None
-                });
-            }
-            let value = Bound::of_poly(&f, &mut |v| sizes[v].clone().unwrap_or(Bound::Infinite));
+            let value = match self.entry_value(e, &f) {
+                Some(b) if b != Bound::Infinite => Some(b),
+                // Unknown or unbounded sizes: the guard of the entry may still bound `f`.
+                other => self.entry_upper_bound(e, &f).or(other),
+            }?;
             total = total.add(&rb.mul(&value));
         }
         Some(total)
@@ -797,10 +828,12 @@ impl Ctx<'_> {
                     })
                 });
                 self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
-                let Some(f) = f.filter(|_| checked) else {
-                    continue;
-                };
-                self.rb[t] = self.scc_wide_bound(&f);
+                if let Some(f) = f.filter(|_| checked) {
+                    self.rb[t] = self.scc_wide_bound(&f);
+                }
+                if self.rb[t].is_none() {
+                    self.resynthesize_inner(proof, t);
+                }
             }
             if step.removed.iter().all(|&t| self.rb[t].is_some()) {
                 done[k] = true;
@@ -808,6 +841,71 @@ impl Ctx<'_> {
             }
         }
         progress
+    }
+
+    /// [`Ctx::resynthesize`] for a transition `t` no SCC-wide function bounds: a function
+    /// non-increasing only on the part `W` of the SCC still waiting for a bound (the open
+    /// transitions, with or without those bounded by functions that are not SCC-wide: the
+    /// inner loops), strictly decreasing on `t` or on all of `W`, bounded by the entries of
+    /// `W` ([`Ctx::entries_bound`]). The outer loop's entry then often leaves it small
+    /// ([`Ctx::entry_upper_bound`]): `D − C` for an inner loop whose outer loop sets
+    /// `C' = C − 10, D' = D + 2` under `C ≥ D`, where the found `8 − C` grows with `C`.
+    fn resynthesize_inner(&mut self, proof: &SccProof, t: usize) {
+        let open: Vec<usize> = proof
+            .transitions
+            .iter()
+            .copied()
+            .filter(|&i| self.rb[i].is_none())
+            .collect();
+        let outer: Vec<usize> = proof
+            .steps
+            .iter()
+            .filter(|s| self.scc_wide.get(&s.removed) == Some(&true))
+            .flat_map(|s| s.removed.iter().copied())
+            .collect();
+        let inner: Vec<usize> = proof
+            .transitions
+            .iter()
+            .copied()
+            .filter(|i| !outer.contains(i))
+            .collect();
+        let mut candidates = vec![(inner.clone(), inner.clone()), (inner, vec![t])];
+        if open.len() < candidates[0].0.len() {
+            candidates.push((open, vec![t]));
+        }
+        for (weak, strict) in candidates {
+            if weak.len() == proof.transitions.len() || !self.fallback_time_left() {
+                continue;
+            }
+            let started = Instant::now();
+            let f =
+                crate::farkas::synthesize_strict_on(self.its, &weak, &strict, self.quick.as_mut());
+            let checked = f.as_ref().is_some_and(|f| {
+                weak.iter().all(|&i| {
+                    let d = ranking::check(self.solver.as_mut(), f, &self.its.transitions[i]);
+                    d == Decrease::Strict || (!strict.contains(&i) && d == Decrease::Weak)
+                })
+            });
+            self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+            let Some(f) = f.filter(|_| checked) else {
+                continue;
+            };
+            let step = termination::RankingStep {
+                function: f,
+                remaining: weak,
+                removed: strict.clone(),
+                two_phase: None,
+                multiphase: None,
+            };
+            if let Some(b) = self.entries_bound(&step) {
+                for &i in &strict {
+                    if self.rb[i].is_none() {
+                        self.rb[i] = Some(b.clone());
+                    }
+                }
+                return;
+            }
+        }
     }
 
     fn fallback_time_left(&self) -> bool {

@@ -96,6 +96,8 @@ pub struct Run {
     pub trace: Vec<(usize, Vec<i128>)>,
     /// The transitions taken, when recorded.
     pub taken: Vec<usize>,
+    /// The values of the temporaries of each transition taken, when recorded.
+    pub temps: Vec<Vec<i128>>,
 }
 
 /// The interpreter of one ITS (keeps a solver for the temporaries).
@@ -122,6 +124,7 @@ impl<'a> Interpreter<'a> {
             end: RunEnd::Terminated,
             trace: Vec::new(),
             taken: Vec::new(),
+            temps: Vec::new(),
         };
         let outgoing: Vec<Vec<usize>> = (0..its.locations.len())
             .map(|l| {
@@ -171,6 +174,7 @@ impl<'a> Interpreter<'a> {
             };
             if cfg.record {
                 run.taken.push(i);
+                run.temps.push(values[state.len()..].to_vec());
             }
             run.cost = cost;
             run.steps += 1;

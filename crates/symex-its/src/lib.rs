@@ -10,7 +10,8 @@
 //!   last transition (a refinement [`complexity::infer_refining`] retries with).
 //! * [`termination`]: SCCs ([`graph`]), linear ranking functions by Farkas' lemma
 //!   ([`farkas`]) re-checked by [`ranking::check`], lexicographic removal, multiphase
-//!   functions of depth 2–4 ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses.
+//!   functions of depth 2–4 ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses
+//!   (also from the cycles of concrete runs, [`recurrent`]).
 //! * [`complexity`]: KoAT's alternating runtime and size bounds ([`bound`],
 //!   [`local_size`]).
 //!
@@ -33,6 +34,7 @@ pub mod poly;
 pub mod preprocess;
 pub mod print;
 pub mod ranking;
+pub mod recurrent;
 pub mod scc_size;
 pub mod smt;
 pub mod termination;

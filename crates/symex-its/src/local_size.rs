@@ -150,6 +150,60 @@ pub fn update_bound(
     None
 }
 
+/// An upper bound of the value `p` takes after `t` (a ranking function after an entry of
+/// its transitions), proved by Z3 under the guard: first a constant `K` (the constants of
+/// the guard atoms that mention `p`'s variables and `p`'s own), then `K + Σ_{w∈W} |x_w|`
+/// with `W` the other variables of those atoms. A loop that leaves the inner loop's
+/// counter small (`D − C ≤ 12` after `C' = C − 10, D' = D + 2` under `C ≥ D`) re-enters it
+/// with a small value whatever the sizes of `C` and `D`: the inner loop's runtime bound
+/// then needs no size bound of its own SCC.
+pub fn value_upper_bound(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    n: usize,
+    p: &Poly,
+) -> Option<TempBound> {
+    let pvars = p.vars();
+    let atoms: Vec<_> = t
+        .guard
+        .iter()
+        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| pvars.contains(w)))
+        .collect();
+    let constant = atoms
+        .iter()
+        .map(|a| a.poly.constant_term().checked_abs())
+        .chain([p.constant_term().checked_abs()])
+        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
+    let mut others: Vec<usize> = atoms
+        .iter()
+        .flat_map(|a| a.poly.vars())
+        .filter(|w| *w < n && !pvars.contains(w))
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    let var = |w: usize| smt::int_var("v", w);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let value = smt::poly_term(p, &var);
+    let mut candidates = vec![Vec::new()];
+    if !others.is_empty() {
+        candidates.push(others);
+    }
+    for vars in candidates {
+        let sum = vars
+            .iter()
+            .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+        if matches!(solver.must_be_true(&guard, &value.ile(&sum)), Ok(true)) {
+            return Some(TempBound {
+                vars,
+                constant,
+                factor: 1,
+            });
+        }
+    }
+    None
+}
+
 /// Whether the update `p` of variable `v` on `t` never grows `|v|`: Z3 proves
 /// `guard ⇒ −|v| ≤ p ≤ |v|` (temporaries included). KoAT's local size bounds of the form
 /// `|v'| ≤ |v|`: such a step adds nothing to the size bound of `v` inside an SCC, which

@@ -13,11 +13,11 @@ use crate::its::{Its, Transition};
 use crate::poly::Poly;
 use crate::smt;
 use std::collections::VecDeque;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
 
-/// A non-termination witness.
+/// A non-termination witness: the start values, a path, and a cycle taken forever.
 #[derive(Clone, Debug)]
 pub struct Witness {
     /// Start values of the program variables.
@@ -26,20 +26,42 @@ pub struct Witness {
     pub path: Vec<usize>,
     /// The values of the temporaries on each step of the path.
     pub path_temps: Vec<Vec<i128>>,
-    /// The self-loop taken forever.
+    /// The first transition of the cycle (the self-loop taken forever, for a cycle of one).
     pub lp: usize,
+    /// The transitions of the cycle, in order, starting with `lp`.
+    pub cycle: Vec<usize>,
+    /// The values of the temporaries of each transition of `cycle`, the same on every lap.
+    pub cycle_temps: Vec<Vec<i128>>,
     /// The recurrent set, readable.
     pub recurrent_set: String,
-    /// The values of the loop's temporaries (fixed-point witnesses only).
-    pub loop_temps: Option<Vec<i128>>,
 }
 
-/// Looks for a witness on every self-loop reachable from the start location.
+/// Looks for a witness on every self-loop reachable from the start location, then on the
+/// cycles that concrete runs end in ([`crate::recurrent`]).
 pub fn prove(its: &Its, timeout: Duration) -> Option<Witness> {
     if its.has_multi_targets() {
         return None;
     }
     let mut solver = smt::solver(timeout);
+    self_loops(its, solver.as_mut()).or_else(|| {
+        // Houdini's queries are many and small: each gets a quick limit, all of them a few.
+        let quick = timeout.min(RUN_QUERY_TIMEOUT);
+        let mut solver = smt::solver(quick);
+        crate::recurrent::from_runs(its, solver.as_mut(), Instant::now() + 3 * quick)
+    })
+}
+
+/// The time limit of each query of the search from runs.
+const RUN_QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Whether `t`'s guard or update mentions a temporary.
+fn uses_temps(its: &Its, t: &Transition) -> bool {
+    let n = its.arity();
+    let temp = |p: &Poly| p.vars().iter().any(|&v| v >= n);
+    t.guard.iter().any(|a| temp(&a.poly)) || t.update().iter().any(temp)
+}
+
+fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
     for (i, t) in its.transitions.iter().enumerate() {
         if t.source != t.target() {
             continue;
@@ -47,7 +69,8 @@ pub fn prove(its: &Its, timeout: Duration) -> Option<Witness> {
         let Some(path) = shortest_path(its, t.source) else {
             continue;
         };
-        if t.temps.is_empty() && closed(solver.as_mut(), t) {
+        // Temporaries that nothing mentions (left by slicing) get any value.
+        if !uses_temps(its, t) && closed(solver, t) {
             let name = |v| its.var_name(t, v);
             let set: Vec<String> = t
                 .guard
@@ -55,19 +78,24 @@ pub fn prove(its: &Its, timeout: Duration) -> Option<Witness> {
                 .map(|a| format!("{} {} 0", a.poly.display(&name), rel(a.rel)))
                 .collect();
             let r = |x: &[Term]| guard_terms(t, x, &[]);
-            if let Some(w) = reach(its, solver.as_mut(), &path, &r) {
+            if let Some(w) = reach(its, solver, &path, &r) {
                 return Some(Witness {
                     start: w.0,
                     path,
                     path_temps: w.1,
                     lp: i,
+                    cycle: vec![i],
+                    cycle_temps: vec![vec![0; t.temps.len()]],
                     recurrent_set: set.join(" && "),
-                    loop_temps: None,
                 });
             }
         }
-        if let Some(w) = fixed_point(its, solver.as_mut(), &path, t) {
-            return Some(Witness { lp: i, ..w });
+        if let Some(w) = fixed_point(its, solver, &path, t) {
+            return Some(Witness {
+                lp: i,
+                cycle: vec![i],
+                ..w
+            });
         }
     }
     None
@@ -245,13 +273,14 @@ fn fixed_point(
         path: path.to_vec(),
         path_temps,
         lp: 0,
+        cycle: Vec::new(),
+        cycle_temps: vec![lt?],
         recurrent_set: set.join(" && "),
-        loop_temps: Some(lt?),
     })
 }
 
 /// Replays the witness exactly (no solver): the path's guards hold with the recorded
-/// temporaries, and then the loop's guard holds for `steps` iterations. A check of the
+/// temporaries, and then the cycle's guards hold for `steps` laps. A check of the
 /// witness independent of how it was found.
 pub fn replay(its: &Its, w: &Witness, steps: usize) -> bool {
     let mut x = w.start.clone();
@@ -271,15 +300,19 @@ pub fn replay(its: &Its, w: &Witness, steps: usize) -> bool {
             None => return false,
         }
     }
-    let t = &its.transitions[w.lp];
-    let temps = w.loop_temps.clone().unwrap_or_default();
-    if temps.len() != t.temps.len() {
+    if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
         return false;
     }
     for _ in 0..steps {
-        match step(t, &x, &temps) {
-            Some(next) => x = next,
-            None => return false,
+        for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
+            let t = &its.transitions[i];
+            if temps.len() != t.temps.len() {
+                return false;
+            }
+            match step(t, &x, temps) {
+                Some(next) => x = next,
+                None => return false,
+            }
         }
     }
     true

@@ -83,3 +83,22 @@ fn guard_bounded_increment_breaks_the_cycle() {
     assert!(c.bound.eval(&[0, 3, 2]).unwrap() >= 18);
     assert!(check_runs(&its, &c, 8, 60) > 20);
 }
+
+#[test]
+fn outer_loop_leaves_the_inner_counter_small() {
+    // WTC's `complex`: the inner loop closes the gap D − C (C + 7 or C + 2, D + 1), the
+    // outer one (C ≥ D, D ≤ 27) sets C − 10, D + 2, so the inner loop restarts at
+    // D − C ≤ 12 whatever the sizes of C and D; the outer loop raises D towards 28. The
+    // size of C needs the inner loop's runtime bound and vice versa: only the entry's
+    // guard bounds `D − C`. Linear: the first entry's gap plus 12 per outer step.
+    let (its, c) = analyse(
+        "  l0(C,D) -> l1(C,D)\n  l1(C,D) -> l1(C + 7,D + 1) :|: D >= C + 1 && C >= 6\n  l1(C,D) -> l1(C + 2,D + 1) :|: D >= C + 1 && 5 >= C\n  l1(C,D) -> l1(C - 10,D + 2) :|: C >= D && 27 >= D\n",
+        "C D",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    // Hand-computed at C = D = 6 (the guards exclude each other): (−4, 8), five steps of
+    // two to (6, 13), (13, 14), (20, 15); (10, 17), (17, 18), (24, 19); (14, 21), (21, 22),
+    // (28, 23); (18, 25), (25, 26), (32, 27); (22, 29), (29, 30), (36, 31): 1 + 20 = 21.
+    assert!(c.bound.eval(&[6, 6]).unwrap() >= 21);
+    assert!(check_runs(&its, &c, 8, 60) > 40);
+}

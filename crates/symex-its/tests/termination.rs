@@ -320,3 +320,82 @@ fn three_phases_for_two_variables() {
     assert!(mp.phases.len() >= 3, "{}", mp.display(&its));
     check_against_runs(&its, &proofs, 30);
 }
+
+/// Follows a witness by plain evaluation (this test's own, not the prover's `replay`):
+/// every guard of the path and of `laps` laps of the cycle holds with the recorded
+/// temporaries, and each step leaves the location the next one starts from.
+fn follow(its: &Its, w: &symex_its::nontermination::Witness, laps: usize) -> bool {
+    let mut at = its.start;
+    let mut x = w.start.clone();
+    let mut take = |i: usize, temps: &[i128]| {
+        let t = &its.transitions[i];
+        let mut values = x.clone();
+        values.extend_from_slice(temps);
+        let enabled = t.source == at
+            && t.temps.len() == temps.len()
+            && t.guard.iter().all(|a| a.holds(&values) == Some(true));
+        let next: Option<Vec<i128>> = t.update().iter().map(|u| u.eval(&values)).collect();
+        match (enabled, next) {
+            (true, Some(next)) => {
+                x = next;
+                at = t.target();
+                true
+            }
+            _ => false,
+        }
+    };
+    w.path
+        .iter()
+        .zip(&w.path_temps)
+        .all(|(&i, temps)| take(i, temps))
+        && !w.cycle.is_empty()
+        && (0..laps).all(|_| {
+            w.cycle
+                .iter()
+                .zip(&w.cycle_temps)
+                .all(|(&i, temps)| take(i, temps))
+        })
+}
+
+#[test]
+fn loop_that_needs_an_invariant_of_its_entry_gets_a_witness() {
+    // T2's non_term: `A' = A − B` stays ≥ 0 only because the entry made `B ≤ −2` (and `B`
+    // never changes); the loop guard alone is not closed. An exit is always enabled.
+    let its = its(
+        "  l0(A,B) -> l1(A,B) :|: 0 >= A + B + 1 && A >= 1\n  l1(A,B) -> l1(A - B,B) :|: A >= 0\n  l1(A,B) -> l2(A,B) :|: 0 >= A + 1\n",
+        "A B",
+    );
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(follow(&its, &w, 1_000), "{w:?}");
+}
+
+#[test]
+fn two_location_cycle_with_temporaries_gets_a_witness() {
+    // T2's stored: `l1 → l2 → l1` with a fresh value each time and an exit at both
+    // locations when it is 0; choosing non-zero values forever does not end.
+    let its = its(
+        "  l0(A,B) -> l1(C,B)\n  l1(A,B) -> l2(A,C) :|: A >= 1\n  l1(A,B) -> l2(A,C) :|: 0 >= A + 1\n  l1(A,B) -> l3(A,B) :|: A = 0\n  l2(A,B) -> l1(C,B) :|: B >= 1\n  l2(A,B) -> l1(C,B) :|: 0 >= B + 1\n  l2(A,B) -> l3(A,B) :|: B = 0\n",
+        "A B C",
+    );
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(w.cycle.len() >= 2, "a cycle through both locations: {w:?}");
+    assert!(follow(&its, &w, 1_000), "{w:?}");
+}
+
+#[test]
+fn terminating_loops_with_exits_get_no_witness() {
+    // Counting down, and a nested count whose inner loop resets: every run ends.
+    for (rules, vars) in [
+        (
+            "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A - 1,C) :|: A >= 1\n  l1(A,B) -> l2(A,B)\n",
+            "A B C",
+        ),
+        (
+            "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l2(A,A) :|: A >= 1\n  l2(A,B) -> l2(A,B - 1) :|: B >= 1\n  l2(A,B) -> l1(A - 1,B) :|: 0 >= B\n",
+            "A B",
+        ),
+    ] {
+        let its = its(rules, vars);
+        assert!(symex_its::nontermination::prove(&its, Duration::from_secs(10)).is_none());
+    }
+}

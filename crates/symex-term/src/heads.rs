@@ -325,13 +325,35 @@ pub fn relational_candidates(widths: &[u32]) -> Vec<Atom> {
 /// that a register the classification reads one way and a callee or comparison the other
 /// way needs no modulo conversion (`LV_u = LV_s` on `[0, smax]`).
 pub fn shared_range_candidates(slots: &[(u32, crate::state::Reading)]) -> Vec<Atom> {
+    shared_range_at(slots.iter().copied().enumerate())
+}
+
+/// [`shared_range_candidates`] for the ranged memory variables of a head (cell values,
+/// numbered after its `n` registers): a global `int v` that a loop halves after `v >= 0`
+/// keeps `v ≤ smax` in the cell's unsigned reading, which the ranking function `v` needs
+/// (else `v` may be negative, where `v >>= 1` never reaches 0).
+pub fn shared_range_mem_candidates(
+    n: usize,
+    vars: &[crate::mem_head::MVar],
+    mu: &[Option<Poly>],
+) -> Vec<Atom> {
+    shared_range_at(
+        vars.iter()
+            .zip(mu)
+            .enumerate()
+            .filter(|(_, (_, m))| m.is_some())
+            .filter_map(|(k, (v, _))| v.range.map(|r| (n + k, r))),
+    )
+}
+
+fn shared_range_at(
+    slots: impl Iterator<Item = (usize, (u32, crate::state::Reading))>,
+) -> Vec<Atom> {
     slots
-        .iter()
-        .enumerate()
         .filter(|(_, (w, _))| *w > 1)
         .map(|(i, (w, r))| match r {
             crate::state::Reading::Unsigned => {
-                crate::state::le_c(&Poly::var(i), crate::state::smax(*w))
+                crate::state::le_c(&Poly::var(i), crate::state::smax(w))
             }
             crate::state::Reading::Signed => crate::state::ge_c(&Poly::var(i), 0),
         })

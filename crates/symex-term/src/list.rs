@@ -30,6 +30,10 @@ pub enum FieldKind {
     Int(Reading),
     /// The recursive field: the next element (or the list's end).
     Next,
+    /// Another pointer field (`data`, a second link): folding forgets its value, an
+    /// unfolded element holds an unknown pointer there (a dereference is `ERR`, a comparison
+    /// unsupported), which is all a program that only copies it needs.
+    Opaque,
 }
 
 /// A field of the element struct: byte offset, size, kind.
@@ -107,7 +111,7 @@ impl ListInv {
     pub fn facts(&self) -> Vec<Atom> {
         let mut out = vec![crate::state::ge_c(&self.len, 1)];
         for (k, f) in self.fields.iter().enumerate() {
-            if f.kind == FieldKind::Next {
+            if !matches!(f.kind, FieldKind::Int(_)) {
                 continue;
             }
             let (a, b) = (self.first[k].poly(), self.last[k].poly());
@@ -135,6 +139,7 @@ impl ListInv {
             .enumerate()
             .map(|(k, f)| match f.kind {
                 FieldKind::Next => format!("({}:ptr:next..{})", f.off, ptr_text(&self.end)),
+                FieldKind::Opaque => format!("({}:ptr:any)", f.off),
                 FieldKind::Int(r) => format!(
                     "({}:i{}{}:{}..{}{})",
                     f.off,
@@ -173,7 +178,7 @@ fn step_text(s: &Step) -> String {
     }
 }
 
-/// Replaces every pointer to `from` (registers of all frames, cells, list ends) by the same
+/// Replaces every pointer to `from` (registers of all frames, cells, list ends, addresses) by the same
 /// offset into `to`.
 pub fn retarget(st: &mut State, from: Target, to: Target) {
     let fix = |p: &mut Ptr| {
@@ -192,6 +197,9 @@ pub fn retarget(st: &mut State, from: Target, to: Target) {
     for l in &mut st.mem.lists {
         fix(&mut l.end);
     }
+    for (_, p) in &mut st.mem.addrs {
+        fix(p);
+    }
 }
 
 /// Whether the module has a struct with a pointer field: only then can a program build
@@ -206,17 +214,38 @@ pub fn module_has_links(module: &symex_ir::Module) -> bool {
 }
 
 /// The shape of an allocation that can be a list element: a live heap block of literal size
-/// whose cells sit at literal offsets, exactly one of them a pointer (the next field).
+/// whose cells sit at literal offsets, one of its pointers the next field. With several
+/// pointer cells, the next field is the only one that may link to an element (null, a list,
+/// or a heap block holding a pointer itself); the others are [`FieldKind::Opaque`].
 fn element_shape(st: &State, a: usize, cells: &[usize]) -> Option<(Vec<Field>, usize)> {
     let al = &st.mem.allocs[a];
     let size = al.size.as_constant()?;
     if !al.live || !matches!(al.site, Site::Inst { heap: true, .. }) || size <= 0 {
         return None;
     }
-    let mut fields = Vec::new();
-    let mut next = None;
     let mut sorted: Vec<usize> = cells.to_vec();
     sorted.sort_by_key(|c| st.mem.cells[*c].off.as_constant());
+    let pointers: Vec<usize> = sorted
+        .iter()
+        .copied()
+        .filter(|c| matches!(st.mem.cells[*c].val, Content::Ptr(_)))
+        .collect();
+    let next = match pointers[..] {
+        [] => return None,
+        [only] => only,
+        _ => {
+            let links: Vec<usize> = pointers
+                .iter()
+                .copied()
+                .filter(|c| may_link(st, *c))
+                .collect();
+            match links[..] {
+                [only] => only,
+                _ => return None,
+            }
+        }
+    };
+    let mut fields = Vec::new();
     let mut end = 0;
     for &c in &sorted {
         let cell = &st.mem.cells[c];
@@ -227,13 +256,8 @@ fn element_shape(st: &State, a: usize, cells: &[usize]) -> Option<(Vec<Field>, u
         end = off + cell.size as i128;
         let kind = match &cell.val {
             Content::Int(_, r) => FieldKind::Int(*r),
-            Content::Ptr(_) => {
-                if next.is_some() {
-                    return None;
-                }
-                next = Some(c);
-                FieldKind::Next
-            }
+            Content::Ptr(_) if c == next => FieldKind::Next,
+            Content::Ptr(_) => FieldKind::Opaque,
         };
         fields.push(Field {
             off,
@@ -241,7 +265,28 @@ fn element_shape(st: &State, a: usize, cells: &[usize]) -> Option<(Vec<Field>, u
             kind,
         });
     }
-    Some((fields, next?))
+    Some((fields, next))
+}
+
+/// Whether pointer cell `c` may be a link: null, a list, or a live heap block with a pointer.
+fn may_link(st: &State, c: usize) -> bool {
+    let Content::Ptr(p) = &st.mem.cells[c].val else {
+        return false;
+    };
+    match p.target {
+        Target::Null | Target::List(_) => true,
+        Target::Alloc(b) => {
+            let al = &st.mem.allocs[b];
+            al.live
+                && matches!(al.site, Site::Inst { heap: true, .. })
+                && st
+                    .mem
+                    .cells
+                    .iter()
+                    .any(|d| d.alloc == b && matches!(d.val, Content::Ptr(_)))
+        }
+        Target::Unknown | Target::StackMark(_) => false,
+    }
 }
 
 /// The next pointer of element `a` (its field at `off`), read afresh: folding moves cells.
@@ -432,7 +477,7 @@ fn make_list(ex: &mut Exec, st: &mut State, chain: &[usize], fields: Vec<Field>)
         .unwrap_or_else(Ptr::unknown);
     let mut steps = Vec::new();
     for f in &fields {
-        if f.kind == FieldKind::Next {
+        if !matches!(f.kind, FieldKind::Int(_)) {
             steps.push(Step::default());
             continue;
         }
@@ -527,7 +572,7 @@ fn join(ex: &mut Exec, st: &mut State, a: usize, c: usize) {
     let (a2, c2) = (two(ex, st, &la.len), two(ex, st, &lc.len));
     let mut steps = Vec::new();
     for (k, f) in la.fields.iter().enumerate() {
-        if f.kind == FieldKind::Next {
+        if !matches!(f.kind, FieldKind::Int(_)) {
             steps.push(Step::default());
             continue;
         }

@@ -299,7 +299,7 @@ impl MemHead {
                     .iter()
                     .map(|f| match f.kind {
                         crate::list::FieldKind::Int(r) => Some(me.var(Some((f.size * 8, r)))),
-                        crate::list::FieldKind::Next => None,
+                        crate::list::FieldKind::Next | crate::list::FieldKind::Opaque => None,
                     })
                     .collect()
             };
@@ -924,6 +924,7 @@ impl MemHead {
                 .enumerate()
                 .map(|(k, f)| match f.kind {
                     crate::list::FieldKind::Next => format!("({}:ptr:next..{})", f.off, t(l.end.0)),
+                    crate::list::FieldKind::Opaque => format!("({}:ptr:any)", f.off),
                     crate::list::FieldKind::Int(_) => {
                         let s = &l.steps[k];
                         let step = match (s.delta, s.nonincreasing, s.nondecreasing) {

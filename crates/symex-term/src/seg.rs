@@ -45,6 +45,8 @@ pub struct HeadSpec {
     pub flags: Vec<(Slot, i128)>,
     /// Which pointer registers are null or share a list ([`crate::list::shape_key`]).
     pub shape: Vec<u8>,
+    /// The guard case of its arrivals ([`crate::guard_split`]; empty: not split).
+    pub split: Vec<Atom>,
 }
 
 /// A chain of evaluation and refinement edges from `from` ending in a generalization edge
@@ -305,28 +307,69 @@ fn arrival(
         });
         return Arrival::Continue;
     }
+    let cases = if call_head || !ex.split_guards {
+        None
+    } else {
+        crate::guard_split::split(ex, &s)
+    };
+    let Some(cases) = cases else {
+        return close(ex, seg, instantiated, work, (origin, s, steps), Vec::new());
+    };
+    for c in cases {
+        if let Some(rest) = leaves_without_loop(ex, &c.state) {
+            seg.leaves.push(Leaf {
+                from: origin,
+                kb: c.state.kb,
+                steps: steps + rest,
+                inputs: c.state.inputs,
+            });
+            continue;
+        }
+        let arrived = (origin, c.state, steps);
+        if let Arrival::Rebuild = close(ex, seg, instantiated, work, arrived, c.key) {
+            return Arrival::Rebuild;
+        }
+    }
+    Arrival::Continue
+}
+
+/// Closes arrival `s` by a generalization edge into the general state of its head (of its
+/// flag values, pointer shape and guard case `split`), creating or weakening that state.
+fn close(
+    ex: &mut Exec,
+    seg: &mut Seg,
+    instantiated: &mut Vec<bool>,
+    work: &mut Vec<(Origin, State, u64)>,
+    (origin, mut s, steps): (Origin, State, u64),
+    mut split: Vec<Atom>,
+) -> Arrival {
+    let call_head = crate::rules::recursion::is_call_head(ex, &s);
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
     let shape = crate::list::shape_key(ex, &s);
-    let known = |flags: &[(Slot, i128)]| {
+    let known = |flags: &[(Slot, i128)], split: &[Atom]| {
         seg.heads
             .iter()
-            .position(|h| h.key == key && h.flags == flags && h.shape == shape)
+            .position(|h| h.key == key && h.flags == flags && h.shape == shape && h.split == split)
     };
-    if known(&flags).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
+    if known(&flags, &split).is_none() && variants >= crate::heads::MAX_FLAG_VARIANTS {
         flags.clear();
+        split.clear();
     }
-    let h = match known(&flags) {
+    let h = match known(&flags, &split) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
+            // No ladder widening at a call head: a recursion's base case `n == 0` bounds
+            // no threshold (`n ≥ 0` holds only by the head's own `n ≥ 0` and `n ≠ 0`), so
+            // the widening would drop the bound that excludes the overflow of `n − 1`.
             let from = match origin {
-                Origin::Head(o) => Some(crate::heads::ChainOrigin {
+                Origin::Head(o) if !call_head => Some(crate::heads::ChainOrigin {
                     facts: seg.heads[o].facts.clone(),
                     vars: seg.head_vars[o].clone(),
                     regs: seg.heads[o].slots.iter().map(|r| (r.0, r.1)).collect(),
                 }),
-                Origin::Start => None,
+                _ => None,
             };
             if !is_instance(ex, &mut seg.heads[h], &s, from.as_ref()) {
                 return Arrival::Rebuild;
@@ -341,6 +384,13 @@ fn arrival(
             );
             crate::heads::pin_flags(&mut spec, &flags);
             spec.shape = shape.clone();
+            let regs: Vec<(usize, Slot)> = spec.slots.iter().map(|r| (r.0, r.1)).collect();
+            for f in crate::guard_split::key_facts(&split, &regs, s.frames.len() - 1) {
+                if !spec.facts.contains(&f) {
+                    spec.facts.push(f);
+                }
+            }
+            spec.split = split;
             seg.heads.push(spec);
             seg.head_vars.push(Vec::new());
             seg.head_kb.push(Vec::new());
@@ -510,6 +560,16 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
             }
         }
     }
+    // A literal the first arrival holds that is no literal of the program: a value computed
+    // once before the loop (a pointer difference `&h->next - &h->value` is the offset 8).
+    for (i, (fi, slot, _, _)) in slots.iter().enumerate() {
+        if let Some(Val::Const(c)) = s.frames[*fi].regs.get(slot) {
+            if !lits.contains(c) {
+                candidates.push(ge_c(&Poly::var(i), *c));
+                candidates.push(le_c(&Poly::var(i), *c));
+            }
+        }
+    }
     let widths: Vec<u32> = slots.iter().map(|s| s.2).collect();
     candidates.extend(crate::heads::relational_candidates(&widths));
     if !ex.sem.math_int {
@@ -539,6 +599,12 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
     let model = ex.kb.model(&s.kb, &[], ex.nvars);
     let value = |p: &Poly| model.as_ref().and_then(|m| p.eval(m));
     candidates.extend(mem.candidates(slots.len(), &regs, &mem_mu, &lits, &value));
+    if !ex.sem.math_int {
+        let n = slots.len();
+        candidates.extend(crate::heads::shared_range_mem_candidates(
+            n, &mem.vars, &mem_mu,
+        ));
+    }
     if !ex.sem.math_int {
         let values: Vec<Option<i128>> = (0..slots.len()).map(|i| value(&reg_mu(i))).collect();
         candidates.extend(crate::heads::affine_candidates(&values, &widths));
@@ -598,6 +664,7 @@ fn new_head(ex: &mut Exec, s: &State, index: usize) -> HeadSpec {
         mem,
         flags: Vec::new(),
         shape: Vec::new(),
+        split: Vec::new(),
     }
 }
 

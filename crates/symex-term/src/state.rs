@@ -7,7 +7,8 @@
 //! allocations are disjoint by construction (the paper's ⟨a⟩_FO needs a disjunction for
 //! that), an access is in bounds when `0 ≤ off ∧ off + size ≤ size(alloc)` is entailed, and
 //! the layout of allocations is never observable — comparing or subtracting pointers into
-//! different allocations, or turning them into integers, is outside the fragment.
+//! different allocations is outside the fragment, and a pointer turned into an integer is any
+//! value (only its difference to an address in the same allocation is known: `rules::ptrdiff`).
 
 use std::collections::BTreeMap;
 use symex_ir::{BlockId, FuncId, Slot};
@@ -197,6 +198,8 @@ pub struct Mem {
     /// `LI`: list invariants ([`crate::list`]); like allocations never removed, a list
     /// folded into another or unfolded to its end is no longer `live`.
     pub lists: Vec<crate::list::ListInv>,
+    /// Variables a `ptrtoint` made: the pointer each is the address of ([`crate::rules::ptrdiff`]).
+    pub addrs: Vec<(usize, Ptr)>,
 }
 
 impl Mem {

@@ -60,11 +60,18 @@ fn running_example_offsetof_traversal() {
     let text = seg::describe(seg);
     assert_eq!(text.matches("list l0 ->^{x").count(), 2, "{text}");
     assert!(text.contains("(8:ptr:next..null)"), "{text}");
-    // The traversal head: the one whose only integer variables are in its list.
+    length_ranks(&r, "while");
+}
+
+/// The ITS transition from the head whose name contains `head` to itself decreases the
+/// length of the head's first list by one under `ℓ ≥ 2`, and no other head variable
+/// decreases: only the length can rank it.
+fn length_ranks(r: &Report, head: &str) {
+    let seg = r.seg.as_ref().expect("a SEG");
     let h = seg
         .heads
         .iter()
-        .position(|h| h.name.contains("while"))
+        .position(|h| h.name.contains(head))
         .expect("the traversal head");
     let spec = &seg.heads[h];
     let len = spec.slots.len() + spec.mem.lists[0].len;
@@ -87,7 +94,6 @@ fn running_example_offsetof_traversal() {
         "the guard has ℓ ≥ 2: {:?}",
         walk[0].guard
     );
-    // No other head variable decreases: only the length can rank the loop.
     for (i, u) in update.iter().enumerate() {
         if i != pos {
             assert!(
@@ -242,4 +248,198 @@ int main(void) {{
     assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
     let prog = Program::new(load(&p, false));
     assert!(loops(&run_len(&prog, 3)));
+}
+
+/// The link's offset as a pointer difference (`&front->link - front`, the `-ptrdiff` programs'
+/// idiom) and the walk by it: YES, memory safe; the walk head holds the offset as the literal
+/// 8, which no instruction of the program contains (the difference of the two offsets).
+#[test]
+fn walk_by_a_pointer_difference() {
+    let p = repo().join("examples/term/list_ptrdiff.c");
+    let r = yes(&p);
+    let seg = r.seg.as_ref().expect("a SEG");
+    let spec = seg
+        .heads
+        .iter()
+        .find(|h| h.name.contains("while"))
+        .expect("the walk head");
+    let x = spec
+        .slots
+        .iter()
+        .position(|s| s.2 == 64)
+        .map(Poly::var)
+        .expect("the 64-bit offset register");
+    let eight = Poly::constant(8);
+    for bound in [x.sub(&eight), eight.sub(&x)] {
+        assert!(
+            spec.facts
+                .iter()
+                .any(|a| a.poly == bound && a.rel == symex_its::Rel::Ge),
+            "{}",
+            seg::describe(seg)
+        );
+    }
+}
+
+/// `p - q` of two `int` pointers into one array is the index difference (`sdiv exact` of the
+/// offsets' difference): the loop `i != p - q` ends and its stores stay in bounds.
+#[test]
+fn difference_within_one_array() {
+    let src = r#"
+int main(void) {
+  int a[10];
+  int *p = &a[7], *q = &a[2];
+  long d = p - q;
+  for (long i = 0; i != d; i++) a[i] = 0;
+  return a[0];
+}"#;
+    let (_dir, p) = source(src);
+    let r = term(&p, Semantics::default());
+    assert_eq!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(r.memory_safe);
+    let check = validate::check(&load(&p, false), &options(Semantics::default()), &r, 5);
+    assert!(check.contradiction.is_none(), "{}", check.summary());
+    assert_eq!(check.finished, check.runs, "{}", check.summary());
+}
+
+/// The difference of pointers into two allocations depends on the layout (undefined in C):
+/// no value is guessed for it, the answer is MAYBE and says why.
+#[test]
+fn difference_of_two_objects_is_not_guessed() {
+    let src = r#"
+#include <stdlib.h>
+int main(void) {
+  char *a = malloc(16), *b = malloc(16);
+  long d = b - a;
+  for (long i = 0; i != d; i++) {}
+  return 0;
+}"#;
+    let (_dir, p) = source(src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(reason.contains("different objects"), "{reason}");
+}
+
+/// A list built by a recursive function and walked by one (`examples/term/list_rec.c`): YES,
+/// memory safe; the walk's call head holds the builder's list, and its call transition
+/// decreases the length by one under `ℓ ≥ 2`.
+#[test]
+fn recursive_build_and_walk() {
+    let p = repo().join("examples/term/list_rec.c");
+    let r = yes(&p);
+    let text = seg::describe(r.seg.as_ref().expect("a SEG"));
+    assert!(
+        text.contains("(8:ptr:next..null)"),
+        "the walk head holds a NULL-terminated list: {text}"
+    );
+    length_ranks(&r, "walk_entry");
+}
+
+/// A recursive function that writes into the caller's list is neither a reader nor a builder
+/// of new memory: no summary, MAYBE with the reason.
+#[test]
+fn recursive_write_into_callers_list_is_not_summarised() {
+    let src = format!(
+        "{BUILD}
+void zero(struct node *p) {{
+  if (p != NULL) {{
+    p->payload = 0;
+    zero(p->link);
+  }}
+}}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  zero(front);
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(
+        reason.contains("may change memory its caller can reach"),
+        "{reason}"
+    );
+}
+
+/// A recursive walk of a cyclic list that stops only at NULL never ends: never YES, and the
+/// concrete run does not exit.
+#[test]
+fn recursive_walk_of_a_cyclic_list_is_not_yes() {
+    let src = format!(
+        "{BUILD}
+void walk(struct node *p) {{
+  if (p != NULL) walk(p->link);
+}}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  if (front == NULL) return 0;
+  struct node *last = front;
+  while (last->link != NULL) last = last->link;
+  last->link = front;
+  walk(front);
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    let prog = Program::new(load(&p, false));
+    assert!(!matches!(run_len(&prog, 3), End::Exit(_)));
+}
+
+const TAGGED: &str = r#"
+#include <stdlib.h>
+extern unsigned int __VERIFIER_nondet_uint(void);
+struct cell { struct cell *next; int *tag; };
+static struct cell *build(unsigned int count) {
+  int *tag = malloc(sizeof(int));
+  struct cell *front = NULL;
+  for (unsigned int i = 0; i < count; i++) {
+    struct cell *fresh = malloc(sizeof(struct cell));
+    fresh->next = front;
+    fresh->tag = front ? front->tag : tag;
+    front = fresh;
+  }
+  return front;
+}
+"#;
+
+/// An element struct with a second pointer field that the program only copies: the list
+/// invariant keeps it as any pointer (`ptr:any`), and the walk is YES.
+#[test]
+fn second_pointer_field_only_copied() {
+    let src = format!(
+        "{TAGGED}
+int main(void) {{
+  struct cell *p = build(__VERIFIER_nondet_uint());
+  while (p != NULL) p = p->next;
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = yes(&p);
+    let text = seg::describe(r.seg.as_ref().expect("a SEG"));
+    assert!(text.contains("ptr:any"), "{text}");
+}
+
+/// A dereference of the forgotten second pointer is not excluded from being invalid: never
+/// YES with memory safety claimed.
+#[test]
+fn dereference_of_a_forgotten_pointer_field_is_not_safe() {
+    let src = format!(
+        "{TAGGED}
+int main(void) {{
+  struct cell *p = build(__VERIFIER_nondet_uint());
+  int sum = 0;
+  while (p != NULL) {{ sum += *p->tag; p = p->next; }}
+  return sum;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(!r.memory_safe);
 }

@@ -37,6 +37,7 @@ pub fn initial_mem(module: &Module) -> Mem {
         allocs,
         cells: Vec::new(),
         lists: Vec::new(),
+        addrs: Vec::new(),
     }
 }
 

@@ -86,7 +86,7 @@ fn unfold(ex: &mut Exec, st: State, i: usize) -> Vec<State> {
         } else {
             // The only element: first and last values coincide.
             for (k, f) in l.fields.iter().enumerate() {
-                if f.kind != FieldKind::Next {
+                if matches!(f.kind, FieldKind::Int(_)) {
                     let e = eq(&l.first[k].poly(), &l.last[k].poly());
                     if crate::state::const_truth(&e).is_none() {
                         s.kb.push(e);
@@ -100,6 +100,7 @@ fn unfold(ex: &mut Exec, st: State, i: usize) -> Vec<State> {
             let val = match f.kind {
                 FieldKind::Int(r) => Content::Int(l.first[k], r),
                 FieldKind::Next => Content::Ptr(next.clone()),
+                FieldKind::Opaque => Content::Ptr(Ptr::unknown()),
             };
             s.mem.cells.push(Cell {
                 alloc: a,

@@ -18,6 +18,8 @@ pub mod control;
 pub mod list;
 pub mod memory;
 pub mod nonlinear;
+pub mod ptrdiff;
+pub mod rec_memory;
 pub mod recursion;
 
 use crate::classify::Classification;
@@ -74,6 +76,8 @@ pub struct Exec<'m> {
     pub summaries: rustc_hash::FxHashMap<FuncId, recursion::Summary>,
     /// A summary lost a fact in this round: the SEG must be rebuilt.
     pub rebuild: bool,
+    /// Loop-head arrivals are split on their guard's cases ([`crate::guard_split`]).
+    pub split_guards: bool,
 }
 
 type R<T> = Result<T, Outcome>;
@@ -94,6 +98,7 @@ impl<'m> Exec<'m> {
             recursive: recursion::recursive_functions(module),
             summaries: Default::default(),
             rebuild: false,
+            split_guards: false,
         };
         ex.signed_cells = memory::signed_cells(module, &ex.class);
         ex
@@ -319,6 +324,23 @@ impl<'m> Exec<'m> {
             return control::terminator(self, st, &block.term);
         };
         let res = match inst {
+            Inst::Bin {
+                op: symex_ir::BinOp::Sub,
+                flags,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } if ptrdiff::is_difference(&st, *width, *lhs, *rhs) => {
+                ptrdiff::difference(self, st, *flags, *dst, *lhs, *rhs)
+            }
+            Inst::Cast {
+                op: symex_ir::CastOp::PtrToInt,
+                to,
+                dst,
+                src,
+                ..
+            } => ptrdiff::ptr_to_int(self, st, *to, *dst, *src),
             Inst::Bin {
                 op,
                 flags,

@@ -27,9 +27,7 @@ use super::{Exec, Outcome};
 use crate::state::{ge, ge_c, le_c, Frame, Reading, State};
 use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
-use symex_ir::{
-    BlockId, Call, Callee, Const, FuncId, Inst, Intrinsic, Module, Operand, Slot, Terminator,
-};
+use symex_ir::{BlockId, Call, Callee, Const, FuncId, Inst, Module, Operand, Slot, Terminator};
 use symex_its::{Atom, Poly};
 
 /// The return summary of a recursive function: atoms over the variables `0..params` (the
@@ -40,6 +38,8 @@ pub struct Summary {
     pub width: u32,
     pub reading: Reading,
     pub atoms: Vec<Atom>,
+    /// For a builder returning a pointer ([`super::rec_memory`]): its null and list returns.
+    pub ptr: Option<super::rec_memory::PtrSummary>,
 }
 
 /// The functions on a cycle of the call graph (direct calls; a call through a pointer is
@@ -80,38 +80,6 @@ pub fn recursive_functions(module: &Module) -> FxHashSet<FuncId> {
     out
 }
 
-/// Whether `f` and every function it may call leave memory alone.
-fn memory_free(module: &Module, f: FuncId) -> bool {
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![f];
-    while let Some(g) = stack.pop() {
-        if !seen.insert(g) {
-            continue;
-        }
-        let Some(body) = &module.func(g).body else {
-            continue;
-        };
-        for inst in body.blocks.iter().flat_map(|b| &b.insts) {
-            match inst {
-                Inst::Load { .. } | Inst::Store { .. } | Inst::Alloca { .. } | Inst::Gep { .. } => {
-                    return false
-                }
-                Inst::Intrinsic { op, .. }
-                    if !matches!(op, Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd) =>
-                {
-                    return false
-                }
-                Inst::Call(c) => match c.callee {
-                    Callee::Direct(h) => stack.push(h),
-                    Callee::Indirect(_) => return false,
-                },
-                _ => {}
-            }
-        }
-    }
-    true
-}
-
 /// The width and reading of `f`'s result: the reading of the first register it returns
 /// (signed when it returns only literals).
 fn result_type(ex: &Exec, f: FuncId) -> Option<(u32, Reading)> {
@@ -133,7 +101,7 @@ fn result_type(ex: &Exec, f: FuncId) -> Option<(u32, Reading)> {
 }
 
 /// The integer literals of `f` (and −1, 0, 1), read signed.
-fn literals(module: &Module, f: FuncId) -> Vec<i128> {
+pub fn literals(module: &Module, f: FuncId) -> Vec<i128> {
     let mut lits: Vec<i128> = vec![-1, 0, 1];
     let mut add = |op: &Operand| {
         if let Operand::Const(c) = op {
@@ -197,6 +165,7 @@ fn candidates(ex: &Exec, f: FuncId, width: u32, reading: Reading) -> Summary {
         width,
         reading,
         atoms,
+        ptr: None,
     }
 }
 
@@ -234,21 +203,28 @@ pub fn inline(ex: &Exec, st: &mut State, c: &Call, fid: FuncId) -> bool {
 /// A call of the recursive `fid`: the call state (to `fid`'s call head) and the caller's
 /// continuation with a result satisfying the summary.
 pub fn call(ex: &mut Exec, mut st: State, c: &Call, fid: FuncId) -> Outcome {
+    use super::rec_memory::Effect;
     let name = ex.module.func(fid).name.clone();
-    if !memory_free(ex.module, fid) {
+    let Some(effect) = super::rec_memory::effect(ex.module, fid) else {
         return ex.unsupported(
             &st,
             &format!(
-                "recursive call of `{name}`, which uses memory (summaries relate registers only)"
+                "recursive call of `{name}`, which may change memory its caller can reach (neither a reader nor a builder of new memory)"
             ),
         );
-    }
+    };
     let params = ex.module.func(fid).params.len();
     let mut vals = Vec::new();
+    let mut ptrs = BTreeMap::new();
     for (i, arg) in c.args.iter().enumerate().take(params) {
         let p = Slot(i as u32);
         let Some(width) = ex.slot_width(fid, p) else {
-            return ex.unsupported(&st, &format!("pointer argument of `{name}`"));
+            // Only a reader has pointer parameters ([`super::rec_memory::effect`]).
+            match super::memory::pointer(ex, &mut st, *arg) {
+                Ok(v) => ptrs.insert(p, v),
+                Err(o) => return o,
+            };
+            continue;
         };
         let reading = ex.class.reading(fid, p);
         match ex.operand(&mut st, *arg, width, reading) {
@@ -256,8 +232,20 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call, fid: FuncId) -> Outcome {
             Err(o) => return o,
         }
     }
+    let returns_ptr = matches!(
+        ex.module.ty(ex.module.func(fid).ret).kind,
+        symex_ir::TypeKind::Ptr
+    );
+    if returns_ptr && effect != Effect::Builder {
+        return ex.unsupported(
+            &st,
+            &format!("`{name}` returns a pointer (summarised only for builders of new lists)"),
+        );
+    }
     let result = match (c.dst, result_type(ex, fid)) {
-        (Some(_), None) => return ex.unsupported(&st, &format!("`{name}` returns a non-integer")),
+        (Some(_), None) if !returns_ptr => {
+            return ex.unsupported(&st, &format!("`{name}` returns a non-integer"))
+        }
         (_, r) => r,
     };
     let mut out = Vec::new();
@@ -268,17 +256,58 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call, fid: FuncId) -> Outcome {
         idx: 0,
         regs: BTreeMap::new(),
         ret_to: None,
-        ptrs: BTreeMap::new(),
+        ptrs,
     }];
+    // A builder reaches none of the caller's memory: its body starts without it (globals
+    // keep their indices).
+    if effect == Effect::Builder {
+        callee.mem = super::alloc::initial_mem(ex.module);
+    }
     for (p, v, width, reading) in &vals {
         ex.bind(&mut callee, *p, v.clone(), *width, *reading);
     }
     callee.arrived = true;
     out.push(callee);
-    if let Some(back) = continuation(ex, st, c, fid, &vals, result) {
+    if returns_ptr {
+        out.extend(pointer_continuations(ex, st, c, fid, &vals));
+    } else if let Some(back) = continuation(ex, st, c, fid, &vals, result) {
         out.push(back);
     }
     Outcome::Next(out)
+}
+
+/// The caller after a call of a builder that returns a pointer: one state per case of its
+/// summary (none before the analysed body has returned).
+fn pointer_continuations(
+    ex: &mut Exec,
+    st: State,
+    c: &Call,
+    fid: FuncId,
+    args: &[(Slot, Poly, u32, Reading)],
+) -> Vec<State> {
+    let summary = ex
+        .summaries
+        .entry(fid)
+        .or_insert_with(|| Summary {
+            params: args.len(),
+            width: 64,
+            reading: Reading::Unsigned,
+            atoms: Vec::new(),
+            ptr: Some(Default::default()),
+        })
+        .ptr
+        .clone()
+        .unwrap_or_default();
+    let arg_of = |i: usize| -> Poly {
+        args.iter()
+            .find(|a| a.0 == Slot(i as u32))
+            .map_or(Poly::constant(0), |a| a.1.clone())
+    };
+    let mut out = super::rec_memory::continuations(ex, &st, fid, &arg_of, c.dst, &summary);
+    for s in &mut out {
+        s.top_mut().idx += 1;
+    }
+    out
 }
 
 /// The caller after the call returned: `dst := r` with the summary's facts for these
@@ -353,6 +382,22 @@ pub fn record_return(ex: &mut Exec, st: &mut State, val: Option<Operand>) -> Res
     let Some(op) = val else {
         return Ok(());
     };
+    if let Some(mut ptr) = summary.ptr.clone() {
+        let lits = literals(ex.module, f);
+        let changed = super::rec_memory::record_pointer_return(ex, st, f, op, &lits, &mut ptr)
+            .map_err(|what| ex.unsupported(st, &format!("recursive builder: {what}")))?;
+        if changed {
+            ex.summaries.insert(
+                f,
+                Summary {
+                    ptr: Some(ptr),
+                    ..summary
+                },
+            );
+            ex.rebuild = true;
+        }
+        return Ok(());
+    }
     let ret = ex.operand(st, op, summary.width, summary.reading)?;
     let regs = st.top().regs.clone();
     let mut dropped = false;

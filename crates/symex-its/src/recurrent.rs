@@ -1,0 +1,288 @@
+//! Recurrent sets found from concrete runs (a companion of [`crate::nontermination`]):
+//! the interpreter runs the ITS from a few random start values; each cycle of a run (the
+//! transitions between two visits of one location, with the temporaries the run chose;
+//! those at the end of a run first) is composed into one transition
+//! `x̄ ↦ ū(x̄)` with guard `G(x̄)`, and a recurrent set `R` at that location is searched
+//! among conjunctions of candidate atoms, Houdini style: start with every candidate that
+//! holds at the state `s` the run had there, and drop those that some state of `R` does
+//! not keep after a lap (a Z3 model of `R(x̄) ∧ ¬R(ū(x̄))`), until `R(x̄) ⇒ R(ū(x̄))`
+//! is valid. The guard atoms are among the candidates and must survive, so `R ⇒ G`;
+//! `s ∈ R` throughout, and the run reached `s`: the run's prefix up to its first state in
+//! `R` followed by the cycle forever (with the same temporaries on every lap) is an
+//! infinite run.
+//!
+//! The candidates, all evaluated at `s`: the atoms of `G`; `v ≥ s_v` and `v ≤ s_v` for
+//! each variable (what the loop keeps fixed or moves one way: T2's `non_term` keeps `B`
+//! and so `A − B` grows); the direction of each variable's change over a lap
+//! (`u_v(x̄) − v ≥ 0` or `≤ 0`); and the guard atoms of the transitions leaving the
+//! location, or their negations (the exits that never become enabled).
+
+use crate::interp::{Interpreter, Rng, Run, RunConfig};
+use crate::its::{Atom, Its, Rel};
+use crate::nontermination::Witness;
+use crate::poly::Poly;
+use crate::smt;
+use std::time::Instant;
+use symex_expr::Term;
+use symex_solver::Solver;
+
+/// Runs tried (each with its own seed and start values).
+const RUNS: u64 = 12;
+
+/// Steps after which a run counts as possibly infinite.
+const MAX_STEPS: usize = 600;
+
+/// Cycles tried in all (distinct sequences of transitions).
+const MAX_TRIES: usize = 40;
+
+/// The longest cycle composed.
+const MAX_CYCLE: usize = 12;
+
+/// A cycle of a run: its steps (transition and temporaries), where it starts and the
+/// state it starts from.
+struct Lasso {
+    cycle: Vec<(usize, Vec<i128>)>,
+    location: usize,
+    state: Vec<i128>,
+}
+
+/// A witness from the cycles of a few runs, or `None` (also past `deadline`).
+pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Witness> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let mut interp = Interpreter::new(its);
+    let mut rng = Rng::new(7);
+    let mut tried: Vec<Vec<usize>> = Vec::new();
+    for seed in 1..=RUNS {
+        // Small start values first, then larger ones (loops entered only above some size).
+        let range = [3, 10, 100][(seed as usize - 1) % 3];
+        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-range, range)).collect();
+        let cfg = RunConfig {
+            max_steps: MAX_STEPS,
+            seed,
+            use_solver: false,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = interp.run(&start, &cfg);
+        for (j, k) in cycles(&run.trace) {
+            let ids = run.taken[j..k].to_vec();
+            if tried.contains(&ids) {
+                continue;
+            }
+            if Instant::now() > deadline || tried.len() >= MAX_TRIES {
+                return None;
+            }
+            tried.push(ids);
+            let lasso = Lasso {
+                cycle: (j..k)
+                    .map(|i| (run.taken[i], run.temps[i].clone()))
+                    .collect(),
+                location: run.trace[j].0,
+                state: run.trace[j].1.clone(),
+            };
+            if let Some(set) = recurrent(its, solver, &lasso) {
+                return Some(witness(its, &run, &start, &lasso, &set));
+            }
+        }
+    }
+    None
+}
+
+/// The cycles `(j, k)` of a trace: the steps between a visit of a location (index `j`)
+/// and its next visit `k`, at most [`MAX_CYCLE`] steps long; those at the end of the
+/// trace first (a run cut by the step limit is likely in an infinite loop there).
+fn cycles(trace: &[(usize, Vec<i128>)]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for j in (0..trace.len()).rev() {
+        let next = (j + 1..trace.len().min(j + 1 + MAX_CYCLE)).find(|&k| trace[k].0 == trace[j].0);
+        if let Some(k) = next {
+            out.push((j, k));
+        }
+    }
+    out
+}
+
+/// `p` with each variable `v` replaced by `f(v)`; `None` on overflow.
+fn substitute(p: &Poly, f: &dyn Fn(usize) -> Poly) -> Option<Poly> {
+    let mut out = Poly::default();
+    for (m, c) in p.terms() {
+        let mut prod = Poly::constant(c);
+        for (v, e) in m {
+            for _ in 0..*e {
+                prod = prod.checked_mul(&f(*v))?;
+            }
+        }
+        out = out.checked_add(&prod)?;
+    }
+    Some(out)
+}
+
+/// The cycle as one transition over the program variables: its guard atoms and update
+/// (temporaries replaced by the run's values).
+fn compose(its: &Its, cycle: &[(usize, Vec<i128>)]) -> Option<(Vec<Atom>, Vec<Poly>)> {
+    let n = its.arity();
+    let mut x: Vec<Poly> = (0..n).map(Poly::var).collect();
+    let mut guard = Vec::new();
+    for (i, temps) in cycle {
+        let t = &its.transitions[*i];
+        let at = |v: usize| {
+            if v < n {
+                x[v].clone()
+            } else {
+                Poly::constant(temps.get(v - n).copied().unwrap_or(0))
+            }
+        };
+        for a in &t.guard {
+            let poly = substitute(&a.poly, &at)?;
+            if poly.as_constant().is_none() {
+                guard.push(Atom { poly, rel: a.rel });
+            }
+        }
+        x = t
+            .update()
+            .iter()
+            .map(|u| substitute(u, &at))
+            .collect::<Option<_>>()?;
+    }
+    Some((guard, x))
+}
+
+/// `p ≥ 0` as the atoms that hold at `s`: `p ≥ 0` itself or its negation `−p − 1 ≥ 0`.
+fn side(p: &Poly, s: &[i128]) -> Option<Atom> {
+    let v = p.eval(s)?;
+    Some(if v >= 0 {
+        Atom::ge0(p.clone())
+    } else {
+        Atom::ge0(p.scale(-1).sub(&Poly::constant(1)))
+    })
+}
+
+/// The candidate atoms of a lasso, all true at its state (the guard atoms first).
+fn candidates(its: &Its, lasso: &Lasso, guard: &[Atom], update: &[Poly]) -> Vec<Atom> {
+    let n = its.arity();
+    let s = &lasso.state;
+    let mut out: Vec<Atom> = guard.to_vec();
+    let mut push = |a: Option<Atom>| {
+        if let Some(a) = a {
+            if a.poly.as_constant().is_none() && !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    };
+    for v in 0..n {
+        let x = Poly::var(v);
+        push(Some(Atom::ge0(x.sub(&Poly::constant(s[v])))));
+        push(Some(Atom::ge0(Poly::constant(s[v]).sub(&x))));
+        let delta = update[v].sub(&x);
+        if delta.as_constant() != Some(0) {
+            // The direction it moves in: `delta ≥ 0` or `delta ≤ 0` at `s`.
+            match delta.eval(s) {
+                Some(d) if d >= 0 => push(Some(Atom::ge0(delta))),
+                Some(_) => push(Some(Atom::ge0(delta.scale(-1)))),
+                None => {}
+            }
+        }
+    }
+    for t in its
+        .transitions
+        .iter()
+        .filter(|t| t.source == lasso.location)
+    {
+        for a in &t.guard {
+            if a.poly.vars().iter().any(|&v| v >= n) {
+                continue;
+            }
+            match a.rel {
+                Rel::Ge => push(side(&a.poly, s)),
+                Rel::Eq => {
+                    push(side(&a.poly, s));
+                    push(side(&a.poly.scale(-1), s));
+                }
+                Rel::Ne => {}
+            }
+        }
+    }
+    out
+}
+
+/// The recurrent set of a lasso (see the module comment): atoms, the guard's first.
+fn recurrent(its: &Its, solver: &mut dyn Solver, lasso: &Lasso) -> Option<Vec<Atom>> {
+    let (guard, update) = compose(its, &lasso.cycle)?;
+    let required = guard.len();
+    let mut set = candidates(its, lasso, &guard, &update);
+    // Every candidate holds at the run's state (the guard atoms because the run took the
+    // cycle from there with these temporaries).
+    if set.iter().any(|a| a.holds(&lasso.state) != Some(true)) {
+        return None;
+    }
+    let var = |v: usize| smt::int_var("r", v);
+    let next: Vec<Term> = update.iter().map(|u| smt::poly_term(u, &var)).collect();
+    let at_next = |v: usize| next[v].clone();
+    // At most one round per candidate: each round drops at least one.
+    for _ in 0..=set.len() {
+        let premise: Vec<Term> = set.iter().map(|a| smt::atom_term(a, &var)).collect();
+        let kept: Vec<Term> = set.iter().map(|a| smt::atom_term(a, &at_next)).collect();
+        let mut query = premise;
+        query.push(Term::and_all(&kept).not());
+        let model = match solver.model(&query) {
+            Ok(None) => return Some(set),
+            Ok(Some(m)) => m,
+            Err(_) => return None,
+        };
+        let values: Vec<i128> = (0..its.arity())
+            .map(|v| model.value_of(&var(v)).as_int())
+            .collect::<Option<_>>()?;
+        let after: Vec<i128> = update
+            .iter()
+            .map(|u| u.eval(&values))
+            .collect::<Option<_>>()?;
+        let before = set.len();
+        let mut k = 0;
+        let mut lost_guard = false;
+        set.retain(|a| {
+            let keep = a.holds(&after) == Some(true);
+            if !keep && k < required {
+                lost_guard = true;
+            }
+            k += 1;
+            keep
+        });
+        if lost_guard || set.len() == before {
+            return None;
+        }
+        // The guard atoms stay at the front: the first `required` are still the guard's.
+    }
+    None
+}
+
+/// The witness of a recurrent set found on a cycle of `run`: the run's prefix up to its
+/// first state in the set (at the cycle's location), then the cycle forever.
+fn witness(its: &Its, run: &Run, start: &[i128], lasso: &Lasso, set: &[Atom]) -> Witness {
+    let inside = |(l, x): &(usize, Vec<i128>)| {
+        *l == lasso.location && set.iter().all(|a| a.holds(x) == Some(true))
+    };
+    let first = run.trace.iter().position(inside).unwrap_or(0);
+    let name = |v: usize| its.vars[v].clone();
+    let shown: Vec<String> = set
+        .iter()
+        .map(|a| {
+            let rel = match a.rel {
+                Rel::Ge => ">=",
+                Rel::Eq => "=",
+                Rel::Ne => "!=",
+            };
+            format!("{} {rel} 0", a.poly.display(&name))
+        })
+        .collect();
+    Witness {
+        start: start.to_vec(),
+        path: run.taken[..first].to_vec(),
+        path_temps: run.temps[..first].to_vec(),
+        lp: lasso.cycle[0].0,
+        cycle: lasso.cycle.iter().map(|(i, _)| *i).collect(),
+        cycle_temps: lasso.cycle.iter().map(|(_, t)| t.clone()).collect(),
+        recurrent_set: shown.join(" && "),
+    }
+}
