@@ -492,3 +492,28 @@ int main(void) {{
     let prog = Program::new(load(&p, false));
     assert!(matches!(run_len(&prog, 3), End::Bug(_)));
 }
+
+/// A recursive function that frees its pointer parameter's list without a memory instruction
+/// of its own (only `free` calls) changes the caller's memory: no summary, so the use after
+/// the call is not claimed safe.
+#[test]
+fn recursive_free_of_callers_list_is_not_summarised() {
+    let src = format!(
+        "{BUILD}
+void drop_first(struct node *p, unsigned int k) {{
+  if (k > 0) {{ free(p); drop_first(NULL, k - 1); }}
+}}
+int main(void) {{
+  struct node *front = build(__VERIFIER_nondet_uint());
+  if (front == NULL) return 0;
+  drop_first(front, 1);
+  return front->payload;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    let r = quick(&p);
+    assert_eq!(r.answer, Answer::Maybe);
+    assert!(!r.memory_safe);
+    let prog = Program::new(load(&p, false));
+    assert!(matches!(run_len(&prog, 2), End::Bug(_)));
+}

@@ -75,6 +75,13 @@ pub fn effect(module: &Module, f: FuncId) -> Option<Effect> {
             .flat_map(|b| &b.blocks)
             .flat_map(|b| &b.insts)
     };
+    // `malloc`, `free` and the like change memory without a memory instruction.
+    let externals_pure = funcs.iter().all(|g| {
+        let func = module.func(*g);
+        func.body.is_some()
+            || func.name.starts_with("__VERIFIER_nondet")
+            || PURE_EXTERNALS.contains(&func.name.as_str())
+    });
     let memory = insts().any(|i| match i {
         Inst::Load { .. } | Inst::Store { .. } | Inst::Alloca { .. } | Inst::Gep { .. } => true,
         Inst::Intrinsic { op, .. } => {
@@ -82,7 +89,7 @@ pub fn effect(module: &Module, f: FuncId) -> Option<Effect> {
         }
         _ => false,
     });
-    if !memory {
+    if !memory && externals_pure {
         return Some(Effect::None);
     }
     let writes = insts().any(|i| match i {
@@ -91,12 +98,6 @@ pub fn effect(module: &Module, f: FuncId) -> Option<Effect> {
             !matches!(op, Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd)
         }
         _ => false,
-    });
-    let externals_pure = funcs.iter().all(|g| {
-        let func = module.func(*g);
-        func.body.is_some()
-            || func.name.starts_with("__VERIFIER_nondet")
-            || PURE_EXTERNALS.contains(&func.name.as_str())
     });
     if !writes && externals_pure {
         return Some(Effect::Reader);
