@@ -343,7 +343,6 @@ fn close(
     (origin, mut s, steps): (Origin, State, u64),
     mut split: Vec<Atom>,
 ) -> Arrival {
-    let call_head = crate::rules::recursion::is_call_head(ex, &s);
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
