@@ -19,7 +19,8 @@ use crate::exp_size;
 use crate::graph;
 use crate::its::Its;
 use crate::local_size::{
-    guard_constant, non_growing, temp_bound, update_bound, value_upper_bound, TempBound,
+    guard_constant, non_growing, non_growing_above, temp_bound, update_bound, value_upper_bound,
+    TempBound,
 };
 use crate::multiphase;
 use crate::poly::Poly;
@@ -238,6 +239,8 @@ struct Ctx<'a> {
     /// Per (entry, ranking function): [`value_upper_bound`]'s bound of the function after
     /// the entry.
     upper_bounds: HashMap<(usize, Poly), Option<TempBound>>,
+    /// Per (transition, variable): [`non_growing_above`]'s `k`.
+    growth_caps: HashMap<(usize, usize), Option<i128>>,
     /// Per (transition, variable): whether the update never grows `|v|`.
     non_growing: HashMap<(usize, usize), bool>,
     /// Per ranking step (its removed transitions): whether its function is
@@ -266,6 +269,7 @@ impl<'a> Ctx<'a> {
             temp_bounds: HashMap::new(),
             update_bounds: HashMap::new(),
             upper_bounds: HashMap::new(),
+            growth_caps: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
@@ -482,6 +486,11 @@ impl<'a> Ctx<'a> {
                 // |v| does not grow: the step stays within the bound of what came before.
                 continue;
             }
+            if let Some(k) = self.growth_cap(i, v) {
+                // |v'| ≤ max(|v|, k): like a reset to k.
+                size = size.add(&Bound::constant(k));
+                continue;
+            }
             let (factor, change) = self.local_change(i, v)?;
             size = size.add(&change);
             growth = growth.mul(&factor);
@@ -493,7 +502,9 @@ impl<'a> Ctx<'a> {
     /// `S' ≤ F_t·S + P_t` on each transition ([`exp_size::group_step`]),
     /// `S ≤ Π_{F_t ≥ 2} F_t^RB(t) · (S at the entries + Σ_t RB(t)·P_t)` (a transition
     /// with `F_t = 0` resets `S` and adds `P_t` once, one leaving the group unchanged
-    /// nothing). `None` when `v` is alone or an update is not linear in the group;
+    /// nothing); when the steps only copy group variables ([`exp_size::group_max_step`]),
+    /// the same with `M = max_{u∈G} |u|` and `F_t = 1`. `None` when `v` is alone or an
+    /// update is not linear in the group;
     /// `Some(None)` while a runtime bound it needs is unknown.
     fn group_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Option<Bound>> {
         let its = self.its;
@@ -513,6 +524,44 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             steps.push((i, exp_size::group_step(t, &group)?));
+        }
+        // Only copies between the group's variables: the maximum grows by the added parts
+        // alone (factor 1, or 0 for copies and resets), which keeps the bound polynomial.
+        if steps.iter().any(|(_, (f, _))| *f >= 2) {
+            let mut copies = Some(Vec::new());
+            for (i, _) in &steps {
+                let t = &its.transitions[*i];
+                // |u'| ≤ max(|u|, k_u) ([`Ctx::growth_cap`]) is a copy plus a reset to k_u.
+                let caps: Vec<Option<i128>> = group
+                    .iter()
+                    .map(|&u| {
+                        if self.is_non_growing(*i, u) {
+                            None
+                        } else {
+                            self.growth_cap(*i, u)
+                        }
+                    })
+                    .collect();
+                let mut keeps = |u: usize| {
+                    let k = group.iter().position(|&w| w == u).and_then(|p| caps[p]);
+                    k.is_some() || self.is_non_growing(*i, u)
+                };
+                let step = exp_size::group_max_step(t, &group, &mut keeps).map(|(f, mut r)| {
+                    for (r, k) in r.iter_mut().zip(&caps) {
+                        if let Some(k) = k {
+                            *r = Poly::constant(*k);
+                        }
+                    }
+                    (f, r)
+                });
+                copies = copies.zip(step).map(|(mut c, s)| {
+                    c.push((*i, s));
+                    c
+                });
+            }
+            if let Some(copies) = copies {
+                steps = copies;
+            }
         }
         Some(self.group_bound(locs, &group, &steps))
     }
@@ -619,6 +668,17 @@ impl<'a> Ctx<'a> {
         result
     }
 
+    /// [`non_growing_above`]'s `k` for the update of `v` on `i` (cached).
+    fn growth_cap(&mut self, i: usize, v: usize) -> Option<i128> {
+        if let Some(k) = self.growth_caps.get(&(i, v)) {
+            return *k;
+        }
+        let t = &self.its.transitions[i];
+        let k = non_growing_above(self.quick.as_mut(), t, v, &t.update()[v]);
+        self.growth_caps.insert((i, v), k);
+        k
+    }
+
     fn is_non_growing(&mut self, i: usize, v: usize) -> bool {
         if let Some(b) = self.non_growing.get(&(i, v)) {
             return *b;
@@ -704,9 +764,15 @@ impl<'a> Ctx<'a> {
     fn entry_upper_bound(&mut self, e: usize, f: &Poly) -> Option<Bound> {
         let key = (e, f.clone());
         if !self.upper_bounds.contains_key(&key) {
+            // A fallback query: the quick solver, within the fallback budget.
+            if !self.fallback_time_left() {
+                return None;
+            }
+            let started = Instant::now();
             let t = &self.its.transitions[e];
             let after = f.substitute(&|w| t.update()[w].clone());
-            let b = value_upper_bound(self.solver.as_mut(), t, self.its.arity(), &after);
+            let b = value_upper_bound(self.quick.as_mut(), t, self.its.arity(), &after);
+            self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
             self.upper_bounds.insert(key.clone(), b);
         }
         let ub = self.upper_bounds[&key].clone()?;
@@ -786,10 +852,22 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let f = step.function.get(t.target());
-            let value = match self.entry_value(e, &f) {
-                Some(b) if b != Bound::Infinite => Some(b),
-                // Unknown or unbounded sizes: the guard of the entry may still bound `f`.
-                other => self.entry_upper_bound(e, &f).or(other),
+            // Unknown or unbounded sizes: the guard of the entry may still bound `f`; for an
+            // entry from inside the SCC (whose sizes are coarse) a constant bound from the
+            // guard is taken over one from the sizes.
+            let inner = self
+                .current
+                .as_ref()
+                .is_some_and(|(l, _)| l.contains(&t.source));
+            let sized = self.entry_value(e, &f);
+            let value = match sized.clone().filter(|b| *b != Bound::Infinite) {
+                Some(b) if !inner || b.vars().is_empty() => Some(b),
+                Some(b) => Some(
+                    self.entry_upper_bound(e, &f)
+                        .filter(|u| u.vars().is_empty())
+                        .unwrap_or(b),
+                ),
+                None => self.entry_upper_bound(e, &f).or(sized),
             }?;
             total = total.add(&rb.mul(&value));
         }

@@ -65,6 +65,49 @@ pub fn group_step(t: &Transition, group: &BTreeSet<usize>) -> Option<(i128, Vec<
     Some((column.into_iter().max().unwrap_or(0), rests))
 }
 
+/// How `t` changes `M = max_{u∈group} |u|` when every update of the group copies at most
+/// one group variable (`u' = ±w + r_u`, `r_u` free of the group): `M' ≤ M + max_u |r_u|`,
+/// and `M' ≤ max(M, max_u |r_u|)` when each update is a plain copy (`r_u = 0`) or free of
+/// the group (a reset): then the step adds its `|r_u|` at most once, however often it
+/// runs. Copies between the variables of a group (`D' = C` and `C' = D − 1`) keep the
+/// maximum where the sum `Σ|u|` of [`group_step`] would double. An update for which
+/// `keeps(u)` holds (proved never to grow `|u|`, `C' = C − 1` under `C ≥ 0`) counts as a
+/// plain copy. `(0 or 1, [r_u])`, as [`group_step`]'s factor; `None` otherwise.
+pub fn group_max_step(
+    t: &Transition,
+    group: &BTreeSet<usize>,
+    keeps: &mut dyn FnMut(usize) -> bool,
+) -> Option<(i128, Vec<Poly>)> {
+    let mut rests = Vec::new();
+    let mut factor = 0;
+    for &u in group {
+        if keeps(u) {
+            rests.push(Poly::default());
+            continue;
+        }
+        let mut r = t.update()[u].clone();
+        let mut copied = 0;
+        for &w in group {
+            let a = r.linear_coeff(w);
+            if a != 0 {
+                if a.abs() != 1 {
+                    return None;
+                }
+                copied += 1;
+                r = r.sub(&Poly::var(w).scale(a));
+            }
+        }
+        if copied > 1 || r.vars().iter().any(|w| group.contains(w)) {
+            return None;
+        }
+        if copied == 1 && !r.is_zero() {
+            factor = 1;
+        }
+        rests.push(r);
+    }
+    Some((factor, rests))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +161,40 @@ mod tests {
         }
         let sq = loop_with(vec![v(0), v(1).mul(&v(2)), v(1), v(3)]);
         assert_eq!(group_step(&sq, &BTreeSet::from([1, 2])), None);
+    }
+
+    #[test]
+    fn copies_keep_the_group_maximum() {
+        // C' = D − 1, D' = A − 1 (A outside the group): M' ≤ M + |A − 1|, checked by
+        // brute force; a sum of two group variables has no such form.
+        let v = |i| Poly::var(i);
+        let one = Poly::constant(1);
+        let t = loop_with(vec![v(0), v(2).sub(&one), v(0).sub(&one)]);
+        let g = BTreeSet::from([1, 2]);
+        let (factor, rests) = group_max_step(&t, &g, &mut |_| false).unwrap();
+        assert_eq!(factor, 1);
+        for a in -4..=4i128 {
+            for c in -4..=4i128 {
+                for d in -4..=4i128 {
+                    let vals = [a, c, d];
+                    let m = c.abs().max(d.abs());
+                    let m2 = (d - 1).abs().max((a - 1).abs());
+                    let add = rests
+                        .iter()
+                        .map(|r| r.eval(&vals).unwrap().abs())
+                        .max()
+                        .unwrap();
+                    assert!(m2 <= m + add);
+                }
+            }
+        }
+        // D' = C, C' = A: at most max(M, |A|), once.
+        let reset = loop_with(vec![v(0), v(0), v(1)]);
+        assert_eq!(
+            group_max_step(&reset, &g, &mut |_| false),
+            Some((0, vec![v(0), Poly::default()]))
+        );
+        let sum = loop_with(vec![v(0), v(1).add(&v(2)), v(2)]);
+        assert_eq!(group_max_step(&sum, &g, &mut |_| false), None);
     }
 }

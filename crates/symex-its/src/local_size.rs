@@ -153,7 +153,8 @@ pub fn update_bound(
 /// An upper bound of the value `p` takes after `t` (a ranking function after an entry of
 /// its transitions), proved by Z3 under the guard: first a constant `K` (the constants of
 /// the guard atoms that mention `p`'s variables and `p`'s own), then `K + Σ_{w∈W} |x_w|`
-/// with `W` the other variables of those atoms. A loop that leaves the inner loop's
+/// with `W` the other variables of those atoms, then `c·(K + Σ_w |x_w|)` over the variables
+/// of a linear `p` with positive coefficients (`c` the largest). A loop that leaves the inner loop's
 /// counter small (`D − C ≤ 12` after `C' = C − 10, D' = D + 2` under `C ≥ D`) re-enters it
 /// with a small value whatever the sizes of `C` and `D`: the inner loop's runtime bound
 /// then needs no size bound of its own SCC.
@@ -185,19 +186,34 @@ pub fn value_upper_bound(
     let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
     let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
     let value = smt::poly_term(p, &var);
-    let mut candidates = vec![Vec::new()];
+    // Then the variables `p` grows with (`B − C + 1 ≤ |B| + K` under `C ≥ 0`).
+    let positive: Vec<usize> = pvars
+        .iter()
+        .copied()
+        .filter(|&w| w < n && p.is_linear() && p.linear_coeff(w) > 0)
+        .collect();
+    let max_coeff = positive
+        .iter()
+        .map(|&w| p.linear_coeff(w))
+        .max()
+        .unwrap_or(1);
+    let mut candidates = vec![(Vec::new(), 1)];
     if !others.is_empty() {
-        candidates.push(others);
+        candidates.push((others, 1));
     }
-    for vars in candidates {
+    if !positive.is_empty() && p.is_linear() {
+        candidates.push((positive, max_coeff));
+    }
+    for (vars, factor) in candidates {
         let sum = vars
             .iter()
             .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
-        if matches!(solver.must_be_true(&guard, &value.ile(&sum)), Ok(true)) {
+        let cond = value.ile(&Term::int(factor).imul(&sum));
+        if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
             return Some(TempBound {
                 vars,
                 constant,
-                factor: 1,
+                factor,
             });
         }
     }
@@ -216,6 +232,41 @@ pub fn non_growing(solver: &mut dyn Solver, t: &Transition, v: usize, p: &Poly) 
     let new = smt::poly_term(p, &var);
     let cond = new.ile(&abs).and(&new.ineg().ile(&abs));
     matches!(solver.must_be_true(&guard, &cond), Ok(true))
+}
+
+/// Whether the update `p` of `v` on `t` never takes `|v|` above `max(|v|, k)`: Z3 proves
+/// `guard ⇒ −m ≤ p ≤ m` with `m = max(|v|, k)`, `k` the constants of `p` and of the guard
+/// atoms that mention `v` (`C' = C − 1` under `C ≥ 0`: `|C'| ≤ max(|C|, 2)`, although
+/// `C = 0` goes to `−1`). Such a step adds `k` to `v`'s size once, not once per step.
+/// `Some(k)`; `None` without such a `k`, for `k = 0` (which [`non_growing`] covers) and
+/// for updates other than `±v + c`.
+pub fn non_growing_above(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    v: usize,
+    p: &Poly,
+) -> Option<i128> {
+    let k = t
+        .guard
+        .iter()
+        .filter(|a| a.rel != Rel::Ne && a.poly.vars().contains(&v))
+        .map(|a| a.poly.constant_term().checked_abs())
+        .chain([p.constant_term().checked_abs()])
+        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
+    // Only `±v + c`: other updates either grow or are covered by resets (one query per
+    // counter step is what this costs).
+    let a = p.linear_coeff(v);
+    if k == 0 || a.abs() != 1 || p.sub(&Poly::var(v).scale(a)).as_constant().is_none() {
+        return None;
+    }
+    let var = |w: usize| smt::int_var("v", w);
+    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let x = var(v);
+    let abs = Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let cap = Term::int(k).ile(&abs).ite(&abs, &Term::int(k));
+    let new = smt::poly_term(p, &var);
+    let cond = new.ile(&cap).and(&new.ineg().ile(&cap));
+    matches!(solver.must_be_true(&guard, &cond), Ok(true)).then_some(k)
 }
 
 /// A constant bound of `|x_w|` before `t` read off the guard: atoms `c·x_w + k ≥ 0` (or

@@ -102,3 +102,20 @@ fn outer_loop_leaves_the_inner_counter_small() {
     assert!(c.bound.eval(&[6, 6]).unwrap() >= 21);
     assert!(check_runs(&its, &c, 8, 60) > 40);
 }
+
+#[test]
+fn copies_between_counters_keep_their_maximum() {
+    // Rank's `ex1`: the outer loop copies C into D (D' = C), the inner loop counts D up
+    // past B, the way back copies D − 1 into C; a self-loop counts C down (C − 1 under
+    // C ≥ 0 reaches −1: |C'| ≤ max(|C|, 2)). Bounded together, |C| + |D| would double on
+    // each copy (exponential); their maximum grows only by the additive steps.
+    let (its, c) = analyse(
+        "  l0(A,B,C,D,E) -> l1(B,B,0,D,E)\n  l1(A,B,C,D,E) -> l2(A,B,C,C,E) :|: A >= 0 && C >= 0\n  l2(A,B,C,D,E) -> l2(A,B,C,D + 1,E) :|: B >= D\n  l2(A,B,C,D,E) -> l1(A - 1,B,D - 1,A - 1,D) :|: D >= B + 1\n  l1(A,B,C,D,E) -> l1(A,B,C - 1,A,C) :|: A >= 0 && C >= 0\n",
+        "A B C D E",
+    );
+    assert!(c.bound.is_polynomial(), "{:?}", c.bound);
+    // The most expensive run at B = 4, by exhaustive search over the choices at l1 (by
+    // hand: 4, 10, 20, 34, 52 for B = 0..4).
+    assert!(c.bound.eval(&[0, 4, 0, 0, 0]).unwrap() >= 52);
+    assert!(check_runs(&its, &c, 5, 60) > 40);
+}
