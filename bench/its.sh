@@ -9,6 +9,8 @@
 #   CLASSIFY=1 bench/its.sh 4 60  # also classifies the misses by the prover's reason, and
 #                                 # asks `--goal termination` whether a MAYBE is provably NO
 #   KEEP=results.tsv bench/its.sh # keeps the per-file lines (ms, answer, file[, class])
+#   OFFSET=1 bench/its.sh 2 60    # the files at positions = OFFSET mod STEP (default 0):
+#                                 # OFFSET 0 and 1 of STEP 2 together are the whole set
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${ITS_DIR:-$here/../shared/benchmarks/tpdb/Complexity_ITS}"
@@ -19,7 +21,7 @@ symex="${SYMEX:-$here/target/release/symex}"
 [ -x "$symex" ] || { echo "build first: cargo build --release -p symex-cli (or set SYMEX)" >&2; exit 2; }
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-find "$dir" -name '*.koat' | sort | awk -v s="$step" 'NR % s == 0' > "$out/files"
+find "$dir" -name '*.koat' | sort | awk -v s="$step" -v o="${OFFSET:-0}" 'NR % s == o' > "$out/files"
 total=$(wc -l < "$out/files")
 # Why a file got no bound: a timeout, a non-termination proof (`--goal termination`
 # answers NO with a replayed witness: no bound exists), or the reason MAYBE gave.
@@ -60,7 +62,7 @@ while read -r f; do
 done < "$out/files"
 [ -n "${KEEP:-}" ] && cp "$out/results" "$KEEP"
 count() { grep -c -- "$1" "$out/results" || true; }
-echo "files: $total (every ${step}th of the set), limit ${limit}s"
+echo "files: $total (every ${step}th of the set, offset ${OFFSET:-0}), limit ${limit}s"
 printf '| %s | %s |\n' "O(1)" "$(count 'O(1))')" "O(n)" "$(count 'O(n))')" \
     "O(n^2)" "$(count 'O(n^2))')" "O(n^k), k>2" "$(grep -cE 'O\(n\^([3-9]|[1-9][0-9]+)\)\)' "$out/results" || true)" \
     "EXP" "$(count 'EXP')" "MAYBE" "$(count 'MAYBE')" "timeout" "$(count 'TIMEOUT')"
