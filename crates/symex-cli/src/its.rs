@@ -3,6 +3,7 @@
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
 use symex_its::nontermination::{self, Witness};
@@ -41,6 +42,8 @@ pub struct ItsArgs {
 
 /// Runs the subcommand; returns the exit status of `spec/cli.md`.
 pub fn main(args: ItsArgs) -> i32 {
+    // The budget includes reading and parsing (large files take a second).
+    let started = Instant::now();
     let name = args.file.display().to_string();
     let src = match std::fs::read_to_string(&args.file) {
         Ok(s) => s,
@@ -75,23 +78,79 @@ pub fn main(args: ItsArgs) -> i32 {
         .max_time
         .filter(|t| t.is_finite() && *t > 0.0)
         .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
-    let started = Instant::now();
     let limits = Limits {
         query_timeout: budget.min(Duration::from_secs(20)),
         deadline: started + budget,
     };
-    // Every solver query from here on ends by the deadline (`smt::set_deadline`).
-    symex_its::smt::set_deadline(Some(limits.deadline));
-    let its = preprocess::preprocess(&its, limits.query_timeout);
     let goal = match args.goal {
         Some(GoalArg::Termination) => Goal::Termination,
         Some(GoalArg::Complexity) => Goal::Complexity,
         None => its.goal,
     };
+    // Every solver query from here on ends by the deadline (`smt::set_deadline`); work
+    // between queries that overruns it is cut by the watchdog.
+    symex_its::smt::set_deadline(Some(limits.deadline));
+    if args.max_time.is_some() {
+        watchdog(&args, &name, goal, limits.deadline + WATCHDOG_GRACE);
+    }
+    let its = preprocess::preprocess(&its, limits.query_timeout);
     match goal {
         Goal::Termination => termination_answer(&args, &name, &its, &limits, started),
         Goal::Complexity => complexity_answer(&args, &name, &its, &limits, started),
     }
+}
+
+/// How long after the deadline the watchdog answers for a prover still at work.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
+
+/// Set by whoever prints the answer first: the prover's thread or the watchdog.
+static ANSWERED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this thread may print the answer (the watchdog has not).
+fn claim_answer() -> bool {
+    !ANSWERED.swap(true, Ordering::SeqCst)
+}
+
+/// Returns when this thread may print the answer; else the watchdog is printing it and
+/// ends the process.
+fn wait_for_watchdog_unless_first() {
+    while !claim_answer() {
+        std::thread::park();
+    }
+}
+
+/// Starts a thread that, at `at`, prints `MAYBE` with reason `timeout` and ends the
+/// process (exit 3) unless the answer was printed by then: the solver queries end by the
+/// deadline, but a large ITS can keep the prover busy between them.
+fn watchdog(args: &ItsArgs, name: &str, goal: Goal, at: Instant) {
+    let (json, quiet, name) = (args.json, args.quiet, name.to_string());
+    std::thread::spawn(move || {
+        std::thread::sleep(at.saturating_duration_since(Instant::now()));
+        if !claim_answer() {
+            return;
+        }
+        let reason = TIMEOUT_REASON;
+        if json {
+            let mut out = json!({"command": "its", "file": name, "reason": reason});
+            match goal {
+                Goal::Termination => {
+                    out["goal"] = json!("termination");
+                    out["answer"] = json!("MAYBE");
+                }
+                Goal::Complexity => {
+                    out["goal"] = json!("complexity");
+                    out["bound"] = json!("MAYBE");
+                }
+            }
+            println!("{out}");
+        } else {
+            println!("MAYBE");
+            if !quiet {
+                println!("reason: {reason}");
+            }
+        }
+        std::process::exit(3);
+    });
 }
 
 fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
@@ -229,6 +288,7 @@ fn termination_answer(
         Termination::Yes(_) => None,
     };
     let time = started.elapsed().as_secs_f64();
+    wait_for_watchdog_unless_first();
     let (answer, reason, proof) = match (&result, &witness) {
         (Termination::Yes(p), _) => ("YES", None, p),
         (Termination::Maybe(_, p), Some(_)) => ("NO", None, p),
@@ -276,6 +336,7 @@ fn complexity_answer(
     let (refined, result) = complexity::infer_refining(its, limits);
     let its = &refined;
     let time = started.elapsed().as_secs_f64();
+    wait_for_watchdog_unless_first();
     let finite = result
         .as_ref()
         .ok()
@@ -338,11 +399,14 @@ fn complexity_answer(
     }
 }
 
+/// The reason of a MAYBE after the deadline.
+const TIMEOUT_REASON: &str = "timeout: the time limit (--max-time) was reached";
+
 /// The reason of a MAYBE: `timeout` once the deadline has passed (the prover's own
 /// reason then only says where it stopped: a query cut short looks like a failed one).
 fn timeout_or(reason: &str, limits: &Limits) -> String {
     if Instant::now() >= limits.deadline {
-        "timeout: the time limit (--max-time) was reached".to_string()
+        TIMEOUT_REASON.to_string()
     } else {
         reason.to_string()
     }

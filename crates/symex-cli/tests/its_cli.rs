@@ -69,3 +69,36 @@ fn print_and_dot() {
     let out = symex().args(["its", "--dot"]).arg(&f).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("digraph"));
 }
+
+#[test]
+fn out_of_time_is_maybe_with_reason_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = koat(&dir, "count.koat", COUNT);
+    // A budget of a microsecond has passed before the first solver query.
+    for goal in ["complexity", "termination"] {
+        let out = symex()
+            .args(["its", "--goal", goal, "--max-time", "0.000001"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{goal}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("MAYBE"));
+        assert!(
+            lines.next().unwrap().starts_with("reason: timeout"),
+            "{text}"
+        );
+    }
+    // `--timeout` is the same budget; a sufficient one changes nothing.
+    let out = symex()
+        .args(["its", "--quiet", "--timeout", "60"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "WORST_CASE(?, O(n))"
+    );
+}

@@ -30,8 +30,10 @@ pub struct Witness {
     pub lp: usize,
     /// The transitions of the cycle, in order, starting with `lp`.
     pub cycle: Vec<usize>,
-    /// The values of the temporaries of each transition of `cycle`, the same on every lap.
-    pub cycle_temps: Vec<Vec<i128>>,
+    /// The temporaries of each transition of `cycle`, as polynomials over the program
+    /// variables' values before that step (mostly constants; `T = C + 3` keeps
+    /// `T ≥ C + 1` enabled while `C` grows).
+    pub cycle_temps: Vec<Vec<Poly>>,
     /// The recurrent set, readable.
     pub recurrent_set: String,
 }
@@ -85,7 +87,7 @@ fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
                     path_temps: w.1,
                     lp: i,
                     cycle: vec![i],
-                    cycle_temps: vec![vec![0; t.temps.len()]],
+                    cycle_temps: vec![vec![Poly::default(); t.temps.len()]],
                     recurrent_set: set.join(" && "),
                 });
             }
@@ -274,7 +276,7 @@ fn fixed_point(
         path_temps,
         lp: 0,
         cycle: Vec::new(),
-        cycle_temps: vec![lt?],
+        cycle_temps: vec![lt?.into_iter().map(Poly::constant).collect()],
         recurrent_set: set.join(" && "),
     })
 }
@@ -306,10 +308,11 @@ pub fn replay(its: &Its, w: &Witness, steps: usize) -> bool {
     for _ in 0..steps {
         for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
             let t = &its.transitions[i];
-            if temps.len() != t.temps.len() {
+            let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
+            let Some(temps) = temps.filter(|v| v.len() == t.temps.len()) else {
                 return false;
-            }
-            match step(t, &x, temps) {
+            };
+            match step(t, &x, &temps) {
                 Some(next) => x = next,
                 None => return false,
             }

@@ -1,6 +1,7 @@
 //! Recurrent sets found from concrete runs (a companion of [`crate::nontermination`]):
 //! the interpreter runs the ITS from a few random start values; each cycle of a run (the
-//! transitions between two visits of one location, with the temporaries the run chose;
+//! transitions between two visits of one location, with the temporaries the run chose —
+//! as constants, else as offsets from a variable their guard compares them with;
 //! those at the end of a run first) is composed into one transition
 //! `x̄ ↦ ū(x̄)` with guard `G(x̄)`, and a recurrent set `R` at that location is searched
 //! among conjunctions of candidate atoms, Houdini style: start with every candidate that
@@ -27,7 +28,7 @@ use symex_expr::Term;
 use symex_solver::Solver;
 
 /// Runs tried (each with its own seed and start values).
-const RUNS: u64 = 12;
+const RUNS: u64 = 30;
 
 /// Steps after which a run counts as possibly infinite.
 const MAX_STEPS: usize = 600;
@@ -41,7 +42,7 @@ const MAX_CYCLE: usize = 12;
 /// A cycle of a run: its steps (transition and temporaries), where it starts and the
 /// state it starts from.
 struct Lasso {
-    cycle: Vec<(usize, Vec<i128>)>,
+    cycle: Vec<(usize, Vec<Poly>)>,
     location: usize,
     state: Vec<i128>,
 }
@@ -55,9 +56,11 @@ pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Optio
     let mut rng = Rng::new(7);
     let mut tried: Vec<Vec<usize>> = Vec::new();
     for seed in 1..=RUNS {
-        // Small start values first, then larger ones (loops entered only above some size).
-        let range = [3, 10, 100][(seed as usize - 1) % 3];
-        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-range, range)).collect();
+        // Small start values first, then larger ones (loops entered only above some
+        // size), every other run non-negative (guards `A ≥ 1 ∧ B ≥ 1` on the way in).
+        let (lo, hi) =
+            [(-3, 3), (0, 10), (-10, 10), (0, 100), (-100, 100)][(seed as usize - 1) % 5];
+        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(lo, hi)).collect();
         let cfg = RunConfig {
             max_steps: MAX_STEPS,
             seed,
@@ -71,35 +74,76 @@ pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Optio
             if tried.contains(&ids) {
                 continue;
             }
-            if Instant::now() > deadline || tried.len() >= MAX_TRIES {
-                return None;
-            }
             tried.push(ids);
-            let lasso = Lasso {
-                cycle: (j..k)
-                    .map(|i| (run.taken[i], run.temps[i].clone()))
-                    .collect(),
-                location: run.trace[j].0,
-                state: run.trace[j].1.clone(),
-            };
-            if let Some(set) = recurrent(its, solver, &lasso) {
-                return Some(witness(its, &run, &start, &lasso, &set));
+            // The run's temporaries as constants, then (when that fails) relative to a
+            // variable their guard compares them with.
+            for relative in [false, true] {
+                if Instant::now() > deadline || tried.len() > MAX_TRIES {
+                    return None;
+                }
+                let Some(lasso) = lasso(its, &run, j, k, relative) else {
+                    continue;
+                };
+                if let Some(set) = recurrent(its, solver, &lasso) {
+                    return Some(witness(its, &run, &start, &lasso, &set));
+                }
             }
         }
     }
     None
 }
 
+/// The lasso of the steps `j..k` of `run`; with `relative`, each temporary is the run's
+/// value as an offset from a program variable compared with it in the guard (`None`
+/// when no temporary has one).
+fn lasso(its: &Its, run: &Run, j: usize, k: usize, relative: bool) -> Option<Lasso> {
+    let n = its.arity();
+    let mut moved = false;
+    let cycle = (j..k)
+        .map(|i| {
+            let t = &its.transitions[run.taken[i]];
+            let state = &run.trace[i].1;
+            let temps = run.temps[i]
+                .iter()
+                .enumerate()
+                .map(|(q, &value)| {
+                    let partner = relative
+                        .then(|| {
+                            t.guard
+                                .iter()
+                                .filter(|a| a.poly.vars().contains(&(n + q)))
+                                .flat_map(|a| a.poly.vars())
+                                .find(|&w| w < n)
+                        })
+                        .flatten();
+                    match partner {
+                        Some(w) => {
+                            moved = true;
+                            Poly::var(w).add(&Poly::constant(value - state[w]))
+                        }
+                        None => Poly::constant(value),
+                    }
+                })
+                .collect();
+            (run.taken[i], temps)
+        })
+        .collect();
+    (!relative || moved).then(|| Lasso {
+        cycle,
+        location: run.trace[j].0,
+        state: run.trace[j].1.clone(),
+    })
+}
+
 /// The cycles `(j, k)` of a trace: the steps between a visit of a location (index `j`)
-/// and its next visit `k`, at most [`MAX_CYCLE`] steps long; those at the end of the
+/// and a later visit `k`, at most [`MAX_CYCLE`] steps long; those at the end of the
 /// trace first (a run cut by the step limit is likely in an infinite loop there).
 fn cycles(trace: &[(usize, Vec<i128>)]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for j in (0..trace.len()).rev() {
-        let next = (j + 1..trace.len().min(j + 1 + MAX_CYCLE)).find(|&k| trace[k].0 == trace[j].0);
-        if let Some(k) = next {
-            out.push((j, k));
-        }
+        let ends =
+            (j + 1..trace.len().min(j + 1 + MAX_CYCLE)).filter(|&k| trace[k].0 == trace[j].0);
+        out.extend(ends.map(|k| (j, k)));
     }
     out
 }
@@ -120,18 +164,22 @@ fn substitute(p: &Poly, f: &dyn Fn(usize) -> Poly) -> Option<Poly> {
 }
 
 /// The cycle as one transition over the program variables: its guard atoms and update
-/// (temporaries replaced by the run's values).
-fn compose(its: &Its, cycle: &[(usize, Vec<i128>)]) -> Option<(Vec<Atom>, Vec<Poly>)> {
+/// (temporaries replaced by their polynomials over the values before their step).
+fn compose(its: &Its, cycle: &[(usize, Vec<Poly>)]) -> Option<(Vec<Atom>, Vec<Poly>)> {
     let n = its.arity();
     let mut x: Vec<Poly> = (0..n).map(Poly::var).collect();
     let mut guard = Vec::new();
     for (i, temps) in cycle {
         let t = &its.transitions[*i];
+        let temps: Vec<Poly> = temps
+            .iter()
+            .map(|p| substitute(p, &|w| x[w].clone()))
+            .collect::<Option<_>>()?;
         let at = |v: usize| {
             if v < n {
                 x[v].clone()
             } else {
-                Poly::constant(temps.get(v - n).copied().unwrap_or(0))
+                temps.get(v - n).cloned().unwrap_or_default()
             }
         };
         for a in &t.guard {

@@ -218,3 +218,98 @@ fn termination_retries_on_the_refinement_and_its_functions_hold_on_runs() {
     }
     assert!(checked > 200, "{checked} checks");
 }
+
+/// Checks each linear ranking step of `proof` on runs of `its` from start values in
+/// `lo..=hi`: non-increasing on its transitions, ≥ 1 and dropping on those it removes.
+/// Returns the number of steps checked.
+fn check_functions_on_runs(
+    its: &Its,
+    proof: &[termination::SccProof],
+    (lo, hi): (i128, i128),
+) -> usize {
+    let mut checked = 0;
+    let mut rng = Rng::new(11);
+    for seed in 0..40 {
+        let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(lo, hi)).collect();
+        let cfg = RunConfig {
+            seed,
+            max_steps: 2_000,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
+        for (k, &j) in run.taken.iter().enumerate() {
+            let (l, x) = &run.trace[k];
+            let (m, y) = &run.trace[k + 1];
+            for step in proof.iter().flat_map(|p| &p.steps) {
+                if step.multiphase.is_some() || !step.remaining.contains(&j) {
+                    continue;
+                }
+                let before = step.function.eval(*l, x).unwrap();
+                let after = step.function.eval(*m, y).unwrap();
+                assert!(after <= before, "t{j} increases {:?}", step.function);
+                if step.removed.contains(&j) {
+                    assert!(before >= 1 && after < before, "t{j} not strict");
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn changes_of_unknown_sign_are_split_into_phases() {
+    // T2's polyrank3: `A` grows while `B` (or `C`) is positive and shrinks after; nothing
+    // in a guard tells the phases apart, the signs of the changes do.
+    let its = parse_koat(&koat(
+        "  l0(A,B,C) -> l1(A,B,C)\n  l1(A,B,C) -> l1(A + B,B - 1,C) :|: A >= 1\n  l1(A,B,C) -> l1(A + C,B,C - 1) :|: A >= 1\n",
+        "A B C",
+    ))
+    .unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    assert!(matches!(
+        termination::prove(&pre, &limits()),
+        termination::Termination::Maybe(..)
+    ));
+    let sccs = cyclic_sccs(&pre);
+    let (refined, origin) =
+        preprocess::partial_evaluate(&pre, &sccs, Duration::from_secs(10), limits().deadline)
+            .expect("split by the signs of B and C");
+    let steps = replay(&pre, &refined, &origin, 6, 40);
+    assert!(steps > 100, "{steps} steps replayed");
+    let (refined, result) = termination::prove_refining(&pre, &limits());
+    let termination::Termination::Yes(proof) = result else {
+        panic!("no proof after the refinement: {result:?}");
+    };
+    let checked = check_functions_on_runs(&refined, &proof, (-6, 6));
+    assert!(checked > 50, "{checked} checks");
+}
+
+#[test]
+fn invariants_of_a_swapping_entry_reach_the_chained_loop() {
+    // WTC's gcd: the entry swaps `A` and `B` after checking both ≥ 1; the chained loop
+    // `A' = A − B` / `B' = B − A` needs `A ≥ 1 ∧ B ≥ 1` for `A + B` to decrease.
+    let its = parse_koat(&koat(
+        "  l0(A,B) -> l1(B,A) :|: A >= 1 && B >= 1\n  l1(A,B) -> l2(A,B) :|: A >= B + 1\n  l2(A,B) -> l1(A - B,B)\n  l1(A,B) -> l3(A,B) :|: B >= A + 1\n  l3(A,B) -> l1(A,B - A)\n  l1(A,B) -> l4(A,B) :|: A = B\n",
+        "A B",
+    ))
+    .unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let (refined, result) = termination::prove_refining(&pre, &limits());
+    let termination::Termination::Yes(proof) = result else {
+        panic!("no proof: {result:?}");
+    };
+    let checked = check_functions_on_runs(&refined, &proof, (1, 30));
+    assert!(checked > 50, "{checked} checks");
+    // Hand-computed cost: Euclid by subtraction from (7, 3): (3,7) → (3,4) → (3,1) →
+    // (2,1) → (1,1), four subtractions of two steps each, plus entry and exit.
+    let c = complexity::infer_refining(&pre, &limits())
+        .1
+        .expect("a bound");
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    let run = Interpreter::new(&its).run(&[7, 3], &RunConfig::default());
+    assert_eq!(run.cost, 10);
+    assert!(c.bound.eval(&[7, 3]).unwrap() >= 10);
+}

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
 use symex_its::multiphase::Multiphase;
 use symex_its::termination::{self, Limits, Termination};
-use symex_its::{parse_koat, preprocess, Its};
+use symex_its::{parse_koat, preprocess, Its, Poly};
 
 fn limits() -> Limits {
     Limits {
@@ -327,10 +327,14 @@ fn three_phases_for_two_variables() {
 fn follow(its: &Its, w: &symex_its::nontermination::Witness, laps: usize) -> bool {
     let mut at = its.start;
     let mut x = w.start.clone();
-    let mut take = |i: usize, temps: &[i128]| {
+    let mut take = |i: usize, temps: &[Poly]| {
         let t = &its.transitions[i];
         let mut values = x.clone();
-        values.extend_from_slice(temps);
+        let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
+        let Some(temps) = temps else {
+            return false;
+        };
+        values.extend_from_slice(&temps);
         let enabled = t.source == at
             && t.temps.len() == temps.len()
             && t.guard.iter().all(|a| a.holds(&values) == Some(true));
@@ -344,11 +348,10 @@ fn follow(its: &Its, w: &symex_its::nontermination::Witness, laps: usize) -> boo
             _ => false,
         }
     };
-    w.path
-        .iter()
-        .zip(&w.path_temps)
-        .all(|(&i, temps)| take(i, temps))
-        && !w.cycle.is_empty()
+    w.path.iter().zip(&w.path_temps).all(|(&i, temps)| {
+        let temps: Vec<Poly> = temps.iter().map(|&c| Poly::constant(c)).collect();
+        take(i, &temps)
+    }) && !w.cycle.is_empty()
         && (0..laps).all(|_| {
             w.cycle
                 .iter()
@@ -398,4 +401,16 @@ fn terminating_loops_with_exits_get_no_witness() {
         let its = its(rules, vars);
         assert!(symex_its::nontermination::prove(&its, Duration::from_secs(10)).is_none());
     }
+}
+
+#[test]
+fn loop_whose_temporary_must_follow_a_variable_gets_a_witness() {
+    // T2's ex2: `C` counts up while a fresh `E` is above it; no constant `E` does that
+    // forever, `E = C + k` does (the witness's temporary is a polynomial in `C`).
+    let its = its(
+        "  l0(C) -> l1(0)\n  l1(C) -> l1(C + 1) :|: E >= C + 1\n  l1(C) -> l2(C) :|: C >= E\n",
+        "C E",
+    );
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(follow(&its, &w, 1_000), "{w:?}");
 }

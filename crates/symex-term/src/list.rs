@@ -90,6 +90,9 @@ pub struct ListInv {
     pub steps: Vec<Step>,
     /// The last element's next field.
     pub end: Ptr,
+    /// Per field: for an [`FieldKind::Opaque`] field the pointer every element holds there
+    /// (one `data` block all elements share), else unknown.
+    pub shared: Vec<Ptr>,
     pub live: bool,
 }
 
@@ -139,6 +142,9 @@ impl ListInv {
             .enumerate()
             .map(|(k, f)| match f.kind {
                 FieldKind::Next => format!("({}:ptr:next..{})", f.off, ptr_text(&self.end)),
+                FieldKind::Opaque if self.shared[k].target != Target::Unknown => {
+                    format!("({}:ptr:all {})", f.off, ptr_text(&self.shared[k]))
+                }
                 FieldKind::Opaque => format!("({}:ptr:any)", f.off),
                 FieldKind::Int(r) => format!(
                     "({}:i{}{}:{}..{}{})",
@@ -196,6 +202,7 @@ pub fn retarget(st: &mut State, from: Target, to: Target) {
     }
     for l in &mut st.mem.lists {
         fix(&mut l.end);
+        l.shared.iter_mut().for_each(fix);
     }
     for (_, p) in &mut st.mem.addrs {
         fix(p);
@@ -358,6 +365,7 @@ pub fn fold(ex: &mut Exec, st: &mut State) {
     }
     for l in st.mem.lists.iter().filter(|l| l.live) {
         mark(&l.end, &mut ext, &mut lext);
+        l.shared.iter().for_each(|p| mark(p, &mut ext, &mut lext));
     }
     let mut visited = vec![false; n];
     for e in 0..n {
@@ -418,6 +426,7 @@ fn collect_garbage(ex: &Exec, st: &mut State) {
         }
         for l in st.mem.lists.iter().filter(|l| l.live) {
             mark(&l.end);
+            l.shared.iter().for_each(&mut mark);
         }
         let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, c) in st.mem.cells.iter().enumerate() {
@@ -485,7 +494,19 @@ fn make_list(ex: &mut Exec, st: &mut State, chain: &[usize], fields: Vec<Field>)
         let diffs: Vec<Poly> = seq.windows(2).map(|w| w[1].sub(&w[0])).collect();
         steps.push(step_of(ex, st, &diffs));
     }
+    // An opaque field keeps its pointer when every element holds the same one.
+    let shared = fields
+        .iter()
+        .map(|f| {
+            let ptrs: Vec<Ptr> = chain.iter().map(|a| link(st, *a, f.off)).collect();
+            match (f.kind, &ptrs[..]) {
+                (FieldKind::Opaque, [p, rest @ ..]) if rest.iter().all(|q| q == p) => p.clone(),
+                _ => Ptr::unknown(),
+            }
+        })
+        .collect();
     let list = ListInv {
+        shared,
         site: st.mem.allocs[head].site,
         elem_size: st.mem.allocs[head].size.as_constant().unwrap_or(0),
         fields,
@@ -527,6 +548,11 @@ fn list_refs(ex: &Exec, st: &State) -> (Vec<bool>, Vec<usize>) {
         }
     }
     for l in st.mem.lists.iter().filter(|l| l.live) {
+        for p in &l.shared {
+            if let Target::List(j) = p.target {
+                ext[j] = true;
+            }
+        }
         if let Target::List(j) = l.end.target {
             if l.end.off.as_constant() == Some(0) && st.mem.lists[j].fields == l.fields {
                 ends[j] += 1;
@@ -586,7 +612,14 @@ fn join(ex: &mut Exec, st: &mut State, a: usize, c: usize) {
         }
         steps.push(s);
     }
+    let shared = la
+        .shared
+        .iter()
+        .zip(&lc.shared)
+        .map(|(p, q)| if p == q { p.clone() } else { Ptr::unknown() })
+        .collect();
     let joined = ListInv {
+        shared,
         len: la.len.add(&lc.len),
         last: lc.last.clone(),
         steps,

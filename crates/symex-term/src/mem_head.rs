@@ -47,6 +47,8 @@ pub struct HList {
     pub first: Vec<Option<usize>>,
     pub last: Vec<Option<usize>>,
     pub end: (HTarget, usize),
+    /// Per field: an opaque field's shared pointer (target, offset variable).
+    pub shared: Vec<Option<(HTarget, usize)>>,
     pub kept: bool,
 }
 
@@ -205,6 +207,13 @@ impl MemHead {
             if let Some(hl) = *hl {
                 let off = h.var(None);
                 h.lists[hl].end = (target(s.mem.lists[j].end.target), off);
+                for k in 0..h.lists[hl].fields.len() {
+                    if h.lists[hl].fields[k].kind == crate::list::FieldKind::Opaque {
+                        let off = h.var(None);
+                        h.lists[hl].shared[k] =
+                            Some((target(s.mem.lists[j].shared[k].target), off));
+                    }
+                }
             }
         }
         for (fi, f) in s.frames.iter().enumerate() {
@@ -314,6 +323,7 @@ impl MemHead {
                 first,
                 last,
                 end: (HTarget::Unknown, 0),
+                shared: vec![None; l.fields.len()],
                 kept: true,
             });
         }
@@ -324,6 +334,7 @@ impl MemHead {
     fn list_vars(l: &HList) -> Vec<usize> {
         let mut v = vec![l.len, l.end.1];
         v.extend(l.first.iter().chain(&l.last).flatten());
+        v.extend(l.shared.iter().flatten().map(|s| s.1));
         v
     }
 
@@ -420,6 +431,11 @@ impl MemHead {
         for l in &self.lists {
             if l.end.0 == HTarget::Unknown {
                 live[l.end.1] = false;
+            }
+            for (t, off) in l.shared.iter().flatten() {
+                if *t == HTarget::Unknown {
+                    live[*off] = false;
+                }
             }
         }
         for p in &self.ptrs {
@@ -533,6 +549,9 @@ impl MemHead {
         };
         for l in self.lists.iter_mut().filter(|l| l.kept) {
             ok &= forget(&mut l.end.0, l.end.1, live);
+            for (t, off) in l.shared.iter_mut().flatten() {
+                ok &= forget(t, *off, live);
+            }
         }
         for p in &mut self.ptrs {
             if p.target == HTarget::Unknown {
@@ -614,6 +633,15 @@ impl MemHead {
                 live[l.end.1] = false;
                 ok = false;
             }
+            for (k, sh) in l.shared.iter_mut().enumerate() {
+                if let Some((t, off)) = sh {
+                    if *t != HTarget::Unknown && !Self::target_matches(*t, &x.shared[k], maps) {
+                        *t = HTarget::Unknown;
+                        live[*off] = false;
+                        ok = false;
+                    }
+                }
+            }
         }
         ok
     }
@@ -639,6 +667,11 @@ impl MemHead {
             };
             mu[l.len] = Some(x.len.clone());
             mu[l.end.1] = Some(x.end.off.clone());
+            for (k, sh) in l.shared.iter().enumerate() {
+                if let Some((_, off)) = sh {
+                    mu[*off] = Some(x.shared[k].off.clone());
+                }
+            }
             for (k, (f, la)) in l.first.iter().zip(&l.last).enumerate() {
                 if let (Some(f), Some(la)) = (f, la) {
                     mu[*f] = Some(x.first[k].poly());
@@ -723,6 +756,7 @@ impl MemHead {
                 last: vals(&l.last),
                 steps: l.steps.clone(),
                 end: Ptr::unknown(),
+                shared: vec![Ptr::unknown(); l.fields.len()],
                 live: true,
             });
         }
@@ -744,6 +778,11 @@ impl MemHead {
         for (h, l) in self.lists.iter().enumerate() {
             if let Some(i) = lindex[h] {
                 st.mem.lists[i].end = ptr(l.end.0, l.end.1);
+                for (k, sh) in l.shared.iter().enumerate() {
+                    if let Some((t, off)) = sh {
+                        st.mem.lists[i].shared[k] = ptr(*t, *off);
+                    }
+                }
                 let facts = st.mem.lists[i].facts();
                 st.kb.extend(facts);
             }
@@ -924,7 +963,12 @@ impl MemHead {
                 .enumerate()
                 .map(|(k, f)| match f.kind {
                     crate::list::FieldKind::Next => format!("({}:ptr:next..{})", f.off, t(l.end.0)),
-                    crate::list::FieldKind::Opaque => format!("({}:ptr:any)", f.off),
+                    crate::list::FieldKind::Opaque => match l.shared[k] {
+                        Some((h, off)) if h != HTarget::Unknown => {
+                            format!("({}:ptr:all {} + x{})", f.off, t(h), n + off)
+                        }
+                        _ => format!("({}:ptr:any)", f.off),
+                    },
                     crate::list::FieldKind::Int(_) => {
                         let s = &l.steps[k];
                         let step = match (s.delta, s.nonincreasing, s.nondecreasing) {

@@ -343,7 +343,6 @@ fn close(
     (origin, mut s, steps): (Origin, State, u64),
     mut split: Vec<Atom>,
 ) -> Arrival {
-    let call_head = crate::rules::recursion::is_call_head(ex, &s);
     let key = s.key();
     let mut flags = crate::heads::flag_values(ex.module, &s);
     let variants = seg.heads.iter().filter(|h| h.key == key).count();
@@ -360,6 +359,7 @@ fn close(
     let h = match known(&flags, &split) {
         Some(h) => {
             seg.heads[h].mem.normalize(ex, &mut s);
+            let call_head = crate::rules::recursion::is_call_head(ex, &s);
             // No ladder widening at a call head: a recursion's base case `n == 0` bounds
             // no threshold (`n ≥ 0` holds only by the head's own `n ≥ 0` and `n ≠ 0`), so
             // the widening would drop the bound that excludes the overflow of `n − 1`.

@@ -407,10 +407,10 @@ static struct cell *build(unsigned int count) {
 }
 "#;
 
-/// An element struct with a second pointer field that the program only copies: the list
-/// invariant keeps it as any pointer (`ptr:any`), and the walk is YES.
+/// An element struct with a second pointer field that every element shares: the list
+/// invariant keeps that one pointer (`ptr:all a…`), and the walk is YES.
 #[test]
-fn second_pointer_field_only_copied() {
+fn second_pointer_field_shared_by_all_elements() {
     let src = format!(
         "{TAGGED}
 int main(void) {{
@@ -422,24 +422,73 @@ int main(void) {{
     let (_dir, p) = source(&src);
     let r = yes(&p);
     let text = seg::describe(r.seg.as_ref().expect("a SEG"));
-    assert!(text.contains("ptr:any"), "{text}");
+    assert!(text.contains("(8:ptr:all a"), "{text}");
 }
 
-/// A dereference of the forgotten second pointer is not excluded from being invalid: never
-/// YES with memory safety claimed.
+/// The shared block freed through the first element, then every element: YES and memory
+/// safe (the field holds the block's start in every element).
 #[test]
-fn dereference_of_a_forgotten_pointer_field_is_not_safe() {
+fn shared_pointer_field_freed_once() {
     let src = format!(
         "{TAGGED}
 int main(void) {{
   struct cell *p = build(__VERIFIER_nondet_uint());
+  if (p != NULL) free(p->tag);
+  while (p != NULL) {{ struct cell *n = p->next; free(p); p = n; }}
+  return 0;
+}}"
+    );
+    let (_dir, p) = source(&src);
+    yes(&p);
+}
+
+/// Elements whose second pointers differ (each its own block): the field is any pointer, and
+/// a dereference through it is not excluded from being invalid — never YES with memory
+/// safety claimed.
+#[test]
+fn dereference_of_a_forgotten_pointer_field_is_not_safe() {
+    let src = r#"
+#include <stdlib.h>
+extern unsigned int __VERIFIER_nondet_uint(void);
+struct cell { struct cell *next; int *tag; };
+int main(void) {
+  unsigned int count = __VERIFIER_nondet_uint();
+  struct cell *front = NULL;
+  for (unsigned int i = 0; i < count; i++) {
+    struct cell *fresh = malloc(sizeof(struct cell));
+    fresh->next = front;
+    fresh->tag = malloc(sizeof(int));
+    front = fresh;
+  }
   int sum = 0;
-  while (p != NULL) {{ sum += *p->tag; p = p->next; }}
+  for (struct cell *p = front; p != NULL; p = p->next) sum += *p->tag;
   return sum;
+}"#;
+    let (_dir, p) = source(src);
+    let r = quick(&p);
+    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert!(!r.memory_safe);
+}
+
+/// The shared block freed through the first element and read through the second: `ERR`
+/// (use after free), which a concrete run with three elements hits too.
+#[test]
+fn shared_block_used_after_free_is_err() {
+    let src = format!(
+        "{TAGGED}
+int main(void) {{
+  struct cell *p = build(__VERIFIER_nondet_uint());
+  if (p == NULL || p->next == NULL) return 0;
+  free(p->tag);
+  return *p->next->tag;
 }}"
     );
     let (_dir, p) = source(&src);
     let r = quick(&p);
-    assert_ne!(r.answer, Answer::Yes, "{:?}", r.reason);
+    assert_eq!(r.answer, Answer::Maybe);
     assert!(!r.memory_safe);
+    let reason = r.reason.unwrap_or_default();
+    assert!(reason.contains("freed"), "{reason}");
+    let prog = Program::new(load(&p, false));
+    assert!(matches!(run_len(&prog, 3), End::Bug(_)));
 }

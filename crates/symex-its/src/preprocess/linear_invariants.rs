@@ -5,7 +5,8 @@
 //! * the interval bounds of [`super::invariants`]' analysis,
 //! * the linear atoms of the guards of the transitions leaving the location (loop
 //!   conditions often hold on every visit),
-//! * the guard atoms of the transitions entering it, over variables they do not update,
+//! * the guard atoms of the transitions entering it, over variables they do not update
+//!   or copy to another variable (then renamed),
 //! * **difference bounds** `x − y ≥ c` and `x − y ≥ 0` for variables compared in a guard.
 //!
 //! A candidate is kept only while every transition into its location re-establishes it
@@ -65,13 +66,33 @@ fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
             }
         }
         for t in its.transitions.iter().filter(|t| t.target() == l) {
-            let unchanged = |v: usize| t.update()[v] == Poly::var(v);
             for a in &t.guard {
-                if a.rel == Rel::Ge
-                    && program_only(&a.poly)
-                    && a.poly.vars().into_iter().all(unchanged)
-                {
-                    push(c, a.clone());
+                if a.rel != Rel::Ge || !program_only(&a.poly) {
+                    continue;
+                }
+                // Over the values after the step: each variable of the atom renamed to
+                // the one its value was copied to (itself when not updated; a swap
+                // `(A, B) ↦ (B, A)` in WTC's `gcd` moves `A ≥ 1` to `B ≥ 1`).
+                let moved = |w: usize| {
+                    if t.update()[w] == Poly::var(w) {
+                        return Some(w);
+                    }
+                    (0..n).find(|&v| t.update()[v] == Poly::var(w))
+                };
+                let renamed: Option<Vec<(usize, usize)>> = a
+                    .poly
+                    .vars()
+                    .into_iter()
+                    .map(|w| Some((w, moved(w)?)))
+                    .collect();
+                if let Some(renamed) = renamed {
+                    let to = |w: usize| {
+                        renamed
+                            .iter()
+                            .find(|(x, _)| *x == w)
+                            .map_or(Poly::var(w), |(_, v)| Poly::var(*v))
+                    };
+                    push(c, Atom::ge0(a.poly.substitute(&to)));
                 }
             }
         }

@@ -70,14 +70,22 @@ const REFINE_ROUNDS: usize = 3;
 
 /// The ITS refined by partial evaluation ([`partial_evaluate`]) on the location sets
 /// `sccs`, with the invariants of the new versions, unsatisfiable and unreachable
-/// transitions removed; `None` when nothing was split or the refinement gave up.
+/// transitions removed; when nothing was split, the ITS with the invariants found after
+/// chaining (candidates of a self-loop that the chained-away locations hid: WTC's `gcd`
+/// keeps `A ≥ 1 ∧ B ≥ 1`); `None` when neither changed anything or the refinement gave up.
 pub fn refine_by_partial_evaluation(
     its: &Its,
     sccs: &[Vec<usize>],
     timeout: Duration,
     deadline: Instant,
 ) -> Option<Its> {
-    let (refined, _) = partial_evaluate(its, sccs, timeout, deadline)?;
+    let Some((refined, _)) = partial_evaluate(its, sccs, timeout, deadline) else {
+        if Instant::now() > deadline {
+            return None;
+        }
+        let again = add_linear_invariants(its, timeout);
+        return (again != *its).then_some(again);
+    };
     let refined = remove_unreachable(&refined);
     let refined = add_linear_invariants(&refined, timeout);
     let refined = remove_unsatisfiable(&refined, timeout);

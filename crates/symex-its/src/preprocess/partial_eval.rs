@@ -47,10 +47,14 @@ pub fn partial_evaluate(
         return None;
     }
     let inside: BTreeSet<usize> = sccs.iter().flatten().copied().collect();
+    // The properties of the unsplit ITS: the split's own atoms would only add versions.
+    let props = properties(its, sccs);
+    let (split, split_origin) = split_by_deltas(its, &inside);
+    let its = &split;
     let mut pe = Evaluator {
         its,
         inside: inside.clone(),
-        props: properties(its, sccs),
+        props,
         versions: HashMap::new(),
         out: its.clone(),
         origin: Vec::new(),
@@ -81,7 +85,67 @@ pub fn partial_evaluate(
         pe.unfold(l, &phi)?;
     }
     let versions = pe.versions.len();
-    (versions > inside.len()).then_some((pe.out, pe.origin))
+    let origin = pe.origin.iter().map(|&i| split_origin[i]).collect();
+    (versions > inside.len()).then_some((pe.out, origin))
+}
+
+/// Splits at most this many changes per transition.
+const MAX_SPLITS: usize = 2;
+
+/// `its` with each transition inside the SCCs split by the sign of the changes its update
+/// makes to the variables the SCCs' guards compare (`A' = A + B` under `A ≥ 1`: one copy
+/// with `B ≥ 0`, one with `B ≤ −1`; over ℤ the copies cover the guard, so the runs stay
+/// the same), and per transition of the result the index of the one it copies. Partial
+/// evaluation cannot tell the phases of `A` apart where nothing is known of `B` (T2's
+/// `polyrank3`: `A' = A + B, B' = B − 1` and `A' = A + C, C' = C − 1`); a copy knows it.
+fn split_by_deltas(its: &Its, inside: &BTreeSet<usize>) -> (Its, Vec<usize>) {
+    let n = its.arity();
+    let is_inner = |t: &Transition| inside.contains(&t.source) && inside.contains(&t.target());
+    let compared: BTreeSet<usize> = its
+        .transitions
+        .iter()
+        .filter(|t| inside.contains(&t.source))
+        .flat_map(|t| t.guard.iter().flat_map(|a| a.poly.vars()))
+        .filter(|&v| v < n)
+        .collect();
+    let mut out = its.clone();
+    out.transitions.clear();
+    let mut origin = Vec::new();
+    for (i, t) in its.transitions.iter().enumerate() {
+        let mut copies = vec![t.clone()];
+        if is_inner(t) {
+            let mut deltas: Vec<Poly> = Vec::new();
+            for &v in &compared {
+                let d = t.update()[v].sub(&Poly::var(v));
+                if d.is_linear()
+                    && d.as_constant().is_none()
+                    && d.vars().iter().all(|&w| w < n)
+                    && !deltas.contains(&d)
+                    && deltas.len() < MAX_SPLITS
+                {
+                    deltas.push(d);
+                }
+            }
+            for d in deltas {
+                let below = d.scale(-1).sub(&Poly::constant(1));
+                copies = copies
+                    .into_iter()
+                    .flat_map(|c| {
+                        [d.clone(), below.clone()].map(|side| {
+                            let mut c = c.clone();
+                            c.guard.push(Atom::ge0(side));
+                            c
+                        })
+                    })
+                    .collect();
+            }
+        }
+        for c in copies {
+            out.transitions.push(c);
+            origin.push(i);
+        }
+    }
+    (out, origin)
 }
 
 /// The candidate properties `p ≥ 0` per location: for every location of an SCC the same
@@ -123,15 +187,25 @@ fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
                 Rel::Ne => vec![],
             };
             for p in sides {
-                // p ≥ 0, its negation p ≤ −1 over ℤ, and p ≤ 0 (a count up to the bound
-                // of `x < n` ends at `x = n`, where `x ≤ n` still holds: SPEED's
-                // `Example4` needs it to tell its phases apart).
-                let neg = p.scale(-1);
-                for q in [p.clone(), neg.sub(&Poly::constant(1)), neg] {
-                    let atom = Atom::ge0(q);
-                    if ps.len() < MAX_PROPERTIES && !ps.contains(&atom) {
-                        ps.push(atom);
-                    }
+                add_sides(&mut ps, &p);
+            }
+        }
+        // The signs of the changes the SCC's updates make (`A' = A + B`: `B ≥ 0`, `B ≤ −1`,
+        // `B ≤ 0`): a variable that grows in one phase and shrinks in the next (T2's
+        // `polyrank3`, `A' = A + B, B' = B − 1`), or values whose difference a step
+        // fixes (LICS'04's `choice`, `A' = A − 1, B' = A`: `B − A = 1` afterwards).
+        let inner = its
+            .transitions
+            .iter()
+            .filter(|t| locs.contains(&t.source) && locs.contains(&t.target()));
+        for t in inner {
+            for (v, u) in t.update().iter().enumerate() {
+                let delta = u.sub(&Poly::var(v));
+                if delta.is_linear()
+                    && delta.as_constant().is_none()
+                    && delta.vars().iter().all(|&w| w < n)
+                {
+                    add_sides(&mut ps, &delta);
                 }
             }
         }
@@ -140,6 +214,19 @@ fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
         }
     }
     props
+}
+
+/// Adds `p ≥ 0`, its negation `p ≤ −1` over ℤ, and `p ≤ 0` (a count up to the bound of
+/// `x < n` ends at `x = n`, where `x ≤ n` still holds: SPEED's `Example4` needs it to
+/// tell its phases apart), up to [`MAX_PROPERTIES`].
+fn add_sides(ps: &mut Vec<Atom>, p: &Poly) {
+    let neg = p.scale(-1);
+    for q in [p.clone(), neg.sub(&Poly::constant(1)), neg] {
+        let atom = Atom::ge0(q);
+        if ps.len() < MAX_PROPERTIES && !ps.contains(&atom) {
+            ps.push(atom);
+        }
+    }
 }
 
 type Version = (usize, BTreeSet<usize>);

@@ -100,7 +100,7 @@ fn unfold(ex: &mut Exec, st: State, i: usize) -> Vec<State> {
             let val = match f.kind {
                 FieldKind::Int(r) => Content::Int(l.first[k], r),
                 FieldKind::Next => Content::Ptr(next.clone()),
-                FieldKind::Opaque => Content::Ptr(Ptr::unknown()),
+                FieldKind::Opaque => Content::Ptr(l.shared[k].clone()),
             };
             s.mem.cells.push(Cell {
                 alloc: a,

@@ -333,6 +333,13 @@ pub fn load(
     if let Some(i) = super::list::list_of(&p) {
         return super::list::each_unfolded(ex, st, i, |ex, s| load(ex, s, dst, ptr, ty, size));
     }
+    if let Some(cases) = super::cell_split::split(ex, &st, p.target, &p.off, size)? {
+        let mut out = Vec::new();
+        for s in cases {
+            out.extend(load(ex, s, dst, ptr, ty, size)?);
+        }
+        return Ok(out);
+    }
     let a = in_bounds(ex, &st, &p, &Poly::constant(size as i128), "load")?;
     let width = int_width(ex, ty);
     let want_ptr = matches!(ex.module.ty(ty).kind, TypeKind::Ptr);

@@ -13,6 +13,7 @@ pub mod alloc;
 pub mod arith;
 pub mod call;
 pub mod cast;
+pub mod cell_split;
 pub mod cmp;
 pub mod control;
 pub mod list;

@@ -273,6 +273,7 @@ fn new_list(ex: &mut Exec, s: &mut State, shape: &Shape, len: Poly) -> ListInv {
         last,
         steps: vec![Step::default(); shape.fields.len()],
         end: Ptr::null(),
+        shared: vec![Ptr::unknown(); shape.fields.len()],
         live: true,
     }
 }

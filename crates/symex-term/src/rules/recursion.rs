@@ -18,9 +18,10 @@
 //! transitions) or stays in one activation forever (a cycle through loop heads), and both are
 //! runs of the ITS, so the ITS's termination proves the program's.
 //!
-//! Summaries relate registers only, so the callee and everything it calls must not touch
-//! memory (no load, store, alloca, getelementptr, memory intrinsics): a call with side
-//! effects would change memory the summary does not describe — those stay `Unsupported`.
+//! Summaries relate registers, so a callee that uses memory needs a reason why memory after
+//! the call is what the caller's continuation assumes: readers (no writes) and builders (only
+//! memory they allocate; a returned pointer is summarised as null or a new list) have one
+//! ([`super::rec_memory`]); every other recursive call with memory stays `Unsupported`.
 //! Concrete runs (non-termination witnesses) inline recursive calls as ordinary calls.
 
 use super::{Exec, Outcome};
@@ -285,11 +286,12 @@ fn pointer_continuations(
     fid: FuncId,
     args: &[(Slot, Poly, u32, Reading)],
 ) -> Vec<State> {
+    let params = ex.module.func(fid).params.len();
     let summary = ex
         .summaries
         .entry(fid)
         .or_insert_with(|| Summary {
-            params: args.len(),
+            params,
             width: 64,
             reading: Reading::Unsigned,
             atoms: Vec::new(),
