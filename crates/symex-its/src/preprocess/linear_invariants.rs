@@ -65,6 +65,9 @@ fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
                 }
             }
         }
+        // Entry guard atoms over variables the entry keeps; those it copies (renamed)
+        // come after the intervals: the candidate limit keeps the older ones first.
+        let mut renamed_atoms = Vec::new();
         for t in its.transitions.iter().filter(|t| t.target() == l) {
             for a in &t.guard {
                 if a.rel != Rel::Ge || !program_only(&a.poly) {
@@ -85,19 +88,25 @@ fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
                     .into_iter()
                     .map(|w| Some((w, moved(w)?)))
                     .collect();
-                if let Some(renamed) = renamed {
-                    let to = |w: usize| {
-                        renamed
-                            .iter()
-                            .find(|(x, _)| *x == w)
-                            .map_or(Poly::var(w), |(_, v)| Poly::var(*v))
-                    };
-                    push(c, Atom::ge0(a.poly.substitute(&to)));
+                let Some(renamed) = renamed else { continue };
+                if renamed.iter().all(|(w, v)| w == v) {
+                    push(c, a.clone());
+                    continue;
                 }
+                let to = |w: usize| {
+                    renamed
+                        .iter()
+                        .find(|(x, _)| *x == w)
+                        .map_or(Poly::var(w), |(_, v)| Poly::var(*v))
+                };
+                renamed_atoms.push(Atom::ge0(a.poly.substitute(&to)));
             }
         }
         for a in &intervals[l] {
             push(c, a.clone());
+        }
+        for a in renamed_atoms {
+            push(c, a);
         }
     }
     cands
