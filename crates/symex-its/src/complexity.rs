@@ -343,15 +343,7 @@ impl<'a> Ctx<'a> {
             let Some(tb) = self.temp_bounds[&key].clone() else {
                 return Some(Bound::Infinite);
             };
-            let mut missing = false;
-            let b = tb.compose(&mut |x| match self.var_size_opt(e, source, x) {
-                Some(b) => b,
-                None => {
-                    missing = true;
-                    Bound::Infinite
-                }
-            });
-            return (!missing).then_some(b);
+            return self.compose_sizes(e, source, &tb);
         }
         // The guard of `e` may bound `w` by a constant where `e` is taken.
         if let Some(k) = guard_constant(&self.its.transitions[e], w) {
@@ -629,7 +621,19 @@ impl<'a> Ctx<'a> {
             self.update_bounds.insert(key, b);
         }
         let ub = self.update_bounds[&key].clone()?;
+        Some(self.compose_sizes_before(i, &ub))
+    }
+
+    /// `ub` with the size bounds of its variables before transition `i`; `None` while one
+    /// of them is unknown.
+    fn compose_sizes_before(&mut self, i: usize, ub: &TempBound) -> Option<Bound> {
         let source = self.its.transitions[i].source;
+        self.compose_sizes(i, source, ub)
+    }
+
+    /// `ub` with [`Ctx::var_size_opt`]`(i, source, ·)` for its variables; `None` while one
+    /// of them is unknown.
+    fn compose_sizes(&mut self, i: usize, source: usize, ub: &TempBound) -> Option<Bound> {
         let mut missing = false;
         let b = ub.compose(&mut |w| match self.var_size_opt(i, source, w) {
             Some(b) => b,
@@ -638,7 +642,7 @@ impl<'a> Ctx<'a> {
                 Bound::Infinite
             }
         });
-        Some((!missing).then_some(b))
+        (!missing).then_some(b)
     }
 
     /// [`Ctx::local_change`] from the update's form alone.
@@ -776,16 +780,8 @@ impl<'a> Ctx<'a> {
             self.upper_bounds.insert(key.clone(), b);
         }
         let ub = self.upper_bounds[&key].clone()?;
-        let source = self.its.transitions[e].source;
-        let mut missing = false;
-        let b = ub.compose(&mut |w| match self.var_size_opt(e, source, w) {
-            Some(b) => b,
-            None => {
-                missing = true;
-                Bound::Infinite
-            }
-        });
-        (!missing && b != Bound::Infinite).then_some(b)
+        self.compose_sizes_before(e, &ub)
+            .filter(|b| *b != Bound::Infinite)
     }
 
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not

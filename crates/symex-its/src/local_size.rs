@@ -4,9 +4,10 @@
 //! proves it valid under the guard.
 
 use crate::bound::Bound;
-use crate::its::{Rel, Transition};
+use crate::its::{Atom, Rel, Transition};
 use crate::poly::Poly;
 use crate::smt;
+use std::collections::BTreeSet;
 use symex_expr::Term;
 use symex_solver::Solver;
 
@@ -61,11 +62,10 @@ pub fn temp_bound(
         .max()
         .unwrap_or(1);
     let var = |v: usize| smt::int_var("v", v);
-    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
-    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let guard = smt::guard_terms(&t.guard, &var);
     let sum = vars
         .iter()
-        .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+        .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
     let mut factors = vec![1];
     if max_coeff > 1 {
         factors.push(max_coeff);
@@ -85,6 +85,14 @@ pub fn temp_bound(
     None
 }
 
+/// The guard atoms of `t` (but `≠`) that mention one of `vars`: what bounds those variables there.
+fn atoms_on<'a>(t: &'a Transition, vars: &BTreeSet<usize>) -> Vec<&'a Atom> {
+    t.guard
+        .iter()
+        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| vars.contains(w)))
+        .collect()
+}
+
 /// A bound of the new value `p` of variable `v` on `t` that the guard gives without `v`:
 /// `|p| ≤ c·(Σ_{w∈W} |x_w| + K)` with `W` the other program variables of the guard atoms
 /// that mention `p`'s variables and `K` the sum of their constants and `p`'s, proved by Z3
@@ -99,11 +107,7 @@ pub fn update_bound(
     p: &Poly,
 ) -> Option<TempBound> {
     let pvars = p.vars();
-    let atoms: Vec<_> = t
-        .guard
-        .iter()
-        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| pvars.contains(w)))
-        .collect();
+    let atoms = atoms_on(t, &pvars);
     if atoms.is_empty() {
         return None;
     }
@@ -126,11 +130,10 @@ pub fn update_bound(
         .max()
         .unwrap_or(1);
     let var = |w: usize| smt::int_var("v", w);
-    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
-    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let guard = smt::guard_terms(&t.guard, &var);
     let sum = vars
         .iter()
-        .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+        .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
     let new = smt::poly_term(p, &var);
     let mut factors = vec![1];
     if max_coeff > 1 {
@@ -165,11 +168,7 @@ pub fn value_upper_bound(
     p: &Poly,
 ) -> Option<TempBound> {
     let pvars = p.vars();
-    let atoms: Vec<_> = t
-        .guard
-        .iter()
-        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| pvars.contains(w)))
-        .collect();
+    let atoms = atoms_on(t, &pvars);
     let constant = atoms
         .iter()
         .map(|a| a.poly.constant_term().checked_abs())
@@ -183,8 +182,7 @@ pub fn value_upper_bound(
     others.sort_unstable();
     others.dedup();
     let var = |w: usize| smt::int_var("v", w);
-    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
-    let abs = |x: Term| Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let guard = smt::guard_terms(&t.guard, &var);
     let value = smt::poly_term(p, &var);
     // Then the variables `p` grows with (`B − C + 1 ≤ |B| + K` under `C ≥ 0`).
     let positive: Vec<usize> = pvars
@@ -207,7 +205,7 @@ pub fn value_upper_bound(
     for (vars, factor) in candidates {
         let sum = vars
             .iter()
-            .fold(Term::int(constant), |acc, w| acc.iadd(&abs(var(*w))));
+            .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
         let cond = value.ile(&Term::int(factor).imul(&sum));
         if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
             return Some(TempBound {
@@ -226,9 +224,9 @@ pub fn value_upper_bound(
 /// needs no runtime bound (counting loops `v' = v − 1` under `v ≥ 1`).
 pub fn non_growing(solver: &mut dyn Solver, t: &Transition, v: usize, p: &Poly) -> bool {
     let var = |w: usize| smt::int_var("v", w);
-    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let guard = smt::guard_terms(&t.guard, &var);
     let x = var(v);
-    let abs = Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let abs = smt::abs(&x);
     let new = smt::poly_term(p, &var);
     let cond = new.ile(&abs).and(&new.ineg().ile(&abs));
     matches!(solver.must_be_true(&guard, &cond), Ok(true))
@@ -260,9 +258,9 @@ pub fn non_growing_above(
         return None;
     }
     let var = |w: usize| smt::int_var("v", w);
-    let guard: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+    let guard = smt::guard_terms(&t.guard, &var);
     let x = var(v);
-    let abs = Term::int(0).ile(&x).ite(&x, &x.ineg());
+    let abs = smt::abs(&x);
     let cap = Term::int(k).ile(&abs).ite(&abs, &Term::int(k));
     let new = smt::poly_term(p, &var);
     let cond = new.ile(&cap).and(&new.ineg().ile(&cap));

@@ -34,6 +34,16 @@ pub fn atom_term(a: &Atom, var: &dyn Fn(usize) -> Term) -> Term {
     }
 }
 
+/// The terms of a transition's guard atoms over the variables `var`.
+pub fn guard_terms(guard: &[Atom], var: &dyn Fn(usize) -> Term) -> Vec<Term> {
+    guard.iter().map(|a| atom_term(a, var)).collect()
+}
+
+/// `|x|` as an `ite` term (Z3's linear integer arithmetic has no `abs` of its own here).
+pub fn abs(x: &Term) -> Term {
+    Term::int(0).ile(x).ite(x, &x.ineg())
+}
+
 /// An integer variable named `prefix` + `v`.
 pub fn int_var(prefix: &str, v: usize) -> Term {
     Term::var(&format!("{prefix}{v}"), Sort::Int)

@@ -96,22 +96,29 @@ pub struct Report {
     pub solver_queries: u64,
 }
 
+impl Report {
+    /// The report before any proof: `MAYBE`, nothing found yet.
+    fn maybe() -> Report {
+        Report {
+            answer: Answer::Maybe,
+            reason: None,
+            memory_safe: false,
+            seg: None,
+            its: None,
+            its_preprocessed: None,
+            proof: Vec::new(),
+            witness: None,
+            solver_queries: 0,
+        }
+    }
+}
+
 /// Proves termination of `module` (lowered after `mem2reg`) from `opts.entry`.
 pub fn analyse(module: &Module, opts: &Options) -> Report {
     let started = Instant::now();
     let deadline = started + opts.max_time;
     let query_timeout = opts.max_time.min(Duration::from_secs(10));
-    let mut report = Report {
-        answer: Answer::Maybe,
-        reason: None,
-        memory_safe: false,
-        seg: None,
-        its: None,
-        its_preprocessed: None,
-        proof: Vec::new(),
-        witness: None,
-        solver_queries: 0,
-    };
+    let mut report = Report::maybe();
     let Some(entry) = module.function_by_name(&opts.entry) else {
         report.reason = Some(format!("no function `{}`", opts.entry));
         return report;
@@ -132,17 +139,7 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         let half = Instant::now() + deadline.saturating_duration_since(Instant::now()) / 2;
         let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
         ex.split_guards = true;
-        let mut second = Report {
-            answer: Answer::Maybe,
-            reason: None,
-            memory_safe: false,
-            seg: None,
-            its: None,
-            its_preprocessed: None,
-            proof: Vec::new(),
-            witness: None,
-            solver_queries: 0,
-        };
+        let mut second = Report::maybe();
         prove(&mut ex, entry, half, query_timeout, &mut second);
         second.solver_queries = report.solver_queries + ex.kb.queries;
         if second.answer == Answer::Yes {
