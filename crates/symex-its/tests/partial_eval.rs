@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_its::complexity;
-use symex_its::interp::{Interpreter, Rng, RunConfig, RunEnd};
+use symex_its::interp::{Interpreter, Rng, Run, RunConfig, RunEnd};
 use symex_its::termination::{self, Limits};
 use symex_its::{parse_koat, preprocess, smt, Its};
 
@@ -199,22 +199,7 @@ fn termination_retries_on_the_refinement_and_its_functions_hold_on_runs() {
             ..RunConfig::default()
         };
         let run = Interpreter::new(&refined).run(&start, &cfg);
-        for (k, &j) in run.taken.iter().enumerate() {
-            let (l, x) = &run.trace[k];
-            let (m, y) = &run.trace[k + 1];
-            for step in proof.iter().flat_map(|p| &p.steps) {
-                if step.multiphase.is_some() || !step.remaining.contains(&j) {
-                    continue;
-                }
-                let before = step.function.eval(*l, x).unwrap();
-                let after = step.function.eval(*m, y).unwrap();
-                assert!(after <= before, "t{j} increases {:?}", step.function);
-                if step.removed.contains(&j) {
-                    assert!(before >= 1 && after < before, "t{j} not strict");
-                }
-                checked += 1;
-            }
-        }
+        checked += check_steps_of_run(&proof, &run);
     }
     assert!(checked > 200, "{checked} checks");
 }
@@ -239,21 +224,29 @@ fn check_functions_on_runs(
         };
         let run = Interpreter::new(its).run(&start, &cfg);
         assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
-        for (k, &j) in run.taken.iter().enumerate() {
-            let (l, x) = &run.trace[k];
-            let (m, y) = &run.trace[k + 1];
-            for step in proof.iter().flat_map(|p| &p.steps) {
-                if step.multiphase.is_some() || !step.remaining.contains(&j) {
-                    continue;
-                }
-                let before = step.function.eval(*l, x).unwrap();
-                let after = step.function.eval(*m, y).unwrap();
-                assert!(after <= before, "t{j} increases {:?}", step.function);
-                if step.removed.contains(&j) {
-                    assert!(before >= 1 && after < before, "t{j} not strict");
-                }
-                checked += 1;
+        checked += check_steps_of_run(proof, &run);
+    }
+    checked
+}
+
+/// Checks each linear ranking step of `proof` on every step of `run`: non-increasing on its
+/// transitions, ≥ 1 and dropping on those it removes. Returns the number of checks.
+fn check_steps_of_run(proof: &[termination::SccProof], run: &Run) -> usize {
+    let mut checked = 0;
+    for (k, &j) in run.taken.iter().enumerate() {
+        let (l, x) = &run.trace[k];
+        let (m, y) = &run.trace[k + 1];
+        for step in proof.iter().flat_map(|p| &p.steps) {
+            if step.multiphase.is_some() || !step.remaining.contains(&j) {
+                continue;
             }
+            let before = step.function.eval(*l, x).unwrap();
+            let after = step.function.eval(*m, y).unwrap();
+            assert!(after <= before, "t{j} increases {:?}", step.function);
+            if step.removed.contains(&j) {
+                assert!(before >= 1 && after < before, "t{j} not strict");
+            }
+            checked += 1;
         }
     }
     checked
