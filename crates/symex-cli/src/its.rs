@@ -333,8 +333,15 @@ fn complexity_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
-    // Retried on the ITS unfolded by the last transition when there is no bound.
-    let (refined, result) = complexity::infer_refining(its, limits);
+    // Retried on the ITS unfolded by the last transition when there is no bound. The
+    // search for an upper bound leaves a little time to show that none exists.
+    let upper = Limits {
+        deadline: limits.deadline - lower_bound_reserve(started, limits),
+        ..limits.clone()
+    };
+    symex_its::smt::set_deadline(Some(upper.deadline));
+    let (refined, result) = complexity::infer_refining(its, &upper);
+    symex_its::smt::set_deadline(Some(limits.deadline));
     let finite = result
         .as_ref()
         .ok()
@@ -354,10 +361,10 @@ fn complexity_answer(
     let time = started.elapsed().as_secs_f64();
     wait_for_watchdog_unless_first();
     let reason = match &result {
-        Err(r) => Some(timeout_or(r, limits)),
+        Err(r) => Some(timeout_or(r, &upper)),
         Ok(_) if finite.is_none() => Some(timeout_or(
             "no polynomial size bound for some variable",
-            limits,
+            &upper,
         )),
         Ok(_) => None,
     };
@@ -409,6 +416,14 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// The time the upper-bound search leaves to the lower-bound search: a sixth of the
+/// budget, at most 3 s (a non-termination witness is found in a second or two where the
+/// upper bound search would use up the whole budget: T2's `apchild-live`, `db2`).
+fn lower_bound_reserve(started: Instant, limits: &Limits) -> Duration {
+    let budget = limits.deadline.saturating_duration_since(started);
+    (budget / 6).min(Duration::from_secs(3))
 }
 
 /// The reason of a MAYBE after the deadline.
