@@ -510,10 +510,10 @@ fn family_steps(its: &Its, f: &Family) -> String {
     let steps: Vec<String> = f
         .steps
         .iter()
+        .filter(|(_, d)| *d != Some(0))
         .map(|(v, d)| {
             let x = &its.vars[*v];
             match d {
-                Some(0) => format!("{x}' = {x}"),
                 Some(d) if *d < 0 => format!("{x}' = {x} - {}", -d),
                 Some(d) => format!("{x}' = {x} + {d}"),
                 None => format!("{x}' = constant"),

@@ -3,10 +3,14 @@
 //! and its parameter pinned, and against hand-coded native loops — not by the prover's
 //! own replay alone. Systems whose temporaries are bounded by the start values, or feed
 //! nothing a loop counts, must get no witness.
+mod common;
+
 use std::time::{Duration, Instant};
+use symex_its::complexity;
 use symex_its::interp::{Interpreter, RunConfig, RunEnd};
 use symex_its::lower_bound::{self, Family, Unbounded};
-use symex_its::{parse_koat, Its, Poly};
+use symex_its::termination::Limits;
+use symex_its::{parse_koat, preprocess, Its, Poly};
 
 fn its(start: &str, vars: &str, rules: &str) -> Its {
     let src = format!(
@@ -203,4 +207,48 @@ fn zero_cost_cycle_is_not_unbounded() {
         "  l0(A) -> Com_1(l1(D))\n  l1(A) -{0}> Com_1(l1(A - 1)) :|: A >= 1",
     );
     assert!(prove(&its).is_none());
+}
+
+#[test]
+fn benchmark_sample_never_both_bounded_and_unbounded() {
+    let Some(dir) = common::koat_dir() else {
+        return;
+    };
+    let files = common::koat_files(&dir);
+    // ITS_LOWER_BOUND_STEP=1 checks every file (slow); CI samples every 40th.
+    let step = std::env::var("ITS_LOWER_BOUND_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let mut unbounded = 0;
+    for f in files.iter().step_by(step) {
+        let its = parse_koat(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let its = preprocess::preprocess(&its, Duration::from_secs(5));
+        let Some(u) = lower_bound::prove(
+            &its,
+            Duration::from_secs(5),
+            Instant::now() + Duration::from_secs(10),
+        ) else {
+            continue;
+        };
+        unbounded += 1;
+        assert!(lower_bound::replay(&its, &u), "{}", f.display());
+        // The upper-bound prover must not find a bound where runs of every cost exist.
+        let limits = Limits {
+            query_timeout: Duration::from_secs(5),
+            deadline: Instant::now() + Duration::from_secs(10),
+        };
+        if let Ok(c) = complexity::infer(&its, &limits) {
+            assert!(
+                c.bound.asymptotic().is_none(),
+                "{}: bound {:?} and a witness of unbounded runtime {u:?}",
+                f.display(),
+                c.bound.asymptotic()
+            );
+        }
+    }
+    eprintln!(
+        "{unbounded} of {} sampled files proven unbounded, none also bounded",
+        files.len().div_ceil(step)
+    );
 }
