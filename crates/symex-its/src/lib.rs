@@ -19,6 +19,7 @@
 //! `symex-expr` integer terms through `symex-solver` ([`smt`]).
 
 pub mod bound;
+pub mod closed_form;
 pub mod complexity;
 pub mod exp_bound;
 pub mod exp_size;
