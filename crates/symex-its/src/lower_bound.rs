@@ -23,7 +23,7 @@ use crate::its::{Atom, Its, Transition};
 use crate::nontermination::{self, Witness};
 use crate::poly::Poly;
 use crate::smt;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -102,7 +102,7 @@ const MAX_CYCLE: usize = 4;
 const MAX_CYCLES: usize = 60;
 
 /// Candidate (cycle, parameter) pairs tried at most.
-const MAX_TRIES: usize = 120;
+const MAX_TRIES: usize = 200;
 
 /// The parameter's value in the search for the other values (large, so that a counter
 /// it sets runs long).
@@ -208,10 +208,10 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
         return None;
     }
     let runs = sample_runs(its);
+    let mut tried = HashSet::new();
     let mut tries = 0;
-    for cycle in simple_cycles(its) {
-        let lc = its.transitions[cycle[0]].source;
-        let relevant = relevant_vars(its, &cycle);
+    for found in simple_cycles(its) {
+        let relevant = relevant_vars(its, &found);
         for &(t, j) in &params {
             let tr = &its.transitions[t];
             let written = tr
@@ -219,9 +219,15 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
                 .iter()
                 .enumerate()
                 .any(|(v, u)| relevant.contains(&v) && u.vars().contains(&(its.arity() + j)));
-            if !written {
+            // A temporary chosen on every lap is a constant of the lap, not a length.
+            if !written || found.contains(&t) {
                 continue;
             }
+            let cycle = rotate_towards(its, &found, tr.target());
+            if !tried.insert((cycle.clone(), t, j)) {
+                continue;
+            }
+            let lc = its.transitions[cycle[0]].source;
             for (path, k) in paths_through(its, t, lc, &runs) {
                 tries += 1;
                 if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
@@ -282,13 +288,26 @@ fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
 }
 
 /// Elementary cycles of at most [`MAX_CYCLE`] transitions (each found once, from its
-/// smallest location), shortest first, at most [`MAX_CYCLES`].
+/// smallest location), and two different ones from the same location one after the other
+/// (T2's `randomwalk_withassume`: `F` goes up on one, down on the other, `C` down on both),
+/// shortest first, at most [`MAX_CYCLES`].
 fn simple_cycles(its: &Its) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     for l in 0..its.locations.len() {
         let mut path = Vec::new();
         extend_cycles(its, l, l, &mut path, &mut out);
     }
+    let root = |c: &[usize]| its.transitions[c[0]].source;
+    let mut pairs = Vec::new();
+    for (i, a) in out.iter().enumerate() {
+        for b in &out[i + 1..] {
+            if root(a) == root(b) && a.len() + b.len() <= MAX_CYCLE {
+                pairs.push([a.as_slice(), b].concat());
+                pairs.push([b.as_slice(), a].concat());
+            }
+        }
+    }
+    out.extend(pairs);
     out.sort_by_key(Vec::len);
     out.truncate(MAX_CYCLES);
     out
@@ -319,6 +338,16 @@ fn extend_cycles(
         }
         path.pop();
     }
+}
+
+/// The rotation of `cycle` that starts at the location nearest to `from` (the parameter
+/// then reaches the cycle by the shortest way, not through an exit of the cycle).
+fn rotate_towards(its: &Its, cycle: &[usize], from: usize) -> Vec<usize> {
+    let distance = |k: &usize| {
+        shortest(its, from, its.transitions[cycle[*k]].source).map_or(usize::MAX, |p| p.len())
+    };
+    let k = (0..cycle.len()).min_by_key(distance).unwrap_or(0);
+    [&cycle[k..], &cycle[..k]].concat()
 }
 
 /// A shortest path of transitions from `from` to `to` (empty when they are equal).

@@ -153,6 +153,37 @@ fn cousot9_temporary_sets_the_inner_counter() {
 }
 
 #[test]
+fn alternating_cycles_keep_a_variable_in_range() {
+    // T2's randomwalk_withassume: `F` must stay in 1..=2, so laps alternate up and down
+    // (the temporary `G` picks the direction), while `C` (a temporary at the start)
+    // counts down once per step at `l1`.
+    let its = its(
+        "l0",
+        "C F G H",
+        "  l0(C,F,G) -> Com_1(l1(H,1,G)) :|: H >= 0
+  l1(C,F,G) -> Com_1(l2(C - 1,F,H)) :|: H >= 0 && 1 >= H && C >= 1 && F >= 1 && 2 >= F
+  l2(C,F,G) -> Com_1(l1(C,F - 1,G)) :|: 0 >= G
+  l2(C,F,G) -> Com_1(l1(C,F + 1,G)) :|: G >= 1",
+    );
+    let f = family(&its);
+    assert_eq!(f.cycle.len(), 4, "{f:?}");
+    assert!(f.steps.contains(&(0, Some(-2))), "{f:?}");
+    for laps in [10, 100, 1000] {
+        // Natively, with the strategy up, down, up, …: each step at l1 takes one from C.
+        let (mut c, mut fv, mut cost) = (f.param_value(laps).unwrap(), 1, 1);
+        let mut up = true;
+        while c >= 1 && (1..=2).contains(&fv) {
+            c -= 1;
+            fv += if up { 1 } else { -1 };
+            up = !up;
+            cost += 2;
+        }
+        assert!(cost >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
+}
+
+#[test]
 fn non_terminating_loop_is_unbounded() {
     let its = its(
         "l0",
