@@ -47,18 +47,25 @@ pub struct Complexity {
     /// The loops bounded by their closed forms instead ([`twn`]).
     pub twn: Vec<TwnLoop>,
     /// Whether a size bound per result variable ([`size_graph`]) was used where the
-    /// SCC-wide ones had none ([`infer_refining`] then still tries the refinements).
+    /// SCC-wide ones had none ([`infer_refining`] tries that last).
     pub used_size_graph: bool,
 }
 
 /// Infers a bound, or says why there is none.
 pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
+    infer_with(its, limits, true)
+}
+
+/// [`infer`], with sizes per result variable ([`size_graph`]) where the SCC-wide ones are
+/// stuck only if `size_graph`.
+fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
         Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
     };
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn.clone();
+    ctx.size_graph = size_graph;
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -102,11 +109,10 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 /// indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
-    let first = infer(its, limits);
-    // A bound that needed sizes per result variable may be coarser than one a refinement
-    // finds with the SCC-wide sizes (a loop that only runs in the first round).
-    let graph_sizes = matches!(&first, Ok(c) if c.used_size_graph);
-    if rank(&first) == 2 && !graph_sizes {
+    // Without the graph's sizes first: a bound that needs them may be coarser than one a
+    // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
+    let first = infer_with(its, limits, false);
+    if rank(&first) == 2 {
         return (its.clone(), first);
     }
     // The retries get about twice the time of the first attempt (at least a second or
@@ -135,28 +141,23 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
             _ => None,
         };
         let Some(refined) = refined else { continue };
-        let c = infer(&refined, &retry);
-        // A refinement's bound is taken when it is better: polynomial before exponential,
-        // then the lower degree.
-        if rank(&c) > rank(&best.1) || (rank(&c) == 2 && degree(&c) < degree(&best.1)) {
+        let c = infer_with(&refined, &retry, false);
+        // A refinement's bound is taken when it is better: polynomial before exponential.
+        if rank(&c) > rank(&best.1) {
             best = (refined, c);
             if rank(&best.1) == 2 {
                 break;
             }
         }
     }
-    best
-}
-
-/// The degree of a polynomial bound.
-fn degree(r: &Result<Complexity, String>) -> u32 {
-    match r {
-        Ok(Complexity {
-            bound: Bound::Poly(p),
-            ..
-        }) => p.degree(),
-        _ => u32::MAX,
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        // Then with the graph's sizes, on the ITS as given.
+        let c = infer_with(its, limits, true);
+        if rank(&c) > rank(&best.1) {
+            best = (its.clone(), c);
+        }
     }
+    best
 }
 
 /// How good an inference's answer is: 2 polynomial, 1 finite (exponential), 0 none.
@@ -242,6 +243,8 @@ struct Ctx<'a> {
     rvg_at: HashMap<(usize, usize), Bound>,
     /// Whether [`pick_size`] takes the graph's bound where the SCC-wide one waits.
     rvg_eager: bool,
+    /// Whether [`Ctx::scc`] may turn to the graph's sizes at all.
+    size_graph: bool,
     /// Whether an infinite runtime bound of a step is taken (once the SCC is stuck
     /// without: waiting lets [`Ctx::resynthesize`] look for a better function first).
     accept_infinite: bool,
@@ -286,6 +289,7 @@ impl<'a> Ctx<'a> {
             rvg_at: HashMap::new(),
             rvg_eager: false,
             accept_infinite: false,
+            size_graph: true,
             rvg_cap_depth: 0,
             rvg_cap_refused: false,
             rvg_used: false,
@@ -733,7 +737,7 @@ impl<'a> Ctx<'a> {
                     progress = true;
                 }
             }
-            if !progress && !self.rvg_eager {
+            if !progress && !self.rvg_eager && self.size_graph {
                 // Stuck: sizes per result variable where the SCC-wide ones wait.
                 self.rvg_eager = true;
                 continue;
