@@ -4,7 +4,8 @@
 # `symex check --data-model ILP32`, and the native 32-bit builds the tests compare with:
 # libc6-dev-i386, gcc-multilib), and for `symex replay --native` clang-14's sanitizer runtimes for
 # x86_64 and i386 (libclang-rt-14-dev).
-# llvm-14-dev and libz3-dev are already there.
+# llvm-14-dev and libz3-dev are already there. Python's z3-solver package serves bench/its_check.py,
+# the interpreter that re-checks `symex its` bounds independently of symex.
 set -euo pipefail
 missing=()
 command -v clang-14 >/dev/null 2>&1 || missing+=(clang-14)
@@ -21,3 +22,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2
 fi
+python3 -c 'import z3' >/dev/null 2>&1 || python3 -m pip install -q z3-solver >&2

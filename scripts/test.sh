@@ -6,3 +6,10 @@ bash scripts/ensure-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
+# symex its's bounds re-checked by an interpreter that shares nothing with symex (bench/its_check.py)
+if [ -d ../shared/benchmarks/tpdb/Complexity_ITS ]; then
+    SYMEX=target/debug/symex python3 bench/its_check.py --runs 10 \
+        $(find ../shared/benchmarks/tpdb/Complexity_ITS -name '*.koat' | sort | awk 'NR % 40 == 0')
+else
+    echo "skipping bench/its_check.py: ../shared/benchmarks is absent"
+fi

@@ -31,6 +31,8 @@ use crate::twn::{self, TwnLoop};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+mod twn_entries;
+
 /// A runtime bound of the whole ITS.
 #[derive(Clone, Debug)]
 pub struct Complexity {
@@ -48,16 +50,15 @@ pub struct Complexity {
 pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
-        Termination::Maybe(reason, _) => prove_with_twn(its, limits).ok_or(reason)?,
+        Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
     };
     let mut ctx = Ctx::new(its, limits);
+    ctx.twn = twn.clone();
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
         if inside.is_empty() {
             ctx.trivial_component(&locs);
-        } else if let Some(l) = twn.iter().find(|l| locs == [l.location]) {
-            ctx.twn_scc(l)?;
         } else {
             let scc = proof
                 .iter()
@@ -86,42 +87,6 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
         proof,
         twn,
     })
-}
-
-/// When ranking functions do not prove termination: the self-loop locations that are
-/// [`twn`] loops, and ranking functions for the rest (the loops' transitions get an
-/// unsatisfiable guard there, which removes them from the proof). `None` without such
-/// loops or without a proof of the rest.
-fn prove_with_twn(its: &Its, limits: &Limits) -> Option<(Vec<SccProof>, Vec<TwnLoop>)> {
-    let all: Vec<usize> = (0..its.transitions.len()).collect();
-    let mut solver = crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT));
-    let loops: Vec<TwnLoop> = graph::sccs(its, &all)
-        .into_iter()
-        .filter(|locs| locs.len() == 1)
-        .filter_map(|locs| {
-            let inside = graph::inside(its, &all, &locs);
-            (!inside.is_empty())
-                .then(|| twn::analyse(its, locs[0], &inside, solver.as_mut()))
-                .flatten()
-        })
-        .collect();
-    if loops.is_empty() {
-        return None;
-    }
-    let mut masked = its.clone();
-    for &i in loops.iter().flat_map(|l| &l.transitions) {
-        masked.transitions[i].guard = vec![crate::its::Atom::ge0(Poly::constant(-1))];
-    }
-    match termination::prove(&masked, limits) {
-        Termination::Yes(p) => {
-            let rest = p
-                .into_iter()
-                .filter(|p| !loops.iter().any(|l| p.locations == [l.location]))
-                .collect();
-            Some((rest, loops))
-        }
-        Termination::Maybe(..) => None,
-    }
 }
 
 /// As [`infer`]; when that finds no finite bound, retries on refinements of the ITS (same
@@ -254,6 +219,8 @@ struct Ctx<'a> {
     /// unbounded variables they would otherwise take most of the time.
     quick: Box<dyn symex_solver::Solver>,
     fallback_left: Duration,
+    /// The loops bounded by their closed forms ([`twn_entries`]).
+    twn: Vec<TwnLoop>,
 }
 
 impl<'a> Ctx<'a> {
@@ -276,6 +243,7 @@ impl<'a> Ctx<'a> {
             deadline: limits.deadline,
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
             fallback_left: FALLBACK_BUDGET,
+            twn: Vec::new(),
         }
     }
 
@@ -356,34 +324,6 @@ impl<'a> Ctx<'a> {
             Some((locs, _)) if locs.contains(&source) => self.scc_var_size(w),
             _ => None,
         }
-    }
-
-    /// A [`twn`] loop: each entry `e` runs it at most `bound(SB(e))` times (the start
-    /// values if the run starts there); then sizes and exits as for any SCC.
-    fn twn_scc(&mut self, l: &TwnLoop) -> Result<(), String> {
-        let its = self.its;
-        let mut total = Bound::constant(0);
-        if its.start == l.location {
-            total = Bound::of_poly(&l.bound, &mut Bound::start_var);
-        }
-        for e in 0..its.transitions.len() {
-            let t = &its.transitions[e];
-            if t.source == l.location || t.target() != l.location {
-                continue;
-            }
-            let unknown = || format!("no size bound at the entry t{e} of a twn loop");
-            let rb = self.rb[e].clone().ok_or_else(unknown)?;
-            let value = self.entry_value(e, &l.bound).ok_or_else(unknown)?;
-            total = total.add(&rb.mul(&value));
-        }
-        for &i in &l.transitions {
-            self.rb[i] = Some(total.clone());
-        }
-        self.scc(&SccProof {
-            locations: vec![l.location],
-            transitions: l.transitions.clone(),
-            steps: Vec::new(),
-        })
     }
 
     fn trivial_component(&mut self, locs: &[usize]) {
@@ -698,8 +638,8 @@ impl<'a> Ctx<'a> {
         self.scc_size.clear();
         self.invariant_tried.clear();
         let mut done = vec![false; proof.steps.len()];
-        while done.iter().any(|d| !d) {
-            let mut progress = false;
+        while done.iter().any(|d| !d) || self.twn_open(proof) {
+            let mut progress = self.twn_progress(proof);
             for (k, step) in proof.steps.iter().enumerate() {
                 if done[k] {
                     continue;

@@ -1,25 +1,29 @@
-//! Runtime bounds of the simplest triangular weakly non-linear (twn) loops from their
-//! closed forms (after Lommen, Meyer & Giesl, IJCAR 2022): a location whose only cycles
-//! are self-loops sharing one update that scales every variable of the guards,
-//! `x_i' = c_i·x_i` with integers `c_i ≥ 1` (closed form `x_i(n) = c_i^n·x_i`), or adds to
-//! that a polynomial `d_i` of variables the loop keeps when `c_i ≥ 2`
-//! (`(c_i−1)·x_i(n) = c_i^n·((c_i−1)·x_i + d_i) − d_i`). Updates whose closed forms are
-//! polynomial in `n` (`x' = x + d`) or whose factors are negative are not handled.
+//! Runtime bounds of triangular weakly non-linear (twn) loops from their closed forms
+//! (Lommen, Meyer & Giesl, IJCAR 2022; Frohn & Giesl's twn termination): a location whose
+//! self-loops share one update that is twn on the variables the guards depend on
+//! ([`closed_form`]: `x' = c·x + d`, `d` over variables updated before `x`). A negative `c`
+//! makes signs alternate: then the loop is unrolled once (`x'' = c²·x + …`), at most
+//! `2·N + 1` steps for `N` of the unrolled loop.
 //!
-//! An atom `g(x) ≥ 0` then reads `g(n) = Σ_c α_c(x)·c^n` after `n` steps, `α_c` the sum of its
-//! monomials whose base `Π c_i^{e_i}` is `c` (the constant is base 1). Its *eventual sign*
-//! is the sign of the first non-zero `α_c`, bases descending. If it is negative with base
-//! `c`, then `g(n) ≤ −c^n + S·(c−1)^n` (`S = Σ |α_{c'}|` over the lower bases), which is
-//! negative for every `n ≥ c·S + 1` (as `ln(c/(c−1)) ≥ 1/c` and `ln S < S`; for `c = 1` from
-//! `n ≥ 1` on). So when Z3 proves that from every state satisfying a guard each transition's
-//! guard has an atom of negative eventual sign, the loop runs at most
-//! `1 + C·Σ_atoms (Σ |coefficient|·|monomial| + |constant|)` times per entry (`C` the
-//! largest base): a polynomial in the absolute values at the entry.
+//! An atom `g(x) ≥ 0` reads `(1/L)·Σ_{(b,k)} α_{b,k}(x)·n^k·b^n` after `n` steps (`α`
+//! integral). Its *eventual sign* is that of the first non-zero `α` in the order of growth
+//! (bases, then powers of `n`, descending; base-0 terms vanish from `n = 1` on). If it is
+//! negative, at `(B, K)`, the atom is negative for every `n ≥ N = 1 + Σ_i w_i·|α_i|` with
+//! `w_i = m·C^{k_i+1}·(k_i+1)!` (`m` terms, `C ≥ 2` the largest base): each other term is
+//! below `n^K·B^n/m` — for the same base as `n^{K−k} ≥ n > m·|α|`, for a smaller base `b` as
+//! `(B/b)^n ≥ e^{n/B} > (n/B)^{k+1}/(k+1)! ≥ m·|α|·n^k` — and `|α_{B,K}| ≥ 1`. So when Z3
+//! proves that from every state satisfying a guard each transition's guard has an atom of
+//! negative eventual sign, the loop runs at most `Σ_atoms N` times per entry: a polynomial
+//! in the absolute values at the entry.
 
+use crate::closed_form::{self, PolyExp};
+use crate::graph;
 use crate::its::{Atom, Its, Rel, Transition};
 use crate::poly::Poly;
+use crate::ranking::{self, Decrease};
 use crate::smt;
-use std::collections::BTreeMap;
+use crate::termination::{self, Limits, SccProof, Termination};
+use std::collections::{BTreeMap, BTreeSet};
 use symex_expr::Term;
 use symex_solver::Solver;
 
@@ -30,15 +34,18 @@ pub struct TwnLoop {
     pub location: usize,
     /// Its transitions (self-loops).
     pub transitions: Vec<usize>,
-    /// The factor `c_i` of each guard variable (`x_i' = c_i·x_i + d_i`).
+    /// The factor `c_i` of each variable the guards depend on (`x_i' = c_i·x_i + d_i`).
     pub factors: BTreeMap<usize, i128>,
     /// Iterations per entry, in the absolute values at the entry (non-negative
     /// coefficients).
     pub bound: Poly,
 }
 
+/// An atom after `n` steps: `(base, power of n, α)`, in the order of growth, descending.
+type Expanded = Vec<(i128, u32, Poly)>;
+
 /// The twn loop of the self-loops `ts` at `location`, or `None` when they are not of the
-/// diagonal form or Z3 does not prove that they stop.
+/// twn form or Z3 does not prove that they stop.
 pub fn analyse(
     its: &Its,
     location: usize,
@@ -47,22 +54,45 @@ pub fn analyse(
 ) -> Option<TwnLoop> {
     let trans: Vec<&Transition> = ts.iter().map(|&i| &its.transitions[i]).collect();
     let first = trans.first()?;
-    if trans
-        .iter()
-        .any(|t| t.source != location || t.target() != location || t.update() != first.update())
-    {
+    if trans.iter().any(|t| {
+        t.source != location || t.target() != location || t.update() != first.update() || t.com
+    }) {
         return None;
     }
+    let n = its.arity();
     let guards: Vec<Vec<Atom>> = trans
         .iter()
         .map(|t| ge_atoms(&t.guard))
         .collect::<Option<_>>()?;
-    let closed = closed_forms(first, its.arity(), &guards)?;
-    let expanded: Vec<Vec<Vec<(i128, Poly)>>> = guards
+    let update = first.update().to_vec();
+    let vars = closed_form::closure(&update, n, &guard_vars(&guards))?;
+    let factors: BTreeMap<usize, i128> = vars
         .iter()
-        .map(|g| g.iter().map(|a| by_base(&a.poly, &closed)).collect())
+        .map(|&v| (v, update[v].linear_coeff(v)))
         .collect();
+    let unrolled = factors.values().any(|c| *c < 0);
+    let (update, steps) = if unrolled {
+        let twice: Vec<Poly> = (0..n)
+            .map(|v| {
+                if vars.contains(&v) {
+                    update[v].substitute(&|w| update[w].clone())
+                } else {
+                    Poly::var(v)
+                }
+            })
+            .collect();
+        (twice, unroll_guards(&guards, &update))
+    } else {
+        (update, guards.clone())
+    };
+    let vars = closed_form::closure(&update, n, &guard_vars(&steps))?;
+    let closed = closed_form::closed_forms(&update, &vars)?;
+    let expanded: Vec<Vec<Expanded>> = steps
+        .iter()
+        .map(|g| g.iter().map(|a| expand(&a.poly, &closed)).collect())
+        .collect::<Option<_>>()?;
     let var = |w: usize| smt::int_var("v", w);
+    // The loop's start satisfies one of the original guards.
     let some_guard = Term::or_all(
         &guards
             .iter()
@@ -84,24 +114,187 @@ pub fn analyse(
             return None;
         }
     }
-    let top = expanded
-        .iter()
-        .flatten()
-        .flat_map(|a| a.iter().map(|(c, _)| *c))
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let mut sum = Poly::default();
-    for (_, alpha) in expanded.iter().flatten().flatten() {
-        sum = sum.add(&alpha.abs_coeffs());
+    let mut bound = Poly::constant(1);
+    for atom in expanded.iter().flatten() {
+        bound = bound.checked_add(&threshold(atom)?)?;
     }
-    let factors = closed.iter().map(|(v, cf)| (*v, cf.terms[0].0)).collect();
+    if unrolled {
+        bound = bound.checked_scale(2)?.checked_add(&Poly::constant(1))?;
+    }
     Some(TwnLoop {
         location,
         transitions: ts.to_vec(),
         factors,
-        bound: Poly::constant(1).add(&sum.scale(top)),
+        bound,
     })
+}
+
+/// When ranking functions do not prove termination: in each SCC without a proof, the
+/// self-loops of a location that form a twn loop (all of them, else those sharing one
+/// update), and a termination proof of the rest, found with the loops' transitions masked
+/// (an unsatisfiable guard). A ranking step of that proof keeps a loop's transition among
+/// those it is non-increasing on only when the real transition is (checked); otherwise the
+/// transition counts as an entry of the step. The SCCs' bounds then come from
+/// `complexity`'s twn entries. `None` without such loops or without a proof of the rest.
+pub fn prove_with_twn(its: &Its, limits: &Limits) -> Option<(Vec<SccProof>, Vec<TwnLoop>)> {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    let mut solver = smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT));
+    let mut loops = Vec::new();
+    for locs in termination::unproved_sccs(its, limits) {
+        let inside = graph::inside(its, &all, &locs);
+        for &l in &locs {
+            let selfs: Vec<usize> = inside
+                .iter()
+                .copied()
+                .filter(|&i| its.transitions[i].source == l && its.transitions[i].target() == l)
+                .collect();
+            if selfs.is_empty() {
+                continue;
+            }
+            // All self-loops as one loop, else those sharing an update; a group that
+            // ranking functions bound alone is left to them (tighter bounds, and no twn
+            // loop whose entries wait for another's).
+            let mut groups: Vec<Vec<usize>> = vec![selfs.clone()];
+            for &i in &selfs {
+                let u = its.transitions[i].update();
+                match groups[1..]
+                    .iter_mut()
+                    .find(|g| its.transitions[g[0]].update() == u)
+                {
+                    Some(g) => g.push(i),
+                    None => groups.push(vec![i]),
+                }
+            }
+            if groups.len() == 2 {
+                groups.pop();
+            }
+            for g in groups {
+                if g.iter()
+                    .any(|i| loops.iter().any(|l: &TwnLoop| l.transitions.contains(i)))
+                    || rankable(its, &g, limits)
+                {
+                    continue;
+                }
+                if let Some(lp) = analyse(its, l, &g, solver.as_mut()) {
+                    loops.push(lp);
+                }
+            }
+        }
+    }
+    if loops.is_empty() {
+        return None;
+    }
+    let masked: BTreeSet<usize> = loops.iter().flat_map(|l| l.transitions.clone()).collect();
+    let mut rest = its.clone();
+    for &i in &masked {
+        rest.transitions[i].guard = vec![Atom::ge0(Poly::constant(-1))];
+    }
+    let Termination::Yes(proofs) = termination::prove(&rest, limits) else {
+        return None;
+    };
+    let proofs = proofs
+        .into_iter()
+        .map(|p| unmask(its, p, &masked, solver.as_mut()))
+        .collect();
+    Some((proofs, loops))
+}
+
+/// Whether ranking functions prove that the transitions `ts` alone terminate.
+fn rankable(its: &Its, ts: &[usize], limits: &Limits) -> bool {
+    let mut alone = its.clone();
+    alone.transitions = ts.iter().map(|&i| its.transitions[i].clone()).collect();
+    let quick = Limits {
+        query_timeout: limits.query_timeout.min(termination::QUICK_TIMEOUT),
+        deadline: limits.deadline,
+    };
+    matches!(termination::prove(&alone, &quick), Termination::Yes(_))
+}
+
+/// The proof `p` of the masked ITS for the real one: the masked transitions are removed by
+/// no step, and are among a step's non-increasing ones only where the check says so.
+fn unmask(
+    its: &Its,
+    mut p: SccProof,
+    masked: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> SccProof {
+    let in_scc: Vec<usize> = p
+        .transitions
+        .iter()
+        .copied()
+        .filter(|i| masked.contains(i))
+        .collect();
+    for step in &mut p.steps {
+        step.removed.retain(|i| !masked.contains(i));
+        step.remaining.retain(|i| !masked.contains(i));
+        if step.multiphase.is_some() || step.two_phase.is_some() || step.removed.is_empty() {
+            continue;
+        }
+        for &i in &in_scc {
+            if ranking::check(solver, &step.function, &its.transitions[i]) != Decrease::Fails {
+                step.remaining.push(i);
+            }
+        }
+        step.remaining.sort_unstable();
+    }
+    p.steps.retain(|s| !s.removed.is_empty());
+    p
+}
+
+fn guard_vars(guards: &[Vec<Atom>]) -> BTreeSet<usize> {
+    guards
+        .iter()
+        .flatten()
+        .flat_map(|a| a.poly.vars())
+        .collect()
+}
+
+/// The guards of two steps in a row: `g_i(x) ∧ g_j(u(x))` for every pair.
+fn unroll_guards(guards: &[Vec<Atom>], update: &[Poly]) -> Vec<Vec<Atom>> {
+    let mut out = Vec::new();
+    for gi in guards {
+        for gj in guards {
+            let mut g = gi.clone();
+            g.extend(
+                gj.iter()
+                    .map(|a| Atom::ge0(a.poly.substitute(&|w| update[w].clone()))),
+            );
+            out.push(g);
+        }
+    }
+    out
+}
+
+/// `L·p(x(n))` by terms, in the order of growth, descending, without the base-0 terms
+/// (zero from `n = 1` on); `None` for a negative base.
+fn expand(p: &Poly, closed: &BTreeMap<usize, PolyExp>) -> Option<Expanded> {
+    let e = closed_form::substitute(p, closed)?;
+    let mut out = Vec::new();
+    for ((b, k), alpha) in e.terms.into_iter().rev() {
+        if b < 0 {
+            return None;
+        }
+        if b > 0 {
+            out.push((b, k, alpha));
+        }
+    }
+    Some(out)
+}
+
+/// `N − 1 = Σ_i m·C^{k_i+1}·(k_i+1)!·|α_i|` (see the module comment), in the absolute
+/// values.
+fn threshold(atom: &Expanded) -> Option<Poly> {
+    let m = atom.len() as i128;
+    let top = atom.iter().map(|(b, _, _)| *b).max().unwrap_or(1).max(2);
+    let mut sum = Poly::default();
+    for (_, k, alpha) in atom {
+        let mut w = m;
+        for j in 1..=k + 1 {
+            w = w.checked_mul(top)?.checked_mul(j as i128)?;
+        }
+        sum = sum.checked_add(&alpha.abs_coeffs().checked_scale(w)?)?;
+    }
+    Some(sum)
 }
 
 /// The atoms as `p ≥ 0` (an equality as two); `None` for a disequality.
@@ -120,100 +313,11 @@ fn ge_atoms(guard: &[Atom]) -> Option<Vec<Atom>> {
     Some(out)
 }
 
-/// The closed form of a guard variable: `den·x(n) = Σ_j num_j·base_j^n`.
-#[derive(Clone, Debug)]
-struct Closed {
-    den: i128,
-    terms: Vec<(i128, Poly)>,
-}
-
-/// The closed forms of the guards' variables: `x' = c·x` gives `c^n·x`; `x' = c·x + d` with
-/// `c ≥ 2` and `d` over variables the loop keeps gives `(c−1)·x(n) = c^n·((c−1)·x + d) − d`.
-/// `None` for other updates (`c ≤ 0`, `x' = x + d`: polynomial in `n`) or temporaries.
-fn closed_forms(t: &Transition, n: usize, guards: &[Vec<Atom>]) -> Option<BTreeMap<usize, Closed>> {
-    let mut out = BTreeMap::new();
-    for a in guards.iter().flatten() {
-        for v in a.poly.vars() {
-            if v >= n {
-                return None;
-            }
-            let u = &t.update()[v];
-            let c = u.linear_coeff(v);
-            let d = u.sub(&Poly::var(v).scale(c));
-            let kept = d
-                .vars()
-                .iter()
-                .all(|&w| w < n && t.update()[w] == Poly::var(w));
-            let closed = if d.is_zero() && c >= 1 {
-                Closed {
-                    den: 1,
-                    terms: vec![(c, Poly::var(v))],
-                }
-            } else if c >= 2 && kept && !d.vars().contains(&v) {
-                let start = Poly::var(v).scale(c - 1).add(&d);
-                Closed {
-                    den: c - 1,
-                    terms: vec![(c, start), (1, d.scale(-1))],
-                }
-            } else {
-                return None;
-            };
-            out.insert(v, closed);
-        }
-    }
-    Some(out)
-}
-
-/// `L·p(x(n))` split by base, bases descending: `[(c, α_c)]`, with `L = Π den_v^{deg_v p}`
-/// making every `α_c` integral (`L > 0`, so the signs are those of `p`).
-fn by_base(p: &Poly, closed: &BTreeMap<usize, Closed>) -> Vec<(i128, Poly)> {
-    let degree = |v: usize| -> u32 {
-        p.terms()
-            .flat_map(|(m, _)| m.iter().filter(|(w, _)| *w == v).map(|(_, e)| *e))
-            .max()
-            .unwrap_or(0)
-    };
-    let mut groups: BTreeMap<i128, Poly> = BTreeMap::new();
-    for (m, coef) in p.terms() {
-        let mut prod: BTreeMap<i128, Poly> = BTreeMap::from([(1, Poly::constant(coef))]);
-        for (v, e) in m {
-            let cf = &closed[v];
-            let pad = cf.den.pow(degree(*v) - e);
-            prod = scale_groups(&prod, pad);
-            for _ in 0..*e {
-                prod = mul_groups(&prod, &cf.terms);
-            }
-        }
-        for (b, q) in prod {
-            let entry = groups.entry(b).or_default();
-            *entry = entry.add(&q);
-        }
-    }
-    groups.retain(|_, q| !q.is_zero());
-    groups.into_iter().rev().collect()
-}
-
-fn scale_groups(g: &BTreeMap<i128, Poly>, k: i128) -> BTreeMap<i128, Poly> {
-    g.iter().map(|(b, q)| (*b, q.scale(k))).collect()
-}
-
-/// `(Σ_b q_b·b^n)·(Σ_j r_j·c_j^n)`, bases multiplying.
-fn mul_groups(g: &BTreeMap<i128, Poly>, terms: &[(i128, Poly)]) -> BTreeMap<i128, Poly> {
-    let mut out: BTreeMap<i128, Poly> = BTreeMap::new();
-    for (b, q) in g {
-        for (c, r) in terms {
-            let entry = out.entry(b.saturating_mul(*c)).or_default();
-            *entry = entry.add(&q.mul(r));
-        }
-    }
-    out
-}
-
-/// The first non-zero `α_c` (bases descending) is positive, or all are zero.
-fn eventually_nonneg(groups: &[(i128, Poly)], var: &dyn Fn(usize) -> Term) -> Term {
+/// The first non-zero `α` (in the order of growth) is positive, or all are zero.
+fn eventually_nonneg(atom: &Expanded, var: &dyn Fn(usize) -> Term) -> Term {
     let zero = Term::int(0);
-    // From the lowest base up: nonneg_k = α_k > 0 ∨ (α_k = 0 ∧ nonneg_{k+1}).
-    groups.iter().rev().fold(Term::tt(), |rest, (_, alpha)| {
+    // From the slowest term up: nonneg_k = α_k > 0 ∨ (α_k = 0 ∧ nonneg_{k+1}).
+    atom.iter().rev().fold(Term::tt(), |rest, (_, _, alpha)| {
         let a = smt::poly_term(alpha, var);
         a.igt(&zero).or(&a.eq(&zero).and(&rest))
     })
@@ -223,55 +327,40 @@ fn eventually_nonneg(groups: &[(i128, Poly)], var: &dyn Fn(usize) -> Term) -> Te
 mod tests {
     use super::*;
 
-    fn scaled(c: i128, v: usize) -> Closed {
-        Closed {
-            den: 1,
-            terms: vec![(c, Poly::var(v))],
-        }
-    }
-
     #[test]
-    fn bases_group_monomials_by_growth() {
-        // A' = 3A, B' = 2B: B − A − 1 has bases 3 (−A), 2 (B) and 1 (−1); B² has base 4.
-        let closed = BTreeMap::from([(0, scaled(3, 0)), (1, scaled(2, 1))]);
+    fn terms_ordered_by_growth() {
+        // A' = 3A, B' = 2B: B − A − 1 has terms 3^n (−A), 2^n (B) and 1 (−1); B² has 4^n.
+        let update = vec![Poly::var(0).scale(3), Poly::var(1).scale(2)];
+        let closed = closed_form::closed_forms(&update, &[0, 1].into()).unwrap();
         let p = Poly::var(1).sub(&Poly::var(0)).sub(&Poly::constant(1));
-        let groups = by_base(&p, &closed);
-        let bases: Vec<i128> = groups.iter().map(|(c, _)| *c).collect();
-        assert_eq!(bases, vec![3, 2, 1]);
-        assert_eq!(groups[0].1, Poly::var(0).scale(-1));
-        let sq = by_base(&Poly::var(1).pow(2), &closed);
-        assert_eq!(sq, vec![(4, Poly::var(1).pow(2))]);
+        let e = expand(&p, &closed).unwrap();
+        let order: Vec<(i128, u32)> = e.iter().map(|(b, k, _)| (*b, *k)).collect();
+        assert_eq!(order, vec![(3, 0), (2, 0), (1, 0)]);
+        assert_eq!(e[0].2, Poly::var(0).scale(-1));
+        // A' = A + 1: A² − 5 = n² + 2A·n + A² − 5.
+        let update = vec![Poly::var(0).add(&Poly::constant(1))];
+        let closed = closed_form::closed_forms(&update, &[0].into()).unwrap();
+        let e = expand(&Poly::var(0).pow(2).sub(&Poly::constant(5)), &closed).unwrap();
+        let order: Vec<(i128, u32)> = e.iter().map(|(b, k, _)| (*b, *k)).collect();
+        assert_eq!(order, vec![(1, 2), (1, 1), (1, 0)]);
     }
 
     #[test]
-    fn affine_closed_form_matches_iteration() {
-        // A' = 5A + C² (C kept): 4·A(n) = 5^n·(4A + C²) − C². Brute force against the
-        // iterated update, through the atom A ≥ 0 (L = 4).
-        let t = Transition {
-            source: 0,
-            targets: vec![(
-                0,
-                vec![
-                    Poly::var(0).scale(5).add(&Poly::var(1).pow(2)),
-                    Poly::var(1),
-                ],
-            )],
-            guard: vec![Atom::ge0(Poly::var(0))],
-            cost: Poly::constant(1),
-            temps: Vec::new(),
-            com: false,
-        };
-        let closed = closed_forms(&t, 2, std::slice::from_ref(&t.guard)).unwrap();
-        let groups = by_base(&Poly::var(0), &closed);
-        for (a0, c) in [(3i128, 2i128), (-7, 5), (0, 0), (1, -3)] {
-            let mut a = a0;
-            for n in 0..6u32 {
-                let sum: i128 = groups
-                    .iter()
-                    .map(|(b, q)| q.eval(&[a0, c]).unwrap() * b.pow(n))
-                    .sum();
-                assert_eq!(sum, 4 * a, "n = {n}, A = {a0}, C = {c}");
-                a = 5 * a + c * c;
+    fn threshold_makes_the_leading_term_win() {
+        // g(n) = −n·2^n + α₁·2^n + α₂·n^3 with the worst signs, for the threshold's n:
+        // negative there and at every later n up to 60.
+        for (a1, a2) in [(5i128, 3i128), (40, 0), (0, 50), (7, 7)] {
+            let atom: Expanded = vec![
+                (2, 1, Poly::constant(-1)),
+                (2, 0, Poly::constant(a1)),
+                (1, 3, Poly::constant(a2)),
+            ];
+            let n0 = 1 + threshold(&atom).unwrap().as_constant().unwrap();
+            for n in n0..n0 + 60 {
+                // g(n) / 2^n, which has g's sign.
+                let n = n as f64;
+                let g = -n + a1 as f64 + a2 as f64 * n.powi(3) * 2f64.powf(-n);
+                assert!(g < 0.0, "n = {n}, α = ({a1}, {a2})");
             }
         }
     }

@@ -1,7 +1,8 @@
-//! Runtime bounds of twn loops (`x' = c·x`, `x' = c·x + d`, `symex_its::twn`) from their
-//! closed forms: hand-written loops with hand-computed costs, a loop that does not stop (no bound
-//! may be claimed), and the competition's Lommen files whose bounds use a twn loop, all
-//! checked against the interpreter's runs.
+//! Runtime bounds of twn loops (`x' = c·x + d`, `symex_its::twn`) from their closed forms
+//! (exponential, polynomial in `n`, negative factors, inside larger SCCs): hand-written loops
+//! with hand-computed costs, loops that do not stop (no bound may be claimed), and the
+//! competition's Lommen files whose bounds use a twn loop, all checked against the
+//! interpreter's runs.
 mod common;
 
 use std::time::{Duration, Instant};
@@ -11,14 +12,68 @@ use symex_its::termination::Limits;
 use symex_its::{parse_koat, preprocess, Its};
 
 fn analyse(src: &str) -> (Its, Result<Complexity, String>) {
+    let (its, _, c) = analyse_refined(src);
+    (its, c)
+}
+
+/// The parsed ITS, the one the bounds refer to (preprocessed and maybe refined), and its
+/// bounds.
+fn analyse_refined(src: &str) -> (Its, Its, Result<Complexity, String>) {
     let its = parse_koat(src).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     let limits = Limits {
         query_timeout: Duration::from_secs(10),
         deadline: Instant::now() + Duration::from_secs(30),
     };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
-    (its, c)
+    let (refined, c) = complexity::infer_refining(&pre, &limits);
+    (its, refined, c)
+}
+
+/// Runs the ITS the bounds refer to (where chaining kept a dead end beside a bypassed
+/// location, many runs stop early: hence many runs) from random starts in `-r..=r` and checks each twn
+/// loop's claim directly: every stretch of consecutive steps of its transitions has at
+/// most `bound(|x|)` steps, `x` the values where the stretch starts. Returns the stretches
+/// with at least one step.
+fn check_loops_on_runs(its: &Its, c: &Complexity, r: i128, runs: u64) -> usize {
+    use symex_its::interp::{Interpreter, RunConfig, RunEnd};
+    let mut stretches = 0;
+    for (seed, start) in common::random_starts(5, its.arity(), r, runs) {
+        let cfg = RunConfig {
+            seed,
+            max_steps: 5_000,
+            tries: 20,
+            record: true,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(its).run(&start, &cfg);
+        if matches!(run.end, RunEnd::Overflow | RunEnd::Unknown) {
+            continue;
+        }
+        for l in &c.twn {
+            let mut i = 0;
+            while i < run.taken.len() {
+                if !l.transitions.contains(&run.taken[i]) {
+                    i += 1;
+                    continue;
+                }
+                let x: Vec<i128> = run.trace[i].1.iter().map(|v| v.abs()).collect();
+                let mut n = 0;
+                while i < run.taken.len() && l.transitions.contains(&run.taken[i]) {
+                    n += 1;
+                    i += 1;
+                }
+                let Some(bound) = l.bound.eval(&x) else {
+                    continue;
+                };
+                assert!(
+                    n <= bound,
+                    "{n} iterations > bound {bound} from {x:?} ({l:?})"
+                );
+                stretches += 1;
+            }
+        }
+    }
+    stretches
 }
 
 fn koat(rules: &str, vars: &str) -> String {
@@ -75,39 +130,143 @@ fn equal_growth_does_not_stop() {
 }
 
 #[test]
+fn polynomial_closed_form_bounds_a_cubic_loop() {
+    // Lommen's twn13 shape: A' = A + B²·C, B' = B − 2C², C' = C while A + B² > 0, C < 0.
+    // From A = 5, B = 1, C = −1: (5,1) → (4,−1) → (3,−3) → (−6,−5): A + B² = 6, 5, 12, 19,
+    // (−31,−7): 18, (−80,−9): 1, (−161,−11): −40: 6 iterations, plus the entry: cost 7.
+    let (its, c) = analyse(&koat(
+        "  l0(A,B,C) -> l1(A,B,C) :|: C < 0\n  l1(A,B,C) -> l1(A + B^2*C,B - 2*C^2,C) :|: A + B^2 > 0\n",
+        "A B C",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert!(c.bound.is_polynomial());
+    assert!(c.bound.eval(&[5, 1, -1]).unwrap() >= 7);
+    assert!(check_runs(&its, &c, 6, 80) > 60);
+    let (_, refined, c) = analyse_refined(&koat(
+        "  l0(A,B,C) -> l1(A,B,C) :|: C < 0\n  l1(A,B,C) -> l1(A + B^2*C,B - 2*C^2,C) :|: A + B^2 > 0\n",
+        "A B C",
+    ));
+    assert!(check_loops_on_runs(&refined, &c.unwrap(), 6, 400) > 20);
+}
+
+#[test]
+fn negative_factor_alternates() {
+    // A' = 10 − 2A while A ≥ 0: 0 → 10 → −10 (2 iterations), 3 → 4 → 2 → 6 → −2 (4),
+    // 5 → 0 → 10 → −10 (3); A ≥ 6 at most one. Unrolled: A'' = 4A − 10.
+    let (its, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(10 - 2*A,B*B) :|: A >= 0\n",
+        "A B",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    for (a, cost) in [(0, 3), (3, 5), (4, 4), (5, 4), (100, 2)] {
+        assert!(c.bound.eval(&[a, 0]).unwrap() >= cost, "A = {a}");
+    }
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    let (_, refined, c) = analyse_refined(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(10 - 2*A,B*B) :|: A >= 0\n",
+        "A B",
+    ));
+    assert!(check_loops_on_runs(&refined, &c.unwrap(), 9, 400) > 20);
+    // A' = −A while A² > 0 never stops: no bound.
+    let (_, c) = analyse(&koat(
+        "  l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(-A,B*B) :|: A*A > 0\n",
+        "A B",
+    ));
+    assert!(c.is_err(), "{:?}", c.map(|c| c.bound));
+}
+
+#[test]
+fn twn_loop_inside_an_outer_loop() {
+    // The outer loop runs C times; each round resets A = 1, B = D and runs the twn loop
+    // A' = 3A, B' = 2B while A < B. C = 2, D = 5: 3^n < 2^n·5 for n = 0..3, so 4 inner
+    // iterations per round: cost 1 + 2·(1 + 4 + 1) = 13 when the inner loop runs fully.
+    let (its, c) = analyse(&koat(
+        "  l0(A,B,C,D) -> l1(A,D,C,D)\n  l1(A,B,C,D) -> l2(1,B,C,D) :|: C > 0\n  l2(A,B,C,D) -> l2(3*A,2*B,C,D) :|: A < B\n  l2(A,B,C,D) -> l1(A,D,C - 1,D)\n",
+        "A B C D",
+    ));
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert!(c.bound.is_polynomial());
+    assert!(c.bound.eval(&[0, 0, 2, 5]).unwrap() >= 13);
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    let (_, refined, c) = analyse_refined(&koat(
+        "  l0(A,B,C,D) -> l1(A,D,C,D)\n  l1(A,B,C,D) -> l2(1,B,C,D) :|: C > 0\n  l2(A,B,C,D) -> l2(3*A,2*B,C,D) :|: A < B\n  l2(A,B,C,D) -> l1(A,D,C - 1,D)\n",
+        "A B C D",
+    ));
+    let stretches = check_loops_on_runs(&refined, &c.unwrap(), 9, 400);
+    assert!(stretches > 10, "{stretches}");
+}
+
+#[test]
 fn lommen_twn_bounds_hold_on_runs() {
+    // The files of Lommen_22/24 with exponential twn loops (the whole folders take half a
+    // minute on a loaded machine).
+    check_lommen(
+        &[
+            "Lommen_22/twn01",
+            "Lommen_22/twn02",
+            "Lommen_22/twn08",
+            "Lommen_22/twn20",
+            "Lommen_24/non_linear02",
+            "Lommen_24/non_linear03",
+            "Lommen_24/non_linear04",
+            "Lommen_24/non_linear13",
+            "Lommen_24/non_linear16",
+            "Lommen_24/non_linear17",
+        ],
+        7,
+    );
+}
+
+#[test]
+fn lommen_polynomial_negative_and_inner_twn_bounds_hold_on_runs() {
+    // Closed forms polynomial in n (twn13, size05/06/08/15), negative factors (twn19,
+    // non_linear01), twn loops inside larger SCCs (twn04/09/14/15/17, non_linear09/21).
+    check_lommen(
+        &[
+            "Lommen_22/twn04",
+            "Lommen_22/twn09",
+            "Lommen_22/twn13",
+            "Lommen_22/twn14",
+            "Lommen_22/twn15",
+            "Lommen_22/twn17",
+            "Lommen_22/twn19",
+            "Lommen_23/size05",
+            "Lommen_23/size06",
+            "Lommen_23/size08",
+            "Lommen_23/size15",
+            "Lommen_24/non_linear01",
+            "Lommen_24/non_linear09",
+            "Lommen_24/non_linear21",
+        ],
+        12,
+    );
+}
+
+/// Analyses the named files and checks the bounds of those with a twn loop on runs; at
+/// least `min` must have one.
+fn check_lommen(names: &[&str], min: usize) {
     let Some(dir) = common::koat_dir() else {
         return;
     };
-    // The files of Lommen_22/24 with twn loops of this form (the whole folders take half a
-    // minute on a loaded machine).
-    let names = [
-        "Lommen_22/twn01",
-        "Lommen_22/twn02",
-        "Lommen_22/twn08",
-        "Lommen_22/twn20",
-        "Lommen_24/non_linear02",
-        "Lommen_24/non_linear03",
-        "Lommen_24/non_linear04",
-        "Lommen_24/non_linear13",
-        "Lommen_24/non_linear16",
-        "Lommen_24/non_linear17",
-    ];
     let mut with_twn = 0;
     for f in common::koat_files(&dir) {
         let name = f.display().to_string();
         if !names.iter().any(|n| name.contains(&format!("{n}.koat"))) {
             continue;
         }
-        let (its, c) = analyse(&std::fs::read_to_string(&f).unwrap());
+        let (its, refined, c) = analyse_refined(&std::fs::read_to_string(&f).unwrap());
         let Some(c) = c.ok().filter(|c| !c.twn.is_empty()) else {
             continue;
         };
         with_twn += 1;
         check_runs(&its, &c, 6, 30);
+        check_loops_on_runs(&refined, &c, 6, 100);
     }
     assert!(
-        with_twn >= 7,
+        with_twn >= min,
         "only {with_twn} of {} files used a twn loop",
         names.len()
     );

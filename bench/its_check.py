@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Re-checks the runtime bounds `symex its` claims with an interpreter of its own.
+
+symex's soundness test (`crates/symex-its/tests/soundness.rs`) runs its bounds on symex's own
+interpreter, which shares symex's KoAT parser and ITS data structure with the provers: a bug in
+that shared part (a guard atom dropped, an argument mapped to the wrong variable) would fool both.
+This script shares nothing with symex but the file and the printed bound: it parses the KoAT file
+itself, runs the ITS from random small start values (temporaries chosen by Z3 inside a random box,
+else by any model; among enabled transitions one at random), counts one unit of cost per step and
+asserts that no run's cost exceeds the bound `symex its --json` printed, evaluated at those start
+values.
+
+    bench/its_check.py [--runs N] [--range K] [--limit S] FILE.koat ...
+    SYMEX=path/to/symex bench/its_check.py ...        (default target/release/symex)
+
+Needs Python 3 and the `z3-solver` package (pip install z3-solver). Prints one line per file
+(`ok`, `VIOLATED`, `no bound`, `skipped: why`) and a summary; exit status 1 if any bound is
+violated.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+try:
+    import z3
+except ImportError:
+    sys.exit("its_check.py needs the z3-solver package: pip install z3-solver")
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
+
+
+class Rule:
+    def __init__(self, src, src_args, dst, dst_args, guard):
+        self.src = src
+        self.src_args = src_args  # parameter names, bound by position
+        self.dst = dst
+        self.dst_args = dst_args  # python expressions
+        self.guard = guard  # list of python comparisons
+        names = set()
+        for e in dst_args + guard:
+            names.update(IDENT.findall(e))
+        self.temps = sorted(names - set(src_args))
+
+
+def split_top(s, sep=","):
+    """Splits at `sep` outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return [x.strip() for x in out]
+
+
+def to_python(expr):
+    """KoAT arithmetic to a Python expression (`^` is a power, `=` an equality)."""
+    expr = expr.replace("^", "**")
+    expr = re.sub(r"(?<![<>!=])=(?!=)", "==", expr)
+    return expr
+
+
+def call(term):
+    m = re.fullmatch(r"\s*([^\s(]+)\s*\((.*)\)\s*", term)
+    if not m:
+        raise ValueError(f"not a function term: {term!r}")
+    args = split_top(m.group(2)) if m.group(2).strip() else []
+    return m.group(1), args
+
+
+def parse(text):
+    m = re.search(r"\(STARTTERM\s*\(FUNCTIONSYMBOLS\s+([^\s)]+)\s*\)\s*\)", text)
+    if not m:
+        raise ValueError("no STARTTERM")
+    start = m.group(1)
+    body = text[text.index("(RULES") + len("(RULES"):]
+    body = body[: body.rindex(")")]
+    rules = []
+    for line in body.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        lhs, rest = line.split("->", 1)
+        if ":|:" in rest:
+            rhs, guard = rest.split(":|:", 1)
+        else:
+            rhs, guard = rest, "TRUE"
+        rhs = rhs.strip()
+        m = re.fullmatch(r"Com_(\d+)\((.*)\)", rhs)
+        if m:
+            if m.group(1) != "1":
+                raise ValueError("Com_k with k > 1 is not supported here")
+            rhs = m.group(2)
+        src, src_args = call(lhs)
+        dst, dst_args = call(rhs)
+        atoms = []
+        for atom in re.split(r"&&|/\\", guard):
+            atom = atom.strip()
+            if atom and atom != "TRUE":
+                atoms.append(to_python(atom))
+        rules.append(Rule(src, src_args, dst, [to_python(a) for a in dst_args], atoms))
+    return start, rules
+
+
+def choose_temps(rule, env, rng):
+    """Values of the temporaries that satisfy the guard in `env`, or None."""
+    zenv = dict(env)
+    zvars = {t: z3.Int(t) for t in rule.temps}
+    zenv.update(zvars)
+    s = z3.Solver()
+    s.set("timeout", 2000)
+    for g in rule.guard:
+        c = eval(g, {}, zenv)
+        if isinstance(c, bool):
+            if not c:
+                return None
+        else:
+            s.add(c)
+    for width in (rng.choice([2, 10, 50]), None):
+        s.push()
+        if width is not None:
+            for v in zvars.values():
+                centre = rng.randint(-20, 20)
+                s.add(v >= centre - width, v <= centre + width)
+        r = s.check()
+        if r == z3.sat:
+            model = s.model()
+            vals = {t: model.eval(v, model_completion=True).as_long() for t, v in zvars.items()}
+            s.pop()
+            return vals
+        s.pop()
+    return None
+
+
+def step(rules_at, state, rng):
+    """One step from (location, values): the successor, or None when the run ends."""
+    loc, vals = state
+    candidates = list(rules_at.get(loc, []))
+    rng.shuffle(candidates)
+    for rule in candidates:
+        if len(rule.src_args) != len(vals):
+            raise ValueError(f"{loc}: arity {len(rule.src_args)} vs {len(vals)}")
+        env = dict(zip(rule.src_args, vals))
+        if rule.temps:
+            t = choose_temps(rule, env, rng)
+            if t is None:
+                continue
+            env.update(t)
+        elif not all(eval(g, {}, env) for g in rule.guard):
+            continue
+        return rule.dst, [eval(e, {}, env) for e in rule.dst_args]
+    return None
+
+
+def bound_value(expr, names, vals):
+    py = re.sub(r"\|([^|]+)\|", r"abs(\1)", expr).replace("^", "**")
+    return eval(py, {"abs": abs}, dict(zip(names, vals)))
+
+
+def check_file(path, symex, runs, krange, limit, rng):
+    try:
+        out = subprocess.run([symex, "its", "--json", "--max-time", str(limit), path],
+                             capture_output=True, text=True, timeout=limit + 10)
+        answer = json.loads(out.stdout)
+    except (subprocess.TimeoutExpired, json.JSONDecodeError):
+        return "no bound", ""
+    expr = answer.get("expression")
+    if not expr:
+        return "no bound", ""
+    start, rules = parse(open(path).read())
+    rules_at = {}
+    for r in rules:
+        rules_at.setdefault(r.src, []).append(r)
+    starts = rules_at.get(start)
+    if not starts:
+        return "ok", f"{expr}: no rule leaves the start location"
+    names = starts[0].src_args
+    worst = (0, 0)
+    for _ in range(runs):
+        vals = [rng.randint(-krange, krange) for _ in names]
+        bound = bound_value(expr, names, vals)
+        cap = min(bound + 1, 20000)
+        state, cost = (start, vals), 0
+        while cost < cap:
+            state = step(rules_at, state, rng)
+            if state is None:
+                break
+            cost += 1
+        if cost > bound:
+            return "VIOLATED", f"{expr} = {bound} at {dict(zip(names, vals))}, a run cost {cost}"
+        if bound > 0 and cost * worst[1] >= worst[0] * bound:
+            worst = (cost, bound)
+    return "ok", f"{expr}; the costliest run used {worst[0]} of {worst[1]}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--range", type=int, default=8, dest="krange")
+    ap.add_argument("--limit", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    symex = os.environ.get("SYMEX", os.path.join(here, "target/release/symex"))
+    rng = random.Random(a.seed)
+    tally = {}
+    for f in a.files:
+        try:
+            verdict, detail = check_file(f, symex, a.runs, a.krange, a.limit, rng)
+        except (ValueError, SyntaxError, z3.Z3Exception) as e:
+            verdict, detail = "skipped", str(e)
+        tally[verdict] = tally.get(verdict, 0) + 1
+        print(f"{verdict}\t{f}\t{detail}", flush=True)
+    print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())))
+    sys.exit(1 if tally.get("VIOLATED") else 0)
+
+
+if __name__ == "__main__":
+    main()
