@@ -18,7 +18,7 @@
 
 use crate::closed_form::{self, PolyExp};
 use crate::graph;
-use crate::its::{Atom, Its, Rel, Transition};
+use crate::its::{Atom, Its, Rel};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::smt;
@@ -52,19 +52,20 @@ pub fn analyse(
     ts: &[usize],
     solver: &mut dyn Solver,
 ) -> Option<TwnLoop> {
-    let trans: Vec<&Transition> = ts.iter().map(|&i| &its.transitions[i]).collect();
-    let first = trans.first()?;
-    if trans.iter().any(|t| {
-        t.source != location || t.target() != location || t.update() != first.update() || t.com
-    }) {
+    let n = its.arity();
+    let mut loops = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        if t.source != location || t.targets.len() != 1 || t.target() != location {
+            return None;
+        }
+        loops.push(without_temps(&t.update().to_vec(), ge_atoms(&t.guard)?, n));
+    }
+    let (update, _) = loops.first()?.clone();
+    if loops.iter().any(|(u, _)| *u != update) {
         return None;
     }
-    let n = its.arity();
-    let guards: Vec<Vec<Atom>> = trans
-        .iter()
-        .map(|t| ge_atoms(&t.guard))
-        .collect::<Option<_>>()?;
-    let update = first.update().to_vec();
+    let guards: Vec<Vec<Atom>> = loops.into_iter().map(|(_, g)| g).collect();
     let vars = closed_form::closure(&update, n, &guard_vars(&guards))?;
     let factors: BTreeMap<usize, i128> = vars
         .iter()
@@ -295,6 +296,37 @@ fn threshold(atom: &Expanded) -> Option<Poly> {
         sum = sum.checked_add(&alpha.abs_coeffs().checked_scale(w)?)?;
     }
     Some(sum)
+}
+
+/// The update and guard with each temporary that the guard fixes (`p ≥ 0 ∧ −p ≥ 0`,
+/// `p = ±w + r`, `r` over program variables: FGPSF09's `eval(A) → eval(B)` under
+/// `B + 2A ≥ 10 ∧ 10 ≥ 2A + B`) replaced by its value.
+fn without_temps(update: &[Poly], guard: Vec<Atom>, n: usize) -> (Vec<Poly>, Vec<Atom>) {
+    let mut update = update.to_vec();
+    let mut guard = guard;
+    loop {
+        let temps: BTreeSet<usize> = update
+            .iter()
+            .flat_map(|p| p.vars())
+            .chain(guard_vars(std::slice::from_ref(&guard)))
+            .filter(|&w| w >= n)
+            .collect();
+        let fixed = temps.iter().find_map(|&w| {
+            guard.iter().find_map(|a| {
+                let c = a.poly.linear_coeff(w);
+                let r = a.poly.sub(&Poly::var(w).scale(c));
+                let opposite = guard.iter().any(|b| b.poly == a.poly.scale(-1));
+                (c.abs() == 1 && opposite && r.vars().iter().all(|&v| v < n))
+                    .then(|| (w, r.scale(-c)))
+            })
+        });
+        let Some((w, value)) = fixed else {
+            return (update, guard);
+        };
+        let subst = |p: &Poly| p.substitute(&|v| if v == w { value.clone() } else { Poly::var(v) });
+        update = update.iter().map(subst).collect();
+        guard = guard.iter().map(|a| Atom::ge0(subst(&a.poly))).collect();
+    }
 }
 
 /// The atoms as `p ≥ 0` (an equality as two); `None` for a disequality.
