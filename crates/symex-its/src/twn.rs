@@ -59,7 +59,7 @@ pub fn analyse(
         if t.source != location || t.targets.len() != 1 || t.target() != location {
             return None;
         }
-        loops.push(without_temps(&t.update().to_vec(), ge_atoms(&t.guard)?, n));
+        loops.push(without_temps(t.update(), ge_atoms(&t.guard)?, n));
     }
     let (update, _) = loops.first()?.clone();
     if loops.iter().any(|(u, _)| *u != update) {
