@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs `symex its` on the Termination and Complexity Competition's ITS set
 # (../shared/benchmarks/tpdb/Complexity_ITS, 838 .koat files) with a time limit per file
-# and prints how many got O(1), O(n), O(n^2), O(n^k) (k > 2), EXP, MAYBE, the timeouts
-# and the median time.
+# and prints how many got O(1), O(n), O(n^2), O(n^k) (k > 2), EXP, NON_POLY (no bound
+# exists: a replayed witness of unbounded runtime, `WORST_CASE(NON_POLY, ?)`, not a
+# finite bound), MAYBE, the timeouts and the median time.
 #
 #   bench/its.sh [STEP] [LIMIT]   # every STEP-th file (default 1: all), LIMIT s (default 60)
 #   SYMEX=path/to/symex bench/its.sh
@@ -27,6 +28,13 @@ total=$(wc -l < "$out/files")
 # answers NO with a replayed witness: no bound exists), or the reason MAYBE gave.
 classify() {
     case "$1" in
+        "WORST_CASE(NON_POLY"*)
+            # The witness says which: a non-terminating run or runs of every length.
+            case "$2" in
+                *non-terminating*) echo "unbounded: non-terminating" ;;
+                *) echo "unbounded: runs of every length" ;;
+            esac
+            return ;;
         WORST_CASE*) echo finite; return ;;
         TIMEOUT) echo timeout; return ;;
     esac
@@ -51,7 +59,7 @@ while read -r f; do
     full=$(timeout $((limit + 5)) "$symex" its --max-time "$limit" "$f" 2>/dev/null || true)
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     answer=$(head -1 <<< "$full")
-    reason=$(grep -m1 '^reason:' <<< "$full" || true)
+    reason=$(grep -m1 -e '^reason:' -e '^lower bound:' <<< "$full" || true)
     case "$reason" in *"reason: timeout"*) answer=TIMEOUT ;; esac
     [ -n "$answer" ] && [ "$ms" -le $((limit * 1000)) ] || answer=TIMEOUT
     class=""
@@ -65,8 +73,10 @@ count() { grep -c -- "$1" "$out/results" || true; }
 echo "files: $total (every ${step}th of the set, offset ${OFFSET:-0}), limit ${limit}s"
 printf '| %s | %s |\n' "O(1)" "$(count 'O(1))')" "O(n)" "$(count 'O(n))')" \
     "O(n^2)" "$(count 'O(n^2))')" "O(n^k), k>2" "$(grep -cE 'O\(n\^([3-9]|[1-9][0-9]+)\)\)' "$out/results" || true)" \
-    "EXP" "$(count 'EXP')" "MAYBE" "$(count 'MAYBE')" "timeout" "$(count 'TIMEOUT')"
-echo "finite bounds: $(grep -c 'WORST_CASE' "$out/results" || true) of $total"
+    "EXP" "$(count 'EXP')" "NON_POLY" "$(count 'NON_POLY')" "MAYBE" "$(count 'MAYBE')" \
+    "timeout" "$(count 'TIMEOUT')"
+echo "finite bounds: $(grep 'WORST_CASE' "$out/results" | grep -vc 'NON_POLY' || true) of $total"
+echo "proven unbounded (NON_POLY): $(count 'NON_POLY') of $total"
 echo "median time: $(cut -f1 "$out/results" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f s\n", m/1000}')"
 
 if [ -n "${CLASSIFY:-}" ]; then

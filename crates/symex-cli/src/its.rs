@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
+use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
@@ -332,20 +333,38 @@ fn complexity_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
-    // Retried on the ITS unfolded by the last transition when there is no bound.
-    let (refined, result) = complexity::infer_refining(its, limits);
-    let its = &refined;
-    let time = started.elapsed().as_secs_f64();
-    wait_for_watchdog_unless_first();
+    // Retried on the ITS unfolded by the last transition when there is no bound. The
+    // search for an upper bound leaves a little time to show that none exists.
+    let upper = Limits {
+        deadline: limits.deadline - lower_bound_reserve(started, limits),
+        ..limits.clone()
+    };
+    symex_its::smt::set_deadline(Some(upper.deadline));
+    let (refined, result) = complexity::infer_refining(its, &upper);
+    symex_its::smt::set_deadline(Some(limits.deadline));
     let finite = result
         .as_ref()
         .ok()
         .and_then(|c| c.bound.asymptotic().map(|a| (c, a)));
+    // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.)
+    let unbounded = match finite {
+        None => lower_bound::prove(its, limits.query_timeout, limits.deadline),
+        Some(_) => None,
+    };
+    if let Some(u) = &unbounded {
+        let time = started.elapsed().as_secs_f64();
+        wait_for_watchdog_unless_first();
+        print_unbounded(args, name, its, u, time);
+        return 1;
+    }
+    let its = &refined;
+    let time = started.elapsed().as_secs_f64();
+    wait_for_watchdog_unless_first();
     let reason = match &result {
-        Err(r) => Some(timeout_or(r, limits)),
+        Err(r) => Some(timeout_or(r, &upper)),
         Ok(_) if finite.is_none() => Some(timeout_or(
             "no polynomial size bound for some variable",
-            limits,
+            &upper,
         )),
         Ok(_) => None,
     };
@@ -399,6 +418,14 @@ fn complexity_answer(
     }
 }
 
+/// The time the upper-bound search leaves to the lower-bound search: a sixth of the
+/// budget, at most 3 s (a non-termination witness is found in a second or two where the
+/// upper bound search would use up the whole budget: T2's `apchild-live`, `db2`).
+fn lower_bound_reserve(started: Instant, limits: &Limits) -> Duration {
+    let budget = limits.deadline.saturating_duration_since(started);
+    (budget / 6).min(Duration::from_secs(3))
+}
+
 /// The reason of a MAYBE after the deadline.
 const TIMEOUT_REASON: &str = "timeout: the time limit (--max-time) was reached";
 
@@ -433,4 +460,104 @@ fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
         scale.join(", "),
         l.bound.display(&|v| format!("|{}|", its.vars[v]))
     )
+}
+
+/// The answer when no bound exists: `WORST_CASE(NON_POLY, ?)` (what AProVE and LoAT print
+/// for `BOUNDS(INF, INF)`), the lower bound and its replayed witness.
+fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f64) {
+    let kind = match u {
+        Unbounded::NonTerminating(_) => "a non-terminating run",
+        Unbounded::Family(_) => "runs of every length from one start state",
+    };
+    if args.json {
+        let witness = match u {
+            Unbounded::NonTerminating(w) => witness_json(its, w),
+            Unbounded::Family(f) => family_json(its, f),
+        };
+        let out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time,
+                         "bound": null, "lower_bound": "INF", "unbounded_by": kind,
+                         "witness": witness, "its": print::to_koat(its)});
+        println!("{out}");
+        return;
+    }
+    println!("WORST_CASE(NON_POLY, ?)");
+    if args.quiet {
+        return;
+    }
+    println!("lower bound: unbounded ({kind})");
+    match u {
+        Unbounded::NonTerminating(w) => print_witness(its, w),
+        Unbounded::Family(f) => print_family(its, f),
+    }
+    let lengths: Vec<String> = lower_bound::REPLAY_LENGTHS
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    println!("  replayed: cost >= L for L = {}", lengths.join(", "));
+    println!("Transitions (after preprocessing):");
+    for (i, t) in its.transitions.iter().enumerate() {
+        println!("  t{i}: {}", print::rule(its, t));
+    }
+}
+
+/// The parameter of a family: `T of t3 := scale*(L + shift)`.
+fn family_param(its: &Its, f: &Family) -> String {
+    let t = f.path[f.param.0];
+    let name = &its.transitions[t].temps[f.param.1];
+    format!("{name} of t{t} := {}*(L + {})", f.scale, f.shift)
+}
+
+/// The per-lap changes of the counted variables: `A' = A + 11, B' = B + 1`.
+fn family_steps(its: &Its, f: &Family) -> String {
+    let steps: Vec<String> = f
+        .steps
+        .iter()
+        .filter(|(_, d)| *d != Some(0))
+        .map(|(v, d)| {
+            let x = &its.vars[*v];
+            match d {
+                Some(d) if *d < 0 => format!("{x}' = {x} - {}", -d),
+                Some(d) => format!("{x}' = {x} + {d}"),
+                None => format!("{x}' = constant"),
+            }
+        })
+        .collect();
+    steps.join(", ")
+}
+
+fn family_json(its: &Its, f: &Family) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&f.start)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect();
+    json!({"start": start,
+           "path": f.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
+           "parameter": family_param(its, f),
+           "cycle": f.cycle.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
+           "per_lap": family_steps(its, f)})
+}
+
+fn print_family(its: &Its, f: &Family) {
+    let start: Vec<String> = its
+        .vars
+        .iter()
+        .zip(&f.start)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    println!(
+        "witness: start at {} with {}",
+        its.locations[its.start],
+        start.join(", ")
+    );
+    let path: Vec<String> = f.path.iter().map(|i| format!("t{i}")).collect();
+    let cycle: Vec<String> = f.cycle.iter().map(|i| format!("t{i}")).collect();
+    println!(
+        "  path: [{}] with the temporary {}, then [{}] L times ({} per lap), for every L >= 1 (Z3)",
+        path.join(", "),
+        family_param(its, f),
+        cycle.join(", "),
+        family_steps(its, f)
+    );
 }

@@ -102,3 +102,48 @@ fn out_of_time_is_maybe_with_reason_timeout() {
         "WORST_CASE(?, O(n))"
     );
 }
+
+const MC91: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f0))\n(VAR A B C)\n(RULES\n  f0(A,B) -> Com_1(f1(C,1))\n  f1(A,B) -> Com_1(f1(A - 10,B - 1)) :|: B >= 1 && A >= 101\n  f1(A,B) -> Com_1(f1(A + 11,B + 1)) :|: B >= 1 && 100 >= A\n)\n";
+
+const LOOP: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR X Y)\n(RULES\n  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + 1,Y) :|: X >= Y\n)\n";
+
+#[test]
+fn unbounded_runtime_is_non_poly_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    // A temporary sets the counter (T2's mc91), and a loop that never stops.
+    for (file, text, kind) in [
+        ("mc91.koat", MC91, "runs of every length"),
+        ("loop.koat", LOOP, "non-terminating"),
+    ] {
+        let f = koat(&dir, file, text);
+        let out = symex().args(["its"]).arg(&f).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        let mut lines = stdout.lines();
+        assert_eq!(lines.next(), Some("WORST_CASE(NON_POLY, ?)"));
+        let second = lines.next().unwrap();
+        assert!(
+            second.starts_with("lower bound: unbounded") && second.contains(kind),
+            "{stdout}"
+        );
+        assert!(stdout.contains("replayed: cost >= L"), "{stdout}");
+
+        let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["bound"].is_null(), "{v}");
+        assert_eq!(v["lower_bound"], "INF");
+        assert!(v["witness"]["start"].is_object(), "{v}");
+    }
+    // mc91's witness names the temporary and the loop counting up from it.
+    let f = koat(&dir, "mc91.koat", MC91);
+    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["witness"]["parameter"]
+            .as_str()
+            .unwrap()
+            .starts_with("C of t0 := -"),
+        "{v}"
+    );
+}

@@ -13,13 +13,14 @@
 //!   functions of depth 2–4 ([`multiphase`]); [`nontermination`]: recurrent sets with witnesses
 //!   (also from the cycles of concrete runs, [`recurrent`]).
 //! * [`complexity`]: KoAT's alternating runtime and size bounds ([`bound`],
-//!   [`local_size`]).
+//!   [`local_size`]); [`lower_bound`]: proofs that no bound exists (runs of every length).
 //!
 //! Guards, updates and bounds are [`Poly`]nomials; every solver question is asked on
 //! `symex-expr` integer terms through `symex-solver` ([`smt`]).
 
 pub mod bound;
 pub mod closed_form;
+pub mod closed_set;
 pub mod complexity;
 pub mod exp_bound;
 pub mod exp_size;
@@ -28,6 +29,7 @@ pub mod graph;
 pub mod interp;
 pub mod its;
 pub mod local_size;
+pub mod lower_bound;
 pub mod multiphase;
 pub mod nontermination;
 pub mod parse;

@@ -1,0 +1,683 @@
+//! Unbounded runtime (the lower bound `INF` of the competition's `BOUNDS(INF, INF)`):
+//! proofs that *no* function of the start values bounds the cost of the runs, so that
+//! `symex its` can say why a complexity file has no bound.
+//!
+//! Two kinds of witness, both replayed by plain evaluation ([`replay`]) before they are
+//! reported:
+//!
+//! * **a non-terminating run** ([`crate::nontermination`]): a path and a cycle whose guard
+//!   holds forever; its cost grows without bound when every lap costs something.
+//! * **runs of every length from one start state** ([`Family`]): a temporary `T`, chosen on
+//!   the way to a cycle, sets a counter the cycle then counts for about `|T|` laps (T2's
+//!   `mc91`: `f0 → f1(C, 1)`, `C` free; WTC's `cousot9`: `A := D`). For `L` laps `T` is
+//!   `scale·(L + shift)`; every other value (start values, the other temporaries) is a
+//!   constant. When the composed cycle moves each variable its guard depends on by a
+//!   constant step (`v' = v + δ_v`) or resets it to a constant, the state before lap `k`
+//!   has the closed form `x_k = x_0(L) + k·δ` — affine in `L` and `k` — and Z3 proves
+//!   `∀L ≥ 1: path guards hold ∧ ∀k < L: cycle guard holds at x_k ∧ the lap costs ≥ 1`.
+//!   So from one start state there are runs of every cost: the worst-case runtime is
+//!   infinite for every size of start values from that state's size on.
+
+use crate::interp::{Interpreter, Rng, RunConfig};
+use crate::its::{Atom, Its, Transition};
+use crate::nontermination::{self, Witness};
+use crate::poly::Poly;
+use crate::smt;
+use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+use symex_expr::Term;
+use symex_solver::Solver;
+
+/// Why the runtime is unbounded.
+#[derive(Clone, Debug)]
+pub enum Unbounded {
+    /// A run that never stops (its cycle costs at least 1 per lap).
+    NonTerminating(Witness),
+    /// Runs of every length from one start state, `L` chosen by a temporary.
+    Family(Family),
+}
+
+/// Runs of every length from one start state: the path (with the temporary `param`
+/// chosen as `scale·(L + shift)`), then the cycle `L` times.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    /// Start values of the program variables.
+    pub start: Vec<i128>,
+    /// The transitions from the start location to the cycle's location.
+    pub path: Vec<usize>,
+    /// The temporaries of each step of the path (the parameter's entry is replaced).
+    pub path_temps: Vec<Vec<i128>>,
+    /// The step of the path and the index of its temporary that is the parameter.
+    pub param: (usize, usize),
+    /// The parameter's value for `L` laps is `scale·(L + shift)`.
+    pub scale: i128,
+    /// See [`Family::scale`].
+    pub shift: i128,
+    /// The transitions of the cycle, in order.
+    pub cycle: Vec<usize>,
+    /// The temporaries of each transition of the cycle (the same on every lap).
+    pub cycle_temps: Vec<Vec<i128>>,
+    /// The change of each variable the cycle's guard depends on per lap: `(v, Some(δ))`
+    /// for `v' = v + δ`, `(v, None)` for a reset to a constant.
+    pub steps: Vec<(usize, Option<i128>)>,
+}
+
+impl Family {
+    /// The parameter's value for `laps` laps.
+    pub fn param_value(&self, laps: i128) -> Option<i128> {
+        laps.checked_add(self.shift)?.checked_mul(self.scale)
+    }
+}
+
+/// The lengths [`replay`] checks: each run must reach at least this cost.
+pub const REPLAY_LENGTHS: [i128; 4] = [10, 100, 1000, 10_000];
+
+/// Looks for a witness of unbounded runtime: a non-terminating run first (by
+/// [`nontermination::prove`]), then a family of runs of every length. Only witnesses that
+/// [`replay`] confirms are returned.
+pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounded> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let nt = nontermination::prove(its, timeout)
+        .filter(|w| nontermination::replay(its, w, 10_000))
+        .map(Unbounded::NonTerminating)
+        .filter(|u| replay(its, u));
+    if nt.is_some() {
+        return nt;
+    }
+    let mut solver = smt::solver(timeout.min(QUERY_TIMEOUT));
+    family(its, solver.as_mut(), deadline)
+        .map(Unbounded::Family)
+        .filter(|u| replay(its, u))
+}
+
+/// The time limit of each query of the family search (they are small and many).
+const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The longest cycle tried.
+const MAX_CYCLE: usize = 4;
+
+/// Cycles tried at most.
+const MAX_CYCLES: usize = 60;
+
+/// Candidate (cycle, parameter) pairs tried at most.
+const MAX_TRIES: usize = 200;
+
+/// The parameter's value in the search for the other values (large, so that a counter
+/// it sets runs long).
+const PROBE: i128 = 10_000;
+
+/// Bound on the start values and temporaries of the search's models (readable witnesses).
+const MODEL_BOUND: i128 = 1_000_000;
+
+/// Shifts tried for `scale·(L + shift)`: guards like `T ≥ 100` need a start offset.
+const SHIFTS: [i128; 5] = [0, 1, 10, 100, 1000];
+
+/// Replays the witness by plain evaluation (no solver): for each length `L` of
+/// [`REPLAY_LENGTHS`] the run reaches cost at least `L` — a non-terminating witness by
+/// following its cycle, a family with its parameter chosen for `L` laps.
+pub fn replay(its: &Its, u: &Unbounded) -> bool {
+    REPLAY_LENGTHS.iter().all(|&l| match u {
+        Unbounded::NonTerminating(w) => replay_lasso(its, w, l),
+        Unbounded::Family(f) => replay_family(its, f, l) == Some(true),
+    })
+}
+
+/// One step of `t` from `x` with `temps`: the next state and the step's cost, or `None`
+/// when the guard does not hold (or on overflow).
+fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Option<(Vec<i128>, i128)> {
+    if temps.len() != t.temps.len() {
+        return None;
+    }
+    let mut values = x.to_vec();
+    values.extend_from_slice(temps);
+    for a in &t.guard {
+        if !a.holds(&values)? {
+            return None;
+        }
+    }
+    let next: Option<Vec<i128>> = t.update().iter().map(|u| u.eval(&values)).collect();
+    Some((next?, t.cost.eval(&values)?))
+}
+
+/// Follows a non-terminating witness until its cost reaches `goal` (at most `4·goal`
+/// laps: a cycle of cost 0 does not count).
+fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
+    let mut x = w.start.clone();
+    let mut cost: i128 = 0;
+    for (k, &i) in w.path.iter().enumerate() {
+        let Some((next, c)) = step(&its.transitions[i], &x, &w.path_temps[k]) else {
+            return false;
+        };
+        x = next;
+        cost = cost.saturating_add(c);
+    }
+    if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
+        return false;
+    }
+    for _ in 0..4 * goal {
+        if cost >= goal {
+            return true;
+        }
+        for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
+            let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
+            let Some((next, c)) = temps.and_then(|t| step(&its.transitions[i], &x, &t)) else {
+                return false;
+            };
+            x = next;
+            cost = cost.saturating_add(c);
+        }
+    }
+    cost >= goal
+}
+
+/// Runs the family for `laps` laps: whether every guard holds and the cost reaches
+/// `laps` (`None` on overflow or a malformed witness).
+pub fn replay_family(its: &Its, f: &Family, laps: i128) -> Option<bool> {
+    let mut x = f.start.clone();
+    let mut cost: i128 = 0;
+    for (k, &i) in f.path.iter().enumerate() {
+        let mut temps = f.path_temps.get(k)?.clone();
+        if k == f.param.0 {
+            *temps.get_mut(f.param.1)? = f.param_value(laps)?;
+        }
+        let Some((next, c)) = step(&its.transitions[i], &x, &temps) else {
+            return Some(false);
+        };
+        x = next;
+        cost = cost.checked_add(c)?;
+    }
+    for _ in 0..laps {
+        for (&i, temps) in f.cycle.iter().zip(&f.cycle_temps) {
+            let Some((next, c)) = step(&its.transitions[i], &x, temps) else {
+                return Some(false);
+            };
+            x = next;
+            cost = cost.checked_add(c)?;
+        }
+    }
+    Some(cost >= laps)
+}
+
+/// The search for a [`Family`]: for each short cycle, each temporary written into a
+/// variable the cycle counts, both signs; see the module comment.
+fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Family> {
+    let params = parameters(its);
+    if params.is_empty() {
+        return None;
+    }
+    let runs = sample_runs(its);
+    let mut tried = HashSet::new();
+    let mut tries = 0;
+    for found in simple_cycles(its) {
+        let relevant = relevant_vars(its, &found);
+        for &(t, j) in &params {
+            let tr = &its.transitions[t];
+            let written = tr
+                .update()
+                .iter()
+                .enumerate()
+                .any(|(v, u)| relevant.contains(&v) && u.vars().contains(&(its.arity() + j)));
+            // A temporary chosen on every lap is a constant of the lap, not a length.
+            if !written || found.contains(&t) {
+                continue;
+            }
+            let cycle = rotate_towards(its, &found, tr.target());
+            if !tried.insert((cycle.clone(), t, j)) {
+                continue;
+            }
+            let lc = its.transitions[cycle[0]].source;
+            for (path, k) in paths_through(its, t, lc, &runs) {
+                tries += 1;
+                if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
+                    return None;
+                }
+                for sign in [1, -1] {
+                    if let Some(f) = try_family(its, solver, &path, (k, j), &cycle, sign) {
+                        return Some(f);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The temporaries (transition, index) that some update of their transition reads.
+fn parameters(its: &Its) -> Vec<(usize, usize)> {
+    let n = its.arity();
+    let mut out = Vec::new();
+    for (i, t) in its.transitions.iter().enumerate() {
+        for j in 0..t.temps.len() {
+            if t.update().iter().any(|u| u.vars().contains(&(n + j))) {
+                out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
+/// The program variables the cycle's guards and costs depend on, closed under its
+/// updates (what the number of laps can depend on).
+fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
+    let n = its.arity();
+    let mut out: BTreeSet<usize> = BTreeSet::new();
+    for &i in cycle {
+        let t = &its.transitions[i];
+        for a in &t.guard {
+            out.extend(a.poly.vars().into_iter().filter(|&v| v < n));
+        }
+        out.extend(t.cost.vars().into_iter().filter(|&v| v < n));
+    }
+    loop {
+        let before = out.len();
+        for &i in cycle {
+            let u = its.transitions[i].update();
+            let more: Vec<usize> = out
+                .iter()
+                .flat_map(|&v| u[v].vars())
+                .filter(|&w| w < n)
+                .collect();
+            out.extend(more);
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Elementary cycles of at most [`MAX_CYCLE`] transitions (each found once, from its
+/// smallest location), and two different ones from the same location one after the other
+/// (T2's `randomwalk_withassume`: `F` goes up on one, down on the other, `C` down on both),
+/// shortest first, at most [`MAX_CYCLES`].
+fn simple_cycles(its: &Its) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for l in 0..its.locations.len() {
+        let mut path = Vec::new();
+        extend_cycles(its, l, l, &mut path, &mut out);
+    }
+    let root = |c: &[usize]| its.transitions[c[0]].source;
+    let mut pairs = Vec::new();
+    for (i, a) in out.iter().enumerate() {
+        for b in &out[i + 1..] {
+            if root(a) == root(b) && a.len() + b.len() <= MAX_CYCLE {
+                pairs.push([a.as_slice(), b].concat());
+                pairs.push([b.as_slice(), a].concat());
+            }
+        }
+    }
+    out.extend(pairs);
+    out.sort_by_key(Vec::len);
+    out.truncate(MAX_CYCLES);
+    out
+}
+
+fn extend_cycles(
+    its: &Its,
+    root: usize,
+    at: usize,
+    path: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if path.len() >= MAX_CYCLE || out.len() >= 4 * MAX_CYCLES {
+        return;
+    }
+    for (i, t) in its.transitions.iter().enumerate() {
+        if t.source != at || t.target() < root {
+            continue;
+        }
+        let visited = path
+            .iter()
+            .any(|&p: &usize| its.transitions[p].source == t.target());
+        path.push(i);
+        if t.target() == root {
+            out.push(path.clone());
+        } else if !visited {
+            extend_cycles(its, root, t.target(), path, out);
+        }
+        path.pop();
+    }
+}
+
+/// The rotation of `cycle` that starts at the location nearest to `from` (the parameter
+/// then reaches the cycle by the shortest way, not through an exit of the cycle).
+fn rotate_towards(its: &Its, cycle: &[usize], from: usize) -> Vec<usize> {
+    let distance = |k: &usize| {
+        shortest(its, from, its.transitions[cycle[*k]].source).map_or(usize::MAX, |p| p.len())
+    };
+    let k = (0..cycle.len()).min_by_key(distance).unwrap_or(0);
+    [&cycle[k..], &cycle[..k]].concat()
+}
+
+/// A shortest path of transitions from `from` to `to` (empty when they are equal).
+fn shortest(its: &Its, from: usize, to: usize) -> Option<Vec<usize>> {
+    let mut prev: Vec<Option<usize>> = vec![None; its.locations.len()];
+    let mut seen = vec![false; its.locations.len()];
+    seen[from] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(k) = queue.pop_front() {
+        if k == to {
+            let mut path = Vec::new();
+            let mut at = to;
+            while at != from {
+                let t = prev[at]?;
+                path.push(t);
+                at = its.transitions[t].source;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (i, t) in its.transitions.iter().enumerate() {
+            if t.source == k && !seen[t.target()] {
+                seen[t.target()] = true;
+                prev[t.target()] = Some(i);
+                queue.push_back(t.target());
+            }
+        }
+    }
+    None
+}
+
+/// Paths from the start location through transition `t` (at the returned step) to
+/// location `to`: the shortest, then the prefixes of sampled runs up to their first `t`
+/// (a loop that must run a few times first: T2's `huh` counts `B` up to 17 before the
+/// parameter is chosen), each followed by a shortest path on to `to`.
+fn paths_through(its: &Its, t: usize, to: usize, runs: &[Vec<usize>]) -> Vec<(Vec<usize>, usize)> {
+    let tr = &its.transitions[t];
+    let Some(onward) = shortest(its, tr.target(), to) else {
+        return Vec::new();
+    };
+    let mut prefixes: Vec<Vec<usize>> = shortest(its, its.start, tr.source).into_iter().collect();
+    for run in runs {
+        if let Some(k) = run.iter().position(|&i| i == t) {
+            if !prefixes.iter().any(|p| p[..] == run[..k]) && prefixes.len() < MAX_PATHS {
+                prefixes.push(run[..k].to_vec());
+            }
+        }
+    }
+    prefixes
+        .into_iter()
+        .map(|mut p| {
+            let k = p.len();
+            p.push(t);
+            p.extend_from_slice(&onward);
+            (p, k)
+        })
+        .collect()
+}
+
+/// Paths tried per (cycle, parameter): the shortest and those of runs.
+const MAX_PATHS: usize = 3;
+
+/// The transitions taken by a few short interpreter runs from small random start values.
+fn sample_runs(its: &Its) -> Vec<Vec<usize>> {
+    let mut interp = Interpreter::new(its);
+    let mut rng = Rng::new(11);
+    (1..=RUNS)
+        .map(|seed| {
+            let hi = [3, 20, 100][seed as usize % 3];
+            let start: Vec<i128> = (0..its.arity()).map(|_| rng.range(-hi, hi)).collect();
+            let cfg = RunConfig {
+                max_steps: RUN_STEPS,
+                seed,
+                use_solver: false,
+                record: true,
+                ..RunConfig::default()
+            };
+            interp.run(&start, &cfg).taken
+        })
+        .collect()
+}
+
+/// Runs sampled for [`paths_through`], and their length.
+const RUNS: u64 = 12;
+const RUN_STEPS: usize = 300;
+
+/// The symbolic values the search's first query works with.
+struct Probe {
+    start: Vec<Term>,
+    path_temps: Vec<Vec<Term>>,
+    cycle_temps: Vec<Vec<Term>>,
+    constraints: Vec<Term>,
+}
+
+/// Steps `t` symbolically from `x` with `temps`: its guard terms and the new state.
+fn step_terms(its: &Its, t: &Transition, x: &[Term], temps: &[Term]) -> (Vec<Term>, Vec<Term>) {
+    let n = its.arity();
+    let var = |v: usize| {
+        if v < n {
+            x[v].clone()
+        } else {
+            temps[v - n].clone()
+        }
+    };
+    let guard = smt::guard_terms(&t.guard, &var);
+    let next = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
+    (guard, next)
+}
+
+/// The first query: start values and temporaries (bounded) such that the path can be
+/// taken with the parameter at `sign·PROBE` and the cycle twice after it.
+fn probe(its: &Its, path: &[usize], param: (usize, usize), cycle: &[usize], sign: i128) -> Probe {
+    let n = its.arity();
+    let big = Term::int(MODEL_BOUND);
+    let bounded = |v: &Term| [big.ineg().ile(v), v.ile(&big)];
+    let start: Vec<Term> = (0..n).map(|v| smt::int_var("lb_s", v)).collect();
+    let mut constraints: Vec<Term> = start.iter().flat_map(bounded).collect();
+    let mut x = start.clone();
+    let mut path_temps = Vec::new();
+    for (k, &i) in path.iter().enumerate() {
+        let t = &its.transitions[i];
+        let temps: Vec<Term> = (0..t.temps.len())
+            .map(|j| {
+                if (k, j) == param {
+                    Term::int(sign * PROBE)
+                } else {
+                    smt::int_var(&format!("lb_p{k}_"), j)
+                }
+            })
+            .collect();
+        for (j, v) in temps.iter().enumerate() {
+            if (k, j) != param {
+                constraints.extend(bounded(v));
+            }
+        }
+        let (guard, next) = step_terms(its, t, &x, &temps);
+        constraints.extend(guard);
+        x = next;
+        path_temps.push(temps);
+    }
+    let cycle_temps: Vec<Vec<Term>> = cycle
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            (0..its.transitions[i].temps.len())
+                .map(|j| smt::int_var(&format!("lb_c{k}_"), j))
+                .collect()
+        })
+        .collect();
+    constraints.extend(cycle_temps.iter().flatten().flat_map(bounded));
+    for _ in 0..2 {
+        for (&i, temps) in cycle.iter().zip(&cycle_temps) {
+            let (guard, next) = step_terms(its, &its.transitions[i], &x, temps);
+            constraints.extend(guard);
+            x = next;
+        }
+    }
+    Probe {
+        start,
+        path_temps,
+        cycle_temps,
+        constraints,
+    }
+}
+
+/// A family through `path` (parameter `param`, of sign `sign`) and `cycle`, proved by
+/// Z3 for every number of laps, or `None`.
+fn try_family(
+    its: &Its,
+    solver: &mut dyn Solver,
+    path: &[usize],
+    param: (usize, usize),
+    cycle: &[usize],
+    sign: i128,
+) -> Option<Family> {
+    let p = probe(its, path, param, cycle, sign);
+    let model = solver.model(&p.constraints).ok()??;
+    let value = |t: &Term| model.eval(t).ok().and_then(|v| v.as_int());
+    let start: Vec<i128> = p.start.iter().map(value).collect::<Option<_>>()?;
+    let path_temps: Vec<Vec<i128>> = p
+        .path_temps
+        .iter()
+        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    let cycle_temps: Vec<Vec<i128>> = p
+        .cycle_temps
+        .iter()
+        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    let lap = compose(its, cycle, &cycle_temps)?;
+    let steps = lap.closed_form(&relevant_vars(its, cycle))?;
+    // The parameter moves a counter `|δ|` per lap at most: `|δ|·L` gives at least `L` laps.
+    let scale = sign
+        * steps
+            .iter()
+            .filter_map(|(_, d)| *d)
+            .map(i128::abs)
+            .max()?
+            .max(1);
+    for shift in SHIFTS {
+        let f = Family {
+            start: start.clone(),
+            path: path.to_vec(),
+            path_temps: path_temps.clone(),
+            param,
+            scale,
+            shift,
+            cycle: cycle.to_vec(),
+            cycle_temps: cycle_temps.clone(),
+            steps: steps.clone(),
+        };
+        if proved(its, solver, &f, &lap) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// One lap of the cycle as one transition over the program variables: guard, update and
+/// cost (the temporaries constants).
+struct Lap {
+    guard: Vec<Atom>,
+    update: Vec<Poly>,
+    cost: Poly,
+}
+
+fn compose(its: &Its, cycle: &[usize], temps: &[Vec<i128>]) -> Option<Lap> {
+    let n = its.arity();
+    let mut x: Vec<Poly> = (0..n).map(Poly::var).collect();
+    let mut lap = Lap {
+        guard: Vec::new(),
+        update: Vec::new(),
+        cost: Poly::default(),
+    };
+    for (&i, temps) in cycle.iter().zip(temps) {
+        let t = &its.transitions[i];
+        let at = |v: usize| {
+            if v < n {
+                x[v].clone()
+            } else {
+                Poly::constant(temps.get(v - n).copied().unwrap_or(0))
+            }
+        };
+        for a in &t.guard {
+            lap.guard.push(Atom {
+                poly: a.poly.substitute(&at),
+                rel: a.rel,
+            });
+        }
+        lap.cost = lap.cost.add(&t.cost.substitute(&at));
+        x = t.update().iter().map(|u| u.substitute(&at)).collect();
+    }
+    lap.update = x;
+    Some(lap)
+}
+
+impl Lap {
+    /// The per-lap change of each relevant variable: a constant step or a reset to a
+    /// constant; `None` when some relevant variable changes otherwise.
+    fn closed_form(&self, relevant: &BTreeSet<usize>) -> Option<Vec<(usize, Option<i128>)>> {
+        relevant
+            .iter()
+            .map(|&v| {
+                let u = &self.update[v];
+                if let Some(d) = u.sub(&Poly::var(v)).as_constant() {
+                    Some((v, Some(d)))
+                } else {
+                    u.as_constant().map(|_| (v, None))
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether Z3 proves the family for every `L ≥ 1`: the path's guards hold and its costs
+/// are non-negative with the parameter at `scale·(L + shift)`, and for each `k < L` the
+/// lap's guard holds at the closed-form state `x_k` and the lap costs at least 1.
+fn proved(its: &Its, solver: &mut dyn Solver, f: &Family, lap: &Lap) -> bool {
+    let n = its.arity();
+    // Polynomials over `L` (variable 0) and `k` (variable 1).
+    let l = Poly::var(0);
+    let mut x: Vec<Poly> = f.start.iter().map(|&c| Poly::constant(c)).collect();
+    let mut must: Vec<Atom> = Vec::new();
+    for (k, &i) in f.path.iter().enumerate() {
+        let t = &its.transitions[i];
+        let temp = |j: usize| -> Poly {
+            if (k, j) == f.param {
+                l.add(&Poly::constant(f.shift)).scale(f.scale)
+            } else {
+                Poly::constant(f.path_temps[k][j])
+            }
+        };
+        let at = |v: usize| if v < n { x[v].clone() } else { temp(v - n) };
+        for a in &t.guard {
+            must.push(Atom {
+                poly: a.poly.substitute(&at),
+                rel: a.rel,
+            });
+        }
+        must.push(Atom::ge0(t.cost.substitute(&at)));
+        x = t.update().iter().map(|u| u.substitute(&at)).collect();
+    }
+    let at_lap = |state: &[Poly]| -> Vec<Atom> {
+        let at = |v: usize| state[v].clone();
+        let mut atoms: Vec<Atom> = lap
+            .guard
+            .iter()
+            .map(|a| Atom {
+                poly: a.poly.substitute(&at),
+                rel: a.rel,
+            })
+            .collect();
+        atoms.push(Atom::ge0(lap.cost.substitute(&at).sub(&Poly::constant(1))));
+        atoms
+    };
+    must.extend(at_lap(&x));
+    // The state before lap `k ≥ 1`: steps from `x_0`, resets at their constant.
+    let mut xk = x.clone();
+    for &(v, d) in &f.steps {
+        xk[v] = match d {
+            Some(d) => x[v].add(&Poly::var(1).scale(d)),
+            None => lap.update[v].clone(),
+        };
+    }
+    let later = at_lap(&xk);
+    let var = |v: usize| smt::int_var(if v == 0 { "lb_L" } else { "lb_k" }, 0);
+    let terms = |atoms: &[Atom]| Term::and_all(&smt::guard_terms(atoms, &var));
+    let one = Term::int(1);
+    let (lt, kt) = (var(0), var(1));
+    let first = solver.must_be_true(&[one.ile(&lt)], &terms(&must));
+    let rest = solver.must_be_true(&[one.ile(&kt), kt.iadd(&one).ile(&lt)], &terms(&later));
+    matches!((first, rest), (Ok(true), Ok(true)))
+}

@@ -1,0 +1,285 @@
+//! Unbounded runtime (`symex_its::lower_bound`) on hand-written ITSs: the witnesses are
+//! checked by the interpreter (the reference semantics) with the witness's start values
+//! and its parameter pinned, and against hand-coded native loops — not by the prover's
+//! own replay alone. Systems whose temporaries are bounded by the start values, or feed
+//! nothing a loop counts, must get no witness.
+mod common;
+
+use std::time::{Duration, Instant};
+use symex_its::complexity;
+use symex_its::interp::{Interpreter, RunConfig, RunEnd};
+use symex_its::lower_bound::{self, Family, Unbounded};
+use symex_its::termination::Limits;
+use symex_its::{parse_koat, preprocess, Its, Poly};
+
+fn its(start: &str, vars: &str, rules: &str) -> Its {
+    let src = format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS {start}))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
+    );
+    parse_koat(&src).unwrap()
+}
+
+fn prove(its: &Its) -> Option<Unbounded> {
+    lower_bound::prove(
+        its,
+        Duration::from_secs(10),
+        Instant::now() + Duration::from_secs(60),
+    )
+}
+
+fn family(its: &Its) -> Family {
+    match prove(its) {
+        Some(Unbounded::Family(f)) => f,
+        other => panic!("expected runs of every length, got {other:?}"),
+    }
+}
+
+/// `its` with the family's parameter replaced by its value for `laps` laps.
+fn pinned(its: &Its, f: &Family, laps: i128) -> Its {
+    let mut its = its.clone();
+    let t = f.path[f.param.0];
+    let temp = its.arity() + f.param.1;
+    let value = Poly::constant(f.param_value(laps).unwrap());
+    let sub = |p: &Poly| {
+        p.substitute(&|v| {
+            if v == temp {
+                value.clone()
+            } else {
+                Poly::var(v)
+            }
+        })
+    };
+    let tr = &mut its.transitions[t];
+    for a in &mut tr.guard {
+        a.poly = sub(&a.poly);
+    }
+    for (_, update) in &mut tr.targets {
+        for u in update.iter_mut() {
+            *u = sub(u);
+        }
+    }
+    its
+}
+
+/// The interpreter's run from the witness's start values with the parameter pinned for
+/// `laps` laps: it must cost at least `laps`.
+fn interpreted_cost(its: &Its, f: &Family, laps: i128) -> i128 {
+    let pinned = pinned(its, f, laps);
+    let cfg = RunConfig {
+        max_steps: 1_000_000,
+        ..RunConfig::default()
+    };
+    let run = Interpreter::new(&pinned).run(&f.start, &cfg);
+    assert_ne!(run.end, RunEnd::Overflow);
+    run.cost
+}
+
+const MC91: &str = "  f0(A,B) -> Com_1(f1(C,1))
+  f1(A,B) -> Com_1(f1(A - 10,B - 1)) :|: B >= 1 && A >= 101
+  f1(A,B) -> Com_1(f1(A + 11,B + 1)) :|: B >= 1 && 100 >= A";
+
+/// McCarthy's 91 function as T2 encodes it, natively: the steps from `A = c`, `B = 1`.
+fn mc91_steps(c: i128) -> i128 {
+    let (mut a, mut b, mut steps) = (c, 1, 0);
+    while b >= 1 {
+        if a >= 101 {
+            a -= 10;
+            b -= 1;
+        } else {
+            a += 11;
+            b += 1;
+        }
+        steps += 1;
+    }
+    steps
+}
+
+#[test]
+fn mc91_temporary_sets_the_counter() {
+    let its = its("f0", "A B C", MC91);
+    let f = family(&its);
+    // The parameter is `C` of the first rule, chosen negative: `A` counts up from it.
+    assert_eq!(f.path, vec![0]);
+    assert_eq!(f.param, (0, 0));
+    assert!(f.scale < 0, "{f:?}");
+    assert!(f.cycle.iter().all(|&t| t == 2), "{f:?}");
+    for laps in [10, 100, 1000] {
+        assert!(mc91_steps(f.param_value(laps).unwrap()) >= laps);
+        assert!(interpreted_cost(&its, &f, laps) >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
+}
+
+const COUSOT9: &str = "  start(A,B,C) -> Com_1(entry(A,B,C))
+  entry(A,B,C) -> Com_1(bb3(D,C,C))
+  bb3(A,B,C) -> Com_1(bb(A,B,C)) :|: B >= 1
+  bb3(A,B,C) -> Com_1(ret(A,B,C)) :|: 0 >= B
+  bb(A,B,C) -> Com_1(bb1(A,B,C)) :|: A >= 1
+  bb(A,B,C) -> Com_1(bb2(A,B,C)) :|: 0 >= A
+  bb1(A,B,C) -> Com_1(bb3(A - 1,B,C))
+  bb2(A,B,C) -> Com_1(bb3(C,B - 1,C))";
+
+/// WTC's `cousot9` natively: the steps from `A = d`, `B = C = c`.
+fn cousot9_steps(d: i128, c: i128) -> i128 {
+    let (mut a, mut b, mut steps) = (d, c, 2);
+    while b >= 1 {
+        steps += 2;
+        if a >= 1 {
+            a -= 1;
+        } else {
+            a = c;
+            b -= 1;
+        }
+    }
+    steps + 1
+}
+
+#[test]
+fn cousot9_temporary_sets_the_inner_counter() {
+    let its = its("start", "A B C D", COUSOT9);
+    let f = family(&its);
+    assert_eq!(f.path[..2], [0, 1], "{f:?}");
+    assert_eq!(f.param, (1, 0));
+    // The cycle through `bb1` counts `A` down by one per lap.
+    assert!(f.cycle.contains(&6), "{f:?}");
+    assert!(f.steps.contains(&(0, Some(-1))), "{f:?}");
+    assert!(f.start[2] >= 1, "the outer loop must be entered: {f:?}");
+    for laps in [10, 100, 1000] {
+        let d = f.param_value(laps).unwrap();
+        // `c` small: the runs are long because of `d` alone.
+        assert!(cousot9_steps(d, f.start[2]) >= laps);
+        assert!(interpreted_cost(&its, &f, laps) >= laps);
+    }
+}
+
+#[test]
+fn alternating_cycles_keep_a_variable_in_range() {
+    // T2's randomwalk_withassume: `F` must stay in 1..=2, so laps alternate up and down
+    // (the temporary `G` picks the direction), while `C` (a temporary at the start)
+    // counts down once per step at `l1`.
+    let its = its(
+        "l0",
+        "C F G H",
+        "  l0(C,F,G) -> Com_1(l1(H,1,G)) :|: H >= 0
+  l1(C,F,G) -> Com_1(l2(C - 1,F,H)) :|: H >= 0 && 1 >= H && C >= 1 && F >= 1 && 2 >= F
+  l2(C,F,G) -> Com_1(l1(C,F - 1,G)) :|: 0 >= G
+  l2(C,F,G) -> Com_1(l1(C,F + 1,G)) :|: G >= 1",
+    );
+    let f = family(&its);
+    assert_eq!(f.cycle.len(), 4, "{f:?}");
+    assert!(f.steps.contains(&(0, Some(-2))), "{f:?}");
+    for laps in [10, 100, 1000] {
+        // Natively, with the strategy up, down, up, …: each step at l1 takes one from C.
+        let (mut c, mut fv, mut cost) = (f.param_value(laps).unwrap(), 1, 1);
+        let mut up = true;
+        while c >= 1 && (1..=2).contains(&fv) {
+            c -= 1;
+            fv += if up { 1 } else { -1 };
+            up = !up;
+            cost += 2;
+        }
+        assert!(cost >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
+}
+
+#[test]
+fn non_terminating_loop_is_unbounded() {
+    let its = its(
+        "l0",
+        "X Y",
+        "  l0(X,Y) -> Com_1(l1(X,Y))\n  l1(X,Y) -> Com_1(l1(X + 1,Y)) :|: X >= Y",
+    );
+    let Some(ref u @ Unbounded::NonTerminating(ref w)) = prove(&its) else {
+        panic!("expected a non-terminating witness");
+    };
+    assert!(w.start[0] >= w.start[1], "{w:?}");
+    assert_eq!(w.cycle, vec![1]);
+    assert!(lower_bound::replay(&its, u));
+    // The interpreter agrees: from those start values the run does not stop.
+    let cfg = RunConfig {
+        max_steps: 10_000,
+        ..RunConfig::default()
+    };
+    assert_eq!(
+        Interpreter::new(&its).run(&w.start, &cfg).end,
+        RunEnd::StepLimit
+    );
+}
+
+#[test]
+fn temporary_bounded_by_start_values_is_not_unbounded() {
+    // `A := D` with `0 ≤ D ≤ B`: at most `B` laps, a bound exists.
+    let its = its(
+        "l0",
+        "A B D",
+        "  l0(A,B) -> Com_1(l1(D,B)) :|: 0 <= D && D <= B\n  l1(A,B) -> Com_1(l1(A - 1,B)) :|: A >= 1",
+    );
+    assert!(prove(&its).is_none());
+}
+
+#[test]
+fn temporary_the_loop_does_not_count_is_not_unbounded() {
+    // `B := D`, but the loop counts `A` (a start value) only.
+    let its = its(
+        "l0",
+        "A B D",
+        "  l0(A,B) -> Com_1(l1(A,D))\n  l1(A,B) -> Com_1(l1(A - 1,B + 1)) :|: A >= 1",
+    );
+    assert!(prove(&its).is_none());
+}
+
+#[test]
+fn zero_cost_cycle_is_not_unbounded() {
+    // Runs of every length, but the laps cost nothing: the cost is bounded.
+    let its = its(
+        "l0",
+        "A D",
+        "  l0(A) -> Com_1(l1(D))\n  l1(A) -{0}> Com_1(l1(A - 1)) :|: A >= 1",
+    );
+    assert!(prove(&its).is_none());
+}
+
+#[test]
+fn benchmark_sample_never_both_bounded_and_unbounded() {
+    let Some(dir) = common::koat_dir() else {
+        return;
+    };
+    let files = common::koat_files(&dir);
+    // ITS_LOWER_BOUND_STEP=1 checks every file (slow); CI samples every 40th.
+    let step = std::env::var("ITS_LOWER_BOUND_STEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let mut unbounded = 0;
+    for f in files.iter().step_by(step) {
+        let its = parse_koat(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let its = preprocess::preprocess(&its, Duration::from_secs(5));
+        let Some(u) = lower_bound::prove(
+            &its,
+            Duration::from_secs(5),
+            Instant::now() + Duration::from_secs(10),
+        ) else {
+            continue;
+        };
+        unbounded += 1;
+        assert!(lower_bound::replay(&its, &u), "{}", f.display());
+        // The upper-bound prover must not find a bound where runs of every cost exist.
+        let limits = Limits {
+            query_timeout: Duration::from_secs(5),
+            deadline: Instant::now() + Duration::from_secs(10),
+        };
+        if let Ok(c) = complexity::infer(&its, &limits) {
+            assert!(
+                c.bound.asymptotic().is_none(),
+                "{}: bound {:?} and a witness of unbounded runtime {u:?}",
+                f.display(),
+                c.bound.asymptotic()
+            );
+        }
+    }
+    eprintln!(
+        "{unbounded} of {} sampled files proven unbounded, none also bounded",
+        files.len().div_ceil(step)
+    );
+}
