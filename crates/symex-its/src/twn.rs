@@ -8,8 +8,9 @@
 //! An atom `g(x) ≥ 0` reads `(1/L)·Σ_{(b,k)} α_{b,k}(x)·n^k·b^n` after `n` steps (`α`
 //! integral). Its *eventual sign* is that of the first non-zero `α` in the order of growth
 //! (bases, then powers of `n`, descending; base-0 terms vanish from `n = 1` on). If it is
-//! negative, at `(B, K)`, the atom is negative for every `n ≥ N = 1 + Σ_i w_i·|α_i|` with
-//! `w_i = m·C^{k_i+1}·(k_i+1)!` (`m` terms, `C ≥ 2` the largest base): each other term is
+//! negative, at `(B, K)`, the atom is negative for every `n ≥ N = 1 + Σ_i w_i·|α_i|` over
+//! the terms `i` after the first (only those below the leading one are non-zero besides it)
+//! with `w_i = m·C^{k_i+1}·(k_i+1)!` (`m` of them, `C ≥ 2` the largest base): each other term is
 //! below `n^K·B^n/m` — for the same base as `n^{K−k} ≥ n > m·|α|`, for a smaller base `b` as
 //! `(B/b)^n ≥ e^{n/B} > (n/B)^{k+1}/(k+1)! ≥ m·|α|·n^k` — and `|α_{B,K}| ≥ 1`. So when Z3
 //! proves that from every state satisfying a guard each transition's guard has an atom of
@@ -283,12 +284,13 @@ fn expand(p: &Poly, closed: &BTreeMap<usize, PolyExp>) -> Option<Expanded> {
 }
 
 /// `N − 1 = Σ_i m·C^{k_i+1}·(k_i+1)!·|α_i|` (see the module comment), in the absolute
-/// values.
+/// values. Only terms below the leading one count, so the fastest-growing term never does
+/// and `m` is one less than the number of terms (`B' = A` under `B = 0`: `N = 1`).
 fn threshold(atom: &Expanded) -> Option<Poly> {
-    let m = atom.len() as i128;
+    let m = atom.len() as i128 - 1;
     let top = atom.iter().map(|(b, _, _)| *b).max().unwrap_or(1).max(2);
     let mut sum = Poly::default();
-    for (_, k, alpha) in atom {
+    for (_, k, alpha) in atom.iter().skip(1) {
         let mut w = m;
         for j in 1..=k + 1 {
             w = w.checked_mul(top)?.checked_mul(j as i128)?;

@@ -277,7 +277,7 @@ fn check_lommen(names: &[&str], min: usize) {
         };
         with_twn += 1;
         check_runs(&its, &c, 6, 30);
-        check_loops_on_runs(&refined, &c, 6, 100);
+        check_loops_on_runs(&refined, &c, 6, 60);
     }
     assert!(
         with_twn >= min,
