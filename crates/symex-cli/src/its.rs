@@ -441,12 +441,14 @@ fn timeout_or(reason: &str, limits: &Limits) -> String {
 
 /// A loop bounded by its closed form (`symex_its::twn`), in words.
 fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
-    let update = its.transitions[l.transitions[0]].update();
+    let t = &its.transitions[l.transitions[0]];
+    let update = t.update();
     let scale: Vec<String> = l
         .factors
         .keys()
         .map(|v| {
-            let u = update[*v].display(&|w| its.vars[w].clone());
+            // Temporaries (fixed by the guard) have their names from the rule.
+            let u = update[*v].display(&|w| its.var_name(t, w));
             format!("{}' = {u}", its.vars[*v])
         })
         .collect();
