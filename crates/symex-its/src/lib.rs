@@ -20,6 +20,7 @@
 
 pub mod bound;
 pub mod closed_form;
+pub mod closed_set;
 pub mod complexity;
 pub mod exp_bound;
 pub mod exp_size;

@@ -34,6 +34,10 @@ pub struct Witness {
     /// variables' values before that step (mostly constants; `T = C + 3` keeps
     /// `T ≥ C + 1` enabled while `C` grows).
     pub cycle_temps: Vec<Vec<Poly>>,
+    /// Whether `cycle` is a strategy rather than a sequence: each step takes the first
+    /// transition of `cycle` that leaves the current location and is enabled with its
+    /// temporaries ([`crate::closed_set`]).
+    pub first_enabled: bool,
     /// The recurrent set, readable.
     pub recurrent_set: String,
 }
@@ -49,7 +53,9 @@ pub fn prove(its: &Its, timeout: Duration) -> Option<Witness> {
         // Houdini's queries are many and small: each gets a quick limit, all of them a few.
         let quick = timeout.min(RUN_QUERY_TIMEOUT);
         let mut solver = smt::solver(quick);
-        crate::recurrent::from_runs(its, solver.as_mut(), Instant::now() + 3 * quick)
+        crate::recurrent::from_runs(its, solver.as_mut(), Instant::now() + 3 * quick).or_else(
+            || crate::closed_set::from_run_tails(its, solver.as_mut(), Instant::now() + 3 * quick),
+        )
     })
 }
 
@@ -88,6 +94,7 @@ fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
                     lp: i,
                     cycle: vec![i],
                     cycle_temps: vec![vec![Poly::default(); t.temps.len()]],
+                    first_enabled: false,
                     recurrent_set: set.join(" && "),
                 });
             }
@@ -277,46 +284,113 @@ fn fixed_point(
         lp: 0,
         cycle: Vec::new(),
         cycle_temps: vec![lt?.into_iter().map(Poly::constant).collect()],
+        first_enabled: false,
         recurrent_set: set.join(" && "),
     })
 }
 
 /// Replays the witness exactly (no solver): the path's guards hold with the recorded
 /// temporaries, and then the cycle's guards hold for `steps` laps. A check of the
-/// witness independent of how it was found.
+/// witness independent of how it was found. A cycle whose values leave the `i128` range
+/// (`A' = 3·A + 1` does after about 80 laps) passes when it got at least
+/// [`MIN_LAPS_BEFORE_OVERFLOW`] laps (or `steps`, when fewer) with every guard holding:
+/// plain evaluation cannot go further, and the recurrent set was proved closed by the
+/// solver over the unbounded integers.
 pub fn replay(its: &Its, w: &Witness, steps: usize) -> bool {
     let mut x = w.start.clone();
-    let step = |t: &Transition, x: &[i128], temps: &[i128]| -> Option<Vec<i128>> {
-        let mut values = x.to_vec();
-        values.extend_from_slice(temps);
-        for a in &t.guard {
-            if !a.holds(&values)? {
-                return None;
-            }
-        }
-        t.update().iter().map(|u| u.eval(&values)).collect()
-    };
     for (k, &i) in w.path.iter().enumerate() {
         match step(&its.transitions[i], &x, &w.path_temps[k]) {
-            Some(next) => x = next,
-            None => return false,
+            Step::Next(next) => x = next,
+            _ => return false,
         }
     }
     if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
         return false;
     }
-    for _ in 0..steps {
+    if w.first_enabled {
+        return replay_strategy(its, w, x, steps * w.cycle.len());
+    }
+    for lap in 0..steps {
         for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
             let t = &its.transitions[i];
             let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
-            let Some(temps) = temps.filter(|v| v.len() == t.temps.len()) else {
-                return false;
+            let Some(temps) = temps else {
+                return lap >= MIN_LAPS_BEFORE_OVERFLOW.min(steps);
             };
+            if temps.len() != t.temps.len() {
+                return false;
+            }
             match step(t, &x, &temps) {
-                Some(next) => x = next,
-                None => return false,
+                Step::Next(next) => x = next,
+                Step::Overflow => return lap >= MIN_LAPS_BEFORE_OVERFLOW.min(steps),
+                Step::Blocked => return false,
             }
         }
     }
     true
+}
+
+/// Replays a strategy ([`Witness::first_enabled`]) for `steps` steps from `x` at the
+/// location the path ends in.
+fn replay_strategy(its: &Its, w: &Witness, mut x: Vec<i128>, steps: usize) -> bool {
+    let mut at = w
+        .path
+        .last()
+        .map_or(its.start, |&i| its.transitions[i].target());
+    let enough = MIN_LAPS_BEFORE_OVERFLOW * w.cycle.len();
+    for k in 0..steps {
+        let mut next = None;
+        for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
+            let t = &its.transitions[i];
+            if t.source != at || temps.len() != t.temps.len() {
+                continue;
+            }
+            let values: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
+            let Some(values) = values else {
+                return k >= enough.min(steps);
+            };
+            match step(t, &x, &values) {
+                Step::Next(y) => {
+                    next = Some((y, t.target()));
+                    break;
+                }
+                Step::Overflow => return k >= enough.min(steps),
+                Step::Blocked => {}
+            }
+        }
+        let Some((y, l)) = next else {
+            return false;
+        };
+        x = y;
+        at = l;
+    }
+    true
+}
+
+/// Laps a replayed cycle must complete before its values may leave the `i128` range.
+pub const MIN_LAPS_BEFORE_OVERFLOW: usize = 40;
+
+/// The outcome of one step of a replay.
+enum Step {
+    Next(Vec<i128>),
+    /// A guard is false.
+    Blocked,
+    /// A value left the `i128` range.
+    Overflow,
+}
+
+fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Step {
+    let mut values = x.to_vec();
+    values.extend_from_slice(temps);
+    for a in &t.guard {
+        match a.holds(&values) {
+            Some(true) => {}
+            Some(false) => return Step::Blocked,
+            None => return Step::Overflow,
+        }
+    }
+    match t.update().iter().map(|u| u.eval(&values)).collect() {
+        Some(next) => Step::Next(next),
+        None => Step::Overflow,
+    }
 }

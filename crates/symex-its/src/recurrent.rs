@@ -52,7 +52,11 @@ pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Optio
     if its.has_multi_targets() {
         return None;
     }
-    let mut interp = Interpreter::new(its);
+    // Runs only take transitions from which a cycle is still reachable: a chained start
+    // location with many exits into dead ends (Flores-Montoya's `catmouse`: 1 of 9)
+    // would otherwise end most runs before the loop.
+    let (live, origin) = towards_cycles(its);
+    let mut interp = Interpreter::new(&live);
     let mut rng = Rng::new(7);
     let mut tried: Vec<Vec<usize>> = Vec::new();
     for seed in 1..=RUNS {
@@ -68,20 +72,24 @@ pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Optio
             record: true,
             ..RunConfig::default()
         };
-        let run = interp.run(&start, &cfg);
+        let mut run = interp.run(&start, &cfg);
+        for t in &mut run.taken {
+            *t = origin[*t];
+        }
         for (j, k) in cycles(&run.trace) {
             let ids = run.taken[j..k].to_vec();
             if tried.contains(&ids) {
                 continue;
             }
             tried.push(ids);
-            // The run's temporaries as constants, then (when that fails) relative to a
+            // The run's temporaries as constants, then those the guard pins to a value
+            // (`F ≥ A ∧ A ≥ F`) as that value, then (when that fails) relative to a
             // variable their guard compares them with.
-            for relative in [false, true] {
+            for mode in [Temps::Constant, Temps::Pinned, Temps::Relative] {
                 if Instant::now() > deadline || tried.len() > MAX_TRIES {
                     return None;
                 }
-                let Some(lasso) = lasso(its, &run, j, k, relative) else {
+                let Some(lasso) = lasso(its, &run, j, k, mode) else {
                     continue;
                 };
                 if let Some(set) = recurrent(its, solver, &lasso) {
@@ -93,10 +101,89 @@ pub fn from_runs(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Optio
     None
 }
 
-/// The lasso of the steps `j..k` of `run`; with `relative`, each temporary is the run's
-/// value as an offset from a program variable compared with it in the guard (`None`
-/// when no temporary has one).
-fn lasso(its: &Its, run: &Run, j: usize, k: usize, relative: bool) -> Option<Lasso> {
+/// How the temporaries of a lasso are chosen.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Temps {
+    /// The run's values.
+    Constant,
+    /// The value the guard pins them to (a polynomial over the program variables),
+    /// else the run's.
+    Pinned,
+    /// Pinned, else the run's value as an offset from a compared program variable.
+    Relative,
+}
+
+/// The transitions of `its` whose target can still reach a cycle (all of them when
+/// none can), as an ITS of their own, and the index in `its` of each.
+pub(crate) fn towards_cycles(its: &Its) -> (Its, Vec<usize>) {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    let mut live = vec![false; its.locations.len()];
+    for locs in crate::graph::sccs(its, &all) {
+        if !crate::graph::inside(its, &all, &locs).is_empty() {
+            for l in locs {
+                live[l] = true;
+            }
+        }
+    }
+    // Backwards to a fixed point: a location is live when some transition reaches one.
+    loop {
+        let before = live.iter().filter(|&&b| b).count();
+        for t in &its.transitions {
+            if live[t.target()] {
+                live[t.source] = true;
+            }
+        }
+        if live.iter().filter(|&&b| b).count() == before {
+            break;
+        }
+    }
+    let origin: Vec<usize> = all
+        .into_iter()
+        .filter(|&i| live[its.transitions[i].target()])
+        .collect();
+    if origin.is_empty() {
+        return (its.clone(), (0..its.transitions.len()).collect());
+    }
+    let mut out = its.clone();
+    out.transitions = origin.iter().map(|&i| its.transitions[i].clone()).collect();
+    (out, origin)
+}
+
+/// The polynomial over the program variables that `t`'s guard pins its temporary `q`
+/// to: an equality, or two opposite inequalities, `±T + p(x̄) = 0` (`None` when there
+/// is none).
+pub(crate) fn pinned(its: &Its, t: &crate::its::Transition, q: usize) -> Option<Poly> {
+    let n = its.arity();
+    let tv = n + q;
+    let solved = |p: &Poly| -> Option<Poly> {
+        let c = p.linear_coeff(tv);
+        if c.abs() != 1 || !p.is_linear() || p.vars().iter().any(|&v| v >= n && v != tv) {
+            return None;
+        }
+        // c·T + rest = 0: T = −c·rest.
+        Some(p.sub(&Poly::var(tv).scale(c)).scale(-c))
+    };
+    for a in &t.guard {
+        let pin = match a.rel {
+            Rel::Eq => true,
+            Rel::Ge => t
+                .guard
+                .iter()
+                .any(|b| b.rel == Rel::Ge && b.poly == a.poly.scale(-1)),
+            Rel::Ne => false,
+        };
+        if pin {
+            if let Some(p) = solved(&a.poly) {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// The lasso of the steps `j..k` of `run`, its temporaries chosen by `mode` (`None`
+/// when the mode changes none of the run's values).
+fn lasso(its: &Its, run: &Run, j: usize, k: usize, mode: Temps) -> Option<Lasso> {
     let n = its.arity();
     let mut moved = false;
     let cycle = (j..k)
@@ -107,7 +194,13 @@ fn lasso(its: &Its, run: &Run, j: usize, k: usize, relative: bool) -> Option<Las
                 .iter()
                 .enumerate()
                 .map(|(q, &value)| {
-                    let partner = relative
+                    if mode != Temps::Constant {
+                        if let Some(p) = pinned(its, t, q) {
+                            moved = true;
+                            return p;
+                        }
+                    }
+                    let partner = (mode == Temps::Relative)
                         .then(|| {
                             t.guard
                                 .iter()
@@ -128,7 +221,7 @@ fn lasso(its: &Its, run: &Run, j: usize, k: usize, relative: bool) -> Option<Las
             (run.taken[i], temps)
         })
         .collect();
-    (!relative || moved).then(|| Lasso {
+    (mode == Temps::Constant || moved).then(|| Lasso {
         cycle,
         location: run.trace[j].0,
         state: run.trace[j].1.clone(),
@@ -331,6 +424,7 @@ fn witness(its: &Its, run: &Run, start: &[i128], lasso: &Lasso, set: &[Atom]) ->
         lp: lasso.cycle[0].0,
         cycle: lasso.cycle.iter().map(|(i, _)| *i).collect(),
         cycle_temps: lasso.cycle.iter().map(|(_, t)| t.clone()).collect(),
+        first_enabled: false,
         recurrent_set: shown.join(" && "),
     }
 }

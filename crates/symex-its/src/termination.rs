@@ -282,6 +282,20 @@ fn max_depth(count: usize) -> usize {
     }
 }
 
+/// `its` with only the transitions inside its SCCs. For termination alone: an infinite
+/// run ends inside one SCC (from a state its guards and invariants allow), so when the
+/// cycles terminate from every state, `its` does — and [`prove`] never needs the rest.
+fn cycles_only(its: &Its) -> Its {
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    let keep: Vec<usize> = graph::sccs(its, &all)
+        .iter()
+        .flat_map(|locs| graph::inside(its, &all, locs))
+        .collect();
+    let mut out = its.clone();
+    out.transitions = keep.iter().map(|&i| its.transitions[i].clone()).collect();
+    out
+}
+
 /// The cyclic SCCs (location sets) of `its` that [`prove`] finds no proof for, each tried
 /// on its own (where `prove` stops at the first): the parts a refinement should work on.
 pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
@@ -297,7 +311,7 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
 
 /// As [`prove`]; when that finds no proof, retries on the ITS refined by partial
 /// evaluation of the SCCs without one ([`crate::preprocess::refine_by_partial_evaluation`]:
-/// same runs), within about twice the first attempt's time plus two seconds. Returns the
+/// same runs), then unfolded by the last transition ([`crate::preprocess::refine`]), within about twice the first attempt's time plus two seconds. Returns the
 /// ITS the proof's transition indices refer to.
 pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
     let started = Instant::now();
@@ -321,6 +335,18 @@ pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
         let second = prove(&refined, &retry);
         if matches!(second, Termination::Yes(_)) {
             return (refined, second);
+        }
+    }
+    // Then unfolding by the last transition (as `complexity::infer_refining` does), of
+    // the cycles alone: Flores-Montoya's `counterex1a` counts `y` up while `b = 0` and
+    // down while `b ≠ 0`, and no step changes `b` — the two loops never follow each
+    // other, but the loop head also has a dozen exits that would make the split too large.
+    if Instant::now() < retry.deadline {
+        if let Some(unfolded) = crate::preprocess::refine(&cycles_only(its), retry.query_timeout) {
+            let third = prove(&unfolded, &retry);
+            if matches!(third, Termination::Yes(_)) {
+                return (unfolded, third);
+            }
         }
     }
     (its.clone(), first)

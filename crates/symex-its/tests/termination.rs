@@ -17,11 +17,14 @@ fn limits() -> Limits {
 }
 
 fn its(rules: &str, vars: &str) -> Its {
+    preprocess::preprocess(&raw(rules, vars), Duration::from_secs(10))
+}
+
+fn raw(rules: &str, vars: &str) -> Its {
     let src = format!(
         "(GOAL TERMINATION)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
     );
-    let its = parse_koat(&src).unwrap();
-    preprocess::preprocess(&its, Duration::from_secs(10))
+    parse_koat(&src).unwrap()
 }
 
 /// Runs from random start values; every run must end, and on every step a ranking
@@ -348,10 +351,22 @@ fn follow(its: &Its, w: &symex_its::nontermination::Witness, laps: usize) -> boo
             _ => false,
         }
     };
-    w.path.iter().zip(&w.path_temps).all(|(&i, temps)| {
+    let path = w.path.iter().zip(&w.path_temps).all(|(&i, temps)| {
         let temps: Vec<Poly> = temps.iter().map(|&c| Poly::constant(c)).collect();
         take(i, &temps)
-    }) && !w.cycle.is_empty()
+    });
+    if w.first_enabled {
+        // A strategy: each step takes the first transition of the cycle that is enabled
+        // at the current location with its temporaries.
+        return path
+            && (0..laps * w.cycle.len()).all(|_| {
+                w.cycle
+                    .iter()
+                    .zip(&w.cycle_temps)
+                    .any(|(&i, temps)| take(i, temps))
+            });
+    }
+    path && !w.cycle.is_empty()
         && (0..laps).all(|_| {
             w.cycle
                 .iter()
@@ -412,5 +427,141 @@ fn loop_whose_temporary_must_follow_a_variable_gets_a_witness() {
         "C E",
     );
     let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(follow(&its, &w, 1_000), "{w:?}");
+}
+
+#[test]
+fn invariant_of_the_first_transition_passed_along_the_loop() {
+    // T2's eric: `A ≥ B` (the entry's guard, never compared again) holds at f2 and f3;
+    // without it `C ≥ A + 1 ∧ B ≥ C + 1` looks feasible and resets `C` below `B` forever.
+    let rules = "  l0(A,B,C) -> l1(A,B,B + 1) :|: A >= B && A >= 1 && B >= 1\n  l1(A,B,C) -> l2(A,B,C) :|: B >= C + 1\n  l1(A,B,C) -> l2(A,B,C) :|: C >= B + 1\n  l2(A,B,C) -> l1(A,B,0) :|: A + 1 >= 0 && C >= 1 && C >= A + 1\n  l2(A,B,C) -> l1(A,B,C + 1) :|: A >= C && C + 1 >= 0\n";
+    let its = its(rules, "A B C");
+    let inv = preprocess::relational_invariants(&raw(rules, "A B C"), Duration::from_secs(10))
+        .expect("invariants");
+    let a_ge_b = symex_its::its::Atom::ge0(Poly::var(0).sub(&Poly::var(1)));
+    assert!(
+        inv[1].contains(&a_ge_b) && inv[2].contains(&a_ge_b),
+        "{inv:?}"
+    );
+    let (refined, result) = termination::prove_refining(&its, &limits());
+    let Termination::Yes(proofs) = result else {
+        panic!("MAYBE")
+    };
+    check_runs_from(&refined, &proofs, &mut |rng| {
+        let b = rng.range(1, 8);
+        vec![b + rng.range(0, 8), b, 0]
+    });
+}
+
+#[test]
+fn invariant_of_an_assignment_bounds_the_outer_counter() {
+    // T2's new_ex: `C' = A − 1` on the way into l2, then `A` and `C` drop together or
+    // `C` alone: `A ≥ C + 1` there, so `A` is bounded where `C ≥ 1` and ranks the steps
+    // that decrease it.
+    let rules = "  l0(A,B,C) -> l1(D,0,C)\n  l1(A,B,C) -> l2(A - 1,B + 1,C) :|: A >= 1\n  l2(A,B,C) -> l3(A,B - 1,A - 1) :|: B >= 1\n  l3(A,B,C) -> l3(A,B,C - 1) :|: C >= 1\n  l3(A,B,C) -> l3(A - 1,B + 1,C - 1) :|: C >= 1\n  l3(A,B,C) -> l2(A,B,C) :|: 0 >= C\n  l2(A,B,C) -> l1(A,B,C) :|: 0 >= B\n";
+    let plain = raw(rules, "A B C D");
+    let inv =
+        preprocess::relational_invariants(&plain, Duration::from_secs(10)).expect("invariants");
+    let l3 = plain.locations.iter().position(|l| l == "l3").unwrap();
+    let a_gt_c = symex_its::its::Atom::ge0(Poly::var(0).sub(&Poly::var(2)).sub(&Poly::constant(1)));
+    assert!(inv[l3].contains(&a_gt_c), "{:?}", inv[l3]);
+    // The first preprocessing keeps the plain candidates; the retry adds these.
+    let its = its(rules, "A B C D");
+    let (refined, result) = termination::prove_refining(&its, &limits());
+    let Termination::Yes(proofs) = result else {
+        panic!("MAYBE")
+    };
+    check_against_runs(&refined, &proofs, 12);
+}
+
+#[test]
+fn oscillating_loop_behind_dead_end_exits_gets_a_witness() {
+    // Flores-Montoya's catmouse: `x` climbs to `m + 1`, falls to `m`, climbs again while
+    // `x ≤ n`; the start location also has exits to dead ends (chaining leaves them),
+    // which runs must not prefer.
+    let mut rules = String::from("  l0(M,N,X) -> l1(M,N,0)\n");
+    for k in 2..10 {
+        rules.push_str(&format!("  l0(M,N,X) -> l{k}(M,N,X)\n"));
+    }
+    rules.push_str("  l1(M,N,X) -> l1(M,N,X + 1) :|: X <= N && X <= M\n  l1(M,N,X) -> l1(M,N,X - 1) :|: X <= N && X > M\n  l1(M,N,X) -> l10(M,N,X) :|: X > N\n");
+    let its = its(&rules, "M N X");
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(follow(&its, &w, 1_000), "{w:?}");
+    assert!(w.start[0] < w.start[1], "only m < n loops: {w:?}");
+}
+
+#[test]
+fn growing_loop_whose_temporary_is_pinned_gets_a_witness() {
+    // T2's p-46: `A' = 3·A + 1` with a temporary `F` the guard pins to `A` (`A ≥ F ∧ F ≥
+    // A`) and another `G` below `A / 2`: `F = A`, `G` a constant keep it enabled forever
+    // (the values leave the i128 range after about 80 laps).
+    let its = its(
+        "  l0(A) -> l1(A)\n  l1(A) -> l1(3*A + 1) :|: A >= 1 && A >= 2*G + 1 && A >= F && F >= A && F >= 1\n  l1(A) -> l1(F) :|: F >= 1 && A = 2*F\n  l1(A) -> l2(A) :|: 0 >= A\n",
+        "A F G",
+    );
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(follow(&its, &w, 30), "{w:?}");
+    assert!(symex_its::nontermination::replay(&its, &w, 10_000));
+    // Plain evaluation overflows long before 200 laps: the replay accepts the witness
+    // because its first 40 laps all hold.
+    assert!(!follow(&its, &w, 200), "the values leave the i128 range");
+}
+
+#[test]
+fn loops_that_never_follow_each_other_at_a_busy_head_are_proved_apart() {
+    // Flores-Montoya's counterex1a: `y` counts up while `b = 0`, down while `b ≠ 0`, and
+    // only the steps that switch `b` decrease `x`; the loop head also has many exits
+    // (here eight), too many pairs to unfold the whole location.
+    let mut rules = String::from("  l0(B,X,Y,N) -> l1(B,X,Y,N)\n");
+    let inside = "X >= 0 && Y >= 0 && N >= Y";
+    for (guard, update) in [
+        ("B = 0", "1,X,Y + 1,N"),
+        ("B = 0", "B,X,Y + 1,N"),
+        ("B >= 1", "0,X - 1,Y - 1,N"),
+        ("B >= 1", "B,X,Y - 1,N"),
+        ("0 >= B + 1", "0,X - 1,Y - 1,N"),
+        ("0 >= B + 1", "B,X,Y - 1,N"),
+    ] {
+        rules.push_str(&format!(
+            "  l1(B,X,Y,N) -> l1({update}) :|: {inside} && {guard}\n"
+        ));
+    }
+    for k in 0..8 {
+        rules.push_str(&format!(
+            "  l1(B,X,Y,N) -> l{}(B,X,Y,N) :|: 0 >= X + {k}\n",
+            k + 2
+        ));
+    }
+    let its = its(&rules, "B X Y N");
+    assert!(matches!(
+        termination::prove(&its, &limits()),
+        Termination::Maybe(..)
+    ));
+    let (refined, result) = termination::prove_refining(&its, &limits());
+    let Termination::Yes(proofs) = result else {
+        panic!("MAYBE")
+    };
+    // The refinement keeps the cycles only: runs start at each of their locations.
+    for l in 0..refined.locations.len() {
+        if refined.transitions.iter().any(|t| t.source == l) {
+            let mut at = refined.clone();
+            at.start = l;
+            check_against_runs(&at, &proofs, 6);
+        }
+    }
+}
+
+#[test]
+fn set_closed_under_loops_of_growing_length_gets_a_witness() {
+    // The inner loop at l2 runs `X` times, then `X` grows: no cycle of fixed length
+    // repeats, but `{Y ≤ X, Y ≥ 0}` at l2 and `{X ≥ 0, N ≥ 0}` at l1 are closed under
+    // all four transitions and one of them is always enabled.
+    let its = its(
+        "  l0(X,Y,N) -> l1(0,Y,N)\n  l1(X,Y,N) -> l2(X,X,N) :|: N >= 0\n  l1(X,Y,N) -> l3(X,Y,N) :|: 0 >= N + 1\n  l2(X,Y,N) -> l2(X,Y - 1,N) :|: Y >= 1\n  l2(X,Y,N) -> l1(X + 1,Y,N) :|: 0 >= Y\n",
+        "X Y N",
+    );
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert!(w.first_enabled, "a strategy, not one cycle: {w:?}");
+    assert!(w.start[2] >= 0, "only N ≥ 0 loops: {w:?}");
     assert!(follow(&its, &w, 1_000), "{w:?}");
 }

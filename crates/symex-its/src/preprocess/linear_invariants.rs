@@ -16,7 +16,7 @@
 //! the guards of the transitions leaving their location: every reachable state
 //! satisfies them, so the runs stay the same.
 
-use crate::its::{Atom, Its, Rel};
+use crate::its::{Atom, Its, Rel, Transition};
 use crate::poly::Poly;
 use crate::smt;
 use std::time::{Duration, Instant};
@@ -32,8 +32,8 @@ fn push(c: &mut Vec<Atom>, a: Atom) {
 }
 
 /// The candidates per location (see the module comment); `intervals` are the atoms of
-/// the interval analysis per location.
-fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
+/// the interval analysis per location; `relational` adds [`relational_candidates`].
+fn candidates(its: &Its, intervals: &[Vec<Atom>], relational: bool) -> Vec<Vec<Atom>> {
     let n = its.arity();
     let program_only = |p: &Poly| p.is_linear() && p.vars().iter().all(|&v| v < n);
     let mut cands = vec![Vec::new(); its.locations.len()];
@@ -109,7 +109,80 @@ fn candidates(its: &Its, intervals: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
             push(c, a);
         }
     }
+    if relational {
+        let extra = relational_candidates(its, &cands);
+        for (c, more) in cands.iter_mut().zip(extra) {
+            for a in more {
+                push_extra(c, a);
+            }
+        }
+    }
     cands
+}
+
+/// More candidates per location, up to [`MAX_EXTRA`] beyond the others: the relations
+/// an entry establishes between a variable it assigns and variables it keeps (`C' = A −
+/// 1`: `A − C − 1 ≥ 0` and `C − A + 1 ≥ 0`; T2's `new_ex` needs `C ≤ A − 1` to bound
+/// `A` where `C ≥ 1`), and the candidates of the source of an entry over variables the
+/// entry keeps, passed on along the graph (T2's `eric`: `A ≥ B`, a guard of the first
+/// transition, holds at every location of the loop but is compared in none of them).
+fn relational_candidates(its: &Its, cands: &[Vec<Atom>]) -> Vec<Vec<Atom>> {
+    let n = its.arity();
+    let mut out: Vec<Vec<Atom>> = vec![Vec::new(); its.locations.len()];
+    let kept = |t: &Transition, p: &Poly| p.vars().iter().all(|&w| t.update()[w] == Poly::var(w));
+    for t in &its.transitions {
+        let l = t.target();
+        if l == its.start {
+            continue;
+        }
+        for (v, u) in t.update().iter().enumerate() {
+            let program_only = u.is_linear() && u.vars().iter().all(|&w| w < n && w != v);
+            if *u == Poly::var(v) || !program_only || u.vars().is_empty() || !kept(t, u) {
+                continue;
+            }
+            let diff = Poly::var(v).sub(u);
+            push_extra(&mut out[l], Atom::ge0(diff.clone()));
+            push_extra(&mut out[l], Atom::ge0(diff.scale(-1)));
+        }
+    }
+    // Forward along kept variables, a few rounds (each round one more transition).
+    for _ in 0..PROPAGATION_ROUNDS {
+        let mut changed = false;
+        for t in &its.transitions {
+            let l = t.target();
+            if l == its.start || t.source == l {
+                continue;
+            }
+            let from: Vec<Atom> = cands[t.source]
+                .iter()
+                .chain(&out[t.source])
+                .filter(|a| kept(t, &a.poly))
+                .cloned()
+                .collect();
+            for a in from {
+                if !cands[l].contains(&a) && !out[l].contains(&a) && out[l].len() < MAX_EXTRA {
+                    out[l].push(a);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    out
+}
+
+/// Relational candidates per location beyond [`MAX_CANDIDATES`].
+const MAX_EXTRA: usize = 12;
+
+/// Rounds of passing candidates on along transitions.
+const PROPAGATION_ROUNDS: usize = 4;
+
+fn push_extra(c: &mut Vec<Atom>, a: Atom) {
+    if c.len() < MAX_CANDIDATES + MAX_EXTRA && a.poly.as_constant().is_none() && !c.contains(&a) {
+        c.push(a);
+    }
 }
 
 /// The greatest inductive subset of the candidates, per location; `None` when `timeout`
@@ -154,11 +227,24 @@ fn houdini(its: &Its, mut inv: Vec<Vec<Atom>>, timeout: Duration) -> Option<Vec<
 
 /// Checked linear invariants per location (guard atoms over the program variables).
 pub fn linear_invariants(its: &Its, timeout: Duration) -> Option<Vec<Vec<Atom>>> {
+    invariants(its, timeout, false)
+}
+
+/// As [`linear_invariants`], with the relational candidates too (assignments' relations,
+/// candidates passed on along kept variables): for the refinements that retry an ITS
+/// without a proof. Not in the first preprocessing: more guard atoms there change which
+/// ranking functions Farkas finds, and on the every-4th sample three linear bounds
+/// became quadratic (SAS10's `maccarthy91`, SPEED's `NestedSingle`, T2's `rlft3`).
+pub fn relational_invariants(its: &Its, timeout: Duration) -> Option<Vec<Vec<Atom>>> {
+    invariants(its, timeout, true)
+}
+
+fn invariants(its: &Its, timeout: Duration, relational: bool) -> Option<Vec<Vec<Atom>>> {
     if its.has_multi_targets() {
         return None;
     }
     let intervals = super::invariants::interval_candidates(its);
-    let mut inv = houdini(its, candidates(its, &intervals), timeout)?;
+    let mut inv = houdini(its, candidates(its, &intervals, relational), timeout)?;
     inv[its.start].clear();
     (!inv.iter().all(|a| a.is_empty())).then_some(inv)
 }
@@ -166,7 +252,16 @@ pub fn linear_invariants(its: &Its, timeout: Duration) -> Option<Vec<Vec<Atom>>>
 /// Adds checked linear invariants to the guards of the transitions leaving their
 /// location (the ITS is returned unchanged when there are none).
 pub fn add_linear_invariants(its: &Its, timeout: Duration) -> Its {
-    let Some(inv) = linear_invariants(its, timeout) else {
+    add(its, linear_invariants(its, timeout), timeout)
+}
+
+/// As [`add_linear_invariants`], with [`relational_invariants`].
+pub fn add_relational_invariants(its: &Its, timeout: Duration) -> Its {
+    add(its, relational_invariants(its, timeout), timeout)
+}
+
+fn add(its: &Its, inv: Option<Vec<Vec<Atom>>>, timeout: Duration) -> Its {
+    let Some(inv) = inv else {
         // Out of time (large systems): the interval invariants alone, checked at once.
         return super::add_interval_invariants(its, timeout);
     };

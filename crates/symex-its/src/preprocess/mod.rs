@@ -15,7 +15,9 @@ mod unsat;
 
 pub use chain::chain;
 pub use invariants::{add_interval_invariants, interval_invariants};
-pub use linear_invariants::{add_linear_invariants, linear_invariants};
+pub use linear_invariants::{
+    add_linear_invariants, add_relational_invariants, linear_invariants, relational_invariants,
+};
 pub use partial_eval::partial_evaluate;
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
@@ -57,7 +59,7 @@ pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
             break;
         }
         // The copies of a split location may have invariants the location had not.
-        let next = add_linear_invariants(&unfolded, timeout);
+        let next = add_relational_invariants(&unfolded, timeout);
         let next = remove_unsatisfiable(&next, timeout);
         current = remove_unreachable(&next);
         split = true;
@@ -83,11 +85,11 @@ pub fn refine_by_partial_evaluation(
         if Instant::now() > deadline {
             return None;
         }
-        let again = add_linear_invariants(its, timeout);
+        let again = add_relational_invariants(its, timeout);
         return (again != *its).then_some(again);
     };
     let refined = remove_unreachable(&refined);
-    let refined = add_linear_invariants(&refined, timeout);
+    let refined = add_relational_invariants(&refined, timeout);
     let refined = remove_unsatisfiable(&refined, timeout);
     Some(remove_unreachable(&refined))
 }
