@@ -493,18 +493,21 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
         .iter()
         .map(|l| l.to_string())
         .collect();
-    println!("  replayed: cost >= L for L = {}", lengths.join(", "));
+    println!(
+        "  replayed: the run reaches cost >= n for n = {}",
+        lengths.join(", ")
+    );
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));
     }
 }
 
-/// The parameter of a family: `T of t3 := scale*(L + shift)`.
+/// The parameter of a family: `T of t3 := scale*(laps + shift)`.
 fn family_param(its: &Its, f: &Family) -> String {
     let t = f.path[f.param.0];
     let name = &its.transitions[t].temps[f.param.1];
-    format!("{name} of t{t} := {}*(L + {})", f.scale, f.shift)
+    format!("{name} of t{t} := {}*(laps + {})", f.scale, f.shift)
 }
 
 /// The per-lap changes of the counted variables: `A' = A + 11, B' = B + 1`.
@@ -554,7 +557,7 @@ fn print_family(its: &Its, f: &Family) {
     let path: Vec<String> = f.path.iter().map(|i| format!("t{i}")).collect();
     let cycle: Vec<String> = f.cycle.iter().map(|i| format!("t{i}")).collect();
     println!(
-        "  path: [{}] with the temporary {}, then [{}] L times ({} per lap), for every L >= 1 (Z3)",
+        "  path: [{}] with the temporary {}, then [{}] `laps` times ({} per lap), for every laps >= 1 (Z3)",
         path.join(", "),
         family_param(its, f),
         cycle.join(", "),
