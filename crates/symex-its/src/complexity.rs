@@ -19,16 +19,18 @@ use crate::exp_size;
 use crate::graph;
 use crate::its::Its;
 use crate::local_size::{
-    guard_constant, non_growing, non_growing_above, temp_bound, update_bound, value_upper_bound,
-    TempBound,
+    capped_by_guard, guard_constant, non_growing, non_growing_above, temp_bound, update_bound,
+    value_upper_bound, TempBound,
 };
 use crate::multiphase;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::scc_size;
+use crate::size_graph::{self, Rvg};
 use crate::termination::{self, Limits, SccProof, Termination};
 use crate::twn::{self, TwnLoop};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 mod twn_entries;
@@ -44,16 +46,26 @@ pub struct Complexity {
     pub proof: Vec<SccProof>,
     /// The loops bounded by their closed forms instead ([`twn`]).
     pub twn: Vec<TwnLoop>,
+    /// Whether a size bound per result variable ([`size_graph`]) was used where the
+    /// SCC-wide ones had none ([`infer_refining`] tries that last).
+    pub used_size_graph: bool,
 }
 
 /// Infers a bound, or says why there is none.
 pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
+    infer_with(its, limits, true)
+}
+
+/// [`infer`], with sizes per result variable ([`size_graph`]) where the SCC-wide ones are
+/// stuck only if `size_graph`.
+fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
         Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
     };
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn.clone();
+    ctx.size_graph = size_graph;
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -86,6 +98,7 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
         transition_bounds,
         proof,
         twn,
+        used_size_graph: ctx.rvg_used,
     })
 }
 
@@ -96,7 +109,9 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 /// indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
-    let first = infer(its, limits);
+    // Without the graph's sizes first: a bound that needs them may be coarser than one a
+    // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
+    let first = infer_with(its, limits, false);
     if rank(&first) == 2 {
         return (its.clone(), first);
     }
@@ -126,13 +141,20 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
             _ => None,
         };
         let Some(refined) = refined else { continue };
-        let c = infer(&refined, &retry);
+        let c = infer_with(&refined, &retry, false);
         // A refinement's bound is taken when it is better: polynomial before exponential.
         if rank(&c) > rank(&best.1) {
             best = (refined, c);
             if rank(&best.1) == 2 {
                 break;
             }
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        // Then with the graph's sizes, on the ITS as given.
+        let c = infer_with(its, limits, true);
+        if rank(&c) > rank(&best.1) {
+            best = (its.clone(), c);
         }
     }
     best
@@ -211,6 +233,28 @@ struct Ctx<'a> {
     /// Per ranking step (its removed transitions): whether its function is
     /// non-increasing on every transition of the current SCC.
     scc_wide: HashMap<Vec<usize>, bool>,
+    /// The result variable graph of the current SCC ([`size_graph`]), the bound of each of
+    /// its SCCs computed so far, those still waiting for a runtime bound (valid while the
+    /// number of known runtime bounds stays the one recorded), and the sizes per
+    /// (location, variable) from it.
+    rvg: Option<Rc<Rvg>>,
+    rvg_bounds: HashMap<usize, Bound>,
+    rvg_waiting: (usize, HashSet<usize>),
+    rvg_at: HashMap<(usize, usize), Bound>,
+    /// Whether [`pick_size`] takes the graph's bound where the SCC-wide one waits.
+    rvg_eager: bool,
+    /// Whether [`Ctx::scc`] may turn to the graph's sizes at all.
+    size_graph: bool,
+    /// Whether an infinite runtime bound of a step is taken (once the SCC is stuck
+    /// without: waiting lets [`Ctx::resynthesize`] look for a better function first).
+    accept_infinite: bool,
+    /// How deep [`Ctx::rvg_guard_cap`] calls are nested, and whether one was refused.
+    rvg_cap_depth: usize,
+    rvg_cap_refused: bool,
+    /// Whether [`pick_size`] took a bound of the graph.
+    rvg_used: bool,
+    /// Per (transition, variable): [`capped_by_guard`]'s bound.
+    guard_caps: HashMap<(usize, usize), Option<TempBound>>,
     solver: Box<dyn symex_solver::Solver>,
     /// When the proof gives up.
     deadline: Instant,
@@ -239,6 +283,17 @@ impl<'a> Ctx<'a> {
             growth_caps: HashMap::new(),
             non_growing: HashMap::new(),
             scc_wide: HashMap::new(),
+            rvg: None,
+            rvg_bounds: HashMap::new(),
+            rvg_waiting: (0, HashSet::new()),
+            rvg_at: HashMap::new(),
+            rvg_eager: false,
+            accept_infinite: false,
+            size_graph: true,
+            rvg_cap_depth: 0,
+            rvg_cap_refused: false,
+            rvg_used: false,
+            guard_caps: HashMap::new(),
             solver: crate::smt::solver(limits.query_timeout),
             deadline: limits.deadline,
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
@@ -303,12 +358,7 @@ impl<'a> Ctx<'a> {
     fn var_size_opt(&mut self, e: usize, source: usize, w: usize) -> Option<Bound> {
         let n = self.its.arity();
         if w >= n {
-            let key = (e, w);
-            if !self.temp_bounds.contains_key(&key) {
-                let tb = temp_bound(self.solver.as_mut(), &self.its.transitions[e], n, w);
-                self.temp_bounds.insert(key, tb);
-            }
-            let Some(tb) = self.temp_bounds[&key].clone() else {
+            let Some(tb) = self.cached_temp_bound(e, w) else {
                 return Some(Bound::Infinite);
             };
             return self.compose_sizes(e, source, &tb);
@@ -321,9 +371,34 @@ impl<'a> Ctx<'a> {
             return Some(b.clone());
         }
         match &self.current {
-            Some((locs, _)) if locs.contains(&source) => self.scc_var_size(w),
+            Some((locs, _)) if locs.contains(&source) => {
+                // One bound for the whole SCC, else per location from the result
+                // variable graph.
+                let scc_wide = self.scc_var_size(w);
+                if scc_wide.as_ref().is_some_and(|b| *b != Bound::Infinite) {
+                    return scc_wide;
+                }
+                if !self.rvg_eager {
+                    return scc_wide;
+                }
+                let per_location = self.rvg_pre_size(e, w);
+                let finite = per_location.as_ref().is_some_and(|b| *b != Bound::Infinite);
+                self.rvg_used |= finite;
+                pick_size(scc_wide, per_location, self.rvg_eager)
+            }
             _ => None,
         }
+    }
+
+    /// [`temp_bound`] of temporary `w` of transition `e` (cached).
+    fn cached_temp_bound(&mut self, e: usize, w: usize) -> Option<TempBound> {
+        let key = (e, w);
+        if !self.temp_bounds.contains_key(&key) {
+            let n = self.its.arity();
+            let tb = temp_bound(self.solver.as_mut(), &self.its.transitions[e], n, w);
+            self.temp_bounds.insert(key, tb);
+        }
+        self.temp_bounds[&key].clone()
     }
 
     fn trivial_component(&mut self, locs: &[usize]) {
@@ -637,6 +712,12 @@ impl<'a> Ctx<'a> {
         self.current = Some((proof.locations.clone(), proof.transitions.clone()));
         self.scc_size.clear();
         self.invariant_tried.clear();
+        self.rvg = Some(Rc::new(Rvg::new(self.its, &proof.transitions)));
+        self.rvg_bounds.clear();
+        self.rvg_waiting = (0, HashSet::new());
+        self.rvg_at.clear();
+        self.rvg_eager = false;
+        self.accept_infinite = false;
         let mut done = vec![false; proof.steps.len()];
         while done.iter().any(|d| !d) || self.twn_open(proof) {
             let mut progress = self.twn_progress(proof);
@@ -644,7 +725,11 @@ impl<'a> Ctx<'a> {
                 if done[k] {
                     continue;
                 }
-                if let Some(b) = self.step_bound(step) {
+                // An infinite bound is final only once nothing else is left to try.
+                let bound = self
+                    .step_bound(step)
+                    .filter(|b| *b != Bound::Infinite || self.accept_infinite);
+                if let Some(b) = bound {
                     for &t in &step.removed {
                         self.rb[t] = Some(b.clone());
                     }
@@ -652,8 +737,17 @@ impl<'a> Ctx<'a> {
                     progress = true;
                 }
             }
+            if !progress && !self.rvg_eager && self.size_graph {
+                // Stuck: sizes per result variable where the SCC-wide ones wait.
+                self.rvg_eager = true;
+                continue;
+            }
             if !progress {
                 progress = self.resynthesize(proof, &mut done);
+            }
+            if !progress && !self.accept_infinite {
+                self.accept_infinite = true;
+                continue;
             }
             if !progress {
                 self.current = None;
@@ -672,11 +766,18 @@ impl<'a> Ctx<'a> {
         }
         // Sizes at the SCC's locations, for the transitions leaving it.
         for v in 0..self.its.arity() {
-            let s = self.scc_var_size(v).unwrap_or(Bound::Infinite);
+            let s = self.scc_var_size(v);
             for &l in &proof.locations {
-                self.pre[l][v] = Some(s.clone());
+                if s.as_ref().is_some_and(|b| *b != Bound::Infinite) {
+                    self.pre[l][v] = s.clone();
+                    continue;
+                }
+                let at = self.rvg_at_location(l, v);
+                self.rvg_used |= at.as_ref().is_some_and(|b| *b != Bound::Infinite);
+                self.pre[l][v] = Some(pick_size(s.clone(), at, true).unwrap_or(Bound::Infinite));
             }
         }
+        self.rvg = None;
         for i in 0..self.its.transitions.len() {
             let t = &self.its.transitions[i];
             if proof.locations.contains(&t.source) && !proof.transitions.contains(&i) {
@@ -973,6 +1074,21 @@ impl Ctx<'_> {
     }
 }
 
+/// The size bound from the SCC-wide `scc` and the per-location `rvg` (`None`: waiting for
+/// a runtime bound): `scc` unless `eager` (the SCC's steps are stuck without `rvg`), so
+/// that everything the SCC-wide bounds prove comes out as before; then `scc` when finite,
+/// else a finite `rvg`, else waiting while `rvg` waits.
+fn pick_size(scc: Option<Bound>, rvg: Option<Bound>, eager: bool) -> Option<Bound> {
+    let finite = |b: &Option<Bound>| b.as_ref().is_some_and(|b| *b != Bound::Infinite);
+    match scc {
+        Some(b) if b != Bound::Infinite || !eager => Some(b),
+        None if !eager => None,
+        _ if finite(&rvg) => rvg,
+        Some(_) if eager && rvg.is_none() => None,
+        other => other,
+    }
+}
+
 /// `p` and the forms equal to it under the guard's linear equalities `±w + r = 0`
 /// (substituting `w` by `∓r`, up to two rounds): candidates for a tighter size bound.
 fn guard_variants(t: &crate::its::Transition, p: &Poly) -> Vec<Poly> {
@@ -1003,4 +1119,256 @@ fn guard_variants(t: &crate::its::Transition, p: &Poly) -> Vec<Poly> {
         out.extend(next);
     }
     out
+}
+
+/// Size bounds per result variable ([`size_graph`]).
+impl Ctx<'_> {
+    /// `|w|` before transition `e`, whose source is in the current SCC: a constant the
+    /// guard gives, else [`Ctx::rvg_at_location`]; `None` while waiting for a runtime bound.
+    fn rvg_pre_size(&mut self, e: usize, w: usize) -> Option<Bound> {
+        let t = &self.its.transitions[e];
+        if let Some(k) = guard_constant(t, w) {
+            return Some(Bound::constant(k));
+        }
+        self.rvg_at_location(t.source, w)
+    }
+
+    /// `|w|` at location `l` of the current SCC: the start value if the run starts there,
+    /// the sizes after the transitions entering `l` from outside, and those after the
+    /// SCC's transitions into `l` (their result variables).
+    fn rvg_at_location(&mut self, l: usize, w: usize) -> Option<Bound> {
+        if let Some(b) = self.rvg_at.get(&(l, w)) {
+            return Some(b.clone());
+        }
+        let its = self.its;
+        let rvg = self.rvg.clone()?;
+        let mut s = Bound::constant(0);
+        if l == its.start {
+            s = Bound::start_var(w);
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if t.target() != l {
+                continue;
+            }
+            let size = match rvg.position(e) {
+                Some(_) => self.rvg_node(e, w)?,
+                None if self.in_current(t.source) => Bound::Infinite,
+                None => self.post_size(e, w)?,
+            };
+            s = s.add(&size);
+        }
+        self.rvg_at.insert((l, w), s.clone());
+        Some(s)
+    }
+
+    fn in_current(&self, l: usize) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(locs, _)| locs.contains(&l))
+    }
+
+    /// The size bound of result variable `(e, w)`, `e` a transition of the current SCC:
+    /// the SCCs of the graph it depends on are bounded in topological order (each once,
+    /// or again after a new runtime bound if it waited for one).
+    fn rvg_node(&mut self, e: usize, w: usize) -> Option<Bound> {
+        let rvg = self.rvg.clone()?;
+        let Some(k) = rvg.position(e) else {
+            return Some(Bound::Infinite);
+        };
+        let c = rvg.comp_of[k * rvg.n + w];
+        if let Some(b) = self.rvg_bounds.get(&c) {
+            return Some(b.clone());
+        }
+        let known = self.rb.iter().filter(|b| b.is_some()).count();
+        if self.rvg_waiting.0 != known {
+            self.rvg_waiting = (known, HashSet::new());
+        }
+        if self.rvg_waiting.1.contains(&c) {
+            return None;
+        }
+        let order = rvg.ancestors(c, &|d| {
+            self.rvg_bounds.contains_key(&d) || self.rvg_waiting.1.contains(&d)
+        });
+        for d in order {
+            if self.rvg_bounds.contains_key(&d) || self.rvg_waiting.1.contains(&d) {
+                continue;
+            }
+            let refused = std::mem::replace(&mut self.rvg_cap_refused, false);
+            let b = self.rvg_component(&rvg, d);
+            // Computed without a cap it could not take here: not final.
+            let b = b.filter(|_| !self.rvg_cap_refused);
+            self.rvg_cap_refused |= refused;
+            match b {
+                Some(b) => {
+                    self.rvg_bounds.insert(d, b);
+                }
+                None => {
+                    self.rvg_waiting.1.insert(d);
+                }
+            }
+        }
+        self.rvg_bounds.get(&c).cloned()
+    }
+
+    /// The bound of every node of the graph's SCC `d`. A node on no cycle: its update
+    /// composed with the sizes before. On a cycle, each node `(t, v)` must take its value
+    /// from one variable `w` of the cycle (`v' = a·w + r`, `r` free of the cycle's
+    /// variables); following a value back along the cycle to where it entered, each step
+    /// of `t` multiplies by `|a|` and adds `|r|`, at most `RB(t)` times, so every node is
+    /// bounded by `Π |a_t|^RB(t) · (entering + Σ_t RB(t)·|r_t|)` — with nothing added
+    /// by steps that never grow `|v|` and copies (`|a| = 1`, `r = 0`), and `k` once for
+    /// `|v'| ≤ max(|v|, k)` ([`non_growing_above`]). Other cycles (sums of the cycle's
+    /// variables) get no bound here; `None` while waiting for a runtime bound.
+    fn rvg_component(&mut self, rvg: &Rvg, d: usize) -> Option<Bound> {
+        let its = self.its;
+        let n = rvg.n;
+        if !rvg.cyclic[d] {
+            let x = rvg.comps[d][0];
+            let t = rvg.inside[x / n];
+            return self.rvg_compose(t, &its.transitions[t].update()[x % n]);
+        }
+        let mut entering = Bound::constant(0);
+        let mut added = Bound::constant(0);
+        let mut growth = Bound::constant(1);
+        for &x in &rvg.comps[d] {
+            let (k, v) = (x / n, x % n);
+            let t = rvg.inside[k];
+            let tr = &its.transitions[t];
+            let cycle = rvg.cycle_vars(k, v);
+            let Some(&w) = cycle.iter().next().filter(|_| cycle.len() == 1) else {
+                return Some(Bound::Infinite);
+            };
+            let p = &tr.update()[v];
+            let Some((a, r)) = exp_size::split_linear(p, w) else {
+                return Some(Bound::Infinite);
+            };
+            if size_graph::poly_deps(tr, n, &r).contains(&w) {
+                return Some(Bound::Infinite);
+            }
+            entering = entering.add(&self.rvg_entering(rvg, d, k, w)?);
+            if w == v && (*p == Poly::var(v) || self.is_non_growing(t, v)) {
+                continue;
+            }
+            if w == v {
+                if let Some(cap) = self.growth_cap(t, v) {
+                    added = added.add(&Bound::constant(cap));
+                    continue;
+                }
+                if let Some(cap) = self.rvg_guard_cap(rvg, d, k, v) {
+                    added = added.add(&cap?);
+                    continue;
+                }
+            }
+            if a.abs() == 1 && r.is_zero() {
+                continue;
+            }
+            let rb = self.rb[t].clone()?;
+            let incr = self.rvg_compose(t, &r)?;
+            added = added.add(&rb.mul(&incr));
+            if a.abs() >= 2 {
+                growth = growth.mul(&rb.base_pow(a));
+            }
+        }
+        Some(growth.mul(&entering.add(&added)))
+    }
+
+    /// [`capped_by_guard`]'s bound `K + Σ_W |w|` of node `(k, v)` of the graph's SCC `d`,
+    /// composed with the sizes before; only when no size it needs depends on `d` (`W` is
+    /// not among the node's edges, so the graph's order does not guarantee that).
+    /// `None` without one, `Some(None)` while waiting for a runtime bound.
+    fn rvg_guard_cap(&mut self, rvg: &Rvg, d: usize, k: usize, v: usize) -> Option<Option<Bound>> {
+        let t = rvg.inside[k];
+        let cap = match self.guard_caps.get(&(t, v)) {
+            Some(c) => c.clone(),
+            None => {
+                let tr = &self.its.transitions[t];
+                let n = self.its.arity();
+                let c = capped_by_guard(self.quick.as_mut(), tr, n, v, &tr.update()[v]);
+                self.guard_caps.insert((t, v), c.clone());
+                c
+            }
+        }?;
+        if self.rvg_cap_depth > 0 {
+            // A cap inside a cap's sizes could need the SCC being bounded (caps are not
+            // edges of the graph): not taken, and what is bounded without it not kept.
+            self.rvg_cap_refused = true;
+            return None;
+        }
+        let earlier = cap.vars.iter().all(|&u| {
+            guard_constant(&self.its.transitions[t], u).is_some()
+                || rvg.preds[k]
+                    .iter()
+                    .all(|&j| !rvg.depends_on(rvg.comp_of[j * rvg.n + u], d))
+        });
+        if !earlier {
+            return None;
+        }
+        let mut wait = false;
+        self.rvg_cap_depth += 1;
+        let b = cap.compose(&mut |u| {
+            self.rvg_pre_size(t, u).unwrap_or_else(|| {
+                wait = true;
+                Bound::Infinite
+            })
+        });
+        self.rvg_cap_depth -= 1;
+        Some((!wait).then_some(b))
+    }
+
+    /// `|w|` before the `k`-th transition of the graph from outside its SCC `d`: the
+    /// start value, the entries into the location SCC and the graph's other SCCs.
+    fn rvg_entering(&mut self, rvg: &Rvg, d: usize, k: usize, w: usize) -> Option<Bound> {
+        let its = self.its;
+        let l = its.transitions[rvg.inside[k]].source;
+        let mut s = Bound::constant(0);
+        if l == its.start {
+            s = Bound::start_var(w);
+        }
+        for e in 0..its.transitions.len() {
+            let t = &its.transitions[e];
+            if t.target() != l {
+                continue;
+            }
+            let size = match rvg.position(e) {
+                Some(j) if rvg.comp_of[j * rvg.n + w] == d => continue,
+                Some(_) => self.rvg_node(e, w)?,
+                None if self.in_current(t.source) => Bound::Infinite,
+                None => self.post_size(e, w)?,
+            };
+            s = s.add(&size);
+        }
+        Some(s)
+    }
+
+    /// `|p|` over the variables before transition `t` of the current SCC, with the sizes
+    /// of [`Ctx::rvg_pre_size`] (temporaries by [`temp_bound`] over those).
+    fn rvg_compose(&mut self, t: usize, p: &Poly) -> Option<Bound> {
+        let n = self.its.arity();
+        let mut missing = false;
+        let b = Bound::of_poly(p, &mut |w| {
+            let size = if w < n {
+                self.rvg_pre_size(t, w)
+            } else {
+                match self.cached_temp_bound(t, w) {
+                    Some(tb) => {
+                        let mut wait = false;
+                        let b = tb.compose(&mut |u| {
+                            self.rvg_pre_size(t, u).unwrap_or_else(|| {
+                                wait = true;
+                                Bound::Infinite
+                            })
+                        });
+                        (!wait).then_some(b)
+                    }
+                    None => Some(Bound::Infinite),
+                }
+            };
+            size.unwrap_or_else(|| {
+                missing = true;
+                Bound::Infinite
+            })
+        });
+        (!missing).then_some(b)
+    }
 }

@@ -13,6 +13,13 @@ pub fn sccs(its: &Its, ts: &[usize]) -> Vec<Vec<usize>> {
             succ[t.source].push(*target);
         }
     }
+    components(succ)
+}
+
+/// The SCCs of the graph with successor lists `succ` (nodes `0..succ.len()`), each
+/// sorted, sources before targets (topological order).
+pub fn components(succ: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    let n = succ.len();
     let mut state = Tarjan {
         succ,
         index: vec![usize::MAX; n],

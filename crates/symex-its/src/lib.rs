@@ -39,6 +39,7 @@ pub mod print;
 pub mod ranking;
 pub mod recurrent;
 pub mod scc_size;
+pub mod size_graph;
 pub mod smt;
 pub mod termination;
 pub mod twn;

@@ -301,3 +301,47 @@ pub fn guard_constant(t: &Transition, w: usize) -> Option<i128> {
     }
     Some(lo?.checked_abs()?.max(hi?.checked_abs()?))
 }
+
+/// Whether the update `p` of `v` on `t` never takes `|v|` above `max(|v|, K + Σ_{w∈W} |w|)`
+/// with `W` the other program variables of the guard atoms that mention `v` and `K` their
+/// constants and `p`'s (Z3; `E' = E + 1` under `F ≥ E`: `|E'| ≤ max(|E|, |F| + 1)`). Like
+/// [`non_growing_above`] with a bound over other variables: a step that only climbs
+/// towards a bound the guard sets adds that bound once, however often it runs.
+pub fn capped_by_guard(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    n: usize,
+    v: usize,
+    p: &Poly,
+) -> Option<TempBound> {
+    let atoms = atoms_on(t, &BTreeSet::from([v]));
+    let constant = atoms
+        .iter()
+        .map(|a| a.poly.constant_term().checked_abs())
+        .chain([p.constant_term().checked_abs()])
+        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
+    let mut vars: Vec<usize> = atoms
+        .iter()
+        .flat_map(|a| a.poly.vars())
+        .filter(|w| *w < n && *w != v)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    if vars.is_empty() {
+        return None;
+    }
+    let var = |w: usize| smt::int_var("v", w);
+    let guard = smt::guard_terms(&t.guard, &var);
+    let cap = vars
+        .iter()
+        .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
+    let abs = smt::abs(&var(v));
+    let m = cap.ile(&abs).ite(&abs, &cap);
+    let new = smt::poly_term(p, &var);
+    let cond = new.ile(&m).and(&new.ineg().ile(&m));
+    matches!(solver.must_be_true(&guard, &cond), Ok(true)).then_some(TempBound {
+        vars,
+        constant,
+        factor: 1,
+    })
+}

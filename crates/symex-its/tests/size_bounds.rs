@@ -119,3 +119,39 @@ fn copies_between_counters_keep_their_maximum() {
     assert!(c.bound.eval(&[0, 4, 0, 0, 0]).unwrap() >= 52);
     assert!(check_runs(&its, &c, 5, 60) > 40);
 }
+
+#[test]
+fn guard_capped_counter_bounds_its_copy_without_runtime_bounds() {
+    // The shape of WTC's `counterex1b`: each round copies A into C, counts C down, sets
+    // E := C and counts E up to F + 1, then A := E. A, C and E bound each other; E's
+    // step `E + 1` under `F ≥ E` never takes |E| above max(|E|, |F| + 1), so the result
+    // variables of the cycle are bounded by the entry sizes and |F| + 1 (no runtime bound
+    // needed), and each of the B + 1 rounds runs both loops O(n) times.
+    let (its, c) = analyse(
+        "  l0(A,B,C,E,F) -> l1(A,B,C,E,F)\n  l1(A,B,C,E,F) -> l2(A,B,A,E,F) :|: B >= 0\n  l2(A,B,C,E,F) -> l2(A,B,C - 1,E,F) :|: C >= 0\n  l2(A,B,C,E,F) -> l3(A,B,C,C,F) :|: 0 >= C + 1\n  l3(A,B,C,E,F) -> l3(A,B,C,E + 1,F) :|: F >= E\n  l3(A,B,C,E,F) -> l1(E,B - 1,C,E,F) :|: E >= F + 1\n",
+        "A B C E F",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n^2)"));
+    // Hand-computed at A = 3, B = 2, F = 1: 1 + (1 + 4 + 1 + 3 + 1) + 2·(1 + 3 + 1 + 3 + 1)
+    // = 29 (C counts 3..0 then 2..0 twice, E counts −1..1 each round).
+    assert!(c.bound.eval(&[3, 2, 0, 0, 1]).unwrap() >= 29);
+    assert!(check_runs(&its, &c, 6, 60) > 40);
+}
+
+#[test]
+fn inner_counter_reset_at_the_outer_head_gets_a_size_per_result_variable() {
+    // The shape of T2's `elmhes`: D := B at the outer head, then (through l3) an inner
+    // loop counts D up to A + 1 on two paths; B counts up to A. D after the reset is a
+    // result variable of its own, bounded by B's size, so the inner loop's entry value
+    // A − D needs no runtime bound of the inner loop (one SCC-wide size of D would).
+    let (its, c) = analyse(
+        "  l0(A,B,C,D,E) -> l1(A,B,C,D,E)\n  l1(A,B,C,D,E) -> l2(A,B,0,B,E) :|: A >= B + 1\n  l2(A,B,C,D,E) -> l2(A,B,C,D,E + 1) :|: A >= E\n  l2(A,B,C,D,E) -> l2(A,B,X,E,E + 1) :|: A >= E\n  l2(A,B,C,D,E) -> l3(A,B,C,D,E) :|: E >= A + 1\n  l3(A,B,C,D,E) -> l4(A,B,C,D,E)\n  l4(A,B,C,D,E) -> l4(A,B,C,D + 1,E) :|: A >= D\n  l4(A,B,C,D,E) -> l5(A,B,C,D,E) :|: A >= D && X >= 1\n  l5(A,B,C,D,E) -> l4(A,B,C,D + 1,E) :|: E >= A + 1\n  l4(A,B,C,D,E) -> l1(A,B + 1,C,D,E) :|: D >= A + 1\n",
+        "A B C D E",
+    );
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n^2)"));
+    // Hand-computed for one run at A = 3, B = C = D = E = 0 (E's first loop step, D's
+    // one-step path): 1 + (1 + 4 + 1 + 1 + 4 + 1) + (1 + 1 + 1 + 3 + 1) + (1 + 1 + 1 + 2
+    // + 1) = 26.
+    assert!(c.bound.eval(&[3, 0, 0, 0, 0]).unwrap() >= 26);
+    assert!(check_runs(&its, &c, 5, 60) > 40);
+}
