@@ -30,6 +30,10 @@ try:
 except ImportError:
     sys.exit("its_check.py needs the z3-solver package: pip install z3-solver")
 
+# Exponential bounds print integers of many thousand digits.
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
+
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
 
 

@@ -441,12 +441,14 @@ fn timeout_or(reason: &str, limits: &Limits) -> String {
 
 /// A loop bounded by its closed form (`symex_its::twn`), in words.
 fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
-    let update = its.transitions[l.transitions[0]].update();
+    let t = &its.transitions[l.transitions[0]];
+    let update = t.update();
     let scale: Vec<String> = l
         .factors
         .keys()
         .map(|v| {
-            let u = update[*v].display(&|w| its.vars[w].clone());
+            // Temporaries (fixed by the guard) have their names from the rule.
+            let u = update[*v].display(&|w| its.var_name(t, w));
             format!("{}' = {u}", its.vars[*v])
         })
         .collect();
@@ -491,18 +493,21 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
         .iter()
         .map(|l| l.to_string())
         .collect();
-    println!("  replayed: cost >= L for L = {}", lengths.join(", "));
+    println!(
+        "  replayed: the run reaches cost >= n for n = {}",
+        lengths.join(", ")
+    );
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));
     }
 }
 
-/// The parameter of a family: `T of t3 := scale*(L + shift)`.
+/// The parameter of a family: `T of t3 := scale*(laps + shift)`.
 fn family_param(its: &Its, f: &Family) -> String {
     let t = f.path[f.param.0];
     let name = &its.transitions[t].temps[f.param.1];
-    format!("{name} of t{t} := {}*(L + {})", f.scale, f.shift)
+    format!("{name} of t{t} := {}*(laps + {})", f.scale, f.shift)
 }
 
 /// The per-lap changes of the counted variables: `A' = A + 11, B' = B + 1`.
@@ -552,7 +557,7 @@ fn print_family(its: &Its, f: &Family) {
     let path: Vec<String> = f.path.iter().map(|i| format!("t{i}")).collect();
     let cycle: Vec<String> = f.cycle.iter().map(|i| format!("t{i}")).collect();
     println!(
-        "  path: [{}] with the temporary {}, then [{}] L times ({} per lap), for every L >= 1 (Z3)",
+        "  path: [{}] with the temporary {}, then [{}] `laps` times ({} per lap), for every laps >= 1 (Z3)",
         path.join(", "),
         family_param(its, f),
         cycle.join(", "),

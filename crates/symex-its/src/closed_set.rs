@@ -170,7 +170,6 @@ fn closed_tail(
     h: usize,
     deadline: Instant,
 ) -> Option<Witness> {
-    let n = its.arity();
     // The transitions of the tail in the order first taken, with their temporaries.
     let mut order: Vec<usize> = Vec::new();
     let mut seen: BTreeMap<usize, Vec<Use>> = BTreeMap::new();
@@ -202,17 +201,72 @@ fn closed_tail(
         .iter()
         .map(|(&l, xs)| (l, candidates(its, l, xs, &paired)))
         .collect();
+    let mut strategy = strategy;
+    // A location whose set lets the strategy stop gets its other transitions into `L`
+    // (enabled there): the tail may have seen only some cases of a switch (T2's `cover`).
+    for _ in 0..EXTENSIONS {
+        if !close(its, solver, &strategy, &mut sets, deadline)? {
+            return None;
+        }
+        let Some((l, dead)) = dead_state(its, solver, &strategy, &sets)? else {
+            let loc = run.trace[h].0;
+            return Some(Witness {
+                start: start.to_vec(),
+                path: run.taken[..h].to_vec(),
+                path_temps: run.temps[..h].to_vec(),
+                lp: strategy[0].0,
+                cycle: strategy.iter().map(|(t, _)| *t).collect(),
+                cycle_temps: strategy.iter().map(|(_, p)| p.clone()).collect(),
+                first_enabled: true,
+                recurrent_set: describe(its, &sets, loc),
+            });
+        };
+        let more: Vec<(usize, Vec<Poly>)> = (0..its.transitions.len())
+            .filter(|i| !strategy.iter().any(|(t, _)| t == i))
+            .map(|i| (i, &its.transitions[i]))
+            .filter(|(_, t)| t.source == l && sets.contains_key(&t.target()))
+            .map(|(i, t)| (i, skolem(its, t, &[])))
+            .filter(|(i, temps)| {
+                successor(&its.transitions[*i], temps, &dead).is_some() && {
+                    let mut values = dead.clone();
+                    values.extend(temps.iter().filter_map(|p| p.eval(&dead)));
+                    its.transitions[*i]
+                        .guard
+                        .iter()
+                        .all(|a| a.holds(&values) == Some(true))
+                }
+            })
+            .collect();
+        if more.is_empty() {
+            return None;
+        }
+        strategy.extend(more);
+    }
+    None
+}
+
+/// Rounds of adding transitions where the strategy could stop.
+const EXTENSIONS: usize = 4;
+
+/// Shrinks `sets` until every transition of the strategy keeps them (Houdini style:
+/// every round drops at least one atom); `Some(false)` when a violation drops none,
+/// `None` past the deadline or on a solver failure.
+fn close(
+    its: &Its,
+    solver: &mut dyn Solver,
+    strategy: &[(usize, Vec<Poly>)],
+    sets: &mut BTreeMap<usize, Vec<Atom>>,
+    deadline: Instant,
+) -> Option<bool> {
     let var = |v: usize| smt::int_var("c", v);
-    let x: Vec<Term> = (0..n).map(var).collect();
-    // Closure, Houdini style: every round drops at least one atom or ends.
+    let x: Vec<Term> = (0..its.arity()).map(var).collect();
     let total: usize = sets.values().map(Vec::len).sum();
-    let mut closed = false;
     for _ in 0..=total {
         if Instant::now() > deadline {
             return None;
         }
         let mut dropped = false;
-        for (t, temps) in &strategy {
+        for (t, temps) in strategy {
             let tr = &its.transitions[*t];
             let (pre, post) = step_terms(its, tr, temps, &x)?;
             let mut query: Vec<Term> = sets[&tr.source]
@@ -233,58 +287,56 @@ fn closed_tail(
                 .iter()
                 .map(|v| model.value_of(v).as_int())
                 .collect::<Option<_>>()?;
-            let after = successor(tr, temps, &before)?;
+            let Some(after) = successor(tr, temps, &before) else {
+                return Some(false);
+            };
             let set = sets.get_mut(&tr.target())?;
             let len = set.len();
             set.retain(|a| a.holds(&after) == Some(true));
             if set.len() == len {
-                return None;
+                return Some(false);
             }
             dropped = true;
         }
         if !dropped {
-            closed = true;
-            break;
+            return Some(true);
         }
     }
-    if !closed || !live(its, solver, &strategy, &sets, &var) {
-        return None;
-    }
-    let loc = run.trace[h].0;
-    Some(Witness {
-        start: start.to_vec(),
-        path: run.taken[..h].to_vec(),
-        path_temps: run.temps[..h].to_vec(),
-        lp: order[0],
-        cycle: order.clone(),
-        cycle_temps: strategy.iter().map(|(_, p)| p.clone()).collect(),
-        first_enabled: true,
-        recurrent_set: describe(its, &sets, loc),
-    })
+    Some(false)
 }
 
-/// Whether from every state of each `R_l` some transition of the strategy is enabled.
-fn live(
+/// A location and a state of its set where no transition of the strategy is enabled
+/// (`Some(None)`: there is none, the strategy never stops; `None`: the solver failed).
+fn dead_state(
     its: &Its,
     solver: &mut dyn Solver,
     strategy: &[(usize, Vec<Poly>)],
     sets: &BTreeMap<usize, Vec<Atom>>,
-    var: &dyn Fn(usize) -> Term,
-) -> bool {
+) -> Option<Option<(usize, Vec<i128>)>> {
+    let var = |v: usize| smt::int_var("c", v);
     let x: Vec<Term> = (0..its.arity()).map(var).collect();
-    sets.iter().all(|(&l, set)| {
-        let mut query: Vec<Term> = set.iter().map(|a| smt::atom_term(a, var)).collect();
+    for (&l, set) in sets {
+        let mut query: Vec<Term> = set.iter().map(|a| smt::atom_term(a, &var)).collect();
         for (t, temps) in strategy
             .iter()
             .filter(|(t, _)| its.transitions[*t].source == l)
         {
-            let Some((pre, _)) = step_terms(its, &its.transitions[*t], temps, &x) else {
-                return false;
-            };
+            let (pre, _) = step_terms(its, &its.transitions[*t], temps, &x)?;
             query.push(Term::and_all(&pre).not());
         }
-        matches!(solver.model(&query), Ok(None))
-    })
+        match solver.model(&query) {
+            Ok(None) => {}
+            Ok(Some(m)) => {
+                let state: Vec<i128> = x
+                    .iter()
+                    .map(|v| m.value_of(v).as_int())
+                    .collect::<Option<_>>()?;
+                return Some(Some((l, state)));
+            }
+            Err(_) => return None,
+        }
+    }
+    Some(None)
 }
 
 /// The guard of `t` and its update over the terms `x`, its temporaries replaced by
@@ -365,7 +417,7 @@ fn skolem(its: &Its, t: &Transition, uses: &[Use]) -> Vec<Poly> {
 /// two distinct values of `x_w` (a coin that follows the state: `G = 2 − F` keeps T2's
 /// `randomwalk` between 1 and 2).
 fn line_through(uses: &[Use], w: usize, q: usize) -> Option<Poly> {
-    let (x0, t0) = (uses[0].0[w], uses[0].1[q]);
+    let (x0, t0) = uses.first().map(|(x, ts)| (x[w], ts[q]))?;
     let (x1, t1) = uses
         .iter()
         .map(|(x, ts)| (x[w], ts[q]))

@@ -282,17 +282,46 @@ fn max_depth(count: usize) -> usize {
     }
 }
 
-/// `its` with only the transitions inside its SCCs. For termination alone: an infinite
-/// run ends inside one SCC (from a state its guards and invariants allow), so when the
-/// cycles terminate from every state, `its` does — and [`prove`] never needs the rest.
+/// Incoming × outgoing pairs up to which the retry on the cycles splits a location (one
+/// more incoming, the new entry, than the loop itself has: counterex1a's head has 7 × 6).
+const CYCLE_PAIRS: usize = 64;
+
+/// `its` with only the transitions inside its SCCs, entered from a new start location
+/// by a transition without guard to each location on a cycle (any state there). For
+/// termination alone: an infinite run ends inside one SCC, and from the state it is in
+/// there the new ITS has the same run; so when every run of the new ITS ends, every run
+/// of `its` does. (The original guards keep their invariants; the new entries assume
+/// nothing, so invariants found again on the new ITS hold everywhere they are added.)
 fn cycles_only(its: &Its) -> Its {
     let all: Vec<usize> = (0..its.transitions.len()).collect();
-    let keep: Vec<usize> = graph::sccs(its, &all)
-        .iter()
-        .flat_map(|locs| graph::inside(its, &all, locs))
-        .collect();
     let mut out = its.clone();
-    out.transitions = keep.iter().map(|&i| its.transitions[i].clone()).collect();
+    out.transitions.clear();
+    let mut heads = Vec::new();
+    for locs in graph::sccs(its, &all) {
+        let inside = graph::inside(its, &all, &locs);
+        if !inside.is_empty() {
+            heads.extend(locs);
+            out.transitions
+                .extend(inside.iter().map(|&i| its.transitions[i].clone()));
+        }
+    }
+    let mut name = String::from("cycles_start");
+    while its.locations.contains(&name) {
+        name.push('_');
+    }
+    let start = out.location(&name);
+    out.start = start;
+    let identity: Vec<Poly> = (0..its.arity()).map(Poly::var).collect();
+    for l in heads {
+        out.transitions.push(crate::its::Transition {
+            source: start,
+            targets: vec![(l, identity.clone())],
+            guard: Vec::new(),
+            cost: Poly::constant(1),
+            temps: Vec::new(),
+            com: false,
+        });
+    }
     out
 }
 
@@ -314,6 +343,7 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
 /// same runs), then unfolded by the last transition ([`crate::preprocess::refine`]), within about twice the first attempt's time plus two seconds. Returns the
 /// ITS the proof's transition indices refer to.
 pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
+    let original = its;
     let started = Instant::now();
     let first = prove(its, limits);
     if matches!(first, Termination::Yes(_)) {
@@ -324,6 +354,16 @@ pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
         query_timeout: limits.query_timeout.min(budget),
         deadline: limits.deadline.min(Instant::now() + budget),
     };
+    // The relational invariants first (T2's `new_ex`: `A ≥ C + 1` bounds `A` where
+    // `C ≥ 1`), and the refinements on top of them (`eric`'s `A ≥ B`).
+    let related = crate::preprocess::add_relational_invariants(its, retry.query_timeout);
+    let its = &related;
+    if related != *original {
+        let second = prove(its, &retry);
+        if matches!(second, Termination::Yes(_)) {
+            return (related, second);
+        }
+    }
     let sccs = unproved_sccs(its, &retry);
     let refined = crate::preprocess::refine_by_partial_evaluation(
         its,
@@ -342,12 +382,14 @@ pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
     // down while `b ≠ 0`, and no step changes `b` — the two loops never follow each
     // other, but the loop head also has a dozen exits that would make the split too large.
     if Instant::now() < retry.deadline {
-        if let Some(unfolded) = crate::preprocess::refine(&cycles_only(its), retry.query_timeout) {
+        if let Some(unfolded) =
+            crate::preprocess::refine_with(&cycles_only(its), retry.query_timeout, CYCLE_PAIRS)
+        {
             let third = prove(&unfolded, &retry);
             if matches!(third, Termination::Yes(_)) {
                 return (unfolded, third);
             }
         }
     }
-    (its.clone(), first)
+    (original.clone(), first)
 }

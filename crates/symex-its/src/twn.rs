@@ -8,8 +8,9 @@
 //! An atom `g(x) ≥ 0` reads `(1/L)·Σ_{(b,k)} α_{b,k}(x)·n^k·b^n` after `n` steps (`α`
 //! integral). Its *eventual sign* is that of the first non-zero `α` in the order of growth
 //! (bases, then powers of `n`, descending; base-0 terms vanish from `n = 1` on). If it is
-//! negative, at `(B, K)`, the atom is negative for every `n ≥ N = 1 + Σ_i w_i·|α_i|` with
-//! `w_i = m·C^{k_i+1}·(k_i+1)!` (`m` terms, `C ≥ 2` the largest base): each other term is
+//! negative, at `(B, K)`, the atom is negative for every `n ≥ N = 1 + Σ_i w_i·|α_i|` over
+//! the terms `i` after the first (only those below the leading one are non-zero besides it)
+//! with `w_i = m·C^{k_i+1}·(k_i+1)!` (`m` of them, `C ≥ 2` the largest base): each other term is
 //! below `n^K·B^n/m` — for the same base as `n^{K−k} ≥ n > m·|α|`, for a smaller base `b` as
 //! `(B/b)^n ≥ e^{n/B} > (n/B)^{k+1}/(k+1)! ≥ m·|α|·n^k` — and `|α_{B,K}| ≥ 1`. So when Z3
 //! proves that from every state satisfying a guard each transition's guard has an atom of
@@ -18,7 +19,7 @@
 
 use crate::closed_form::{self, PolyExp};
 use crate::graph;
-use crate::its::{Atom, Its, Rel, Transition};
+use crate::its::{Atom, Its, Rel};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::smt;
@@ -52,19 +53,20 @@ pub fn analyse(
     ts: &[usize],
     solver: &mut dyn Solver,
 ) -> Option<TwnLoop> {
-    let trans: Vec<&Transition> = ts.iter().map(|&i| &its.transitions[i]).collect();
-    let first = trans.first()?;
-    if trans.iter().any(|t| {
-        t.source != location || t.target() != location || t.update() != first.update() || t.com
-    }) {
+    let n = its.arity();
+    let mut loops = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        if t.source != location || t.targets.len() != 1 || t.target() != location {
+            return None;
+        }
+        loops.push(without_temps(t.update(), ge_atoms(&t.guard)?, n));
+    }
+    let (update, _) = loops.first()?.clone();
+    if loops.iter().any(|(u, _)| *u != update) {
         return None;
     }
-    let n = its.arity();
-    let guards: Vec<Vec<Atom>> = trans
-        .iter()
-        .map(|t| ge_atoms(&t.guard))
-        .collect::<Option<_>>()?;
-    let update = first.update().to_vec();
+    let guards: Vec<Vec<Atom>> = loops.into_iter().map(|(_, g)| g).collect();
     let vars = closed_form::closure(&update, n, &guard_vars(&guards))?;
     let factors: BTreeMap<usize, i128> = vars
         .iter()
@@ -282,12 +284,13 @@ fn expand(p: &Poly, closed: &BTreeMap<usize, PolyExp>) -> Option<Expanded> {
 }
 
 /// `N − 1 = Σ_i m·C^{k_i+1}·(k_i+1)!·|α_i|` (see the module comment), in the absolute
-/// values.
+/// values. Only terms below the leading one count, so the fastest-growing term never does
+/// and `m` is one less than the number of terms (`B' = A` under `B = 0`: `N = 1`).
 fn threshold(atom: &Expanded) -> Option<Poly> {
-    let m = atom.len() as i128;
+    let m = atom.len() as i128 - 1;
     let top = atom.iter().map(|(b, _, _)| *b).max().unwrap_or(1).max(2);
     let mut sum = Poly::default();
-    for (_, k, alpha) in atom {
+    for (_, k, alpha) in atom.iter().skip(1) {
         let mut w = m;
         for j in 1..=k + 1 {
             w = w.checked_mul(top)?.checked_mul(j as i128)?;
@@ -295,6 +298,37 @@ fn threshold(atom: &Expanded) -> Option<Poly> {
         sum = sum.checked_add(&alpha.abs_coeffs().checked_scale(w)?)?;
     }
     Some(sum)
+}
+
+/// The update and guard with each temporary that the guard fixes (`p ≥ 0 ∧ −p ≥ 0`,
+/// `p = ±w + r`, `r` over program variables: FGPSF09's `eval(A) → eval(B)` under
+/// `B + 2A ≥ 10 ∧ 10 ≥ 2A + B`) replaced by its value.
+fn without_temps(update: &[Poly], guard: Vec<Atom>, n: usize) -> (Vec<Poly>, Vec<Atom>) {
+    let mut update = update.to_vec();
+    let mut guard = guard;
+    loop {
+        let temps: BTreeSet<usize> = update
+            .iter()
+            .flat_map(|p| p.vars())
+            .chain(guard_vars(std::slice::from_ref(&guard)))
+            .filter(|&w| w >= n)
+            .collect();
+        let fixed = temps.iter().find_map(|&w| {
+            guard.iter().find_map(|a| {
+                let c = a.poly.linear_coeff(w);
+                let r = a.poly.sub(&Poly::var(w).scale(c));
+                let opposite = guard.iter().any(|b| b.poly == a.poly.scale(-1));
+                (c.abs() == 1 && opposite && r.vars().iter().all(|&v| v < n))
+                    .then(|| (w, r.scale(-c)))
+            })
+        });
+        let Some((w, value)) = fixed else {
+            return (update, guard);
+        };
+        let subst = |p: &Poly| p.substitute(&|v| if v == w { value.clone() } else { Poly::var(v) });
+        update = update.iter().map(subst).collect();
+        guard = guard.iter().map(|a| Atom::ge0(subst(&a.poly))).collect();
+    }
 }
 
 /// The atoms as `p ≥ 0` (an equality as two); `None` for a disequality.

@@ -565,3 +565,30 @@ fn set_closed_under_loops_of_growing_length_gets_a_witness() {
     assert!(w.start[2] >= 0, "only N ≥ 0 loops: {w:?}");
     assert!(follow(&its, &w, 1_000), "{w:?}");
 }
+
+#[test]
+fn retry_on_the_cycles_keeps_runs_that_start_inside_them() {
+    // `B = 0` counts `Y` up forever; `B ≥ 1` counts it down. The two loops never follow
+    // each other, so the retry splits the head — and must keep the runs that are already
+    // at the head (a refinement that lost them proved this YES).
+    let its = its(
+        "  l0(B,Y) -> l1(B,Y)\n  l1(B,Y) -> l1(B,Y + 1) :|: B = 0\n  l1(B,Y) -> l1(B,Y - 1) :|: B >= 1 && Y >= 1\n  l1(B,Y) -> l2(B,Y) :|: 0 >= B + 1\n",
+        "B Y",
+    );
+    let (_, result) = termination::prove_refining(&its, &limits());
+    assert!(matches!(result, Termination::Maybe(..)));
+    let w = symex_its::nontermination::prove(&its, Duration::from_secs(10)).expect("a witness");
+    assert_eq!(w.start[0], 0, "only B = 0 loops: {w:?}");
+}
+
+#[test]
+fn cycles_retried_alone_keep_their_entries() {
+    // symex term's ITS of `unsigned char x, j = 0; while (j <= x) j++;` (the brute-force
+    // test of symex-term caught it): for x = 255 `j`
+    // wraps to 0 and the loop never ends. The retry on the cycles alone once dropped the
+    // start transition, found every location unreachable and answered YES.
+    let rules = "  l0(X0,X1) -> l1(T0,1) :|: T0 >= 0 && 255 >= T0\n  l1(X0,X1) -> l1(X0,T4) :|: X0 >= 0 && 255 >= X0 && X1 >= 0 && 255 >= X1 && X0 + X1 >= 1 && X0 + 1 >= X1 && X1 + 255 >= X0 && X0 + 255 >= X1 && X0 >= X1 && X1 >= 255 && T4 >= 0 && 255 >= T4 && T4 + 255 = X1\n  l1(X0,X1) -> l1(X0,T3) :|: X0 >= 0 && 255 >= X0 && X1 >= 0 && 255 >= X1 && X0 + X1 >= 1 && X0 + 1 >= X1 && X1 + 255 >= X0 && X0 + 255 >= X1 && X0 >= X1 && X1 + 1 >= 0 && 254 >= X1 && T3 >= 0 && 255 >= T3 && T3 = X1 + 1\n";
+    let its = its(rules, "X0 X1 T0 T3 T4");
+    let (_, result) = termination::prove_refining(&its, &limits());
+    assert!(!matches!(result, Termination::Yes(_)), "{result:?}");
+}

@@ -99,32 +99,41 @@ impl Ctx<'_> {
             })
     }
 
-    /// `|v|` after `e` from the sizes of the transitions entering `e`'s source `s` (which
-    /// are all that set the values there when no self-loop at `s` changes them), each
-    /// composed with the sizes before it; `None` if `s` has such a self-loop, is the start,
-    /// or a size is unknown or infinite.
+    /// `|v|` after `e` from the sizes of the transitions entering `e`'s source `s`, each
+    /// composed with the sizes before it (they set every value there), plus `RB(t)·|d|`
+    /// for each self-loop `t` at `s` that adds `d` (`A' = A + C`); `None` if a self-loop
+    /// changes a variable otherwise, or a size is unknown or infinite.
     fn size_after_from_sources(&mut self, e: usize, v: usize) -> Option<Bound> {
         let its = self.its;
         let t = &its.transitions[e];
         let s = t.source;
         let q = t.update()[v].clone();
-        if its.start == s || q.vars().iter().any(|&w| w >= its.arity()) {
+        if q.vars().iter().any(|&w| w >= its.arity()) {
             return None;
         }
         let mut sizes = vec![Bound::Infinite; its.arity()];
         for w in q.vars() {
             let mut total = Bound::constant(0);
+            if its.start == s {
+                total = Bound::start_var(w);
+            }
             for (i, into) in its.transitions.iter().enumerate() {
                 if into.target() != s {
                     continue;
                 }
-                if into.source == s {
-                    if into.update()[w] != Poly::var(w) {
+                let b = if into.source == s {
+                    let d = into.update()[w].sub(&Poly::var(w));
+                    if d.is_zero() {
+                        continue;
+                    }
+                    if d.vars().contains(&w) {
                         return None;
                     }
-                    continue;
-                }
-                let b = self.post_size(i, w)?;
+                    let rb = self.rb[i].clone()?;
+                    rb.mul(&self.compose(i, s, &d)?)
+                } else {
+                    self.post_size(i, w)?
+                };
                 if b == Bound::Infinite {
                     return None;
                 }

@@ -22,7 +22,7 @@ pub use partial_eval::partial_evaluate;
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use tighten::tighten;
-pub use unfold::unfold;
+pub use unfold::{unfold, unfold_with};
 pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
 
@@ -46,6 +46,12 @@ pub fn preprocess(its: &Its, timeout: Duration) -> Its {
 /// to retry with when the preprocessed ITS gets no proof (unfolding everywhere costs
 /// more proofs than it gains).
 pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
+    refine_with(its, timeout, unfold::MAX_PAIRS)
+}
+
+/// As [`refine`], splitting locations with up to `max_pairs` incoming × outgoing pairs
+/// (the termination prover's retry on the cycles alone, whose heads have fewer exits).
+pub fn refine_with(its: &Its, timeout: Duration, max_pairs: usize) -> Option<Its> {
     let limit = 4 * its.transitions.len() + 32;
     let mut current = its.clone();
     let mut split = false;
@@ -53,7 +59,7 @@ pub fn refine(its: &Its, timeout: Duration) -> Option<Its> {
     // not yet tell apart (T2's a.10.c: `f3 → f4 → f3`, split at f4 first, then at f3):
     // a few rounds, while the ITS stays at most four times as large.
     for _ in 0..REFINE_ROUNDS {
-        let unfolded = unfold(&current, timeout);
+        let unfolded = unfold_with(&current, timeout, max_pairs);
         if unfolded.locations.len() == current.locations.len() || unfolded.transitions.len() > limit
         {
             break;

@@ -16,7 +16,7 @@ use symex_expr::Term;
 use symex_solver::Solver;
 
 /// Locations with more incoming × outgoing pairs than this are not split.
-const MAX_PAIRS: usize = 36;
+pub(crate) const MAX_PAIRS: usize = 36;
 
 fn feasible(solver: &mut dyn Solver, its: &Its, a: &Transition, b: &Transition) -> bool {
     let ab = compose(its, a, b);
@@ -36,14 +36,14 @@ fn fresh_name(its: &Its, base: String) -> String {
 }
 
 /// Splits location `l` if some incoming/outgoing pair is infeasible; whether it did.
-fn split(its: &mut Its, l: usize, solver: &mut dyn Solver) -> bool {
+fn split(its: &mut Its, l: usize, solver: &mut dyn Solver, max_pairs: usize) -> bool {
     let ins: Vec<usize> = (0..its.transitions.len())
         .filter(|&i| its.transitions[i].target() == l)
         .collect();
     let outs: Vec<usize> = (0..its.transitions.len())
         .filter(|&i| its.transitions[i].source == l)
         .collect();
-    if ins.len() < 2 || outs.is_empty() || ins.len() * outs.len() > MAX_PAIRS {
+    if ins.len() < 2 || outs.is_empty() || ins.len() * outs.len() > max_pairs {
         return false;
     }
     let mut pairs = Vec::new();
@@ -87,6 +87,11 @@ fn split(its: &mut Its, l: usize, solver: &mut dyn Solver) -> bool {
 /// Splits the locations (other than the start) where it separates transitions, while the
 /// ITS stays at most twice as large (plus 16 transitions).
 pub fn unfold(its: &Its, timeout: Duration) -> Its {
+    unfold_with(its, timeout, MAX_PAIRS)
+}
+
+/// As [`unfold`], splitting locations with up to `max_pairs` incoming × outgoing pairs.
+pub fn unfold_with(its: &Its, timeout: Duration, max_pairs: usize) -> Its {
     let mut its = its.clone();
     if its.has_multi_targets() {
         return its;
@@ -98,7 +103,7 @@ pub fn unfold(its: &Its, timeout: Duration) -> Its {
             continue;
         }
         let before = its.clone();
-        if split(&mut its, l, solver.as_mut()) && its.transitions.len() > limit {
+        if split(&mut its, l, solver.as_mut(), max_pairs) && its.transitions.len() > limit {
             return before;
         }
     }
