@@ -1,6 +1,8 @@
-//! The location graph: strongly connected components (Tarjan), in topological order.
+//! The location graph: strongly connected components (Tarjan), in topological order, and
+//! shortest paths between locations.
 
 use crate::its::Its;
+use std::collections::VecDeque;
 
 /// The SCCs of the graph of `its` restricted to the transitions `ts` (indices), each a
 /// sorted list of locations, sources before targets (topological order).
@@ -104,4 +106,33 @@ pub fn inside(its: &Its, ts: &[usize], locs: &[usize]) -> Vec<usize> {
             locs.contains(&t.source) && t.targets.iter().all(|(l, _)| locs.contains(l))
         })
         .collect()
+}
+
+/// A shortest path of transitions from `from` to `to` (empty when they are equal).
+pub fn shortest_path(its: &Its, from: usize, to: usize) -> Option<Vec<usize>> {
+    let mut prev: Vec<Option<usize>> = vec![None; its.locations.len()];
+    let mut seen = vec![false; its.locations.len()];
+    seen[from] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(k) = queue.pop_front() {
+        if k == to {
+            let mut path = Vec::new();
+            let mut at = to;
+            while at != from {
+                let t = prev[at]?;
+                path.push(t);
+                at = its.transitions[t].source;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for (i, t) in its.transitions.iter().enumerate() {
+            if t.source == k && !seen[t.target()] {
+                seen[t.target()] = true;
+                prev[t.target()] = Some(i);
+                queue.push_back(t.target());
+            }
+        }
+    }
+    None
 }

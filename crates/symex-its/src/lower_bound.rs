@@ -18,12 +18,13 @@
 //!   So from one start state there are runs of every cost: the worst-case runtime is
 //!   infinite for every size of start values from that state's size on.
 
+use crate::graph;
 use crate::interp::{Interpreter, Rng, RunConfig};
 use crate::its::{Atom, Its, Transition};
 use crate::nontermination::{self, Witness};
 use crate::poly::Poly;
 use crate::smt;
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -344,39 +345,11 @@ fn extend_cycles(
 /// then reaches the cycle by the shortest way, not through an exit of the cycle).
 fn rotate_towards(its: &Its, cycle: &[usize], from: usize) -> Vec<usize> {
     let distance = |k: &usize| {
-        shortest(its, from, its.transitions[cycle[*k]].source).map_or(usize::MAX, |p| p.len())
+        graph::shortest_path(its, from, its.transitions[cycle[*k]].source)
+            .map_or(usize::MAX, |p| p.len())
     };
     let k = (0..cycle.len()).min_by_key(distance).unwrap_or(0);
     [&cycle[k..], &cycle[..k]].concat()
-}
-
-/// A shortest path of transitions from `from` to `to` (empty when they are equal).
-fn shortest(its: &Its, from: usize, to: usize) -> Option<Vec<usize>> {
-    let mut prev: Vec<Option<usize>> = vec![None; its.locations.len()];
-    let mut seen = vec![false; its.locations.len()];
-    seen[from] = true;
-    let mut queue = VecDeque::from([from]);
-    while let Some(k) = queue.pop_front() {
-        if k == to {
-            let mut path = Vec::new();
-            let mut at = to;
-            while at != from {
-                let t = prev[at]?;
-                path.push(t);
-                at = its.transitions[t].source;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for (i, t) in its.transitions.iter().enumerate() {
-            if t.source == k && !seen[t.target()] {
-                seen[t.target()] = true;
-                prev[t.target()] = Some(i);
-                queue.push_back(t.target());
-            }
-        }
-    }
-    None
 }
 
 /// Paths from the start location through transition `t` (at the returned step) to
@@ -385,10 +358,12 @@ fn shortest(its: &Its, from: usize, to: usize) -> Option<Vec<usize>> {
 /// parameter is chosen), each followed by a shortest path on to `to`.
 fn paths_through(its: &Its, t: usize, to: usize, runs: &[Vec<usize>]) -> Vec<(Vec<usize>, usize)> {
     let tr = &its.transitions[t];
-    let Some(onward) = shortest(its, tr.target(), to) else {
+    let Some(onward) = graph::shortest_path(its, tr.target(), to) else {
         return Vec::new();
     };
-    let mut prefixes: Vec<Vec<usize>> = shortest(its, its.start, tr.source).into_iter().collect();
+    let mut prefixes: Vec<Vec<usize>> = graph::shortest_path(its, its.start, tr.source)
+        .into_iter()
+        .collect();
     for run in runs {
         if let Some(k) = run.iter().position(|&i| i == t) {
             if !prefixes.iter().any(|p| p[..] == run[..k]) && prefixes.len() < MAX_PATHS {

@@ -9,10 +9,10 @@
 //! The path to `R` is the shortest in the location graph, made concrete by a solver model
 //! of its guards and updates (which gives the start values and every temporary).
 
+use crate::graph;
 use crate::its::{Its, Transition};
 use crate::poly::Poly;
 use crate::smt;
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -74,7 +74,7 @@ fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
         if t.source != t.target() {
             continue;
         }
-        let Some(path) = shortest_path(its, t.source) else {
+        let Some(path) = graph::shortest_path(its, its.start, t.source) else {
             continue;
         };
         // Temporaries that nothing mentions (left by slicing) get any value.
@@ -141,35 +141,6 @@ fn closed(solver: &mut dyn Solver, t: &Transition) -> bool {
         solver.must_be_true(&guard, &Term::and_all(&guard_next)),
         Ok(true)
     )
-}
-
-/// The transitions of a shortest path from the start location to `l`.
-fn shortest_path(its: &Its, l: usize) -> Option<Vec<usize>> {
-    let mut prev: Vec<Option<usize>> = vec![None; its.locations.len()];
-    let mut seen = vec![false; its.locations.len()];
-    seen[its.start] = true;
-    let mut queue = VecDeque::from([its.start]);
-    while let Some(k) = queue.pop_front() {
-        if k == l {
-            let mut path = Vec::new();
-            let mut at = l;
-            while at != its.start {
-                let t = prev[at]?;
-                path.push(t);
-                at = its.transitions[t].source;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for (i, t) in its.transitions.iter().enumerate() {
-            if t.source == k && !seen[t.target()] {
-                seen[t.target()] = true;
-                prev[t.target()] = Some(i);
-                queue.push_back(t.target());
-            }
-        }
-    }
-    None
 }
 
 type Reached = (Vec<i128>, Vec<Vec<i128>>, Vec<i128>);
