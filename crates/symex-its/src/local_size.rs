@@ -168,19 +168,7 @@ pub fn value_upper_bound(
     p: &Poly,
 ) -> Option<TempBound> {
     let pvars = p.vars();
-    let atoms = atoms_on(t, &pvars);
-    let constant = atoms
-        .iter()
-        .map(|a| a.poly.constant_term().checked_abs())
-        .chain([p.constant_term().checked_abs()])
-        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
-    let mut others: Vec<usize> = atoms
-        .iter()
-        .flat_map(|a| a.poly.vars())
-        .filter(|w| *w < n && !pvars.contains(w))
-        .collect();
-    others.sort_unstable();
-    others.dedup();
+    let (constant, others) = constants_and_others(&atoms_on(t, &pvars), p, n, &pvars)?;
     let var = |w: usize| smt::int_var("v", w);
     let guard = smt::guard_terms(&t.guard, &var);
     let value = smt::poly_term(p, &var);
@@ -314,19 +302,8 @@ pub fn capped_by_guard(
     v: usize,
     p: &Poly,
 ) -> Option<TempBound> {
-    let atoms = atoms_on(t, &BTreeSet::from([v]));
-    let constant = atoms
-        .iter()
-        .map(|a| a.poly.constant_term().checked_abs())
-        .chain([p.constant_term().checked_abs()])
-        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
-    let mut vars: Vec<usize> = atoms
-        .iter()
-        .flat_map(|a| a.poly.vars())
-        .filter(|w| *w < n && *w != v)
-        .collect();
-    vars.sort_unstable();
-    vars.dedup();
+    let own = BTreeSet::from([v]);
+    let (constant, vars) = constants_and_others(&atoms_on(t, &own), p, n, &own)?;
     if vars.is_empty() {
         return None;
     }
@@ -344,4 +321,28 @@ pub fn capped_by_guard(
         constant,
         factor: 1,
     })
+}
+
+/// The sum of the absolute constants of `atoms` and `p` (`None` on overflow), and the
+/// program variables (below `n`) the atoms mention besides `own`, sorted: the pieces of a
+/// candidate bound `K + Σ|w|` that the guard may prove for `p`.
+fn constants_and_others(
+    atoms: &[&Atom],
+    p: &Poly,
+    n: usize,
+    own: &BTreeSet<usize>,
+) -> Option<(i128, Vec<usize>)> {
+    let constant = atoms
+        .iter()
+        .map(|a| a.poly.constant_term().checked_abs())
+        .chain([p.constant_term().checked_abs()])
+        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
+    let mut others: Vec<usize> = atoms
+        .iter()
+        .flat_map(|a| a.poly.vars())
+        .filter(|w| *w < n && !own.contains(w))
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    Some((constant, others))
 }
