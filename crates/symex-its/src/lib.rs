@@ -28,6 +28,7 @@ pub mod farkas;
 pub mod graph;
 pub mod interp;
 pub mod its;
+pub mod linear_twn;
 pub mod local_size;
 pub mod lower_bound;
 pub mod multiphase;
