@@ -463,6 +463,12 @@ fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
         });
         forms.collect()
     };
+    // Without factors: k steps in a row are impossible (`symex_its::few_steps`).
+    let scale = if scale.is_empty() {
+        vec!["a few steps in a row are impossible".to_string()]
+    } else {
+        scale
+    };
     let unrolled = if l.unrolled { ", unrolled twice" } else { "" };
     let ts: Vec<String> = l.transitions.iter().map(|i| format!("t{i}")).collect();
     format!(

@@ -25,6 +25,7 @@ pub mod complexity;
 pub mod exp_bound;
 pub mod exp_size;
 pub mod farkas;
+pub mod few_steps;
 pub mod graph;
 pub mod interp;
 pub mod its;

@@ -186,6 +186,11 @@ pub fn prove_with_twn(its: &Its, limits: &Limits) -> Option<(Vec<SccProof>, Vec<
                 }
                 let lp = analyse(its, l, &g, solver.as_mut())
                     .or_else(|| crate::linear_twn::analyse(its, l, &g, solver.as_mut()));
+                // A constant number of steps per entry needs no sizes.
+                let lp = match lp {
+                    Some(lp) if lp.bound.as_constant().is_some() => Some(lp),
+                    lp => crate::few_steps::analyse(its, l, &g, solver.as_mut()).or(lp),
+                };
                 if let Some(lp) = lp {
                     loops.push(lp);
                 }
