@@ -26,6 +26,7 @@ pub mod exp_bound;
 pub mod exp_size;
 pub mod farkas;
 pub mod graph;
+pub mod inescapable;
 pub mod interp;
 pub mod its;
 pub mod local_size;
