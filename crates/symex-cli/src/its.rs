@@ -472,9 +472,27 @@ fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
             format!("{}' = {u}", its.vars[*v])
         })
         .collect();
+    // After a change of variables the bound is in the old ones; the loop is twn in the
+    // new ones, named after the position they take.
+    let scale: Vec<String> = if l.change.is_empty() {
+        scale
+    } else {
+        let forms = l.change.iter().map(|(v, f)| {
+            let f = f.display(&|w| its.vars[w].clone());
+            format!("new {} = {f}", its.vars[*v])
+        });
+        forms.collect()
+    };
+    // Without factors: k steps in a row are impossible (`symex_its::few_steps`).
+    let scale = if scale.is_empty() {
+        vec!["a few steps in a row are impossible".to_string()]
+    } else {
+        scale
+    };
+    let unrolled = if l.unrolled { ", unrolled twice" } else { "" };
     let ts: Vec<String> = l.transitions.iter().map(|i| format!("t{i}")).collect();
     format!(
-        "twn loop at {} ({}; {}): at most {} iterations per entry",
+        "twn loop at {} ({}; {}{unrolled}): at most {} iterations per entry",
         its.locations[l.location],
         ts.join(", "),
         scale.join(", "),
