@@ -93,6 +93,17 @@ pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounde
         .filter(|u| replay(its, u))
 }
 
+/// A non-terminating run in an SCC no transition leaves and in which every state can go
+/// on ([`crate::inescapable`]), replayed: cheap enough to ask before the search for an
+/// upper bound, which on such an SCC (T2's `bio`) would only use up the time.
+pub fn inescapable(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounded> {
+    let mut solver = smt::solver(timeout.min(QUERY_TIMEOUT));
+    crate::inescapable::prove(its, solver.as_mut(), deadline)
+        .filter(|w| nontermination::replay(its, w, 10_000))
+        .map(Unbounded::NonTerminating)
+        .filter(|u| replay(its, u))
+}
+
 /// The time limit of each query of the family search (they are small and many).
 const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -157,6 +168,9 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
     if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
         return false;
     }
+    if w.first_enabled {
+        return replay_strategy(its, w, x, cost, goal);
+    }
     for _ in 0..4 * goal {
         if cost >= goal {
             return true;
@@ -169,6 +183,38 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
             x = next;
             cost = cost.saturating_add(c);
         }
+    }
+    cost >= goal
+}
+
+/// [`replay_lasso`] for a strategy ([`Witness::first_enabled`]): from `x` at the end of the
+/// path, each step takes the first transition of the cycle that leaves the current
+/// location and is enabled with its temporaries, until the cost reaches `goal` (at most
+/// `4·goal` laps' worth of steps).
+fn replay_strategy(its: &Its, w: &Witness, mut x: Vec<i128>, mut cost: i128, goal: i128) -> bool {
+    let mut at = w
+        .path
+        .last()
+        .map_or(its.start, |&i| its.transitions[i].target());
+    let steps = 4 * goal * w.cycle.len() as i128;
+    for _ in 0..steps {
+        if cost >= goal {
+            return true;
+        }
+        let next = w.cycle.iter().zip(&w.cycle_temps).find_map(|(&i, temps)| {
+            let t = &its.transitions[i];
+            if t.source != at {
+                return None;
+            }
+            let temps: Vec<i128> = temps.iter().map(|p| p.eval(&x)).collect::<Option<_>>()?;
+            step(t, &x, &temps).map(|(y, c)| (y, c, t.target()))
+        });
+        let Some((y, c, l)) = next else {
+            return false;
+        };
+        x = y;
+        cost = cost.saturating_add(c);
+        at = l;
     }
     cost >= goal
 }

@@ -334,3 +334,64 @@ fn firewire_steps(t: i128) -> i128 {
     }
     steps
 }
+
+/// A loop through two locations with no exit, each a case split that covers every
+/// value (T2's `bio` in small); `uncovered` leaves out the case `A = 0` at `l2`.
+fn inescapable_its(uncovered: bool) -> Its {
+    let zero_case = if uncovered { "0 >= A + 1" } else { "0 >= A" };
+    its(
+        "l0",
+        "A B",
+        &format!(
+            "  l0(A,B) -> Com_1(l1(A,B))
+  l1(A,B) -> Com_1(l2(A,B + 1)) :|: A >= B + 1
+  l1(A,B) -> Com_1(l2(A,B - 1)) :|: B >= A + 1
+  l1(A,B) -> Com_1(l2(B,B)) :|: A = B
+  l2(A,B) -> Com_1(l1(A - 1,B)) :|: A >= 1
+  l2(A,B) -> Com_1(l1(A + 1,B)) :|: {zero_case}"
+        ),
+    )
+}
+
+#[test]
+fn scc_without_exit_or_uncovered_case_never_stops() {
+    let its = inescapable_its(false);
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    )
+    .expect("a witness");
+    assert!(w.first_enabled && w.path == vec![0], "{w:?}");
+    // The interpreter (random choices) never stops either, from the witness's start or
+    // from others.
+    for start in [w.start.clone(), vec![5, -3], vec![-7, 0]] {
+        let cfg = RunConfig {
+            max_steps: 5000,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::StepLimit, "from {start:?}");
+    }
+    assert!(matches!(prove(&its), Some(Unbounded::NonTerminating(_))));
+}
+
+#[test]
+fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
+    // With `A = 0` uncovered at `l2` every run stops: `A` moves to 0 and stays there
+    // (the interpreter confirms), so there must be no witness.
+    let its = inescapable_its(true);
+    for start in [vec![5, -3], vec![-7, 0], vec![0, 0]] {
+        let run = Interpreter::new(&its).run(&start, &RunConfig::default());
+        assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
+    }
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    );
+    assert!(w.is_none(), "{w:?}");
+    assert!(prove(&its).is_none());
+}
