@@ -34,6 +34,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+mod guard_cap;
 mod periodic_rvg;
 mod twn_entries;
 
@@ -61,6 +62,17 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 /// [`infer`], with sizes per result variable ([`size_graph`]) where the SCC-wide ones are
 /// stuck only if `size_graph`.
 fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity, String> {
+    infer_opts(its, limits, size_graph, false)
+}
+
+/// [`infer_with`], with guard caps as resets where an SCC is stuck ([`guard_cap`]) only
+/// if `caps`.
+fn infer_opts(
+    its: &Its,
+    limits: &Limits,
+    size_graph: bool,
+    caps: bool,
+) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
         Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
@@ -68,6 +80,7 @@ fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn.clone();
     ctx.size_graph = size_graph;
+    ctx.caps_allowed = caps;
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -114,6 +127,7 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
+    let first_took = started.elapsed();
     if rank(&first) == 2 {
         return (its.clone(), first);
     }
@@ -155,6 +169,43 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     if rank(&best.1) < 2 && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given.
         let c = infer_with(its, limits, true);
+        if rank(&c) > rank(&best.1) {
+            best = (its.clone(), c);
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        best = last_resorts(its, limits, first_took, best);
+    }
+    best
+}
+
+/// The last tries of [`infer_refining`], each while no polynomial bound is found: the ITS
+/// the termination prover's own refinement proves terminating (relational invariants
+/// before the partial evaluation: T2's `sumit`), then the ITS as given with guard caps
+/// ([`guard_cap`]: SAS10's `counterex1`). Each gets twice the first attempt's time plus two
+/// seconds. Caps come last: where a refinement bounds the ITS, its bound is tighter.
+fn last_resorts(
+    its: &Its,
+    limits: &Limits,
+    first_took: Duration,
+    mut best: (Its, Result<Complexity, String>),
+) -> (Its, Result<Complexity, String>) {
+    let budget = first_took * 2 + Duration::from_secs(2);
+    let limits_now = || Limits {
+        query_timeout: limits.query_timeout.min(budget),
+        deadline: limits.deadline.min(Instant::now() + budget),
+    };
+    let last = limits_now();
+    if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
+        if refined != *its {
+            let c = infer_with(&refined, &last, false);
+            if rank(&c) > rank(&best.1) {
+                best = (refined, c);
+            }
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        let c = infer_opts(its, &limits_now(), true, true);
         if rank(&c) > rank(&best.1) {
             best = (its.clone(), c);
         }
@@ -245,6 +296,10 @@ struct Ctx<'a> {
     rvg_at: HashMap<(usize, usize), Bound>,
     /// Whether [`pick_size`] takes the graph's bound where the SCC-wide one waits.
     rvg_eager: bool,
+    /// Whether [`Ctx::local_change`] takes guard caps ([`guard_cap`]) where a change waits.
+    caps_eager: bool,
+    /// Whether [`Ctx::scc`] may turn to guard caps at all.
+    caps_allowed: bool,
     /// Whether [`Ctx::scc`] may turn to the graph's sizes at all.
     size_graph: bool,
     /// Whether an infinite runtime bound of a step is taken (once the SCC is stuck
@@ -290,6 +345,8 @@ impl<'a> Ctx<'a> {
             rvg_waiting: (0, HashSet::new()),
             rvg_at: HashMap::new(),
             rvg_eager: false,
+            caps_eager: false,
+            caps_allowed: false,
             accept_infinite: false,
             size_graph: true,
             rvg_cap_depth: 0,
@@ -639,10 +696,19 @@ impl<'a> Ctx<'a> {
         // the guard alone, like a reset, needs neither.
         let growing =
             matches!(&from_update, Some((f, c)) if *f != Bound::Infinite && *c != Bound::Infinite);
-        match self.guard_reset(i, v) {
-            Some(Some(b)) if b != Bound::Infinite => Some((Bound::constant(1), b)),
+        let reset = match self.guard_reset(i, v) {
+            Some(Some(b)) if b != Bound::Infinite => return Some((Bound::constant(1), b)),
             Some(None) if !growing => None,
             _ => from_update,
+        };
+        if growing || !self.caps_eager {
+            return reset;
+        }
+        // Waiting or unbounded: a cap from the guard (`|v'| ≤ max(|v|, cap)`) is also
+        // like a reset to the cap ([`guard_cap`]).
+        match self.scc_guard_cap(i, v) {
+            Some(Some(cap)) if cap != Bound::Infinite => Some((Bound::constant(1), cap)),
+            _ => reset,
         }
     }
 
@@ -738,6 +804,7 @@ impl<'a> Ctx<'a> {
         self.rvg_waiting = (0, HashSet::new());
         self.rvg_at.clear();
         self.rvg_eager = false;
+        self.caps_eager = false;
         self.accept_infinite = false;
         let mut done = vec![false; proof.steps.len()];
         while done.iter().any(|d| !d) || self.twn_open(proof) {
@@ -761,6 +828,12 @@ impl<'a> Ctx<'a> {
             if !progress && !self.rvg_eager && self.size_graph {
                 // Stuck: sizes per result variable where the SCC-wide ones wait.
                 self.rvg_eager = true;
+                continue;
+            }
+            if !progress && self.caps_allowed && !self.caps_eager {
+                // Stuck: guard caps as resets where an update's change waits
+                // ([`guard_cap`]); not earlier, a runtime bound may give a smaller size.
+                self.caps_eager = true;
                 continue;
             }
             if !progress {

@@ -27,6 +27,7 @@ pub mod exp_size;
 pub mod farkas;
 pub mod few_steps;
 pub mod graph;
+pub mod inescapable;
 pub mod interp;
 pub mod its;
 pub mod linear_twn;
