@@ -23,6 +23,7 @@ use crate::local_size::{
     value_upper_bound, TempBound,
 };
 use crate::multiphase;
+use crate::periodic_size;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::scc_size;
@@ -34,6 +35,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 mod guard_cap;
+mod periodic_rvg;
 mod twn_entries;
 
 /// A runtime bound of the whole ITS.
@@ -492,11 +494,15 @@ impl<'a> Ctx<'a> {
                 result = Some(b);
             }
         }
-        if result == Some(Bound::Infinite) {
-            // Variables updated from each other: bounded together.
+        let exponential = matches!(result, Some(Bound::Exp(_)));
+        if result == Some(Bound::Infinite) || exponential {
+            // Variables updated from each other: bounded together (an exponential bound
+            // only gives way to a polynomial one: a turning pair, `periodic_size`).
             // (Waiting for a runtime bound it needs is not cached.)
             if let Some(b) = self.group_size(&locs, &inside, v) {
-                result = b;
+                if !exponential || b.as_ref().is_some_and(Bound::is_polynomial) {
+                    result = b;
+                }
             }
         }
         self.in_progress.retain(|x| *x != v);
@@ -592,6 +598,15 @@ impl<'a> Ctx<'a> {
         // Only copies between the group's variables: the maximum grows by the added parts
         // alone (factor 1, or 0 for copies and resets), which keeps the bound polynomial.
         if steps.iter().any(|(_, (f, _))| *f >= 2) {
+            // A turning update (`M² = −I`) keeps the sum within a constant factor.
+            let ts: Vec<_> = steps
+                .iter()
+                .map(|(i, _)| (*i, &its.transitions[*i]))
+                .collect();
+            if let Some((k, turned)) = periodic_size::periodic_steps(&ts, &group) {
+                let b = self.group_bound(locs, &group, &turned);
+                return Some(b.map(|b| b.mul(&Bound::constant(k))));
+            }
             let mut copies = Some(Vec::new());
             for (i, _) in &steps {
                 let t = &its.transitions[*i];
@@ -610,7 +625,10 @@ impl<'a> Ctx<'a> {
                     let k = group.iter().position(|&w| w == u).and_then(|p| caps[p]);
                     k.is_some() || self.is_non_growing(*i, u)
                 };
-                let step = exp_size::group_max_step(t, &group, &mut keeps).map(|(f, mut r)| {
+                // Else the maximum's linear growth (`D' = B + C` doubles it).
+                let step = exp_size::group_max_step(t, &group, &mut keeps);
+                let step = step.or_else(|| exp_size::group_max_linear_step(t, &group, &mut keeps));
+                let step = step.map(|(f, mut r)| {
                     for (r, k) in r.iter_mut().zip(&caps) {
                         if let Some(k) = k {
                             *r = Poly::constant(*k);
@@ -623,7 +641,10 @@ impl<'a> Ctx<'a> {
                     c
                 });
             }
-            if let Some(copies) = copies {
+            // The maximum where fewer steps multiply it (never more than the sum's).
+            let growing =
+                |s: &[(usize, (i128, Vec<Poly>))]| s.iter().filter(|(_, (f, _))| *f >= 2).count();
+            if let Some(copies) = copies.filter(|c| growing(c) < growing(&steps)) {
                 steps = copies;
             }
         }
@@ -1300,6 +1321,9 @@ impl Ctx<'_> {
             let x = rvg.comps[d][0];
             let t = rvg.inside[x / n];
             return self.rvg_compose(t, &its.transitions[t].update()[x % n]);
+        }
+        if let Some(b) = self.rvg_periodic(rvg, d) {
+            return b;
         }
         let mut entering = Bound::constant(0);
         let mut added = Bound::constant(0);

@@ -24,7 +24,7 @@ use crate::its::{Atom, Its, Transition};
 use crate::nontermination::{self, Witness};
 use crate::poly::Poly;
 use crate::smt;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -90,6 +90,17 @@ pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounde
     let mut solver = smt::solver(timeout.min(QUERY_TIMEOUT));
     family(its, solver.as_mut(), deadline)
         .map(Unbounded::Family)
+        .filter(|u| replay(its, u))
+}
+
+/// A non-terminating run in an SCC no transition leaves and in which every state can go
+/// on ([`crate::inescapable`]), replayed: cheap enough to ask before the search for an
+/// upper bound, which on such an SCC (T2's `bio`) would only use up the time.
+pub fn inescapable(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounded> {
+    let mut solver = smt::solver(timeout.min(QUERY_TIMEOUT));
+    crate::inescapable::prove(its, solver.as_mut(), deadline)
+        .filter(|w| nontermination::replay(its, w, 10_000))
+        .map(Unbounded::NonTerminating)
         .filter(|u| replay(its, u))
 }
 
@@ -188,6 +199,9 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
     if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
         return false;
     }
+    if w.first_enabled {
+        return replay_strategy(its, w, x, cost, goal);
+    }
     // A cycle whose values leave the `i128` range before the cost reaches `goal` (T2's
     // `p-46`: `A' = 3·A + 1`) passes after [`nontermination::MIN_LAPS_BEFORE_OVERFLOW`]
     // laps when every lap costs the same constant `≥ 1`: its recurrent set was proved
@@ -215,6 +229,38 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
                 Stepped::Blocked => return false,
             }
         }
+    }
+    cost >= goal
+}
+
+/// [`replay_lasso`] for a strategy ([`Witness::first_enabled`]): from `x` at the end of the
+/// path, each step takes the first transition of the cycle that leaves the current
+/// location and is enabled with its temporaries, until the cost reaches `goal` (at most
+/// `4·goal` laps' worth of steps).
+fn replay_strategy(its: &Its, w: &Witness, mut x: Vec<i128>, mut cost: i128, goal: i128) -> bool {
+    let mut at = w
+        .path
+        .last()
+        .map_or(its.start, |&i| its.transitions[i].target());
+    let steps = 4 * goal * w.cycle.len() as i128;
+    for _ in 0..steps {
+        if cost >= goal {
+            return true;
+        }
+        let next = w.cycle.iter().zip(&w.cycle_temps).find_map(|(&i, temps)| {
+            let t = &its.transitions[i];
+            if t.source != at {
+                return None;
+            }
+            let temps: Vec<i128> = temps.iter().map(|p| p.eval(&x)).collect::<Option<_>>()?;
+            step(t, &x, &temps).map(|(y, c)| (y, c, t.target()))
+        });
+        let Some((y, c, l)) = next else {
+            return false;
+        };
+        x = y;
+        cost = cost.saturating_add(c);
+        at = l;
     }
     cost >= goal
 }
@@ -256,6 +302,7 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
     }
     let runs = sample_runs(its);
     let mut tried = HashSet::new();
+    let mut laps_possible = HashMap::new();
     let mut tries = 0;
     for found in simple_cycles(its) {
         let relevant = relevant_vars(its, &found);
@@ -278,6 +325,15 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
             if !written || !tried.insert((cycle.clone(), t, j)) {
                 continue;
             }
+            // Cycles that cannot run two laps from any state are skipped before they use
+            // up the tries (T2's firewire: 54 cycles of three transitions, most of them
+            // impossible twice; the one that counts came after 200 tries).
+            let repeatable = *laps_possible
+                .entry(cycle.clone())
+                .or_insert_with(|| twice_possible(its, solver, &cycle));
+            if !repeatable {
+                continue;
+            }
             for (path, k) in paths_through(its, t, lc, &runs) {
                 tries += 1;
                 if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
@@ -292,6 +348,33 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
         }
     }
     None
+}
+
+/// Whether some state (with the same temporaries on both laps, as a [`Family`] has) takes
+/// `cycle` twice in a row: the part of [`probe`] without the path, so when it is
+/// unsatisfiable no parameter or path can give the cycle a family. An unknown answer
+/// keeps the cycle.
+fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
+    let n = its.arity();
+    let mut x: Vec<Term> = (0..n).map(|v| smt::int_var("lb_r", v)).collect();
+    let temps: Vec<Vec<Term>> = cycle
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            (0..its.transitions[i].temps.len())
+                .map(|j| smt::int_var(&format!("lb_rc{k}_"), j))
+                .collect()
+        })
+        .collect();
+    let mut constraints = Vec::new();
+    for _ in 0..2 {
+        for (&i, temps) in cycle.iter().zip(&temps) {
+            let (guard, next) = step_terms(its, &its.transitions[i], &x, temps);
+            constraints.extend(guard);
+            x = next;
+        }
+    }
+    !matches!(solver.model(&constraints), Ok(None))
 }
 
 /// The temporaries (transition, index) that some update of their transition reads.

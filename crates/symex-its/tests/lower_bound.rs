@@ -342,3 +342,115 @@ fn benchmark_sample_never_both_bounded_and_unbounded() {
         files.len().div_ceil(step)
     );
 }
+
+#[test]
+fn counting_cycle_found_behind_many_impossible_ones() {
+    // T2's firewire in small: `F := T` (free) at the start, then a cycle through three
+    // locations that counts `F` down while `D = E` — where most of the 4·3·3 cycles
+    // through them cannot run twice (a reset of `F` to a fresh temporary only when
+    // `F = 0`, a flag that ends the loop): the one that counts must still be reached.
+    let mut rules = String::from("  f0(A,D,E,F,H,I) -> Com_1(f9(0,0,0,T,H,I)) :|: T >= 1\n");
+    for k in 0..3 {
+        rules.push_str(&format!(
+            "  f9(A,D,E,F,H,I) -> Com_1(f20(A + 1,D,D,T,{k},{k})) :|: F = 0 && A <= 2 && T >= 1 && D = E\n"
+        ));
+    }
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f20(A,D,D,F - 1,T,U)) :|: F >= 1 && D = E\n");
+    for (guard, d) in [("I = 0", 0), ("I >= 1", 1), ("0 >= I + 1", 1)] {
+        rules.push_str(&format!(
+            "  f20(A,D,E,F,H,I) -> Com_1(f32(A,{d},E,F,H,I)) :|: {guard}\n"
+        ));
+    }
+    for (guard, e) in [("H = 0", 0), ("H >= 1", 1), ("0 >= H + 1", 1)] {
+        rules.push_str(&format!(
+            "  f32(A,D,E,F,H,I) -> Com_1(f9(A,D,{e},F,H,I)) :|: {guard}\n"
+        ));
+    }
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f38(A,D,E,F,H,I)) :|: D >= E + 1\n");
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f38(A,D,E,F,H,I)) :|: E >= D + 1");
+    let its = its("f0", "A D E F H I T U", &rules);
+    let f = family(&its);
+    assert_eq!(f.path, vec![0], "{f:?}");
+    assert!(f.steps.contains(&(3, Some(-1))), "F counts down: {f:?}");
+    for laps in [10, 100, 1000] {
+        // The interpreter's random choices of `T`, `U` leave the loop early; natively,
+        // with both 0 on every lap, the run is long.
+        assert!(firewire_steps(f.param_value(laps).unwrap()) >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
+}
+
+/// The ITS of [`counting_cycle_found_behind_many_impossible_ones`] natively from
+/// `F = t`, choosing `T = U = 0` on every lap that counts `F` down: its steps.
+fn firewire_steps(t: i128) -> i128 {
+    let (mut d, mut e, mut f, mut steps) = (0, 0, t, 1);
+    while f >= 1 && d == e {
+        f -= 1;
+        let (h, i) = (0, 0);
+        d = i128::from(i != 0);
+        e = i128::from(h != 0);
+        steps += 3;
+    }
+    steps
+}
+
+/// A loop through two locations with no exit, each a case split that covers every
+/// value (T2's `bio` in small); `uncovered` leaves out the case `A = 0` at `l2`.
+fn inescapable_its(uncovered: bool) -> Its {
+    let zero_case = if uncovered { "0 >= A + 1" } else { "0 >= A" };
+    its(
+        "l0",
+        "A B",
+        &format!(
+            "  l0(A,B) -> Com_1(l1(A,B))
+  l1(A,B) -> Com_1(l2(A,B + 1)) :|: A >= B + 1
+  l1(A,B) -> Com_1(l2(A,B - 1)) :|: B >= A + 1
+  l1(A,B) -> Com_1(l2(B,B)) :|: A = B
+  l2(A,B) -> Com_1(l1(A - 1,B)) :|: A >= 1
+  l2(A,B) -> Com_1(l1(A + 1,B)) :|: {zero_case}"
+        ),
+    )
+}
+
+#[test]
+fn scc_without_exit_or_uncovered_case_never_stops() {
+    let its = inescapable_its(false);
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    )
+    .expect("a witness");
+    assert!(w.first_enabled && w.path == vec![0], "{w:?}");
+    // The interpreter (random choices) never stops either, from the witness's start or
+    // from others.
+    for start in [w.start.clone(), vec![5, -3], vec![-7, 0]] {
+        let cfg = RunConfig {
+            max_steps: 5000,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::StepLimit, "from {start:?}");
+    }
+    assert!(matches!(prove(&its), Some(Unbounded::NonTerminating(_))));
+}
+
+#[test]
+fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
+    // With `A = 0` uncovered at `l2` every run stops: `A` moves to 0 and stays there
+    // (the interpreter confirms), so there must be no witness.
+    let its = inescapable_its(true);
+    for start in [vec![5, -3], vec![-7, 0], vec![0, 0]] {
+        let run = Interpreter::new(&its).run(&start, &RunConfig::default());
+        assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
+    }
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    );
+    assert!(w.is_none(), "{w:?}");
+    assert!(prove(&its).is_none());
+}
