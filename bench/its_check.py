@@ -178,6 +178,8 @@ def check_file(path, symex, runs, krange, limit, rng):
         answer = json.loads(out.stdout)
     except (subprocess.TimeoutExpired, json.JSONDecodeError):
         return "no bound", ""
+    if answer.get("lower_bound") == "INF":
+        return check_unbounded(path, answer)
     expr = answer.get("expression")
     if not expr:
         return "no bound", ""
@@ -205,6 +207,69 @@ def check_file(path, symex, runs, krange, limit, rng):
         if bound > 0 and cost * worst[1] >= worst[0] * bound:
             worst = (cost, bound)
     return "ok", f"{expr}; the costliest run used {worst[0]} of {worst[1]}"
+
+
+# The run lengths at which an unbounded-runtime claim is re-checked.
+UNBOUNDED_LENGTHS = (10, 100)
+
+
+def check_unbounded(path, answer):
+    """Re-checks `WORST_CASE(NON_POLY, ?)` on the original file by bounded model checking.
+
+    symex's witness refers to its preprocessed ITS (chained, sliced, with invariants); this
+    check uses only the file and the witness's start values: Z3 decides whether the original
+    ITS has a run of N steps (cost N) from that start state, for each N of
+    UNBOUNDED_LENGTHS (variables the witness does not name, e.g. sliced ones, are free). A
+    wrong claim — a preprocessing step or a witness that invents a cycle — leaves runs that
+    stop early. It samples two lengths, so it can refute a claim but not prove one.
+    """
+    start, rules = parse(open(path).read())
+    locs = sorted({r.src for r in rules} | {r.dst for r in rules})
+    index = {l: i for i, l in enumerate(locs)}
+    width = max(max(len(r.src_args), len(r.dst_args)) for r in rules)
+    starts = [r for r in rules if r.src == start]
+    if not starts:
+        return "VIOLATED", "unbounded claimed, but no rule leaves the start location"
+    names = starts[0].src_args
+    given = answer.get("witness", {}).get("start", {})
+    solver = z3.Solver()
+    solver.set("timeout", 30000)
+    loc = z3.Int("loc_0")
+    xs = [z3.Int(f"x_0_{j}") for j in range(width)]
+    solver.add(loc == index[start])
+    for j, n in enumerate(names):
+        if n in given:
+            solver.add(xs[j] == int(given[n]))
+    # Locations a run can be at after i steps (the graph's layers): only their rules count.
+    layer = {start}
+    reached = []
+    for i in range(max(UNBOUNDED_LENGTHS)):
+        nloc = z3.Int(f"loc_{i + 1}")
+        nxs = [z3.Int(f"x_{i + 1}_{j}") for j in range(width)]
+        choices = []
+        for k, r in enumerate(rules):
+            if r.src not in layer:
+                continue
+            env = dict(zip(r.src_args, xs))
+            env.update({t: z3.Int(f"t_{i}_{k}_{t}") for t in r.temps})
+            conj = [loc == index[r.src], nloc == index[r.dst]]
+            conj += [eval(g, {}, env) for g in r.guard]
+            conj += [nxs[j] == eval(e, {}, env) for j, e in enumerate(r.dst_args)]
+            if any(c is False for c in conj):
+                continue
+            choices.append(z3.And([c for c in conj if c is not True]))
+        solver.add(z3.Or(choices))
+        layer = {r.dst for r in rules if r.src in layer}
+        loc, xs = nloc, nxs
+        if i + 1 in UNBOUNDED_LENGTHS:
+            r = solver.check()
+            if r == z3.unsat:
+                return "VIOLATED", (f"unbounded claimed ({answer.get('unbounded_by')}), but no run "
+                                    f"from {given} takes {i + 1} steps")
+            if r != z3.sat:
+                return "unconfirmed", f"unbounded: runs of {reached} steps, then Z3: {r}"
+            reached.append(i + 1)
+    return "ok", f"unbounded ({answer.get('unbounded_by')}): runs of {reached} steps from {given}"
 
 
 def main():

@@ -276,16 +276,29 @@ fn termination_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
+    // An SCC that runs cannot leave or stop in (cheap to find): no search for a proof.
+    let early = match lower_bound::inescapable(its, limits.query_timeout, limits.deadline) {
+        Some(Unbounded::NonTerminating(w)) => Some(w),
+        _ => None,
+    };
     // Retried on the ITS refined by partial evaluation when there is no proof.
-    let (refined, result) = termination::prove_refining(its, limits);
+    let (refined, result) = match &early {
+        Some(_) => (
+            its.clone(),
+            Termination::Maybe("an SCC without exits".into(), Vec::new()),
+        ),
+        None => termination::prove_refining(its, limits),
+    };
     let its = match &result {
         Termination::Yes(_) => &refined,
         Termination::Maybe(..) => its,
     };
     // Only a witness that replays for many iterations is reported.
     let witness = match &result {
-        Termination::Maybe(..) => nontermination::prove(its, limits.query_timeout)
-            .filter(|w| nontermination::replay(its, w, 10_000)),
+        Termination::Maybe(..) => early.or_else(|| {
+            nontermination::prove(its, limits.query_timeout)
+                .filter(|w| nontermination::replay(its, w, 10_000))
+        }),
         Termination::Yes(_) => None,
     };
     let time = started.elapsed().as_secs_f64();
@@ -333,6 +346,13 @@ fn complexity_answer(
     limits: &Limits,
     started: Instant,
 ) -> i32 {
+    // An SCC that runs cannot leave or stop in: no bound, and no search for one.
+    if let Some(u) = lower_bound::inescapable(its, limits.query_timeout, limits.deadline) {
+        let time = started.elapsed().as_secs_f64();
+        wait_for_watchdog_unless_first();
+        print_unbounded(args, name, its, &u, time);
+        return 1;
+    }
     // Retried on the ITS unfolded by the last transition when there is no bound. The
     // search for an upper bound leaves a little time to show that none exists.
     let upper = Limits {
@@ -452,9 +472,27 @@ fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
             format!("{}' = {u}", its.vars[*v])
         })
         .collect();
+    // After a change of variables the bound is in the old ones; the loop is twn in the
+    // new ones, named after the position they take.
+    let scale: Vec<String> = if l.change.is_empty() {
+        scale
+    } else {
+        let forms = l.change.iter().map(|(v, f)| {
+            let f = f.display(&|w| its.vars[w].clone());
+            format!("new {} = {f}", its.vars[*v])
+        });
+        forms.collect()
+    };
+    // Without factors: k steps in a row are impossible (`symex_its::few_steps`).
+    let scale = if scale.is_empty() {
+        vec!["a few steps in a row are impossible".to_string()]
+    } else {
+        scale
+    };
+    let unrolled = if l.unrolled { ", unrolled twice" } else { "" };
     let ts: Vec<String> = l.transitions.iter().map(|i| format!("t{i}")).collect();
     format!(
-        "twn loop at {} ({}; {}): at most {} iterations per entry",
+        "twn loop at {} ({}; {}{unrolled}): at most {} iterations per entry",
         its.locations[l.location],
         ts.join(", "),
         scale.join(", "),
@@ -497,6 +535,12 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
         "  replayed: the run reaches cost >= n for n = {}",
         lengths.join(", ")
     );
+    if matches!(u, Unbounded::NonTerminating(_)) {
+        println!(
+            "    (or its values leave the i128 range after at least {} laps of constant cost >= 1)",
+            symex_its::nontermination::MIN_LAPS_BEFORE_OVERFLOW
+        );
+    }
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));

@@ -24,7 +24,7 @@ use crate::its::{Atom, Its, Transition};
 use crate::nontermination::{self, Witness};
 use crate::poly::Poly;
 use crate::smt;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -93,6 +93,17 @@ pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounde
         .filter(|u| replay(its, u))
 }
 
+/// A non-terminating run in an SCC no transition leaves and in which every state can go
+/// on ([`crate::inescapable`]), replayed: cheap enough to ask before the search for an
+/// upper bound, which on such an SCC (T2's `bio`) would only use up the time.
+pub fn inescapable(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounded> {
+    let mut solver = smt::solver(timeout.min(QUERY_TIMEOUT));
+    crate::inescapable::prove(its, solver.as_mut(), deadline)
+        .filter(|w| nontermination::replay(its, w, 10_000))
+        .map(Unbounded::NonTerminating)
+        .filter(|u| replay(its, u))
+}
+
 /// The time limit of each query of the family search (they are small and many).
 const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -117,7 +128,9 @@ const SHIFTS: [i128; 5] = [0, 1, 10, 100, 1000];
 
 /// Replays the witness by plain evaluation (no solver): for each length `L` of
 /// [`REPLAY_LENGTHS`] the run reaches cost at least `L` — a non-terminating witness by
-/// following its cycle, a family with its parameter chosen for `L` laps.
+/// following its cycle (or, when its values leave the `i128` range first, at least
+/// [`nontermination::MIN_LAPS_BEFORE_OVERFLOW`] laps of a constant cost `≥ 1`), a family
+/// with its parameter chosen for `L` laps.
 pub fn replay(its: &Its, u: &Unbounded) -> bool {
     REPLAY_LENGTHS.iter().all(|&l| match u {
         Unbounded::NonTerminating(w) => replay_lasso(its, w, l),
@@ -128,18 +141,47 @@ pub fn replay(its: &Its, u: &Unbounded) -> bool {
 /// One step of `t` from `x` with `temps`: the next state and the step's cost, or `None`
 /// when the guard does not hold (or on overflow).
 fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Option<(Vec<i128>, i128)> {
+    match checked_step(t, x, temps) {
+        Stepped::Next(next, cost) => Some((next, cost)),
+        Stepped::Blocked | Stepped::Overflow => None,
+    }
+}
+
+/// The outcome of [`checked_step`].
+enum Stepped {
+    Next(Vec<i128>, i128),
+    /// A guard is false (or the temporaries do not fit the transition).
+    Blocked,
+    /// A value left the `i128` range.
+    Overflow,
+}
+
+/// [`step`], telling a false guard from an overflow.
+fn checked_step(t: &Transition, x: &[i128], temps: &[i128]) -> Stepped {
     if temps.len() != t.temps.len() {
-        return None;
+        return Stepped::Blocked;
     }
     let mut values = x.to_vec();
     values.extend_from_slice(temps);
     for a in &t.guard {
-        if !a.holds(&values)? {
-            return None;
+        match a.holds(&values) {
+            Some(true) => {}
+            Some(false) => return Stepped::Blocked,
+            None => return Stepped::Overflow,
         }
     }
     let next: Option<Vec<i128>> = t.update().iter().map(|u| u.eval(&values)).collect();
-    Some((next?, t.cost.eval(&values)?))
+    match (next, t.cost.eval(&values)) {
+        (Some(next), Some(cost)) => Stepped::Next(next, cost),
+        _ => Stepped::Overflow,
+    }
+}
+
+/// The cost of one lap of `cycle` when every transition's cost is a constant.
+fn constant_lap_cost(its: &Its, cycle: &[usize]) -> Option<i128> {
+    cycle.iter().try_fold(0i128, |acc, &i| {
+        acc.checked_add(its.transitions[i].cost.as_constant()?)
+    })
 }
 
 /// Follows a non-terminating witness until its cost reaches `goal` (at most `4·goal`
@@ -157,18 +199,68 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
     if w.cycle.is_empty() || w.cycle.len() != w.cycle_temps.len() {
         return false;
     }
-    for _ in 0..4 * goal {
+    if w.first_enabled {
+        return replay_strategy(its, w, x, cost, goal);
+    }
+    // A cycle whose values leave the `i128` range before the cost reaches `goal` (T2's
+    // `p-46`: `A' = 3·A + 1`) passes after [`nontermination::MIN_LAPS_BEFORE_OVERFLOW`]
+    // laps when every lap costs the same constant `≥ 1`: its recurrent set was proved
+    // closed over the unbounded integers, so every further lap adds that cost too.
+    let overflow_ok = |laps: usize| {
+        laps >= nontermination::MIN_LAPS_BEFORE_OVERFLOW
+            && constant_lap_cost(its, &w.cycle).is_some_and(|c| c >= 1)
+    };
+    for lap in 0..4 * goal {
         if cost >= goal {
             return true;
         }
+        let lap = usize::try_from(lap).unwrap_or(usize::MAX);
         for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
             let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
-            let Some((next, c)) = temps.and_then(|t| step(&its.transitions[i], &x, &t)) else {
-                return false;
+            let Some(temps) = temps else {
+                return overflow_ok(lap);
             };
-            x = next;
-            cost = cost.saturating_add(c);
+            match checked_step(&its.transitions[i], &x, &temps) {
+                Stepped::Next(next, c) => {
+                    x = next;
+                    cost = cost.saturating_add(c);
+                }
+                Stepped::Overflow => return overflow_ok(lap),
+                Stepped::Blocked => return false,
+            }
         }
+    }
+    cost >= goal
+}
+
+/// [`replay_lasso`] for a strategy ([`Witness::first_enabled`]): from `x` at the end of the
+/// path, each step takes the first transition of the cycle that leaves the current
+/// location and is enabled with its temporaries, until the cost reaches `goal` (at most
+/// `4·goal` laps' worth of steps).
+fn replay_strategy(its: &Its, w: &Witness, mut x: Vec<i128>, mut cost: i128, goal: i128) -> bool {
+    let mut at = w
+        .path
+        .last()
+        .map_or(its.start, |&i| its.transitions[i].target());
+    let steps = 4 * goal * w.cycle.len() as i128;
+    for _ in 0..steps {
+        if cost >= goal {
+            return true;
+        }
+        let next = w.cycle.iter().zip(&w.cycle_temps).find_map(|(&i, temps)| {
+            let t = &its.transitions[i];
+            if t.source != at {
+                return None;
+            }
+            let temps: Vec<i128> = temps.iter().map(|p| p.eval(&x)).collect::<Option<_>>()?;
+            step(t, &x, &temps).map(|(y, c)| (y, c, t.target()))
+        });
+        let Some((y, c, l)) = next else {
+            return false;
+        };
+        x = y;
+        cost = cost.saturating_add(c);
+        at = l;
     }
     cost >= goal
 }
@@ -210,25 +302,38 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
     }
     let runs = sample_runs(its);
     let mut tried = HashSet::new();
+    let mut laps_possible = HashMap::new();
     let mut tries = 0;
     for found in simple_cycles(its) {
         let relevant = relevant_vars(its, &found);
         for &(t, j) in &params {
             let tr = &its.transitions[t];
+            // A temporary chosen on every lap is a constant of the lap, not a length.
+            if found.contains(&t) {
+                continue;
+            }
+            let cycle = rotate_towards(its, &found, tr.target());
+            let lc = its.transitions[cycle[0]].source;
+            // What the cycle counts, as variables after `t`: the way from `t` to the cycle
+            // may compute it from others (T2's `new_ex`: `A := E`, then `C := A − 1`).
+            let counted = pull_back(its, &relevant, tr.target(), lc);
             let written = tr
                 .update()
                 .iter()
                 .enumerate()
-                .any(|(v, u)| relevant.contains(&v) && u.vars().contains(&(its.arity() + j)));
-            // A temporary chosen on every lap is a constant of the lap, not a length.
-            if !written || found.contains(&t) {
+                .any(|(v, u)| counted.contains(&v) && u.vars().contains(&(its.arity() + j)));
+            if !written || !tried.insert((cycle.clone(), t, j)) {
                 continue;
             }
-            let cycle = rotate_towards(its, &found, tr.target());
-            if !tried.insert((cycle.clone(), t, j)) {
+            // Cycles that cannot run two laps from any state are skipped before they use
+            // up the tries (T2's firewire: 54 cycles of three transitions, most of them
+            // impossible twice; the one that counts came after 200 tries).
+            let repeatable = *laps_possible
+                .entry(cycle.clone())
+                .or_insert_with(|| twice_possible(its, solver, &cycle));
+            if !repeatable {
                 continue;
             }
-            let lc = its.transitions[cycle[0]].source;
             for (path, k) in paths_through(its, t, lc, &runs) {
                 tries += 1;
                 if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
@@ -243,6 +348,33 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
         }
     }
     None
+}
+
+/// Whether some state (with the same temporaries on both laps, as a [`Family`] has) takes
+/// `cycle` twice in a row: the part of [`probe`] without the path, so when it is
+/// unsatisfiable no parameter or path can give the cycle a family. An unknown answer
+/// keeps the cycle.
+fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
+    let n = its.arity();
+    let mut x: Vec<Term> = (0..n).map(|v| smt::int_var("lb_r", v)).collect();
+    let temps: Vec<Vec<Term>> = cycle
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            (0..its.transitions[i].temps.len())
+                .map(|j| smt::int_var(&format!("lb_rc{k}_"), j))
+                .collect()
+        })
+        .collect();
+    let mut constraints = Vec::new();
+    for _ in 0..2 {
+        for (&i, temps) in cycle.iter().zip(&temps) {
+            let (guard, next) = step_terms(its, &its.transitions[i], &x, temps);
+            constraints.extend(guard);
+            x = next;
+        }
+    }
+    !matches!(solver.model(&constraints), Ok(None))
 }
 
 /// The temporaries (transition, index) that some update of their transition reads.
@@ -286,6 +418,24 @@ fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
             return out;
         }
     }
+}
+
+/// The program variables whose values at `from` the variables `vars` at `to` depend on,
+/// along the shortest path from `from` to `to` (`vars` itself when there is none or it
+/// is empty).
+fn pull_back(its: &Its, vars: &BTreeSet<usize>, from: usize, to: usize) -> BTreeSet<usize> {
+    let n = its.arity();
+    let path = graph::shortest_path(its, from, to).unwrap_or_default();
+    let mut out = vars.clone();
+    for &i in path.iter().rev() {
+        let u = its.transitions[i].update();
+        out = out
+            .iter()
+            .flat_map(|&v| u[v].vars())
+            .filter(|&w| w < n)
+            .collect();
+    }
+    out
 }
 
 /// Elementary cycles of at most [`MAX_CYCLE`] transitions (each found once, from its

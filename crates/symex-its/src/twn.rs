@@ -40,6 +40,11 @@ pub struct TwnLoop {
     /// Iterations per entry, in the absolute values at the entry (non-negative
     /// coefficients).
     pub bound: Poly,
+    /// After a change of variables ([`crate::linear_twn`]): the new variable at each
+    /// position as a linear form in the old ones (empty without one).
+    pub change: Vec<(usize, Poly)>,
+    /// Whether [`crate::linear_twn`] bounded the loop unrolled twice.
+    pub unrolled: bool,
 }
 
 /// An atom after `n` steps: `(base, power of n, α)`, in the order of growth, descending.
@@ -128,6 +133,8 @@ pub fn analyse(
         transitions: ts.to_vec(),
         factors,
         bound,
+        change: Vec::new(),
+        unrolled: false,
     })
 }
 
@@ -177,7 +184,14 @@ pub fn prove_with_twn(its: &Its, limits: &Limits) -> Option<(Vec<SccProof>, Vec<
                 {
                     continue;
                 }
-                if let Some(lp) = analyse(its, l, &g, solver.as_mut()) {
+                let lp = analyse(its, l, &g, solver.as_mut())
+                    .or_else(|| crate::linear_twn::analyse(its, l, &g, solver.as_mut()));
+                // A constant number of steps per entry needs no sizes.
+                let lp = match lp {
+                    Some(lp) if lp.bound.as_constant().is_some() => Some(lp),
+                    lp => crate::few_steps::analyse(its, l, &g, solver.as_mut()).or(lp),
+                };
+                if let Some(lp) = lp {
                     loops.push(lp);
                 }
             }

@@ -109,3 +109,38 @@ fn benchmark_sample_linear_invariants_hold_on_runs() {
     }
     eprintln!("{with} sampled files had linear invariants");
 }
+
+#[test]
+fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
+    // T2's loop3 in small: `B := 2` at the start, then 40 loops one after the other, each
+    // counting `C` up by `B` to a constant and handing over to the next. `B = 2` holds
+    // everywhere (the interpreter's runs check it too), also at the last loop, which the
+    // analysis reaches only after about two rounds per loop.
+    let loops = 40;
+    let mut rules = String::from("  l0(B,C) -> Com_1(l1(2,0))\n");
+    for k in 1..=loops {
+        rules.push_str(&format!("  l{k}(B,C) -> Com_1(l{k}(B,C + B)) :|: 4 >= C\n"));
+        rules.push_str(&format!(
+            "  l{k}(B,C) -> Com_1(l{}(B,0)) :|: C >= 5\n",
+            k + 1
+        ));
+    }
+    let its = parse_koat(&format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR B C)\n(RULES\n{rules})\n"
+    ))
+    .unwrap();
+    let inv = interval_invariants(&its, Duration::from_secs(10)).expect("invariants");
+    let last = its
+        .locations
+        .iter()
+        .position(|l| l == &format!("l{loops}"))
+        .unwrap();
+    let holds = |values: &[i128]| inv[last].iter().all(|a| a.holds(values) == Some(true));
+    assert!(holds(&[2, 0]) && holds(&[2, 6]));
+    assert!(
+        !holds(&[1, 0]) && !holds(&[3, 0]),
+        "B = 2 at the last loop: {:?}",
+        inv[last]
+    );
+    assert!(check_on_runs(&its, "chain"));
+}

@@ -184,6 +184,26 @@ fn alternating_cycles_keep_a_variable_in_range() {
 }
 
 #[test]
+fn temporary_reaches_the_counter_through_the_path() {
+    // `A := T`, then on the way to the loop `C := A − 1`, and the loop counts `C` down
+    // (T2's `new_ex`): the loop never reads `A`, but `T` sets its counter.
+    let its = its(
+        "l0",
+        "A C T",
+        "  l0(A,C) -> Com_1(l1(T,C)) :|: T >= 1\n  l1(A,C) -> Com_1(l2(A,A - 1))\n  l2(A,C) -> Com_1(l2(A,C - 1)) :|: C >= 1",
+    );
+    let f = family(&its);
+    assert_eq!(f.path, vec![0, 1]);
+    assert_eq!(f.cycle, vec![2]);
+    for laps in [10, 100, 1000] {
+        // Natively: from `A = T` the loop runs `T − 1` times, after two steps.
+        let t = f.param_value(laps).unwrap();
+        assert!(t - 1 + 2 >= laps);
+        assert!(interpreted_cost(&its, &f, laps) >= laps);
+    }
+}
+
+#[test]
 fn non_terminating_loop_is_unbounded() {
     let its = its(
         "l0",
@@ -205,6 +225,45 @@ fn non_terminating_loop_is_unbounded() {
         Interpreter::new(&its).run(&w.start, &cfg).end,
         RunEnd::StepLimit
     );
+}
+
+#[test]
+fn non_terminating_loop_that_overflows_is_unbounded() {
+    // `A' = 3·A + 1` under `A ≥ 1` runs forever from every `A ≥ 1`, but its values leave
+    // the `i128` range after about 80 laps, long before the cost reaches 10 000 (T2's
+    // `p-46`); each lap costs 1.
+    let its = its(
+        "l0",
+        "A",
+        "  l0(A) -> Com_1(l1(A))\n  l1(A) -> Com_1(l1(3*A + 1)) :|: A >= 1",
+    );
+    let Some(ref u @ Unbounded::NonTerminating(ref w)) = prove(&its) else {
+        panic!("expected a non-terminating witness");
+    };
+    assert!(lower_bound::replay(&its, u));
+    // Independently: from `A ≥ 1` the guard keeps holding (3·A + 1 > A ≥ 1), and the
+    // interpreter runs 60 steps without stopping.
+    assert!(w.start[0] >= 1, "{w:?}");
+    let cfg = RunConfig {
+        max_steps: 60,
+        ..RunConfig::default()
+    };
+    assert_eq!(
+        Interpreter::new(&its).run(&w.start, &cfg).end,
+        RunEnd::StepLimit
+    );
+    // With a cycle of cost 0 the overflow does not count as unbounded cost.
+    let free = its_with_cost_zero(&its);
+    assert!(!lower_bound::replay(&free, u));
+}
+
+/// `its` with every transition's cost set to 0.
+fn its_with_cost_zero(its: &Its) -> Its {
+    let mut its = its.clone();
+    for t in &mut its.transitions {
+        t.cost = Poly::constant(0);
+    }
+    its
 }
 
 #[test]
@@ -282,4 +341,116 @@ fn benchmark_sample_never_both_bounded_and_unbounded() {
         "{unbounded} of {} sampled files proven unbounded, none also bounded",
         files.len().div_ceil(step)
     );
+}
+
+#[test]
+fn counting_cycle_found_behind_many_impossible_ones() {
+    // T2's firewire in small: `F := T` (free) at the start, then a cycle through three
+    // locations that counts `F` down while `D = E` — where most of the 4·3·3 cycles
+    // through them cannot run twice (a reset of `F` to a fresh temporary only when
+    // `F = 0`, a flag that ends the loop): the one that counts must still be reached.
+    let mut rules = String::from("  f0(A,D,E,F,H,I) -> Com_1(f9(0,0,0,T,H,I)) :|: T >= 1\n");
+    for k in 0..3 {
+        rules.push_str(&format!(
+            "  f9(A,D,E,F,H,I) -> Com_1(f20(A + 1,D,D,T,{k},{k})) :|: F = 0 && A <= 2 && T >= 1 && D = E\n"
+        ));
+    }
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f20(A,D,D,F - 1,T,U)) :|: F >= 1 && D = E\n");
+    for (guard, d) in [("I = 0", 0), ("I >= 1", 1), ("0 >= I + 1", 1)] {
+        rules.push_str(&format!(
+            "  f20(A,D,E,F,H,I) -> Com_1(f32(A,{d},E,F,H,I)) :|: {guard}\n"
+        ));
+    }
+    for (guard, e) in [("H = 0", 0), ("H >= 1", 1), ("0 >= H + 1", 1)] {
+        rules.push_str(&format!(
+            "  f32(A,D,E,F,H,I) -> Com_1(f9(A,D,{e},F,H,I)) :|: {guard}\n"
+        ));
+    }
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f38(A,D,E,F,H,I)) :|: D >= E + 1\n");
+    rules.push_str("  f9(A,D,E,F,H,I) -> Com_1(f38(A,D,E,F,H,I)) :|: E >= D + 1");
+    let its = its("f0", "A D E F H I T U", &rules);
+    let f = family(&its);
+    assert_eq!(f.path, vec![0], "{f:?}");
+    assert!(f.steps.contains(&(3, Some(-1))), "F counts down: {f:?}");
+    for laps in [10, 100, 1000] {
+        // The interpreter's random choices of `T`, `U` leave the loop early; natively,
+        // with both 0 on every lap, the run is long.
+        assert!(firewire_steps(f.param_value(laps).unwrap()) >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
+}
+
+/// The ITS of [`counting_cycle_found_behind_many_impossible_ones`] natively from
+/// `F = t`, choosing `T = U = 0` on every lap that counts `F` down: its steps.
+fn firewire_steps(t: i128) -> i128 {
+    let (mut d, mut e, mut f, mut steps) = (0, 0, t, 1);
+    while f >= 1 && d == e {
+        f -= 1;
+        let (h, i) = (0, 0);
+        d = i128::from(i != 0);
+        e = i128::from(h != 0);
+        steps += 3;
+    }
+    steps
+}
+
+/// A loop through two locations with no exit, each a case split that covers every
+/// value (T2's `bio` in small); `uncovered` leaves out the case `A = 0` at `l2`.
+fn inescapable_its(uncovered: bool) -> Its {
+    let zero_case = if uncovered { "0 >= A + 1" } else { "0 >= A" };
+    its(
+        "l0",
+        "A B",
+        &format!(
+            "  l0(A,B) -> Com_1(l1(A,B))
+  l1(A,B) -> Com_1(l2(A,B + 1)) :|: A >= B + 1
+  l1(A,B) -> Com_1(l2(A,B - 1)) :|: B >= A + 1
+  l1(A,B) -> Com_1(l2(B,B)) :|: A = B
+  l2(A,B) -> Com_1(l1(A - 1,B)) :|: A >= 1
+  l2(A,B) -> Com_1(l1(A + 1,B)) :|: {zero_case}"
+        ),
+    )
+}
+
+#[test]
+fn scc_without_exit_or_uncovered_case_never_stops() {
+    let its = inescapable_its(false);
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    )
+    .expect("a witness");
+    assert!(w.first_enabled && w.path == vec![0], "{w:?}");
+    // The interpreter (random choices) never stops either, from the witness's start or
+    // from others.
+    for start in [w.start.clone(), vec![5, -3], vec![-7, 0]] {
+        let cfg = RunConfig {
+            max_steps: 5000,
+            ..RunConfig::default()
+        };
+        let run = Interpreter::new(&its).run(&start, &cfg);
+        assert_eq!(run.end, RunEnd::StepLimit, "from {start:?}");
+    }
+    assert!(matches!(prove(&its), Some(Unbounded::NonTerminating(_))));
+}
+
+#[test]
+fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
+    // With `A = 0` uncovered at `l2` every run stops: `A` moves to 0 and stays there
+    // (the interpreter confirms), so there must be no witness.
+    let its = inescapable_its(true);
+    for start in [vec![5, -3], vec![-7, 0], vec![0, 0]] {
+        let run = Interpreter::new(&its).run(&start, &RunConfig::default());
+        assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
+    }
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let w = symex_its::inescapable::prove(
+        &its,
+        solver.as_mut(),
+        Instant::now() + Duration::from_secs(30),
+    );
+    assert!(w.is_none(), "{w:?}");
+    assert!(prove(&its).is_none());
 }

@@ -259,6 +259,99 @@ fn lommen_polynomial_negative_and_inner_twn_bounds_hold_on_runs() {
     );
 }
 
+#[test]
+fn twn_after_a_change_of_variables() {
+    // Lommen's non_linear05: X1' = 4X1 − X2, X2' = 2X1 + X2 is twn in p = X1 − X2 (doubles)
+    // and q = X2 − 2X1 (triples); the guard 3X1 < 2X2 ∧ X2 < 2X1 is q < 0 ∧ p < q. From
+    // X1 = 101, X2 = 201 (p = −100, q = −1) it holds while 1.5^n < 100: n = 0..11, twelve
+    // iterations, plus the entry: cost 13.
+    let src = koat(
+        "  l0(X1,X2) -> l1(X1,X2)\n  l1(X1,X2) -> l1(4*X1 - X2,2*X1 + X2) :|: 3*X1 < 2*X2 && X2 < 2*X1\n",
+        "X1 X2",
+    );
+    let (its, refined, c) = analyse_refined(&src);
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert!(!c.twn[0].change.is_empty());
+    assert!(c.bound.is_polynomial());
+    assert!(c.bound.eval(&[101, 201]).unwrap() >= 13);
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    // The guard's cone is narrow: few random starts enter it.
+    let stretches = check_loops_on_runs(&refined, &c, 9, 2000);
+    assert!(stretches > 10, "{stretches}");
+    // Y1 + 2·Y2 doubles while Y1 squares: only the form the guard uses is twn.
+    let src = koat(
+        "  l0(Y1,Y2,X3) -> l1(Y1,Y2,X3)\n  l1(Y1,Y2,X3) -> l1(2*Y1^2 + 2*Y1,-Y1^2 + 2*Y2,4*X3) :|: X3 < Y1 + 2*Y2 && X3 > 0\n",
+        "Y1 Y2 X3",
+    );
+    let (its, refined, c) = analyse_refined(&src);
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    assert!(check_loops_on_runs(&refined, &c, 9, 400) > 20);
+}
+
+#[test]
+fn turning_loop_stops_within_three_steps() {
+    // Lommen's twn18: B' = 3B − 4C, C' = 4B − 3C turns (M² = −7·I) while B² > 1 and
+    // A·(C + 2) > 0: the signs of C flip every two steps, and four steps in a row are
+    // impossible (few_steps). From A = 1, B = 2, C = −1: C = −1, 11, 7 pass, then −77:
+    // three iterations, plus the entry: cost 4, the bound.
+    let src = koat(
+        "  l0(A,B,C) -> l1(A,B,C)\n  l1(A,B,C) -> l1(A,3*B - 4*C,4*B - 3*C) :|: B^2 > 1 && A*C + 2*A > 0\n",
+        "A B C",
+    );
+    let (its, refined, c) = analyse_refined(&src);
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(1)"));
+    assert_eq!(c.bound.eval(&[1, 2, -1]), Some(4));
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    assert!(check_loops_on_runs(&refined, &c, 9, 400) > 20);
+}
+
+#[test]
+fn turning_loops_unrolled_twice() {
+    // A quarter turn X' = −Y, Y' = X (eigenvalues ±i) while Z doubles: X² + Y² > Z > 0.
+    // Unrolled twice, X'' = −X, Y'' = −Y, Z'' = 4Z is twn. From X = 9, Y = 0, Z = 1:
+    // 81 > 1, 2, 4, …, 64: seven iterations, plus the entry: cost 8.
+    let src = koat(
+        "  l0(X,Y,Z) -> l1(X,Y,Z)\n  l1(X,Y,Z) -> l1(-Y,X,2*Z) :|: X*X + Y*Y > Z && Z > 0\n",
+        "X Y Z",
+    );
+    let (its, refined, c) = analyse_refined(&src);
+    let c = c.unwrap();
+    assert_eq!(c.twn.len(), 1);
+    assert!(c.twn[0].unrolled);
+    assert!(c.bound.eval(&[9, 0, 1]).unwrap() >= 8);
+    assert!(check_runs(&its, &c, 9, 80) > 60);
+    assert!(check_loops_on_runs(&refined, &c, 9, 400) > 20);
+    // The quarter turn alone keeps X² + Y² > 0 forever: no bound.
+    let (_, c) = analyse(&koat(
+        "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(-Y,X) :|: X*X + Y*Y > 0\n",
+        "X Y",
+    ));
+    assert!(c.is_err(), "{:?}", c.map(|c| c.bound));
+}
+
+#[test]
+fn lommen_changed_variables_bounds_hold_on_runs() {
+    // Twn only after a linear change of variables (non_linear05–08, 14); loops of at most
+    // three steps per entry (twn06, twn18).
+    check_lommen(
+        &[
+            "Lommen_22/twn06",
+            "Lommen_22/twn18",
+            "Lommen_24/non_linear05",
+            "Lommen_24/non_linear06",
+            "Lommen_24/non_linear07",
+            "Lommen_24/non_linear08",
+            "Lommen_24/non_linear14",
+        ],
+        7,
+    );
+}
+
 /// Analyses the named files and checks the bounds of those with a twn loop on runs; at
 /// least `min` must have one.
 fn check_lommen(names: &[&str], min: usize) {

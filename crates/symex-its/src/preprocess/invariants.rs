@@ -159,7 +159,12 @@ fn analyse(its: &Its) -> Vec<Option<Vec<Interval>>> {
         next
     };
     // Ascending with widening: a bound that moves after three rounds becomes infinite.
-    for round in 0..60 {
+    // Each round passes the values one transition further, and a loop's exit may open
+    // only once its counter has grown for a round or two: a chain of loops needs a few
+    // rounds per loop (T2's loop3: 120 loops one after the other; past the 32nd, 60 rounds
+    // left them without invariants and ranking functions). The fixed point usually comes
+    // first: widening lets each bound move only a few times.
+    for round in 0..60 + 4 * its.locations.len() {
         let next = step(&inv);
         let mut joined = inv.clone();
         for l in 0..its.locations.len() {
