@@ -34,6 +34,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+mod amortised;
 mod guard_cap;
 mod periodic_rvg;
 mod twn_entries;
@@ -134,11 +135,11 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     // The retries get about twice the time of the first attempt (at least a second or
     // two): on large systems that no refinement helps, the answer stays quick.
     let budget = started.elapsed() * 2 + Duration::from_secs(2);
-    let retry = Limits {
+    let mut retry = Limits {
         query_timeout: limits.query_timeout.min(budget),
         deadline: limits.deadline.min(Instant::now() + budget),
     };
-    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold".into());
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
@@ -154,6 +155,12 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
                 retry.deadline,
             ),
             ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
+            // Cheap, and last: its own budget, so that the earlier retries running long
+            // (under load) do not leave it none (counterex1a).
+            ("merged", _) => {
+                retry.deadline = limits.deadline.min(Instant::now() + budget);
+                crate::preprocess::refine_merged(its, retry.query_timeout)
+            }
             _ => None,
         };
         let Some(refined) = refined else { continue };
@@ -322,6 +329,9 @@ struct Ctx<'a> {
     fallback_left: Duration,
     /// The loops bounded by their closed forms ([`twn_entries`]).
     twn: Vec<TwnLoop>,
+    /// Per (ranking step's removed transitions, transition): how the step's function
+    /// changes there ([`amortised`]).
+    amortised: HashMap<(Vec<usize>, usize), amortised::Change>,
 }
 
 impl<'a> Ctx<'a> {
@@ -358,6 +368,7 @@ impl<'a> Ctx<'a> {
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
             fallback_left: FALLBACK_BUDGET,
             twn: Vec::new(),
+            amortised: HashMap::new(),
         }
     }
 
@@ -838,6 +849,9 @@ impl<'a> Ctx<'a> {
             }
             if !progress {
                 progress = self.resynthesize(proof, &mut done);
+            }
+            if !progress {
+                progress = self.amortised_progress(proof, &mut done);
             }
             if !progress && !self.accept_infinite {
                 self.accept_infinite = true;
