@@ -277,7 +277,7 @@ fn termination_answer(
     started: Instant,
 ) -> i32 {
     // An SCC that runs cannot leave or stop in (cheap to find): no search for a proof.
-    let early = match lower_bound::inescapable(its, limits.query_timeout, limits.deadline) {
+    let early = match lower_bound::inescapable(its, limits.query_timeout, early_deadline(limits)) {
         Some(Unbounded::NonTerminating(w)) => Some(w),
         _ => None,
     };
@@ -347,7 +347,7 @@ fn complexity_answer(
     started: Instant,
 ) -> i32 {
     // An SCC that runs cannot leave or stop in: no bound, and no search for one.
-    if let Some(u) = lower_bound::inescapable(its, limits.query_timeout, limits.deadline) {
+    if let Some(u) = lower_bound::inescapable(its, limits.query_timeout, early_deadline(limits)) {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
         print_unbounded(args, name, its, &u, time);
@@ -436,6 +436,14 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// When the check for inescapable SCCs before the provers gives up: it is meant to be
+/// cheap, a tenth of the budget at most (3 s at most).
+fn early_deadline(limits: &Limits) -> Instant {
+    let now = Instant::now();
+    let left = limits.deadline.saturating_duration_since(now);
+    now + (left / 10).min(Duration::from_secs(3))
 }
 
 /// The time the upper-bound search leaves to the lower-bound search: a sixth of the
