@@ -543,6 +543,12 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
         "  replayed: the run reaches cost >= n for n = {}",
         lengths.join(", ")
     );
+    if matches!(u, Unbounded::NonTerminating(_)) {
+        println!(
+            "    (or its values leave the i128 range after at least {} laps of constant cost >= 1)",
+            symex_its::nontermination::MIN_LAPS_BEFORE_OVERFLOW
+        );
+    }
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));

@@ -23,6 +23,7 @@ use crate::local_size::{
     value_upper_bound, TempBound,
 };
 use crate::multiphase;
+use crate::periodic_size;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::scc_size;
@@ -33,6 +34,9 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+mod amortised;
+mod guard_cap;
+mod periodic_rvg;
 mod twn_entries;
 
 /// A runtime bound of the whole ITS.
@@ -59,6 +63,17 @@ pub fn infer(its: &Its, limits: &Limits) -> Result<Complexity, String> {
 /// [`infer`], with sizes per result variable ([`size_graph`]) where the SCC-wide ones are
 /// stuck only if `size_graph`.
 fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity, String> {
+    infer_opts(its, limits, size_graph, false)
+}
+
+/// [`infer_with`], with guard caps as resets where an SCC is stuck ([`guard_cap`]) only
+/// if `caps`.
+fn infer_opts(
+    its: &Its,
+    limits: &Limits,
+    size_graph: bool,
+    caps: bool,
+) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
         Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
@@ -66,6 +81,7 @@ fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn.clone();
     ctx.size_graph = size_graph;
+    ctx.caps_allowed = caps;
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -112,17 +128,18 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
+    let first_took = started.elapsed();
     if rank(&first) == 2 {
         return (its.clone(), first);
     }
     // The retries get about twice the time of the first attempt (at least a second or
     // two): on large systems that no refinement helps, the answer stays quick.
     let budget = started.elapsed() * 2 + Duration::from_secs(2);
-    let retry = Limits {
+    let mut retry = Limits {
         query_timeout: limits.query_timeout.min(budget),
         deadline: limits.deadline.min(Instant::now() + budget),
     };
-    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold".into());
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
@@ -138,6 +155,12 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
                 retry.deadline,
             ),
             ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
+            // Cheap, and last: its own budget, so that the earlier retries running long
+            // (under load) do not leave it none (counterex1a).
+            ("merged", _) => {
+                retry.deadline = limits.deadline.min(Instant::now() + budget);
+                crate::preprocess::refine_merged(its, retry.query_timeout)
+            }
             _ => None,
         };
         let Some(refined) = refined else { continue };
@@ -153,6 +176,43 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     if rank(&best.1) < 2 && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given.
         let c = infer_with(its, limits, true);
+        if rank(&c) > rank(&best.1) {
+            best = (its.clone(), c);
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        best = last_resorts(its, limits, first_took, best);
+    }
+    best
+}
+
+/// The last tries of [`infer_refining`], each while no polynomial bound is found: the ITS
+/// the termination prover's own refinement proves terminating (relational invariants
+/// before the partial evaluation: T2's `sumit`), then the ITS as given with guard caps
+/// ([`guard_cap`]: SAS10's `counterex1`). Each gets twice the first attempt's time plus two
+/// seconds. Caps come last: where a refinement bounds the ITS, its bound is tighter.
+fn last_resorts(
+    its: &Its,
+    limits: &Limits,
+    first_took: Duration,
+    mut best: (Its, Result<Complexity, String>),
+) -> (Its, Result<Complexity, String>) {
+    let budget = first_took * 2 + Duration::from_secs(2);
+    let limits_now = || Limits {
+        query_timeout: limits.query_timeout.min(budget),
+        deadline: limits.deadline.min(Instant::now() + budget),
+    };
+    let last = limits_now();
+    if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
+        if refined != *its {
+            let c = infer_with(&refined, &last, false);
+            if rank(&c) > rank(&best.1) {
+                best = (refined, c);
+            }
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        let c = infer_opts(its, &limits_now(), true, true);
         if rank(&c) > rank(&best.1) {
             best = (its.clone(), c);
         }
@@ -243,6 +303,10 @@ struct Ctx<'a> {
     rvg_at: HashMap<(usize, usize), Bound>,
     /// Whether [`pick_size`] takes the graph's bound where the SCC-wide one waits.
     rvg_eager: bool,
+    /// Whether [`Ctx::local_change`] takes guard caps ([`guard_cap`]) where a change waits.
+    caps_eager: bool,
+    /// Whether [`Ctx::scc`] may turn to guard caps at all.
+    caps_allowed: bool,
     /// Whether [`Ctx::scc`] may turn to the graph's sizes at all.
     size_graph: bool,
     /// Whether an infinite runtime bound of a step is taken (once the SCC is stuck
@@ -265,6 +329,9 @@ struct Ctx<'a> {
     fallback_left: Duration,
     /// The loops bounded by their closed forms ([`twn_entries`]).
     twn: Vec<TwnLoop>,
+    /// Per (ranking step's removed transitions, transition): how the step's function
+    /// changes there ([`amortised`]).
+    amortised: HashMap<(Vec<usize>, usize), amortised::Change>,
 }
 
 impl<'a> Ctx<'a> {
@@ -288,6 +355,8 @@ impl<'a> Ctx<'a> {
             rvg_waiting: (0, HashSet::new()),
             rvg_at: HashMap::new(),
             rvg_eager: false,
+            caps_eager: false,
+            caps_allowed: false,
             accept_infinite: false,
             size_graph: true,
             rvg_cap_depth: 0,
@@ -299,6 +368,7 @@ impl<'a> Ctx<'a> {
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
             fallback_left: FALLBACK_BUDGET,
             twn: Vec::new(),
+            amortised: HashMap::new(),
         }
     }
 
@@ -435,11 +505,15 @@ impl<'a> Ctx<'a> {
                 result = Some(b);
             }
         }
-        if result == Some(Bound::Infinite) {
-            // Variables updated from each other: bounded together.
+        let exponential = matches!(result, Some(Bound::Exp(_)));
+        if result == Some(Bound::Infinite) || exponential {
+            // Variables updated from each other: bounded together (an exponential bound
+            // only gives way to a polynomial one: a turning pair, `periodic_size`).
             // (Waiting for a runtime bound it needs is not cached.)
             if let Some(b) = self.group_size(&locs, &inside, v) {
-                result = b;
+                if !exponential || b.as_ref().is_some_and(Bound::is_polynomial) {
+                    result = b;
+                }
             }
         }
         self.in_progress.retain(|x| *x != v);
@@ -535,6 +609,15 @@ impl<'a> Ctx<'a> {
         // Only copies between the group's variables: the maximum grows by the added parts
         // alone (factor 1, or 0 for copies and resets), which keeps the bound polynomial.
         if steps.iter().any(|(_, (f, _))| *f >= 2) {
+            // A turning update (`M² = −I`) keeps the sum within a constant factor.
+            let ts: Vec<_> = steps
+                .iter()
+                .map(|(i, _)| (*i, &its.transitions[*i]))
+                .collect();
+            if let Some((k, turned)) = periodic_size::periodic_steps(&ts, &group) {
+                let b = self.group_bound(locs, &group, &turned);
+                return Some(b.map(|b| b.mul(&Bound::constant(k))));
+            }
             let mut copies = Some(Vec::new());
             for (i, _) in &steps {
                 let t = &its.transitions[*i];
@@ -553,7 +636,10 @@ impl<'a> Ctx<'a> {
                     let k = group.iter().position(|&w| w == u).and_then(|p| caps[p]);
                     k.is_some() || self.is_non_growing(*i, u)
                 };
-                let step = exp_size::group_max_step(t, &group, &mut keeps).map(|(f, mut r)| {
+                // Else the maximum's linear growth (`D' = B + C` doubles it).
+                let step = exp_size::group_max_step(t, &group, &mut keeps);
+                let step = step.or_else(|| exp_size::group_max_linear_step(t, &group, &mut keeps));
+                let step = step.map(|(f, mut r)| {
                     for (r, k) in r.iter_mut().zip(&caps) {
                         if let Some(k) = k {
                             *r = Poly::constant(*k);
@@ -566,7 +652,10 @@ impl<'a> Ctx<'a> {
                     c
                 });
             }
-            if let Some(copies) = copies {
+            // The maximum where fewer steps multiply it (never more than the sum's).
+            let growing =
+                |s: &[(usize, (i128, Vec<Poly>))]| s.iter().filter(|(_, (f, _))| *f >= 2).count();
+            if let Some(copies) = copies.filter(|c| growing(c) < growing(&steps)) {
                 steps = copies;
             }
         }
@@ -618,10 +707,19 @@ impl<'a> Ctx<'a> {
         // the guard alone, like a reset, needs neither.
         let growing =
             matches!(&from_update, Some((f, c)) if *f != Bound::Infinite && *c != Bound::Infinite);
-        match self.guard_reset(i, v) {
-            Some(Some(b)) if b != Bound::Infinite => Some((Bound::constant(1), b)),
+        let reset = match self.guard_reset(i, v) {
+            Some(Some(b)) if b != Bound::Infinite => return Some((Bound::constant(1), b)),
             Some(None) if !growing => None,
             _ => from_update,
+        };
+        if growing || !self.caps_eager {
+            return reset;
+        }
+        // Waiting or unbounded: a cap from the guard (`|v'| ≤ max(|v|, cap)`) is also
+        // like a reset to the cap ([`guard_cap`]).
+        match self.scc_guard_cap(i, v) {
+            Some(Some(cap)) if cap != Bound::Infinite => Some((Bound::constant(1), cap)),
+            _ => reset,
         }
     }
 
@@ -717,6 +815,7 @@ impl<'a> Ctx<'a> {
         self.rvg_waiting = (0, HashSet::new());
         self.rvg_at.clear();
         self.rvg_eager = false;
+        self.caps_eager = false;
         self.accept_infinite = false;
         let mut done = vec![false; proof.steps.len()];
         while done.iter().any(|d| !d) || self.twn_open(proof) {
@@ -742,8 +841,17 @@ impl<'a> Ctx<'a> {
                 self.rvg_eager = true;
                 continue;
             }
+            if !progress && self.caps_allowed && !self.caps_eager {
+                // Stuck: guard caps as resets where an update's change waits
+                // ([`guard_cap`]); not earlier, a runtime bound may give a smaller size.
+                self.caps_eager = true;
+                continue;
+            }
             if !progress {
                 progress = self.resynthesize(proof, &mut done);
+            }
+            if !progress {
+                progress = self.amortised_progress(proof, &mut done);
             }
             if !progress && !self.accept_infinite {
                 self.accept_infinite = true;
@@ -1227,6 +1335,9 @@ impl Ctx<'_> {
             let x = rvg.comps[d][0];
             let t = rvg.inside[x / n];
             return self.rvg_compose(t, &its.transitions[t].update()[x % n]);
+        }
+        if let Some(b) = self.rvg_periodic(rvg, d) {
+            return b;
         }
         let mut entering = Bound::constant(0);
         let mut added = Bound::constant(0);

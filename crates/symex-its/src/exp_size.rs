@@ -108,6 +108,41 @@ pub fn group_max_step(
     Some((factor, rests))
 }
 
+/// How `t` changes `M = max_{u∈group} |u|` when every update of the group is linear in
+/// the group's variables: `M' ≤ F·M + max_u |r_u|` with `F` the largest row sum
+/// `max_u Σ_w |a_{u,w}|` (`D' = B + C` doubles the maximum, while `B' = D, C' = A` beside it
+/// keep it, where the sum `Σ|u|` of [`group_step`] doubles on both). An update for which
+/// `keeps(u)` holds counts as a plain copy. `(F, [r_u])`, as [`group_step`]'s; `None` when
+/// a group variable occurs non-linearly.
+pub fn group_max_linear_step(
+    t: &Transition,
+    group: &BTreeSet<usize>,
+    keeps: &mut dyn FnMut(usize) -> bool,
+) -> Option<(i128, Vec<Poly>)> {
+    let mut factor = 0i128;
+    let mut rests = Vec::new();
+    for &u in group {
+        if keeps(u) {
+            factor = factor.max(1);
+            rests.push(Poly::default());
+            continue;
+        }
+        let mut r = t.update()[u].clone();
+        let mut row: i128 = 0;
+        for &w in group {
+            let a = r.linear_coeff(w);
+            row = row.checked_add(a.checked_abs()?)?;
+            r = r.sub(&Poly::var(w).scale(a));
+        }
+        if r.vars().iter().any(|w| group.contains(w)) {
+            return None;
+        }
+        factor = factor.max(row);
+        rests.push(r);
+    }
+    Some((factor, rests))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +231,32 @@ mod tests {
         );
         let sum = loop_with(vec![v(0), v(1).add(&v(2)), v(2)]);
         assert_eq!(group_max_step(&sum, &g, &mut |_| false), None);
+    }
+
+    #[test]
+    fn sums_double_the_group_maximum() {
+        // C' = C + D − A, D' = D: M' ≤ 2·M + |A|, checked by brute force.
+        let v = |i| Poly::var(i);
+        let t = loop_with(vec![v(0), v(1).add(&v(2)).sub(&v(0)), v(2)]);
+        let g = BTreeSet::from([1, 2]);
+        let (factor, rests) = group_max_linear_step(&t, &g, &mut |_| false).unwrap();
+        assert_eq!(factor, 2);
+        for a in -4..=4i128 {
+            for c in -4..=4i128 {
+                for d in -4..=4i128 {
+                    let vals = [a, c, d];
+                    let m = c.abs().max(d.abs());
+                    let m2 = (c + d - a).abs().max(d.abs());
+                    let add = rests
+                        .iter()
+                        .map(|r| r.eval(&vals).unwrap().abs())
+                        .max()
+                        .unwrap();
+                    assert!(m2 <= 2 * m + add);
+                }
+            }
+        }
+        let sq = loop_with(vec![v(0), v(1).mul(&v(2)), v(2)]);
+        assert_eq!(group_max_linear_step(&sq, &g, &mut |_| false), None);
     }
 }

@@ -263,6 +263,44 @@ fn synthesize_with(
     solver: &mut dyn Solver,
     constant_only: bool,
 ) -> Option<RankingFunction> {
+    synthesize_slack(its, ts, strict, &[], solver, constant_only).map(|(f, _)| f)
+}
+
+/// The most a transition of `slack` may raise the function in [`synthesize_with_slack`].
+const MAX_SLACK: i128 = 64;
+
+/// As [`synthesize_strict_on`], but each transition of `slack` (a subset of `ts`) may also
+/// *raise* the function by a constant `c_t ≤ MAX_SLACK`: `f_l'(ū) − f_l(x̄) ≤ c_t` under
+/// its guard. Returns the function and each `(t, c_t)` of the model (an amortised bound
+/// counts `RB(t)·c_t` more strict steps, see `complexity::amortised`; the caller
+/// re-checks every property).
+pub fn synthesize_with_slack(
+    its: &Its,
+    ts: &[usize],
+    strict: &[usize],
+    slack: &[usize],
+    solver: &mut dyn Solver,
+) -> Option<(RankingFunction, Vec<(usize, i128)>)> {
+    let (f, deltas) = synthesize_slack(its, ts, strict, slack, solver, false)?;
+    let raised = ts
+        .iter()
+        .zip(deltas)
+        .filter(|(i, d)| slack.contains(i) && *d < 0)
+        .map(|(&i, d)| (i, -d))
+        .collect();
+    Some((f, raised))
+}
+
+/// [`synthesize_with`] with the transitions of `slack` allowed to raise the function by
+/// a constant; also returns each transition's `δ` of the model (`f` drops by at least `δ`).
+fn synthesize_slack(
+    its: &Its,
+    ts: &[usize],
+    strict: &[usize],
+    slack: &[usize],
+    solver: &mut dyn Solver,
+    constant_only: bool,
+) -> Option<(RankingFunction, Vec<i128>)> {
     let n = its.arity();
     let locs = locations(its, ts);
     // A function of the locations alone decreases on no self-loop.
@@ -290,7 +328,13 @@ fn synthesize_with(
         let (b, b0) = &tpl.coeffs[&t.target()];
         // f_l'(x') − f_l(x) ≤ −δ:  c = (−a, 0, b), d = a0 − b0 − δ.
         let delta = Term::var(&format!("delta_{i}"), Sort::Int);
-        let low = if strict.contains(&i) { 1 } else { 0 };
+        let low = if strict.contains(&i) {
+            1
+        } else if slack.contains(&i) {
+            -MAX_SLACK
+        } else {
+            0
+        };
         query.push(Term::int(low).ile(&delta));
         query.push(delta.ile(&Term::int(1)));
         let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
@@ -305,9 +349,12 @@ fn synthesize_with(
         query.push(delta.eq(&Term::int(1)).implies(&Term::and_all(&bounded)));
         deltas.push(delta);
     }
-    query.push(Term::int(1).ile(&sum(deltas)));
+    if slack.is_empty() {
+        query.push(Term::int(1).ile(&sum(deltas.clone())));
+    }
     let model = solver.model(&query).ok()??;
-    Some(tpl.read(&|t: &Term| model.value_of(t).as_int().unwrap_or(0)))
+    let value = |t: &Term| model.value_of(t).as_int().unwrap_or(0);
+    Some((tpl.read(&value), deltas.iter().map(value).collect()))
 }
 
 /// `f_l'(x') − f_l(x) − g_l(x) ≤ −k` as `c·z ≤ d` over `z = (x̄, temporaries, x̄')`, with

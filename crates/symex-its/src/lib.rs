@@ -36,6 +36,7 @@ pub mod lower_bound;
 pub mod multiphase;
 pub mod nontermination;
 pub mod parse;
+pub mod periodic_size;
 pub mod poly;
 pub mod preprocess;
 pub mod print;

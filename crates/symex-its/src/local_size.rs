@@ -309,18 +309,37 @@ pub fn capped_by_guard(
     }
     let var = |w: usize| smt::int_var("v", w);
     let guard = smt::guard_terms(&t.guard, &var);
-    let cap = vars
-        .iter()
-        .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
     let abs = smt::abs(&var(v));
-    let m = cap.ile(&abs).ite(&abs, &cap);
     let new = smt::poly_term(p, &var);
-    let cond = new.ile(&m).and(&new.ineg().ile(&m));
-    matches!(solver.must_be_true(&guard, &cond), Ok(true)).then_some(TempBound {
-        vars,
-        constant,
-        factor: 1,
-    })
+    // Each variable alone first, but those an equation ties to `v`: a cap over fewer
+    // variables needs fewer sizes, and `E + 1 = B` in the guard of `B' = B + 1` under
+    // `H ≥ B` would make the cap `|E| + K`, `B`'s own copy (SAS10's `counterex1`).
+    let tied: BTreeSet<usize> = t
+        .guard
+        .iter()
+        .filter(|a| a.rel == Rel::Eq && a.poly.vars().contains(&v))
+        .flat_map(|a| a.poly.vars())
+        .collect();
+    let mut candidates: Vec<Vec<usize>> = Vec::new();
+    if vars.len() > 1 {
+        candidates.extend(vars.iter().filter(|w| !tied.contains(w)).map(|&w| vec![w]));
+    }
+    candidates.push(vars);
+    for vars in candidates {
+        let cap = vars
+            .iter()
+            .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
+        let m = cap.ile(&abs).ite(&abs, &cap);
+        let cond = new.ile(&m).and(&new.ineg().ile(&m));
+        if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
+            return Some(TempBound {
+                vars,
+                constant,
+                factor: 1,
+            });
+        }
+    }
+    None
 }
 
 /// The sum of the absolute constants of `atoms` and `p` (`None` on overflow), and the

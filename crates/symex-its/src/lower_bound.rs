@@ -131,7 +131,9 @@ const SHIFTS: [i128; 5] = [0, 1, 10, 100, 1000];
 
 /// Replays the witness by plain evaluation (no solver): for each length `L` of
 /// [`REPLAY_LENGTHS`] the run reaches cost at least `L` — a non-terminating witness by
-/// following its cycle, a family with its parameter chosen for `L` laps.
+/// following its cycle (or, when its values leave the `i128` range first, at least
+/// [`nontermination::MIN_LAPS_BEFORE_OVERFLOW`] laps of a constant cost `≥ 1`), a family
+/// with its parameter chosen for `L` laps.
 pub fn replay(its: &Its, u: &Unbounded) -> bool {
     REPLAY_LENGTHS.iter().all(|&l| match u {
         Unbounded::NonTerminating(w) => replay_lasso(its, w, l),
@@ -142,18 +144,47 @@ pub fn replay(its: &Its, u: &Unbounded) -> bool {
 /// One step of `t` from `x` with `temps`: the next state and the step's cost, or `None`
 /// when the guard does not hold (or on overflow).
 fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Option<(Vec<i128>, i128)> {
+    match checked_step(t, x, temps) {
+        Stepped::Next(next, cost) => Some((next, cost)),
+        Stepped::Blocked | Stepped::Overflow => None,
+    }
+}
+
+/// The outcome of [`checked_step`].
+enum Stepped {
+    Next(Vec<i128>, i128),
+    /// A guard is false (or the temporaries do not fit the transition).
+    Blocked,
+    /// A value left the `i128` range.
+    Overflow,
+}
+
+/// [`step`], telling a false guard from an overflow.
+fn checked_step(t: &Transition, x: &[i128], temps: &[i128]) -> Stepped {
     if temps.len() != t.temps.len() {
-        return None;
+        return Stepped::Blocked;
     }
     let mut values = x.to_vec();
     values.extend_from_slice(temps);
     for a in &t.guard {
-        if !a.holds(&values)? {
-            return None;
+        match a.holds(&values) {
+            Some(true) => {}
+            Some(false) => return Stepped::Blocked,
+            None => return Stepped::Overflow,
         }
     }
     let next: Option<Vec<i128>> = t.update().iter().map(|u| u.eval(&values)).collect();
-    Some((next?, t.cost.eval(&values)?))
+    match (next, t.cost.eval(&values)) {
+        (Some(next), Some(cost)) => Stepped::Next(next, cost),
+        _ => Stepped::Overflow,
+    }
+}
+
+/// The cost of one lap of `cycle` when every transition's cost is a constant.
+fn constant_lap_cost(its: &Its, cycle: &[usize]) -> Option<i128> {
+    cycle.iter().try_fold(0i128, |acc, &i| {
+        acc.checked_add(its.transitions[i].cost.as_constant()?)
+    })
 }
 
 /// Follows a non-terminating witness until its cost reaches `goal` (at most `4·goal`
@@ -174,17 +205,32 @@ fn replay_lasso(its: &Its, w: &Witness, goal: i128) -> bool {
     if w.first_enabled {
         return replay_strategy(its, w, x, cost, goal);
     }
-    for _ in 0..4 * goal {
+    // A cycle whose values leave the `i128` range before the cost reaches `goal` (T2's
+    // `p-46`: `A' = 3·A + 1`) passes after [`nontermination::MIN_LAPS_BEFORE_OVERFLOW`]
+    // laps when every lap costs the same constant `≥ 1`: its recurrent set was proved
+    // closed over the unbounded integers, so every further lap adds that cost too.
+    let overflow_ok = |laps: usize| {
+        laps >= nontermination::MIN_LAPS_BEFORE_OVERFLOW
+            && constant_lap_cost(its, &w.cycle).is_some_and(|c| c >= 1)
+    };
+    for lap in 0..4 * goal {
         if cost >= goal {
             return true;
         }
+        let lap = usize::try_from(lap).unwrap_or(usize::MAX);
         for (&i, temps) in w.cycle.iter().zip(&w.cycle_temps) {
             let temps: Option<Vec<i128>> = temps.iter().map(|p| p.eval(&x)).collect();
-            let Some((next, c)) = temps.and_then(|t| step(&its.transitions[i], &x, &t)) else {
-                return false;
+            let Some(temps) = temps else {
+                return overflow_ok(lap);
             };
-            x = next;
-            cost = cost.saturating_add(c);
+            match checked_step(&its.transitions[i], &x, &temps) {
+                Stepped::Next(next, c) => {
+                    x = next;
+                    cost = cost.saturating_add(c);
+                }
+                Stepped::Overflow => return overflow_ok(lap),
+                Stepped::Blocked => return false,
+            }
         }
     }
     cost >= goal
@@ -273,19 +319,22 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
         let relevant = relevant_vars(its, &found);
         for &(t, j) in &params {
             let tr = &its.transitions[t];
+            // A temporary chosen on every lap is a constant of the lap, not a length.
+            if found.contains(&t) {
+                continue;
+            }
+            let cycle = rotate_towards(its, &found, tr.target());
+            let lc = its.transitions[cycle[0]].source;
+            // What the cycle counts, as variables after `t`: the way from `t` to the cycle
+            // may compute it from others (T2's `new_ex`: `A := E`, then `C := A − 1`).
+            let counted = pull_back(its, &relevant, tr.target(), lc);
             let writes = |j: usize| {
                 tr.update()
                     .iter()
                     .enumerate()
-                    .any(|(v, u)| relevant.contains(&v) && u.vars().contains(&(its.arity() + j)))
+                    .any(|(v, u)| counted.contains(&v) && u.vars().contains(&(its.arity() + j)))
             };
-            let written = writes(j);
-            // A temporary chosen on every lap is a constant of the lap, not a length.
-            if !written || found.contains(&t) {
-                continue;
-            }
-            let cycle = rotate_towards(its, &found, tr.target());
-            if !tried.insert((cycle.clone(), t, j)) {
+            if !writes(j) || !tried.insert((cycle.clone(), t, j)) {
                 continue;
             }
             // Cycles that cannot run two laps from any state are skipped before they use
@@ -297,7 +346,6 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
             if !repeatable {
                 continue;
             }
-            let lc = its.transitions[cycle[0]].source;
             // The parameter alone, then with the step's other temporaries the cycle counts
             // (each set to the parameter's value).
             let others: Vec<usize> = (0..tr.temps.len())
@@ -405,6 +453,24 @@ fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
             return out;
         }
     }
+}
+
+/// The program variables whose values at `from` the variables `vars` at `to` depend on,
+/// along the shortest path from `from` to `to` (`vars` itself when there is none or it
+/// is empty).
+fn pull_back(its: &Its, vars: &BTreeSet<usize>, from: usize, to: usize) -> BTreeSet<usize> {
+    let n = its.arity();
+    let path = graph::shortest_path(its, from, to).unwrap_or_default();
+    let mut out = vars.clone();
+    for &i in path.iter().rev() {
+        let u = its.transitions[i].update();
+        out = out
+            .iter()
+            .flat_map(|&v| u[v].vars())
+            .filter(|&w| w < n)
+            .collect();
+    }
+    out
 }
 
 /// Elementary cycles of at most [`MAX_CYCLE`] transitions (each found once, from its

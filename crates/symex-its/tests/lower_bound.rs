@@ -185,6 +185,26 @@ fn alternating_cycles_keep_a_variable_in_range() {
 }
 
 #[test]
+fn temporary_reaches_the_counter_through_the_path() {
+    // `A := T`, then on the way to the loop `C := A − 1`, and the loop counts `C` down
+    // (T2's `new_ex`): the loop never reads `A`, but `T` sets its counter.
+    let its = its(
+        "l0",
+        "A C T",
+        "  l0(A,C) -> Com_1(l1(T,C)) :|: T >= 1\n  l1(A,C) -> Com_1(l2(A,A - 1))\n  l2(A,C) -> Com_1(l2(A,C - 1)) :|: C >= 1",
+    );
+    let f = family(&its);
+    assert_eq!(f.path, vec![0, 1]);
+    assert_eq!(f.cycle, vec![2]);
+    for laps in [10, 100, 1000] {
+        // Natively: from `A = T` the loop runs `T − 1` times, after two steps.
+        let t = f.param_value(laps).unwrap();
+        assert!(t - 1 + 2 >= laps);
+        assert!(interpreted_cost(&its, &f, laps) >= laps);
+    }
+}
+
+#[test]
 fn non_terminating_loop_is_unbounded() {
     let its = its(
         "l0",
@@ -206,6 +226,45 @@ fn non_terminating_loop_is_unbounded() {
         Interpreter::new(&its).run(&w.start, &cfg).end,
         RunEnd::StepLimit
     );
+}
+
+#[test]
+fn non_terminating_loop_that_overflows_is_unbounded() {
+    // `A' = 3·A + 1` under `A ≥ 1` runs forever from every `A ≥ 1`, but its values leave
+    // the `i128` range after about 80 laps, long before the cost reaches 10 000 (T2's
+    // `p-46`); each lap costs 1.
+    let its = its(
+        "l0",
+        "A",
+        "  l0(A) -> Com_1(l1(A))\n  l1(A) -> Com_1(l1(3*A + 1)) :|: A >= 1",
+    );
+    let Some(ref u @ Unbounded::NonTerminating(ref w)) = prove(&its) else {
+        panic!("expected a non-terminating witness");
+    };
+    assert!(lower_bound::replay(&its, u));
+    // Independently: from `A ≥ 1` the guard keeps holding (3·A + 1 > A ≥ 1), and the
+    // interpreter runs 60 steps without stopping.
+    assert!(w.start[0] >= 1, "{w:?}");
+    let cfg = RunConfig {
+        max_steps: 60,
+        ..RunConfig::default()
+    };
+    assert_eq!(
+        Interpreter::new(&its).run(&w.start, &cfg).end,
+        RunEnd::StepLimit
+    );
+    // With a cycle of cost 0 the overflow does not count as unbounded cost.
+    let free = its_with_cost_zero(&its);
+    assert!(!lower_bound::replay(&free, u));
+}
+
+/// `its` with every transition's cost set to 0.
+fn its_with_cost_zero(its: &Its) -> Its {
+    let mut its = its.clone();
+    for t in &mut its.transitions {
+        t.cost = Poly::constant(0);
+    }
+    its
 }
 
 #[test]

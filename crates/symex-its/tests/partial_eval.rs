@@ -127,6 +127,38 @@ fn phases_become_versions_and_get_a_linear_bound() {
 }
 
 #[test]
+fn counter_that_wraps_once_is_bounded_after_the_termination_refinement() {
+    // `D` counts from `B + 1` up past `C`, is reset to 0 once and counts up to `B`; a
+    // temporary `A = 0` may leave early (T2's `sumit`). Only the termination prover's
+    // refinement (relational invariants, then partial evaluation) separates the phases.
+    let its = parse_koat(&koat(
+        "  l0(A,B,C,D) -> Com_1(l4(A,B,C,B + 1)) :|: B >= 0 && C >= B\n  l4(A,B,C,D) -> Com_1(l6(E,B,C,D)) :|: B >= D + 1\n  l4(A,B,C,D) -> Com_1(l6(E,B,C,D)) :|: D >= B + 1\n  l6(A,B,C,D) -> Com_1(l7(A,B,C,D)) :|: A >= 1\n  l6(A,B,C,D) -> Com_1(l7(A,B,C,D)) :|: 0 >= A + 1\n  l7(A,B,C,D) -> Com_1(l4(A,B,C,D + 1)) :|: C >= D\n  l7(A,B,C,D) -> Com_1(l4(A,B,C,0)) :|: D >= C + 1\n  l6(A,B,C,D) -> Com_1(l9(A,B,C,D)) :|: A = 0\n  l4(A,B,C,D) -> Com_1(l9(A,B,C,D)) :|: B = D\n",
+        "A B C D E",
+    ))
+    .unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let direct = complexity::infer(&pre, &limits());
+    assert!(
+        !direct.is_ok_and(|c| c.bound.asymptotic().is_some()),
+        "needs the refinement"
+    );
+    let (_, c) = complexity::infer_refining(&pre, &limits());
+    let c = c.expect("bounded after the refinement");
+    assert_eq!(c.bound.asymptotic().as_deref(), Some("O(n)"));
+    // The longest run never leaves early (`A ≠ 0`): 1 + 3·(C − B + 1) + 3·B + 1 steps
+    // for 0 ≤ B ≤ C, each of cost 1 (counted by hand from the rules).
+    for (b, cc) in [(0, 0), (2, 5), (7, 7), (3, 30)] {
+        let longest = 1 + 3 * (cc - b + 1) + 3 * b + 1;
+        assert!(
+            c.bound.eval(&[0, b, cc, 0]).unwrap() >= longest,
+            "B = {b}, C = {cc}"
+        );
+    }
+    let starts = common::random_starts(3, its.arity(), 12, 200);
+    assert!(common::bound_holds_on_runs(&its, &c, starts, "wrapping counter") > 50);
+}
+
+#[test]
 fn refinement_keeps_runs_with_temporaries_and_exits() {
     // Nondeterministic choices by a temporary, an exit from inside the SCC, and the
     // start location inside the SCC: every run maps to the refined ITS.

@@ -155,3 +155,44 @@ fn inner_counter_reset_at_the_outer_head_gets_a_size_per_result_variable() {
     assert!(c.bound.eval(&[3, 0, 0, 0, 0]).unwrap() >= 26);
     assert!(check_runs(&its, &c, 5, 60) > 40);
 }
+
+#[test]
+fn counter_capped_by_the_guard_breaks_a_cycle_of_its_copy() {
+    // The shape of SAS10's `counterex1`: `B` climbs to `H` in one loop (`E := B` keeps
+    // its previous value, `E + 1 = B` in the guards), falls to 0 in another, and `D`
+    // counts the rounds down. The climbing loop's runtime bound needs `|B|`, whose
+    // change there waits for that bound; the guard caps `|B'|` at `max(|B|, |H| + K)`
+    // without one (and not by `|E| + K`, `B`'s own copy).
+    let (its, c) = analyse(
+        "  l0(A,B,C,D,E,F,G,H) -> l1(A,C,C,A,F,F,H,H)\n  l1(A,B,C,D,E,F,G,H) -> l5(A,B,C,D,E,F,G,H) :|: 0 >= A + 1\n  l1(A,B,C,D,E,F,G,H) -> l2(A,B - 1,C,D,E,F,G,H) :|: A >= 0 && C >= 0\n  l1(A,B,C,D,E,F,G,H) -> l4(A,B,C,D - 1,E,F,G,H) :|: A >= 0\n  l1(A,B,C,D,E,F,G,H) -> l3(A,1 + B,C,D - 1,B,F,G,H) :|: H >= C && A >= 0\n  l3(A,B,C,D,E,F,G,H) -> l4(A,B,C,D,E,F,G,H) :|: A >= D + 1 && D + 1 >= 0 && H + 1 >= B && E + 1 = B\n  l3(A,B,C,D,E,F,G,H) -> l3(A,1 + B,C,D,B,F,G,H) :|: H >= B && A >= D + 1 && D + 1 >= 0 && E + 1 = B\n  l2(A,B,C,D,E,F,G,H) -> l2(A,B - 1,C,D,E,F,G,H) :|: B >= 0 && D >= 0 && A >= D\n  l2(A,B,C,D,E,F,G,H) -> l4(A,B,C,D - 1,E,F,G,H) :|: B + 1 >= 0 && D >= 0 && A >= D\n  l2(A,B,C,D,E,F,G,H) -> l3(A,1 + B,C,D - 1,B,F,G,H) :|: H >= B && B + 1 >= 0 && D >= 0 && A >= D\n  l4(A,B,C,D,E,F,G,H) -> l5(A,B,C,D,E,F,G,H) :|: A >= 0 && D + 1 = 0\n  l4(A,B,C,D,E,F,G,H) -> l2(A,B - 1,C,D,E,F,G,H) :|: D >= 0 && B >= 0 && A >= D + 1\n  l4(A,B,C,D,E,F,G,H) -> l4(A,B,C,D - 1,E,F,G,H) :|: D >= 0 && A >= D + 1\n  l4(A,B,C,D,E,F,G,H) -> l3(A,1 + B,C,D - 1,B,F,G,H) :|: H >= B && D >= 0 && A >= D + 1\n",
+        "A B C D E F G H",
+    );
+    assert!(c.bound.asymptotic().is_some(), "a finite bound");
+    assert!(check_runs(&its, &c, 6, 200) > 100);
+}
+
+#[test]
+fn guard_cap_prefers_a_variable_not_tied_to_the_counter() {
+    // `B' = B + 1` under `H ≥ B ∧ E + 1 = B`: both `|E| + K` and `|H| + K` cap `|B'|`;
+    // the cap over `H` alone is the one that needs no size of `B`'s copy.
+    let its = parse_koat(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR B E H)\n(RULES\n  l0(B,E,H) -> l0(B + 1,B,H) :|: H >= B && E + 1 = B\n)\n",
+    )
+    .unwrap();
+    let t = &its.transitions[0];
+    let mut solver = symex_its::smt::solver(Duration::from_secs(10));
+    let cap = symex_its::local_size::capped_by_guard(solver.as_mut(), t, 3, 0, &t.update()[0])
+        .expect("a cap");
+    assert_eq!(cap.vars, vec![2]);
+    assert_eq!(cap.factor, 1);
+    // Brute force: wherever the guard holds, |B + 1| ≤ max(|B|, K + |H|).
+    for b in -20i128..=20 {
+        for h in -20i128..=20 {
+            let e = b - 1;
+            if h >= b && e + 1 == b {
+                let m = b.abs().max(cap.constant + h.abs());
+                assert!((b + 1).abs() <= m, "B = {b}, H = {h}");
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@
 mod chain;
 mod invariants;
 mod linear_invariants;
+mod merge_exits;
 mod partial_eval;
 mod slice;
 mod split_ne;
@@ -18,6 +19,7 @@ pub use invariants::{add_interval_invariants, interval_invariants};
 pub use linear_invariants::{
     add_linear_invariants, add_relational_invariants, linear_invariants, relational_invariants,
 };
+pub use merge_exits::merge_dead_end_exits;
 pub use partial_eval::partial_evaluate;
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
@@ -72,6 +74,17 @@ pub fn refine_with(its: &Its, timeout: Duration, max_pairs: usize) -> Option<Its
     }
     split.then_some(current)
 }
+
+/// As [`refine`] after [`merge_dead_end_exits`] (for upper bounds only), splitting
+/// locations with up to [`MERGED_PAIRS`] pairs: a loop head whose chained-away exits kept
+/// it from being split. `None` when no exits were merged or nothing was split.
+pub fn refine_merged(its: &Its, timeout: Duration) -> Option<Its> {
+    refine_with(&merge_dead_end_exits(its)?, timeout, MERGED_PAIRS)
+}
+
+/// Incoming × outgoing pairs up to which [`refine_merged`] splits a location (counterex1a's
+/// head: 7 incoming, 6 loop transitions and the merged exit).
+const MERGED_PAIRS: usize = 64;
 
 /// Rounds of [`unfold`] in [`refine`].
 const REFINE_ROUNDS: usize = 3;

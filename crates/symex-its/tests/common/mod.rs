@@ -85,3 +85,80 @@ pub fn bound_holds_on_runs(
     }
     checked
 }
+
+/// The largest cost of a run from `state` at `loc`, over every enabled transition and every
+/// choice of its temporaries in `-box_..=box_`; `None` past `depth` steps (a run that long
+/// is not expected from the small starts used here).
+pub fn worst_cost(
+    its: &symex_its::Its,
+    loc: usize,
+    state: &[i128],
+    box_: i128,
+    depth: usize,
+    memo: &mut std::collections::HashMap<(usize, Vec<i128>), i128>,
+) -> Option<i128> {
+    if let Some(c) = memo.get(&(loc, state.to_vec())) {
+        return Some(*c);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut best = 0;
+    for t in its.transitions.iter().filter(|t| t.source == loc) {
+        let k = t.temps.len();
+        let mut temps = vec![-box_; k];
+        loop {
+            let mut values = state.to_vec();
+            values.extend(&temps);
+            let enabled = t.guard.iter().all(|a| {
+                let v = a.poly.eval(&values).unwrap();
+                match a.rel {
+                    symex_its::Rel::Ge => v >= 0,
+                    symex_its::Rel::Eq => v == 0,
+                    symex_its::Rel::Ne => v != 0,
+                }
+            });
+            if enabled {
+                let (target, update) = &t.targets[0];
+                let next: Vec<i128> = update.iter().map(|u| u.eval(&values).unwrap()).collect();
+                let cost = t.cost.eval(&values).unwrap();
+                let rest = worst_cost(its, *target, &next, box_, depth - 1, memo)?;
+                best = best.max(cost + rest);
+            }
+            // The next choice of temporaries (odometer order), or done.
+            let Some(i) = (0..k).find(|&i| temps[i] < box_) else {
+                break;
+            };
+            temps[i] += 1;
+            for x in &mut temps[..i] {
+                *x = -box_;
+            }
+        }
+    }
+    memo.insert((loc, state.to_vec()), best);
+    Some(best)
+}
+
+/// Checks the bound against [`worst_cost`] from every start in `starts`; returns the
+/// largest worst case seen (so a test can tell that the runs were not all trivial).
+pub fn check_worst_case(
+    its: &symex_its::Its,
+    c: &symex_its::complexity::Complexity,
+    starts: &[Vec<i128>],
+    box_: i128,
+) -> i128 {
+    let mut largest = 0;
+    for start in starts {
+        let mut memo = std::collections::HashMap::new();
+        let worst = worst_cost(its, its.start, start, box_, 400, &mut memo)
+            .unwrap_or_else(|| panic!("a run from {start:?} is longer than 400 steps"));
+        let bound = c.bound.eval(start).unwrap();
+        assert!(
+            worst <= bound,
+            "a run from {start:?} costs {worst} > bound {} = {bound}",
+            c.bound.display(&its.vars)
+        );
+        largest = largest.max(worst);
+    }
+    largest
+}
