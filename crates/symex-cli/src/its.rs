@@ -558,8 +558,15 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
 /// The parameter of a family: `T of t3 := scale*(laps + shift)`.
 fn family_param(its: &Its, f: &Family) -> String {
     let t = f.path[f.param.0];
-    let name = &its.transitions[t].temps[f.param.1];
-    format!("{name} of t{t} := {}*(laps + {})", f.scale, f.shift)
+    let temps = &its.transitions[t].temps;
+    let mut names = vec![temps[f.param.1].as_str()];
+    names.extend(f.tied.iter().map(|&j| temps[j].as_str()));
+    format!(
+        "{} of t{t} := {}*(laps + {})",
+        names.join(" = "),
+        f.scale,
+        f.shift
+    )
 }
 
 /// The per-lap changes of the counted variables: `A' = A + 11, B' = B + 1`.

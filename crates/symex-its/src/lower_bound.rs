@@ -50,6 +50,9 @@ pub struct Family {
     pub path_temps: Vec<Vec<i128>>,
     /// The step of the path and the index of its temporary that is the parameter.
     pub param: (usize, usize),
+    /// Other temporaries of the parameter's step that take the parameter's value (T2's
+    /// `n_firewire`: `C := H, G := I` at the start, both counted down by one cycle).
+    pub tied: Vec<usize>,
     /// The parameter's value for `L` laps is `scale·(L + shift)`.
     pub scale: i128,
     /// See [`Family::scale`].
@@ -274,6 +277,9 @@ pub fn replay_family(its: &Its, f: &Family, laps: i128) -> Option<bool> {
         let mut temps = f.path_temps.get(k)?.clone();
         if k == f.param.0 {
             *temps.get_mut(f.param.1)? = f.param_value(laps)?;
+            for &j in &f.tied {
+                *temps.get_mut(j)? = f.param_value(laps)?;
+            }
         }
         let Some((next, c)) = step(&its.transitions[i], &x, &temps) else {
             return Some(false);
@@ -304,7 +310,12 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
     let mut tried = HashSet::new();
     let mut laps_possible = HashMap::new();
     let mut tries = 0;
-    for found in simple_cycles(its) {
+    // Cycles that cannot run a lap and one more step from any state are left out before
+    // the list is cut to its first [`MAX_CYCLES`] (T2's n_firewire: 60 impossible cycles
+    // of three transitions came before the one that counts).
+    let mut possible = |c: &[usize]| laps_possible_from_any_state(its, solver, c, c.len() + 1);
+    let cycles = simple_cycles(its, &mut possible);
+    for found in cycles {
         let relevant = relevant_vars(its, &found);
         for &(t, j) in &params {
             let tr = &its.transitions[t];
@@ -317,12 +328,13 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
             // What the cycle counts, as variables after `t`: the way from `t` to the cycle
             // may compute it from others (T2's `new_ex`: `A := E`, then `C := A − 1`).
             let counted = pull_back(its, &relevant, tr.target(), lc);
-            let written = tr
-                .update()
-                .iter()
-                .enumerate()
-                .any(|(v, u)| counted.contains(&v) && u.vars().contains(&(its.arity() + j)));
-            if !written || !tried.insert((cycle.clone(), t, j)) {
+            let writes = |j: usize| {
+                tr.update()
+                    .iter()
+                    .enumerate()
+                    .any(|(v, u)| counted.contains(&v) && u.vars().contains(&(its.arity() + j)))
+            };
+            if !writes(j) || !tried.insert((cycle.clone(), t, j)) {
                 continue;
             }
             // Cycles that cannot run two laps from any state are skipped before they use
@@ -334,14 +346,27 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
             if !repeatable {
                 continue;
             }
+            // The parameter alone, then with the step's other temporaries the cycle counts
+            // (each set to the parameter's value).
+            let others: Vec<usize> = (0..tr.temps.len())
+                .filter(|&o| o != j && writes(o))
+                .collect();
+            let variants = if others.is_empty() {
+                vec![Vec::new()]
+            } else {
+                vec![Vec::new(), others]
+            };
             for (path, k) in paths_through(its, t, lc, &runs) {
                 tries += 1;
                 if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
                     return None;
                 }
-                for sign in [1, -1] {
-                    if let Some(f) = try_family(its, solver, &path, (k, j), &cycle, sign) {
-                        return Some(f);
+                for tied in &variants {
+                    for sign in [1, -1] {
+                        let param = (k, j, tied.as_slice());
+                        if let Some(f) = try_family(its, solver, &path, param, &cycle, sign) {
+                            return Some(f);
+                        }
                     }
                 }
             }
@@ -355,6 +380,18 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
 /// unsatisfiable no parameter or path can give the cycle a family. An unknown answer
 /// keeps the cycle.
 fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
+    laps_possible_from_any_state(its, solver, cycle, 2 * cycle.len())
+}
+
+/// Whether some state takes the first `steps` transitions of `cycle` repeated (the same
+/// temporaries on every lap). Two laps of any rotation of a cycle contain one lap of it
+/// and its first transition again: `steps = len + 1` is the test before rotating.
+fn laps_possible_from_any_state(
+    its: &Its,
+    solver: &mut dyn Solver,
+    cycle: &[usize],
+    steps: usize,
+) -> bool {
     let n = its.arity();
     let mut x: Vec<Term> = (0..n).map(|v| smt::int_var("lb_r", v)).collect();
     let temps: Vec<Vec<Term>> = cycle
@@ -367,12 +404,10 @@ fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
         })
         .collect();
     let mut constraints = Vec::new();
-    for _ in 0..2 {
-        for (&i, temps) in cycle.iter().zip(&temps) {
-            let (guard, next) = step_terms(its, &its.transitions[i], &x, temps);
-            constraints.extend(guard);
-            x = next;
-        }
+    for (&i, temps) in cycle.iter().zip(&temps).cycle().take(steps) {
+        let (guard, next) = step_terms(its, &its.transitions[i], &x, temps);
+        constraints.extend(guard);
+        x = next;
     }
     !matches!(solver.model(&constraints), Ok(None))
 }
@@ -442,7 +477,7 @@ fn pull_back(its: &Its, vars: &BTreeSet<usize>, from: usize, to: usize) -> BTree
 /// smallest location), and two different ones from the same location one after the other
 /// (T2's `randomwalk_withassume`: `F` goes up on one, down on the other, `C` down on both),
 /// shortest first, at most [`MAX_CYCLES`].
-fn simple_cycles(its: &Its) -> Vec<Vec<usize>> {
+fn simple_cycles(its: &Its, possible: &mut dyn FnMut(&[usize]) -> bool) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     for l in 0..its.locations.len() {
         let mut path = Vec::new();
@@ -460,8 +495,10 @@ fn simple_cycles(its: &Its) -> Vec<Vec<usize>> {
     }
     out.extend(pairs);
     out.sort_by_key(Vec::len);
-    out.truncate(MAX_CYCLES);
-    out
+    out.into_iter()
+        .filter(|c| possible(c))
+        .take(MAX_CYCLES)
+        .collect()
 }
 
 fn extend_cycles(
@@ -584,7 +621,14 @@ fn step_terms(its: &Its, t: &Transition, x: &[Term], temps: &[Term]) -> (Vec<Ter
 
 /// The first query: start values and temporaries (bounded) such that the path can be
 /// taken with the parameter at `sign·PROBE` and the cycle twice after it.
-fn probe(its: &Its, path: &[usize], param: (usize, usize), cycle: &[usize], sign: i128) -> Probe {
+fn probe(
+    its: &Its,
+    path: &[usize],
+    param: (usize, usize, &[usize]),
+    cycle: &[usize],
+    sign: i128,
+) -> Probe {
+    let is_param = |k: usize, j: usize| k == param.0 && (j == param.1 || param.2.contains(&j));
     let n = its.arity();
     let big = Term::int(MODEL_BOUND);
     let bounded = |v: &Term| [big.ineg().ile(v), v.ile(&big)];
@@ -596,7 +640,7 @@ fn probe(its: &Its, path: &[usize], param: (usize, usize), cycle: &[usize], sign
         let t = &its.transitions[i];
         let temps: Vec<Term> = (0..t.temps.len())
             .map(|j| {
-                if (k, j) == param {
+                if is_param(k, j) {
                     Term::int(sign * PROBE)
                 } else {
                     smt::int_var(&format!("lb_p{k}_"), j)
@@ -604,7 +648,7 @@ fn probe(its: &Its, path: &[usize], param: (usize, usize), cycle: &[usize], sign
             })
             .collect();
         for (j, v) in temps.iter().enumerate() {
-            if (k, j) != param {
+            if !is_param(k, j) {
                 constraints.extend(bounded(v));
             }
         }
@@ -638,13 +682,14 @@ fn probe(its: &Its, path: &[usize], param: (usize, usize), cycle: &[usize], sign
     }
 }
 
-/// A family through `path` (parameter `param`, of sign `sign`) and `cycle`, proved by
-/// Z3 for every number of laps, or `None`.
+/// A family through `path` (parameter `param`: the step, its temporary, and the step's
+/// temporaries [`Family::tied`] to it; of sign `sign`) and `cycle`, proved by Z3 for every
+/// number of laps, or `None`.
 fn try_family(
     its: &Its,
     solver: &mut dyn Solver,
     path: &[usize],
-    param: (usize, usize),
+    param: (usize, usize, &[usize]),
     cycle: &[usize],
     sign: i128,
 ) -> Option<Family> {
@@ -677,7 +722,8 @@ fn try_family(
             start: start.clone(),
             path: path.to_vec(),
             path_temps: path_temps.clone(),
-            param,
+            param: (param.0, param.1),
+            tied: param.2.to_vec(),
             scale,
             shift,
             cycle: cycle.to_vec(),
@@ -759,7 +805,7 @@ fn proved(its: &Its, solver: &mut dyn Solver, f: &Family, lap: &Lap) -> bool {
     for (k, &i) in f.path.iter().enumerate() {
         let t = &its.transitions[i];
         let temp = |j: usize| -> Poly {
-            if (k, j) == f.param {
+            if k == f.param.0 && (j == f.param.1 || f.tied.contains(&j)) {
                 l.add(&Poly::constant(f.shift)).scale(f.scale)
             } else {
                 Poly::constant(f.path_temps[k][j])

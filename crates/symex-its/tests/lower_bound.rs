@@ -38,11 +38,12 @@ fn family(its: &Its) -> Family {
 fn pinned(its: &Its, f: &Family, laps: i128) -> Its {
     let mut its = its.clone();
     let t = f.path[f.param.0];
-    let temp = its.arity() + f.param.1;
+    let mut temps: Vec<usize> = f.tied.iter().map(|j| its.arity() + j).collect();
+    temps.push(its.arity() + f.param.1);
     let value = Poly::constant(f.param_value(laps).unwrap());
     let sub = |p: &Poly| {
         p.substitute(&|v| {
-            if v == temp {
+            if temps.contains(&v) {
                 value.clone()
             } else {
                 Poly::var(v)
@@ -453,4 +454,37 @@ fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
     );
     assert!(w.is_none(), "{w:?}");
     assert!(prove(&its).is_none());
+}
+
+#[test]
+fn two_temporaries_of_one_step_count_together() {
+    // T2's n_firewire in small: the start sets `C := H` and `G := I` (both free); the
+    // cycle `l1 -> l2 -> l1` lowers `C` twice and `G` once per lap and needs both
+    // positive, so neither temporary alone makes the runs long: both take the value.
+    let rules = "  l0(C,G) -> Com_1(l1(H,I)) :|: H >= 0 && I >= 1
+  l1(C,G) -> Com_1(l2(C - 1,G)) :|: C >= 1 && G >= 1
+  l2(C,G) -> Com_1(l1(C - 1,G - 1)) :|: C >= 1
+  l1(C,G) -> Com_1(l3(C,G)) :|: 0 >= G";
+    let its = its("l0", "C G H I", rules);
+    let f = family(&its);
+    assert_eq!(f.path, vec![0], "{f:?}");
+    assert!(!f.tied.is_empty(), "{f:?}");
+    for laps in [10, 100, 1000] {
+        let v = f.param_value(laps).unwrap();
+        // Natively, from C = G = v: the loop runs while C ≥ 2 and G ≥ 1.
+        let (mut c, mut g, mut steps) = (v, v, 1);
+        while c >= 1 && g >= 1 {
+            c -= 1;
+            steps += 1;
+            if c < 1 {
+                break;
+            }
+            c -= 1;
+            g -= 1;
+            steps += 1;
+        }
+        assert!(steps >= laps, "{steps} steps for {laps} laps");
+        assert!(interpreted_cost(&its, &f, laps) >= laps);
+        assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
+    }
 }
