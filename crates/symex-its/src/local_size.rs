@@ -86,7 +86,7 @@ pub fn temp_bound(
 }
 
 /// The guard atoms of `t` (but `≠`) that mention one of `vars`: what bounds those variables there.
-fn atoms_on<'a>(t: &'a Transition, vars: &BTreeSet<usize>) -> Vec<&'a Atom> {
+pub(crate) fn atoms_on<'a>(t: &'a Transition, vars: &BTreeSet<usize>) -> Vec<&'a Atom> {
     t.guard
         .iter()
         .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| vars.contains(w)))
@@ -169,9 +169,6 @@ pub fn value_upper_bound(
 ) -> Option<TempBound> {
     let pvars = p.vars();
     let (constant, others) = constants_and_others(&atoms_on(t, &pvars), p, n, &pvars)?;
-    let var = |w: usize| smt::int_var("v", w);
-    let guard = smt::guard_terms(&t.guard, &var);
-    let value = smt::poly_term(p, &var);
     // Then the variables `p` grows with (`B − C + 1 ≤ |B| + K` under `C ≥ 0`).
     let positive: Vec<usize> = pvars
         .iter()
@@ -190,6 +187,22 @@ pub fn value_upper_bound(
     if !positive.is_empty() && p.is_linear() {
         candidates.push((positive, max_coeff));
     }
+    first_proven_bound(solver, t, p, constant, candidates)
+}
+
+/// The first candidate `(W, c)` for which Z3 proves `p ≤ c·(K + Σ_{w∈W} |x_w|)` under
+/// `t`'s guard, as a [`TempBound`] (candidates come smallest first: a bound over fewer
+/// variables needs fewer size bounds).
+pub(crate) fn first_proven_bound(
+    solver: &mut dyn Solver,
+    t: &Transition,
+    p: &Poly,
+    constant: i128,
+    candidates: Vec<(Vec<usize>, i128)>,
+) -> Option<TempBound> {
+    let var = |w: usize| smt::int_var("v", w);
+    let guard = smt::guard_terms(&t.guard, &var);
+    let value = smt::poly_term(p, &var);
     for (vars, factor) in candidates {
         let sum = vars
             .iter()
@@ -345,7 +358,7 @@ pub fn capped_by_guard(
 /// The sum of the absolute constants of `atoms` and `p` (`None` on overflow), and the
 /// program variables (below `n`) the atoms mention besides `own`, sorted: the pieces of a
 /// candidate bound `K + Σ|w|` that the guard may prove for `p`.
-fn constants_and_others(
+pub(crate) fn constants_and_others(
     atoms: &[&Atom],
     p: &Poly,
     n: usize,

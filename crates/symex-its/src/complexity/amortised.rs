@@ -19,12 +19,13 @@
 use super::Ctx;
 use crate::bound::Bound;
 use crate::farkas;
-use crate::its::{Rel, Transition};
-use crate::local_size::TempBound;
+use crate::its::Transition;
+use crate::local_size::{self, TempBound};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::smt;
 use crate::termination::{RankingStep, SccProof};
+use std::collections::BTreeSet;
 use std::time::Instant;
 use symex_expr::Term;
 use symex_solver::Solver;
@@ -195,22 +196,14 @@ pub(super) fn increase_bound(
         });
     }
     let dvars = diff.vars();
-    let atoms: Vec<_> = t
-        .guard
-        .iter()
-        .filter(|a| a.rel != Rel::Ne && a.poly.vars().iter().any(|w| dvars.contains(w)))
-        .collect();
-    let constant = atoms
-        .iter()
-        .map(|a| a.poly.constant_term().checked_abs())
-        .chain([diff.constant_term().checked_abs()])
-        .try_fold(0i128, |acc, c| acc.checked_add(c?))?;
-    let mut others: Vec<usize> = atoms
-        .iter()
-        .flat_map(|a| a.poly.vars())
-        .chain(dvars.iter().copied())
-        .filter(|&w| w < n)
-        .collect();
+    // The atoms' variables and `diff`'s own are all candidates here (`own` is empty).
+    let (constant, mut others) = local_size::constants_and_others(
+        &local_size::atoms_on(t, &dvars),
+        diff,
+        n,
+        &BTreeSet::new(),
+    )?;
+    others.extend(dvars.iter().copied().filter(|&w| w < n));
     others.sort_unstable();
     others.dedup();
     let mut candidates: Vec<(Vec<usize>, i128)> = vec![(Vec::new(), 1)];
@@ -231,23 +224,7 @@ pub(super) fn increase_bound(
             candidates.push((positive, factor));
         }
     }
-    let var = |w: usize| smt::int_var("v", w);
-    let guard = smt::guard_terms(&t.guard, &var);
-    let value = smt::poly_term(diff, &var);
-    for (vars, factor) in candidates {
-        let sum = vars
-            .iter()
-            .fold(Term::int(constant), |acc, w| acc.iadd(&smt::abs(&var(*w))));
-        let cond = value.ile(&Term::int(factor).imul(&sum));
-        if matches!(solver.must_be_true(&guard, &cond), Ok(true)) {
-            return Some(TempBound {
-                vars,
-                constant,
-                factor,
-            });
-        }
-    }
-    None
+    local_size::first_proven_bound(solver, t, diff, constant, candidates)
 }
 
 /// Whether `f_l'(ū) ≤ f_l(x̄) + c` under `t`'s guard (Z3).
