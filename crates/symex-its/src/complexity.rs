@@ -1248,8 +1248,18 @@ impl Ctx<'_> {
         if let Some(b) = self.rvg_at.get(&(l, w)) {
             return Some(b.clone());
         }
-        let its = self.its;
         let rvg = self.rvg.clone()?;
+        let s = self.rvg_into(&rvg, l, w, None)?;
+        self.rvg_at.insert((l, w), s.clone());
+        Some(s)
+    }
+
+    /// The sum of `|w|` over the ways into location `l`: the start value if the run starts
+    /// there, the sizes after the transitions entering `l` from outside the SCC and the
+    /// result variables of the graph's transitions into `l` — except those in the graph's
+    /// SCC `skip` (their sizes are what is being bounded).
+    fn rvg_into(&mut self, rvg: &Rvg, l: usize, w: usize, skip: Option<usize>) -> Option<Bound> {
+        let its = self.its;
         let mut s = Bound::constant(0);
         if l == its.start {
             s = Bound::start_var(w);
@@ -1260,13 +1270,13 @@ impl Ctx<'_> {
                 continue;
             }
             let size = match rvg.position(e) {
+                Some(j) if skip == Some(rvg.comp_of[j * rvg.n + w]) => continue,
                 Some(_) => self.rvg_node(e, w)?,
                 None if self.in_current(t.source) => Bound::Infinite,
                 None => self.post_size(e, w)?,
             };
             s = s.add(&size);
         }
-        self.rvg_at.insert((l, w), s.clone());
         Some(s)
     }
 
@@ -1430,26 +1440,8 @@ impl Ctx<'_> {
     /// `|w|` before the `k`-th transition of the graph from outside its SCC `d`: the
     /// start value, the entries into the location SCC and the graph's other SCCs.
     fn rvg_entering(&mut self, rvg: &Rvg, d: usize, k: usize, w: usize) -> Option<Bound> {
-        let its = self.its;
-        let l = its.transitions[rvg.inside[k]].source;
-        let mut s = Bound::constant(0);
-        if l == its.start {
-            s = Bound::start_var(w);
-        }
-        for e in 0..its.transitions.len() {
-            let t = &its.transitions[e];
-            if t.target() != l {
-                continue;
-            }
-            let size = match rvg.position(e) {
-                Some(j) if rvg.comp_of[j * rvg.n + w] == d => continue,
-                Some(_) => self.rvg_node(e, w)?,
-                None if self.in_current(t.source) => Bound::Infinite,
-                None => self.post_size(e, w)?,
-            };
-            s = s.add(&size);
-        }
-        Some(s)
+        let l = self.its.transitions[rvg.inside[k]].source;
+        self.rvg_into(rvg, l, w, Some(d))
     }
 
     /// `|p|` over the variables before transition `t` of the current SCC, with the sizes
