@@ -340,8 +340,9 @@ fn dead_state(
 }
 
 /// The guard of `t` and its update over the terms `x`, its temporaries replaced by
-/// `temps` (polynomials over the program variables).
-fn step_terms(
+/// `temps` (polynomials over the program variables); `None` when `temps` does not have
+/// one entry per temporary of `t`.
+pub(crate) fn step_terms(
     its: &Its,
     t: &Transition,
     temps: &[Poly],

@@ -16,6 +16,7 @@
 //! solver model of the shortest path from the start into `R_l` gives a run that reaches
 //! one: its prefix followed by the strategy is an infinite run.
 
+use crate::closed_set::step_terms;
 use crate::graph;
 use crate::its::{Atom, Its, Rel, Transition};
 use crate::nontermination::Witness;
@@ -139,25 +140,6 @@ fn common_atoms(its: &Its, l: usize, strategy: &[(usize, Vec<Poly>)]) -> Vec<Ato
     atoms
 }
 
-/// The guard (over `x`) and the next state of `t` with the strategy's temporaries.
-fn step_terms(t: &Transition, temps: &[Poly], x: &[Term]) -> (Vec<Term>, Vec<Term>) {
-    let n = x.len();
-    let temp_terms: Vec<Term> = temps
-        .iter()
-        .map(|p| smt::poly_term(p, &|v| x[v].clone()))
-        .collect();
-    let var = |v: usize| {
-        if v < n {
-            x[v].clone()
-        } else {
-            temp_terms[v - n].clone()
-        }
-    };
-    let guard = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
-    let next = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
-    (guard, next)
-}
-
 /// Drops the atoms of the sets that some transition of the strategy does not keep, until
 /// every one keeps them all (each round drops at least one atom, or ends). `None` past
 /// the deadline or when the solver fails.
@@ -177,7 +159,7 @@ fn close(
                 return None;
             }
             let t = &its.transitions[*i];
-            let (pre, post) = step_terms(t, temps, &x);
+            let (pre, post) = step_terms(its, t, temps, &x)?;
             let (src, tgt) = (index(t.source, sets)?, index(t.target(), sets)?);
             let at = |v: usize| x[v].clone();
             let mut pc: Vec<Term> = sets[src].1.iter().map(|a| smt::atom_term(a, &at)).collect();
@@ -214,8 +196,10 @@ fn live(
     let enabled: Vec<Term> = strategy
         .iter()
         .filter(|(i, _)| its.transitions[*i].source == l)
-        .map(|(i, temps)| Term::and_all(&step_terms(&its.transitions[*i], temps, &x).0))
-        .collect();
+        .map(|(i, temps)| {
+            step_terms(its, &its.transitions[*i], temps, &x).map(|(pre, _)| Term::and_all(&pre))
+        })
+        .collect::<Option<_>>()?;
     if enabled.is_empty() {
         return Some(false);
     }
