@@ -18,7 +18,7 @@
 
 use crate::closed_set::step_terms;
 use crate::graph;
-use crate::its::{Atom, Its, Rel, Transition};
+use crate::its::{Atom, Its, Transition};
 use crate::nontermination::Witness;
 use crate::poly::Poly;
 use crate::smt;
@@ -215,12 +215,11 @@ fn describe(its: &Its, sets: &[(usize, Vec<Atom>)]) -> String {
             let atoms: Vec<String> = set
                 .iter()
                 .map(|a| {
-                    let rel = match a.rel {
-                        Rel::Ge => ">=",
-                        Rel::Eq => "=",
-                        Rel::Ne => "!=",
-                    };
-                    format!("{} {rel} 0", a.poly.display(&|v| its.vars[v].clone()))
+                    format!(
+                        "{} {} 0",
+                        a.poly.display(&|v| its.vars[v].clone()),
+                        a.rel.symbol()
+                    )
                 })
                 .collect();
             format!("{}: {}", its.locations[*l], atoms.join(" && "))

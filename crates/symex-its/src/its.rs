@@ -23,6 +23,17 @@ pub enum Rel {
     Ne,
 }
 
+impl Rel {
+    /// The operator as KoAT writes it (`>=`, `=`, `!=`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Rel::Ge => ">=",
+            Rel::Eq => "=",
+            Rel::Ne => "!=",
+        }
+    }
+}
+
 /// One comparison of a guard: `poly rel 0`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Atom {

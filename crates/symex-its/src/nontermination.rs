@@ -88,7 +88,7 @@ fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
             let set: Vec<String> = t
                 .guard
                 .iter()
-                .map(|a| format!("{} {} 0", a.poly.display(&name), rel(a.rel)))
+                .map(|a| format!("{} {} 0", a.poly.display(&name), a.rel.symbol()))
                 .collect();
             let r = |x: &[Term]| guard_terms(t, x, &[]);
             if let Some(w) = reach(its, solver, &path, &r) {
@@ -113,14 +113,6 @@ fn self_loops(its: &Its, solver: &mut dyn Solver) -> Option<Witness> {
         }
     }
     None
-}
-
-fn rel(r: crate::its::Rel) -> &'static str {
-    match r {
-        crate::its::Rel::Ge => ">=",
-        crate::its::Rel::Eq => "=",
-        crate::its::Rel::Ne => "!=",
-    }
 }
 
 /// The guard of `t` over program-variable terms `x` and temporary terms `temps`.

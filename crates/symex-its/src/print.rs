@@ -1,7 +1,7 @@
 //! Printing an ITS back in the KoAT format (parsing the output gives the same ITS), and as
 //! a DOT graph of its locations.
 
-use crate::its::{Atom, Goal, Its, Rel, Transition};
+use crate::its::{Atom, Goal, Its, Transition};
 use crate::poly::Poly;
 use std::fmt::Write;
 
@@ -19,11 +19,7 @@ fn atom(its: &Its, t: &Transition, a: &Atom) -> String {
         }
     }
     let name = |v| its.var_name(t, v);
-    let op = match a.rel {
-        Rel::Ge => ">=",
-        Rel::Eq => "=",
-        Rel::Ne => "!=",
-    };
+    let op = a.rel.symbol();
     format!("{} {op} {}", lhs.display(&name), rhs.display(&name))
 }
 

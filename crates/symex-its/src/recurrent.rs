@@ -408,14 +408,7 @@ fn witness(its: &Its, run: &Run, start: &[i128], lasso: &Lasso, set: &[Atom]) ->
     let name = |v: usize| its.vars[v].clone();
     let shown: Vec<String> = set
         .iter()
-        .map(|a| {
-            let rel = match a.rel {
-                Rel::Ge => ">=",
-                Rel::Eq => "=",
-                Rel::Ne => "!=",
-            };
-            format!("{} {rel} 0", a.poly.display(&name))
-        })
+        .map(|a| format!("{} {} 0", a.poly.display(&name), a.rel.symbol()))
         .collect();
     Witness {
         start: start.to_vec(),
