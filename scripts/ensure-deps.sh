@@ -15,6 +15,8 @@ for pkg in libc6-dev-i386 gcc-multilib; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+# valgrind's callgrind counts the machine instructions of the performance guard (scripts/perf-guard.py).
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"

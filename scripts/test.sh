@@ -6,6 +6,9 @@ bash scripts/ensure-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
+# Deterministic cost of fixed workloads (instructions, queries, paths, callgrind counts) against the
+# committed baseline tests/perf/baseline.txt: more than 10 % worse fails.
+python3 scripts/perf-guard.py
 # symex its's bounds re-checked by an interpreter that shares nothing with symex (bench/its_check.py)
 if [ -d ../shared/benchmarks/tpdb/Complexity_ITS ]; then
     SYMEX=target/debug/symex python3 bench/its_check.py --runs 10 \

@@ -345,6 +345,16 @@ const ILP32_EXAMPLES: &[(&str, &str, &str)] = &[
     ("ilp32_struct_offsets.c", "unreach-call", "TRUE"),
     ("ilp32_use_after_return.c", "valid-memsafety", "FALSE"),
     ("ilp32_many_calls.c", "unreach-call", "TRUE"),
+    (
+        "ilp32_escaped_locals_many_calls.c",
+        "valid-memsafety",
+        "TRUE",
+    ),
+    (
+        "ilp32_dangling_after_many_calls.c",
+        "valid-memsafety",
+        "FALSE",
+    ),
 ];
 
 /// The verdict of a native i386 run of an input-free example: `clang-14 -m32` with AddressSanitizer and

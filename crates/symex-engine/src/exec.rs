@@ -726,8 +726,7 @@ impl<D: Domain> State<D> {
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self
-            .mem
-            .allocate(crate::memory::ObjKind::Stack, name, size, fill, false)
+            .allocate_reclaiming(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
         let private = prog.alloca_is_private(f_id, dst);
         let f = self.frames.last_mut().expect("a frame");

@@ -20,6 +20,7 @@ pub mod memory;
 pub mod printf;
 pub mod program;
 pub mod provenance;
+mod reclaim;
 pub mod state;
 pub mod stdin;
 pub mod storage;

@@ -9,8 +9,10 @@
 //! (`a - 1`, or an index 4 GiB past it) stays in its own region or lands in the upper half of a neighbour's,
 //! where no object has bytes, so it can never reach another object's bytes; pointer arithmetic that would
 //! land in the lower half of another region is poisoned to the wild id (see `exec.rs`'s `gep`). This layout
-//! lives only in [`AddressLayout`]. Dead ids are reused only for stack objects whose address never escaped,
-//! so a dangling pointer always finds its dead object. Contents are generic over the byte type (`u8`
+//! lives only in [`AddressLayout`]. Dead ids are reused only when no pointer can refer to them: at once for
+//! stack objects whose address never escaped, and for any dead stack or heap object once the ids run out
+//! and a scan finds no value that could hold its address (`reclaim.rs`), so a dangling pointer always
+//! finds its dead object. Contents are generic over the byte type (`u8`
 //! concretely, terms symbolically) and each object
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
 //! it changes (copy-on-write).
@@ -304,9 +306,10 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        if kind == ObjKind::Stack && size <= self.layout.max_object_size() {
-            if let Some(id) = self.reusable.pop() {
+        if matches!(kind, ObjKind::Stack | ObjKind::Heap) && size <= self.layout.max_object_size() {
+            if let Some(&id) = self.reusable.last() {
                 let contents = Contents::try_new(size, fill, initialised)?;
+                self.reusable.pop();
                 *self.slots.get_mut(id as usize).expect("a dead slot") =
                     Slot::Live(Rc::new(Object {
                         kind,
@@ -315,6 +318,9 @@ impl<B: Clone> Memory<B> {
                         contents,
                         provenance: ProvenanceMap::default(),
                     }));
+                if kind == ObjKind::Heap {
+                    self.live_heap += 1;
+                }
                 return Some(id);
             }
         }
@@ -475,6 +481,33 @@ impl<B: Clone> Memory<B> {
         ) {
             self.reusable.push(id);
         }
+    }
+
+    /// Whether every object id is taken (a new object needs a reused one).
+    pub fn ids_exhausted(&self) -> bool {
+        self.reusable.is_empty() && (self.slots.len() as u64) >= self.layout.wild_id() as u64
+    }
+
+    /// The dead stack and heap objects (freed, or their function returned).
+    pub fn dead_ids(&self) -> impl Iterator<Item = ObjId> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
+            Slot::Dead(ObjKind::Stack | ObjKind::Heap) if i != 0 => Some(i as ObjId),
+            _ => None,
+        })
+    }
+
+    /// The objects whose bytes the program may still read: live ones and locals whose block was left.
+    pub fn readable_objects(&self) -> impl Iterator<Item = &Object<B>> {
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Live(o) | Slot::Ended(o) => Some(&**o),
+            _ => None,
+        })
+    }
+
+    /// Makes `ids` (dead stack and heap objects no pointer refers to, found by the caller) the ids that
+    /// later objects take, in place of those listed before.
+    pub fn set_reusable(&mut self, ids: Vec<ObjId>) {
+        self.reusable = ids;
     }
 
     /// Marks a live object read-only (string literals, `const` globals).

@@ -48,9 +48,19 @@ fn bounds(t: &Term, depth: u32) -> (u128, u128) {
             full
         }
         Op::BvAnd => {
+            let (alo, ahi) = bounds(t.arg(0), d);
+            let (blo, bhi) = bounds(t.arg(1), d);
+            // A mask of the low bits is an extraction: it keeps the interval when no bit above them
+            // varies (a pointer's offset, `address & (2^k - 1)`, of an object at a known address).
+            for ((xlo, xhi), m) in [((alo, ahi), t.arg(1)), ((blo, bhi), t.arg(0))] {
+                if let Some(k) = m.as_bv().and_then(low_mask_bits) {
+                    if k >= 128 || xlo >> k == xhi >> k {
+                        let m = mask(k.min(128));
+                        return (xlo & m, xhi & m);
+                    }
+                }
+            }
             // x & y ≤ min(x, y).
-            let (_, ahi) = bounds(t.arg(0), d);
-            let (_, bhi) = bounds(t.arg(1), d);
             (0, ahi.min(bhi))
         }
         Op::BvOr => {
@@ -105,4 +115,10 @@ fn bounds(t: &Term, depth: u32) -> (u128, u128) {
         }
         _ => full,
     }
+}
+
+/// `Some(k)` when `m` is `2^k - 1` (the low `k` bits set, no other).
+fn low_mask_bits(m: u128) -> Option<u32> {
+    let k = 128 - m.leading_zeros();
+    (m == mask(k)).then_some(k)
 }

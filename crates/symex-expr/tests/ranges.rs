@@ -170,15 +170,26 @@ proptest! {
 }
 
 /// The shapes the explorer builds for `t[i % 64]` fold: the object is a constant and the bounds check
-/// is true, so neither reaches the solver.
+/// is true, so neither reaches the solver. Both address layouts: the offset taken by an extraction of the
+/// low 32 bits, and by a mask of the low 40 bits (x86-64's `id << 40 | offset`).
 #[test]
 fn a_masked_index_into_an_object_needs_no_solver() {
     let x = var("x", 32);
-    let off = x.bvand(&Term::bv(63, 32));
-    let addr = Term::bv(4 << 32, 64).bvadd(&off.zext(32));
-    let object = addr.bvlshr(&Term::bv(32, 64)).extract(31, 0);
-    assert_eq!(object.as_bv(), Some(4));
-    let end = addr.extract(31, 0).zext(32).bvadd(&Term::bv(1, 64));
-    assert!(end.bvule(&Term::bv(64, 64)).is_true());
-    assert!(!end.bvule(&Term::bv(63, 64)).is_true());
+    for index in [x.bvand(&Term::bv(63, 32)), x.bvurem(&Term::bv(64, 32))] {
+        for offset_bits in [32u32, 40] {
+            let addr = Term::bv(4 << offset_bits, 64).bvadd(&index.zext(32));
+            let object = addr
+                .bvlshr(&Term::bv(u128::from(offset_bits), 64))
+                .extract(31, 0);
+            assert_eq!(object.as_bv(), Some(4));
+            let offset = if offset_bits == 32 {
+                addr.extract(31, 0).zext(32)
+            } else {
+                addr.bvand(&Term::bv((1 << offset_bits) - 1, 64))
+            };
+            let end = offset.bvadd(&Term::bv(1, 64));
+            assert!(end.bvule(&Term::bv(64, 64)).is_true(), "{offset_bits}");
+            assert!(!end.bvule(&Term::bv(63, 64)).is_true(), "{offset_bits}");
+        }
+    }
 }

@@ -69,10 +69,7 @@ fn allocate<D: Domain>(
     );
     let fill = st.dom.const_byte(0);
     let size = u64::try_from(n).unwrap_or(u64::MAX);
-    match st
-        .mem
-        .allocate(ObjKind::Heap, name.into(), size, fill, zeroed)
-    {
+    match st.allocate_reclaiming(ObjKind::Heap, name.into(), size, fill, zeroed) {
         Some(id) => Ok(st.dom.constant(64, l.address(id, 0) as u128)),
         None => Err(crate::exec::unsupported(
             st,

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# symex against KLEE on the exploration benchmarks: processor time, solver queries, paths and peak memory
+# of `symex run` (default options, as ../shared/bench/README.md asks) beside KLEE's figures from that README
+# (CPU seconds and peak memory of KLEE 3.2 measured on this machine kind). Processor time, not wall time:
+# the machines are shared, and the CPU figure is the steadier one.
+#
+#   bash bench/klee-table.sh [PROGRAM...]      (default: psort parray ptokens)
+#
+# Builds the release binary. Prints one row per program: symex's CPU seconds (user + system), the ratio
+# to KLEE's CPU seconds (goal: at most 0.2), queries, paths (KLEE's in brackets), peak resident memory in
+# MiB and KLEE's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/shared.sh
+require_shared bench
+cargo build -q --release -p symex-cli
+programs=("$@")
+[ ${#programs[@]} -gt 0 ] || programs=(psort parray ptokens)
+python3 - "$shared/bench" "${programs[@]}" <<'PY'
+import json, os, re, subprocess, sys, tempfile
+
+bench, programs = sys.argv[1], sys.argv[2:]
+readme = open(os.path.join(bench, "README.md")).read()
+# KLEE's paths (the table), CPU seconds ("`psort` 46.6 s") and peak memory ("112, 106 and 254 MiB", in the
+# order of the CPU figures).
+klee_paths = {m[0]: int(m[1].replace(",", "")) for m in re.findall(r"\| `(\w+)\.c`[^|]*\| ([\d,]+) \|", readme)}
+cpu_part = readme[readme.index("CPU seconds"):]
+klee_cpu = {m[0]: float(m[1]) for m in re.findall(r"`(\w+)` ([\d.]+) s", cpu_part)}
+mem = re.search(r"peak memory: ([\d, and]+) MiB", cpu_part)
+klee_mem = dict(zip(klee_cpu, (int(x) for x in re.findall(r"\d+", mem[1])))) if mem else {}
+
+print(f"{'program':<9} {'cpu_s':>8} {'klee_cpu_s':>10} {'ratio':>6} {'queries':>8} {'paths':>16} "
+      f"{'peak_MiB':>8} {'klee_MiB':>8} complete")
+for p in programs:
+    with tempfile.TemporaryDirectory() as out:
+        with open(os.path.join(out, "r.json"), "w") as f:
+            child = subprocess.Popen(["target/release/symex", "run", os.path.join(bench, p + ".c"), "--quiet",
+                                      "--json", "--out", os.path.join(out, "o")], stdout=f)
+            # wait4 gives this child's own processor time and peak resident memory.
+            _, _, usage = os.wait4(child.pid, 0)
+        rep = json.load(open(os.path.join(out, "r.json")))
+    cpu = usage.ru_utime + usage.ru_stime
+    peak = usage.ru_maxrss / 1024
+    paths = rep["paths"]["completed"] + rep["paths"]["errors"]
+    kc, km, kp = klee_cpu.get(p), klee_mem.get(p), klee_paths.get(p, "?")
+    ratio = f"{cpu / kc:.2f}" if kc else "?"
+    print(f"{p:<9} {cpu:>8.1f} {kc or '?':>10} {ratio:>6} {rep['solver']['queries']:>8} "
+          f"{f'{paths} ({kp})':>16} {peak:>8.0f} {km or '?':>8} {rep['complete']}")
+PY
