@@ -47,7 +47,7 @@ impl Upper {
         match bound {
             Bound::Poly(p) => match p.degree() {
                 0 => Upper::Constant,
-                k => Upper::Poly(k as u32),
+                k => Upper::Poly(k),
             },
             Bound::Exp(_) | Bound::Infinite => Upper::Unknown,
         }
