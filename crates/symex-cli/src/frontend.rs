@@ -3,7 +3,7 @@
 
 use clap::Args;
 use std::path::{Path, PathBuf};
-use symex_ir::{FrontendOptions, Module};
+use symex_ir::{FrontendError, FrontendOptions, Module};
 
 /// Front-end flags of `spec/cli.md`.
 #[derive(Args, Clone, Debug, Default)]
@@ -34,9 +34,9 @@ impl FrontendArgs {
         ));
     }
 
-    /// Compiles (if C) and lowers `file`; the error is the message to print.
-    pub fn load(&self, file: &Path) -> Result<Module, String> {
-        symex_ir::load(file, &self.options()).map_err(|e| e.to_string())
+    /// Compiles (if C) and lowers `file` within the process's `--max-time`.
+    pub fn load(&self, file: &Path) -> Result<Module, LoadError> {
+        symex_ir::load(file, &self.options()).map_err(LoadError)
     }
 
     /// The front-end options these flags select.
@@ -51,11 +51,40 @@ impl FrontendArgs {
                 .split_whitespace()
                 .map(String::from)
                 .collect(),
+            deadline: crate::limits::process_deadline(),
             ..FrontendOptions::default()
         };
         if self.simplify {
             opts = opts.with_simplify();
         }
         opts
+    }
+}
+
+/// Why a program did not load: bad input (exit status 2) or the time limit (exit status 3).
+#[derive(Debug)]
+pub struct LoadError(pub FrontendError);
+
+impl LoadError {
+    /// Whether `--max-time` ran out while loading (an inconclusive end, not bad input).
+    pub fn timed_out(&self) -> bool {
+        matches!(self.0, FrontendError::Timeout { .. })
+    }
+
+    /// Prints the message and returns the exit status of `spec/cli.md`.
+    pub fn report(&self) -> i32 {
+        if self.timed_out() {
+            eprintln!("symex: timeout: {}", self.0);
+            3
+        } else {
+            eprintln!("symex: error: {}", self.0);
+            2
+        }
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
     }
 }
