@@ -88,7 +88,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if seconds < 0.0 {
         return Err(format!("`{text}` is negative"));
     }
-    if !(seconds <= MAX_SECONDS) {
+    if seconds > MAX_SECONDS {
         return Err(format!(
             "`{text}` is too large (at most {MAX_SECONDS:e} seconds; leave the flag out for no limit)"
         ));
