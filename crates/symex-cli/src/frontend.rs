@@ -23,14 +23,17 @@ pub struct FrontendArgs {
 }
 
 impl FrontendArgs {
-    /// Compiles C with clang's checks of signed arithmetic (`-fsanitize=signed-integer-overflow,shift-base`),
-    /// whose reports symex models as signed overflow: they cover what clang folds at compile time
-    /// (`INT_MAX + 1`, `-INT_MIN`: no `nsw` instruction is left for symex to check) and signed `<<`
-    /// (C11 6.5.7p4), which LLVM's `shl` cannot tell from unsigned.
+    /// Compiles C with clang's checks of signed arithmetic
+    /// (`-fsanitize=signed-integer-overflow,shift-base,shift-exponent`), whose reports symex models as
+    /// signed overflow: they cover what clang folds at compile time (`INT_MAX + 1`, `-INT_MIN`: no
+    /// `nsw` instruction is left for symex to check) and signed `<<` (C11 6.5.7p4), which LLVM's `shl`
+    /// cannot tell from unsigned. The exponent check is needed for `1 << 32`: the base check is
+    /// skipped for exponents at or above the width; the engine drops its reports on unsigned and
+    /// right shifts.
     pub fn check_signed_overflow(&mut self) {
         let flags = self.cflags.take().unwrap_or_default();
         self.cflags = Some(format!(
-            "-fsanitize=signed-integer-overflow,shift-base {flags}"
+            "-fsanitize=signed-integer-overflow,shift-base,shift-exponent {flags}"
         ));
     }
 
