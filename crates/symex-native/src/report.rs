@@ -224,7 +224,9 @@ mod tests {
         assert_eq!(o.kind, "signed-overflow");
         assert_eq!((o.file.as_deref(), o.line), (Some("u.c"), Some(6)));
         let shift = "u.c:9:21: runtime error: shift exponent 33 is too large for 32-bit type 'int'\nSUMMARY: UndefinedBehaviorSanitizer: invalid-shift-exponent u.c:9:21 in \n";
-        assert_eq!(sanitizer(shift).unwrap().kind, "undefined-behavior");
+        assert_eq!(sanitizer(shift).unwrap().kind, "signed-overflow");
+        let unsigned = shift.replace("'int'", "'unsigned int'");
+        assert_eq!(sanitizer(&unsigned).unwrap().kind, "undefined-behavior");
         assert!(sanitizer("").is_none());
     }
 
