@@ -21,7 +21,7 @@ pub enum Property {
 }
 
 impl Property {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Property::UnreachCall => "unreach-call",
             Property::ValidMemsafety => "valid-memsafety",
@@ -75,11 +75,12 @@ pub enum DataModel {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The program: .c, .i, .ll or .bc.
+    /// The program (.c, .i, .ll or .bc), or an SV-COMP task-definition file (.yml).
     pub file: PathBuf,
-    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file.
+    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file (with a task
+    /// file: the one of its properties to check; all of them without it).
     #[arg(long, value_parser = Property::parse)]
-    pub property: Property,
+    pub property: Option<Property>,
     #[command(flatten)]
     pub explore: ExploreArgs,
     /// The data model the program is meant for.
@@ -97,6 +98,9 @@ pub struct CheckArgs {
     /// Decide by exploration alone (no bounded model checking after an undecided exploration).
     #[arg(long)]
     pub no_bmc: bool,
+    /// The task file's property this process checks (`task.rs` runs one process per property).
+    #[arg(long, hide = true)]
+    pub task_property: Option<usize>,
 }
 
 /// What a path's bug means for the property.
@@ -196,7 +200,7 @@ pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
 pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = code_only(&std::fs::read_to_string(file).ok()?);
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let bytes = line.as_bytes();
         let mut i = 0;
@@ -229,6 +233,49 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
     None
 }
 
+/// `text` with the contents of comments and of string and character literals blanked (line breaks
+/// kept, so that lines stay lines): what C's lexer reads as code.
+fn code_only(text: &str) -> String {
+    #[derive(PartialEq)]
+    enum In {
+        Code,
+        LineComment,
+        BlockComment,
+        Literal(char),
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut state = In::Code;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match state {
+            In::Code => match (c, chars.peek()) {
+                ('/', Some('/')) => state = In::LineComment,
+                ('/', Some('*')) => {
+                    chars.next();
+                    state = In::BlockComment;
+                }
+                ('"' | '\'', _) => state = In::Literal(c),
+                _ => {
+                    out.push(c);
+                    continue;
+                }
+            },
+            In::LineComment if c == '\n' => state = In::Code,
+            In::BlockComment if c == '*' && chars.peek() == Some(&'/') => {
+                chars.next();
+                state = In::Code;
+            }
+            In::Literal(_) if c == '\\' => {
+                chars.next();
+            }
+            In::Literal(q) if c == q || c == '\n' => state = In::Code,
+            _ => {}
+        }
+        out.push(if c == '\n' { '\n' } else { ' ' });
+    }
+    out
+}
+
 /// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
 /// `= -2147483648;`: no arithmetic happens in the literal's type, and the value assigned is exactly
 /// `INT_MIN`, whatever the literal's type — the program's meaning is clear (SV-COMP's
@@ -250,12 +297,18 @@ const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(6
 
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
+    if crate::task::is_task_file(&args.file) {
+        return crate::task::main(args);
+    }
+    let Some(p) = args.property else {
+        return fail("--property is required for a program (a task file names its properties)");
+    };
     if args.data_model == DataModel::Ilp32 {
         // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
-    if args.property == Property::NoOverflow {
+    if p == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
     // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
@@ -266,9 +319,11 @@ pub fn main(mut args: CheckArgs) -> i32 {
         .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) if e.timed_out() => {
+            return report(&args, "unknown", None, None, &[format!("timeout: {e}")]);
+        }
+        Err(e) => return fail(&e.to_string()),
     };
-    let p = args.property;
     let prog = crate::portfolio::prepare(module, p);
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
@@ -320,13 +375,13 @@ pub fn main(mut args: CheckArgs) -> i32 {
         budget: args
             .explore
             .max_time
-            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
+            .map_or(DEFAULT_BMC_BUDGET, crate::limits::left),
         dir: &dir,
         program: &program,
         max_memory_mb: max_memory,
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
-    let explored = || match explore_answer(&prog, &args, checks, &out) {
+    let explored = || match explore_answer(&prog, &args, p, checks, &out) {
         Ok(mut a) => {
             if let Answer::Unknown(why) = &mut a {
                 unknown_reasons.append(why);
@@ -345,10 +400,10 @@ pub fn main(mut args: CheckArgs) -> i32 {
 fn explore_answer(
     prog: &Program,
     args: &CheckArgs,
+    p: Property,
     checks: Checks,
     out: &Output<'_>,
 ) -> Result<Answer, String> {
-    let p = args.property;
     let mut violation: Option<(symex_engine::Bug, Option<&'static str>)> = None;
     let mut undecided: Vec<String> = Vec::new();
     let mut stop = |path: &FinishedPath| -> bool {
@@ -485,7 +540,7 @@ fn report_by(
         let mut o = json!({
             "command": "check",
             "file": args.file.display().to_string(),
-            "property": args.property.name(),
+            "property": args.property.map(Property::name),
             "verdict": verdict,
         });
         if let Some((b, sub)) = bug {
