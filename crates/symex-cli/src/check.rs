@@ -124,7 +124,10 @@ pub fn main(mut args: CheckArgs) -> i32 {
         .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) if e.timed_out() => {
+            return report(&args, "unknown", None, None, &[format!("timeout: {e}")]);
+        }
+        Err(e) => return fail(&e.to_string()),
     };
     let p = args.property;
     let prog = crate::property::program(module, p);
@@ -176,7 +179,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         budget: args
             .explore
             .max_time
-            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
+            .map_or(DEFAULT_BMC_BUDGET, crate::limits::left),
         dir: &dir,
         program: &program,
         max_memory_mb: max_memory,

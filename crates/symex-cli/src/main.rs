@@ -11,6 +11,7 @@ mod frontend;
 mod fuzz;
 mod input;
 mod its;
+mod limits;
 mod native;
 mod portfolio;
 mod property;
@@ -96,6 +97,24 @@ fn man_pages(dir: &std::path::Path) -> i32 {
     }
 }
 
+impl Command {
+    /// The `--max-time` budget, counted from process start for every stage of the subcommand.
+    fn max_time(&self) -> Option<std::time::Duration> {
+        match self {
+            Command::Replay(a) => a.max_time,
+            Command::Verify(a) => a.max_time,
+            Command::Run(a) => a.explore.max_time,
+            Command::Check(a) => a.explore.max_time,
+            Command::Fuzz(a) => a.max_time,
+            Command::Bmc(a) => a.max_time,
+            Command::Its(a) => a.max_time,
+            Command::Term(a) => a.max_time,
+            Command::Cost(a) => a.max_time,
+            Command::Completions { .. } | Command::Man { .. } => None,
+        }
+    }
+}
+
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
 /// instead of making every `println!` panic on the closed pipe.
 fn restore_default_sigpipe() {
@@ -126,6 +145,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
 }
 
 fn main() {
+    limits::mark_start();
     restore_default_sigpipe();
     let cli = Cli::parse();
     for (file, kind) in input_files(&cli.command) {
@@ -134,6 +154,7 @@ fn main() {
             std::process::exit(2);
         }
     }
+    limits::set_max_time(cli.command.max_time());
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
