@@ -8,6 +8,8 @@ use std::path::Path;
 pub enum Kind {
     /// C (`.c`, `.i`) or LLVM (`.ll`, `.bc`).
     Program,
+    /// A program, or an SV-COMP task-definition file (`.yml`) naming one (`check`).
+    ProgramOrTask,
     /// An integer transition system in the KoAT format.
     Its,
     /// An IDF program.
@@ -20,6 +22,7 @@ impl Kind {
     fn extensions(self) -> &'static [&'static str] {
         match self {
             Kind::Program => &["c", "i", "ll", "bc"],
+            Kind::ProgramOrTask => &["c", "i", "ll", "bc", "yml", "yaml"],
             Kind::Its => &["koat"],
             Kind::Idf => &["idf"],
             Kind::Test => &["json"],
@@ -29,6 +32,9 @@ impl Kind {
     fn describe(self) -> &'static str {
         match self {
             Kind::Program => "a C program (.c, .i) or LLVM (.ll, .bc)",
+            Kind::ProgramOrTask => {
+                "a C program (.c, .i), LLVM (.ll, .bc) or an SV-COMP task-definition file (.yml)"
+            }
             Kind::Its => "an integer transition system in the KoAT format (.koat)",
             Kind::Idf => "an IDF program (.idf)",
             Kind::Test => "a test file (.json)",
@@ -52,9 +58,7 @@ fn which_subcommand(ext: &str, file: &Path) -> Option<String> {
             "it is an SV-COMP property file: give it as `--property {f}` and the program as the FILE argument"
         ),
         "json" => format!("it looks like a test: `symex replay PROGRAM {f}` runs it"),
-        "yml" | "yaml" => "an SV-COMP task definition: give the `input_files` it names as FILE, and its \
-             property as `--property`"
-            .to_string(),
+        "yml" | "yaml" => format!("it is an SV-COMP task definition: `symex check {f}` checks its properties"),
         _ => return None,
     })
 }

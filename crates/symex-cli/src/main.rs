@@ -17,6 +17,7 @@ mod portfolio;
 mod property;
 mod replay;
 mod run;
+mod task;
 mod term;
 mod verify;
 mod verify_run;
@@ -131,7 +132,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
         Command::Replay(a) => vec![(&a.file, Kind::Program), (&a.test, Kind::Test)],
         Command::Verify(a) => vec![(&a.file, Kind::Idf)],
         Command::Run(a) => vec![(&a.file, Kind::Program)],
-        Command::Check(a) => vec![(&a.file, Kind::Program)],
+        Command::Check(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Fuzz(a) => vec![(&a.file, Kind::Program)],
         Command::Bmc(a) => vec![(&a.file, Kind::Program)],
         Command::Its(a) => vec![(&a.file, Kind::Its)],
