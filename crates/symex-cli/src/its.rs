@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use symex_its::complexity;
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
+use symex_its::termcomp::{Lower, Upper, WorstCase};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
@@ -28,8 +29,8 @@ pub struct ItsArgs {
     #[arg(long)]
     pub json: bool,
     /// A time budget in seconds; when it runs out the answer is MAYBE (reason: timeout).
-    #[arg(long, alias = "timeout")]
-    pub max_time: Option<f64>,
+    #[arg(long, alias = "timeout", value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Print the parsed ITS back in the KoAT format and stop.
     #[arg(long)]
     pub print_koat: bool,
@@ -77,8 +78,7 @@ pub fn main(args: ItsArgs) -> i32 {
     }
     let budget = args
         .max_time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+        .map_or(Duration::from_secs(3600), crate::limits::left);
     let limits = Limits {
         query_timeout: budget.min(Duration::from_secs(20)),
         deadline: started + budget,
@@ -393,6 +393,7 @@ fn complexity_answer(
         match &finite {
             Some((c, a)) => {
                 out["bound"] = json!(a);
+                out["answer"] = json!(worst_case_line(&c.bound));
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -409,8 +410,9 @@ fn complexity_answer(
     } else {
         match &finite {
             Some((c, a)) => {
-                println!("WORST_CASE(?, {a})");
+                println!("{}", worst_case_line(&c.bound));
                 if !args.quiet {
+                    println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
                     print_proof(its, &c.proof);
                     for l in &c.twn {
@@ -436,6 +438,16 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// The competition's first line for a proven upper bound (`O(n^1)`, not `O(n)`; an
+/// exponential bound has no word there and is `?`, its expression follows in the proof).
+fn worst_case_line(bound: &symex_its::bound::Bound) -> String {
+    let w = WorstCase {
+        lower: Lower::Unknown,
+        upper: Upper::of(bound),
+    };
+    w.to_string()
 }
 
 /// When the check for inescapable SCCs before the provers gives up: it is meant to be
@@ -521,7 +533,7 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
             Unbounded::Family(f) => family_json(its, f),
         };
         let out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time,
-                         "bound": null, "lower_bound": "INF", "unbounded_by": kind,
+                         "bound": null, "answer": "WORST_CASE(NON_POLY, ?)", "lower_bound": "INF", "unbounded_by": kind,
                          "witness": witness, "its": print::to_koat(its)});
         println!("{out}");
         return;
