@@ -126,9 +126,7 @@ impl<'p> Evaluator<'p> {
                 Loc::Elems(o) => v.heap.array(*o).cloned().map(Snap::Elems),
             };
             taken.insert(loc.clone());
-            return snap.ok_or_else(|| {
-                Stop::Limit(format!("{loc} is not allocated"), a.span)
-            });
+            return snap.ok_or_else(|| Stop::Limit(format!("{loc} is not allocated"), a.span));
         }
         let why = if taken.contains(&loc) {
             "an earlier part already covers it (a separating conjunction needs disjoint parts)"

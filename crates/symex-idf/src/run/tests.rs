@@ -107,7 +107,10 @@ fn untouched_compares_the_snapshot_in_the_pre_and_post_state() {
       { b := false; y := 5; } }\n\
       main { A a := new A; a.b := true; a.x := 5; a.m(); }";
     assert_eq!(outcome(moved), "completed");
-    assert_eq!(outcome(&moved.replace("y := 5", "y := 6")), "A.m postcondition 3");
+    assert_eq!(
+        outcome(&moved.replace("y := 5", "y := 6")),
+        "A.m postcondition 3"
+    );
     // Different shapes are different snapshots.
     let shape = "class A { bool b; int x; int y;\n\
       void m() requires acc(b) * acc(x) * acc(y) * b;\n\
