@@ -13,6 +13,7 @@ mod native;
 mod portfolio;
 mod replay;
 mod run;
+mod task;
 mod term;
 mod verify;
 mod verify_run;
