@@ -6,6 +6,7 @@ mod alloc;
 mod decimal;
 mod files;
 mod inputs;
+mod klee;
 mod process;
 mod reads;
 mod stdio;
@@ -75,9 +76,34 @@ pub enum Model {
     Fscanf,
     /// `__VERIFIER_nondet_*` (and the suffix-less `__VERIFIER_nondet` of older tasks).
     Nondet,
-    /// `__VERIFIER_assume`, `klee_assume`.
+    /// `__VERIFIER_assume`.
     Assume,
+    /// `klee_assume`: a provably false condition is a `user` error unless `--silent-klee-assume`.
+    KleeAssume,
     KleeMakeSymbolic,
+    KleeChoose,
+    /// `klee_silent_exit`: the path ends without a test.
+    KleeSilentExit,
+    KleeAbort,
+    /// `klee_assert_fail` (what `klee_assert` calls).
+    KleeAssertFail,
+    KleeReportError,
+    KleeIsSymbolic,
+    KleeIsReplay,
+    KleePreferCex,
+    KleeMarkGlobal,
+    KleeStackTrace,
+    /// `klee_get_value_i32` and its siblings of integer types.
+    KleeGetValue,
+    KleeGetObjSize,
+    KleeCheckMemoryAccess,
+    KleeSetForking,
+    KleeWarning,
+    KleeWarningOnce,
+    KleePrintExpr,
+    /// `klee_open_merge`, `klee_close_merge`: ignored with KLEE's warning, as KLEE does without
+    /// `-use-merge`.
+    KleeMergeIgnored,
     KleeRange,
     KleeInt,
     /// A report of clang's `-fsanitize=signed-integer-overflow,shift-base` checks: signed arithmetic
@@ -146,8 +172,29 @@ impl Model {
             "close" => Model::Close,
             "scanf" | "__isoc99_scanf" => Model::Scanf,
             "fscanf" | "__isoc99_fscanf" => Model::Fscanf,
-            "__VERIFIER_assume" | "klee_assume" => Model::Assume,
+            "__VERIFIER_assume" => Model::Assume,
+            "klee_assume" => Model::KleeAssume,
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
+            "klee_choose" => Model::KleeChoose,
+            "klee_silent_exit" => Model::KleeSilentExit,
+            "klee_abort" => Model::KleeAbort,
+            "klee_assert_fail" => Model::KleeAssertFail,
+            "klee_report_error" => Model::KleeReportError,
+            "klee_is_symbolic" => Model::KleeIsSymbolic,
+            "klee_is_replay" => Model::KleeIsReplay,
+            "klee_prefer_cex" | "klee_posix_prefer_cex" => Model::KleePreferCex,
+            "klee_mark_global" => Model::KleeMarkGlobal,
+            "klee_stack_trace" => Model::KleeStackTrace,
+            "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel" | "klee_get_valuell" => {
+                Model::KleeGetValue
+            }
+            "klee_get_obj_size" => Model::KleeGetObjSize,
+            "klee_check_memory_access" => Model::KleeCheckMemoryAccess,
+            "klee_set_forking" => Model::KleeSetForking,
+            "klee_warning" => Model::KleeWarning,
+            "klee_warning_once" => Model::KleeWarningOnce,
+            "klee_print_expr" => Model::KleePrintExpr,
+            "klee_open_merge" | "klee_close_merge" => Model::KleeMergeIgnored,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
             n if n.starts_with("__ubsan_handle_") => {
@@ -189,6 +236,15 @@ pub(crate) fn call<D: Domain>(
         | M::Puts
         | M::Putchar
         | M::Assume
+        | M::KleeAssume
+        | M::KleeChoose
+        | M::KleeIsSymbolic
+        | M::KleeGetValue
+        | M::KleeGetObjSize
+        | M::KleeSetForking
+        | M::KleeWarning
+        | M::KleeWarningOnce
+        | M::KleePrintExpr
         | M::KleeInt
         | M::Fgetc
         | M::Feof
@@ -207,6 +263,7 @@ pub(crate) fn call<D: Domain>(
         | M::Strrchr
         | M::Strstr
         | M::KleeRange
+        | M::KleeCheckMemoryAccess
         | M::Fscanf
         | M::Fopen
         | M::Open
@@ -222,9 +279,17 @@ pub(crate) fn call<D: Domain>(
         | M::Fgets
         | M::Fseek
         | M::Getline => 3,
-        M::Fread | M::Getdelim => 4,
+        M::Fread | M::Getdelim | M::KleeReportError => 4,
+        M::KleeAssertFail => 1,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
+        M::KleeSilentExit
+        | M::KleeAbort
+        | M::KleeIsReplay
+        | M::KleePreferCex
+        | M::KleeMarkGlobal
+        | M::KleeStackTrace
+        | M::KleeMergeIgnored => 0,
         M::SignedOverflowReport(_) => 0,
     };
     if args.len() < need {
@@ -283,9 +348,30 @@ pub(crate) fn call<D: Domain>(
         M::Fopen | M::Fclose | M::Fseek | M::Ftell | M::Rewind | M::Open | M::Close => {
             files::call(st, prog, model, call, args)
         }
-        M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
-            inputs::call(st, prog, model, call, args)
-        }
+        M::Nondet
+        | M::Assume
+        | M::KleeAssume
+        | M::KleeMakeSymbolic
+        | M::KleeRange
+        | M::KleeInt => inputs::call(st, prog, model, call, args),
+        M::KleeChoose => klee::choose(st, prog, call, args),
+        M::KleeSilentExit
+        | M::KleeAbort
+        | M::KleeAssertFail
+        | M::KleeReportError
+        | M::KleeIsSymbolic
+        | M::KleeIsReplay
+        | M::KleePreferCex
+        | M::KleeMarkGlobal
+        | M::KleeStackTrace
+        | M::KleeGetValue
+        | M::KleeGetObjSize
+        | M::KleeCheckMemoryAccess
+        | M::KleeSetForking
+        | M::KleeWarning
+        | M::KleeWarningOnce
+        | M::KleePrintExpr
+        | M::KleeMergeIgnored => klee::call(st, prog, model, call, args),
     }
 }
 
@@ -295,7 +381,7 @@ fn size_params(model: Model) -> &'static [usize] {
     match model {
         M::Malloc => &[0],
         M::Calloc => &[0, 1],
-        M::Realloc | M::Strnlen | M::KleeMakeSymbolic => &[1],
+        M::Realloc | M::Strnlen | M::KleeMakeSymbolic | M::KleeCheckMemoryAccess => &[1],
         M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
         M::Fread => &[1, 2],
         _ => &[],
