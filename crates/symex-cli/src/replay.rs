@@ -152,7 +152,10 @@ fn describe(end: &End) -> String {
             format!("outcome: assumption-violated at {}:{} in {}: the test's inputs violate an assumption", l.file, l.line, l.function)
         }
         End::Halt(Halt::SilentExit(l)) => {
-            format!("outcome: silent-exit at {}:{} in {}", l.file, l.line, l.function)
+            format!(
+                "outcome: silent-exit at {}:{} in {}",
+                l.file, l.line, l.function
+            )
         }
         End::Halt(Halt::Limit(msg)) => format!("outcome: limit: {msg}"),
         End::Halt(Halt::Unsupported { what, loc }) => {

@@ -41,8 +41,12 @@ fn run(name: &str) -> String {
         .args(&flags)
         .output()
         .expect("symex runs");
-    let r: Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{name}: no report ({e}): {}", String::from_utf8_lossy(&o.stderr)));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{name}: no report ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
     let mut text = format!("tests: {}\n", r["tests"].as_array().map_or(0, Vec::len));
     let mut errors: Vec<&Value> = r["errors"].as_array().into_iter().flatten().collect();
     errors.sort_by_key(|e| e["line"].as_u64());

@@ -115,6 +115,10 @@ pub struct State<D: Domain> {
     pub stdout: Vec<u8>,
     /// What the program wrote to standard error.
     pub stderr: Vec<u8>,
+    /// The `FILE` objects `stdout` and `stderr` point to (when the program mentions them).
+    pub(crate) std_streams: [Option<crate::memory::ObjId>; 2],
+    /// `rand`'s generator.
+    pub(crate) random: crate::hooks::GlibcRandom,
     /// Lines KLEE's intrinsics print on the path (`klee_warning`, `klee_print_expr`, ...), each
     /// with whether it is printed once per run (`klee_warning_once`).
     pub messages: Vec<(String, bool)>,
@@ -172,6 +176,8 @@ impl<D: Domain> State<D> {
         }
         let mut stdin = Stdin::new(0);
         stdin.file = crate::stdin::attach_file(prog, &mut dom, &mut mem);
+        let std_streams = ["stdout", "stderr"]
+            .map(|name| crate::stdin::attach_stream(prog, &mut dom, &mut mem, name));
         let mut consts = Consts {
             scalars: Vec::new(),
             aggs: Vec::new(),
@@ -195,6 +201,8 @@ impl<D: Domain> State<D> {
             frames: Vec::new(),
             stdout: Vec::new(),
             stderr: Vec::new(),
+            std_streams,
+            random: Default::default(),
             messages: Vec::new(),
             stdin,
             symfile: crate::symfile::SymFile::default(),

@@ -22,11 +22,7 @@ pub(super) fn call<D: Domain>(
         Model::KleeAbort => Err(st.abnormal_end(prog, BugKind::Abort, "abort failure")),
         Model::KleeAssertFail => {
             let expr = string_arg(st, prog, &args[0])?;
-            Err(st.abnormal_end(
-                prog,
-                BugKind::Assertion,
-                format!("ASSERTION FAIL: {expr}"),
-            ))
+            Err(st.abnormal_end(prog, BugKind::Assertion, format!("ASSERTION FAIL: {expr}")))
         }
         Model::KleeReportError => {
             // KLEE reports where the call is; the file and line arguments are not used.
@@ -75,7 +71,11 @@ pub(super) fn call<D: Domain>(
         Model::KleeWarning | Model::KleeWarningOnce => {
             let msg = string_arg(st, prog, &args[0])?;
             let func = st.location(prog).function;
-            let once = if model == Model::KleeWarningOnce { " ONCE" } else { "" };
+            let once = if model == Model::KleeWarningOnce {
+                " ONCE"
+            } else {
+                ""
+            };
             let line = format!("KLEE: WARNING{once}: {func}: {msg}");
             st.message(line, model == Model::KleeWarningOnce);
             Ok(None)
@@ -141,11 +141,7 @@ pub(super) fn make_symbolic<D: Domain>(
         _ => unreachable!("resolve_object gives a live object"),
     };
     if read_only {
-        return Err(st.bug(
-            prog,
-            BugKind::User,
-            "cannot make readonly object symbolic",
-        ));
+        return Err(st.bug(prog, BugKind::User, "cannot make readonly object symbolic"));
     }
     let sizev = st.dom.constant(64, size as u128);
     let same = st.dom.cmp(CmpOp::Eq, 64, &args[1], &sizev);

@@ -4,9 +4,11 @@
 
 mod alloc;
 mod decimal;
+mod dup;
 mod files;
 mod inputs;
 mod klee;
+mod misc;
 mod process;
 mod reads;
 mod stdio;
@@ -17,6 +19,8 @@ use crate::domain::Domain;
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
+
+pub use misc::GlibcRandom;
 
 /// A modelled library function or intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +53,27 @@ pub enum Model {
     Printf,
     Puts,
     Putchar,
+    /// `fprintf`, `fputs`, `fputc`/`putc`, `fwrite`, `fflush` on `stdout` and `stderr`.
+    Fprintf,
+    Fputs,
+    Fputc,
+    Fwrite,
+    Fflush,
+    Strdup,
+    Strndup,
+    /// `memalign(align, n)`, `aligned_alloc(align, n)`.
+    Memalign,
+    PosixMemalign,
+    /// `htonl`, `ntohl`.
+    ByteSwap32,
+    /// `htons`, `ntohs`.
+    ByteSwap16,
+    Getenv,
+    Time,
+    Rand,
+    Srand,
+    /// `sleep`, `usleep`: no time passes in a model.
+    Sleep,
     /// `getchar`: the next byte of stdin.
     Getchar,
     /// `fgetc`, `getc` (and glibc's `__uflow`, which its inlined `getc_unlocked` calls) on stdin.
@@ -152,6 +177,22 @@ impl Model {
             "printf" => Model::Printf,
             "puts" => Model::Puts,
             "putchar" => Model::Putchar,
+            "fprintf" => Model::Fprintf,
+            "fputs" | "fputs_unlocked" => Model::Fputs,
+            "fputc" | "putc" | "_IO_putc" | "fputc_unlocked" | "putc_unlocked" => Model::Fputc,
+            "fwrite" | "fwrite_unlocked" => Model::Fwrite,
+            "fflush" | "fflush_unlocked" => Model::Fflush,
+            "strdup" | "__strdup" => Model::Strdup,
+            "strndup" | "__strndup" => Model::Strndup,
+            "memalign" | "aligned_alloc" => Model::Memalign,
+            "posix_memalign" => Model::PosixMemalign,
+            "htonl" | "ntohl" => Model::ByteSwap32,
+            "htons" | "ntohs" => Model::ByteSwap16,
+            "getenv" | "secure_getenv" => Model::Getenv,
+            "time" => Model::Time,
+            "rand" => Model::Rand,
+            "srand" => Model::Srand,
+            "sleep" | "usleep" => Model::Sleep,
             "getchar" | "getchar_unlocked" => Model::Getchar,
             "fgetc" | "getc" | "_IO_getc" | "fgetc_unlocked" | "getc_unlocked" | "__uflow" => {
                 Model::Fgetc
@@ -185,9 +226,8 @@ impl Model {
             "klee_prefer_cex" | "klee_posix_prefer_cex" => Model::KleePreferCex,
             "klee_mark_global" => Model::KleeMarkGlobal,
             "klee_stack_trace" => Model::KleeStackTrace,
-            "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel" | "klee_get_valuell" => {
-                Model::KleeGetValue
-            }
+            "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel"
+            | "klee_get_valuell" => Model::KleeGetValue,
             "klee_get_obj_size" => Model::KleeGetObjSize,
             "klee_check_memory_access" => Model::KleeCheckMemoryAccess,
             "klee_set_forking" => Model::KleeSetForking,
@@ -237,6 +277,14 @@ pub(crate) fn call<D: Domain>(
         | M::Putchar
         | M::Assume
         | M::KleeAssume
+        | M::Fflush
+        | M::Strdup
+        | M::ByteSwap32
+        | M::ByteSwap16
+        | M::Getenv
+        | M::Time
+        | M::Srand
+        | M::Sleep
         | M::KleeChoose
         | M::KleeIsSymbolic
         | M::KleeGetValue
@@ -264,6 +312,11 @@ pub(crate) fn call<D: Domain>(
         | M::Strstr
         | M::KleeRange
         | M::KleeCheckMemoryAccess
+        | M::Fprintf
+        | M::Fputs
+        | M::Fputc
+        | M::Strndup
+        | M::Memalign
         | M::Fscanf
         | M::Fopen
         | M::Open
@@ -279,7 +332,9 @@ pub(crate) fn call<D: Domain>(
         | M::Fgets
         | M::Fseek
         | M::Getline => 3,
-        M::Fread | M::Getdelim | M::KleeReportError => 4,
+        M::Fread | M::Getdelim | M::KleeReportError | M::Fwrite => 4,
+        M::PosixMemalign => 3,
+        M::Rand => 0,
         M::KleeAssertFail => 1,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
@@ -333,7 +388,18 @@ pub(crate) fn call<D: Domain>(
         M::SignedOverflowReport(what) => {
             Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what))
         }
-        M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
+        M::Printf
+        | M::Puts
+        | M::Putchar
+        | M::Fprintf
+        | M::Fputs
+        | M::Fputc
+        | M::Fwrite
+        | M::Fflush => stdio::call(st, prog, model, call, args),
+        M::Strdup | M::Strndup | M::Memalign | M::PosixMemalign => dup::call(st, prog, model, args),
+        M::ByteSwap32 | M::ByteSwap16 | M::Getenv | M::Time | M::Rand | M::Srand | M::Sleep => {
+            misc::call(st, prog, model, call, args)
+        }
         M::Getchar
         | M::Fgetc
         | M::Fread
@@ -348,12 +414,9 @@ pub(crate) fn call<D: Domain>(
         M::Fopen | M::Fclose | M::Fseek | M::Ftell | M::Rewind | M::Open | M::Close => {
             files::call(st, prog, model, call, args)
         }
-        M::Nondet
-        | M::Assume
-        | M::KleeAssume
-        | M::KleeMakeSymbolic
-        | M::KleeRange
-        | M::KleeInt => inputs::call(st, prog, model, call, args),
+        M::Nondet | M::Assume | M::KleeAssume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
+            inputs::call(st, prog, model, call, args)
+        }
         M::KleeChoose => klee::choose(st, prog, call, args),
         M::KleeSilentExit
         | M::KleeAbort
@@ -383,7 +446,9 @@ fn size_params(model: Model) -> &'static [usize] {
         M::Calloc => &[0, 1],
         M::Realloc | M::Strnlen | M::KleeMakeSymbolic | M::KleeCheckMemoryAccess => &[1],
         M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
-        M::Fread => &[1, 2],
+        M::Fread | M::Fwrite => &[1, 2],
+        M::Strndup | M::Memalign => &[1],
+        M::PosixMemalign => &[2],
         _ => &[],
     }
 }
