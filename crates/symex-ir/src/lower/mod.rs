@@ -2,6 +2,7 @@
 //! functions, globals, the constant pool) here; constants, GEP offsets, function bodies and
 //! intrinsics in the submodules.
 
+mod atomic;
 mod consts;
 mod func;
 mod gep;
