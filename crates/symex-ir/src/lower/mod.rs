@@ -293,6 +293,20 @@ fn declare_globals(ctx: &mut Ctx) -> Result<Vec<Global>> {
                 _ => g.ty.clone(),
             },
         };
+        // A global defined elsewhere with a type the module never completes (`extern struct X Y;`)
+        // has no size here: an object of 0 bytes, whose address the program may take.
+        let value_ty = match value_ty.as_ref() {
+            Type::NamedStructType { name }
+                if g.initializer.is_none()
+                    && !matches!(
+                        llm.types.named_struct_def(name),
+                        Some(llvm_ir::types::NamedStructDef::Defined(_))
+                    ) =>
+            {
+                llm.types.array_of(llm.types.i8(), 0)
+            }
+            _ => value_ty,
+        };
         if g.thread_local_mode != llvm_ir::module::ThreadLocalMode::NotThreadLocal {
             return Err(
                 FrontendError::unsupported(format!("thread-local global `{name}`"))
