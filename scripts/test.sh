@@ -6,6 +6,8 @@ bash scripts/ensure-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
+# The manual renders (its commands and flag lists are checked by symex-cli's `manual` test above).
+mdbook build docs
 # Deterministic cost of fixed workloads (instructions, queries, paths, callgrind counts) against the
 # committed baseline tests/perf/baseline.txt: more than 10 % worse fails.
 python3 scripts/perf-guard.py
