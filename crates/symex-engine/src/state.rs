@@ -108,6 +108,9 @@ impl<D: Domain> Frame<D> {
     }
 }
 
+/// The environment's `NAME=VALUE` strings in memory, each with its name (shared by forked states).
+pub(crate) type Environment = Rc<[(Vec<u8>, ObjId)]>;
+
 /// An execution state.
 #[derive(Clone, Debug)]
 pub struct State<D: Domain> {
@@ -123,7 +126,7 @@ pub struct State<D: Domain> {
     /// `rand`'s generator.
     pub(crate) random: crate::hooks::GlibcRandom,
     /// The environment's `NAME=VALUE` strings in memory (made on first use), with each name.
-    pub(crate) environment: Option<Rc<[(Vec<u8>, ObjId)]>>,
+    pub(crate) environment: Option<Environment>,
     /// Lines KLEE's intrinsics print on the path (`klee_warning`, `klee_print_expr`, ...), each
     /// with whether it is printed once per run (`klee_warning_once`).
     pub messages: Vec<(String, bool)>,
@@ -391,7 +394,7 @@ impl<D: Domain> State<D> {
     }
 
     /// The environment's strings in memory (allocated the first time), each with its name.
-    pub(crate) fn environment(&mut self) -> Rc<[(Vec<u8>, ObjId)]> {
+    pub(crate) fn environment(&mut self) -> Environment {
         if let Some(e) = &self.environment {
             return e.clone();
         }
@@ -413,7 +416,7 @@ impl<D: Domain> State<D> {
                 .allocate_with(ObjKind::Runtime, label.into(), bytes, false);
             out.push((name.into_bytes(), obj));
         }
-        let e: Rc<[(Vec<u8>, ObjId)]> = out.into();
+        let e: Environment = out.into();
         self.environment = Some(e.clone());
         e
     }
