@@ -176,6 +176,11 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return e.report(),
     };
+    // Library models honour the deadline inside one call (a `strlen` over hundreds of MiB).
+    symex_engine::budget::set(symex_engine::budget::Budget {
+        max_memory_mb: None,
+        deadline: crate::limits::process_deadline(),
+    });
     let mut prog = Program::new(module);
     if args.show_loops {
         for l in symex_bmc::list_loops(&prog) {
