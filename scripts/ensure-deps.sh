@@ -23,3 +23,5 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2
 fi
 python3 -c 'import z3' >/dev/null 2>&1 || python3 -m pip install -q z3-solver >&2
+# scripts/svcomp.py reads SV-COMP's task-definition files with PyYAML (a parser that is not symex's).
+python3 -c 'import yaml' >/dev/null 2>&1 || python3 -m pip install -q pyyaml >&2

@@ -21,7 +21,7 @@ pub enum Property {
 }
 
 impl Property {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Property::UnreachCall => "unreach-call",
             Property::ValidMemsafety => "valid-memsafety",
@@ -75,11 +75,12 @@ pub enum DataModel {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The program: .c, .i, .ll or .bc.
+    /// The program (.c, .i, .ll or .bc), or an SV-COMP task-definition file (.yml).
     pub file: PathBuf,
-    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file.
+    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file (with a task
+    /// file: the one of its properties to check; all of them without it).
     #[arg(long, value_parser = Property::parse)]
-    pub property: Property,
+    pub property: Option<Property>,
     #[command(flatten)]
     pub explore: ExploreArgs,
     /// The data model the program is meant for.
@@ -97,6 +98,9 @@ pub struct CheckArgs {
     /// Decide by exploration alone (no bounded model checking after an undecided exploration).
     #[arg(long)]
     pub no_bmc: bool,
+    /// The task file's property this process checks (`task.rs` runs one process per property).
+    #[arg(long, hide = true)]
+    pub task_property: Option<usize>,
 }
 
 /// What a path's bug means for the property.
@@ -293,12 +297,18 @@ const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(6
 
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
+    if crate::task::is_task_file(&args.file) {
+        return crate::task::main(args);
+    }
+    let Some(p) = args.property else {
+        return fail("--property is required for a program (a task file names its properties)");
+    };
     if args.data_model == DataModel::Ilp32 {
         // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
-    if args.property == Property::NoOverflow {
+    if p == Property::NoOverflow {
         args.explore.frontend.check_signed_overflow();
     }
     // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
@@ -314,7 +324,6 @@ pub fn main(mut args: CheckArgs) -> i32 {
         }
         Err(e) => return fail(&e.to_string()),
     };
-    let p = args.property;
     let prog = crate::portfolio::prepare(module, p);
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
@@ -372,7 +381,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         max_memory_mb: max_memory,
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
-    let explored = || match explore_answer(&prog, &args, checks, &out) {
+    let explored = || match explore_answer(&prog, &args, p, checks, &out) {
         Ok(mut a) => {
             if let Answer::Unknown(why) = &mut a {
                 unknown_reasons.append(why);
@@ -391,10 +400,10 @@ pub fn main(mut args: CheckArgs) -> i32 {
 fn explore_answer(
     prog: &Program,
     args: &CheckArgs,
+    p: Property,
     checks: Checks,
     out: &Output<'_>,
 ) -> Result<Answer, String> {
-    let p = args.property;
     let mut violation: Option<(symex_engine::Bug, Option<&'static str>)> = None;
     let mut undecided: Vec<String> = Vec::new();
     let mut stop = |path: &FinishedPath| -> bool {
@@ -531,7 +540,7 @@ fn report_by(
         let mut o = json!({
             "command": "check",
             "file": args.file.display().to_string(),
-            "property": args.property.name(),
+            "property": args.property.map(Property::name),
             "verdict": verdict,
         });
         if let Some((b, sub)) = bug {
