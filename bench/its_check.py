@@ -166,6 +166,13 @@ def step(rules_at, state, rng):
     return None
 
 
+# The Termination Competition's first-line grammar: WORST_CASE(L, U) with
+# L -> ? | Omega(n^Nat) | NON_POLY and U -> ? | O(1) | O(n^Nat) | POLY.
+_NAT = r"(0|[1-9][0-9]*)"
+GRAMMAR = re.compile(r"^(YES|NO|MAYBE|WORST_CASE\((\?|Omega\(1\)|Omega\(n\^" + _NAT + r"\)|NON_POLY), "
+                     r"(\?|O\(1\)|O\(n\^" + _NAT + r"\)|POLY)\))$")
+
+
 def bound_value(expr, names, vals):
     py = re.sub(r"\|([^|]+)\|", r"abs(\1)", expr).replace("^", "**")
     return eval(py, {"abs": abs}, dict(zip(names, vals)))
@@ -178,6 +185,9 @@ def check_file(path, symex, runs, krange, limit, rng):
         answer = json.loads(out.stdout)
     except (subprocess.TimeoutExpired, json.JSONDecodeError):
         return "no bound", ""
+    first = answer.get("answer")
+    if first is not None and not GRAMMAR.match(first):
+        return "VIOLATED", f"first line `{first}` is outside the competition's grammar"
     if answer.get("lower_bound") == "INF":
         return check_unbounded(path, answer)
     expr = answer.get("expression")

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use symex_its::complexity;
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
+use symex_its::termcomp::{Lower, Upper, WorstCase};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
@@ -393,6 +394,7 @@ fn complexity_answer(
         match &finite {
             Some((c, a)) => {
                 out["bound"] = json!(a);
+                out["answer"] = json!(worst_case_line(&c.bound));
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -409,8 +411,9 @@ fn complexity_answer(
     } else {
         match &finite {
             Some((c, a)) => {
-                println!("WORST_CASE(?, {a})");
+                println!("{}", worst_case_line(&c.bound));
                 if !args.quiet {
+                    println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
                     print_proof(its, &c.proof);
                     for l in &c.twn {
@@ -436,6 +439,16 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// The competition's first line for a proven upper bound (`O(n^1)`, not `O(n)`; an
+/// exponential bound has no word there and is `?`, its expression follows in the proof).
+fn worst_case_line(bound: &symex_its::bound::Bound) -> String {
+    let w = WorstCase {
+        lower: Lower::Unknown,
+        upper: Upper::of(bound),
+    };
+    w.to_string()
 }
 
 /// When the check for inescapable SCCs before the provers gives up: it is meant to be
@@ -521,7 +534,7 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
             Unbounded::Family(f) => family_json(its, f),
         };
         let out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time,
-                         "bound": null, "lower_bound": "INF", "unbounded_by": kind,
+                         "bound": null, "answer": "WORST_CASE(NON_POLY, ?)", "lower_bound": "INF", "unbounded_by": kind,
                          "witness": witness, "its": print::to_koat(its)});
         println!("{out}");
         return;

@@ -28,7 +28,7 @@ fn bound_lines_json_and_exit_codes() {
     let (code, out, _) = symex(&["cost", "--check-runs", "5", h.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     let mut lines = out.lines();
-    assert_eq!(lines.next(), Some("WORST_CASE(?, O(n))"));
+    assert_eq!(lines.next(), Some("WORST_CASE(?, O(n^1))"));
     assert!(
         lines.next().unwrap().starts_with("bound: 4*|j| + "),
         "{out}"
@@ -43,7 +43,7 @@ fn bound_lines_json_and_exit_codes() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert_eq!(v["command"], "cost");
     assert_eq!(v["entry"], "g");
-    assert_eq!(v["answer"], "WORST_CASE(?, O(n))");
+    assert_eq!(v["answer"], "WORST_CASE(?, O(n^1))");
     assert_eq!(v["bound"], "O(n)");
     assert_eq!(v["size_variables_as_inputs"], true);
     assert_eq!(v["bound_variables"], serde_json::json!(["j", "b_umax32"]));

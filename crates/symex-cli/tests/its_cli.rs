@@ -23,7 +23,7 @@ fn bound_termination_and_json() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "WORST_CASE(?, O(n))"
+        "WORST_CASE(?, O(n^1))"
     );
 
     let out = symex()
@@ -99,7 +99,7 @@ fn out_of_time_is_maybe_with_reason_timeout() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "WORST_CASE(?, O(n))"
+        "WORST_CASE(?, O(n^1))"
     );
 }
 
@@ -149,4 +149,90 @@ fn unbounded_runtime_is_non_poly_with_exit_1() {
             .starts_with("C of t0 := -"),
         "{v}"
     );
+}
+
+/// The competition's grammar has no word for an exponential bound: the first line says `?`
+/// on the upper side, and the bound follows as a class and an expression.
+#[test]
+fn an_exponential_bound_is_a_question_mark_in_the_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = koat(
+        &dir,
+        "double.koat",
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR X I N)\n(RULES\n  l0(X,I,N) -> l1(X,0,N)\n  l1(X,I,N) -> l1(2 * X,I + 1,N) :|: I < N\n  l1(X,I,N) -> l2(X,I,N) :|: I >= N\n  l2(X,I,N) -> l2(X - 1,I,N) :|: X > 0\n)\n",
+    );
+    let out = symex().args(["its"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("WORST_CASE(?, ?)"));
+    assert_eq!(lines.next(), Some("class: O(EXP)"));
+    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(?, ?)");
+    assert_eq!(v["bound"], "O(EXP)");
+}
+
+/// Every first line `its`, `term` and `cost` print on the repository's examples is in the
+/// Termination Competition's grammar, read by a parser written apart from the printer.
+#[test]
+fn first_lines_follow_the_competitions_grammar() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut checked = 0;
+    for (cmd, dir, ext) in [
+        ("its", "examples/its", "koat"),
+        ("term", "examples/term", "c"),
+        ("cost", "examples/cost", "c"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        files.sort();
+        for f in files.iter().take(6) {
+            let out = symex()
+                .args([cmd, "--quiet", "--max-time", "20"])
+                .arg(f)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let first = text.lines().next().unwrap_or("");
+            assert!(
+                grammatical(first),
+                "{cmd} {}: first line `{first}` is outside the grammar",
+                f.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} examples checked");
+}
+
+/// `YES | NO | MAYBE | WORST_CASE(L, U)`, `L -> ? | Omega(n^Nat) | NON_POLY`,
+/// `U -> ? | O(1) | O(n^Nat) | POLY` (Nat without leading zeros).
+fn grammatical(line: &str) -> bool {
+    fn nat(s: &str) -> bool {
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'))
+    }
+    fn power(s: &str, head: &str) -> bool {
+        s.strip_prefix(head)
+            .and_then(|r| r.strip_suffix(')'))
+            .is_some_and(nat)
+    }
+    if matches!(line, "YES" | "NO" | "MAYBE") {
+        return true;
+    }
+    let Some((l, u)) = line
+        .strip_prefix("WORST_CASE(")
+        .and_then(|r| r.strip_suffix(')'))
+        .and_then(|r| r.split_once(", "))
+    else {
+        return false;
+    };
+    let lower = matches!(l, "?" | "NON_POLY" | "Omega(1)") || power(l, "Omega(n^");
+    let upper = matches!(u, "?" | "POLY" | "O(1)") || power(u, "O(n^");
+    lower && upper
 }

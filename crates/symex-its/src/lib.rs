@@ -45,6 +45,7 @@ pub mod recurrent;
 pub mod scc_size;
 pub mod size_graph;
 pub mod smt;
+pub mod termcomp;
 pub mod termination;
 pub mod twn;
 
