@@ -155,15 +155,16 @@ fn bmc(case: &Case, m32: bool) -> String {
     if m32 {
         cmd.args(["--cflags", "-m32"]);
     }
-    last_line(&cmd.arg(common::example("check", case.file)).output().unwrap())
+    last_line(
+        &cmd.arg(common::example("check", case.file))
+            .output()
+            .unwrap(),
+    )
 }
 
 #[test]
 fn pointers_keep_their_object_through_arithmetic_in_both_engines_and_data_models() {
-    let runs: Vec<(&Case, bool)> = CASES
-        .iter()
-        .flat_map(|c| [(c, false), (c, true)])
-        .collect();
+    let runs: Vec<(&Case, bool)> = CASES.iter().flat_map(|c| [(c, false), (c, true)]).collect();
     let results = common::map_in_pairs(&runs, |&(case, m32)| {
         let model = if m32 { "ILP32" } else { "LP64" };
         (

@@ -648,7 +648,12 @@ impl<D: Domain> State<D> {
     /// `p` (computed from `base`), or the poison when it leaves `base`'s provenance. A poisoned pointer
     /// moved out of the wild region may be coming back to its object, whose identity the poison lost: that
     /// ends the path as unsupported rather than as a wrong dereference of no object.
-    fn poison_if_leaving(&mut self, prog: &Program, base: &D::Val, p: D::Val) -> Result<D::Val, End> {
+    fn poison_if_leaving(
+        &mut self,
+        prog: &Program,
+        base: &D::Val,
+        p: D::Val,
+    ) -> Result<D::Val, End> {
         let layout = prog.addr;
         if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(&p)) {
             if !layout.leaves_object(b as u64, r as u64) {

@@ -384,10 +384,12 @@ static const int table[4] = {5, -3, 8, 0};
 ",
     );
     if matches!(storage, Storage::Global) {
-        g.out.push_str("int before[4];
+        g.out.push_str(
+            "int before[4];
 int gobj[4];
 int after[4];
-");
+",
+        );
     }
     g.out.push_str(
         "int main(void) {\n  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), \

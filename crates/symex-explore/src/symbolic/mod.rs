@@ -627,8 +627,8 @@ impl Domain for Symbolic {
         // The object the value was derived from (`AddressLayout::owner`: the upper half of a region is the
         // next object's, where `a - k` lands).
         let half = 1u64 << (offset_bits - 1);
-        let id = ((bv_of_value(&m.eval(&model_value).ok()?) as u64).wrapping_add(half) >> offset_bits)
-            as u32;
+        let id = ((bv_of_value(&m.eval(&model_value).ok()?) as u64).wrapping_add(half)
+            >> offset_bits) as u32;
         let mark = self
             .addr_vars
             .iter()
