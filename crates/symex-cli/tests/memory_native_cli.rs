@@ -1,5 +1,6 @@
-//! Pointer provenance under `check` and `bmc`: pointers that leave their object and come back
-//! (`examples/check/mem_provenance_*.c`), with 64-bit and 32-bit pointers, in both engines.
+//! Memory-model examples under `check` and `bmc`, with 64-bit and 32-bit pointers, in both engines:
+//! pointers that leave their object and come back (`examples/check/mem_provenance_*.c`) and structs
+//! passed by value through `...` (`mem_va_arg_struct_true.c`).
 //!
 //! The oracle is the native build, not symex: each example is first run natively (clang-14 with ASan and
 //! UBSan, `-m32` for the 32-bit data model, LeakSanitizer under valid-memsafety) on every input of a range
@@ -88,6 +89,20 @@ const CASES: &[Case] = &[
         inputs: 0..=7,
         bmc: "FALSE",
     },
+    Case {
+        file: "mem_va_arg_struct_true.c",
+        property: "unreach-call",
+        verdict: "TRUE",
+        inputs: 0..=0,
+        bmc: "TRUE",
+    },
+    Case {
+        file: "mem_va_arg_struct_true.c",
+        property: "valid-memsafety",
+        verdict: "TRUE",
+        inputs: 0..=0,
+        bmc: "TRUE",
+    },
 ];
 
 /// The verdict of the native runs of `file` on every input of `inputs`: `TRUE`, `FALSE(...)` named after
@@ -163,7 +178,7 @@ fn bmc(case: &Case, m32: bool) -> String {
 }
 
 #[test]
-fn pointers_keep_their_object_through_arithmetic_in_both_engines_and_data_models() {
+fn examples_agree_with_native_runs_in_both_engines_and_data_models() {
     let runs: Vec<(&Case, bool)> = CASES.iter().flat_map(|c| [(c, false), (c, true)]).collect();
     let results = common::map_in_pairs(&runs, |&(case, m32)| {
         let model = if m32 { "ILP32" } else { "LP64" };
