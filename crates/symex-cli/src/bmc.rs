@@ -83,11 +83,11 @@ pub struct BmcArgs {
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Stop after this many seconds (the answer is then unknown, or the last bounded-true of `auto`).
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Time limit of one solver query, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub solver_timeout: f64,
+    #[arg(long, value_name = "DURATION", default_value = "60", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: std::time::Duration,
     /// Where the counterexample's test goes (default: a fresh symex-out-N).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -174,7 +174,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
     }
     let module = match args.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) => return e.report(),
     };
     let mut prog = Program::new(module);
     if args.show_loops {
@@ -197,10 +197,10 @@ pub fn main(mut args: BmcArgs) -> i32 {
         checks,
         unwind: 1,
         unwindset: args.unwindset.clone().map(|u| u.0).unwrap_or_default(),
-        max_time: args.max_time.map(Duration::from_secs_f64),
+        max_time: args.max_time.map(crate::limits::left),
         stdin: 0,
     };
-    let timeout = Duration::from_secs_f64(args.solver_timeout);
+    let timeout = args.solver_timeout;
     if let Some(why) = declined(&args) {
         let report = Report {
             verdict: Verdict::Unknown(why),

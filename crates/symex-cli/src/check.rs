@@ -196,7 +196,7 @@ pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
 /// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
 /// Their intended semantics being unclear, `no-overflow` is not decided for them.
 pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = code_only(&std::fs::read_to_string(file).ok()?);
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
         let bytes = line.as_bytes();
         let mut i = 0;
@@ -227,6 +227,49 @@ pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> 
         }
     }
     None
+}
+
+/// `text` with the contents of comments and of string and character literals blanked (line breaks
+/// kept, so that lines stay lines): what C's lexer reads as code.
+fn code_only(text: &str) -> String {
+    #[derive(PartialEq)]
+    enum In {
+        Code,
+        LineComment,
+        BlockComment,
+        Literal(char),
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut state = In::Code;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match state {
+            In::Code => match (c, chars.peek()) {
+                ('/', Some('/')) => state = In::LineComment,
+                ('/', Some('*')) => {
+                    chars.next();
+                    state = In::BlockComment;
+                }
+                ('"' | '\'', _) => state = In::Literal(c),
+                _ => {
+                    out.push(c);
+                    continue;
+                }
+            },
+            In::LineComment if c == '\n' => state = In::Code,
+            In::BlockComment if c == '*' && chars.peek() == Some(&'/') => {
+                chars.next();
+                state = In::Code;
+            }
+            In::Literal(_) if c == '\\' => {
+                chars.next();
+            }
+            In::Literal(q) if c == q || c == '\n' => state = In::Code,
+            _ => {}
+        }
+        out.push(if c == '\n' { '\n' } else { ' ' });
+    }
+    out
 }
 
 /// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
@@ -266,7 +309,10 @@ pub fn main(mut args: CheckArgs) -> i32 {
         .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) if e.timed_out() => {
+            return report(&args, "unknown", None, None, &[format!("timeout: {e}")]);
+        }
+        Err(e) => return fail(&e.to_string()),
     };
     let p = args.property;
     let prog = crate::portfolio::prepare(module, p);
@@ -320,7 +366,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         budget: args
             .explore
             .max_time
-            .map_or(DEFAULT_BMC_BUDGET, std::time::Duration::from_secs_f64),
+            .map_or(DEFAULT_BMC_BUDGET, crate::limits::left),
         dir: &dir,
         program: &program,
         max_memory_mb: max_memory,

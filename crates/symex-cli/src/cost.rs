@@ -24,8 +24,8 @@ pub struct CostArgs {
     #[arg(long)]
     pub entry: Option<String>,
     /// A time budget in seconds; when it runs out the answer is MAYBE.
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Signed overflow wraps around instead of being undefined behaviour (the paper's setting).
     #[arg(long)]
     pub signed_wrap: bool,
@@ -47,7 +47,7 @@ pub fn main(args: CostArgs) -> i32 {
     promoted.simplify = true;
     let loaded = match promoted.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return crate::replay::fail(&e),
+        Err(e) => return e.report(),
     };
     let (module, _) = program::inputs_as_nondet(&loaded);
     let entry = match program::entry(&module, args.entry.as_deref()) {
@@ -62,8 +62,7 @@ pub fn main(args: CostArgs) -> i32 {
         .and_then(|src| program::parameter_names(&src, &entry, nparams));
     let budget = args
         .max_time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+        .map_or(Duration::from_secs(3600), crate::limits::left);
     let opts = Options {
         sem: Semantics {
             signed_wrap: args.signed_wrap,
@@ -74,10 +73,16 @@ pub fn main(args: CostArgs) -> i32 {
         param_names,
     };
     let mut report = analyse(&module, &opts);
-    let measured = report
-        .found
-        .as_ref()
-        .map(|f| measure::check(&module, &entry, f, args.signed_wrap, args.check_runs));
+    let measured = report.found.as_ref().map(|f| {
+        measure::check_until(
+            &module,
+            &entry,
+            f,
+            args.signed_wrap,
+            args.check_runs,
+            crate::limits::process_deadline(),
+        )
+    });
     // A bound some run exceeds is wrong: it is withdrawn, never printed as a result.
     if let (Some(m), Some(f)) = (&measured, &report.found) {
         if let Some(v) = m.violations.first() {

@@ -13,7 +13,6 @@ use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
 use symex_engine::{outcome, End, Halt, Program, TestFile};
 use symex_fuzz::{coverage_counts, AflSync, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
 
@@ -56,8 +55,8 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N")]
     pub max_runs: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Cut one run after this many IR instructions.
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_instructions: u64,
@@ -66,8 +65,8 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
     /// Time limit of one solver query, in seconds (a child whose query runs out is not run).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    pub solver_timeout: f64,
+    #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: std::time::Duration,
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Where crashes, the queue and the report go (default: a fresh symex-out-N).
@@ -150,7 +149,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     };
     let module = match args.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) => return e.report(),
     };
     if let Some(name) = &args.sym_file {
         if let Err(e) = symex_engine::symfile::check_path(name) {
@@ -183,7 +182,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             max_instructions: args.max_instructions,
         },
         max_runs: args.max_runs,
-        max_time: args.max_time.map(Duration::from_secs_f64),
+        max_time: args.max_time.map(crate::limits::left),
     };
     let sync = match &args.sync_dir {
         Some(d) => match AflSync::open(d) {
@@ -215,7 +214,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     };
     let program = args.file.display().to_string();
     let mut fuzzer = Fuzzer::new(&prog, opts);
-    fuzzer.set_solver_timeout(Some(Duration::from_secs_f64(args.solver_timeout)));
+    fuzzer.set_solver_timeout(Some(args.solver_timeout));
     fuzzer.set_jobs(args.jobs as usize);
     let bar = (!args.quiet && !args.json && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();

@@ -29,8 +29,8 @@ pub struct ItsArgs {
     #[arg(long)]
     pub json: bool,
     /// A time budget in seconds; when it runs out the answer is MAYBE (reason: timeout).
-    #[arg(long, alias = "timeout")]
-    pub max_time: Option<f64>,
+    #[arg(long, alias = "timeout", value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Print the parsed ITS back in the KoAT format and stop.
     #[arg(long)]
     pub print_koat: bool,
@@ -78,8 +78,7 @@ pub fn main(args: ItsArgs) -> i32 {
     }
     let budget = args
         .max_time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+        .map_or(Duration::from_secs(3600), crate::limits::left);
     let limits = Limits {
         query_timeout: budget.min(Duration::from_secs(20)),
         deadline: started + budget,

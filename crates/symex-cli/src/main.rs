@@ -8,6 +8,7 @@ mod cost;
 mod frontend;
 mod fuzz;
 mod its;
+mod limits;
 mod native;
 mod portfolio;
 mod replay;
@@ -45,6 +46,23 @@ enum Command {
     Cost(cost::CostArgs),
 }
 
+impl Command {
+    /// The `--max-time` budget, counted from process start for every stage of the subcommand.
+    fn max_time(&self) -> Option<std::time::Duration> {
+        match self {
+            Command::Replay(a) => a.max_time,
+            Command::Verify(a) => a.max_time,
+            Command::Run(a) => a.explore.max_time,
+            Command::Check(a) => a.explore.max_time,
+            Command::Fuzz(a) => a.max_time,
+            Command::Bmc(a) => a.max_time,
+            Command::Its(a) => a.max_time,
+            Command::Term(a) => a.max_time,
+            Command::Cost(a) => a.max_time,
+        }
+    }
+}
+
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
 /// instead of making every `println!` panic on the closed pipe.
 fn restore_default_sigpipe() {
@@ -55,8 +73,10 @@ fn restore_default_sigpipe() {
 }
 
 fn main() {
+    limits::mark_start();
     restore_default_sigpipe();
     let cli = Cli::parse();
+    limits::set_max_time(cli.command.max_time());
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),

@@ -47,7 +47,10 @@ pub fn main(args: &ReplayArgs, test: TestFile) -> i32 {
     }
     let run_opts = RunOptions {
         check_leaks: args.checks.check_leaks || expects("memory-leak"),
-        timeout: Duration::from_secs_f64(args.max_time.unwrap_or(DEFAULT_TIMEOUT_S)),
+        timeout: args.max_time.map_or(
+            Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+            crate::limits::left,
+        ),
     };
     let run = symex_native::run(&build, &test, &run_opts);
     for w in &run.warnings {

@@ -8,7 +8,6 @@ use clap::Args;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 use symex_engine::{
     outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile, ARGC_INPUT,
 };
@@ -28,8 +27,8 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub entry: Option<String>,
     /// Stop after this many seconds (exit status 3).
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Stop after this many IR instructions (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
@@ -64,7 +63,7 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
     let module = match frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) => return e.report(),
     };
     let opts = run_options(&args, &test);
     let prog = Program::new(module);
@@ -138,7 +137,7 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             symbolic_argc: test.inputs.first().is_some_and(|i| i.name == ARGC_INPUT),
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
-        max_time: args.max_time.map(Duration::from_secs_f64),
+        max_time: args.max_time.map(crate::limits::left),
     }
 }
 

@@ -36,8 +36,8 @@ pub struct ExploreArgs {
     #[arg(long, default_value = "main")]
     pub entry: String,
     /// Stop exploring after this many seconds (the remaining paths are cut).
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Cut a path after this many forks along it.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
@@ -60,8 +60,8 @@ pub struct ExploreArgs {
     #[arg(long)]
     pub validate_tests: bool,
     /// Time limit of one solver query, in seconds (a query that runs out cuts its path).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    pub solver_timeout: f64,
+    #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: std::time::Duration,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
     /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
     #[arg(long, value_name = "N", default_value_t = 0,
@@ -138,7 +138,7 @@ pub struct Output<'a> {
 
 pub fn limits(a: &ExploreArgs) -> Limits {
     Limits {
-        max_time: a.max_time.map(Duration::from_secs_f64),
+        max_time: a.max_time.map(crate::limits::left),
         max_depth: a.max_depth,
         max_memory_mb: a.max_memory,
         max_instructions: a.max_instructions,
@@ -164,7 +164,7 @@ pub fn explore(
         stdin: args.stdin as usize,
     };
     let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
-    let ctx = SolverCtx::new(solver, Some(Duration::from_secs_f64(args.solver_timeout)));
+    let ctx = SolverCtx::new(solver, Some(args.solver_timeout));
     let explorer = Explorer::new(prog, opts, ctx);
     let mut errors: Vec<FoundError> = Vec::new();
     let mut tests = Vec::new();
@@ -323,7 +323,7 @@ pub fn main(mut args: RunArgs) -> i32 {
     }
     let module = match args.explore.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return fail(&e),
+        Err(e) => return e.report(),
     };
     let prog = Program::new(module);
     let dir = match output_dir(args.out.as_deref()) {

@@ -20,8 +20,8 @@ pub struct TermArgs {
     #[arg(long, default_value = "main")]
     pub entry: String,
     /// A time budget in seconds; when it runs out the answer is MAYBE.
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Mathematical integers instead of bit-vectors (unsound for C: for comparison only).
     #[arg(long)]
     pub math_int: bool,
@@ -46,18 +46,17 @@ pub fn main(args: TermArgs) -> i32 {
     let started = Instant::now();
     let name = args.file.display().to_string();
     let promoted = symex_term::promoted(args.frontend.options());
-    let module = match symex_ir::load(&args.file, &promoted).map_err(|e| e.to_string()) {
+    let module = match symex_ir::load(&args.file, &promoted) {
         Ok(m) => m,
-        Err(e) => return crate::replay::fail(&e),
+        Err(e) => return crate::frontend::LoadError(e).report(),
     };
     let plain = match args.frontend.load(&args.file) {
         Ok(m) => m,
-        Err(e) => return crate::replay::fail(&e),
+        Err(e) => return e.report(),
     };
     let budget = args
         .max_time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map_or(Duration::from_secs(3600), Duration::from_secs_f64);
+        .map_or(Duration::from_secs(3600), crate::limits::left);
     let opts = Options {
         sem: Semantics {
             math_int: args.math_int,
@@ -68,7 +67,13 @@ pub fn main(args: TermArgs) -> i32 {
     };
     let mut report = analyse(&module, &opts);
     // Every answer is re-run on the reference interpreter; a contradicted answer is withdrawn.
-    let check = validate::check(&plain, &opts, &report, args.check_runs);
+    let check = validate::check_until(
+        &plain,
+        &opts,
+        &report,
+        args.check_runs,
+        crate::limits::process_deadline(),
+    );
     if let Some(problem) = &check.contradiction {
         report.answer = Answer::Maybe;
         report.reason = Some(format!("answer withdrawn: {problem}"));
@@ -163,23 +168,28 @@ pub fn verdict(
     file: &std::path::Path,
     frontend: &FrontendArgs,
     entry: &str,
-    max_time: Option<f64>,
+    max_time: Option<Duration>,
 ) -> (&'static str, Vec<String>) {
     let promoted = symex_term::promoted(frontend.options());
     let promoted = symex_ir::load(file, &promoted).map_err(|e| e.to_string());
-    let (module, plain) = match (promoted, frontend.load(file)) {
+    let plain = frontend.load(file).map_err(|e| e.to_string());
+    let (module, plain) = match (promoted, plain) {
         (Ok(m), Ok(p)) => (m, p),
         (Err(e), _) | (_, Err(e)) => return ("unknown", vec![e]),
     };
     let opts = Options {
         sem: Semantics::default(),
         entry: entry.to_string(),
-        max_time: max_time
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .map_or(Duration::from_secs(900), Duration::from_secs_f64),
+        max_time: max_time.map_or(Duration::from_secs(900), crate::limits::left),
     };
     let report = analyse(&module, &opts);
-    let check = validate::check(&plain, &opts, &report, 20);
+    let check = validate::check_until(
+        &plain,
+        &opts,
+        &report,
+        20,
+        crate::limits::process_deadline(),
+    );
     if let Some(c) = check.contradiction {
         return ("unknown", vec![format!("answer withdrawn: {c}")]);
     }

@@ -25,8 +25,8 @@ pub struct VerifyArgs {
     pub infer_depth: usize,
     /// A time budget in seconds (also each solver call's limit; without it each call stops
     /// after 10 s); when it runs out the verification stops, says so, and exits with status 3.
-    #[arg(long)]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub max_time: Option<std::time::Duration>,
     /// Print only the verdict.
     #[arg(long)]
     pub quiet: bool,
@@ -62,10 +62,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
     if args.run {
         return crate::verify_run::run(args, &name, &src);
     }
-    let max_time = args
-        .max_time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map(std::time::Duration::from_secs_f64);
+    let max_time = args.max_time.map(crate::limits::left);
     let config = Config {
         infer: !args.no_infer,
         infer_depth: args.infer_depth,

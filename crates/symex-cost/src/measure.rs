@@ -11,6 +11,7 @@
 
 use crate::whole_its::Input;
 use crate::Found;
+use std::time::Instant;
 use symex_engine::concrete::Concrete;
 use symex_engine::domain::Domain;
 use symex_engine::{Checks, End, Halt, Program, State, TestInput};
@@ -66,6 +67,9 @@ pub struct Measurement {
     pub bugs: usize,
     /// The largest `instructions / bound` seen (how tight the bound is on the sample).
     pub max_ratio: f64,
+    /// The deadline passed before all the runs asked for were made (a run cut by it is not
+    /// counted).
+    pub cut_by_time: bool,
 }
 
 impl Measurement {
@@ -79,7 +83,11 @@ impl Measurement {
             self.capped,
             RUN_CAP,
             self.bugs
-        )
+        ) + if self.cut_by_time {
+            "; the time limit (--max-time) ended the runs early"
+        } else {
+            ""
+        }
     }
 }
 
@@ -141,6 +149,18 @@ pub fn check(
     signed_wrap: bool,
     runs: usize,
 ) -> Measurement {
+    check_until(module, entry, found, signed_wrap, runs, None)
+}
+
+/// [`check`] within a deadline: no run starts after it, and a run still going then is dropped.
+pub fn check_until(
+    module: &Module,
+    entry: &str,
+    found: &Found,
+    signed_wrap: bool,
+    runs: usize,
+    deadline: Option<Instant>,
+) -> Measurement {
     let mut m = Measurement::default();
     let prog = Program::new(module.clone());
     let Some(f) = module.function_by_name(entry) else {
@@ -174,8 +194,17 @@ pub fn check(
             Some(b) if b >= 0 && (b as u128) < RUN_CAP as u128 => b as u64 + 1,
             _ => RUN_CAP,
         };
-        let (end, instructions) =
-            run_once(&prog, entry, &run.params, &run.nondet, signed_wrap, limit);
+        let Some((end, instructions)) = run_once_until(
+            &prog,
+            entry,
+            (&run.params, &run.nondet),
+            signed_wrap,
+            limit,
+            deadline,
+        ) else {
+            m.cut_by_time = true;
+            break;
+        };
         run.end = end;
         run.instructions = instructions;
         m.runs += 1;
@@ -211,6 +240,22 @@ pub fn run_once(
     signed_wrap: bool,
     limit: u64,
 ) -> (End, u64) {
+    run_once_until(prog, entry, (params, nondet), signed_wrap, limit, None)
+        .expect("a run without a deadline ends")
+}
+
+/// Instructions between two looks at the clock in [`run_once_until`].
+const SLICE: u64 = 1 << 16;
+
+/// [`run_once`] within a deadline: `None` if it passes first.
+fn run_once_until(
+    prog: &Program,
+    entry: &str,
+    (params, nondet): (&[i128], &[i128]),
+    signed_wrap: bool,
+    limit: u64,
+    deadline: Option<Instant>,
+) -> Option<(End, u64)> {
     let inputs = nondet
         .iter()
         .map(|v| TestInput {
@@ -224,7 +269,7 @@ pub fn run_once(
     };
     let mut st = State::new(prog, Concrete::new(inputs), checks);
     if let Err(end) = st.start(prog, entry) {
-        return (end, 0);
+        return Some((end, 0));
     }
     let module = &prog.module;
     let f = st.frames[0].func;
@@ -235,6 +280,14 @@ pub fn run_once(
             st.frames[0].regs[i] = c;
         }
     }
-    let end = st.run(prog, limit);
-    (end, st.steps)
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let until = st.steps.saturating_add(SLICE).min(limit);
+        match st.run(prog, until) {
+            End::Halt(Halt::Limit(_)) if st.steps < limit => {}
+            end => return Some((end, st.steps)),
+        }
+    }
 }

@@ -2,8 +2,9 @@
 
 use crate::error::{FrontendError, Result};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The clang flags every C input is compiled with, before the user's own flags.
 ///
@@ -43,6 +44,9 @@ pub struct FrontendOptions {
     pub opt: Option<String>,
     /// Further `opt` flags for the pipeline (e.g. `-phi-node-folding-threshold=0`).
     pub opt_flags: Vec<String>,
+    /// When loading must give up ([`FrontendError::Timeout`]): clang and opt are killed then, and
+    /// the in-process stages check it between steps.
+    pub deadline: Option<Instant>,
 }
 
 impl FrontendOptions {
@@ -129,10 +133,12 @@ impl Drop for ScratchDir {
     }
 }
 
-fn run_tool(tool: &str, args: &[String], input: &Path) -> Result<()> {
-    let output = Command::new(tool)
+fn run_tool(tool: &str, args: &[String], input: &Path, deadline: Option<Instant>) -> Result<()> {
+    let mut child = Command::new(tool)
         .args(args)
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| FrontendError::Tool {
             tool: tool.to_owned(),
             message: format!(
@@ -144,13 +150,49 @@ fn run_tool(tool: &str, args: &[String], input: &Path) -> Result<()> {
                 }
             ),
         })?;
-    if output.status.success() {
+    // Diagnostics are drained beside the wait, so that a chatty tool never blocks on a full pipe.
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut text);
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| FrontendError::Tool {
+            tool: tool.to_owned(),
+            message: format!("cannot wait for it: {e}"),
+        })? {
+            break status;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(FrontendError::Timeout {
+                path: input.display().to_string(),
+                stage: format!("running {tool}"),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let diagnostics = reader.join().unwrap_or_default();
+    if status.success() {
         return Ok(());
     }
     Err(FrontendError::Compile {
         path: input.display().to_string(),
-        diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+        diagnostics: String::from_utf8_lossy(&diagnostics).into_owned(),
     })
+}
+
+/// [`FrontendError::Timeout`] if `opts`' deadline has passed, naming the stage about to start.
+pub(crate) fn check_deadline(opts: &FrontendOptions, path: &Path, stage: &str) -> Result<()> {
+    match opts.deadline {
+        Some(d) if Instant::now() >= d => Err(FrontendError::Timeout {
+            path: path.display().to_string(),
+            stage: stage.to_owned(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Compiles a C file to bitcode at `out`.
@@ -169,7 +211,7 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
         .ok()
         .and_then(|t| crate::verifier_decls::without_noreturn_verifier_decls(t, src))
     else {
-        return run_tool(opts.clang(), &opts.clang_args(src, out), src);
+        return run_tool(opts.clang(), &opts.clang_args(src, out), src, opts.deadline);
     };
     // The copy lives beside the bitcode; quoted includes still resolve from the source's folder.
     let copy = out.with_extension("verifier.c");
@@ -182,7 +224,7 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
         args.insert(0, dir.display().to_string());
         args.insert(0, "-iquote".into());
     }
-    run_tool(opts.clang(), &args, src)
+    run_tool(opts.clang(), &args, src, opts.deadline)
 }
 
 /// Runs the `opt` pass pipeline on `input`, writing bitcode to `out`.
@@ -199,5 +241,5 @@ pub(crate) fn run_passes(
         "-o".into(),
         out.display().to_string(),
     ]);
-    run_tool(opts.opt(), &args, input)
+    run_tool(opts.opt(), &args, input, opts.deadline)
 }

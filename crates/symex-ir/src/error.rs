@@ -13,6 +13,9 @@ pub enum FrontendError {
     Compile { path: String, diagnostics: String },
     /// LLVM could not parse the `.ll`/`.bc` input.
     Parse { path: String, message: String },
+    /// The deadline of [`crate::FrontendOptions`] passed before the program was lowered; `stage`
+    /// names the step that was cut (compiling, parsing, lowering).
+    Timeout { path: String, stage: String },
     /// The program uses something symex does not model (floating point, inline assembly, ...).
     Unsupported {
         /// The construct, e.g. "floating-point instruction `fadd`".
@@ -63,6 +66,12 @@ impl fmt::Display for FrontendError {
         match self {
             FrontendError::Input { path, message } => write!(f, "{path}: {message}"),
             FrontendError::Tool { tool, message } => write!(f, "{tool}: {message}"),
+            FrontendError::Timeout { path, stage } => {
+                write!(
+                    f,
+                    "{path}: the time limit (--max-time) ran out while {stage}"
+                )
+            }
             FrontendError::Compile { path, diagnostics } => {
                 write!(f, "{path}: compilation failed\n{}", diagnostics.trim_end())
             }

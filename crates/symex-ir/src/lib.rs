@@ -44,12 +44,15 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Module, FrontendError
         driver::run_passes(&ir_path, &out, passes, opts)?;
         ir_path = out;
     }
+    driver::check_deadline(opts, path, "reading LLVM IR")?;
     let facts = llvm_facts::LlvmFacts::read(&ir_path)?;
+    driver::check_deadline(opts, path, "parsing LLVM IR")?;
     let llm = parse_with_llvm_ir(&ir_path)?;
+    driver::check_deadline(opts, path, "lowering")?;
     let source = path.display().to_string();
     // `llvm-ir` panics on a few malformed or exotic shapes when asked for types; report them.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        lower::lower_module(&llm, &facts, &source)
+        lower::lower_module(&llm, &facts, &source, opts.deadline)
     }))
     .unwrap_or_else(|panic| {
         Err(FrontendError::unsupported(format!(

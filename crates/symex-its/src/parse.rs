@@ -130,9 +130,16 @@ fn tokenize(src: &str) -> Result<Vec<(Tok, usize, usize)>, ParseError> {
     Ok(toks)
 }
 
+/// How deep parentheses and unary minus signs may nest in one expression: the parser descends
+/// once per level, and input nested deeper is refused with its position rather than exhausting the
+/// stack.
+pub const MAX_NESTING: usize = 1000;
+
 struct Parser {
     toks: Vec<(Tok, usize, usize)>,
     pos: usize,
+    /// Open parentheses and unary minus signs around the current token.
+    depth: usize,
 }
 
 /// The variables of one rule: left-hand-side names first, then temporaries.
@@ -168,6 +175,17 @@ impl Parser {
             column,
             message,
         })
+    }
+
+    /// One more level of nesting, refused past [`MAX_NESTING`].
+    fn descend(&mut self) -> PResult<()> {
+        if self.depth >= MAX_NESTING {
+            return self.error(format!(
+                "expression nested deeper than {MAX_NESTING} levels"
+            ));
+        }
+        self.depth += 1;
+        Ok(())
     }
 
     fn next(&mut self) -> Tok {
@@ -241,7 +259,10 @@ impl Parser {
     /// `unary := '-' unary | power`
     fn unary(&mut self, scope: &mut Scope) -> PResult<Poly> {
         if self.eat("-") {
-            return Ok(self.unary(scope)?.scale(-1));
+            self.descend()?;
+            let p = self.unary(scope)?.scale(-1);
+            self.depth -= 1;
+            return Ok(p);
         }
         self.power(scope)
     }
@@ -272,9 +293,11 @@ impl Parser {
                 Ok(Poly::var(scope.var(&name)))
             }
             Tok::Sym("(") => {
+                self.descend()?;
                 self.pos += 1;
                 let p = self.expr(scope)?;
                 self.expect(")")?;
+                self.depth -= 1;
                 Ok(p)
             }
             t => self.error(format!("expected an expression, found {t}")),
@@ -567,12 +590,38 @@ impl Parser {
 /// Parses a `.koat` file.
 pub fn parse_koat(src: &str) -> Result<Its, ParseError> {
     let toks = tokenize(src)?;
-    Parser { toks, pos: 0 }.file()
+    Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+    }
+    .file()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nesting_past_the_limit_is_a_positioned_error() {
+        let rule = |open: usize| {
+            format!(
+                "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f))\n(VAR X)\n(RULES\n  f(X) -> f({}X - 1{}) :|: X > 0\n)",
+                "(".repeat(open),
+                ")".repeat(open)
+            )
+        };
+        assert!(parse_koat(&rule(MAX_NESTING)).is_ok());
+        let e = parse_koat(&rule(7000)).unwrap_err();
+        assert_eq!((e.line, e.column), (5, 13 + MAX_NESTING), "{e}");
+        assert!(e.message.contains("nested deeper"), "{e}");
+        let minus =
+            "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f))\n(VAR X)\n(RULES\n  f(X) -> f("
+                .to_string()
+                + &"- ".repeat(5000)
+                + "X)\n)";
+        assert!(parse_koat(&minus).is_err());
+    }
 
     #[test]
     fn errors_name_line_and_column() {

@@ -15,6 +15,7 @@
 //! neither a counterexample nor evidence. A NO's witness must loop without overflowing.
 
 use crate::{Answer, Options, Report};
+use std::time::Instant;
 use symex_engine::{BugKind, Checks, End, Halt, Program, RunOptions, TestFile, TestInput};
 use symex_ir::{BinOp, CastOp, Inst, IntPred, Module};
 
@@ -36,6 +37,8 @@ pub struct Check {
     pub overflowed: usize,
     /// `--math-int`: why C runs cannot stand for the model's runs (then there are none).
     pub unfaithful: Option<String>,
+    /// The deadline passed before all the runs asked for were made.
+    pub cut_by_time: bool,
 }
 
 impl Check {
@@ -64,6 +67,9 @@ impl Check {
                 s.push_str(" (it left its type's range first, without ending: inconclusive under --math-int, the NO rests on its proof)");
             }
         }
+        if self.cut_by_time {
+            s.push_str("; the time limit (--max-time) ended the runs early");
+        }
         if let Some(c) = &self.contradiction {
             s.push_str(&format!("; CONTRADICTION: {c}"));
         }
@@ -91,7 +97,13 @@ pub fn test_file(entry: &str, inputs: &[(String, u32, i128)]) -> TestFile {
     }
 }
 
-fn run(prog: &Program, opts: &Options, test: &TestFile, limit: u64) -> End {
+fn run(
+    prog: &Program,
+    opts: &Options,
+    test: &TestFile,
+    limit: u64,
+    deadline: Option<Instant>,
+) -> End {
     let ro = RunOptions {
         entry: opts.entry.clone(),
         checks: Checks {
@@ -101,9 +113,13 @@ fn run(prog: &Program, opts: &Options, test: &TestFile, limit: u64) -> End {
             ..Checks::default()
         },
         max_instructions: limit,
-        max_time: None,
+        max_time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
     };
     symex_engine::run(prog, test, &ro).end
+}
+
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Bugs a YES excludes (the SEG is complete: no undefined behaviour on any path).
@@ -178,6 +194,17 @@ fn random_inputs(next: &mut impl FnMut() -> u64, math_int: bool) -> Vec<(String,
 }
 
 pub fn check(plain: &Module, opts: &Options, report: &Report, runs: usize) -> Check {
+    check_until(plain, opts, report, runs, None)
+}
+
+/// [`check`] within a deadline: no run starts after it, and a run still going then is cut.
+pub fn check_until(
+    plain: &Module,
+    opts: &Options,
+    report: &Report,
+    runs: usize,
+    deadline: Option<Instant>,
+) -> Check {
     let mut c = Check::default();
     if opts.sem.math_int {
         if let Err(why) = math_int_faithful(plain) {
@@ -199,7 +226,16 @@ pub fn check(plain: &Module, opts: &Options, report: &Report, runs: usize) -> Ch
             opts,
             &test_file(&opts.entry, &w.inputs),
             WITNESS_LIMIT,
+            deadline,
         );
+        if past(deadline) {
+            // A witness cut by the clock has not shown that it loops: the NO cannot stand.
+            c.cut_by_time = true;
+            c.contradiction = Some(format!(
+                "the time limit (--max-time) ended the witness run before {WITNESS_LIMIT} instructions"
+            ));
+            return c;
+        }
         let looped = matches!(end, End::Halt(Halt::Limit(_)));
         c.witness_replayed = Some(looped);
         match end {
@@ -223,8 +259,22 @@ pub fn check(plain: &Module, opts: &Options, report: &Report, runs: usize) -> Ch
         seed
     };
     for _ in 0..runs {
+        if past(deadline) {
+            c.cut_by_time = true;
+            break;
+        }
         let inputs = random_inputs(&mut next, opts.sem.math_int);
-        let end = run(&prog, opts, &test_file(&opts.entry, &inputs), RUN_LIMIT);
+        let end = run(
+            &prog,
+            opts,
+            &test_file(&opts.entry, &inputs),
+            RUN_LIMIT,
+            deadline,
+        );
+        if past(deadline) {
+            c.cut_by_time = true;
+            break;
+        }
         c.runs += 1;
         match end {
             End::Halt(Halt::Limit(_)) => c.limit_reached += 1,

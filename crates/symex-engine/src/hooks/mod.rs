@@ -10,12 +10,16 @@ mod process;
 mod reads;
 mod stdio;
 mod string;
+mod ubsan;
 
 use crate::bug::End;
 use crate::domain::Domain;
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
+
+/// The report of a shift check, read by `ubsan::shift_overflow`.
+const SHIFT_REPORT: &str = "shift out of bounds";
 
 /// A modelled library function or intrinsic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,9 +161,7 @@ impl Model {
                     "__ubsan_handle_mul_overflow" => "signed multiplication overflows",
                     "__ubsan_handle_negate_overflow" => "signed negation overflows",
                     "__ubsan_handle_divrem_overflow" => "signed division overflows (MIN / -1)",
-                    "__ubsan_handle_shift_out_of_bounds" => {
-                        "signed left shift overflows (C11 6.5.7p4)"
-                    }
+                    "__ubsan_handle_shift_out_of_bounds" => SHIFT_REPORT,
                     _ => return None,
                 })
             }
@@ -264,6 +266,16 @@ pub(crate) fn call<D: Domain>(
         | M::Atoi => string::call(st, prog, model, call, args),
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
+        }
+        M::SignedOverflowReport(SHIFT_REPORT) => {
+            let frame = st.frames.last().expect("a frame");
+            let what = call.args.first().and_then(|data| {
+                ubsan::shift_overflow(&prog.module, frame.func, frame.block, data)
+            });
+            match what {
+                Some(what) => Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what)),
+                None => Ok(None),
+            }
         }
         M::SignedOverflowReport(what) => {
             Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what))

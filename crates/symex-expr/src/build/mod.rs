@@ -149,11 +149,35 @@ impl Term {
     }
 }
 
-/// Builds `op(args)` of sort `sort` (already checked), simplifying.
+/// How deep rewrites may nest: a rewrite that builds new terms (an `extract` pushed down a chain of
+/// ten thousand `bvadd`s) simplifies them in turn, one stack frame group per level.
+const REWRITE_DEPTH_LIMIT: u32 = 256;
+
+thread_local! {
+    static REWRITE_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Builds `op(args)` of sort `sort` (already checked), simplifying. Below [`REWRITE_DEPTH_LIMIT`]
+/// nested rewrites the term is kept as built (folded, ordered, but not rewritten): the same value,
+/// and a bounded stack however deep the input.
 pub(crate) fn simplify(op: Op, sort: Sort, mut args: Vec<Term>) -> Term {
     if let Some(t) = fold(&op, sort, &args) {
         return t;
     }
+    let depth = REWRITE_DEPTH.with(|d| d.get());
+    if depth >= REWRITE_DEPTH_LIMIT {
+        if op.is_commutative() && goes_first(&args[1], &args[0]) {
+            args.swap(0, 1);
+        }
+        return intern::mk(op, sort, args);
+    }
+    REWRITE_DEPTH.with(|d| d.set(depth + 1));
+    let t = rewrite(op, sort, args);
+    REWRITE_DEPTH.with(|d| d.set(depth));
+    t
+}
+
+fn rewrite(op: Op, sort: Sort, mut args: Vec<Term>) -> Term {
     if op.is_commutative() && goes_first(&args[1], &args[0]) {
         args.swap(0, 1);
     }

@@ -114,6 +114,7 @@ pub(crate) fn lower_module(
     llm: &llvm_ir::Module,
     facts: &LlvmFacts,
     source_path: &str,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Module> {
     let mut ctx = Ctx {
         llm,
@@ -156,6 +157,12 @@ pub(crate) fn lower_module(
     ctx.wide_scope.clear();
     ctx.wide_scope_ordered = false;
     for (f, lf) in functions.iter_mut().zip(&llm.functions) {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(FrontendError::Timeout {
+                path: source_path.to_owned(),
+                stage: "lowering".into(),
+            });
+        }
         f.body = Some(func::lower_body(&mut ctx, lf)?);
     }
 
