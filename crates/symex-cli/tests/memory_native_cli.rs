@@ -1,6 +1,8 @@
 //! Memory-model examples under `check` and `bmc`, with 64-bit and 32-bit pointers, in both engines:
 //! pointers that leave their object and come back (`examples/check/mem_provenance_*.c`) and structs
-//! passed by value through `...` (`mem_va_arg_struct_true.c`).
+//! passed by value through `...` (`mem_va_arg_struct_true.c`); lists linked through the unaligned
+//! pointers of packed structures under valid-memtrack (`leak_packed_list_*.c`, LeakSanitizer following
+//! unaligned pointers as `symex-native` asks it to).
 //!
 //! The oracle is the native build, not symex: each example is first run natively (clang-14 with ASan and
 //! UBSan, `-m32` for the 32-bit data model, LeakSanitizer under valid-memsafety) on every input of a range
@@ -102,6 +104,20 @@ const CASES: &[Case] = &[
         verdict: "TRUE",
         inputs: 0..=0,
         bmc: "TRUE",
+    },
+    Case {
+        file: "leak_packed_list_true.c",
+        property: "valid-memsafety",
+        verdict: "TRUE",
+        inputs: -1..=5,
+        bmc: "TRUE",
+    },
+    Case {
+        file: "leak_packed_list_false.c",
+        property: "valid-memsafety",
+        verdict: "FALSE(valid-memtrack)",
+        inputs: -1..=5,
+        bmc: "FALSE",
     },
 ];
 

@@ -112,11 +112,20 @@ fn test_of(inputs: Vec<TestInput>) -> TestFile {
 /// native build cannot reproduce (uninitialised memory given a nonzero value) are counted, not compared.
 /// The disagreements, as messages.
 fn native_disagreements(build: &NativeBuild, paths: &[FinishedPath]) -> (Vec<String>, usize) {
+    native_disagreements_with(build, paths, &RunOptions::default())
+}
+
+/// [`native_disagreements`] with the native runs' options (LeakSanitizer on or off).
+fn native_disagreements_with(
+    build: &NativeBuild,
+    paths: &[FinishedPath],
+    run_opts: &RunOptions,
+) -> (Vec<String>, usize) {
     let mut out = Vec::new();
     let mut not_reproducible = 0;
     for p in paths {
         let Some(claim) = claimed(p) else { continue };
-        let run = symex_native::run(build, &test_of(p.inputs.clone()), &RunOptions::default());
+        let run = symex_native::run(build, &test_of(p.inputs.clone()), run_opts);
         if run.outcome.kind == "not-reproducible" {
             not_reproducible += 1;
         } else if !run.agrees_with(&claim) {
@@ -137,6 +146,17 @@ fn native_incompleteness(
     runs: usize,
     seed: u64,
 ) -> Vec<String> {
+    native_incompleteness_with(build, paths, runs, seed, &RunOptions::default())
+}
+
+/// [`native_incompleteness`] with the native runs' options (LeakSanitizer on or off).
+fn native_incompleteness_with(
+    build: &NativeBuild,
+    paths: &[FinishedPath],
+    runs: usize,
+    seed: u64,
+    run_opts: &RunOptions,
+) -> Vec<String> {
     let claims: Vec<Outcome> = paths.iter().filter_map(claimed).collect();
     let template = paths
         .iter()
@@ -152,7 +172,7 @@ fn native_incompleteness(
     let mut out = Vec::new();
     for _ in 0..runs {
         let inputs = random_inputs(&mut rng, &template);
-        let run = symex_native::run(build, &test_of(inputs.clone()), &RunOptions::default());
+        let run = symex_native::run(build, &test_of(inputs.clone()), run_opts);
         if !run.reproduced() {
             continue;
         }
@@ -454,13 +474,14 @@ impl Gen {
 /// every native run on random inputs ends as some explored path does. No path may depend on addresses:
 /// all comparisons and differences are within one object's provenance.
 fn provenance_program_failures(storage: Storage, m32: bool, seed: u64) -> Result<(), String> {
-    differential_failures(&generate_provenance(storage, seed), m32, seed)
+    differential_failures(&generate_provenance(storage, seed), m32, seed, false)
 }
 
 /// Explores `src` under a data model (`m32`: i386) and compares it with the native build of the same data
 /// model both ways (every path's test ends natively as symex says, every native run on random inputs ends
-/// as some explored path does); the exploration must be complete and depend on no address.
-fn differential_failures(src: &str, m32: bool, seed: u64) -> Result<(), String> {
+/// as some explored path does); the exploration must be complete and depend on no address. `leaks`: the
+/// leak check on both sides (symex's memtrack, LeakSanitizer).
+fn differential_failures(src: &str, m32: bool, seed: u64, leaks: bool) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gen.c");
     std::fs::write(&path, src).unwrap();
@@ -471,6 +492,7 @@ fn differential_failures(src: &str, m32: bool, seed: u64) -> Result<(), String> 
     let prog = Program::new(symex_ir::load(&path, &fe).map_err(|e| format!("{src}\n{e}"))?);
     let mut o = options(SearcherKind::Default);
     o.seed = seed;
+    o.checks.leaks = leaks;
     let (sum, paths) = explore(&prog, o);
     let mut wrong = Vec::new();
     if !sum.complete {
@@ -483,8 +505,14 @@ fn differential_failures(src: &str, m32: bool, seed: u64) -> Result<(), String> 
         wrong.push("a path depends on the model's addresses".into());
     }
     let build = native_build(&path, m32);
-    wrong.extend(native_disagreements(&build, &paths).0);
-    wrong.extend(native_incompleteness(&build, &paths, 10, seed));
+    let run_opts = RunOptions {
+        check_leaks: leaks,
+        ..RunOptions::default()
+    };
+    wrong.extend(native_disagreements_with(&build, &paths, &run_opts).0);
+    wrong.extend(native_incompleteness_with(
+        &build, &paths, 10, seed, &run_opts,
+    ));
     if wrong.is_empty() {
         Ok(())
     } else {
@@ -548,6 +576,70 @@ fn generate_variadic_struct(seed: u64) -> String {
     g.out
 }
 
+/// A random packed node type (chars, shorts, ints and the `next` pointer at whatever offset the members
+/// before it give), a list of up to 4 such nodes (as many as the input `a` says) hanging from a packed
+/// global, links cut or nodes freed where the inputs say, and the program's end: the leak check on packed
+/// layouts, whose pointers mostly sit at unaligned offsets.
+fn generate_packed_list(seed: u64) -> String {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        out: String::new(),
+    };
+    const FIELDS: [&str; 3] = ["char", "short", "int"];
+    let mut members = String::new();
+    let before = g.rng.below(4);
+    for m in 0..before {
+        members.push_str(&format!("{} f{m}; ", FIELDS[g.rng.below(3)]));
+    }
+    members.push_str("struct node *next; ");
+    for m in before..before + g.rng.below(3) {
+        members.push_str(&format!("{} f{m}; ", FIELDS[g.rng.below(3)]));
+    }
+    let pad = ["", "char pad; ", "short pad; ", "char pad[3]; "][g.rng.below(4)];
+    g.out.push_str(&format!(
+        "#include <stdlib.h>\nint __VERIFIER_nondet_int(void);\nstatic const int table[4] = {{5, -3, 8, 0}};\n\
+         struct __attribute__((packed)) node {{ {members}}};\n\
+         struct __attribute__((packed)) holder {{ {pad}struct node *head; }} list;\n\
+         int main(void) {{\n  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), \
+         c = __VERIFIER_nondet_int();\n  int arr[4] = {{1, -2, 3, 0}};\n  int n = a & 3;\n\
+           for (int i = 0; i <= n; i++) {{\n    struct node *p = calloc(1, sizeof *p);\n    if (!p) abort();\n\
+             p->next = list.head;\n    list.head = p;\n  }}\n"
+    ));
+    for _ in 0..1 + g.rng.below(2) {
+        let c = g.cond();
+        let s = match g.rng.below(3) {
+            0 => format!("  if ({c} && list.head->next) list.head->next = list.head->next->next;\n"),
+            1 => format!(
+                "  if ({c} && list.head->next) {{ struct node *q = list.head->next; list.head->next = q->next; free(q); }}\n"
+            ),
+            _ => format!("  if ({c}) list.head->next = 0;\n"),
+        };
+        g.out.push_str(&s);
+    }
+    g.out.push_str("  return 0;\n}\n");
+    g.out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 6,
+        max_shrink_iters: 0,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7061_636b),
+        ..ProptestConfig::default()
+    })]
+
+    // Before the leak check read pointers where packed layouts put them, every such list reachable at exit
+    // was a wrong FALSE(valid-memtrack).
+    #[test]
+    fn packed_lists_under_memtrack(seed in any::<u64>()) {
+        let src = generate_packed_list(seed);
+        for m32 in [false, true] {
+            let r = differential_failures(&src, m32, seed, true);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 6,
@@ -562,7 +654,7 @@ proptest! {
     fn variadic_structs_of_every_size(seed in any::<u64>()) {
         let src = generate_variadic_struct(seed);
         for m32 in [false, true] {
-            let r = differential_failures(&src, m32, seed);
+            let r = differential_failures(&src, m32, seed, false);
             prop_assert!(r.is_ok(), "{}", r.unwrap_err());
         }
     }
