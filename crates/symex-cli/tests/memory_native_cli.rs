@@ -2,7 +2,8 @@
 //! pointers that leave their object and come back (`examples/check/mem_provenance_*.c`) and structs
 //! passed by value through `...` (`mem_va_arg_struct_true.c`); lists linked through the unaligned
 //! pointers of packed structures under valid-memtrack (`leak_packed_list_*.c`, LeakSanitizer following
-//! unaligned pointers as `symex-native` asks it to).
+//! unaligned pointers as `symex-native` asks it to); and i386 counterexamples whose inputs have the
+//! program's own widths (`ilp32_nondet_widths_false.c`).
 //!
 //! The oracle is the native build, not symex: each example is first run natively (clang-14 with ASan and
 //! UBSan, `-m32` for the 32-bit data model, LeakSanitizer under valid-memsafety) on every input of a range
@@ -256,4 +257,103 @@ fn far_pointer_arithmetic_is_poisoned_and_its_return_is_undecided() {
     assert_eq!(native_verdict(&back, false), back.verdict);
     assert_eq!(check(&back, "ILP32", &[]), "UNKNOWN");
     assert_eq!(check(&back, "LP64", &[]), "TRUE");
+}
+
+/// The bytes of each input of `ilp32_nondet_widths_false.c` on i386: a pointer, an `unsigned long` and a
+/// `long` are 4 bytes, a `long long` 8.
+const I386_INPUT_BYTES: &[(&str, usize)] = &[
+    ("__VERIFIER_nondet_pointer", 4),
+    ("__VERIFIER_nondet_ulong", 4),
+    ("__VERIFIER_nondet_long", 4),
+    ("__VERIFIER_nondet_longlong", 8),
+];
+
+/// A FALSE under `--data-model ILP32`, from BMC (`bmc --cflags -m32`, `check`'s portfolio) and from the
+/// exploration, comes with a test whose inputs have the program's own i386 widths and which the native
+/// `-m32` build replays to the violation, having read every input as the test gives it.
+#[test]
+fn ilp32_counterexamples_have_the_programs_widths_and_replay_natively() {
+    let file = "ilp32_nondet_widths_false.c";
+    let path = common::example("check", file);
+    let dir = tempfile::tempdir().unwrap();
+    let bmc_dir = dir.path().join("bmc");
+    let o = common::symex()
+        .args([
+            "bmc",
+            "--cflags",
+            "-m32",
+            "--property",
+            "unreach-call",
+            "--out",
+        ])
+        .arg(&bmc_dir)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        last_line(&o),
+        "FALSE",
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let mut tests = vec![bmc_dir.join("test000001.json")];
+    for extra in [&[][..], &["--no-bmc"][..]] {
+        let out = dir.path().join(format!("check{}", extra.len()));
+        let o = common::symex()
+            .args([
+                "check",
+                "--property",
+                "unreach-call",
+                "--data-model",
+                "ILP32",
+            ])
+            .args(["--json", "--out"])
+            .arg(&out)
+            .args(extra)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["verdict"], "false", "{v}");
+        tests.push(v["test"].as_str().unwrap().into());
+    }
+    let build = symex_native::build(
+        &path,
+        &BuildOptions {
+            m32: true,
+            ..BuildOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for t in tests {
+        let test = TestFile::load(&t).unwrap_or_else(|e| panic!("{e}"));
+        for input in &test.inputs {
+            let want = I386_INPUT_BYTES
+                .iter()
+                .find(|(n, _)| *n == input.name)
+                .map(|&(_, b)| b);
+            assert_eq!(
+                Some(input.bytes.len()),
+                want,
+                "{}: input {} has {} bytes",
+                t.display(),
+                input.name,
+                input.bytes.len()
+            );
+        }
+        let run = symex_native::run(&build, &test, &RunOptions::default());
+        assert_eq!(
+            run.outcome.kind,
+            "reach-error",
+            "{}: {:?}",
+            t.display(),
+            run
+        );
+        assert!(
+            run.warnings.is_empty(),
+            "{}: {:?}",
+            t.display(),
+            run.warnings
+        );
+    }
 }
