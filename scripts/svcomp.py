@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Runs `symex check` on the SV-COMP subset (../shared/benchmarks/sv-comp/tasks.tsv: the unreach-call,
-valid-memsafety and no-overflow rows) and prints a table scored the SV-COMP way: +2 correct TRUE, +1 correct
+"""Runs `symex check` on the SV-COMP subset (the task-definition files `*.yml` under
+../shared/benchmarks/sv-comp/c, read here with PyYAML: their unreach-call, valid-memsafety and no-overflow
+properties) and prints a table scored the SV-COMP way: +2 correct TRUE, +1 correct
 FALSE, -32 wrong TRUE, -16 wrong FALSE, 0 UNKNOWN. A memory-safety FALSE counts as correct only with the
 expected subproperty.
 
-Each task runs with its `data_model` column as `--data-model`: ILP32 tasks are compiled for i386
+Each property runs as `symex check --property PRP TASK.yml` (symex reads the task file itself; the
+expected verdicts scored here come from this script's own reading). The task's `options.data_model`
+(LP64 where a format-1.0 task has no options) decides the build: ILP32 tasks are compiled for i386
 (`clang-14 -m32`, 4-byte pointers and size_t), LP64 ones for x86-64. `--data-model ILP32` keeps the
 tasks of one data model only.
 
@@ -25,6 +28,8 @@ import sys
 import tempfile
 import time
 
+import yaml
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ../shared from the repository root (also from a worktree one level further down).
 SHARED = os.environ.get("SYMEX_SHARED") or next(
@@ -34,11 +39,41 @@ BENCH = os.path.join(SHARED, "benchmarks", "sv-comp")
 PROPERTIES = ("unreach-call", "valid-memsafety", "no-overflow")
 
 
+def task_files():
+    for d, _, files in os.walk(os.path.join(BENCH, "c")):
+        for f in sorted(files):
+            if f.endswith(".yml"):
+                yield os.path.join(d, f)
+
+
+def task_rows(path):
+    """The rows of one task-definition file: one per property with an expected verdict."""
+    with open(path) as f:
+        t = yaml.safe_load(f)
+    if str(t.get("format_version")) not in ("2.0", "1.1", "1.0"):
+        raise ValueError("%s: format_version %r" % (path, t.get("format_version")))
+    inputs = t["input_files"]
+    inputs = [inputs] if isinstance(inputs, str) else inputs
+    d = os.path.dirname(path)
+    data_model = (t.get("options") or {}).get("data_model", "LP64")
+    for p in t.get("properties", []):
+        if "expected_verdict" not in p:
+            continue
+        yield {
+            "task": os.path.relpath(path, BENCH),
+            "task_file": path,
+            "input": os.path.relpath(os.path.normpath(os.path.join(d, inputs[0])), BENCH),
+            "property": os.path.splitext(os.path.basename(p["property_file"]))[0],
+            "property_file": os.path.normpath(os.path.join(d, p["property_file"])),
+            "expected": "true" if p["expected_verdict"] else "false",
+            "subproperty": p.get("subproperty", "-"),
+            "data_model": data_model,
+        }
+
+
 def rows(filt, data_model="", prop=""):
-    with open(os.path.join(BENCH, "tasks.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            r = dict(zip(header, line.rstrip("\n").split("\t")))
+    for path in sorted(task_files()):
+        for r in task_rows(path):
             if r["property"] in PROPERTIES and (not filt or filt in r["input"]) \
                     and (not data_model or r["data_model"] == data_model) \
                     and (not prop or r["property"] == prop):
@@ -46,20 +81,19 @@ def rows(filt, data_model="", prop=""):
 
 
 def run(symex, r, limit, outdir, confirm):
-    prp = os.path.join(BENCH, "c", "properties", r["property"] + ".prp")
     task = os.path.join(BENCH, r["input"])
-    cmd = [symex, "check", "--property", prp, "--data-model", r["data_model"],
-           "--max-time", str(limit), "--json", "--out", outdir, task]
+    cmd = [symex, "check", "--property", r["property_file"], "--max-time", str(limit), "--json",
+           "--out", outdir, r["task_file"]]
     start = time.time()
     native = ""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 30)
         try:
-            o = json.loads(p.stdout)
+            o = json.loads(p.stdout)["results"][0]
             verdict = o["verdict"].upper()
             if verdict == "FALSE" and o.get("subproperty"):
                 verdict = "FALSE(%s)" % o["subproperty"]
-        except ValueError:
+        except (ValueError, KeyError, IndexError):
             verdict = "ERROR(%d)" % p.returncode
             o = {}
         if verdict.startswith("FALSE") and confirm:

@@ -1,0 +1,178 @@
+//! Careless input never crashes symex: generated flag values (infinite, NaN, huge, negative, malformed)
+//! for every subcommand's durations, and generated deep expressions (C and KoAT), end with an exit
+//! status of `spec/cli.md` (0–3), never a panic (101) or an abort (134, 139). Outcomes are asserted on
+//! exit statuses and messages, never on the clock.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// Every subcommand with an input it accepts.
+fn subcommands() -> Vec<(&'static str, Vec<PathBuf>, Vec<&'static str>)> {
+    let c = common::example("check", "unreach_true.c");
+    vec![
+        ("run", vec![c.clone()], vec![]),
+        ("check", vec![c.clone()], vec!["--property", "unreach-call"]),
+        ("bmc", vec![c.clone()], vec![]),
+        ("fuzz", vec![c.clone()], vec!["--max-runs", "1"]),
+        ("term", vec![common::example("term", "f.c")], vec![]),
+        ("cost", vec![common::example("cost", "sum.c")], vec![]),
+        ("its", vec![common::example("its", "nested.koat")], vec![]),
+        (
+            "verify",
+            vec![common::example("idf", "account.idf")],
+            vec![],
+        ),
+        (
+            "replay",
+            vec![
+                common::examples("").join("demo.c"),
+                common::examples("").join("demo.test.json"),
+            ],
+            vec![],
+        ),
+    ]
+}
+
+fn symex(cmd: &str, files: &[PathBuf], extra: &[&str], dir: &Path) -> Output {
+    let mut c = common::symex();
+    c.arg(cmd).args(extra).args(files).current_dir(dir);
+    if matches!(cmd, "run" | "check" | "bmc" | "fuzz") {
+        c.arg("--out").arg(dir.join(format!("out-{cmd}")));
+    }
+    c.output().unwrap()
+}
+
+fn status(o: &Output) -> i32 {
+    // A signal (an abort) has no code: -1 is outside 0..=3.
+    o.status.code().unwrap_or(-1)
+}
+
+/// The duration values a careless user gives; none may make a deadline.
+const BAD_DURATIONS: &[&str] = &[
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "infinity",
+    "1e300",
+    "1e19",
+    "1e10",
+    "-1",
+    "-0.5",
+    "1e999",
+    "5 parsecs",
+    "",
+    "s",
+    "1e9h",
+];
+
+#[test]
+fn bad_durations_are_usage_errors_for_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, files, extra) in subcommands() {
+        let mut flags = vec!["--max-time"];
+        if matches!(cmd, "run" | "check" | "bmc" | "fuzz") {
+            flags.push("--solver-timeout");
+        }
+        for flag in flags {
+            for value in BAD_DURATIONS {
+                let arg = format!("{flag}={value}");
+                let mut args = extra.clone();
+                args.push(&arg);
+                let o = symex(cmd, &files, &args, dir.path());
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert_eq!(status(&o), 2, "{cmd} {arg}: {err}");
+                assert!(
+                    err.contains(flag),
+                    "{cmd} {arg}: no message naming the flag: {err}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn good_durations_are_accepted_by_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, files, extra) in subcommands() {
+        for value in ["5min", "1h", "300", "2.5e2s"] {
+            let arg = format!("--max-time={value}");
+            let mut args = extra.clone();
+            args.push(&arg);
+            let o = symex(cmd, &files, &args, dir.path());
+            let code = status(&o);
+            assert!(
+                (0..=3).contains(&code) && code != 2,
+                "{cmd} {arg}: status {code}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}
+
+/// `x + x + … + x` with `n` terms, in a program that reads `x`.
+fn deep_sum(n: usize) -> String {
+    format!(
+        "extern int __VERIFIER_nondet_int(void);\nint main(void) {{\n    int x = __VERIFIER_nondet_int();\n    int y = {};\n    return y == 3;\n}}\n",
+        vec!["x"; n].join(" + ")
+    )
+}
+
+#[test]
+fn deep_c_expressions_end_with_a_status_of_the_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    // 20,000 terms once built one stack frame group per term while pushing an `extract` down the
+    // sum; deeper sums clang itself refuses (a compile error, status 2).
+    for n in [2_000, 20_000] {
+        let file = dir.path().join(format!("sum{n}.c"));
+        std::fs::write(&file, deep_sum(n)).unwrap();
+        for (cmd, extra) in [
+            ("run", vec![]),
+            ("check", vec!["--property", "unreach-call"]),
+            ("bmc", vec![]),
+            ("fuzz", vec!["--max-runs", "2"]),
+        ] {
+            let mut args = extra.clone();
+            args.extend(["--max-time", "120"]);
+            let o = symex(cmd, std::slice::from_ref(&file), &args, dir.path());
+            let code = status(&o);
+            assert!(
+                (0..=3).contains(&code),
+                "{cmd} on {n} terms: status {code}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn deep_koat_updates_are_positioned_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for depth in [10, 999, 1001, 7_000, 100_000] {
+        let file = dir.path().join(format!("deep{depth}.koat"));
+        let text = format!(
+            "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f))\n(VAR X)\n(RULES\n  f(X) -> Com_1(f({}X - 1{})) :|: X > 0\n)\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        std::fs::write(&file, text).unwrap();
+        let o = symex(
+            "its",
+            std::slice::from_ref(&file),
+            &["--max-time", "60"],
+            dir.path(),
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        if depth < 1000 {
+            assert_eq!(status(&o), 0, "depth {depth}: {err}");
+        } else {
+            assert_eq!(status(&o), 2, "depth {depth}: {err}");
+            assert!(
+                err.contains(":5:") && err.contains("nested deeper"),
+                "{err}"
+            );
+        }
+    }
+}
