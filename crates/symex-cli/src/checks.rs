@@ -16,6 +16,10 @@ pub struct CheckArgs {
     /// error (KLEE's flag of the same name).
     #[arg(long)]
     pub silent_klee_assume: bool,
+    /// `main`'s `envp` and `getenv` see symex's own environment, as a program under KLEE sees KLEE's
+    /// (without it the environment is empty). Replay a test with the same environment.
+    #[arg(long)]
+    pub env: bool,
 }
 
 impl CheckArgs {
@@ -26,6 +30,7 @@ impl CheckArgs {
             leaks: self.check_leaks,
             symbolic_argc: false,
             silent_klee_assume: self.silent_klee_assume,
+            host_environment: self.env,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! its `// symex-flags:` line) and what KLEE users look at must equal `NAME.expected`, written from
 //! KLEE's documentation and behaviour (each example's comment says what KLEE does and why): the
 //! number of tests, each error as KLEE names its file (`ptr`, `assert`, `user`, a `klee_report_error`
-//! suffix, ...) with its line and message, and the lines KLEE's intrinsics print.
+//! suffix, ...) with its line and message, and the lines KLEE's intrinsics print. Each run has
+//! `EXAMPLE_ENV=42` in its environment (for `envp.c`, run with `--env`).
 
 mod common;
 
@@ -36,6 +37,8 @@ fn run(name: &str) -> String {
     let out = tempfile::tempdir().expect("a scratch directory");
     let o = common::symex()
         .current_dir(&dir)
+        .env("EXAMPLE_ENV", "42")
+        .env_remove("EXAMPLE_ENV_UNSET")
         .args(["run", &format!("{name}.c"), "--json", "--out"])
         .arg(out.path().join("out"))
         .args(&flags)

@@ -23,6 +23,9 @@ pub struct Checks {
     /// A provably false `klee_assume` ends its path silently instead of as a `user` error (KLEE's
     /// `--silent-klee-assume`).
     pub silent_klee_assume: bool,
+    /// `main`'s `envp` and `getenv` see symex's own environment, as a KLEE run's program sees KLEE's
+    /// (`--env`); otherwise the environment is empty.
+    pub host_environment: bool,
 }
 
 /// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
@@ -105,6 +108,9 @@ impl<D: Domain> Frame<D> {
     }
 }
 
+/// The environment's `NAME=VALUE` strings in memory, each with its name (shared by forked states).
+pub(crate) type Environment = Rc<[(Vec<u8>, ObjId)]>;
+
 /// An execution state.
 #[derive(Clone, Debug)]
 pub struct State<D: Domain> {
@@ -119,6 +125,8 @@ pub struct State<D: Domain> {
     pub(crate) std_streams: [Option<crate::memory::ObjId>; 2],
     /// `rand`'s generator.
     pub(crate) random: crate::hooks::GlibcRandom,
+    /// The environment's `NAME=VALUE` strings in memory (made on first use), with each name.
+    pub(crate) environment: Option<Environment>,
     /// Lines KLEE's intrinsics print on the path (`klee_warning`, `klee_print_expr`, ...), each
     /// with whether it is printed once per run (`klee_warning_once`).
     pub messages: Vec<(String, bool)>,
@@ -203,6 +211,7 @@ impl<D: Domain> State<D> {
             stderr: Vec::new(),
             std_streams,
             random: Default::default(),
+            environment: None,
             messages: Vec::new(),
             stdin,
             symfile: crate::symfile::SymFile::default(),
@@ -369,14 +378,47 @@ impl<D: Domain> State<D> {
         })
     }
 
-    /// `envp` of `main(argc, argv, envp)`: the empty environment (as `env -i` runs it), a list holding
-    /// only its terminating NULL.
+    /// `envp` of `main(argc, argv, envp)`: the environment's strings, then NULL; without
+    /// [`Checks::host_environment`] the empty environment (as `env -i` runs it).
     fn make_envp(&mut self, prog: &Program) -> ObjId {
-        let list = (0..prog.addr.pointer_bits / 8)
-            .map(|_| self.dom.const_byte(0))
-            .collect();
+        let pb = prog.module.target.pointer_bytes as usize;
+        let strings = self.environment();
+        let mut list = Vec::with_capacity((strings.len() + 1) * pb);
+        for &(_, obj) in strings.iter() {
+            let p = prog.addr.address(obj, 0).to_le_bytes();
+            list.extend(p[..pb].iter().map(|&b| self.dom.const_byte(b)));
+        }
+        list.extend((0..pb).map(|_| self.dom.const_byte(0)));
         self.mem
             .allocate_with(ObjKind::Runtime, "envp".into(), list, false)
+    }
+
+    /// The environment's strings in memory (allocated the first time), each with its name.
+    pub(crate) fn environment(&mut self) -> Environment {
+        if let Some(e) = &self.environment {
+            return e.clone();
+        }
+        let vars: Vec<(String, String)> = if self.checks.host_environment {
+            std::env::vars().collect()
+        } else {
+            Vec::new()
+        };
+        let mut out = Vec::with_capacity(vars.len());
+        for (name, value) in vars {
+            let bytes: Vec<D::Byte> = format!("{name}={value}")
+                .bytes()
+                .chain([0])
+                .map(|b| self.dom.const_byte(b))
+                .collect();
+            let label = format!("environment variable {name}");
+            let obj = self
+                .mem
+                .allocate_with(ObjKind::Runtime, label.into(), bytes, false);
+            out.push((name.into_bytes(), obj));
+        }
+        let e: Environment = out.into();
+        self.environment = Some(e.clone());
+        e
     }
 
     /// On a 32-bit target, whether the program's functions and globals have addresses at all: each object

@@ -29,8 +29,22 @@ pub(super) fn call<D: Domain>(
                 h
             }
         }
-        // The program runs with an empty environment (as `env -i`): no variable is set.
-        Model::Getenv => st.dom.constant(64, 0),
+        // The environment `main`'s `envp` shows (empty unless `--env`): the value after `NAME=`.
+        Model::Getenv => {
+            let name = st.read_c_string(prog, &args[0])?;
+            let found = st
+                .environment()
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|e| e.1);
+            match found {
+                Some(obj) => {
+                    let at = prog.addr.address(obj, name.len() as u64 + 1);
+                    st.dom.constant(64, u128::from(at))
+                }
+                None => st.dom.constant(64, 0),
+            }
+        }
         Model::Time => {
             // Any time at all: an input of the test, stored through the argument when it is not null.
             let bytes = st.dom.input(InputRequest::Named("time"), 8);
