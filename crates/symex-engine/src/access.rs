@@ -116,6 +116,16 @@ impl<D: Domain> State<D> {
         self.dom.cast(CastOp::Trunc, 64, 32, &hi)
     }
 
+    /// The object whose provenance a pointer carries ([`crate::memory::AddressLayout::owner`]) as a 32-bit
+    /// value: the object it was derived from while it stays within half a region of it.
+    pub fn pointer_owner(&mut self, ptr: &D::Val) -> D::Val {
+        let half = self
+            .dom
+            .constant(64, self.mem.layout().max_object_size() as u128);
+        let shifted = self.dom.binop(BinOp::Add, 64, ptr, &half);
+        self.pointer_object(&shifted)
+    }
+
     /// The offset of a pointer within its object's region, as a 64-bit value.
     pub fn pointer_offset(&mut self, ptr: &D::Val) -> D::Val {
         let mask = self

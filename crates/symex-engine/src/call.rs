@@ -150,13 +150,20 @@ impl<D: Domain> State<D> {
     ) -> Result<u32, End> {
         let slot = u64::from(prog.module.target.pointer_bytes);
         let mut layout = Vec::new();
+        let mut copies = Vec::new();
         let mut size = 0u64;
         for (i, &ty) in call.arg_types.iter().enumerate().skip(fixed) {
-            let info = prog.module.ty(ty);
+            // A struct passed in memory (`byval`: x86-64's MEMORY class, i386's larger aggregates) is
+            // its bytes in the area, where `va_arg` reads them.
+            let byval = call.byval.iter().find(|&&(k, _)| k == i).map(|&(_, t)| t);
+            let info = prog.module.ty(byval.unwrap_or(ty));
             if info.align >= 16 && slot == 8 {
                 size = size.next_multiple_of(16);
             }
-            layout.push((i, size, prog.width(ty).unwrap_or(64), info.store_size));
+            match byval {
+                Some(_) => copies.push((i, size, info.store_size)),
+                None => layout.push((i, size, prog.width(ty).unwrap_or(64), info.store_size)),
+            }
             size += info.store_size.next_multiple_of(slot);
         }
         if !self.mem.addressable(size) {
@@ -187,6 +194,12 @@ impl<D: Domain> State<D> {
                 o.provenance
                     .overlay(off, &scalar_leaves(prog, call.arg_types[i]).slice(0, n));
             }
+        }
+        for (i, off, n) in copies {
+            let dst = self
+                .dom
+                .constant(64, u128::from(prog.addr.address(id, off)));
+            self.copy_memory(prog, &dst, &args[i], n)?;
         }
         Ok(id)
     }

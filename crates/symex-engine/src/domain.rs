@@ -204,7 +204,7 @@ pub trait Domain: Clone {
     /// The pointer the integer `v` converts back to (`inttoptr`), when `v` is an observed address plus an
     /// amount that does not depend on where objects are: for every placement of the objects, `v` is the
     /// real address of object `o` plus the same `k` (modulo 2^`pointer_bits`), where `o` is the object
-    /// the model's value of `v` lies in (ids are the address bits above `offset_bits`). Then the model's
+    /// the model's value of `v` was derived from (`AddressLayout::owner` of its address bits). Then the model's
     /// pointer (its mark taken off) is the real one in the model's terms. `None`: `v` carries no mark, or
     /// its relation to the real address is not that simple (the conversion keeps the mark).
     fn unobserve_address(

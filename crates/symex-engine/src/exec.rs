@@ -559,9 +559,15 @@ impl<D: Domain> State<D> {
         matches!(op, Operand::Slot(s) if self.slot_type(prog, s) == ir::TypeId::PTR)
     }
 
-    /// Whether `a` and `b` are known pointers into two different objects (neither null-based).
+    /// Whether `a` and `b` are known pointers derived from two different objects (neither null-based): their
+    /// provenance ([`crate::memory::AddressLayout::owner`]) differs, so `a - 1` and `a` are one object's.
     fn objects_differ(&mut self, a: &D::Val, b: &D::Val) -> bool {
-        let (ia, ib) = (self.pointer_object(a), self.pointer_object(b));
+        let (ra, rb) = (self.pointer_object(a), self.pointer_object(b));
+        let null_based = |s: &mut Self, r: &D::Val| s.dom.as_const(r) == Some(0);
+        if null_based(self, &ra) || null_based(self, &rb) {
+            return false;
+        }
+        let (ia, ib) = (self.pointer_owner(a), self.pointer_owner(b));
         match (self.dom.as_const(&ia), self.dom.as_const(&ib)) {
             (Some(x), Some(y)) => x != 0 && y != 0 && x != y,
             _ => false,
@@ -587,9 +593,14 @@ impl<D: Domain> State<D> {
     /// `ptrtoint` of `p`: null-region values (null, integers cast to pointers) are plain integers; a
     /// pointer into an object is an address the model chose.
     pub(crate) fn observe_address(&mut self, p: &D::Val) -> D::Val {
-        let idv = self.pointer_object(p);
-        // Which object a pointer refers to is no address bit: fixing it (forking per object) lets two
-        // addresses of one object share the mark, so that their difference cancels it.
+        let raw = self.pointer_object(p);
+        if self.dom.as_const(&raw) == Some(0) {
+            return p.clone();
+        }
+        // Which object a pointer was derived from is no address bit: fixing it (forking per object) lets
+        // two addresses of one object share the mark, so that their difference cancels it (`a - 1` and
+        // `a` included, see `AddressLayout::owner`).
+        let idv = self.pointer_owner(p);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32);
         match id {
             0 => p.clone(),
@@ -631,43 +642,63 @@ impl<D: Domain> State<D> {
     ) -> Result<D::Val, End> {
         let b = self.val(base);
         let p = self.gep_unchecked(prog, &b, offset, indices)?;
-        Ok(self.poison_if_leaving(prog, &b, p))
+        self.poison_if_leaving(prog, &b, p)
     }
 
-    fn poison_if_leaving(&mut self, prog: &Program, base: &D::Val, p: D::Val) -> D::Val {
+    /// `p` (computed from `base`), or the poison when it leaves `base`'s provenance. A poisoned pointer
+    /// moved out of the wild region may be coming back to its object, whose identity the poison lost: that
+    /// ends the path as unsupported rather than as a wrong dereference of no object.
+    fn poison_if_leaving(
+        &mut self,
+        prog: &Program,
+        base: &D::Val,
+        p: D::Val,
+    ) -> Result<D::Val, End> {
         let layout = prog.addr;
         if let (Some(b), Some(r)) = (self.dom.as_const(base), self.dom.as_const(&p)) {
-            return if layout.leaves_object(b as u64, r as u64) {
-                let (_, off) = layout.split(r as u64);
-                self.dom
-                    .constant(64, layout.address(layout.wild_id(), off) as u128)
-            } else {
-                p
-            };
+            if !layout.leaves_object(b as u64, r as u64) {
+                return Ok(p);
+            }
+            if layout.split(b as u64).0 == layout.wild_id() {
+                return Err(self.far_return(prog));
+            }
+            let (_, off) = layout.split(r as u64);
+            return Ok(self
+                .dom
+                .constant(64, layout.address(layout.wild_id(), off) as u128));
         }
         if self
             .dom
             .as_const(base)
             .is_some_and(|b| b as u64 >> layout.offset_bits == 0)
         {
-            return p;
+            return Ok(p);
         }
         // The same rule on terms: `ite(leaves, WILD | offset, p)`.
         let base_id = self.pointer_object(base);
-        let id = self.pointer_object(&p);
+        let base_owner = self.pointer_owner(base);
+        let owner = self.pointer_owner(&p);
         let off = self.pointer_offset(&p);
         let zero = self.dom.constant(32, 0);
-        let half = self.dom.constant(64, layout.max_object_size() as u128);
         let not_null = self.dom.cmp(CmpOp::Ne, 32, &base_id, &zero);
-        let moved = self.dom.cmp(CmpOp::Ne, 32, &id, &base_id);
-        let low = self.dom.cmp(CmpOp::Ult, 64, &off, &half);
-        let a = self.dom.binop(domain::BinOp::And, 1, &not_null, &moved);
-        let leaves = self.dom.binop(domain::BinOp::And, 1, &a, &low);
+        let moved = self.dom.cmp(CmpOp::Ne, 32, &owner, &base_owner);
+        let leaves = self.dom.binop(domain::BinOp::And, 1, &not_null, &moved);
         let wild_base = self
             .dom
             .constant(64, layout.address(layout.wild_id(), 0) as u128);
         let wild = self.dom.binop(domain::BinOp::Or, 64, &wild_base, &off);
-        self.dom.ite(&leaves, 64, &wild, &p)
+        Ok(self.dom.ite(&leaves, 64, &wild, &p))
+    }
+
+    fn far_return(&self, prog: &Program) -> End {
+        unsupported(
+            self,
+            prog,
+            format!(
+                "pointer arithmetic on a pointer more than {} bytes away from its object (its provenance is lost)",
+                prog.addr.max_object_size()
+            ),
+        )
     }
 
     fn gep_unchecked(

@@ -66,7 +66,7 @@ impl<D: Domain> State<D> {
         let Some(o) = self.mem.object(id) else {
             return;
         };
-        // Pointers are aligned to their size (8 bytes on x86-64, 4 on i386; packed structs aside). Bytes
+        // Pointers are mostly aligned to their size (8 bytes on x86-64, 4 on i386). Bytes
         // a large object does not store all hold its fill: one word of it stands for them all; a page
         // shared by several places of the object is scanned once (which words occur is what counts).
         let layout = self.mem.layout();
@@ -80,6 +80,15 @@ impl<D: Domain> State<D> {
         // makes the verdict UNKNOWN.) Only a flat object's words have one place each; a large object's
         // shared page stands for several places, whose words count as possible pointers as before.
         let flat = o.contents.flat().is_some();
+        // Pointers stored off the alignment (members of packed structures, at the offsets their layout
+        // gives) are read where they were stored: a list linked through them is reachable.
+        let unaligned: Vec<_> = o
+            .provenance
+            .unaligned_pointers(word_bytes as u64)
+            .into_iter()
+            .filter(|&at| at + word_bytes as u64 <= o.size())
+            .map(|at| o.contents.read(at as usize, word_bytes))
+            .collect();
         let words = runs
             .iter()
             .flat_map(|run| run.chunks_exact(word_bytes))
@@ -89,7 +98,8 @@ impl<D: Domain> State<D> {
                 let at = (k * word_bytes) as u64;
                 let integer = flat && o.provenance.all(at, word_bytes as u64, Provenance::Integer);
                 (chunk, integer)
-            });
+            })
+            .chain(unaligned.iter().map(|w| (&w[..], false)));
         for (chunk, integer) in words {
             let mut word = [0u8; 8];
             let known = chunk

@@ -4,11 +4,12 @@
 //! An address is `object id << offset_bits | offset` ([`AddressLayout`]: 40 offset bits on 64-bit targets,
 //! 20 on 32-bit ones): the object a pointer refers to is in its high bits, so finding it is an index,
 //! pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is null (object 0
-//! never exists). Each object owns a region of `2^offset_bits` bytes but is at most half of it
-//! ([`AddressLayout::max_object_size`]): a pointer that leaves its object by less than the object's size
-//! (`a - 1`, or an index 4 GiB past it) stays in its own region or lands in the upper half of a neighbour's,
-//! where no object has bytes, so it can never reach another object's bytes; pointer arithmetic that would
-//! land in the lower half of another region is poisoned to the wild id (see `exec.rs`'s `gep`). This layout
+//! never exists). Each object owns a region of `2^offset_bits` bytes and is smaller than half of it
+//! ([`AddressLayout::max_object_size`]). A pointer keeps the provenance of the object it was derived from
+//! ([`AddressLayout::owner`]) while it stays within half a region of that object, in either direction:
+//! `a - k` lands in the upper half of the previous region, where no object has bytes, and `(a - k) + k` is
+//! `a` again. Pointer arithmetic that takes a pointer further (into where another object may have bytes)
+//! is poisoned to the wild id (see `exec.rs`'s `gep`), so it never reaches another object's bytes. This layout
 //! lives only in [`AddressLayout`]. Dead ids are reused only when no pointer can refer to them: at once for
 //! stack objects whose address never escaped, and for any dead stack or heap object once the ids run out
 //! and a scan finds no value that could hold its address (`reclaim.rs`), so a dangling pointer always
@@ -79,7 +80,7 @@ impl AddressLayout {
         (1 << self.offset_bits) - 1
     }
 
-    /// Objects must be at most this large: half a region (see the module comment).
+    /// Objects must be smaller than this: half a region (see the module comment).
     #[inline(always)]
     pub fn max_object_size(self) -> u64 {
         1 << (self.offset_bits - 1)
@@ -95,14 +96,36 @@ impl AddressLayout {
         (self.max_objects() - 1) as ObjId
     }
 
-    /// Whether pointer arithmetic from `base` to `result` leaves `base`'s object for a place where another
-    /// object could have bytes (the lower half of another region): such a pointer is poisoned. Arithmetic
-    /// from a null-based pointer (integer arithmetic on addresses written as pointers) is not.
+    /// The object whose provenance an address carries: the object of its own region for an offset below
+    /// half a region (the object itself, one past its end, and anything up to half a region beyond), the
+    /// object of the next region for an offset in the upper half (up to half a region before that object's
+    /// start, where `a - k` lands). Every object is smaller than half a region, so a pointer that leaves its
+    /// object by less than half a region in either direction keeps its provenance, and coming back to the
+    /// object (`(a - k)[k]`, `a + 20 - 20`) finds the object again.
+    #[inline(always)]
+    pub fn owner(self, addr: u64) -> ObjId {
+        (addr.wrapping_add(self.max_object_size()) >> self.offset_bits) as ObjId
+    }
+
+    /// Whether pointer arithmetic from `base` to `result` takes the pointer out of its provenance (more than
+    /// half a region away, where another object may have bytes): such a pointer is poisoned. Arithmetic from
+    /// a null-based pointer (integer arithmetic on addresses written as pointers) is not.
     #[inline(always)]
     pub fn leaves_object(self, base: u64, result: u64) -> bool {
         let (b, _) = self.split(base);
-        let (r, off) = self.split(result);
-        b != 0 && r != b && off < self.max_object_size()
+        b != 0 && self.owner(base) != self.owner(result)
+    }
+
+    /// The address `offset` bytes from the start of object `id` (a constant address: `&a[k]` as an
+    /// initializer or operand), poisoned as pointer arithmetic is when it leaves the object's provenance.
+    pub fn derived(self, id: ObjId, offset: i64) -> u64 {
+        let base = self.address(id, 0);
+        let result = self.wrap(base.wrapping_add(offset as u64));
+        if self.leaves_object(base, result) {
+            self.address(self.wild_id(), self.split(result).1)
+        } else {
+            result
+        }
     }
 
     /// `addr` cut to the pointer width (pointer arithmetic wraps there).
@@ -290,7 +313,7 @@ impl<B: Clone> Memory<B> {
 
     /// Whether one more object of `size` bytes can be given an address.
     pub fn addressable(&self, size: u64) -> bool {
-        size <= self.layout.max_object_size()
+        size < self.layout.max_object_size()
             && (self.slots.len() as u64) < self.layout.wild_id() as u64
     }
 
@@ -306,7 +329,7 @@ impl<B: Clone> Memory<B> {
         fill: B,
         initialised: bool,
     ) -> Option<ObjId> {
-        if matches!(kind, ObjKind::Stack | ObjKind::Heap) && size <= self.layout.max_object_size() {
+        if matches!(kind, ObjKind::Stack | ObjKind::Heap) && size < self.layout.max_object_size() {
             if let Some(&id) = self.reusable.last() {
                 let contents = Contents::try_new(size, fill, initialised)?;
                 self.reusable.pop();

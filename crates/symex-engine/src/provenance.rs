@@ -146,6 +146,17 @@ impl ProvenanceMap {
         self.ranges.values().any(|&(_, k)| k == kind)
     }
 
+    /// The offsets of the `word`-byte pointers stored off the `word` alignment (members of packed
+    /// structures): each `Pointer` range that starts unaligned holds whole pointers from its start (stores
+    /// write whole pointers; adjacent ones merge into one range).
+    pub fn unaligned_pointers(&self, word: u64) -> Vec<u64> {
+        self.ranges
+            .iter()
+            .filter(|&(&s, &(_, k))| k == Provenance::Pointer && s % word != 0)
+            .flat_map(|(&s, &(e, _))| (s..e.saturating_sub(word - 1)).step_by(word as usize))
+            .collect()
+    }
+
     /// Forgets every `Integer` range (a write at an offset not known: any of them may now hold anything).
     pub fn forget_integers(&mut self) {
         self.ranges.retain(|_, (_, k)| *k != Provenance::Integer);

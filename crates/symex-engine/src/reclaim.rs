@@ -26,7 +26,7 @@ impl<D: Domain> State<D> {
         fill: D::Byte,
         initialised: bool,
     ) -> Option<ObjId> {
-        if self.mem.ids_exhausted() && size <= self.mem.layout().max_object_size() {
+        if self.mem.ids_exhausted() && size < self.mem.layout().max_object_size() {
             self.reclaim_dead_ids();
         }
         self.mem.allocate(kind, name, size, fill, initialised)

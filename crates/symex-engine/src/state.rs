@@ -505,11 +505,7 @@ fn const_bytes<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<
 /// Writes the pointers of `data` into its image `raw`.
 fn relocate(prog: &Program, raw: &mut [u8], data: &ConstData) {
     for r in &data.relocs {
-        let target = prog.addr.wrap(
-            prog.addr
-                .address(prog.base_object(r.target), 0)
-                .wrapping_add(r.addend as u64),
-        );
+        let target = prog.addr.derived(prog.base_object(r.target), r.addend);
         let le = target.to_le_bytes();
         let (off, w) = (r.offset as usize, (r.width as usize).min(8));
         if off + w <= raw.len() {
@@ -519,13 +515,8 @@ fn relocate(prog: &Program, raw: &mut [u8], data: &ConstData) {
 }
 
 fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
-    let addr = |base: AddrBase, offset: i64| {
-        prog.addr.wrap(
-            prog.addr
-                .address(prog.base_object(base), 0)
-                .wrapping_add(offset as u64),
-        ) as u128
-    };
+    let addr =
+        |base: AddrBase, offset: i64| prog.addr.derived(prog.base_object(base), offset) as u128;
     match c {
         Const::Int { width, value } => ConstVal::Scalar(dom.constant(*width, *value)),
         Const::Null => ConstVal::Scalar(dom.constant(64, 0)),

@@ -472,6 +472,9 @@ pub struct Call {
     pub args: Vec<Operand>,
     /// The types of `args` as passed (needed to lay out variadic arguments).
     pub arg_types: Vec<TypeId>,
+    /// The `byval` arguments (index, pointee type): each is passed as a pointer to the call's own copy,
+    /// and a variadic callee finds the pointee's bytes themselves in its argument area.
+    pub byval: Vec<(usize, TypeId)>,
     /// The return type at the call site.
     pub ret: TypeId,
 }

@@ -20,6 +20,13 @@ pub(super) fn call<D: Domain>(
             let name = callee_name(prog, call).to_string();
             let w = ret_width(prog, call);
             let Some((tw, signed)) = nondet_type(&name) else {
+                // A pointer input has the target's pointer width (4 bytes on i386: the test gives the
+                // bytes the native build reads), held zero-extended as every pointer value is.
+                let bits = prog.addr.pointer_bits;
+                if call.ret == symex_ir::TypeId::PTR && bits < w {
+                    let v = fresh(st, &name, bits);
+                    return Ok(Some(st.dom.cast(CastOp::ZExt, bits, w, &v)));
+                }
                 return Ok(Some(fresh(st, &name, w)));
             };
             // The value lies in the type SV-COMP gives the function, whatever the program declared

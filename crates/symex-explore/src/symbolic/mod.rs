@@ -638,7 +638,11 @@ impl Domain for Symbolic {
             marks.iter().map(|m| (m.clone(), zero.clone())).collect();
         let model_value = t.substitute(&unmarked);
         let m = self.current_model()?;
-        let id = (bv_of_value(&m.eval(&model_value).ok()?) >> offset_bits) as u32;
+        // The object the value was derived from (`AddressLayout::owner`: the upper half of a region is the
+        // next object's, where `a - k` lands).
+        let half = 1u64 << (offset_bits - 1);
+        let id = ((bv_of_value(&m.eval(&model_value).ok()?) as u64).wrapping_add(half)
+            >> offset_bits) as u32;
         let mark = self
             .addr_vars
             .iter()
@@ -661,6 +665,7 @@ impl Domain for Symbolic {
             .extract(hi, 0)
             .eq(&delta.extract(hi, 0));
         let same_object = model_value
+            .bvadd(&Term::bv(half as u128, 64))
             .bvlshr(&Term::bv(offset_bits as u128, 64))
             .eq(&Term::bv(id as u128, 64));
         let counterexample = shifted.and(&same_object).not();

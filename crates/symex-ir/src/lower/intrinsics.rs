@@ -53,13 +53,15 @@ impl FnLower<'_, '_> {
         };
         let mut args = Vec::with_capacity(c.arguments.len());
         let mut arg_types = Vec::with_capacity(c.arguments.len());
+        let mut byval = Vec::new();
         let mut stack_token = None;
-        for (a, attrs) in &c.arguments {
+        for (i, (a, attrs)) in c.arguments.iter().enumerate() {
             let mut arg = self.op(a)?;
             if let Some(ty) = attrs.iter().find_map(|at| match at {
                 ParameterAttribute::ByVal(ty) => Some(ty.clone()),
                 _ => None,
             }) {
+                byval.push((i, self.ctx.ty(&ty)?));
                 arg = self.byval_copy(arg, &ty, &mut stack_token, out)?;
             }
             args.push(arg);
@@ -72,6 +74,7 @@ impl FnLower<'_, '_> {
             callee,
             args,
             arg_types,
+            byval,
             ret,
         })));
         if let Some(token) = stack_token {
