@@ -302,7 +302,9 @@ impl<'p> Unwinder<'p> {
             return;
         }
         match end {
-            End::Exit(_) | End::Halt(Halt::AssumptionViolated(_)) => {}
+            End::Exit(_)
+            | End::Halt(Halt::AssumptionViolated(_))
+            | End::Halt(Halt::SilentExit(_)) => {}
             End::Bug(bug) => self.out.errors.push(ErrorRecord {
                 bug,
                 guard,

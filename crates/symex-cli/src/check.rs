@@ -357,6 +357,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
         symbolic_argc,
+        ..Checks::default()
     };
     let program = args.file.display().to_string();
     let out = Output {

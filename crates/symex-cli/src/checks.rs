@@ -12,6 +12,10 @@ pub struct CheckArgs {
     /// Report heap blocks unreachable at exit.
     #[arg(long)]
     pub check_leaks: bool,
+    /// A provably false `klee_assume` ends its path silently (no test), instead of as a `user`
+    /// error (KLEE's flag of the same name).
+    #[arg(long)]
+    pub silent_klee_assume: bool,
 }
 
 impl CheckArgs {
@@ -21,6 +25,7 @@ impl CheckArgs {
             overflow: self.check_overflow,
             leaks: self.check_leaks,
             symbolic_argc: false,
+            silent_klee_assume: self.silent_klee_assume,
         }
     }
 }

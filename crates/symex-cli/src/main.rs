@@ -30,7 +30,7 @@ struct Cli {
 enum Command {
     /// Run a program concretely on a test's inputs and report the outcome.
     Replay(replay::ReplayArgs),
-    /// Verify an IDF program (implicit dynamic frames, `spec/idf-language.md`).
+    /// Verify an IDF program (implicit dynamic frames; the language: docs/src/concepts/idf-language.md).
     Verify(verify::VerifyArgs),
     /// Explore the paths of a C program symbolically, report bugs, write one test per path.
     Run(run::RunArgs),

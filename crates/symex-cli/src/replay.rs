@@ -135,6 +135,7 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
             // A test of `symex check` on a `main` that reads `argc` starts with it.
             symbolic_argc: test.inputs.first().is_some_and(|i| i.name == ARGC_INPUT),
+            silent_klee_assume: args.checks.silent_klee_assume,
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(crate::limits::left),
@@ -148,6 +149,12 @@ fn describe(end: &End) -> String {
         End::Bug(b) => format!("outcome: {b}"),
         End::Halt(Halt::AssumptionViolated(l)) => {
             format!("outcome: assumption-violated at {}:{} in {}: the test's inputs violate an assumption", l.file, l.line, l.function)
+        }
+        End::Halt(Halt::SilentExit(l)) => {
+            format!(
+                "outcome: silent-exit at {}:{} in {}",
+                l.file, l.line, l.function
+            )
         }
         End::Halt(Halt::Limit(msg)) => format!("outcome: limit: {msg}"),
         End::Halt(Halt::Unsupported { what, loc }) => {

@@ -304,14 +304,18 @@ pub fn errors_json(errors: &[FoundError]) -> Vec<Value> {
     errors
         .iter()
         .map(|e| {
-            json!({
+            let mut v = json!({
                 "kind": e.bug.kind.as_str(),
                 "file": e.bug.loc.file,
                 "line": e.bug.loc.line,
                 "function": e.bug.loc.function,
                 "message": e.bug.message,
                 "test": e.test,
-            })
+            });
+            if let Some(suffix) = &e.bug.suffix {
+                v["suffix"] = json!(suffix);
+            }
+            v
         })
         .collect()
 }
@@ -351,7 +355,9 @@ pub fn main(mut args: RunArgs) -> i32 {
         "incomplete_reasons": s.incomplete_reasons,
         "time_s": s.time.as_secs_f64(),
         "paths": {"completed": s.completed, "errors": s.errors, "cut": s.cut,
-                  "infeasible": s.infeasible, "unsupported": s.unsupported},
+                  "infeasible": s.infeasible, "silent_exits": s.silent_exits,
+                  "unsupported": s.unsupported},
+        "messages": s.messages,
         "errors": errors_json(&ex.errors),
         "tests": ex.tests,
         "coverage": {"blocks_covered": s.blocks_covered, "blocks_total": s.blocks_total},
@@ -377,6 +383,11 @@ pub fn main(mut args: RunArgs) -> i32 {
         println!("{report}");
     } else if !args.quiet {
         print_summary(&args.file, &dir, &ex);
+    }
+    if !args.json {
+        for m in &s.messages {
+            eprintln!("{m}");
+        }
     }
     for u in &ex.unsupported {
         eprintln!("symex: error: unsupported construct at {u}");

@@ -1,4 +1,4 @@
-//! `symex verify FILE`: the implicit-dynamic-frames verifier (`spec/idf-language.md`).
+//! `symex verify FILE`: the implicit-dynamic-frames verifier (`docs/src/concepts/idf-language.md`).
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -66,6 +66,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
     let config = Config {
         infer: !args.no_infer,
         infer_depth: args.infer_depth,
+        trace: args.trace,
         max_time,
         ..Config::default()
     };

@@ -46,6 +46,7 @@ impl<D: Domain> State<D> {
             kind,
             loc: self.location(prog),
             message: message.into(),
+            suffix: None,
         })
     }
 
@@ -124,7 +125,7 @@ impl<D: Domain> State<D> {
     }
 
     /// [`Self::resolve_general`] up to the offset, which stays a (64-bit) value of the domain.
-    fn resolve_object(
+    pub(crate) fn resolve_object(
         &mut self,
         prog: &Program,
         ptr: &D::Val,

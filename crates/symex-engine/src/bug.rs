@@ -17,6 +17,12 @@ pub enum BugKind {
     SignedOverflow,
     MemoryLeak,
     Unreachable,
+    /// A KLEE intrinsic called against its contract (KLEE's `user.err`): a wrong size or a read-only
+    /// object given to `klee_make_symbolic`, a provably false `klee_assume`, ...
+    User,
+    /// `klee_report_error`: the program reports an error of its own (the suffix it gives is the
+    /// error file's extension, [`Bug::suffix`]).
+    Reported,
 }
 
 impl BugKind {
@@ -35,11 +41,13 @@ impl BugKind {
             BugKind::SignedOverflow => "signed-overflow",
             BugKind::MemoryLeak => "memory-leak",
             BugKind::Unreachable => "unreachable",
+            BugKind::User => "user",
+            BugKind::Reported => "reported",
         }
     }
 
     /// Every kind, in the order of `spec/cli.md`.
-    pub const ALL: [BugKind; 12] = [
+    pub const ALL: [BugKind; 14] = [
         BugKind::Assertion,
         BugKind::ReachError,
         BugKind::Abort,
@@ -52,6 +60,8 @@ impl BugKind {
         BugKind::SignedOverflow,
         BugKind::MemoryLeak,
         BugKind::Unreachable,
+        BugKind::User,
+        BugKind::Reported,
     ];
 
     /// The kind named `s`.
@@ -80,6 +90,8 @@ pub struct Bug {
     pub kind: BugKind,
     pub loc: SourceLoc,
     pub message: String,
+    /// The error file's extension a `klee_report_error` call asked for (e.g. `my.err`).
+    pub suffix: Option<String>,
 }
 
 impl fmt::Display for Bug {
@@ -99,6 +111,8 @@ pub enum Halt {
     AssumptionViolated(SourceLoc),
     /// The instruction or time budget ran out.
     Limit(String),
+    /// `klee_silent_exit`: the path ends without a test (KLEE's `SilentExit`).
+    SilentExit(SourceLoc),
     /// The program needs something symex does not model (named).
     Unsupported { what: String, loc: SourceLoc },
 }

@@ -189,6 +189,10 @@ pub trait Domain: Clone {
     /// `n` fresh input bytes: read from the test file concretely, fresh symbols symbolically.
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<Self::Byte>;
 
+    /// `klee_set_forking`: with forking off, a symbolic domain follows one feasible side of each
+    /// branch instead of forking (a concrete run never forks).
+    fn set_forking(&mut self, _on: bool) {}
+
     /// The integer the pointer `ptr` to object `obj` (`None`: not known) converts to (`ptrtoint`). The
     /// model's addresses are not the machine's (objects are placed by id, never reused): the value is the
     /// model's address, but a domain that can tell when a decision depends on it (a symbolic one) marks

@@ -132,6 +132,14 @@ pub fn outcome(end: &End) -> Outcome {
             message: Some("an assumption of the program does not hold for these inputs".into()),
             ..blank
         },
+        End::Halt(Halt::SilentExit(loc)) => Outcome {
+            kind: "silent-exit".into(),
+            file: Some(loc.file.clone()),
+            line: Some(loc.line),
+            function: Some(loc.function.clone()),
+            message: Some("klee_silent_exit: the path ends without a test".into()),
+            ..blank
+        },
         End::Halt(Halt::Limit(msg)) => Outcome {
             kind: "limit".into(),
             message: Some(msg.clone()),

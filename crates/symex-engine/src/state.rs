@@ -20,6 +20,9 @@ pub struct Checks {
     /// `main`'s `argc` is an input (named [`ARGC_INPUT`], any `int` of at least 0, C11 5.1.2.2.1p2)
     /// instead of 1: `symex check` explores it for a `main` that reads `argc` (and not `argv`).
     pub symbolic_argc: bool,
+    /// A provably false `klee_assume` ends its path silently instead of as a `user` error (KLEE's
+    /// `--silent-klee-assume`).
+    pub silent_klee_assume: bool,
 }
 
 /// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
@@ -110,6 +113,15 @@ pub struct State<D: Domain> {
     pub frames: Vec<Frame<D>>,
     /// What the program wrote to standard output.
     pub stdout: Vec<u8>,
+    /// What the program wrote to standard error.
+    pub stderr: Vec<u8>,
+    /// The `FILE` objects `stdout` and `stderr` point to (when the program mentions them).
+    pub(crate) std_streams: [Option<crate::memory::ObjId>; 2],
+    /// `rand`'s generator.
+    pub(crate) random: crate::hooks::GlibcRandom,
+    /// Lines KLEE's intrinsics print on the path (`klee_warning`, `klee_print_expr`, ...), each
+    /// with whether it is printed once per run (`klee_warning_once`).
+    pub messages: Vec<(String, bool)>,
     /// Standard input and how much of it the program read.
     pub stdin: Stdin<D>,
     /// The fuzzed file (`--file NAME`) and what is open on it.
@@ -164,6 +176,8 @@ impl<D: Domain> State<D> {
         }
         let mut stdin = Stdin::new(0);
         stdin.file = crate::stdin::attach_file(prog, &mut dom, &mut mem);
+        let std_streams = ["stdout", "stderr"]
+            .map(|name| crate::stdin::attach_stream(prog, &mut dom, &mut mem, name));
         let mut consts = Consts {
             scalars: Vec::new(),
             aggs: Vec::new(),
@@ -186,6 +200,10 @@ impl<D: Domain> State<D> {
             mem,
             frames: Vec::new(),
             stdout: Vec::new(),
+            stderr: Vec::new(),
+            std_streams,
+            random: Default::default(),
+            messages: Vec::new(),
             stdin,
             symfile: crate::symfile::SymFile::default(),
             sym_args: Vec::new(),
@@ -254,6 +272,11 @@ impl<D: Domain> State<D> {
         }
         self.reg_pool.push(std::mem::take(&mut f.regs));
         Some(f)
+    }
+
+    /// Records a line an intrinsic prints (`once`: printed once per run).
+    pub fn message(&mut self, line: String, once: bool) {
+        self.messages.push((line, once));
     }
 
     /// The source position of the instruction about to execute (or that just failed).

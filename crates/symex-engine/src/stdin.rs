@@ -158,15 +158,24 @@ pub(crate) fn attach_file<D: Domain>(
     dom: &mut D,
     mem: &mut crate::memory::Memory<D::Byte>,
 ) -> Option<ObjId> {
+    attach_stream(prog, dom, mem, "stdin")
+}
+
+/// The `FILE` object the global `name` (`stdin`, `stdout`, `stderr`) points to, when the program
+/// mentions it.
+pub(crate) fn attach_stream<D: Domain>(
+    prog: &Program,
+    dom: &mut D,
+    mem: &mut crate::memory::Memory<D::Byte>,
+    name: &str,
+) -> Option<ObjId> {
     let (g, global) = prog.module.globals.iter().enumerate().find(|(_, g)| {
-        g.name == "stdin"
-            && g.init.is_none()
-            && g.size == u64::from(prog.module.target.pointer_bytes)
+        g.name == name && g.init.is_none() && g.size == u64::from(prog.module.target.pointer_bytes)
     })?;
     let fill = dom.const_byte(0);
     let file = mem.allocate(
         ObjKind::Runtime,
-        "stdin (FILE)".into(),
+        format!("{name} (FILE)").into(),
         FILE_SIZE,
         fill,
         true,

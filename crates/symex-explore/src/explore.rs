@@ -144,7 +144,12 @@ pub struct Summary {
     pub cut: u64,
     /// Paths whose assumptions (`__VERIFIER_assume`) have no solution: no concrete run follows them.
     pub infeasible: u64,
+    /// Paths that called `klee_silent_exit` (no test, as KLEE).
+    pub silent_exits: u64,
     pub unsupported: u64,
+    /// Lines KLEE's intrinsics printed (`klee_warning`, `klee_print_expr`, ...), in the order the
+    /// paths ended; a `klee_warning_once` line appears once.
+    pub messages: Vec<String>,
     /// Every feasible path was explored to its end and nothing was approximated.
     pub complete: bool,
     /// Why it is not complete.
@@ -486,6 +491,16 @@ impl<'p> Explorer<'p> {
         }
     }
 
+    /// Moves the lines the path's intrinsics printed into the summary as they are printed, so that a
+    /// line printed before a fork appears once (a `klee_warning_once` line once per run).
+    fn take_messages(&mut self, st: &mut State<Symbolic>) {
+        for (line, once) in st.messages.drain(..) {
+            if !(once && self.summary.messages.contains(&line)) {
+                self.summary.messages.push(line);
+            }
+        }
+    }
+
     /// Runs `ps` until it forks, ends, or used its quantum.
     fn run_state(&mut self, ps: &mut PathState) -> Ran {
         let prog = self.prog;
@@ -504,6 +519,7 @@ impl<'p> Explorer<'p> {
                 });
                 self.summary.instructions += ran;
                 ps.since_new_coverage += ran;
+                self.take_messages(&mut ps.st);
                 if ps.st.dom.forked() {
                     ps.st.dom.killed =
                         Some("internal: a step forked that was not expected to".into());
@@ -533,6 +549,7 @@ impl<'p> Explorer<'p> {
             ps.st.dom.begin_step();
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
+            self.take_messages(&mut ps.st);
             let entered = self.after_step(ps, before);
             let forks = ps.st.dom.end_step();
             let mut siblings = Vec::new();
@@ -586,6 +603,8 @@ impl<'p> Explorer<'p> {
             }
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
+            // The step's lines were taken from the path it forked from.
+            ps.st.messages.clear();
             self.after_step(&mut ps, before);
             work.extend(ps.st.dom.end_step());
             let end = match (ps.st.dom.killed.take(), r) {
@@ -649,7 +668,12 @@ impl<'p> Explorer<'p> {
         for why in ps.st.dom.incomplete.drain(..) {
             self.incomplete.insert(why);
         }
+        self.take_messages(&mut ps.st);
         let end = match end {
+            End::Halt(Halt::SilentExit(_)) => {
+                self.summary.silent_exits += 1;
+                return Control::Continue;
+            }
             End::Exit(c) => PathEnd::Exit(c),
             End::Bug(b) => PathEnd::Error(b),
             End::Halt(Halt::AssumptionViolated(_)) => {

@@ -905,3 +905,32 @@ fn verified_examples_run_without_violations() {
         assert!(ran.iter().any(|n| n.starts_with(fig)), "{fig} did not run");
     }
 }
+
+/// The mutants of the snapshot examples (open/close identity, `fromT`/`toT` injectivity, pair
+/// snapshots, `untouched` over a conditional) fail in the verifier (their `.expected` files)
+/// and their runs violate a check: the executor agrees with the verdict on both sides.
+#[test]
+fn snapshot_mutants_violate_a_check_at_run_time() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/idf");
+    for name in [
+        "snapshot_open_close",
+        "snapshot_injective",
+        "snapshot_pair",
+        "untouched_cond_values",
+    ] {
+        let verified = std::fs::read_to_string(dir.join(format!("{name}.idf"))).unwrap();
+        let report = symex_idf::verify_source(&verified, Default::default()).unwrap();
+        assert!(report.verified(), "{name} does not verify");
+        let run = symex_idf::run::run_source(&verified, RunConfig::default()).unwrap();
+        assert_eq!(run.outcome, Outcome::Completed, "{name}");
+        let mutant = std::fs::read_to_string(dir.join(format!("mutant_{name}.idf"))).unwrap();
+        let report = symex_idf::verify_source(&mutant, Default::default()).unwrap();
+        assert!(!report.verified(), "mutant_{name} verifies");
+        let run = symex_idf::run::run_source(&mutant, RunConfig::default()).unwrap();
+        assert!(
+            matches!(run.outcome, Outcome::Violation(_)),
+            "mutant_{name} runs to {:?}",
+            run.outcome
+        );
+    }
+}

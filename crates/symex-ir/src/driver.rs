@@ -184,6 +184,24 @@ fn run_tool(tool: &str, args: &[String], input: &Path, deadline: Option<Instant>
     })
 }
 
+/// `klee/klee.h` as symex ships it: KLEE's intrinsics declared, so that programs written for KLEE
+/// compile unchanged.
+pub const KLEE_HEADER: &str = include_str!("../include/klee/klee.h");
+
+/// Writes `klee/klee.h` under `dir` (the scratch folder of one compilation) and returns the clang
+/// flags that put it last on the include path: a `-I` of the user's (a KLEE checkout) comes first.
+fn klee_include_flags(dir: &Path) -> Result<[String; 2]> {
+    let inc = dir.join("symex-include");
+    let klee = inc.join("klee");
+    std::fs::create_dir_all(&klee)
+        .and_then(|()| std::fs::write(klee.join("klee.h"), KLEE_HEADER))
+        .map_err(|e| FrontendError::Input {
+            path: klee.display().to_string(),
+            message: format!("cannot write klee/klee.h: {e}"),
+        })?;
+    Ok(["-idirafter".into(), inc.display().to_string()])
+}
+
 /// [`FrontendError::Timeout`] if `opts`' deadline has passed, naming the stage about to start.
 pub(crate) fn check_deadline(opts: &FrontendOptions, path: &Path, stage: &str) -> Result<()> {
     match opts.deadline {
@@ -203,6 +221,8 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
             message: "no such file".into(),
         });
     }
+    let scratch = out.parent().unwrap_or(Path::new("."));
+    let klee = klee_include_flags(scratch)?;
     let text = std::fs::read(src).map_err(|e| FrontendError::Input {
         path: src.display().to_string(),
         message: format!("cannot read it: {e}"),
@@ -211,7 +231,9 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
         .ok()
         .and_then(|t| crate::verifier_decls::without_noreturn_verifier_decls(t, src))
     else {
-        return run_tool(opts.clang(), &opts.clang_args(src, out), src, opts.deadline);
+        let mut args = opts.clang_args(src, out);
+        args.splice(0..0, klee);
+        return run_tool(opts.clang(), &args, src, opts.deadline);
     };
     // The copy lives beside the bitcode; quoted includes still resolve from the source's folder.
     let copy = out.with_extension("verifier.c");
@@ -220,6 +242,7 @@ pub(crate) fn compile_c(src: &Path, out: &Path, opts: &FrontendOptions) -> Resul
         message: format!("cannot write a scratch copy: {e}"),
     })?;
     let mut args = opts.clang_args(&copy, out);
+    args.splice(0..0, klee);
     if let Some(dir) = src.parent().filter(|d| !d.as_os_str().is_empty()) {
         args.insert(0, dir.display().to_string());
         args.insert(0, "-iquote".into());

@@ -41,7 +41,7 @@ pub(super) fn call<D: Domain>(
 /// assumes `malloc` succeeds; glibc does with overcommit up to the machine's memory, and beyond that the
 /// answer depends on the machine): a block the memory model cannot hold ends the path as unsupported, so
 /// that no verdict rests on a null the real allocator might not return.
-fn allocate<D: Domain>(
+pub(super) fn allocate<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
     n: u128,

@@ -57,14 +57,8 @@ pub(super) fn call<D: Domain>(
             assume(st, prog, &both)?;
             Ok(Some(x))
         }
-        Model::KleeMakeSymbolic => {
-            let name = String::from_utf8_lossy(&st.read_c_string(prog, &args[2])?).into_owned();
-            let n = st.dom.choose(Decision::Length, &args[1], 64) as usize;
-            let bytes = st.dom.input(InputRequest::Named(&name), n);
-            st.store_bytes(prog, &args[0], &bytes)?;
-            Ok(None)
-        }
-        Model::Assume => {
+        Model::KleeMakeSymbolic => super::klee::make_symbolic(st, prog, args).map(|()| None),
+        Model::Assume | Model::KleeAssume => {
             let w = call
                 .arg_types
                 .first()
@@ -72,6 +66,14 @@ pub(super) fn call<D: Domain>(
                 .unwrap_or(32);
             let zero = st.dom.constant(w, 0);
             let c = st.dom.cmp(CmpOp::Ne, w, &args[0], &zero);
+            if model == Model::KleeAssume && !st.checks.silent_klee_assume && !st.dom.assume(&c) {
+                // KLEE: a condition no input of the path satisfies is a misuse, not a silent end.
+                return Err(st.bug(
+                    prog,
+                    crate::bug::BugKind::User,
+                    "invalid klee_assume call (provably false)",
+                ));
+            }
             assume(st, prog, &c)?;
             Ok(None)
         }

@@ -4,8 +4,11 @@
 
 mod alloc;
 mod decimal;
+mod dup;
 mod files;
 mod inputs;
+mod klee;
+mod misc;
 mod process;
 mod reads;
 mod stdio;
@@ -17,6 +20,8 @@ use crate::domain::Domain;
 use crate::program::Program;
 use crate::state::State;
 use symex_ir::Call;
+
+pub use misc::GlibcRandom;
 
 /// The report of a shift check, read by `ubsan::shift_overflow`.
 const SHIFT_REPORT: &str = "shift out of bounds";
@@ -52,6 +57,27 @@ pub enum Model {
     Printf,
     Puts,
     Putchar,
+    /// `fprintf`, `fputs`, `fputc`/`putc`, `fwrite`, `fflush` on `stdout` and `stderr`.
+    Fprintf,
+    Fputs,
+    Fputc,
+    Fwrite,
+    Fflush,
+    Strdup,
+    Strndup,
+    /// `memalign(align, n)`, `aligned_alloc(align, n)`.
+    Memalign,
+    PosixMemalign,
+    /// `htonl`, `ntohl`.
+    ByteSwap32,
+    /// `htons`, `ntohs`.
+    ByteSwap16,
+    Getenv,
+    Time,
+    Rand,
+    Srand,
+    /// `sleep`, `usleep`: no time passes in a model.
+    Sleep,
     /// `getchar`: the next byte of stdin.
     Getchar,
     /// `fgetc`, `getc` (and glibc's `__uflow`, which its inlined `getc_unlocked` calls) on stdin.
@@ -79,9 +105,34 @@ pub enum Model {
     Fscanf,
     /// `__VERIFIER_nondet_*` (and the suffix-less `__VERIFIER_nondet` of older tasks).
     Nondet,
-    /// `__VERIFIER_assume`, `klee_assume`.
+    /// `__VERIFIER_assume`.
     Assume,
+    /// `klee_assume`: a provably false condition is a `user` error unless `--silent-klee-assume`.
+    KleeAssume,
     KleeMakeSymbolic,
+    KleeChoose,
+    /// `klee_silent_exit`: the path ends without a test.
+    KleeSilentExit,
+    KleeAbort,
+    /// `klee_assert_fail` (what `klee_assert` calls).
+    KleeAssertFail,
+    KleeReportError,
+    KleeIsSymbolic,
+    KleeIsReplay,
+    KleePreferCex,
+    KleeMarkGlobal,
+    KleeStackTrace,
+    /// `klee_get_value_i32` and its siblings of integer types.
+    KleeGetValue,
+    KleeGetObjSize,
+    KleeCheckMemoryAccess,
+    KleeSetForking,
+    KleeWarning,
+    KleeWarningOnce,
+    KleePrintExpr,
+    /// `klee_open_merge`, `klee_close_merge`: ignored with KLEE's warning, as KLEE does without
+    /// `-use-merge`.
+    KleeMergeIgnored,
     KleeRange,
     KleeInt,
     /// A report of clang's `-fsanitize=signed-integer-overflow,shift-base` checks: signed arithmetic
@@ -130,6 +181,22 @@ impl Model {
             "printf" => Model::Printf,
             "puts" => Model::Puts,
             "putchar" => Model::Putchar,
+            "fprintf" => Model::Fprintf,
+            "fputs" | "fputs_unlocked" => Model::Fputs,
+            "fputc" | "putc" | "_IO_putc" | "fputc_unlocked" | "putc_unlocked" => Model::Fputc,
+            "fwrite" | "fwrite_unlocked" => Model::Fwrite,
+            "fflush" | "fflush_unlocked" => Model::Fflush,
+            "strdup" | "__strdup" => Model::Strdup,
+            "strndup" | "__strndup" => Model::Strndup,
+            "memalign" | "aligned_alloc" => Model::Memalign,
+            "posix_memalign" => Model::PosixMemalign,
+            "htonl" | "ntohl" => Model::ByteSwap32,
+            "htons" | "ntohs" => Model::ByteSwap16,
+            "getenv" | "secure_getenv" => Model::Getenv,
+            "time" => Model::Time,
+            "rand" => Model::Rand,
+            "srand" => Model::Srand,
+            "sleep" | "usleep" => Model::Sleep,
             "getchar" | "getchar_unlocked" => Model::Getchar,
             "fgetc" | "getc" | "_IO_getc" | "fgetc_unlocked" | "getc_unlocked" | "__uflow" => {
                 Model::Fgetc
@@ -150,8 +217,28 @@ impl Model {
             "close" => Model::Close,
             "scanf" | "__isoc99_scanf" => Model::Scanf,
             "fscanf" | "__isoc99_fscanf" => Model::Fscanf,
-            "__VERIFIER_assume" | "klee_assume" => Model::Assume,
+            "__VERIFIER_assume" => Model::Assume,
+            "klee_assume" => Model::KleeAssume,
             "klee_make_symbolic" => Model::KleeMakeSymbolic,
+            "klee_choose" => Model::KleeChoose,
+            "klee_silent_exit" => Model::KleeSilentExit,
+            "klee_abort" => Model::KleeAbort,
+            "klee_assert_fail" => Model::KleeAssertFail,
+            "klee_report_error" => Model::KleeReportError,
+            "klee_is_symbolic" => Model::KleeIsSymbolic,
+            "klee_is_replay" => Model::KleeIsReplay,
+            "klee_prefer_cex" | "klee_posix_prefer_cex" => Model::KleePreferCex,
+            "klee_mark_global" => Model::KleeMarkGlobal,
+            "klee_stack_trace" => Model::KleeStackTrace,
+            "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel"
+            | "klee_get_valuell" => Model::KleeGetValue,
+            "klee_get_obj_size" => Model::KleeGetObjSize,
+            "klee_check_memory_access" => Model::KleeCheckMemoryAccess,
+            "klee_set_forking" => Model::KleeSetForking,
+            "klee_warning" => Model::KleeWarning,
+            "klee_warning_once" => Model::KleeWarningOnce,
+            "klee_print_expr" => Model::KleePrintExpr,
+            "klee_open_merge" | "klee_close_merge" => Model::KleeMergeIgnored,
             "klee_range" => Model::KleeRange,
             "klee_int" => Model::KleeInt,
             n if n.starts_with("__ubsan_handle_") => {
@@ -191,6 +278,23 @@ pub(crate) fn call<D: Domain>(
         | M::Puts
         | M::Putchar
         | M::Assume
+        | M::KleeAssume
+        | M::Fflush
+        | M::Strdup
+        | M::ByteSwap32
+        | M::ByteSwap16
+        | M::Getenv
+        | M::Time
+        | M::Srand
+        | M::Sleep
+        | M::KleeChoose
+        | M::KleeIsSymbolic
+        | M::KleeGetValue
+        | M::KleeGetObjSize
+        | M::KleeSetForking
+        | M::KleeWarning
+        | M::KleeWarningOnce
+        | M::KleePrintExpr
         | M::KleeInt
         | M::Fgetc
         | M::Feof
@@ -209,6 +313,12 @@ pub(crate) fn call<D: Domain>(
         | M::Strrchr
         | M::Strstr
         | M::KleeRange
+        | M::KleeCheckMemoryAccess
+        | M::Fprintf
+        | M::Fputs
+        | M::Fputc
+        | M::Strndup
+        | M::Memalign
         | M::Fscanf
         | M::Fopen
         | M::Open
@@ -224,9 +334,19 @@ pub(crate) fn call<D: Domain>(
         | M::Fgets
         | M::Fseek
         | M::Getline => 3,
-        M::Fread | M::Getdelim => 4,
+        M::Fread | M::Getdelim | M::KleeReportError | M::Fwrite => 4,
+        M::PosixMemalign => 3,
+        M::Rand => 0,
+        M::KleeAssertFail => 1,
         M::Printf => 1,
         M::Abort | M::AssertFail | M::ReachError | M::Nondet | M::Getchar => 0,
+        M::KleeSilentExit
+        | M::KleeAbort
+        | M::KleeIsReplay
+        | M::KleePreferCex
+        | M::KleeMarkGlobal
+        | M::KleeStackTrace
+        | M::KleeMergeIgnored => 0,
         M::SignedOverflowReport(_) => 0,
     };
     if args.len() < need {
@@ -280,7 +400,18 @@ pub(crate) fn call<D: Domain>(
         M::SignedOverflowReport(what) => {
             Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what))
         }
-        M::Printf | M::Puts | M::Putchar => stdio::call(st, prog, model, call, args),
+        M::Printf
+        | M::Puts
+        | M::Putchar
+        | M::Fprintf
+        | M::Fputs
+        | M::Fputc
+        | M::Fwrite
+        | M::Fflush => stdio::call(st, prog, model, call, args),
+        M::Strdup | M::Strndup | M::Memalign | M::PosixMemalign => dup::call(st, prog, model, args),
+        M::ByteSwap32 | M::ByteSwap16 | M::Getenv | M::Time | M::Rand | M::Srand | M::Sleep => {
+            misc::call(st, prog, model, call, args)
+        }
         M::Getchar
         | M::Fgetc
         | M::Fread
@@ -295,9 +426,27 @@ pub(crate) fn call<D: Domain>(
         M::Fopen | M::Fclose | M::Fseek | M::Ftell | M::Rewind | M::Open | M::Close => {
             files::call(st, prog, model, call, args)
         }
-        M::Nondet | M::Assume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
+        M::Nondet | M::Assume | M::KleeAssume | M::KleeMakeSymbolic | M::KleeRange | M::KleeInt => {
             inputs::call(st, prog, model, call, args)
         }
+        M::KleeChoose => klee::choose(st, prog, call, args),
+        M::KleeSilentExit
+        | M::KleeAbort
+        | M::KleeAssertFail
+        | M::KleeReportError
+        | M::KleeIsSymbolic
+        | M::KleeIsReplay
+        | M::KleePreferCex
+        | M::KleeMarkGlobal
+        | M::KleeStackTrace
+        | M::KleeGetValue
+        | M::KleeGetObjSize
+        | M::KleeCheckMemoryAccess
+        | M::KleeSetForking
+        | M::KleeWarning
+        | M::KleeWarningOnce
+        | M::KleePrintExpr
+        | M::KleeMergeIgnored => klee::call(st, prog, model, call, args),
     }
 }
 
@@ -307,9 +456,11 @@ fn size_params(model: Model) -> &'static [usize] {
     match model {
         M::Malloc => &[0],
         M::Calloc => &[0, 1],
-        M::Realloc | M::Strnlen | M::KleeMakeSymbolic => &[1],
+        M::Realloc | M::Strnlen | M::KleeMakeSymbolic | M::KleeCheckMemoryAccess => &[1],
         M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
-        M::Fread => &[1, 2],
+        M::Fread | M::Fwrite => &[1, 2],
+        M::Strndup | M::Memalign => &[1],
+        M::PosixMemalign => &[2],
         _ => &[],
     }
 }

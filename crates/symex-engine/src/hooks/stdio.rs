@@ -1,4 +1,5 @@
-//! `printf`, `puts`, `putchar`: the program's standard output, collected in the state.
+//! `printf`, `puts`, `putchar`, and `fprintf`, `fputs`, `fputc`, `fwrite`, `fflush` on `stdout` and
+//! `stderr`: the program's standard output and error, collected in the state.
 
 use super::{ret_width, Model};
 use crate::bug::End;
@@ -30,7 +31,36 @@ pub(super) fn call<D: Domain>(
             st.stdout.push(b'\n');
             s.len() + 1
         }
-        Model::Printf => return printf(st, prog, call, args).map(Some),
+        Model::Printf => return printf(st, prog, call, args, 0, Stream::Out).map(Some),
+        Model::Fprintf => {
+            let to = stream(st, prog, &args[0])?;
+            return printf(st, prog, call, args, 1, to).map(Some);
+        }
+        Model::Fputs => {
+            let to = stream(st, prog, &args[1])?;
+            let s = st.read_c_string(prog, &args[0])?;
+            st.output(to).extend_from_slice(&s);
+            s.len()
+        }
+        Model::Fputc => {
+            let to = stream(st, prog, &args[1])?;
+            let byte = st.dom.cast(CastOp::Trunc, 32, 8, &args[0]);
+            let b = st.dom.choose(Decision::Output, &byte, 8) as u8;
+            st.output(to).push(b);
+            return Ok(Some(st.dom.cast(CastOp::ZExt, 8, w, &byte)));
+        }
+        Model::Fwrite => {
+            let to = stream(st, prog, &args[3])?;
+            let size = st.dom.choose(Decision::Length, &args[1], 64) as u64;
+            let count = st.dom.choose(Decision::Length, &args[2], 64) as u64;
+            for i in 0..size.saturating_mul(count) {
+                let b = st.load_byte_at(prog, &args[0], i)?;
+                let b = st.dom.choose(Decision::Output, &b, 8) as u8;
+                st.output(to).push(b);
+            }
+            count as usize
+        }
+        Model::Fflush => 0,
         _ => unreachable!("not a stdio model"),
     };
     Ok(Some(st.dom.constant(w, written as u128)))
@@ -44,10 +74,12 @@ fn printf<D: Domain>(
     prog: &Program,
     call: &Call,
     args: &[D::Val],
+    first: usize,
+    to: Stream,
 ) -> Result<D::Val, End> {
     let w = ret_width(prog, call);
-    let fmt = st.read_c_string(prog, &args[0])?;
-    let mut k = 1;
+    let fmt = st.read_c_string(prog, &args[first])?;
+    let mut k = first + 1;
     // The symbolic fields' lengths, and what they printed for the values fixed.
     let mut symbolic_len = st.dom.constant(64, 0);
     let mut printed_for_symbolic = 0usize;
@@ -97,7 +129,7 @@ fn printf<D: Domain>(
             return Err(crate::exec::unsupported(st, prog, what))
         }
     };
-    st.stdout.extend_from_slice(&out);
+    st.output(to).extend_from_slice(&out);
     let fixed = st
         .dom
         .constant(64, (out.len() - printed_for_symbolic) as u128);
@@ -110,6 +142,39 @@ fn printf<D: Domain>(
     } else {
         count
     })
+}
+
+/// A standard stream a program writes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stream {
+    Out,
+    Err,
+}
+
+impl<D: Domain> State<D> {
+    /// The bytes written so far to `to`.
+    fn output(&mut self, to: Stream) -> &mut Vec<u8> {
+        match to {
+            Stream::Out => &mut self.stdout,
+            Stream::Err => &mut self.stderr,
+        }
+    }
+}
+
+/// Which standard stream the `FILE *` `p` is: the object the `stdout` or `stderr` global points to
+/// (see [`crate::stdin::attach_stream`]); any other stream is not modelled.
+fn stream<D: Domain>(st: &mut State<D>, prog: &Program, p: &D::Val) -> Result<Stream, End> {
+    let idv = st.pointer_object(p);
+    let id = st.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
+    match st.std_streams {
+        [Some(out), _] if out == id => Ok(Stream::Out),
+        [_, Some(err)] if err == id => Ok(Stream::Err),
+        _ => Err(crate::exec::unsupported(
+            st,
+            prog,
+            "output to a stream other than stdout and stderr",
+        )),
+    }
 }
 
 /// [`NumberField::len`] of the `aw`-bit argument `v`, as a 64-bit value.

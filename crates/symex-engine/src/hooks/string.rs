@@ -110,7 +110,7 @@ fn nul<D: Domain>(st: &mut State<D>) -> D::Val {
 }
 
 /// Number of bytes before the first NUL at `s` (at most `max`).
-fn length<D: Domain>(
+pub(super) fn length<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
     s: &D::Val,

@@ -95,6 +95,8 @@ pub struct Symbolic {
     /// Set when a decision of the path depended on such an integer: the path follows the model's
     /// addresses, a real run may not, so the path decides no verdict.
     pub address_dependent: bool,
+    /// `klee_set_forking(0)` is in force: branches follow the model's side and fork no sibling.
+    forking_off: bool,
 }
 
 impl std::fmt::Debug for Symbolic {
@@ -130,6 +132,7 @@ impl Symbolic {
             depth: 0,
             addr_vars: Vec::new(),
             address_dependent: false,
+            forking_off: false,
         }
     }
 
@@ -463,13 +466,24 @@ impl Domain for Symbolic {
                     return false;
                 };
                 let side = m.eval_bool(&c).unwrap_or(true);
-                let other = if side { c.not() } else { c.clone() };
-                self.fork_if_feasible(&other, Forced::Bool(!side));
+                if !self.forking_off {
+                    let other = if side { c.not() } else { c.clone() };
+                    self.fork_if_feasible(&other, Forced::Bool(!side));
+                }
                 side
             }
         };
         self.follow(if side { c } else { c.not() }, Forced::Bool(side));
         side
+    }
+
+    fn set_forking(&mut self, on: bool) {
+        if !on && !self.forking_off {
+            self.incomplete.push(
+                "klee_set_forking(0): branches followed one feasible side, as KLEE does".into(),
+            );
+        }
+        self.forking_off = !on;
     }
 
     fn choose(&mut self, why: Decision, v: &SymVal, w: Width) -> u128 {

@@ -2,15 +2,44 @@
 //! `acc`s and predicate instances cover), separately — `a * b` needs the footprints disjoint.
 //! Expressions inside are read with the permissions held when the check began (as the
 //! paper's `consume` evaluates in the state it started from).
+//!
+//! Consuming an assertion also gives its concrete snapshot ([`Snap`]): the values of its
+//! footprint in the shape the paper's `consume` gives the symbolic one (Figure 7), which is
+//! what `untouched` compares.
 use super::eval::{bind, Evaluator, View};
-use super::heap::{field_key, Loc, Perms, Value};
+use super::heap::{field_key, Array, Loc, Perms, Value};
 use super::{Stop, R};
 use crate::diagnostics::line_col;
 use crate::ir::{Assertion, AssertionKind, Call, Span};
 
+/// A concrete snapshot: `unit`, the value of one location (`fromT(v)`), all elements of an
+/// array, or `combine(l, r)`. A side of `*` without footprint takes no part, and a conditional
+/// assertion has the snapshot of the branch taken, as in the verifier's `consume`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Snap {
+    Unit,
+    Value(Value),
+    Elems(Array),
+    Combine(Box<Snap>, Box<Snap>),
+}
+
+impl std::fmt::Display for Snap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Snap::Unit => write!(f, "unit"),
+            Snap::Value(v) => write!(f, "{v}"),
+            Snap::Elems(a) => {
+                let items: Vec<String> = a.items.iter().map(|v| v.to_string()).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+            Snap::Combine(l, r) => write!(f, "({l}, {r})"),
+        }
+    }
+}
+
 impl<'p> Evaluator<'p> {
     /// Checks `a` and moves its footprint from `remaining` to `taken`; a failure is a violation
-    /// of `check` at the failing part.
+    /// of `check` at the failing part. Returns the snapshot of what it took.
     pub fn consume(
         &mut self,
         v: &View,
@@ -18,11 +47,11 @@ impl<'p> Evaluator<'p> {
         remaining: &mut Perms,
         taken: &mut Perms,
         check: &str,
-    ) -> R<()> {
+    ) -> R<Snap> {
         match &a.kind {
             AssertionKind::Pure(e) => {
                 if self.boolean(v, e)? {
-                    Ok(())
+                    Ok(Snap::Unit)
                 } else {
                     Err(self.violation(
                         v.member,
@@ -47,8 +76,13 @@ impl<'p> Evaluator<'p> {
                 self.take(v, a, loc, remaining, taken, check)
             }
             AssertionKind::Sep(l, r) => {
-                self.consume(v, l, remaining, taken, check)?;
-                self.consume(v, r, remaining, taken, check)
+                let sl = self.consume(v, l, remaining, taken, check)?;
+                let sr = self.consume(v, r, remaining, taken, check)?;
+                Ok(match (l.is_pure(), r.is_pure()) {
+                    (true, _) => sr,
+                    (false, true) => sl,
+                    (false, false) => Snap::Combine(Box::new(sl), Box::new(sr)),
+                })
             }
             AssertionKind::Pred(call) => self.consume_instance(v, call, remaining, taken, check),
             AssertionKind::Cond(c, l, r) => {
@@ -58,7 +92,10 @@ impl<'p> Evaluator<'p> {
                     self.consume(v, r, remaining, taken, check)
                 }
             }
-            AssertionKind::Untouched(inner) => self.untouched(v, a, inner, check),
+            AssertionKind::Untouched(inner) => {
+                self.untouched(v, a, inner, check)?;
+                Ok(Snap::Unit)
+            }
         }
     }
 
@@ -82,10 +119,14 @@ impl<'p> Evaluator<'p> {
         remaining: &mut Perms,
         taken: &mut Perms,
         check: &str,
-    ) -> R<()> {
+    ) -> R<Snap> {
         if remaining.remove(&loc).is_some() {
-            taken.insert(loc);
-            return Ok(());
+            let snap = match &loc {
+                Loc::Field(o, k) => v.heap.field(*o, k).cloned().map(Snap::Value),
+                Loc::Elems(o) => v.heap.array(*o).cloned().map(Snap::Elems),
+            };
+            taken.insert(loc.clone());
+            return snap.ok_or_else(|| Stop::Limit(format!("{loc} is not allocated"), a.span));
         }
         let why = if taken.contains(&loc) {
             "an earlier part already covers it (a separating conjunction needs disjoint parts)"
@@ -113,7 +154,7 @@ impl<'p> Evaluator<'p> {
         remaining: &mut Perms,
         taken: &mut Perms,
         check: &str,
-    ) -> R<()> {
+    ) -> R<Snap> {
         let (recv, args) = self.call_values(v, call)?;
         let program = self.program;
         let Some(p) = program.predicate(&call.class, &call.method) else {
@@ -157,8 +198,10 @@ impl<'p> Evaluator<'p> {
         r
     }
 
-    /// `untouched(φ)`: φ holds in the pre-state and now, with the same footprint, and every
-    /// location of it has its pre-state value.
+    /// `untouched(φ)`: φ holds in the pre-state and now, and consuming it gives the same
+    /// snapshot in both (the paper's Figures 6 and 7): the values its footprint holds, in the
+    /// same shape. For a conditional φ whose condition changed, that compares the values of
+    /// different locations.
     fn untouched(&mut self, v: &View, a: &Assertion, inner: &Assertion, check: &str) -> R<()> {
         let Some(old) = v.old else {
             return Err(Stop::Limit(
@@ -173,42 +216,31 @@ impl<'p> Evaluator<'p> {
             old: None,
             member: v.member,
         };
-        let then = self.footprint_in(&pre, inner, check)?;
-        let now = self.footprint_in(v, inner, check)?;
-        let changed = then
-            .iter()
-            .find(|loc| !now.contains(loc) || !old.heap.same_at(v.heap, loc));
-        let extra = now.iter().find(|loc| !then.contains(loc));
-        match (changed, extra) {
-            (None, None) => Ok(()),
-            (Some(loc), _) => Err(self.violation(
-                v.member,
-                check,
-                format!(
-                    "{check} does not hold: `{}`: {loc} was {} at entry and is {} now",
-                    self.text(a.span),
-                    old.heap.show(loc),
-                    v.heap.show(loc)
-                ),
-                a.span,
-            )),
-            (None, Some(loc)) => Err(self.violation(
-                v.member,
-                check,
-                format!(
-                    "{check} does not hold: `{}` covers {loc} now but not at entry",
-                    self.text(a.span)
-                ),
-                a.span,
-            )),
+        let (_, then) = self.snapshot_in(&pre, inner, check)?;
+        let (_, now) = self.snapshot_in(v, inner, check)?;
+        if then == now {
+            return Ok(());
         }
+        Err(self.violation(
+            v.member,
+            check,
+            format!(
+                "{check} does not hold: `{}`: its snapshot was {then} at entry and is {now} now",
+                self.text(a.span),
+            ),
+            a.span,
+        ))
+    }
+
+    fn snapshot_in(&mut self, v: &View, a: &Assertion, check: &str) -> R<(Perms, Snap)> {
+        let mut remaining = v.readable.clone();
+        let mut taken = Perms::new();
+        let snap = self.consume(v, a, &mut remaining, &mut taken, check)?;
+        Ok((taken, snap))
     }
 
     fn footprint_in(&mut self, v: &View, a: &Assertion, check: &str) -> R<Perms> {
-        let mut remaining = v.readable.clone();
-        let mut taken = Perms::new();
-        self.consume(v, a, &mut remaining, &mut taken, check)?;
-        Ok(taken)
+        Ok(self.snapshot_in(v, a, check)?.0)
     }
 
     /// The footprint of `a` among the readable locations of `v`, which must make `a` true (a

@@ -95,6 +95,7 @@ impl<'p> Machine<'p> {
         let mut taken = Perms::new();
         self.ev
             .consume(&view!(self, f), a, &mut remaining, &mut taken, check)
+            .map(|_| ())
     }
 
     fn block(&mut self, f: &mut Frame, stmts: &[Stmt]) -> R<Flow> {

@@ -80,7 +80,7 @@ fn a_postcondition_returns_only_permissions_the_callee_holds() {
 }
 
 #[test]
-fn untouched_compares_the_footprint_in_the_pre_and_post_state() {
+fn untouched_compares_the_snapshot_in_the_pre_and_post_state() {
     let src = "class B { int x; int y;\n\
       void m(bool b) requires acc(x) * acc(y); ensures acc(x) * acc(y) *\n\
       untouched(b ? acc(x) : acc(y));\n\
@@ -99,6 +99,25 @@ fn untouched_compares_the_footprint_in_the_pre_and_post_state() {
       ensures untouched(b ? acc(this.x) : acc(this.y)); ensures !b; { } }\n\
       main { B o := new B; o.m(true); assert false; }";
     assert_eq!(outcome(hole), "B.m postcondition 3");
+    // Snapshots, not locations: the condition changed, and the location covered now holds
+    // the value the one covered at entry held (Figures 6 and 7 compare snapshots).
+    let moved = "class A { bool b; int x; int y;\n\
+      void m() requires acc(b) * acc(x) * acc(y) * b * (x = 5) * (y = 0);\n\
+      ensures acc(b) * acc(x) * acc(y) * untouched(b ? acc(x) : acc(y));\n\
+      { b := false; y := 5; } }\n\
+      main { A a := new A; a.b := true; a.x := 5; a.m(); }";
+    assert_eq!(outcome(moved), "completed");
+    assert_eq!(
+        outcome(&moved.replace("y := 5", "y := 6")),
+        "A.m postcondition 3"
+    );
+    // Different shapes are different snapshots.
+    let shape = "class A { bool b; int x; int y;\n\
+      void m() requires acc(b) * acc(x) * acc(y) * b;\n\
+      ensures acc(b) * untouched(b ? acc(x) : acc(x) * acc(y));\n\
+      { b := false; } }\n\
+      main { A a := new A; a.b := true; a.m(); }";
+    assert_eq!(outcome(shape), "A.m postcondition 3");
 }
 
 #[test]

@@ -12,12 +12,84 @@ use crate::ir::{Call, Stmt, StmtKind};
 use symex_expr::Term;
 
 /// Executes a statement list; stops early once `return` has run.
+///
+/// The states after a statement are collected before the next statement runs, instead of
+/// nesting the rest of the list in the statement's continuation: a straight-line body of n
+/// statements then needs constant stack, not n nested continuations (Figure 11's client).
+/// What the continuation would have seen — the steps on the path for `--trace` and the
+/// verifier's nesting counters — is captured with each state and restored for the rest.
 pub fn exec_seq(v: &mut Verifier, state: State, stmts: &[Stmt], k: K<()>) -> VResult {
-    match stmts.split_first() {
-        Some((s, rest)) if !state.returned => {
-            exec(v, state, s, &mut |v, after, ()| exec_seq(v, after, rest, k))
+    let depth = v.path.len();
+    let counters = Counters::of(v);
+    let r = exec_from(v, state, stmts, k);
+    v.path.truncate(depth);
+    counters.restore(v);
+    r
+}
+
+fn exec_from(v: &mut Verifier, mut state: State, mut stmts: &[Stmt], k: K<()>) -> VResult {
+    while let Some((s, rest)) = stmts.split_first() {
+        if state.returned {
+            break;
         }
-        _ => k(v, state, ()),
+        // The steps this statement adds to the path (its own, inferred ghost operations).
+        let depth = v.path.len();
+        let mut after = Vec::new();
+        exec(v, state, s, &mut |v, st, ()| {
+            after.push((st, v.path[depth..].to_vec(), Counters::of(v)));
+            Ok(())
+        })?;
+        let mut resumed = after.into_iter();
+        let Some(first) = resumed.next() else {
+            return Ok(());
+        };
+        if resumed.len() > 0 {
+            // The statement split the path: each state goes on with the rest of the list.
+            for (st, steps, counters) in std::iter::once(first).chain(resumed) {
+                resume(v, depth, steps, counters);
+                exec_from(v, st, rest, k)?;
+            }
+            return Ok(());
+        }
+        let (st, steps, counters) = first;
+        resume(v, depth, steps, counters);
+        state = st;
+        stmts = rest;
+    }
+    k(v, state, ())
+}
+
+/// Puts back the path and counters a statement's continuation saw.
+fn resume(v: &mut Verifier, depth: usize, steps: Vec<TraceStep>, counters: Counters) {
+    v.path.truncate(depth);
+    v.path.extend(steps);
+    counters.restore(v);
+}
+
+/// The verifier's nesting counters, as a continuation sees them.
+#[derive(Clone, Copy)]
+struct Counters {
+    infer_level: usize,
+    use_level: usize,
+    viewing_old: usize,
+    inferred_closes: u64,
+}
+
+impl Counters {
+    fn of(v: &Verifier) -> Counters {
+        Counters {
+            infer_level: v.infer_level,
+            use_level: v.use_level,
+            viewing_old: v.viewing_old,
+            inferred_closes: v.inferred_closes,
+        }
+    }
+
+    fn restore(self, v: &mut Verifier) {
+        v.infer_level = self.infer_level;
+        v.use_level = self.use_level;
+        v.viewing_old = self.viewing_old;
+        v.inferred_closes = self.inferred_closes;
     }
 }
 
@@ -25,6 +97,9 @@ pub fn exec_seq(v: &mut Verifier, state: State, stmts: &[Stmt], k: K<()>) -> VRe
 pub fn exec(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
     if let Some(f) = v.out_of_time(&state, s.span) {
         return Err(f);
+    }
+    if !v.config.trace {
+        return exec_kind(v, state, s, k);
     }
     let depth = v.path.len();
     v.path.push(TraceStep {

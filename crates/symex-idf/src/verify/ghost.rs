@@ -227,7 +227,9 @@ pub fn close(v: &mut Verifier, state: State, call: &Call, targs: Vec<Term>, k: K
     })
 }
 
-/// `use e0.p(e1, …, en)`: evaluate the call and the body, assume they are equal.
+/// `use e0.p(e1, …, en)`: evaluate the call and the body, assume they are equal. The body is
+/// evaluated one `use` level deeper; beyond [`super::Config::use_depth`] levels (a body that
+/// uses itself, directly or through other methods) the `use` fails at the call.
 pub fn use_pure(
     v: &mut Verifier,
     state: State,
@@ -238,16 +240,46 @@ pub fn use_pure(
     let program = v.program.clone();
     let found = program.pure(&call.class, &call.method);
     let pure = call::callee(v, &state, call, found, "a pure method")?;
+    if v.use_level >= v.config.use_depth {
+        // Reported at the outermost `use`, the one the member wrote or inferred.
+        let site = v.use_site.unwrap_or(call.span);
+        let (line, col) = crate::diagnostics::line_col(&v.src, call.span.start);
+        return Err(v
+            .fail(
+                &state,
+                site,
+                format!(
+                    "`use` of `{}` unfolds pure-method bodies more than {} levels deep: the body of `{}` uses itself, directly or through other pure methods, contracts or predicate bodies",
+                    v.text(site),
+                    v.config.use_depth,
+                    call.method
+                ),
+            )
+            .with_note(format!(
+                "the innermost `use` is `{}` at line {line}, column {col}",
+                v.text(call.span)
+            )));
+    }
     pure_call(v, state, call, targs.clone(), &mut |v, s, t_call| {
         let caller_store = s.store.clone();
         let mut body_state = s.clone();
         body_state.store = callee_store(&pure.params, &targs);
-        eval(v, body_state, &pure.body, &mut |v, mut after, t_body| {
+        if v.use_level == 0 {
+            v.use_site = Some(call.span);
+        }
+        v.use_level += 1;
+        let r = eval(v, body_state, &pure.body, &mut |v, mut after, t_body| {
             after.store = caller_store.clone();
             after.heap = s.heap.clone();
             after.pc.assume(t_call.eq(&t_body));
-            k(v, after, ())
-        })
+            // The rest of the path is outside the body.
+            v.use_level -= 1;
+            let r = k(v, after, ());
+            v.use_level += 1;
+            r
+        });
+        v.use_level -= 1;
+        r
     })
 }
 

@@ -34,7 +34,7 @@ fn find<'h>(
             .map(|(a, b)| a.eq(b))
             .collect();
         let all = Term::and_all(eqs.iter());
-        (!all.is_false() && v.proves(state, &all)).then_some(i)
+        (!all.is_false() && v.proves_sliced(state, &all)).then_some(i)
     })
 }
 
@@ -116,7 +116,7 @@ pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Ve
         .collect();
     others
         .into_iter()
-        .filter(|(_, r)| v.proves(state, &r.eq(recv)))
+        .filter(|(_, r)| v.proves_sliced(state, &r.eq(recv)))
         .map(|(i, _)| i)
         .collect()
 }

@@ -36,6 +36,14 @@ pub struct Config {
     pub infer: bool,
     /// How many inferred ghost operations may nest (bounds recursion through predicates).
     pub infer_depth: usize,
+    /// How many evaluations of pure-method bodies for `use`/`using` may nest: a body that uses
+    /// itself (directly, through another pure method, a contract or a predicate body) would
+    /// otherwise unfold forever.
+    pub use_depth: usize,
+    /// Record the symbolic state before each statement of a path, for the trace of a failure
+    /// (`--trace`). Without it a failure has only its final state, and a long straight-line
+    /// body does not keep one state per statement alive.
+    pub trace: bool,
     /// A time budget for the whole program (`--max-time`); also each solver call's limit.
     pub max_time: Option<std::time::Duration>,
     /// Each solver call's limit when there is no `max_time`: nonlinear integer arithmetic is
@@ -43,6 +51,9 @@ pub struct Config {
     /// query counts as unknown, so the failure it causes is inconclusive.
     pub query_limit: std::time::Duration,
 }
+
+/// The default of [`Config::use_depth`].
+pub const USE_DEPTH: usize = 8;
 
 /// The default of [`Config::query_limit`].
 pub const QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -52,6 +63,8 @@ impl Default for Config {
         Config {
             infer: true,
             infer_depth: 3,
+            use_depth: USE_DEPTH,
+            trace: true,
             max_time: None,
             query_limit: QUERY_LIMIT,
         }
@@ -150,6 +163,11 @@ pub struct Verifier {
     pub path: Vec<TraceStep>,
     /// Nesting of inferred ghost operations.
     pub infer_level: usize,
+    /// How many `use`/`using` body evaluations enclose the current point (bounded by
+    /// [`Config::use_depth`]).
+    pub use_level: usize,
+    /// The outermost `use`/`using` of the current nest, where exceeding the bound is reported.
+    pub use_site: Option<Span>,
     /// How many evaluations in the old state enclose the current point (`old(e)`, the entry
     /// side of `untouched`): a failure there shows the old state, and says so.
     pub viewing_old: usize,
@@ -177,6 +195,8 @@ impl Verifier {
             prover,
             path: Vec::new(),
             infer_level: 0,
+            use_level: 0,
+            use_site: None,
             viewing_old: 0,
             termination: None,
             deadline: config.max_time.map(|d| std::time::Instant::now() + d),
@@ -222,6 +242,9 @@ impl Verifier {
         label: String,
         f: impl FnOnce(&mut Verifier) -> T,
     ) -> T {
+        if !self.config.trace {
+            return f(self);
+        }
         let depth = self.path.len();
         self.path.push(TraceStep {
             span,
@@ -281,9 +304,17 @@ impl Verifier {
         self.prover.proves(&state.pc, &Term::ff())
     }
 
-    /// Whether `cond` may hold on the path of `state`.
+    /// Whether `cond` may hold on the path of `state`: asked of the facts `cond` reaches, so a
+    /// path whose facts contradict each other elsewhere may be explored (its obligations are
+    /// still proved from all of Σ).
     pub fn feasible(&mut self, state: &State, cond: &Term) -> bool {
-        !self.prover.proves(&state.pc, &cond.not())
+        !self.prover.proves_sliced(&state.pc, &cond.not())
+    }
+
+    /// `Σ ⊢ goal` from the facts `goal` reaches (see [`Prover::proves_sliced`]): for searches,
+    /// whose "not found" falls back on a check of the whole path.
+    pub fn proves_sliced(&mut self, state: &State, goal: &Term) -> bool {
+        self.prover.proves_sliced(&state.pc, goal)
     }
 }
 

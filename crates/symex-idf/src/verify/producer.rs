@@ -9,7 +9,7 @@ use super::brancher::branch;
 use super::evaluator::{eval, eval_call_args, field_key};
 use super::ghost::pred_key;
 use super::state::Chunk;
-use super::terms::{self, first, null, second, to_value};
+use super::terms::{self, first, null, second, to_value, Shape};
 use super::{collect, consumer, Obligation, State, VResult, Verifier, K};
 use crate::ir::{Assertion, AssertionKind};
 use std::sync::Arc;
@@ -26,9 +26,11 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
             s.pc.assume(t);
             k(v, s, ())
         }),
-        AssertionKind::Acc(e, f) => eval(v, state, e, &mut |v, s, t| {
+        AssertionKind::Acc(e, f) => eval(v, state, e, &mut |v, mut s, t| {
             non_null(v, &s, &t, phi)?;
-            let value = to_value(&snap, terms::sort(f.sort));
+            let sort = terms::sort(f.sort);
+            s.pc.assume(terms::shape_fact(&snap, Shape::Location(sort)));
+            let value = to_value(&snap, sort);
             add_field_chunk(
                 v,
                 s,
@@ -40,13 +42,19 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
                 k,
             )
         }),
-        AssertionKind::AccElems(e, elem) => eval(v, state, e, &mut |v, s, t| {
+        AssertionKind::AccElems(e, elem) => eval(v, state, e, &mut |v, mut s, t| {
             non_null(v, &s, &t, phi)?;
-            let value = to_value(&snap, terms::elems_value_sort(*elem));
+            let sort = terms::elems_value_sort(*elem);
+            s.pc.assume(terms::shape_fact(&snap, Shape::Location(sort)));
+            let value = to_value(&snap, sort);
             add_field_chunk(v, s, Chunk::Elems { recv: t, value }, k)
         }),
         AssertionKind::Sep(a, b) => {
             let (sa, sb) = split(&snap, a, b);
+            let mut state = state;
+            if !a.is_pure() && !b.is_pure() {
+                state.pc.assume(terms::shape_fact(&snap, Shape::Pair));
+            }
             produce(v, state, sa, a, &mut |v, s, ()| {
                 produce(v, s, sb.clone(), b, k)
             })
@@ -73,8 +81,8 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
                 s,
                 &tc,
                 k,
-                |v, s, k| produce(v, s, snap.clone(), a, k),
-                |v, s, k| produce(v, s, snap.clone(), b, k),
+                |v, s, k| produce_branch(v, s, &snap, a, phi, k),
+                |v, s, k| produce_branch(v, s, &snap, b, phi, k),
             )
         }),
         AssertionKind::Untouched(a) => {
@@ -88,13 +96,29 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
                 for (after_then, snap_then) in then {
                     let mut s = state.clone();
                     s.pc = after_then.pc;
-                    s.pc.assume(terms::snap_eq(&snap_now, &snap_then));
+                    s.pc.assume(terms::snap_eq_fact(&snap_now, &snap_then));
                     k(v, s, ())?;
                 }
             }
             Ok(())
         }
     }
+}
+
+/// One branch of a conditional assertion `phi`: a branch without footprint in an assertion
+/// with one has the snapshot `unit` (what consuming it gives), the other the whole snapshot.
+fn produce_branch(
+    v: &mut Verifier,
+    mut state: State,
+    snap: &Term,
+    branch: &Assertion,
+    phi: &Assertion,
+    k: K<()>,
+) -> VResult {
+    if branch.is_pure() && !phi.is_pure() {
+        state.pc.assume(terms::shape_fact(snap, Shape::Unit));
+    }
+    produce(v, state, snap.clone(), branch, k)
 }
 
 fn non_null(v: &mut Verifier, state: &State, t: &Term, phi: &Assertion) -> VResult {

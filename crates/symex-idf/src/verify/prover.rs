@@ -64,14 +64,48 @@ impl Prover {
     }
 
     /// `Σ ⊢ goal`; an `unknown` from the solver counts as "not proved" and is remembered.
+    /// The solver is asked first with the facts the goal reaches ([`PathCondition::slice`]);
+    /// only when they do not entail it is it asked with all of Σ (which may be unsatisfiable,
+    /// and then entails everything).
     pub fn proves(&mut self, pc: &PathCondition, goal: &Term) -> bool {
         if let Some(b) = Self::syntactic(pc, goal) {
             self.syntactic += 1;
             return b;
         }
-        self.queries += 1;
+        if !goal.is_false() && self.sliced(pc, goal) == Some(true) {
+            return true;
+        }
         let facts: Vec<Term> = pc.facts().iter().cloned().collect();
-        match self.solver.must_be_true(&facts, goal) {
+        self.ask(&facts, goal)
+    }
+
+    /// `Σ ⊢ goal` asked with the facts the goal reaches only: exact when Σ is satisfiable,
+    /// and may miss a proof on a path whose facts contradict each other elsewhere. For
+    /// questions where "not proved" only costs work — whether a branch is feasible, which
+    /// chunk matches — never for an obligation.
+    pub fn proves_sliced(&mut self, pc: &PathCondition, goal: &Term) -> bool {
+        if let Some(b) = Self::syntactic(pc, goal) {
+            self.syntactic += 1;
+            return b;
+        }
+        match self.sliced(pc, goal) {
+            Some(b) => b,
+            None => {
+                let facts: Vec<Term> = pc.facts().iter().cloned().collect();
+                self.ask(&facts, goal)
+            }
+        }
+    }
+
+    /// The answer from the slice of Σ for `goal`, `None` when the slice is all of Σ.
+    fn sliced(&mut self, pc: &PathCondition, goal: &Term) -> Option<bool> {
+        let slice = pc.slice(goal);
+        (slice.len() < pc.len()).then(|| self.ask(&slice, goal))
+    }
+
+    fn ask(&mut self, facts: &[Term], goal: &Term) -> bool {
+        self.queries += 1;
+        match self.solver.must_be_true(facts, goal) {
             Ok(b) => b,
             Err(_) => {
                 self.unknown = true;

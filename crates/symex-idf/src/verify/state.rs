@@ -163,11 +163,35 @@ impl Heap {
 }
 
 /// The path condition: the facts assumed on this path, in order, with a set for the
-/// syntactic membership test that spares the solver the most common queries.
+/// syntactic membership test that spares the solver the most common queries, and an index
+/// from each variable to the facts it occurs in, so that a query is sent only the facts its
+/// goal reaches (independence slicing: the other facts share no variable with them).
 #[derive(Clone, Debug, Default)]
 pub struct PathCondition {
     facts: im::Vector<Term>,
     set: im::HashSet<Term>,
+    /// The variables of each fact (term ids; [`GROUND`] for a fact without any).
+    vars: im::Vector<Arc<[u64]>>,
+    by_var: im::HashMap<u64, im::Vector<u32>>,
+}
+
+/// The index key of facts without variables: every slice takes them.
+const GROUND: u64 = u64::MAX;
+
+/// The variables of `t` by term id, leaving out `null` and `unit`: constants every part of the
+/// state mentions, which would join every fact into one slice.
+fn variables(t: &Term) -> Vec<u64> {
+    let mut out = Vec::new();
+    symex_expr::visit::postorder(std::slice::from_ref(t), |x| {
+        if let symex_expr::Op::Var(name) = x.op() {
+            if &**name != "null" && &**name != "unit" {
+                out.push(x.id());
+            }
+        }
+    });
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 impl PathCondition {
@@ -181,6 +205,15 @@ impl PathCondition {
             }
             return;
         }
+        let index = self.facts.len() as u32;
+        let mut vars = variables(&fact);
+        if vars.is_empty() {
+            vars.push(GROUND);
+        }
+        for x in &vars {
+            self.by_var.entry(*x).or_default().push_back(index);
+        }
+        self.vars.push_back(vars.into());
         self.set.insert(fact.clone());
         self.facts.push_back(fact);
     }
@@ -191,6 +224,30 @@ impl PathCondition {
 
     pub fn facts(&self) -> &im::Vector<Term> {
         &self.facts
+    }
+
+    /// The facts that share a variable with `goal`, directly or through other such facts (and
+    /// those without variables), in order. When the path condition is satisfiable, it entails
+    /// `goal` exactly when these facts do.
+    pub fn slice(&self, goal: &Term) -> Vec<Term> {
+        let mut queue = variables(goal);
+        queue.push(GROUND);
+        let mut seen = std::collections::HashSet::new();
+        let mut taken = std::collections::BTreeSet::new();
+        while let Some(x) = queue.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            for &i in self.by_var.get(&x).into_iter().flatten() {
+                if taken.insert(i) {
+                    queue.extend(self.vars[i as usize].iter().copied());
+                }
+            }
+        }
+        taken
+            .into_iter()
+            .map(|i| self.facts[i as usize].clone())
+            .collect()
     }
 
     pub fn len(&self) -> usize {

@@ -178,6 +178,62 @@ pub fn snap_eq(a: &Term, b: &Term) -> Term {
     a.eq(b)
 }
 
+/// `a = b` for two snapshots as a fact to assume: [`snap_eq`], and where one side is a
+/// `combine(l, r)` the other is not, also `first`/`second` of the other equal to `l`/`r` (the
+/// prelude's `first(combine(l, r)) = l`, which the solver is not given): so that after
+/// `untouched(p())` a caller still knows the value of each location of `p`'s body when it
+/// opens `p` (Figure 10's pattern).
+pub fn snap_eq_fact(a: &Term, b: &Term) -> Term {
+    let eq = snap_eq(a, b);
+    if a.sort() != snap_sort() {
+        return eq;
+    }
+    let decomposed = |pair: &[Term], other: &Term| {
+        snap_eq_fact(&pair[0], &first(other)).and(&snap_eq_fact(&pair[1], &second(other)))
+    };
+    match (as_apply(a, combine_f()), as_apply(b, combine_f())) {
+        (Some(pa), None) => eq.and(&decomposed(pa, b)),
+        (None, Some(pb)) => eq.and(&decomposed(pb, a)),
+        _ => eq,
+    }
+}
+
+/// The prelude's axioms for a snapshot `snap` produced for an assertion of the given shape,
+/// which every snapshot consumed from such an assertion satisfies (the solver is given no
+/// quantified axioms, so their instances are assumed where snapshots are produced):
+/// `fromT(toT(snap)) = snap` for one location of sort `s` (so `toT` is injective on such
+/// snapshots, and `x = y` gives `fromT`-snapshots of `x` and `y` equal),
+/// `combine(first(snap), second(snap)) = snap` for a pair.
+pub fn shape_fact(snap: &Term, shape: Shape) -> Term {
+    match shape {
+        Shape::Location(s) => {
+            if as_apply(snap, from_f(s)).is_some() {
+                return Term::tt();
+            }
+            let v = to_value(snap, s);
+            Term::apply(from_f(s), std::slice::from_ref(&v)).eq(snap)
+        }
+        Shape::Pair => {
+            if as_apply(snap, combine_f()).is_some() {
+                return Term::tt();
+            }
+            Term::apply(combine_f(), &[first(snap), second(snap)]).eq(snap)
+        }
+        Shape::Unit => snap.eq(&unit()),
+    }
+}
+
+/// What [`shape_fact`] states about a snapshot.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// One location holding a value of this sort.
+    Location(Sort),
+    /// `combine(l, r)`.
+    Pair,
+    /// No location at all.
+    Unit,
+}
+
 /// `toT(snap)`: the value of a one-location snapshot, of sort `s`.
 pub fn to_value(snap: &Term, s: Sort) -> Term {
     match as_apply(snap, from_f(s)) {

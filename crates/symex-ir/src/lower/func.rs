@@ -457,9 +457,10 @@ impl FnLower<'_, '_> {
             | Instruction::InsertElement(_)
             | Instruction::ShuffleVector(_) => self.vector_element(inst, out),
             Instruction::Phi(_) => Ok(()),
-            Instruction::Fence(_) | Instruction::CmpXchg(_) | Instruction::AtomicRMW(_) => Err(
-                FrontendError::unsupported(format!("atomic instruction `{}`", opcode_word(inst))),
-            ),
+            // One thread: a fence orders nothing.
+            Instruction::Fence(_) => Ok(()),
+            Instruction::CmpXchg(c) => self.cmpxchg(c, out),
+            Instruction::AtomicRMW(a) => self.atomic_rmw(a, out),
             Instruction::VAArg(_) => Err(FrontendError::unsupported("`va_arg` instruction")),
             _ => Err(FrontendError::unsupported(format!(
                 "instruction `{}`",
@@ -606,9 +607,6 @@ impl FnLower<'_, '_> {
     }
 
     fn load(&mut self, l: &llvm_ir::instruction::Load, out: &mut Vec<Inst>) -> Result<()> {
-        if l.atomicity.is_some() {
-            return Err(FrontendError::unsupported("atomic load"));
-        }
         let dst = self.dst(&l.dest)?;
         let ty = self.slot_types[dst.0 as usize];
         let (size, align) = self.access(ty, l.alignment)?;
@@ -624,9 +622,6 @@ impl FnLower<'_, '_> {
     }
 
     fn store(&mut self, s: &llvm_ir::instruction::Store, out: &mut Vec<Inst>) -> Result<()> {
-        if s.atomicity.is_some() {
-            return Err(FrontendError::unsupported("atomic store"));
-        }
         let ty = self.op_ty(&s.value)?;
         let (size, align) = self.access(ty, s.alignment)?;
         out.push(Inst::Store {
@@ -641,7 +636,7 @@ impl FnLower<'_, '_> {
     }
 
     /// Bytes touched and alignment of a memory access of type `ty`.
-    fn access(&self, ty: TypeId, explicit_align: u32) -> Result<(u32, u32)> {
+    pub(super) fn access(&self, ty: TypeId, explicit_align: u32) -> Result<(u32, u32)> {
         let info = self.ctx.info(ty);
         if let TypeKind::Vector { elem, .. } = info.kind {
             if self.ctx.info(elem).kind == TypeKind::Int(1) {
@@ -706,7 +701,7 @@ impl FnLower<'_, '_> {
     }
 
     /// Byte offset and type of the field `indices` selects in an aggregate of type `agg`.
-    fn aggregate_path(&self, agg: TypeId, indices: &[u32]) -> Result<(u32, TypeId)> {
+    pub(super) fn aggregate_path(&self, agg: TypeId, indices: &[u32]) -> Result<(u32, TypeId)> {
         let mut offset = 0u64;
         let mut cur = agg;
         for &i in indices {

@@ -2,6 +2,7 @@
 //! functions, globals, the constant pool) here; constants, GEP offsets, function bodies and
 //! intrinsics in the submodules.
 
+mod atomic;
 mod consts;
 mod func;
 mod gep;
@@ -291,6 +292,20 @@ fn declare_globals(ctx: &mut Ctx) -> Result<Vec<Global>> {
                 Type::PointerType { pointee_type, .. } => pointee_type.clone(),
                 _ => g.ty.clone(),
             },
+        };
+        // A global defined elsewhere with a type the module never completes (`extern struct X Y;`)
+        // has no size here: an object of 0 bytes, whose address the program may take.
+        let value_ty = match value_ty.as_ref() {
+            Type::NamedStructType { name }
+                if g.initializer.is_none()
+                    && !matches!(
+                        llm.types.named_struct_def(name),
+                        Some(llvm_ir::types::NamedStructDef::Defined(_))
+                    ) =>
+            {
+                llm.types.array_of(llm.types.i8(), 0)
+            }
+            _ => value_ty,
         };
         if g.thread_local_mode != llvm_ir::module::ThreadLocalMode::NotThreadLocal {
             return Err(

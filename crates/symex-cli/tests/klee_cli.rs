@@ -1,0 +1,91 @@
+//! Programs written for KLEE: every `examples/klee/NAME.c` runs under `symex run` (with the flags of
+//! its `// symex-flags:` line) and what KLEE users look at must equal `NAME.expected`, written from
+//! KLEE's documentation and behaviour (each example's comment says what KLEE does and why): the
+//! number of tests, each error as KLEE names its file (`ptr`, `assert`, `user`, a `klee_report_error`
+//! suffix, ...) with its line and message, and the lines KLEE's intrinsics print.
+
+mod common;
+
+use serde_json::Value;
+
+/// The extension KLEE gives the error file of a symex bug kind (`testN.<ext>.err`), without `.err`.
+fn klee_error_kind(e: &Value) -> String {
+    if let Some(s) = e["suffix"].as_str() {
+        return s.to_string();
+    }
+    match e["kind"].as_str().unwrap_or("") {
+        "assertion" => "assert",
+        "null-deref" | "out-of-bounds" | "use-after-free" => "ptr",
+        "double-free" | "invalid-free" => "free",
+        "div-by-zero" => "div",
+        "signed-overflow" => "overflow",
+        other => other,
+    }
+    .to_string()
+}
+
+/// The expectation text of one run.
+fn run(name: &str) -> String {
+    let dir = common::examples("klee");
+    let src = std::fs::read_to_string(dir.join(format!("{name}.c"))).expect("readable example");
+    let flags: Vec<String> = src
+        .lines()
+        .find_map(|l| l.strip_prefix("// symex-flags:"))
+        .map(|f| f.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let out = tempfile::tempdir().expect("a scratch directory");
+    let o = common::symex()
+        .current_dir(&dir)
+        .args(["run", &format!("{name}.c"), "--json", "--out"])
+        .arg(out.path().join("out"))
+        .args(&flags)
+        .output()
+        .expect("symex runs");
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{name}: no report ({e}): {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    let mut text = format!("tests: {}\n", r["tests"].as_array().map_or(0, Vec::len));
+    let mut errors: Vec<&Value> = r["errors"].as_array().into_iter().flatten().collect();
+    errors.sort_by_key(|e| e["line"].as_u64());
+    for e in errors {
+        text += &format!(
+            "error: {} {}: {}\n",
+            klee_error_kind(e),
+            e["line"],
+            e["message"].as_str().unwrap_or("")
+        );
+    }
+    for m in r["messages"].as_array().into_iter().flatten() {
+        text += &format!("stderr: {}\n", m.as_str().unwrap_or(""));
+    }
+    for u in r["unsupported"].as_array().into_iter().flatten() {
+        text += &format!("unsupported: {}\n", u.as_str().unwrap_or(""));
+    }
+    text
+}
+
+#[test]
+fn klee_programs_behave_as_under_klee() {
+    let dir = common::examples("klee");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("examples/klee exists")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "c").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    names.sort();
+    let got = common::map_in_pairs(&names, |n| run(n));
+    let mut failures = Vec::new();
+    for (name, got) in names.iter().zip(got) {
+        let want = std::fs::read_to_string(dir.join(format!("{name}.expected")))
+            .unwrap_or_else(|_| format!("(no {name}.expected)"));
+        if got != want {
+            failures.push(format!("{name}:\n--- expected\n{want}--- got\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
