@@ -620,6 +620,7 @@ fn write_witness(
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
         symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
+        ..Checks::default()
     };
     let task = crate::witness::Task {
         program: &args.file,
