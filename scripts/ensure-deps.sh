@@ -5,7 +5,8 @@
 # libc6-dev-i386, gcc-multilib), and for `symex replay --native` clang-14's sanitizer runtimes for
 # x86_64 and i386 (libclang-rt-14-dev).
 # llvm-14-dev and libz3-dev are already there. Python's z3-solver package serves bench/its_check.py,
-# the interpreter that re-checks `symex its` bounds independently of symex.
+# the interpreter that re-checks `symex its` bounds independently of symex. mdbook builds the manual (docs/);
+# Debian has no package of it, so cargo builds it once, without the local server (`serve`, `watch`).
 set -euo pipefail
 missing=()
 command -v clang-14 >/dev/null 2>&1 || missing+=(clang-14)
@@ -25,3 +26,7 @@ fi
 python3 -c 'import z3' >/dev/null 2>&1 || python3 -m pip install -q z3-solver >&2
 # scripts/svcomp.py reads SV-COMP's task-definition files with PyYAML (a parser that is not symex's).
 python3 -c 'import yaml' >/dev/null 2>&1 || python3 -m pip install -q pyyaml >&2
+if ! command -v mdbook >/dev/null 2>&1; then
+    echo "installing mdbook ..." >&2
+    cargo install -q mdbook --locked --no-default-features --features search >&2
+fi

@@ -6,6 +6,8 @@ bash scripts/ensure-deps.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
+# The manual renders (its commands and flag lists are checked by symex-cli's `manual` test above).
+mdbook build docs
 # symex its's bounds re-checked by an interpreter that shares nothing with symex (bench/its_check.py)
 if [ -d ../shared/benchmarks/tpdb/Complexity_ITS ]; then
     SYMEX=target/debug/symex python3 bench/its_check.py --runs 10 \

@@ -3,15 +3,15 @@
 //! Exit status: 0 true, 1 false, 2 bad input, 3 bounded-true (no error within the bound, a longer run
 //! exists) or unknown.
 
-use crate::check::{meaning, Meaning, Property};
 use crate::checks::CheckArgs;
 use crate::frontend::FrontendArgs;
+use crate::property::{classify, Property};
 use crate::run::{fail, output_dir};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use symex_bmc::{Class, Options, Report, Verdict};
+use symex_bmc::{Options, Report, Verdict};
 use symex_engine::{outcome, BugKind, End, Program, TestFile, TestInput};
 use symex_explore::SolverCtx;
 use symex_solver::{SolverConfig, Z3Mode};
@@ -102,18 +102,6 @@ pub struct BmcArgs {
 /// The largest bound `--unwind auto` tries.
 pub const MAX_AUTO_UNWIND: u32 = 1 << 12;
 
-/// What a bug kind means for `property` (every kind is a violation without one).
-pub fn classify(property: Option<Property>, kind: BugKind) -> Class {
-    match property {
-        None => Class::Violation,
-        Some(p) => match meaning(p, kind) {
-            Meaning::Violation(_) => Class::Violation,
-            Meaning::End => Class::End,
-            Meaning::Undecided => Class::Undecided,
-        },
-    }
-}
-
 /// Runs bounded model checking at `unwind`: the bound it answered at, and the report.
 pub fn run_bmc(
     prog: &Program,
@@ -176,15 +164,16 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return e.report(),
     };
-    let mut prog = Program::new(module);
+    // Under a property, a `reach_error` with a body means what it means for `check`.
+    let prog = match args.property {
+        Some(p) => crate::property::program(module, p),
+        None => Program::new(module),
+    };
     if args.show_loops {
         for l in symex_bmc::list_loops(&prog) {
             println!("{}:{}", l.function, l.line);
         }
         return 0;
-    }
-    if args.property.is_some_and(|p| p != Property::UnreachCall) {
-        prog.run_error_functions_from_bodies();
     }
     if args.property == Some(Property::Termination) {
         return fail("bmc does not decide termination (use `symex term` or `symex check`)");
@@ -254,11 +243,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
 /// Why `--property` is not decided for this input: the conservative rules of `check` apply to `bmc` too
 /// (`no-overflow` with an unsuffixed literal above `INT_MAX`, or an LLVM input without clang's checks).
 fn declined(args: &BmcArgs) -> Option<String> {
-    if args.property != Some(Property::NoOverflow) {
-        return None;
-    }
-    crate::check::wide_unsuffixed_literal(&args.file)
-        .or_else(|| crate::check::llvm_input(&args.file))
+    crate::property::declined(args.property?, &args.file)
 }
 
 fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Duration) {

@@ -4,63 +4,13 @@
 //! verdict is never guessed. Exit status: 0 TRUE, 1 FALSE, 2 bad input, 3 UNKNOWN.
 
 use crate::portfolio::Answer;
+use crate::property::{meaning, Meaning, Property};
 use crate::run::{explore, fail, output_dir, ExploreArgs, Output, TestsMode};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use std::path::PathBuf;
-use symex_engine::{BugKind, Checks, Program};
+use symex_engine::{Checks, Program};
 use symex_explore::{FinishedPath, PathEnd};
-
-/// The properties `check` decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Property {
-    UnreachCall,
-    ValidMemsafety,
-    NoOverflow,
-    Termination,
-}
-
-impl Property {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Property::UnreachCall => "unreach-call",
-            Property::ValidMemsafety => "valid-memsafety",
-            Property::NoOverflow => "no-overflow",
-            Property::Termination => "termination",
-        }
-    }
-
-    /// A property name, or the path of an SV-COMP `.prp` file.
-    pub fn parse(s: &str) -> Result<Property, String> {
-        match s {
-            "unreach-call" => return Ok(Property::UnreachCall),
-            "valid-memsafety" => return Ok(Property::ValidMemsafety),
-            "no-overflow" => return Ok(Property::NoOverflow),
-            "termination" => return Ok(Property::Termination),
-            _ => {}
-        }
-        let text = std::fs::read_to_string(s).map_err(|e| {
-            format!("`{s}` is neither a property (unreach-call, valid-memsafety, no-overflow, termination) nor a readable .prp file: {e}")
-        })?;
-        if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
-            Ok(Property::UnreachCall)
-        } else if text.contains("valid-deref")
-            || text.contains("valid-free")
-            || text.contains("valid-memtrack")
-        {
-            Ok(Property::ValidMemsafety)
-        } else if text.contains("overflow") {
-            Ok(Property::NoOverflow)
-        } else if text.contains("F end") {
-            Ok(Property::Termination)
-        } else {
-            Err(format!(
-                "{s}: no SV-COMP property symex checks in `{}`",
-                text.trim()
-            ))
-        }
-    }
-}
 
 /// The data model of the program (SV-COMP's `data_model`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -104,36 +54,6 @@ pub struct CheckArgs {
     /// Write a violation witness for a FALSE verdict to FILE (SV-COMP's GraphML 1.0 format).
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
-}
-
-/// What a path's bug means for the property.
-pub(crate) enum Meaning {
-    /// A violation, with the SV-COMP subproperty for memory safety.
-    Violation(Option<&'static str>),
-    /// The program ends there (abort, a failed assert) and nothing is violated.
-    End,
-    /// Undefined behaviour outside the property: no run goes on from here, so no TRUE.
-    Undecided,
-}
-
-pub(crate) fn meaning(p: Property, kind: BugKind) -> Meaning {
-    use BugKind as K;
-    match (p, kind) {
-        (Property::UnreachCall, K::ReachError) => Meaning::Violation(None),
-        (Property::ValidMemsafety, K::NullDeref | K::OutOfBounds | K::UseAfterFree) => {
-            Meaning::Violation(Some("valid-deref"))
-        }
-        (Property::ValidMemsafety, K::DoubleFree | K::InvalidFree) => {
-            Meaning::Violation(Some("valid-free"))
-        }
-        (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
-        (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
-        (_, K::Abort | K::Assertion) => Meaning::End,
-        // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
-        // ordinary call): SV-COMP declares it not to return, so the run ends there.
-        (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
-        _ => Meaning::Undecided,
-    }
 }
 
 /// Which of `main(argc, argv, envp)`'s parameters the program reads. At `-O0` clang spills each parameter to
@@ -190,111 +110,6 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
     }
 }
 
-/// An LLVM input (`.ll`, `.bc`) is not compiled here, so it carries none of clang's overflow checks: an
-/// overflow clang folded at compile time left no instruction behind, and a `shl` may be a signed `<<`.
-pub(crate) fn llvm_input(file: &std::path::Path) -> Option<String> {
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-    matches!(ext, "ll" | "bc").then(|| {
-        "LLVM input: overflows clang folded at compile time and signed shifts are not visible in it (no-overflow is decided on C input)".to_string()
-    })
-}
-
-/// Decimal literals above `INT_MAX` without a suffix (e.g. `-2147483648`): C gives them type `long`, so the
-/// arithmetic around them does not overflow `int`, while such programs are usually written to mean `INT_MIN`.
-/// Their intended semantics being unclear, `no-overflow` is not decided for them.
-pub(crate) fn wide_unsuffixed_literal(file: &std::path::Path) -> Option<String> {
-    let text = code_only(&std::fs::read_to_string(file).ok()?);
-    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
-        let bytes = line.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let starts = bytes[i].is_ascii_digit()
-                && (i == 0
-                    || !(bytes[i - 1].is_ascii_alphanumeric()
-                        || bytes[i - 1] == b'_'
-                        || bytes[i - 1] == b'.'));
-            if !starts {
-                i += 1;
-                continue;
-            }
-            let j = (i..bytes.len())
-                .find(|&k| !bytes[k].is_ascii_alphanumeric() && bytes[k] != b'.')
-                .unwrap_or(bytes.len());
-            let lit = &line[i..j];
-            if lit.bytes().all(|b| b.is_ascii_digit()) && !lit.starts_with('0') {
-                if let Ok(v) = lit.parse::<u128>() {
-                    if v > i32::MAX as u128 && !assigned_int_min(line, i, j, v) {
-                        return Some(format!(
-                            "the literal {lit} exceeds INT_MAX without a suffix (type long in C): whether the program means INT_MIN arithmetic is unclear"
-                        ));
-                    }
-                }
-            }
-            i = j;
-        }
-    }
-    None
-}
-
-/// `text` with the contents of comments and of string and character literals blanked (line breaks
-/// kept, so that lines stay lines): what C's lexer reads as code.
-fn code_only(text: &str) -> String {
-    #[derive(PartialEq)]
-    enum In {
-        Code,
-        LineComment,
-        BlockComment,
-        Literal(char),
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut state = In::Code;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match state {
-            In::Code => match (c, chars.peek()) {
-                ('/', Some('/')) => state = In::LineComment,
-                ('/', Some('*')) => {
-                    chars.next();
-                    state = In::BlockComment;
-                }
-                ('"' | '\'', _) => state = In::Literal(c),
-                _ => {
-                    out.push(c);
-                    continue;
-                }
-            },
-            In::LineComment if c == '\n' => state = In::Code,
-            In::BlockComment if c == '*' && chars.peek() == Some(&'/') => {
-                chars.next();
-                state = In::Code;
-            }
-            In::Literal(_) if c == '\\' => {
-                chars.next();
-            }
-            In::Literal(q) if c == q || c == '\n' => state = In::Code,
-            _ => {}
-        }
-        out.push(if c == '\n' { '\n' } else { ' ' });
-    }
-    out
-}
-
-/// Whether the literal `line[i..j]` (value `v`) is the `2147483648` of a whole right-hand side
-/// `= -2147483648;`: no arithmetic happens in the literal's type, and the value assigned is exactly
-/// `INT_MIN`, whatever the literal's type — the program's meaning is clear (SV-COMP's
-/// `PostfixDecrement`: `int x = -2147483648; x--;` overflows as C says).
-fn assigned_int_min(line: &str, i: usize, j: usize, v: u128) -> bool {
-    let before = line[..i].trim_end();
-    let Some(before) = before.strip_suffix('-') else {
-        return false;
-    };
-    let before = before.trim_end();
-    let plain_assignment = before
-        .strip_suffix('=')
-        .is_some_and(|b| !b.ends_with(|c: char| "=<>!+-*/%&|^".contains(c)));
-    v == 1 << 31 && plain_assignment && line[j..].trim_start().starts_with(';')
-}
-
 /// The budget of bounded model checking without `--max-time` (the exploration has none).
 const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -327,7 +142,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         }
         Err(e) => return fail(&e.to_string()),
     };
-    let prog = crate::portfolio::prepare(module, p);
+    let prog = crate::property::program(module, p);
     let mut unknown_reasons: Vec<String> = Vec::new();
     if p == Property::Termination {
         // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
@@ -343,11 +158,9 @@ pub fn main(mut args: CheckArgs) -> i32 {
             return report(&args, "unknown", None, None, &unknown_reasons);
         }
     };
-    if p == Property::NoOverflow {
-        if let Some(why) = wide_unsuffixed_literal(&args.file).or_else(|| llvm_input(&args.file)) {
-            unknown_reasons.push(why);
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
+    if let Some(why) = crate::property::declined(p, &args.file) {
+        unknown_reasons.push(why);
+        return report(&args, "unknown", None, None, &unknown_reasons);
     }
     let dir = match output_dir(args.out.as_deref()) {
         Ok(d) => d,

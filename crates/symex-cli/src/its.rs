@@ -25,7 +25,7 @@ pub struct ItsArgs {
     /// What to prove (default: the file's `GOAL`).
     #[arg(long, value_enum)]
     pub goal: Option<GoalArg>,
-    /// Print one JSON object on stdout (`spec/cli.md`).
+    /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
     /// A time budget in seconds; when it runs out the answer is MAYBE (reason: timeout).

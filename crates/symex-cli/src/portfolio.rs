@@ -1,4 +1,4 @@
-//! `check`'s portfolio (issue 14): bounded model checking (`symex bmc --unwind auto --k-induction`) runs
+//! `check`'s portfolio: bounded model checking (`symex bmc --unwind auto --k-induction`) runs
 //! in a thread of its own beside the exploration, both with the whole `--max-time`. The first definite
 //! verdict — `TRUE` with a proof, `FALSE` with a test the concrete interpreter replayed — is printed under
 //! one lock and ends the process at once, so the other engine neither runs on nor prints; `UNKNOWN` only
@@ -9,14 +9,14 @@
 //! `Program` shares names through `Rc`). Terms are hash-consed in one process-wide, thread-safe table.
 
 use crate::bmc::{run_bmc, write_test, Unwind};
-use crate::check::{meaning, Meaning, Property};
+use crate::property::{meaning, Meaning, Property};
 use std::io::Write;
 use std::path::Path;
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use symex_bmc::{Options, Verdict};
-use symex_engine::{Bug, Checks, End, Program};
+use symex_engine::{Bug, Checks, End};
 use symex_ir::Module;
 
 /// What one engine concludes.
@@ -135,16 +135,6 @@ pub fn race(
     })
 }
 
-/// The program as `check` runs it for `p`: a `reach_error` with a body is an ordinary call except under
-/// `unreach-call`.
-pub fn prepare(module: Module, p: Property) -> Program {
-    let mut prog = Program::new(module);
-    if p != Property::UnreachCall {
-        prog.run_error_functions_from_bodies();
-    }
-    prog
-}
-
 /// BMC with `--unwind auto --k-induction` within the job's budget (verdict rules as `check`'s: FALSE
 /// only with a replayed test, TRUE only with a proof).
 fn bmc_answer(job: &BmcJob<'_>) -> Answer {
@@ -153,7 +143,7 @@ fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         max_memory_mb: Some(job.max_memory_mb),
         deadline: Some(std::time::Instant::now() + job.budget),
     });
-    let prog = prepare(job.module.clone(), job.property);
+    let prog = crate::property::program(job.module.clone(), job.property);
     let opts = Options {
         entry: job.entry.to_string(),
         checks: job.checks,

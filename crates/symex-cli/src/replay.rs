@@ -19,7 +19,7 @@ use symex_engine::{
 pub struct ReplayArgs {
     /// The program: .c, .i, .ll or .bc.
     pub file: PathBuf,
-    /// The test file (JSON, see spec/cli.md).
+    /// The test file (JSON: the inputs in the order the program asks for them).
     pub test: PathBuf,
     #[command(flatten)]
     pub frontend: FrontendArgs,

@@ -6,7 +6,8 @@
 //! portfolio ends its process with the first definite verdict (`portfolio.rs`), so one process decides one
 //! property, and the verdict of a property is by construction the one `--property` gives.
 
-use crate::check::{CheckArgs, DataModel, Property};
+use crate::check::{CheckArgs, DataModel};
+use crate::property::Property;
 use crate::run::fail;
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -11,7 +11,7 @@ use symex_idf::verify::{Config, Report, TraceStep};
 pub struct VerifyArgs {
     /// The `.idf` program.
     pub file: PathBuf,
-    /// Print one JSON object on stdout (`spec/cli.md`).
+    /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
     /// Print the symbolic states (heap, store, path condition) along each failing path.
