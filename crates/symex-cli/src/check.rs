@@ -428,7 +428,7 @@ fn write_witness(
         .frontend
         .load(&args.file)
         .map_err(|e| e.to_string())?;
-    let prog = crate::portfolio::prepare(module, p);
+    let prog = crate::property::program(module, p);
     let checks = Checks {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,

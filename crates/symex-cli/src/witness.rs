@@ -4,7 +4,8 @@
 //! `assumption.resultfunction`). The path is the concrete replay of the violation's test, recorded by
 //! stepping the reference interpreter, so each value is the one the call returned on the replayed run.
 
-use crate::check::{DataModel, Property};
+use crate::check::DataModel;
+use crate::property::Property;
 use std::fmt::Write as _;
 use std::path::Path;
 use symex_engine::concrete::Concrete;
