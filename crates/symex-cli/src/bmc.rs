@@ -164,6 +164,11 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return e.report(),
     };
+    // Library models honour the deadline inside one call (a `strlen` over hundreds of MiB).
+    symex_engine::budget::set(symex_engine::budget::Budget {
+        max_memory_mb: None,
+        deadline: crate::limits::process_deadline(),
+    });
     // Under a property, a `reach_error` with a body means what it means for `check`.
     let prog = match args.property {
         Some(p) => crate::property::program(module, p),

@@ -596,3 +596,33 @@ fn ilp32_global_beyond_the_object_limit_is_unknown() {
     );
     assert_eq!(code, Some(3));
 }
+
+/// `strlen` and `memcmp` over 200 MiB (natively TRUE, see the examples' comments) walk their bytes
+/// in one library call; under `--max-time 5` that call stops at the deadline and the verdict is
+/// UNKNOWN — both engines, alone and together. Asserted on the outcome: without the deadline inside
+/// the call the loop runs for minutes and the verdict would be TRUE.
+#[test]
+fn library_loops_over_large_buffers_stop_at_the_time_limit() {
+    for file in [
+        "mem_strlen_200mib_time_limit.c",
+        "mem_memcmp_200mib_time_limit.c",
+    ] {
+        for engines in [&["--no-bmc"][..], &[]] {
+            let mut extra = vec!["--max-time", "5"];
+            extra.extend(engines);
+            let (code, out) = check("unreach-call", file, &extra);
+            assert_eq!(last_line(&out), "UNKNOWN", "{file} {engines:?}: {out}");
+            assert_eq!(code, Some(3), "{file} {engines:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let o = common::symex()
+            .args(["bmc", "--property", "unreach-call", "--max-time", "5"])
+            .arg(example(file))
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(3), "bmc {file}: {out}");
+    }
+}

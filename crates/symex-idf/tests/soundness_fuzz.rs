@@ -30,6 +30,9 @@ struct Features {
     assign_params: bool,
     untouched_cond: bool,
     recursive_pure: bool,
+    /// `use a.f()` statements and `using this.f() in …` in pure bodies, including a body that
+    /// uses itself or the other pure method (self- and mutual recursion).
+    use_pure: bool,
 }
 
 /// An `int` expression of `m`'s body.
@@ -69,6 +72,8 @@ enum U {
     /// `b ? acc(x) : acc(y)` and `v > 0 ? acc(x) : acc(y)` (feature `untouched_cond`).
     CondB,
     CondV,
+    /// `this.x > 0 ? acc(this.y) : acc(this.x)`: the body may change the condition.
+    CondX,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +101,9 @@ enum PE {
     F,
     Plus1(Box<PE>),
     Cond(i8, Box<PE>, Box<PE>),
+    /// `(using this.f() in e)`, `(using this.g() in e)` (feature `use_pure`).
+    UsingF(Box<PE>),
+    UsingG(Box<PE>),
 }
 
 /// A pure body: an expression, inside `opening this.p() in …` or not (nested `opening`s of the
@@ -140,6 +148,9 @@ enum T {
     MoveAO,
     MoveOA,
     MoveOO,
+    /// `use a.f();`, `use a.g();` (feature `use_pure`).
+    UseF,
+    UseG,
 }
 
 /// A mutator `n(A o, A q)` moving permissions between two objects: its precondition and
@@ -236,6 +247,7 @@ fn post(f: Features) -> BoxedStrategy<Post> {
     if f.untouched_cond {
         us.push((3, Just(U::CondB).boxed()));
         us.push((2, Just(U::CondV).boxed()));
+        us.push((2, Just(U::CondX).boxed()));
     }
     let u = proptest::strategy::Union::new_weighted(us);
     // `untouched` and the boolean facts it might leak come often, so that a clause after an
@@ -257,14 +269,15 @@ fn post(f: Features) -> BoxedStrategy<Post> {
     .boxed()
 }
 
-/// A pure body; `calls_f` allows `f()` (in `f` itself, or in `g` which precedes `f`).
-fn pure_body(calls_g: bool, calls_f: bool) -> BoxedStrategy<PureBody> {
-    (any::<bool>(), pure_expr(calls_g, calls_f))
+/// A pure body; `calls_f` allows `f()` (in `f` itself, or in `g` which precedes `f`);
+/// `using` allows `using` of either method.
+fn pure_body(calls_g: bool, calls_f: bool, using: bool) -> BoxedStrategy<PureBody> {
+    (any::<bool>(), pure_expr(calls_g, calls_f, using))
         .prop_map(|(opening, expr)| PureBody { opening, expr })
         .boxed()
 }
 
-fn pure_expr(calls_g: bool, calls_f: bool) -> BoxedStrategy<PE> {
+fn pure_expr(calls_g: bool, calls_f: bool, using: bool) -> BoxedStrategy<PE> {
     let mut leaves = vec![Just(PE::X).boxed(), konst().prop_map(PE::K).boxed()];
     if calls_g {
         leaves.push(Just(PE::G).boxed());
@@ -273,15 +286,18 @@ fn pure_expr(calls_g: bool, calls_f: bool) -> BoxedStrategy<PE> {
         leaves.push(Just(PE::F).boxed());
     }
     proptest::strategy::Union::new(leaves)
-        .prop_recursive(2, 6, 2, |inner| {
-            prop_oneof![
-                inner.clone().prop_map(|e| PE::Plus1(Box::new(e))),
-                (konst(), inner.clone(), inner).prop_map(|(k, a, b)| PE::Cond(
-                    k,
-                    Box::new(a),
-                    Box::new(b)
-                )),
-            ]
+        .prop_recursive(2, 6, 2, move |inner| {
+            let mut wrapped = vec![
+                inner.clone().prop_map(|e| PE::Plus1(Box::new(e))).boxed(),
+                (konst(), inner.clone(), inner.clone())
+                    .prop_map(|(k, a, b)| PE::Cond(k, Box::new(a), Box::new(b)))
+                    .boxed(),
+            ];
+            if using {
+                wrapped.push(inner.clone().prop_map(|e| PE::UsingF(Box::new(e))).boxed());
+                wrapped.push(inner.prop_map(|e| PE::UsingG(Box::new(e))).boxed());
+            }
+            proptest::strategy::Union::new(wrapped)
         })
         .boxed()
 }
@@ -290,7 +306,20 @@ fn pre() -> impl Strategy<Value = Pre> {
     prop_oneof![Just(Pre::Acc), Just(Pre::P)]
 }
 
-fn test_stmt() -> impl Strategy<Value = T> {
+fn test_stmt(f: Features) -> BoxedStrategy<T> {
+    if f.use_pure {
+        return prop_oneof![
+            3 => Just(T::UseF),
+            3 => Just(T::UseG),
+            2 => Just(T::CallF),
+            2 => Just(T::CallG),
+            1 => Just(T::AssertFX),
+            1 => Just(T::AssertXK0),
+            1 => Just(T::CallMAgain),
+            1 => Just(T::AssertFalse),
+        ]
+        .boxed();
+    }
     prop_oneof![
         1 => Just(T::AssertXK1),
         1 => Just(T::AssertYK1),
@@ -309,6 +338,7 @@ fn test_stmt() -> impl Strategy<Value = T> {
         1 => Just(T::MoveOA),
         1 => Just(T::MoveOO),
     ]
+    .boxed()
 }
 
 fn accs() -> impl Strategy<Value = Accs> {
@@ -334,11 +364,15 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
         konst().prop_map(PBody::XNe)
     ];
     (
-        (pbody, pre(), pure_body(false, f.recursive_pure)),
-        (pre(), pure_body(true, f.recursive_pure), any::<bool>()),
+        (pbody, pre(), pure_body(false, f.recursive_pure, f.use_pure)),
+        (
+            pre(),
+            pure_body(true, f.recursive_pure, f.use_pure),
+            any::<bool>(),
+        ),
         prop::collection::vec(stmt(f), 0..4),
         (leading_untouched(f), prop::collection::vec(post(f), 0..4)),
-        prop::collection::vec(test_stmt(), 0..4),
+        prop::collection::vec(test_stmt(f), 0..4),
         (
             prop::collection::vec((konst(), konst(), konst(), any::<bool>()), 1..5),
             mover(f),
@@ -440,6 +474,7 @@ fn render_u(u: &U) -> &'static str {
         U::P => "this.p()",
         U::CondB => "b ? acc(this.x) : acc(this.y)",
         U::CondV => "v > 0 ? acc(this.x) : acc(this.y)",
+        U::CondX => "this.x > 0 ? acc(this.y) : acc(this.x)",
     }
 }
 
@@ -468,6 +503,8 @@ fn render_pe(e: &PE) -> String {
         PE::F => "this.f()".into(),
         PE::Plus1(e) => format!("{} + 1", render_pe(e)),
         PE::Cond(k, a, b) => format!("(this.x > {k} ? {} : {})", render_pe(a), render_pe(b)),
+        PE::UsingF(e) => format!("(using this.f() in {})", render_pe(e)),
+        PE::UsingG(e) => format!("(using this.g() in {})", render_pe(e)),
     }
 }
 
@@ -531,6 +568,8 @@ fn render_t(i: usize, t: &T) -> String {
         T::MoveAO => "a.n(a, o);",
         T::MoveOA => "a.n(o, a);",
         T::MoveOO => "a.n(o, o);",
+        T::UseF => "use a.f();",
+        T::UseG => "use a.g();",
     };
     s.to_string()
 }
@@ -785,7 +824,8 @@ fn fuzz(class: &str, features: Features, default_cases: u32) {
     let counts = std::cell::RefCell::new(Counts {
         rejected_allowed: features.assign_params
             || features.untouched_cond
-            || features.recursive_pure,
+            || features.recursive_pure
+            || features.use_pure,
         ..Counts::default()
     });
     let result = runner.run(&program(features), |p| {
@@ -869,6 +909,32 @@ fn hole_3_recursive_pure_calls_inside_opening() {
     );
 }
 
+#[test]
+fn use_and_using_of_pure_methods_including_recursion() {
+    fuzz(
+        "use_pure",
+        Features {
+            use_pure: true,
+            ..Features::default()
+        },
+        100,
+    );
+}
+
+#[test]
+fn untouched_with_a_conditional_and_recursive_use() {
+    fuzz(
+        "untouched_cond+use_pure",
+        Features {
+            untouched_cond: true,
+            use_pure: true,
+            recursive_pure: true,
+            ..Features::default()
+        },
+        60,
+    );
+}
+
 /// Every example of `examples/idf/` that verifies runs without a violation (the hand-written
 /// counterpart of the generated programs); at least the paper's Figures 2, 3, 9 and 10 run.
 #[test]
@@ -907,7 +973,7 @@ fn verified_examples_run_without_violations() {
 }
 
 /// The mutants of the snapshot examples (open/close identity, `fromT`/`toT` injectivity, pair
-/// snapshots, `untouched` over a conditional) fail in the verifier (their `.expected` files)
+/// snapshots, `untouched` over a conditional) and of `return` in a loop and `join` in a branch fail in the verifier (their `.expected` files)
 /// and their runs violate a check: the executor agrees with the verdict on both sides.
 #[test]
 fn snapshot_mutants_violate_a_check_at_run_time() {
@@ -917,6 +983,8 @@ fn snapshot_mutants_violate_a_check_at_run_time() {
         "snapshot_injective",
         "snapshot_pair",
         "untouched_cond_values",
+        "return_in_loop",
+        "join_in_branch",
     ] {
         let verified = std::fs::read_to_string(dir.join(format!("{name}.idf"))).unwrap();
         let report = symex_idf::verify_source(&verified, Default::default()).unwrap();

@@ -3,7 +3,7 @@
 
 use super::decimal::{read_decimal, ByteSource, Numeral};
 use super::{ret_width, Model};
-use crate::bug::End;
+use crate::bug::{End, Halt};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::program::Program;
 use crate::state::State;
@@ -99,6 +99,18 @@ impl<D: Domain> ByteSource<D> for MemoryBytes<'_, D> {
     }
 }
 
+/// Ends the call when this thread's budget (deadline, memory) is spent: the byte loops below may run
+/// over objects of hundreds of MiB, and one call is one step of the exploration, which checks its
+/// limits only between steps.
+fn within_budget() -> Result<(), End> {
+    match crate::budget::poll() {
+        Some(why) => Err(End::Halt(Halt::Limit(format!(
+            "{why} (inside a string or memory library function)"
+        )))),
+        None => Ok(()),
+    }
+}
+
 /// Decides whether byte value `b` (8 bits) equals `c`.
 fn byte_is<D: Domain>(st: &mut State<D>, b: &D::Val, c: &D::Val) -> bool {
     let eq = st.dom.cmp(CmpOp::Eq, 8, b, c);
@@ -119,6 +131,7 @@ pub(super) fn length<D: Domain>(
     let zero = nul(st);
     let mut i = 0;
     while max.is_none_or(|m| i < m) {
+        within_budget()?;
         let b = st.load_byte_at(prog, s, i)?;
         if byte_is(st, &b, &zero) {
             break;
@@ -142,6 +155,7 @@ fn compare<D: Domain>(
     let zero = nul(st);
     let mut i = 0;
     while n.is_none_or(|n| i < n) {
+        within_budget()?;
         let ca = st.load_byte_at(prog, a, i)?;
         let cb = st.load_byte_at(prog, b, i)?;
         if !byte_is(st, &ca, &cb) {
@@ -169,6 +183,7 @@ fn copy_string<D: Domain>(
     let mut i = 0;
     let mut ended = false;
     while n.is_none_or(|n| i < n) {
+        within_budget()?;
         let c = if ended {
             zero.clone()
         } else {
@@ -199,6 +214,7 @@ fn find_char<D: Domain>(
     let zero = nul(st);
     let mut found = None;
     for i in 0.. {
+        within_budget()?;
         let b = st.load_byte_at(prog, s, i)?;
         if byte_is(st, &b, c) {
             found = Some(i);
@@ -227,6 +243,7 @@ fn find_string<D: Domain>(
     for i in 0.. {
         let mut j = 0;
         loop {
+            within_budget()?;
             let nb = st.load_byte_at(prog, n, j)?;
             if byte_is(st, &nb, &zero) {
                 return Ok(st.ptr_add(h, i));

@@ -179,7 +179,7 @@ impl Ctx<'_> {
             } => {
                 let c = self.expect_ty(cond, &Type::Bool, "a `while` condition")?;
                 let inv = self.assertions(invariants, Mode::Spec, span)?;
-                let b = self.block(body, false)?;
+                let b = self.block(body, in_method)?;
                 let mut modified = Vec::new();
                 assigned_vars(&b, &mut modified);
                 modified.retain(|n| self.lookup(n).is_some());
@@ -219,7 +219,7 @@ impl Ctx<'_> {
             StmtKind::Return(e) => {
                 let Some(ret) = self.result.clone().filter(|_| in_method) else {
                     return Err(Diagnostic::error(
-                        "`return` outside of a method that returns a value (or inside a loop)",
+                        "`return` outside of a method that returns a value",
                         span,
                     )
                     .with_label("unexpected `return`"));

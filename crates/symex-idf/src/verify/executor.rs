@@ -202,8 +202,8 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                 st,
                 &tc,
                 k,
-                |v, st, k| exec_seq(v, st, a, k),
-                |v, st, k| exec_seq(v, st, b, k),
+                |v, st, k| joiner::exec_body(v, st, a, k),
+                |v, st, k| joiner::exec_body(v, st, b, k),
             )
         }),
         StmtKind::While {
@@ -245,7 +245,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
         StmtKind::Join(phi) => Err(v.fail(
             &state,
             phi.span,
-            "`join` is only supported at the top level of a method body",
+            "internal error: `join` reached outside the block rule of `joiner::exec_body`",
         )),
         StmtKind::Return(e) => eval(v, state, e, &mut |v, mut st, t| {
             st.set_var("result", t);

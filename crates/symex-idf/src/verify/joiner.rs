@@ -8,7 +8,7 @@ use super::terms::{fresh, snap_sort};
 use super::{consumer, producer, Obligation, State, VResult, Verifier, K};
 use crate::ir::{Assertion, Expr, Span, Stmt, StmtKind};
 
-/// Executes a method body whose top level may contain `join φ;`: every path to the join must
+/// Executes a block (a method body, a branch, a loop body) that may contain `join φ;`: every path to the join must
 /// satisfy φ (and ends there); the statements after it are verified once, from a state that
 /// holds exactly φ, with every variable the paths before could have changed made fresh.
 pub fn exec_body(v: &mut Verifier, state: State, stmts: &[Stmt], k: K<()>) -> VResult {
@@ -94,12 +94,25 @@ pub fn exec_while(
         let mut iteration = havocked.clone();
         iteration.heap = Heap::default();
         assume_invariant_and(v, iteration, invariant, cond, true, &mut |v, s, ()| {
-            exec_seq(v, s, body, &mut |v, end, ()| {
+            exec_body(v, s, body, &mut |v, end, ()| {
+                if end.returned {
+                    // `return` inside the loop: the method ends here, with the frame back.
+                    return k(v, with_frame(end, &framed.heap), ());
+                }
                 consumer::consume(v, end, invariant, &kept_ob, &mut |_, _, _| Ok(()))
             })
         })?;
         assume_invariant_and(v, havocked, invariant, cond, false, k)
     })
+}
+
+/// `state` with the chunks of `frame` (what the loop did not hand to its iterations) added back.
+fn with_frame(mut state: State, frame: &Heap) -> State {
+    for c in frame.iter() {
+        let allocated = state.allocated.contains(c.recv());
+        state.heap.add(c.clone(), allocated);
+    }
+    state
 }
 
 /// Produces the invariant (with a fresh snapshot) and assumes the loop condition, or its
