@@ -11,7 +11,8 @@ expected verdicts scored here come from this script's own reading). The task's `
 (`clang-14 -m32`, 4-byte pointers and size_t), LP64 ones for x86-64. `--data-model ILP32` keeps the
 tasks of one data model only.
 
-Each FALSE is confirmed by replaying its test on a native build (`symex replay --native`); the native
+Each FALSE's GraphML witness (`--witness`) is checked by scripts/check_witness.py (well-formed, hash,
+lines, and its nondet values reproducing the violation on the native build). Each FALSE is confirmed by replaying its test on a native build (`symex replay --native`); the native
 build reads uninitialised memory as zero, so a test giving it other values is replayed with them zeroed
 ("agrees, uninit as zero" when that run reaches the violation too).
 
@@ -82,8 +83,9 @@ def rows(filt, data_model="", prop=""):
 
 def run(symex, r, limit, outdir, confirm):
     task = os.path.join(BENCH, r["input"])
+    witness = os.path.join(outdir, "witness.graphml")
     cmd = [symex, "check", "--property", r["property_file"], "--max-time", str(limit), "--json",
-           "--out", outdir, r["task_file"]]
+           "--out", outdir, "--witness", witness, r["task_file"]]
     start = time.time()
     native = ""
     try:
@@ -98,6 +100,7 @@ def run(symex, r, limit, outdir, confirm):
             o = {}
         if verdict.startswith("FALSE") and confirm:
             native = confirm_natively(symex, r, task, o.get("test"))
+            native += "; " + check_witness(symex, task, witness, o.get("kind"))
     except subprocess.TimeoutExpired:
         verdict = "TIMEOUT"
     return verdict, time.time() - start, native
@@ -127,6 +130,17 @@ def confirm_natively(symex, r, task, test):
     if out.get("kind") == "not-reproducible":
         return "not reproducible"
     return "native: " + what
+
+
+def check_witness(symex, task, witness, kind):
+    """scripts/check_witness.py on a FALSE's GraphML witness: 'witness agrees' when it is well-formed and
+    its nondet values reproduce the violation on the native build, else why not."""
+    if not os.path.exists(witness):
+        return "no witness"
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "check_witness.py"), witness, task,
+                        "--expect-kind", kind or "", "--symex", symex],
+                       capture_output=True, text=True)
+    return "witness agrees" if p.returncode == 0 else p.stdout.strip() or p.stderr.strip()[-200:]
 
 
 def replay_natively(symex, r, task, test):
@@ -216,7 +230,8 @@ def main():
             counts["wrong " + ("true" if verdict == "TRUE" else "false")] += 1
         else:
             counts["unknown"] += 1
-        disagrees = not (native == "" or native.startswith("agrees"))
+        disagrees = not (native == "" or (native.startswith("agrees")
+                                           and native.endswith("witness agrees")))
         disagreements += disagrees
         print("%-62s %-16s %-14s %-22s %6.1fs %5d  %s%s%s" % (
             r["task"], r["property"], exp, verdict, secs, pts, native,

@@ -51,6 +51,9 @@ pub struct CheckArgs {
     /// The task file's property this process checks (`task.rs` runs one process per property).
     #[arg(long, hide = true)]
     pub task_property: Option<usize>,
+    /// Write a violation witness for a FALSE verdict to FILE (SV-COMP's GraphML 1.0 format).
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<PathBuf>,
 }
 
 /// Which of `main(argc, argv, envp)`'s parameters the program reads. At `-O0` clang spills each parameter to
@@ -350,6 +353,10 @@ fn report_by(
         ("false", _) => "FALSE".to_string(),
         _ => "UNKNOWN".to_string(),
     };
+    let witness = match (verdict, bug, &test, &args.witness) {
+        ("false", Some((b, sub)), Some(t), Some(w)) => Some(write_witness(args, b, sub, t, w)),
+        _ => None,
+    };
     if args.json {
         let mut o = json!({
             "command": "check",
@@ -365,6 +372,11 @@ fn report_by(
             o["message"] = json!(b.message);
             o["test"] = json!(test);
         }
+        match &witness {
+            Some(Ok(w)) => o["witness"] = json!(w),
+            Some(Err(why)) => o["witness_error"] = json!(why),
+            None => {}
+        }
         if !reasons.is_empty() {
             o["reasons"] = json!(reasons);
         }
@@ -378,6 +390,11 @@ fn report_by(
                 println!("violation: {b}");
                 if let Some(t) = &test {
                     println!("test: {t}");
+                }
+                match &witness {
+                    Some(Ok(w)) => println!("witness: {w}"),
+                    Some(Err(why)) => println!("witness not written: {why}"),
+                    None => {}
                 }
             }
             for r in reasons.iter() {
@@ -394,4 +411,38 @@ fn report_by(
         "false" => 1,
         _ => 3,
     }
+}
+
+/// Writes the GraphML violation witness of the violation's test `test` to `to`; returns its path.
+fn write_witness(
+    args: &CheckArgs,
+    bug: &symex_engine::Bug,
+    sub: Option<&str>,
+    test: &str,
+    to: &std::path::Path,
+) -> Result<String, String> {
+    let p = args.property.ok_or("no property")?;
+    let t = symex_engine::TestFile::load(std::path::Path::new(test))?;
+    let module = args
+        .explore
+        .frontend
+        .load(&args.file)
+        .map_err(|e| e.to_string())?;
+    let prog = crate::property::program(module, p);
+    let checks = Checks {
+        overflow: p == Property::NoOverflow,
+        leaks: p == Property::ValidMemsafety,
+        symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
+        ..Checks::default()
+    };
+    let task = crate::witness::Task {
+        program: &args.file,
+        property: p,
+        subproperty: sub,
+        data_model: args.data_model,
+        violation_line: bug.loc.line,
+    };
+    let g = crate::witness::graphml(&prog, &t, &args.explore.entry, checks, &task)?;
+    std::fs::write(to, g).map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(to.display().to_string())
 }

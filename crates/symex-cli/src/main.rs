@@ -21,6 +21,7 @@ mod task;
 mod term;
 mod verify;
 mod verify_run;
+mod witness;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]

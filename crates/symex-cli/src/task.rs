@@ -213,6 +213,12 @@ pub fn main(args: CheckArgs) -> i32 {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
+    if args.witness.is_some() && chosen.len() > 1 {
+        return fail(&format!(
+            "{}: --witness writes the witness of one property; select it with --property",
+            args.file.display()
+        ));
+    }
     let mut results = Vec::new();
     let mut error = false;
     for tp in &chosen {
@@ -303,7 +309,7 @@ fn print(args: &CheckArgs, task: &Task, results: &[Value]) {
     for r in results {
         let line = verdict_line(r);
         if !args.quiet {
-            for key in ["message", "test"] {
+            for key in ["message", "test", "witness", "witness_error"] {
                 if let Some(v) = r[key].as_str() {
                     println!("  {key}: {v}");
                 }

@@ -1,0 +1,247 @@
+//! Violation witnesses in SV-COMP's GraphML 1.0 format (`check --witness FILE.graphml`): the path of a
+//! FALSE verdict as an automaton from the entry to the violation whose edges carry the source line of
+//! each `__VERIFIER_nondet_*` call and its return value (`assumption` `\result == V;` with
+//! `assumption.resultfunction`). The path is the concrete replay of the violation's test, recorded by
+//! stepping the reference interpreter, so each value is the one the call returned on the replayed run.
+
+use crate::check::DataModel;
+use crate::property::Property;
+use std::fmt::Write as _;
+use std::path::Path;
+use symex_engine::concrete::Concrete;
+use symex_engine::{Checks, End, Program, State, TestFile};
+use symex_ir::{Callee, Inst};
+
+/// One `__VERIFIER_nondet_*` call of the replayed run.
+struct NondetCall {
+    line: u32,
+    function: String,
+    scope: String,
+    value: i128,
+}
+
+/// The nondet calls of a concrete run of `test`, in order, and how the run ended.
+fn nondet_calls(
+    prog: &Program,
+    test: &TestFile,
+    entry: &str,
+    checks: Checks,
+) -> (Vec<NondetCall>, End) {
+    let mut st = State::new(prog, Concrete::new(test.inputs.clone()), checks);
+    st.set_stdin_size(symex_engine::stdin::stdin_size(&test.inputs));
+    symex_engine::symargs::attach_from_inputs(&mut st, &test.inputs);
+    let mut calls = Vec::new();
+    if let Err(e) = st.start(prog, entry) {
+        return (calls, e);
+    }
+    // A generous step bound: the run is the replay of a test that already ended in the violation.
+    for _ in 0..50_000_000u64 {
+        let pending = pending_nondet(&st, prog);
+        if let Err(e) = st.step(prog) {
+            return (calls, e);
+        }
+        if let Some((depth, dst, line, function, scope, width, signed)) = pending {
+            if let Some(f) = st.frames.get(depth - 1) {
+                let raw = f.regs[dst as usize];
+                calls.push(NondetCall {
+                    line,
+                    function,
+                    scope,
+                    value: as_c_value(raw, width, signed),
+                });
+            }
+        }
+    }
+    (
+        calls,
+        End::Halt(symex_engine::Halt::Limit("step bound".into())),
+    )
+}
+
+type Pending = (usize, u32, u32, String, String, u32, bool);
+
+/// The nondet call the next step makes, if any: frame depth, result slot, line, callee, caller, result
+/// width and signedness.
+fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
+    let f = st.frames.last()?;
+    let func = prog.module.func(f.func);
+    let b = &func.body.as_ref()?.blocks[f.block.0 as usize];
+    let Inst::Call(call) = b.insts.get(f.inst as usize)? else {
+        return None;
+    };
+    let Callee::Direct(id) = call.callee else {
+        return None;
+    };
+    let name = &prog.module.func(id).name;
+    let ty = name.strip_prefix("__VERIFIER_nondet_")?;
+    let dst = call.dst?;
+    let width = prog.width(call.ret).unwrap_or(32);
+    let signed = !(ty.starts_with('u') || ty == "bool" || ty == "pointer" || ty == "size_t");
+    Some((
+        st.frames.len(),
+        dst.0,
+        b.locs[f.inst as usize].line,
+        name.clone(),
+        func.name.clone(),
+        width,
+        signed,
+    ))
+}
+
+/// The value of `width` bits as the C type reads it.
+fn as_c_value(raw: u128, width: u32, signed: bool) -> i128 {
+    let w = width.clamp(1, 64);
+    let v = raw & ((1u128 << w) - 1);
+    if signed && v >> (w - 1) == 1 {
+        v as i128 - (1i128 << w)
+    } else {
+        v as i128
+    }
+}
+
+/// SV-COMP's specification text of a property (the `.prp` file's line).
+fn specification(p: Property, sub: Option<&str>) -> String {
+    let inner = match (p, sub) {
+        (Property::UnreachCall, _) => "G ! call(reach_error())".to_string(),
+        (Property::ValidMemsafety, Some(s)) => format!("G {s}"),
+        (Property::ValidMemsafety, None) => "G valid-deref".to_string(),
+        (Property::NoOverflow, _) => "G ! overflow".to_string(),
+        (Property::Termination, _) => "F end".to_string(),
+    };
+    format!("CHECK( init(main()), LTL({inner}) )")
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// SHA-256 of the program file, as SV-COMP's `programhash`.
+pub fn program_hash(file: &Path) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// What a witness says besides the path.
+pub struct Task<'a> {
+    pub program: &'a Path,
+    pub property: Property,
+    pub subproperty: Option<&'a str>,
+    pub data_model: DataModel,
+    pub violation_line: u32,
+}
+
+/// The GraphML violation witness of the run of `test` on `prog`. `Err` when the replay does not end in
+/// the violation (no witness is better than one that leads elsewhere).
+pub fn graphml(
+    prog: &Program,
+    test: &TestFile,
+    entry: &str,
+    checks: Checks,
+    task: &Task<'_>,
+) -> Result<String, String> {
+    let (calls, end) = nondet_calls(prog, test, entry, checks);
+    if !matches!(end, End::Bug(_)) {
+        return Err(format!(
+            "the replay of the violation's test ended otherwise: {end:?}"
+        ));
+    }
+    let hash = program_hash(task.program)?;
+    let arch = match task.data_model {
+        DataModel::Ilp32 => "32bit",
+        DataModel::Lp64 => "64bit",
+    };
+    let mut g = String::new();
+    g.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    g.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
+    let keys = [
+        ("witness-type", "graph", "string"),
+        ("sourcecodelang", "graph", "string"),
+        ("producer", "graph", "string"),
+        ("specification", "graph", "string"),
+        ("programfile", "graph", "string"),
+        ("programhash", "graph", "string"),
+        ("architecture", "graph", "string"),
+        ("creationtime", "graph", "string"),
+        ("entry", "node", "boolean"),
+        ("violation", "node", "boolean"),
+        ("startline", "edge", "int"),
+        ("assumption", "edge", "string"),
+        ("assumption.scope", "edge", "string"),
+        ("assumption.resultfunction", "edge", "string"),
+    ];
+    for (name, on, ty) in keys {
+        let _ = writeln!(
+            g,
+            " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{name}\"/>"
+        );
+    }
+    g.push_str(" <graph edgedefault=\"directed\">\n");
+    let data = |k: &str, v: &str| format!("  <data key=\"{k}\">{}</data>\n", xml_escape(v));
+    g.push_str(&data("witness-type", "violation_witness"));
+    g.push_str(&data("sourcecodelang", "C"));
+    g.push_str(&data(
+        "producer",
+        &format!("symex {}", env!("CARGO_PKG_VERSION")),
+    ));
+    g.push_str(&data(
+        "specification",
+        &specification(task.property, task.subproperty),
+    ));
+    g.push_str(&data("programfile", &task.program.display().to_string()));
+    g.push_str(&data("programhash", &hash));
+    g.push_str(&data("architecture", arch));
+    g.push_str(&data("creationtime", &creation_time()));
+    g.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    for (i, c) in calls.iter().enumerate() {
+        let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
+        let _ = write!(
+            g,
+            "  <edge source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{}</data>\n   <data key=\"assumption\">\\result == {};</data>\n   <data key=\"assumption.scope\">{}</data>\n   <data key=\"assumption.resultfunction\">{}</data>\n  </edge>\n",
+            i + 1,
+            c.line,
+            c.value,
+            xml_escape(&c.scope),
+            xml_escape(&c.function)
+        );
+    }
+    let last = calls.len();
+    let _ = write!(
+        g,
+        "  <node id=\"N{v}\">\n   <data key=\"violation\">true</data>\n  </node>\n  <edge source=\"N{last}\" target=\"N{v}\">\n   <data key=\"startline\">{}</data>\n  </edge>\n",
+        task.violation_line,
+        v = last + 1
+    );
+    g.push_str(" </graph>\n</graphml>\n");
+    Ok(g)
+}
+
+/// The current UTC time in ISO 8601 (`creationtime`).
+fn creation_time() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}

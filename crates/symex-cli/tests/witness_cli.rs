@@ -1,0 +1,141 @@
+//! `symex check --witness FILE`: the GraphML violation witness of every FALSE is checked by
+//! `scripts/check_witness.py`, which shares nothing with the writer: Python's XML parser, the required
+//! graph data, the program's SHA-256, every line, the path from the entry to the violation node, and the
+//! nondet values along it fed to the native build (clang-14 with sanitizers) reproducing the violation.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod common;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `check --witness` on `program`: the JSON object and the witness file.
+fn check_with_witness(
+    dir: &Path,
+    program: &Path,
+    property: &str,
+    extra: &[&str],
+) -> (Value, PathBuf) {
+    let w = dir.join("witness.graphml");
+    let o = common::symex()
+        .args(["check", "--json", "--property", property])
+        .arg(program)
+        .arg("--witness")
+        .arg(&w)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let v: Value = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&o.stderr)));
+    (v, w)
+}
+
+/// `scripts/check_witness.py`'s verdict on a witness (None, with a message, without python3).
+fn independent_check(witness: &Path, program: &Path, kind: &str) -> Option<(bool, String)> {
+    let o = match Command::new("python3")
+        .arg(root().join("scripts/check_witness.py"))
+        .arg(witness)
+        .arg(program)
+        .args([
+            "--expect-kind",
+            kind,
+            "--symex",
+            env!("CARGO_BIN_EXE_symex"),
+        ])
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("skipped: no python3 ({e})");
+            return None;
+        }
+    };
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    Some((o.status.success(), out))
+}
+
+#[test]
+fn every_false_has_a_witness_the_independent_checker_and_the_native_build_confirm() {
+    let cases: [(PathBuf, &str, &[&str]); 4] = [
+        (
+            common::example("check/tasks", "leak_after_error.c"),
+            "unreach-call",
+            &["--data-model", "ILP32"],
+        ),
+        // (a leak found at `abort`, as in `leak_after_error.c`, LeakSanitizer does not look for)
+        (
+            common::example("check", "leak_false.c"),
+            "valid-memsafety",
+            &[],
+        ),
+        (
+            common::example("check", "memsafety_false.c"),
+            "valid-memsafety",
+            &[],
+        ),
+        (
+            common::example("check", "overflow_false.c"),
+            "no-overflow",
+            &[],
+        ),
+    ];
+    for (program, property, extra) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (v, w) = check_with_witness(dir.path(), &program, property, extra);
+        assert_eq!(v["verdict"], "false", "{v}");
+        assert_eq!(v["witness"].as_str(), Some(w.to_str().unwrap()), "{v}");
+        let kind = v["kind"].as_str().unwrap();
+        let Some((ok, out)) = independent_check(&w, &program, kind) else {
+            return;
+        };
+        if out.contains("clang-14") && !ok {
+            eprintln!("skipped: no native build ({out})");
+            return;
+        }
+        assert!(ok, "{}: {property}: {out}", program.display());
+        assert!(out.contains("the native build reproduces"), "{out}");
+    }
+}
+
+/// The checker is not a rubber stamp: a witness whose nondet value is changed, or whose program changed
+/// (another hash), is rejected.
+#[test]
+fn a_tampered_witness_is_rejected() {
+    let program = common::example("check/tasks", "leak_after_error.c");
+    let dir = tempfile::tempdir().unwrap();
+    let (v, w) = check_with_witness(
+        dir.path(),
+        &program,
+        "unreach-call",
+        &["--data-model", "ILP32"],
+    );
+    let kind = v["kind"].as_str().unwrap();
+    let text = std::fs::read_to_string(&w).unwrap();
+    // The one nondet value makes `x % 100 == 42`; one more does not.
+    let start = text.find("\\result == ").unwrap() + "\\result == ".len();
+    let end = start + text[start..].find(';').unwrap();
+    let value: i64 = text[start..end].parse().unwrap();
+    let tampered = dir.path().join("tampered.graphml");
+    std::fs::write(
+        &tampered,
+        format!("{}{}{}", &text[..start], value + 1, &text[end..]),
+    )
+    .unwrap();
+    let Some((ok, out)) = independent_check(&tampered, &program, kind) else {
+        return;
+    };
+    assert!(!ok, "{out}");
+    let copy = dir.path().join("changed.c");
+    std::fs::write(&copy, std::fs::read_to_string(&program).unwrap() + "\n").unwrap();
+    let Some((ok, out)) = independent_check(&w, &copy, kind) else {
+        return;
+    };
+    assert!(!ok && out.contains("programhash"), "{out}");
+}
