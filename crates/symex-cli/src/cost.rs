@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use symex_cost::measure::{self, Measurement};
 use symex_cost::{analyse, program, Input, Options, Report, SizeMode};
 use symex_its::print;
-use symex_its::termcomp::{Lower, Upper, WorstCase};
+use symex_its::termcomp::WorstCase;
 use symex_term::rules::Semantics;
 
 #[derive(Args, Debug)]
@@ -111,11 +111,7 @@ pub fn main(args: CostArgs) -> i32 {
 fn answer(r: &Report) -> String {
     match &r.found {
         // The competition's grammar: `O(n^1)`, and `?` for an exponential bound.
-        Some(f) => WorstCase {
-            lower: Lower::Unknown,
-            upper: Upper::of(&f.complexity.bound),
-        }
-        .to_string(),
+        Some(f) => WorstCase::upper_bound(&f.complexity.bound).to_string(),
         None => "MAYBE".into(),
     }
 }

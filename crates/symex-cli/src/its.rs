@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use symex_its::complexity;
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
-use symex_its::termcomp::{Lower, Upper, WorstCase};
+use symex_its::termcomp::WorstCase;
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
@@ -393,7 +393,7 @@ fn complexity_answer(
         match &finite {
             Some((c, a)) => {
                 out["bound"] = json!(a);
-                out["answer"] = json!(worst_case_line(&c.bound));
+                out["answer"] = json!(WorstCase::upper_bound(&c.bound).to_string());
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -410,7 +410,7 @@ fn complexity_answer(
     } else {
         match &finite {
             Some((c, a)) => {
-                println!("{}", worst_case_line(&c.bound));
+                println!("{}", WorstCase::upper_bound(&c.bound));
                 if !args.quiet {
                     println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
@@ -438,16 +438,6 @@ fn complexity_answer(
     } else {
         3
     }
-}
-
-/// The competition's first line for a proven upper bound (`O(n^1)`, not `O(n)`; an
-/// exponential bound has no word there and is `?`, its expression follows in the proof).
-fn worst_case_line(bound: &symex_its::bound::Bound) -> String {
-    let w = WorstCase {
-        lower: Lower::Unknown,
-        upper: Upper::of(bound),
-    };
-    w.to_string()
 }
 
 /// When the check for inescapable SCCs before the provers gives up: it is meant to be

@@ -40,6 +40,16 @@ pub struct WorstCase {
     pub upper: Upper,
 }
 
+impl WorstCase {
+    /// The answer for a proven upper bound and no lower bound: `WORST_CASE(?, U)`.
+    pub fn upper_bound(bound: &Bound) -> WorstCase {
+        WorstCase {
+            lower: Lower::Unknown,
+            upper: Upper::of(bound),
+        }
+    }
+}
+
 impl Upper {
     /// The competition's word for a proven bound: an exponential bound is a true statement the
     /// grammar cannot express, so it is `?` (the bound itself follows in the proof).
