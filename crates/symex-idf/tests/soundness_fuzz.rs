@@ -364,8 +364,10 @@ fn pre() -> impl Strategy<Value = Pre> {
 fn test_stmt(f: Features) -> BoxedStrategy<T> {
     if f.arrays {
         return prop_oneof![
-            3 => (0u8..3, 0u8..3).prop_map(|(i, j)| T::CallW(i, j)),
-            4 => (0u8..3, 0u8..3).prop_map(|(i, k)| T::AssertC(i, k)),
+            4 => call_w(),
+            // Mostly the element's value before the calls, which `untouched` keeps.
+            3 => (0u8..3).prop_map(|i| T::AssertC(i, i)),
+            1 => (0u8..3, 0u8..3).prop_map(|(i, k)| T::AssertC(i, k)),
             1 => Just(T::CallMAgain),
             1 => Just(T::AssertFalse),
         ]
@@ -405,6 +407,25 @@ fn test_stmt(f: Features) -> BoxedStrategy<T> {
     .boxed()
 }
 
+/// `a.w(c, i, j, k1)`, half the time with `i = j`.
+fn call_w() -> BoxedStrategy<T> {
+    prop_oneof![
+        (0u8..3).prop_map(|i| T::CallW(i, i)),
+        (0u8..3, 0u8..3).prop_map(|(i, j)| T::CallW(i, j)),
+    ]
+    .boxed()
+}
+
+/// The driver's statements after `a.m(k1, b1)`; with `arrays`, a call of `w` comes first.
+fn driver(f: Features) -> BoxedStrategy<Vec<T>> {
+    if !f.arrays {
+        return prop::collection::vec(test_stmt(f), 0..4).boxed();
+    }
+    (call_w(), prop::collection::vec(test_stmt(f), 0..5))
+        .prop_map(|(call, rest)| std::iter::once(call).chain(rest).collect())
+        .boxed()
+}
+
 fn accs() -> impl Strategy<Value = Accs> {
     prop_oneof![Just(Accs::O), Just(Accs::Q), Just(Accs::Both)]
 }
@@ -422,17 +443,18 @@ fn mover(f: Features) -> BoxedStrategy<Mover> {
 }
 
 fn array_stmt() -> BoxedStrategy<AS> {
+    // The writes that leave the contents as they were (for some `i`, `j`) come more often.
     let leaf = prop_oneof![
-        Just(AS::ReadBack),
-        Just(AS::CopyJToI),
-        Just(AS::CopyIToJ),
-        Just(AS::SetI),
-        Just(AS::SetJPlus1),
-        Just(AS::Bump0),
-        Just(AS::Swap),
-        Just(AS::WriteAndRestore),
+        2 => Just(AS::ReadBack),
+        2 => Just(AS::CopyJToI),
+        1 => Just(AS::CopyIToJ),
+        1 => Just(AS::SetI),
+        1 => Just(AS::SetJPlus1),
+        1 => Just(AS::Bump0),
+        2 => Just(AS::Swap),
+        2 => Just(AS::WriteAndRestore),
     ];
-    leaf.prop_recursive(2, 8, 3, |inner| {
+    leaf.prop_recursive(1, 4, 2, |inner| {
         let block = prop::collection::vec(inner, 0..3);
         (konst(), block.clone(), block).prop_map(|(k, a, b)| AS::IfV(k, a, b))
     })
@@ -443,7 +465,7 @@ fn array_mutator(f: Features) -> BoxedStrategy<Option<ArrayMutator>> {
     if !f.arrays {
         return Just(None).boxed();
     }
-    let rel = prop_oneof![Just(Rel::Any), Just(Rel::Same), Just(Rel::Different)];
+    let rel = prop_oneof![1 => Just(Rel::Any), 2 => Just(Rel::Same), 1 => Just(Rel::Different)];
     let clause = prop_oneof![
         4 => Just(AP::Untouched),
         1 => Just(AP::IEqV),
@@ -453,12 +475,18 @@ fn array_mutator(f: Features) -> BoxedStrategy<Option<ArrayMutator>> {
         1 => Just(AP::ZeroEqOld),
         1 => Just(AP::LengthEqOld),
     ];
+    // Most postconditions start with `untouched`, and a third of the bodies are empty, so that
+    // callers often rely on `untouched` (the repairs drop the clauses a body breaks).
     (
         rel,
-        prop::collection::vec(array_stmt(), 0..4),
-        prop::collection::vec(clause, 0..4),
+        prop_oneof![1 => Just(Vec::new()), 2 => prop::collection::vec(array_stmt(), 1..3)],
+        prop::option::weighted(0.75, Just(AP::Untouched)),
+        prop::collection::vec(clause, 0..3),
     )
-        .prop_map(|(rel, body, post)| Some(ArrayMutator { rel, body, post }))
+        .prop_map(|(rel, body, first, rest)| {
+            let post = first.into_iter().chain(rest).collect();
+            Some(ArrayMutator { rel, body, post })
+        })
         .boxed()
 }
 
@@ -477,7 +505,7 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
         ),
         prop::collection::vec(stmt(f), 0..4),
         (leading_untouched(f), prop::collection::vec(post(f), 0..4)),
-        prop::collection::vec(test_stmt(f), 0..4),
+        driver(f),
         (
             prop::collection::vec((konst(), konst(), konst(), any::<bool>()), 1..5),
             mover(f),
@@ -485,7 +513,7 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
         ),
     )
         .prop_map(
-            |(
+            move |(
                 (pbody, g_pre, g_body),
                 (f_pre, f_body, v_nonneg),
                 body,
@@ -507,6 +535,25 @@ fn program(f: Features) -> impl Strategy<Value = Prog> {
                 w,
             },
         )
+        .prop_map(move |p| if f.arrays { only_arrays(p) } else { p })
+}
+
+/// The program without what the `arrays` class does not call: `m`'s body and postcondition,
+/// the pure bodies (their failures would use up the repairs).
+fn only_arrays(p: Prog) -> Prog {
+    let simple = PureBody {
+        opening: false,
+        expr: PE::X,
+    };
+    Prog {
+        body: Vec::new(),
+        post: Vec::new(),
+        g_pre: Pre::Acc,
+        g_body: simple.clone(),
+        f_pre: Pre::Acc,
+        f_body: simple,
+        ..p
+    }
 }
 
 /// With `untouched_cond`, half the postconditions start with a conditional `untouched`, so that
@@ -798,6 +845,9 @@ struct Counts {
     first_violation: Option<u64>,
     verifications: u64,
     verified: u64,
+    /// Verified programs whose `w` ensures `untouched(acc(a.elems))` and whose driver calls `w`
+    /// and then reads the array (feature `arrays`).
+    untouched_arrays_read: u64,
     runs: u64,
     completed: u64,
     blocked: u64,
@@ -898,6 +948,8 @@ fn repair(p: &mut Prog, member: &str, part: &str) -> bool {
 /// The program the verifier accepts after at most a few repairs, if any.
 fn verified_version(p: &Prog, counts: &mut Counts) -> Result<Option<Prog>, TestCaseError> {
     let mut p = p.clone();
+
+
     for _ in 0..6 {
         let src = render(&p, p.samples[0]);
         counts.verifications += 1;
@@ -949,6 +1001,16 @@ fn verified_version(p: &Prog, counts: &mut Counts) -> Result<Option<Prog>, TestC
     Ok(None)
 }
 
+fn reads_an_untouched_array(p: &Prog) -> bool {
+    let untouched = p
+        .w
+        .as_ref()
+        .is_some_and(|w| w.post.iter().any(|c| matches!(c, AP::Untouched)));
+    let call = p.test.iter().position(|t| matches!(t, T::CallW(..)));
+    untouched
+        && call.is_some_and(|c| p.test[c..].iter().any(|t| matches!(t, T::AssertC(..))))
+}
+
 /// Verifies the program (repairing it as above) and, when it verifies, runs it on every sample:
 /// a violation is a failure of the case.
 fn check(p: &Prog, counts: &mut Counts) -> Result<(), TestCaseError> {
@@ -957,6 +1019,9 @@ fn check(p: &Prog, counts: &mut Counts) -> Result<(), TestCaseError> {
         return Ok(());
     };
     counts.verified += 1;
+    if reads_an_untouched_array(&p) {
+        counts.untouched_arrays_read += 1;
+    }
     let config = RunConfig {
         max_steps: 100_000,
         max_depth: 200,
@@ -1025,6 +1090,16 @@ fn fuzz(class: &str, features: Features, default_cases: u32) {
          {} verified, {} runs ({} completed, {} stopped by an assume, {} at a limit)",
         c.programs, c.verifications, c.verified, c.runs, c.completed, c.blocked, c.limits
     );
+    if features.arrays {
+        println!(
+            "soundness fuzz [{class}]: {} verified programs read an array after a call ensuring untouched(acc(a.elems))",
+            c.untouched_arrays_read
+        );
+        assert!(
+            c.untouched_arrays_read * 10 >= c.verified,
+            "[{class}] too few verified programs rely on untouched(acc(a.elems)): the generator needs repair"
+        );
+    }
     if c.rejected > 0 {
         println!(
             "soundness fuzz [{class}]: {} programs rejected by the front end",
