@@ -102,16 +102,17 @@ impl fmt::Display for Sort {
     }
 }
 
+type MapDecl = &'static (Sort, Sort);
+
 /// The index and element sorts of a [`Sort::Map`], interned so that `Sort` stays `Copy`
 /// (there are few such sorts in a process).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct MapSort(&'static (Sort, Sort));
+pub struct MapSort(MapDecl);
 
 impl MapSort {
     /// The array sort `index -> element`.
     pub fn new(index: Sort, element: Sort) -> MapSort {
-        static MAPS: OnceLock<Mutex<HashMap<(Sort, Sort), &'static (Sort, Sort)>>> =
-            OnceLock::new();
+        static MAPS: OnceLock<Mutex<HashMap<(Sort, Sort), MapDecl>>> = OnceLock::new();
         let mut maps = MAPS
             .get_or_init(Default::default)
             .lock()

@@ -163,7 +163,9 @@ pub fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
                 {
                     Ok(s)
                 }
-                s @ Sort::Map(m) if args[1].sort() == m.index() && args[2].sort() == m.element() => {
+                s @ Sort::Map(m)
+                    if args[1].sort() == m.index() && args[2].sort() == m.element() =>
+                {
                     Ok(s)
                 }
                 _ => err(op, args, "expects (Array i e, i, e)"),

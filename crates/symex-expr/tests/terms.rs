@@ -351,14 +351,20 @@ fn arrays_between_any_sorts_evaluate_print_and_rewrite() {
     m.insert(&e, Value::default_of(ints));
     assert_eq!(m.eval(&b), Ok(Value::Int(5)));
     // Equal contents are equal values, whatever the order of the writes.
-    let twice = |x: i128, y: i128| zero.store(&i, &Term::int(x)).store(&Term::int(9), &Term::int(y));
+    let twice = |x: i128, y: i128| {
+        zero.store(&i, &Term::int(x))
+            .store(&Term::int(9), &Term::int(y))
+    };
     assert_eq!(m.eval(&twice(1, 2).eq(&twice(1, 2))), Ok(Value::Bool(true)));
     assert_eq!(
         m.eval(&twice(1, 0).eq(&zero.store(&Term::int(3), &Term::int(1)))),
         Ok(Value::Bool(true))
     );
     let v = m.eval(&twice(1, 2)).unwrap();
-    assert_eq!(v.to_string(), "(store (store ((as const (Array Int Int)) 0) 3 1) 9 2)");
+    assert_eq!(
+        v.to_string(),
+        "(store (store ((as const (Array Int Int)) 0) 3 1) 9 2)"
+    );
     assert_eq!(m.eval(&v.to_term().unwrap()), Ok(v));
     let refs = Term::var("refs", Sort::map(Sort::Int, r));
     let smt = symex_expr::to_smtlib2(&[refs.select(&i).eq(&refs.select(&Term::int(0)))]);

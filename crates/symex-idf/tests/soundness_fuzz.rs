@@ -949,7 +949,6 @@ fn repair(p: &mut Prog, member: &str, part: &str) -> bool {
 fn verified_version(p: &Prog, counts: &mut Counts) -> Result<Option<Prog>, TestCaseError> {
     let mut p = p.clone();
 
-
     for _ in 0..6 {
         let src = render(&p, p.samples[0]);
         counts.verifications += 1;
@@ -1002,13 +1001,11 @@ fn verified_version(p: &Prog, counts: &mut Counts) -> Result<Option<Prog>, TestC
 }
 
 fn reads_an_untouched_array(p: &Prog) -> bool {
-    let untouched = p
-        .w
-        .as_ref()
-        .is_some_and(|w| w.post.iter().any(|c| matches!(c, AP::Untouched)));
+    let untouched =
+        p.w.as_ref()
+            .is_some_and(|w| w.post.iter().any(|c| matches!(c, AP::Untouched)));
     let call = p.test.iter().position(|t| matches!(t, T::CallW(..)));
-    untouched
-        && call.is_some_and(|c| p.test[c..].iter().any(|t| matches!(t, T::AssertC(..))))
+    untouched && call.is_some_and(|c| p.test[c..].iter().any(|t| matches!(t, T::AssertC(..))))
 }
 
 /// Verifies the program (repairing it as above) and, when it verifies, runs it on every sample:

@@ -79,14 +79,23 @@ fn arrays_over_integers_and_references_have_their_theory_and_models() {
         assert_eq!(s.must_be_true(&[], &written_back.eq(&e)), Ok(false));
         // Read-over-write at a symbolic index, and equal arrays read equal elements.
         let pc = vec![f.eq(&e.store(&i, &Term::int(4)))];
-        assert_eq!(s.must_be_true(&pc, &f.select(&i).eq(&Term::int(4))), Ok(true));
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&i).eq(&Term::int(4))),
+            Ok(true)
+        );
         let pc = vec![
             f.eq(&e),
             e.select(&Term::int(0)).eq(&Term::int(4)),
             e.select(&i).igt(&Term::int(9)),
-            Term::const_array(ints, &Term::int(7)).store(&j, &i).select(&Term::int(2)).eq(&j),
+            Term::const_array(ints, &Term::int(7))
+                .store(&j, &i)
+                .select(&Term::int(2))
+                .eq(&j),
         ];
-        assert_eq!(s.must_be_true(&pc, &f.select(&Term::int(0)).eq(&Term::int(4))), Ok(true));
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&Term::int(0)).eq(&Term::int(4))),
+            Ok(true)
+        );
         check_model(&mut s, &pc);
         // Elements of an uninterpreted sort.
         let r = Sort::uninterpreted("ref");
