@@ -1255,6 +1255,7 @@ fn snapshot_mutants_violate_a_check_at_run_time() {
         "join_in_branch",
         "snapshot_arrays",
         "termination_inferred_close",
+        "use_across_branches",
     ] {
         let verified = std::fs::read_to_string(dir.join(format!("{name}.idf"))).unwrap();
         let report = symex_idf::verify_source(&verified, Default::default()).unwrap();
