@@ -131,6 +131,7 @@ impl Command {
             Command::Verify(a) => a.solver_rlimit,
             Command::Run(a) => a.explore.solver_rlimit,
             Command::Check(a) => a.explore.solver_rlimit,
+            Command::Validate(a) => a.explore.solver_rlimit,
             Command::Fuzz(a) => a.solver_rlimit,
             Command::Bmc(a) => a.solver_rlimit,
             Command::Its(a) => a.solver_rlimit,
