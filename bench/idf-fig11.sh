@@ -4,8 +4,8 @@
 # `symex verify` (measured by /usr/bin/time), the CPU time and memory per cell, the solver
 # queries, and the ratio of CPU time to the previous size's (linear growth: the ratio of the sizes).
 # Speed is measured, never asserted: run it on an idle machine. Usage:
-#   bash bench/idf-fig11.sh [n ...]        (default: 1000 10000 100000; the parser's bound of 50,000
-#   statements per body refuses n > 25,000, which is printed as not run)
+#   bash bench/idf-fig11.sh [n ...]        (default: 1000 10000 100000; the parser's bound of 500,000
+#   statements per body refuses n > 250,000, which is printed as not run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p symex-cli
@@ -34,7 +34,7 @@ run() {
       echo "  assert $assertion;"
       echo "}"
     } >"$f"
-    # The parser bounds a body to 50,000 statements: beyond n = 25,000 the client is refused.
+    # The parser bounds a body to 500,000 statements: beyond n = 250,000 the client is refused.
     if ! /usr/bin/time -f "%U %S %M" -o "$dir/time" ./target/release/symex verify --json "$f" >"$dir/out" 2>"$dir/err"; then
       printf "%8d  not run: %s\n" "$n" "$(grep -m1 error: "$dir/err")"
       continue
