@@ -180,6 +180,8 @@ pub fn main(mut args: CheckArgs) -> i32 {
         program: program.clone(),
         progress: false,
         validate: true,
+        dump_states: false,
+        emit_all_errors: false,
     };
     // The portfolio: bounded model checking in its own thread beside the exploration, both with the
     // whole budget; the first definite verdict ends the process (`portfolio.rs`).

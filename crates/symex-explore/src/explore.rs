@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symex_engine::hooks::Model as LibModel;
 use symex_engine::memory::{Lookup, ObjKind};
+use symex_engine::stack::StackFrame;
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Value};
 use symex_ir::{Inst, Intrinsic, Operand, Terminator};
@@ -41,6 +42,12 @@ pub struct Options {
     pub validate: bool,
     /// Symbolic bytes standard input holds (`--stdin N`; 0: stdin is empty).
     pub stdin: usize,
+    /// When the exploration halts (time limit, the user's SIGINT), hand every live state to the caller
+    /// as a [`PathEnd::Halted`] path with its test (KLEE's `--dump-states-on-halt`).
+    pub dump_states_on_halt: bool,
+    /// Stop forking after this many forks in all (KLEE's `--max-forks`): states then follow one
+    /// feasible side of each branch.
+    pub max_forks: Option<u64>,
 }
 
 impl Default for Options {
@@ -53,6 +60,8 @@ impl Default for Options {
             seed: 1,
             validate: false,
             stdin: 0,
+            dump_states_on_halt: false,
+            max_forks: None,
         }
     }
 }
@@ -104,6 +113,8 @@ pub enum PathEnd {
     Error(Bug),
     /// Stopped by a limit or by a solver that gave no answer.
     Cut(String),
+    /// Alive when the exploration halted (KLEE's early termination, `.early` files); the reason.
+    Halted(String),
     /// The program needs something symex does not model.
     Unsupported {
         what: String,
@@ -127,6 +138,8 @@ pub struct FinishedPath {
     /// Whether a decision of the path depended on an object's numeric address, which the model fixes:
     /// the path's ending is one possible ending, not a verdict.
     pub address_dependent: bool,
+    /// The call stack where an error or halt ended the path, innermost first (empty for exits).
+    pub stack: Vec<StackFrame>,
 }
 
 /// What the caller wants after a path finished.
@@ -192,6 +205,12 @@ pub struct Explorer<'p> {
     summary: Summary,
     incomplete: FxHashSet<String>,
     start: Instant,
+    /// Halt requests made before this exploration began (see `symex_solver::halt`).
+    halts_before: u64,
+    /// Forks so far (for `max_forks`).
+    forks: u64,
+    /// The live states are being dumped after a halt.
+    halting: bool,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -353,6 +372,9 @@ impl<'p> Explorer<'p> {
             summary: Summary::default(),
             incomplete: FxHashSet::default(),
             start: Instant::now(),
+            halts_before: symex_solver::halt::requests(),
+            forks: 0,
+            halting: false,
         }
     }
 
@@ -398,11 +420,17 @@ impl<'p> Explorer<'p> {
                 self.searcher.push(ps);
                 break;
             }
+            if let Some(n) = self.opts.max_forks.filter(|&n| self.forks >= n) {
+                ps.st.dom.stop_forking(format!(
+                    "the fork limit of {n} was reached: later branches followed one feasible side"
+                ));
+            }
             let ran = self.run_state(&mut ps);
             let (end, siblings) = match ran {
                 Ran::Live(sib) => (None, sib),
                 Ran::Done(e, sib) => (Some(e), sib),
             };
+            self.forks += siblings.len() as u64;
             let mut stop = false;
             for s in siblings {
                 stop |= self.settle(s, on_path) == Control::Stop;
@@ -422,10 +450,15 @@ impl<'p> Explorer<'p> {
         }
         symex_engine::budget::set(outer_budget);
         let live = self.searcher.drain();
-        if !live.is_empty() && !self.summary.stopped_early {
+        let live_left = !live.is_empty();
+        if live_left {
             let why = stop_reason.unwrap_or_else(|| "exploration stopped".into());
-            self.incomplete.insert(why.clone());
-            self.summary.cut += live.len() as u64;
+            if self.opts.dump_states_on_halt {
+                self.dump_states(live, &why, on_path);
+            } else if !self.summary.stopped_early {
+                self.incomplete.insert(why);
+                self.summary.cut += live.len() as u64;
+            }
         }
         on_progress(&self.progress());
         let mut s = self.summary;
@@ -448,7 +481,7 @@ impl<'p> Explorer<'p> {
             && s.cut == 0
             && s.unsupported == 0
             && !s.stopped_early
-            && live.is_empty();
+            && !live_left;
         s.incomplete_reasons = reasons;
         Ok(s)
     }
@@ -466,6 +499,9 @@ impl<'p> Explorer<'p> {
 
     /// A limit that ends the whole exploration.
     fn global_limit(&self) -> Option<String> {
+        if symex_solver::halt::requests() != self.halts_before {
+            return Some("interrupted by the user (SIGINT)".into());
+        }
         if let Some(t) = self.opts.limits.max_time {
             if self.start.elapsed() >= t {
                 return Some(format!("time limit of {:.1} s reached", t.as_secs_f64()));
@@ -473,6 +509,23 @@ impl<'p> Explorer<'p> {
         }
         // The memory limit (measured every few milliseconds: `check` always has one).
         symex_engine::budget::poll()
+    }
+
+    /// Hands each state alive at a halt to the caller with a test for the path it followed so far (KLEE's
+    /// `--dump-states-on-halt`). The limits no longer apply: the tests need the solver.
+    fn dump_states(
+        &mut self,
+        live: Vec<PathState>,
+        why: &str,
+        on_path: &mut dyn FnMut(&FinishedPath) -> Control,
+    ) {
+        self.ctx.borrow_mut().deadline = None;
+        self.halting = true;
+        for ps in live {
+            if self.finish(ps, End::Halt(Halt::Limit(why.into())), on_path) == Control::Stop {
+                break;
+            }
+        }
     }
 
     /// A sibling or a state that finished in its first step.
@@ -669,6 +722,7 @@ impl<'p> Explorer<'p> {
             self.incomplete.insert(why);
         }
         self.take_messages(&mut ps.st);
+        let halted = self.halting;
         let end = match end {
             End::Halt(Halt::SilentExit(_)) => {
                 self.summary.silent_exits += 1;
@@ -680,13 +734,14 @@ impl<'p> Explorer<'p> {
                 self.summary.infeasible += 1;
                 return Control::Continue;
             }
+            End::Halt(Halt::Limit(why)) if halted => PathEnd::Halted(why),
             End::Halt(Halt::Limit(why)) => PathEnd::Cut(why),
             End::Halt(Halt::Unsupported { what, loc }) => PathEnd::Unsupported { what, loc },
         };
         match &end {
             PathEnd::Exit(_) => self.summary.completed += 1,
             PathEnd::Error(_) => self.summary.errors += 1,
-            PathEnd::Cut(why) => {
+            PathEnd::Cut(why) | PathEnd::Halted(why) => {
                 self.summary.cut += 1;
                 self.incomplete.insert(why.clone());
             }
@@ -699,7 +754,11 @@ impl<'p> Explorer<'p> {
             }
         }
         let inputs = match &end {
-            PathEnd::Exit(_) | PathEnd::Error(_) => self.test_inputs(&mut ps),
+            PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_) => self.test_inputs(&mut ps),
+            _ => Vec::new(),
+        };
+        let stack = match &end {
+            PathEnd::Error(_) | PathEnd::Halted(_) => ps.st.stack_trace(self.prog),
             _ => Vec::new(),
         };
         let mut path = FinishedPath {
@@ -710,7 +769,11 @@ impl<'p> Explorer<'p> {
             validation_error: None,
             replay_end: None,
             address_dependent: ps.st.dom.address_dependent,
+            stack,
         };
+        if matches!(path.end, PathEnd::Halted(_)) && ps.st.dom.killed.is_some() {
+            path.end = PathEnd::Cut(ps.st.dom.killed.take().unwrap_or_default());
+        }
         if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
             if let Some(why) = ps.st.dom.killed.take() {
                 // No model: the path cannot be given a test.

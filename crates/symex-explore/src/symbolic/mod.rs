@@ -205,6 +205,15 @@ impl Symbolic {
         }
     }
 
+    /// Follows one feasible side of every later branch (a global fork limit was reached); `why` makes
+    /// the exploration incomplete.
+    pub fn stop_forking(&mut self, why: String) {
+        if !self.forking_off {
+            self.forking_off = true;
+            self.incomplete.push(why);
+        }
+    }
+
     fn kill(&mut self, why: String) {
         if self.killed.is_none() {
             self.killed = Some(why);
