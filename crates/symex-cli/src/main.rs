@@ -21,9 +21,11 @@ mod replay;
 mod run;
 mod task;
 mod term;
+mod validate;
 mod verify;
 mod verify_run;
 mod witness;
+mod witness_read;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
@@ -46,6 +48,9 @@ enum Command {
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     #[command(after_long_help = examples::CHECK)]
     Check(check::CheckArgs),
+    /// Check another verifier's violation witness (GraphML 1.0 or YAML 2.0): confirmed, rejected or unknown.
+    #[command(after_long_help = examples::VALIDATE)]
+    Validate(validate::ValidateArgs),
     /// Whitebox fuzzing by generational search (SAGE) over the bytes the program reads.
     #[command(after_long_help = examples::FUZZ)]
     Fuzz(fuzz::FuzzArgs),
@@ -109,6 +114,7 @@ impl Command {
             Command::Verify(a) => a.max_time,
             Command::Run(a) => a.explore.max_time,
             Command::Check(a) => a.explore.max_time,
+            Command::Validate(a) => a.explore.max_time,
             Command::Fuzz(a) => a.max_time,
             Command::Bmc(a) => a.max_time,
             Command::Its(a) => a.max_time,
@@ -136,6 +142,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
         Command::Verify(a) => vec![(&a.file, Kind::Idf)],
         Command::Run(a) => vec![(&a.file, Kind::Program)],
         Command::Check(a) => vec![(&a.file, Kind::ProgramOrTask)],
+        Command::Validate(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Fuzz(a) => vec![(&a.file, Kind::Program)],
         Command::Bmc(a) => vec![(&a.file, Kind::Program)],
         Command::Its(a) => vec![(&a.file, Kind::Its)],
@@ -164,6 +171,7 @@ fn main() {
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
+        Command::Validate(args) => validate::main(args),
         Command::Its(args) => its::main(args),
         Command::Term(args) => term::main(args),
         Command::Cost(args) => cost::main(args),
