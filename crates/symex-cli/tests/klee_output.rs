@@ -58,7 +58,7 @@ fn normalise_err(text: &str) -> String {
 fn the_first_sigint_halts_with_a_test_for_every_live_state() {
     let tmp = tempfile::tempdir().expect("a scratch directory");
     let out = tmp.path().join("out");
-    let mut child = run("halt.c", &out, &["--json"])
+    let child = run("halt.c", &out, &["--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
