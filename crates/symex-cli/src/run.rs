@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symex_engine::{outcome, Checks, End, Halt, Program, TestFile};
 use symex_explore::{
-    Control, Explorer, FinishedPath, Limits, Options, PathEnd, Progress, SearcherKind, SolverCtx,
-    Summary,
+    Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, SearcherKind,
+    SolverCtx, Summary,
 };
 use symex_solver::{SolverConfig, Z3Mode};
 
@@ -68,9 +68,24 @@ pub struct ExploreArgs {
     pub solver_timeout: std::time::Duration,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
     /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(long, visible_alias = "sym-stdin", value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(..=1 << 20))]
     pub stdin: u32,
+    /// One more argument of `main`: up to N symbolic bytes (KLEE's --sym-arg N; repeatable; after the
+    /// arguments given after --).
+    #[arg(long = "sym-arg", value_name = "N")]
+    pub sym_arg: Vec<usize>,
+    /// MIN to MAX further symbolic arguments of up to N bytes each, after those of --sym-arg (KLEE's
+    /// --sym-args MIN MAX N): the exploration starts once for each count.
+    #[arg(long = "sym-args", num_args = 3, value_names = ["MIN", "MAX", "N"])]
+    pub sym_args: Option<Vec<usize>>,
+    /// NUM symbolic files of N bytes, named A, B, ... (KLEE's --sym-files NUM N; symex models one file,
+    /// so NUM is 0 or 1), read as `symex fuzz --file A` reads its file.
+    #[arg(long = "sym-files", num_args = 2, value_names = ["NUM", "N"])]
+    pub sym_files: Option<Vec<usize>>,
+    /// Arguments given to the program (`main`'s argv[1], ...), after `--`.
+    #[arg(last = true, value_name = "ARGS")]
+    pub program_args: Vec<String>,
     /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
     /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
     #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
@@ -155,6 +170,49 @@ pub struct Output<'a> {
     pub emit_all_errors: bool,
 }
 
+/// `main`'s arguments, one list per initial state: the concrete ones, those of --sym-arg, and each
+/// count that --sym-args allows.
+pub fn program_argv(a: &ExploreArgs) -> Result<Vec<Vec<ProgramArg>>, String> {
+    let mut fixed: Vec<ProgramArg> = a
+        .program_args
+        .iter()
+        .map(|s| ProgramArg::Concrete(s.as_bytes().to_vec()))
+        .collect();
+    fixed.extend(a.sym_arg.iter().map(|&n| ProgramArg::Symbolic(n)));
+    let Some(v) = &a.sym_args else {
+        return Ok(if fixed.is_empty() {
+            Vec::new()
+        } else {
+            vec![fixed]
+        });
+    };
+    let (min, max, n) = (v[0], v[1], v[2]);
+    if min > max {
+        return Err(format!(
+            "--sym-args {min} {max} {n}: MIN is larger than MAX"
+        ));
+    }
+    Ok((min..=max)
+        .map(|k| {
+            let mut args = fixed.clone();
+            args.extend(std::iter::repeat_n(ProgramArg::Symbolic(n), k));
+            args
+        })
+        .collect())
+}
+
+/// The symbolic file of --sym-files: KLEE names its files A, B, ...; symex models one.
+pub fn sym_file(a: &ExploreArgs) -> Result<Option<(String, usize)>, String> {
+    match a.sym_files.as_deref() {
+        None | Some([0, _]) => Ok(None),
+        Some([1, n]) => Ok(Some(("A".into(), *n))),
+        Some(v) => Err(format!(
+            "--sym-files {} {}: symex models one symbolic file (NUM must be 0 or 1)",
+            v[0], v[1]
+        )),
+    }
+}
+
 pub fn limits(a: &ExploreArgs) -> Limits {
     Limits {
         max_time: a.max_time.map(crate::limits::left),
@@ -173,7 +231,17 @@ pub fn explore(
     out: &Output<'_>,
     stop: &mut dyn FnMut(&FinishedPath) -> bool,
 ) -> Result<Exploration, End> {
+    let bad_args = |what: String| {
+        End::Halt(Halt::Unsupported {
+            what,
+            loc: symex_engine::SourceLoc::default(),
+        })
+    };
+    let argv = program_argv(args).map_err(bad_args)?;
+    let sym_file = sym_file(args).map_err(bad_args)?;
     let opts = Options {
+        argv,
+        sym_file,
         entry: args.entry.clone(),
         checks,
         limits: limits(args),

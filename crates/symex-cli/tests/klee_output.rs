@@ -192,3 +192,65 @@ fn an_existing_output_directory_is_refused_unless_overwritten() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(other.join("notes.txt").exists());
 }
+
+#[test]
+fn ktest_files_replay() {
+    let tmp = tempfile::tempdir().expect("a scratch directory");
+    let out = tmp.path().join("out");
+    let klee = common::examples("klee");
+    let o = common::symex()
+        .current_dir(&klee)
+        .args([
+            "run",
+            "sym_arg.c",
+            "--sym-arg",
+            "2",
+            "--ktest",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("symex runs");
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    // Each .ktest replays to the ending its JSON twin records.
+    let mut statuses = Vec::new();
+    for k in files_ending(&out, ".ktest") {
+        let r = common::symex()
+            .current_dir(&klee)
+            .args(["replay", "sym_arg.c", "--quiet"])
+            .arg(out.join(&k))
+            .output()
+            .expect("symex replays");
+        let json = out.join(k.replace(".ktest", ".json"));
+        let want = if std::fs::read_to_string(json)
+            .unwrap()
+            .contains("\"reported\"")
+        {
+            1
+        } else {
+            0
+        };
+        statuses.push((r.status.code(), want));
+    }
+    assert_eq!(statuses.len(), 3);
+    for (got, want) in statuses {
+        assert_eq!(got, Some(want));
+    }
+}
+
+#[test]
+fn check_answering_true_leaves_no_output_directory() {
+    let tmp = tempfile::tempdir().expect("a scratch directory");
+    let out = tmp.path().join("out");
+    let o = common::symex()
+        .args(["check", "--no-bmc", "--property", "unreach-call"])
+        .arg(common::example("check", "argc_nonnegative_true.c"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("symex runs");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.lines().any(|l| l == "TRUE"), "{stdout}");
+    assert!(!out.exists());
+}

@@ -48,6 +48,20 @@ pub struct Options {
     /// Stop forking after this many forks in all (KLEE's `--max-forks`): states then follow one
     /// feasible side of each branch.
     pub max_forks: Option<u64>,
+    /// `main`'s arguments after the program name, one list per initial state (KLEE's `--sym-args MIN MAX N`
+    /// starts one state per count); empty: one state with `argv = {program}`.
+    pub argv: Vec<Vec<ProgramArg>>,
+    /// The symbolic file (KLEE's `--sym-files 1 N`: its name and size), as `symex fuzz --file`.
+    pub sym_file: Option<(String, usize)>,
+}
+
+/// One argument of `main` (KLEE's POSIX runtime).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProgramArg {
+    /// Given on the command line.
+    Concrete(Vec<u8>),
+    /// Up to N symbolic bytes (`--sym-arg N`).
+    Symbolic(usize),
 }
 
 impl Default for Options {
@@ -62,6 +76,8 @@ impl Default for Options {
             stdin: 0,
             dump_states_on_halt: false,
             max_forks: None,
+            argv: Vec::new(),
+            sym_file: None,
         }
     }
 }
@@ -387,9 +403,14 @@ impl<'p> Explorer<'p> {
     ) -> Result<Summary, End> {
         let prog = self.prog;
         self.ctx.borrow_mut().deadline = self.opts.limits.max_time.map(|t| self.start + t);
-        let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
-        st.set_stdin_size(self.opts.stdin);
-        st.start(prog, &self.opts.entry)?;
+        let argvs = match self.opts.argv.is_empty() {
+            true => vec![Vec::new()],
+            false => self.opts.argv.clone(),
+        };
+        let mut initial = Vec::with_capacity(argvs.len());
+        for args in &argvs {
+            initial.push(self.initial_state(args)?);
+        }
         // The engine honours the same limits inside a step (a large copy), on this thread, until the
         // exploration ends.
         let outer_budget = symex_engine::budget::current();
@@ -397,21 +418,22 @@ impl<'p> Explorer<'p> {
             max_memory_mb: self.opts.limits.max_memory_mb,
             deadline: self.opts.limits.max_time.map(|t| self.start + t),
         });
-        let trace = Trace::start(prog, &self.opts.entry);
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
         }
-        self.searcher.push(PathState {
-            st,
-            trace,
-            loop_counts: self
-                .opts
-                .limits
-                .max_loop_iterations
-                .map(|_| FxHashMap::default()),
-            new_coverage: true,
-            since_new_coverage: 0,
-        });
+        for st in initial {
+            self.searcher.push(PathState {
+                st,
+                trace: Trace::start(prog, &self.opts.entry),
+                loop_counts: self
+                    .opts
+                    .limits
+                    .max_loop_iterations
+                    .map(|_| FxHashMap::default()),
+                new_coverage: true,
+                since_new_coverage: 0,
+            });
+        }
         let mut last_progress = Instant::now();
         let mut stop_reason = None;
         while let Some(mut ps) = self.searcher.pop() {
@@ -484,6 +506,36 @@ impl<'p> Explorer<'p> {
             && !live_left;
         s.incomplete_reasons = reasons;
         Ok(s)
+    }
+
+    /// A state at the entry with `args` after the program name, the symbolic file and stdin. The inputs
+    /// are asked in the order replay expects: arguments, file, stdin. A concrete argument is an input too
+    /// (so that its test carries it) whose bytes the path condition fixes and the state holds as constants.
+    fn initial_state(&self, args: &[ProgramArg]) -> Result<State<Symbolic>, End> {
+        let prog = self.prog;
+        let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
+        let lens: Vec<usize> = args
+            .iter()
+            .map(|a| match a {
+                ProgramArg::Concrete(b) => b.len(),
+                ProgramArg::Symbolic(n) => *n,
+            })
+            .collect();
+        if !lens.is_empty() {
+            st.set_sym_args(&lens);
+        }
+        for (k, a) in args.iter().enumerate() {
+            if let ProgramArg::Concrete(b) = a {
+                st.dom.pin_input(k, b);
+                st.concretise_arg(k, b);
+            }
+        }
+        if let Some((path, n)) = &self.opts.sym_file {
+            st.set_sym_file(path, *n);
+        }
+        st.set_stdin_size(self.opts.stdin);
+        st.start(prog, &self.opts.entry)?;
+        Ok(st)
     }
 
     fn progress(&self) -> Progress {
