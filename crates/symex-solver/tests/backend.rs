@@ -67,6 +67,47 @@ fn array_models_are_read_back() {
 }
 
 #[test]
+fn arrays_over_integers_and_references_have_their_theory_and_models() {
+    for mode in [Z3Mode::Fresh, Z3Mode::Incremental] {
+        let mut s = Z3Solver::with_mode(mode);
+        let ints = Sort::map(Sort::Int, Sort::Int);
+        let (e, f) = (Term::var("e", ints), Term::var("f", ints));
+        let (i, j) = (Term::var("i", Sort::Int), Term::var("j", Sort::Int));
+        // Extensionality: writing back what is read at an equal index changes nothing.
+        let written_back = e.store(&i, &e.select(&j));
+        assert_eq!(s.must_be_true(&[i.eq(&j)], &written_back.eq(&e)), Ok(true));
+        assert_eq!(s.must_be_true(&[], &written_back.eq(&e)), Ok(false));
+        // Read-over-write at a symbolic index, and equal arrays read equal elements.
+        let pc = vec![f.eq(&e.store(&i, &Term::int(4)))];
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&i).eq(&Term::int(4))),
+            Ok(true)
+        );
+        let pc = vec![
+            f.eq(&e),
+            e.select(&Term::int(0)).eq(&Term::int(4)),
+            e.select(&i).igt(&Term::int(9)),
+            Term::const_array(ints, &Term::int(7))
+                .store(&j, &i)
+                .select(&Term::int(2))
+                .eq(&j),
+        ];
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&Term::int(0)).eq(&Term::int(4))),
+            Ok(true)
+        );
+        check_model(&mut s, &pc);
+        // Elements of an uninterpreted sort.
+        let r = Sort::uninterpreted("ref");
+        let refs = Term::var("refs", Sort::map(Sort::Int, r));
+        let (a, b) = (Term::var("a", r), Term::var("b", r));
+        let pc = vec![refs.select(&i).eq(&a), refs.select(&j).eq(&b), a.ne(&b)];
+        assert_eq!(s.must_be_true(&pc, &i.ne(&j)), Ok(true));
+        check_model(&mut s, &pc);
+    }
+}
+
+#[test]
 fn uninterpreted_sorts_functions_and_integers() {
     let mut s = Z3Solver::new();
     let r = Sort::uninterpreted("ref");
