@@ -125,6 +125,23 @@ impl Command {
 
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
 /// instead of making every `println!` panic on the closed pipe.
+impl Command {
+    fn solver_rlimit(&self) -> Option<u32> {
+        match self {
+            Command::Verify(a) => a.solver_rlimit,
+            Command::Run(a) => a.explore.solver_rlimit,
+            Command::Check(a) => a.explore.solver_rlimit,
+            Command::Validate(a) => a.explore.solver_rlimit,
+            Command::Fuzz(a) => a.solver_rlimit,
+            Command::Bmc(a) => a.solver_rlimit,
+            Command::Its(a) => a.solver_rlimit,
+            Command::Term(a) => a.solver_rlimit,
+            Command::Cost(a) => a.solver_rlimit,
+            Command::Replay(_) | Command::Completions { .. } | Command::Man { .. } => None,
+        }
+    }
+}
+
 fn restore_default_sigpipe() {
     // SAFETY: resetting a signal disposition to its default before any thread exists.
     unsafe {
@@ -164,6 +181,8 @@ fn main() {
         }
     }
     limits::set_max_time(cli.command.max_time());
+    // Every solver the subcommand builds, however deep in its libraries, starts from it.
+    symex_solver::set_default_rlimit(cli.command.solver_rlimit());
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
