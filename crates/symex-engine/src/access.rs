@@ -336,6 +336,9 @@ impl<D: Domain> State<D> {
                 let seen = o
                     .provenance
                     .pointer_bytes(place.off as u64, n, pointer_bytes);
+                if let Some(bytes) = o.contents.read_written(place.off, n as usize) {
+                    return Ok((self.dom.bytes_to_val(bytes, w), seen));
+                }
                 let v = self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w));
                 Ok((v, seen))
             }

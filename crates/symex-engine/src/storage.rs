@@ -329,6 +329,16 @@ impl<B: Clone> Contents<B> {
         }
     }
 
+    /// Bytes `off..off+n` of a flat object when all of them were written: the one lookup of a load's
+    /// common case.
+    #[inline(always)]
+    pub fn read_written(&self, off: usize, n: usize) -> Option<&[B]> {
+        match &self.repr {
+            Repr::Flat { bytes, init } if init.is_init(off, n) => Some(&bytes[off..off + n]),
+            _ => None,
+        }
+    }
+
     /// Bytes `off..off+n` (borrowed unless they span pages or lie in a page never written).
     #[inline(always)]
     pub fn read(&self, off: usize, n: usize) -> Cow<'_, [B]> {
