@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Checks an SV-COMP GraphML 1.0 violation witness without symex's writer: parses it with Python's XML
-parser, checks the required graph data (witness-type, sourcecodelang, producer, specification,
+"""Checks an SV-COMP violation witness without symex's writer. A GraphML 1.0 witness: parses it with
+Python's XML parser, checks the required graph data (witness-type, sourcecodelang, producer, specification,
 programfile, programhash, architecture, creationtime), that programhash is the SHA-256 of the program,
 that every startline is a line of the program, that one entry node leads along the edges to a violation
 node, and — with --expect-kind — that the `__VERIFIER_nondet_*` values of its assumptions, fed in order to
 the native build (`symex replay --native`: clang-14 with ASan/UBSan), reproduce that outcome.
+
+A YAML 2.0 witness (`violation_sequence`): parses it with PyYAML, checks the metadata (format_version
+2.0, uuid, creation_time, producer, task with input_files, input_file_hashes = the program's SHA-256,
+specification, data_model, language), that every waypoint's line is a line of the program, that the last
+segment's waypoint is the target, and takes the `function_return` values (`\result == N`) in order, the
+nondet function being the `__VERIFIER_nondet_*` call the program text has at the waypoint's line and
+column.
 
 usage: check_witness.py WITNESS PROGRAM [--expect-kind KIND --symex PATH]
 prints "ok: ..." and exits 0, or names the first problem and exits 1.
@@ -46,13 +53,8 @@ def width(fn, arch):
     fail("nondet function %s has no SV-COMP type" % fn)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("witness")
-    ap.add_argument("program")
-    ap.add_argument("--expect-kind")
-    ap.add_argument("--symex", default="symex")
-    a = ap.parse_args()
+def graphml(a):
+    """The architecture and the (function, value) list of a GraphML witness, checked."""
     root = ET.parse(a.witness).getroot()
     if root.tag != NS + "graphml":
         fail("the root element is %s, not graphml" % root.tag)
@@ -98,18 +100,102 @@ def main():
             if not m:
                 fail("assumption %r is not \\result == N" % d.get("assumption"))
             values.append((d["assumption.resultfunction"], int(m.group(1))))
-    summary = "%d nondet values, %d edges" % (len(values), len(path))
+    return g["architecture"], values, "%d nondet values, %d edges" % (len(values), len(path))
+
+
+def nondet_at(lines, line, column):
+    """The __VERIFIER_nondet_* function called at (line, column) of the program text."""
+    text = lines[line - 1] if 1 <= line <= len(lines) else ""
+    calls = [(m.start() + 1, m.group(0)) for m in re.finditer(r"__VERIFIER_nondet_\w+", text)]
+    at = [c for c in calls if c[0] == column] or (calls if len(calls) == 1 else [])
+    if not at:
+        fail("no single __VERIFIER_nondet_* call at line %d column %s" % (line, column))
+    return at[0][1]
+
+
+def yaml_witness(a):
+    """The architecture and the (function, value) list of a YAML 2.0 witness, checked."""
+    import yaml
+    with open(a.witness) as f:
+        doc = yaml.safe_load(f)
+    if not isinstance(doc, list):
+        fail("a YAML witness is a list of entries")
+    seqs = [e for e in doc if isinstance(e, dict) and e.get("entry_type") == "violation_sequence"]
+    if len(seqs) != 1:
+        fail("%d violation_sequence entries" % len(seqs))
+    e = seqs[0]
+    meta = e.get("metadata") or {}
+    if str(meta.get("format_version")) != "2.0":
+        fail("format_version is %r" % meta.get("format_version"))
+    for k in ("uuid", "creation_time"):
+        if not meta.get(k):
+            fail("no metadata " + k)
+    if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", str(meta["uuid"])):
+        fail("uuid %r is not a UUID" % meta["uuid"])
+    prod = meta.get("producer") or {}
+    if not prod.get("name") or not prod.get("version"):
+        fail("producer without name or version")
+    task = meta.get("task") or {}
+    for k in ("input_files", "input_file_hashes", "specification", "data_model", "language"):
+        if not task.get(k):
+            fail("no task " + k)
+    with open(a.program, "rb") as f:
+        text = f.read()
+    digest = hashlib.sha256(text).hexdigest()
+    if [h.lower() for h in task["input_file_hashes"].values()] != [digest]:
+        fail("input_file_hashes is not the SHA-256 of " + a.program)
+    if task["data_model"] not in ("ILP32", "LP64"):
+        fail("data_model %r" % task["data_model"])
+    lines = text.decode("utf-8", "replace").split("\n")
+    segments = e.get("content") or []
+    if not segments:
+        fail("no segments")
+    values, last = [], None
+    for seg in segments:
+        wps = [w.get("waypoint") or {} for w in seg.get("segment") or []]
+        follows = [w for w in wps if w.get("action") == "follow"]
+        if len(follows) != 1:
+            fail("a segment with %d follow waypoints" % len(follows))
+        for w in wps:
+            loc = w.get("location") or {}
+            if not isinstance(loc.get("line"), int) or not 1 <= loc["line"] <= len(lines):
+                fail("waypoint line %r is not a line of the program" % loc.get("line"))
+        w = follows[0]
+        last = w
+        if w.get("type") == "function_return":
+            c = (w.get("constraint") or {}).get("value", "")
+            m = re.fullmatch(r"\s*\\result\s*==\s*(-?\d+)\s*;?\s*", c)
+            if not m:
+                fail("constraint %r is not \\result == N" % c)
+            loc = w["location"]
+            values.append((nondet_at(lines, loc["line"], loc.get("column")), int(m.group(1))))
+    if last.get("type") != "target":
+        fail("the last segment does not end at the target")
+    arch = "32bit" if task["data_model"] == "ILP32" else "64bit"
+    return arch, values, "%d nondet values, %d segments" % (len(values), len(segments))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("witness")
+    ap.add_argument("program")
+    ap.add_argument("--expect-kind")
+    ap.add_argument("--symex", default="symex")
+    a = ap.parse_args()
+    with open(a.witness, "rb") as f:
+        is_xml = f.read(64).lstrip().startswith(b"<")
+    arch, values, summary = graphml(a) if is_xml else yaml_witness(a)
     if a.expect_kind:
         inputs = []
         for fn, v in values:
-            n, _ = width(fn, g["architecture"])
+            n, _ = width(fn, arch)
             inputs.append({"name": fn, "bytes": list((v % (1 << (8 * n))).to_bytes(n, "little"))})
         test = {"program": a.program, "entry": "main", "inputs": inputs,
                 "outcome": {"kind": a.expect_kind}}
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump(test, f)
         cmd = [a.symex, "replay", "--native", "--json", a.program, f.name]
-        if g["architecture"] == "32bit":
+        if arch == "32bit":
             cmd.append("--cflags=-m32")
         p = subprocess.run(cmd, capture_output=True, text=True)
         os.unlink(f.name)

@@ -88,6 +88,10 @@ pub struct BmcArgs {
     /// Time limit of one solver query, in seconds.
     #[arg(long, value_name = "DURATION", default_value = "60", value_parser = crate::limits::parse_duration)]
     pub solver_timeout: std::time::Duration,
+    /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
+    /// spends it answers unknown, the same way on an idle and on a loaded machine.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub solver_rlimit: Option<u32>,
     /// Where the counterexample's test goes (default: a fresh symex-out-N).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

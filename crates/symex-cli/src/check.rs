@@ -51,7 +51,8 @@ pub struct CheckArgs {
     /// The task file's property this process checks (`task.rs` runs one process per property).
     #[arg(long, hide = true)]
     pub task_property: Option<usize>,
-    /// Write a violation witness for a FALSE verdict to FILE (SV-COMP's GraphML 1.0 format).
+    /// Write a violation witness for a FALSE verdict to FILE (SV-COMP's YAML 2.0 format for .yml/.yaml,
+    /// GraphML 1.0 otherwise).
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
 }
@@ -113,6 +114,16 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
 /// The budget of bounded model checking without `--max-time` (the exploration has none).
 const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// What `check` explores, once the input is read and the property's program made.
+pub(crate) struct Prepared {
+    pub prog: Program,
+    pub checks: Checks,
+    pub dir: PathBuf,
+    pub max_memory: u64,
+    /// Why the verdict cannot be TRUE or FALSE whatever the exploration finds.
+    pub unknown_reasons: Vec<String>,
+}
+
 /// Runs the subcommand; returns the exit status.
 pub fn main(mut args: CheckArgs) -> i32 {
     if crate::task::is_task_file(&args.file) {
@@ -121,56 +132,15 @@ pub fn main(mut args: CheckArgs) -> i32 {
     let Some(p) = args.property else {
         return fail("--property is required for a program (a task file names its properties)");
     };
-    if args.data_model == DataModel::Ilp32 {
-        // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
-        let flags = args.explore.frontend.cflags.take().unwrap_or_default();
-        args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
-    }
-    if p == Property::NoOverflow {
-        args.explore.frontend.check_signed_overflow();
-    }
-    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
-    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
-    let max_memory = *args
-        .explore
-        .max_memory
-        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
-    let module = match args.explore.frontend.load(&args.file) {
-        Ok(m) => m,
-        Err(e) if e.timed_out() => {
-            return report(&args, "unknown", None, None, &[format!("timeout: {e}")]);
-        }
-        Err(e) => return fail(&e.to_string()),
-    };
-    let prog = crate::property::program(module, p);
-    let mut unknown_reasons: Vec<String> = Vec::new();
-    if p == Property::Termination {
-        // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
-        let e = &args.explore;
-        let (verdict, reasons) =
-            crate::term::verdict(&args.file, &e.frontend, &e.entry, e.max_time);
-        return report(&args, verdict, None, None, &reasons);
-    }
-    let symbolic_argc = match main_parameters(&prog) {
-        Ok(argc) => argc,
-        Err(why) => {
-            unknown_reasons.push(why);
-            return report(&args, "unknown", None, None, &unknown_reasons);
-        }
-    };
-    if let Some(why) = crate::property::declined(p, &args.file) {
-        unknown_reasons.push(why);
-        return report(&args, "unknown", None, None, &unknown_reasons);
-    }
-    let dir = match output_dir(args.out.as_deref()) {
-        Ok(d) => d,
-        Err(e) => return fail(&format!("cannot create the output directory: {e}")),
-    };
-    let checks = Checks {
-        overflow: p == Property::NoOverflow,
-        leaks: p == Property::ValidMemsafety,
-        symbolic_argc,
-        ..Checks::default()
+    let Prepared {
+        prog,
+        checks,
+        dir,
+        max_memory,
+        mut unknown_reasons,
+    } = match prepare(&mut args, p) {
+        Ok(prepared) => prepared,
+        Err(status) => return status,
     };
     let program = args.file.display().to_string();
     let out = Output {
@@ -212,9 +182,74 @@ pub fn main(mut args: CheckArgs) -> i32 {
     crate::portfolio::race(bmc, &print, explored)
 }
 
+/// Reads the program as property `p` needs it (data model, overflow checks, the memory budget) and the
+/// checks it is explored with. `Err` is the exit status of a verdict already printed (termination,
+/// inputs declined) or of bad input.
+pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32> {
+    if args.data_model == DataModel::Ilp32 {
+        // The real 32-bit target (i386: 4-byte int, long and pointers, 32-bit size_t), as SV-COMP means.
+        let flags = args.explore.frontend.cflags.take().unwrap_or_default();
+        args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
+    }
+    if p == Property::NoOverflow {
+        args.explore.frontend.check_signed_overflow();
+    }
+    // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
+    // reason) at the default budget, below what the machine or `ulimit -v` would refuse.
+    let max_memory = *args
+        .explore
+        .max_memory
+        .get_or_insert_with(symex_engine::budget::default_memory_limit_mb);
+    let module = match args.explore.frontend.load(&args.file) {
+        Ok(m) => m,
+        Err(e) if e.timed_out() => {
+            return Err(report(
+                args,
+                "unknown",
+                None,
+                None,
+                &[format!("timeout: {e}")],
+            ));
+        }
+        Err(e) => return Err(fail(&e.to_string())),
+    };
+    let prog = crate::property::program(module, p);
+    if p == Property::Termination {
+        // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
+        let e = &args.explore;
+        let (verdict, reasons) =
+            crate::term::verdict(&args.file, &e.frontend, &e.entry, e.max_time);
+        return Err(report(args, verdict, None, None, &reasons));
+    }
+    let symbolic_argc = match main_parameters(&prog) {
+        Ok(argc) => argc,
+        Err(why) => return Err(report(args, "unknown", None, None, &[why])),
+    };
+    if let Some(why) = crate::property::declined(p, &args.file) {
+        return Err(report(args, "unknown", None, None, &[why]));
+    }
+    let dir = match output_dir(args.out.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return Err(fail(&format!("cannot create the output directory: {e}"))),
+    };
+    let checks = Checks {
+        overflow: p == Property::NoOverflow,
+        leaks: p == Property::ValidMemsafety,
+        symbolic_argc,
+        ..Checks::default()
+    };
+    Ok(Prepared {
+        prog,
+        checks,
+        dir,
+        max_memory,
+        unknown_reasons: Vec::new(),
+    })
+}
+
 /// The exploration's answer: `FALSE` on the first violation whose test replays, `TRUE` when it completed
 /// with nothing undecided, else `UNKNOWN` with the reasons. `Err` when the program cannot start.
-fn explore_answer(
+pub(crate) fn explore_answer(
     prog: &Program,
     args: &CheckArgs,
     p: Property,
@@ -441,8 +476,17 @@ fn write_witness(
         subproperty: sub,
         data_model: args.data_model,
         violation_line: bug.loc.line,
+        violation_function: &bug.loc.function,
     };
-    let g = crate::witness::graphml(&prog, &t, &args.explore.entry, checks, &task)?;
+    let yaml = matches!(
+        to.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    );
+    let g = if yaml {
+        crate::witness::yaml(&prog, &t, &args.explore.entry, checks, &task)?
+    } else {
+        crate::witness::graphml(&prog, &t, &args.explore.entry, checks, &task)?
+    };
     std::fs::write(to, g).map_err(|e| format!("{}: {e}", to.display()))?;
     Ok(to.display().to_string())
 }

@@ -25,6 +25,14 @@ Examples:
 
 Manual: docs/src/check.md";
 
+pub const VALIDATE: &str = "\
+Examples:
+  symex check --property unreach-call --witness w.graphml examples/check/unreach_false.c
+  symex validate --witness w.graphml examples/check/unreach_false.c      # confirmed: FALSE, exit status 1
+  symex validate --witness other-tool.yml task.yml                       # a YAML 2.0 violation_sequence
+
+Manual: docs/src/validate.md";
+
 pub const BMC: &str = "\
 Examples:
   symex bmc examples/bmc/lecture_uchar.c --unwind 3         # FALSE: two bytes whose sum wraps

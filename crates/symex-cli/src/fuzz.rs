@@ -67,6 +67,10 @@ pub struct FuzzArgs {
     /// Time limit of one solver query, in seconds (a child whose query runs out is not run).
     #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
     pub solver_timeout: std::time::Duration,
+    /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
+    /// spends it answers unknown, the same way on an idle and on a loaded machine.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub solver_rlimit: Option<u32>,
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Where crashes, the queue and the report go (default: a fresh symex-out-N).

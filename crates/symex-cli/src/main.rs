@@ -19,9 +19,11 @@ mod replay;
 mod run;
 mod task;
 mod term;
+mod validate;
 mod verify;
 mod verify_run;
 mod witness;
+mod witness_read;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
@@ -44,6 +46,9 @@ enum Command {
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     #[command(after_long_help = examples::CHECK)]
     Check(check::CheckArgs),
+    /// Check another verifier's violation witness (GraphML 1.0 or YAML 2.0): confirmed, rejected or unknown.
+    #[command(after_long_help = examples::VALIDATE)]
+    Validate(validate::ValidateArgs),
     /// Whitebox fuzzing by generational search (SAGE) over the bytes the program reads.
     #[command(after_long_help = examples::FUZZ)]
     Fuzz(fuzz::FuzzArgs),
@@ -107,6 +112,7 @@ impl Command {
             Command::Verify(a) => a.max_time,
             Command::Run(a) => a.explore.max_time,
             Command::Check(a) => a.explore.max_time,
+            Command::Validate(a) => a.explore.max_time,
             Command::Fuzz(a) => a.max_time,
             Command::Bmc(a) => a.max_time,
             Command::Its(a) => a.max_time,
@@ -119,6 +125,23 @@ impl Command {
 
 /// Output piped into `head` and the like must end the process quietly, as it does for C tools,
 /// instead of making every `println!` panic on the closed pipe.
+impl Command {
+    fn solver_rlimit(&self) -> Option<u32> {
+        match self {
+            Command::Verify(a) => a.solver_rlimit,
+            Command::Run(a) => a.explore.solver_rlimit,
+            Command::Check(a) => a.explore.solver_rlimit,
+            Command::Validate(a) => a.explore.solver_rlimit,
+            Command::Fuzz(a) => a.solver_rlimit,
+            Command::Bmc(a) => a.solver_rlimit,
+            Command::Its(a) => a.solver_rlimit,
+            Command::Term(a) => a.solver_rlimit,
+            Command::Cost(a) => a.solver_rlimit,
+            Command::Replay(_) | Command::Completions { .. } | Command::Man { .. } => None,
+        }
+    }
+}
+
 fn restore_default_sigpipe() {
     // SAFETY: resetting a signal disposition to its default before any thread exists.
     unsafe {
@@ -134,6 +157,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
         Command::Verify(a) => vec![(&a.file, Kind::Idf)],
         Command::Run(a) => vec![(&a.file, Kind::Program)],
         Command::Check(a) => vec![(&a.file, Kind::ProgramOrTask)],
+        Command::Validate(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Fuzz(a) => vec![(&a.file, Kind::Program)],
         Command::Bmc(a) => vec![(&a.file, Kind::Program)],
         Command::Its(a) => vec![(&a.file, Kind::Its)],
@@ -157,11 +181,14 @@ fn main() {
         }
     }
     limits::set_max_time(cli.command.max_time());
+    // Every solver the subcommand builds, however deep in its libraries, starts from it.
+    symex_solver::set_default_rlimit(cli.command.solver_rlimit());
     let status = match cli.command {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
         Command::Check(args) => check::main(args),
+        Command::Validate(args) => validate::main(args),
         Command::Its(args) => its::main(args),
         Command::Term(args) => term::main(args),
         Command::Cost(args) => cost::main(args),

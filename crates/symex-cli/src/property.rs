@@ -26,6 +26,24 @@ impl Property {
         }
     }
 
+    /// The property an SV-COMP specification names (a `.prp` file's text, a witness's `specification`).
+    pub fn from_specification(text: &str) -> Option<Property> {
+        if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
+            Some(Property::UnreachCall)
+        } else if text.contains("valid-deref")
+            || text.contains("valid-free")
+            || text.contains("valid-memtrack")
+        {
+            Some(Property::ValidMemsafety)
+        } else if text.contains("overflow") {
+            Some(Property::NoOverflow)
+        } else if text.contains("F end") {
+            Some(Property::Termination)
+        } else {
+            None
+        }
+    }
+
     /// A property name, or the path of an SV-COMP `.prp` file.
     pub fn parse(s: &str) -> Result<Property, String> {
         match s {
@@ -38,23 +56,8 @@ impl Property {
         let text = std::fs::read_to_string(s).map_err(|e| {
             format!("`{s}` is neither a property (unreach-call, valid-memsafety, no-overflow, termination) nor a readable .prp file: {e}")
         })?;
-        if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
-            Ok(Property::UnreachCall)
-        } else if text.contains("valid-deref")
-            || text.contains("valid-free")
-            || text.contains("valid-memtrack")
-        {
-            Ok(Property::ValidMemsafety)
-        } else if text.contains("overflow") {
-            Ok(Property::NoOverflow)
-        } else if text.contains("F end") {
-            Ok(Property::Termination)
-        } else {
-            Err(format!(
-                "{s}: no SV-COMP property symex checks in `{}`",
-                text.trim()
-            ))
-        }
+        Property::from_specification(&text)
+            .ok_or_else(|| format!("{s}: no SV-COMP property symex checks in `{}`", text.trim()))
     }
 }
 

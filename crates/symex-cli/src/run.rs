@@ -62,6 +62,10 @@ pub struct ExploreArgs {
     /// Time limit of one solver query, in seconds (a query that runs out cuts its path).
     #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
     pub solver_timeout: std::time::Duration,
+    /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
+    /// spends it answers unknown, the same way on an idle and on a loaded machine.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub solver_rlimit: Option<u32>,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
     /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
     #[arg(long, value_name = "N", default_value_t = 0,

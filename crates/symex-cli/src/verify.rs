@@ -27,6 +27,11 @@ pub struct VerifyArgs {
     /// after 10 s); when it runs out the verification stops, says so, and exits with status 3.
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
     pub max_time: Option<std::time::Duration>,
+    /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
+    /// spends it answers unknown, the same way on an idle and on a loaded machine. It takes
+    /// the place of the 10 s limit per call.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub solver_rlimit: Option<u32>,
     /// Print only the verdict.
     #[arg(long)]
     pub quiet: bool,
@@ -68,6 +73,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         infer_depth: args.infer_depth,
         trace: args.trace,
         max_time,
+        query_rlimit: args.solver_rlimit,
         ..Config::default()
     };
     let report = match symex_idf::verify_source(&src, config) {

@@ -15,6 +15,7 @@ use symex_ir::{Callee, Inst};
 /// One `__VERIFIER_nondet_*` call of the replayed run.
 struct NondetCall {
     line: u32,
+    column: u32,
     function: String,
     scope: String,
     value: i128,
@@ -40,11 +41,12 @@ fn nondet_calls(
         if let Err(e) = st.step(prog) {
             return (calls, e);
         }
-        if let Some((depth, dst, line, function, scope, width, signed)) = pending {
+        if let Some((depth, dst, (line, column), function, scope, width, signed)) = pending {
             if let Some(f) = st.frames.get(depth - 1) {
                 let raw = f.regs[dst as usize];
                 calls.push(NondetCall {
                     line,
+                    column,
                     function,
                     scope,
                     value: as_c_value(raw, width, signed),
@@ -58,9 +60,9 @@ fn nondet_calls(
     )
 }
 
-type Pending = (usize, u32, u32, String, String, u32, bool);
+type Pending = (usize, u32, (u32, u32), String, String, u32, bool);
 
-/// The nondet call the next step makes, if any: frame depth, result slot, line, callee, caller, result
+/// The nondet call the next step makes, if any: frame depth, result slot, line and column, callee, caller, result
 /// width and signedness.
 fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
     let f = st.frames.last()?;
@@ -80,7 +82,7 @@ fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
     Some((
         st.frames.len(),
         dst.0,
-        b.locs[f.inst as usize].line,
+        (b.locs[f.inst as usize].line, b.locs[f.inst as usize].col),
         name.clone(),
         func.name.clone(),
         width,
@@ -135,6 +137,7 @@ pub struct Task<'a> {
     pub subproperty: Option<&'a str>,
     pub data_model: DataModel,
     pub violation_line: u32,
+    pub violation_function: &'a str,
 }
 
 /// The GraphML violation witness of the run of `test` on `prog`. `Err` when the replay does not end in
@@ -146,12 +149,7 @@ pub fn graphml(
     checks: Checks,
     task: &Task<'_>,
 ) -> Result<String, String> {
-    let (calls, end) = nondet_calls(prog, test, entry, checks);
-    if !matches!(end, End::Bug(_)) {
-        return Err(format!(
-            "the replay of the violation's test ended otherwise: {end:?}"
-        ));
-    }
+    let calls = violation_calls(prog, test, entry, checks)?;
     let hash = program_hash(task.program)?;
     let arch = match task.data_model {
         DataModel::Ilp32 => "32bit",
@@ -220,6 +218,160 @@ pub fn graphml(
     );
     g.push_str(" </graph>\n</graphml>\n");
     Ok(g)
+}
+
+/// The nondet calls of the replay of the violation's test; `Err` when the replay does not end in it
+/// (no witness is better than one that leads elsewhere).
+fn violation_calls(
+    prog: &Program,
+    test: &TestFile,
+    entry: &str,
+    checks: Checks,
+) -> Result<Vec<NondetCall>, String> {
+    let (calls, end) = nondet_calls(prog, test, entry, checks);
+    if matches!(end, End::Bug(_)) {
+        Ok(calls)
+    } else {
+        Err(format!(
+            "the replay of the violation's test ended otherwise: {end:?}"
+        ))
+    }
+}
+
+/// The YAML 2.0 violation witness (one `violation_sequence` entry) of the run of `test` on `prog`: one
+/// segment per nondet call, whose `follow` waypoint is the call's `function_return` with the ACSL
+/// constraint `\result == V`, and a last segment with the `target` waypoint at the violation. `Err`
+/// when the replay does not end in the violation.
+pub fn yaml(
+    prog: &Program,
+    test: &TestFile,
+    entry: &str,
+    checks: Checks,
+    task: &Task<'_>,
+) -> Result<String, String> {
+    use serde_yaml::{Mapping, Value};
+    let calls = violation_calls(prog, test, entry, checks)?;
+    let hash = program_hash(task.program)?;
+    let file = task.program.display().to_string();
+    let file_name = task
+        .program
+        .file_name()
+        .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
+    let map = |pairs: Vec<(&str, Value)>| -> Value {
+        let mut m = Mapping::new();
+        for (k, v) in pairs {
+            m.insert(Value::from(k), v);
+        }
+        Value::Mapping(m)
+    };
+    let location = |line: u32, column: u32, function: &str| {
+        let mut pairs = vec![
+            ("file_name", Value::from(file_name.as_str())),
+            ("line", Value::from(line)),
+        ];
+        if column > 0 {
+            pairs.push(("column", Value::from(column)));
+        }
+        pairs.push(("function", Value::from(function)));
+        map(pairs)
+    };
+    let mut segments: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            let waypoint = map(vec![
+                ("type", Value::from("function_return")),
+                ("action", Value::from("follow")),
+                ("location", location(c.line, c.column, &c.scope)),
+                (
+                    "constraint",
+                    map(vec![
+                        ("value", Value::from(format!("\\result == {}", c.value))),
+                        ("format", Value::from("acsl_expression")),
+                    ]),
+                ),
+            ]);
+            map(vec![(
+                "segment",
+                Value::Sequence(vec![map(vec![("waypoint", waypoint)])]),
+            )])
+        })
+        .collect();
+    let target = map(vec![
+        ("type", Value::from("target")),
+        ("action", Value::from("follow")),
+        (
+            "location",
+            location(task.violation_line, 0, task.violation_function),
+        ),
+    ]);
+    segments.push(map(vec![(
+        "segment",
+        Value::Sequence(vec![map(vec![("waypoint", target)])]),
+    )]));
+    let data_model = match task.data_model {
+        DataModel::Ilp32 => "ILP32",
+        DataModel::Lp64 => "LP64",
+    };
+    let creation = creation_time();
+    let mut hashes = Mapping::new();
+    hashes.insert(Value::from(file.as_str()), Value::from(hash.as_str()));
+    // The `.prp` text, as the YAML format's task metadata writes it.
+    let spec = specification(task.property, task.subproperty);
+    let metadata = map(vec![
+        ("format_version", Value::from("2.0")),
+        ("uuid", Value::from(uuid(&hash, &creation, &calls))),
+        ("creation_time", Value::from(creation.as_str())),
+        (
+            "producer",
+            map(vec![
+                ("name", Value::from("symex")),
+                ("version", Value::from(env!("CARGO_PKG_VERSION"))),
+            ]),
+        ),
+        (
+            "task",
+            map(vec![
+                (
+                    "input_files",
+                    Value::Sequence(vec![Value::from(file.as_str())]),
+                ),
+                ("input_file_hashes", Value::Mapping(hashes)),
+                ("specification", Value::from(spec)),
+                ("data_model", Value::from(data_model)),
+                ("language", Value::from("C")),
+            ]),
+        ),
+    ]);
+    let entry = map(vec![
+        ("entry_type", Value::from("violation_sequence")),
+        ("metadata", metadata),
+        ("content", Value::Sequence(segments)),
+    ]);
+    serde_yaml::to_string(&Value::Sequence(vec![entry])).map_err(|e| e.to_string())
+}
+
+/// A version-4-shaped UUID derived from the witness's content (no random source needed; two witnesses
+/// differ in program, time or values).
+fn uuid(hash: &str, time: &str, calls: &[NondetCall]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(hash.as_bytes());
+    h.update(time.as_bytes());
+    for c in calls {
+        h.update(format!("{}:{};", c.line, c.value).as_bytes());
+    }
+    let mut b: Vec<u8> = h.finalize()[..16].to_vec();
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let x: String = b.iter().map(|v| format!("{v:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &x[..8],
+        &x[8..12],
+        &x[12..16],
+        &x[16..20],
+        &x[20..]
+    )
 }
 
 /// The current UTC time in ISO 8601 (`creationtime`).

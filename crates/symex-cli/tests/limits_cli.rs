@@ -176,3 +176,79 @@ fn deep_koat_updates_are_positioned_errors() {
         }
     }
 }
+
+#[test]
+fn solver_rlimits_are_counts_for_every_subcommand_that_asks_a_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, files, extra) in subcommands() {
+        if cmd == "replay" {
+            continue;
+        }
+        for value in ["0", "-1", "abc", "2.5", "4294967296", "1e6", ""] {
+            let arg = format!("--solver-rlimit={value}");
+            let mut args = extra.clone();
+            args.push(&arg);
+            let o = symex(cmd, &files, &args, dir.path());
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(status(&o), 2, "{cmd} {arg}: {err}");
+            assert!(err.contains("--solver-rlimit"), "{cmd} {arg}: {err}");
+        }
+        let mut args = extra.clone();
+        args.push("--solver-rlimit=5000000");
+        let o = symex(cmd, &files, &args, dir.path());
+        let code = status(&o);
+        assert!(
+            (0..=3).contains(&code) && code != 2,
+            "{cmd} --solver-rlimit: status {code}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+/// Fermat's Last Theorem for cubes: no decision procedure proves the assertion, and Z3 searches on.
+const FERMAT_IDF: &str = "class A {
+  void m(int x, int y, int z)
+    requires x > 0 && y > 0 && z > 0;
+  { assert x * x * x + y * y * y != z * z * z; }
+}
+";
+
+#[test]
+fn a_spent_solver_rlimit_is_an_inconclusive_answer_without_a_time_limit() {
+    // No --max-time: only the resource limit can end the query (before it, this ran for minutes).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fermat.idf");
+    std::fs::write(&file, FERMAT_IDF).unwrap();
+    let run = || {
+        symex(
+            "verify",
+            std::slice::from_ref(&file),
+            &["--solver-rlimit", "200000"],
+            dir.path(),
+        )
+    };
+    // The verdict and the counts, without the time the run took.
+    let answer = |o: &Output| {
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let lines: Vec<String> = out
+            .lines()
+            .map(|l| {
+                l.split(" settled syntactically")
+                    .next()
+                    .unwrap_or(l)
+                    .to_string()
+            })
+            .collect();
+        (status(o), lines)
+    };
+    let first = answer(&run());
+    let out = first.1.join("\n");
+    assert_eq!(first.0, 3, "{out}");
+    assert!(out.contains("might not hold"), "{out}");
+    assert!(
+        out.lines().last().unwrap_or("").starts_with("UNKNOWN"),
+        "{out}"
+    );
+    // The same answer again: the limit is a count, not a time.
+    assert_eq!(answer(&run()), first);
+}

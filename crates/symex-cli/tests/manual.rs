@@ -20,6 +20,7 @@ const CHAPTERS: &[(&str, &[&str])] = &[
     ("run", &["run.md"]),
     ("replay", &["replay.md", "replay-native.md"]),
     ("check", &["check.md"]),
+    ("validate", &["validate.md"]),
     ("bmc", &["bmc.md"]),
     ("fuzz", &["fuzz.md"]),
     ("term", &["term.md"]),

@@ -257,6 +257,30 @@ fn far_pointer_arithmetic_is_poisoned_and_its_return_is_undecided() {
     assert_eq!(native_verdict(&back, false), back.verdict);
     assert_eq!(check(&back, "ILP32", &[]), "UNKNOWN");
     assert_eq!(check(&back, "LP64", &[]), "TRUE");
+    // The same return by an input's amount: the poisoned pointer's address is symbolic.
+    let symbolic = Case {
+        file: "mem_provenance_far_symbolic_return_unknown.c",
+        property: "valid-memsafety",
+        verdict: "TRUE",
+        inputs: 131_070..=131_075,
+        bmc: "UNKNOWN",
+    };
+    for m32 in [true, false] {
+        assert_eq!(
+            native_verdict(&symbolic, m32),
+            symbolic.verdict,
+            "m32 {m32}"
+        );
+        let edges = Case {
+            inputs: 299_999..=300_001,
+            ..symbolic
+        };
+        assert_eq!(native_verdict(&edges, m32), symbolic.verdict, "m32 {m32}");
+    }
+    assert_eq!(check(&symbolic, "LP64", &["--no-bmc"]), "TRUE");
+    for engines in [&["--no-bmc"][..], &[]] {
+        assert_eq!(check(&symbolic, "ILP32", engines), "UNKNOWN", "{engines:?}");
+    }
 }
 
 /// The bytes of each input of `ilp32_nondet_widths_false.c` on i386: a pointer, an `unsigned long` and a
@@ -355,5 +379,27 @@ fn ilp32_counterexamples_have_the_programs_widths_and_replay_natively() {
             t.display(),
             run.warnings
         );
+    }
+}
+
+/// `strlen`, `strnlen`, `memchr`, `memcmp`, `strcmp` and `strncmp` over 200 MiB blocks filled by
+/// `memset`: the native runs give the verdict, and the exploration must give it without any time limit
+/// (its models step over a constant fill as one range; byte by byte this took minutes). 64-bit only: a
+/// 200 MiB object is beyond the 32-bit model's object limit.
+#[test]
+fn constant_fills_of_200_mib_are_ranges_that_agree_with_native_runs() {
+    for (file, verdict) in [
+        ("mem_ranges_200mib_true.c", "TRUE"),
+        ("mem_ranges_200mib_false.c", "FALSE"),
+    ] {
+        let case = Case {
+            file,
+            property: "unreach-call",
+            verdict,
+            inputs: 0..=0,
+            bmc: verdict,
+        };
+        assert_eq!(native_verdict(&case, false), verdict, "{file} natively");
+        assert_eq!(check(&case, "LP64", &["--no-bmc"]), verdict, "{file}");
     }
 }

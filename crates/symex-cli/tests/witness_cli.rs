@@ -1,7 +1,8 @@
-//! `symex check --witness FILE`: the GraphML violation witness of every FALSE is checked by
-//! `scripts/check_witness.py`, which shares nothing with the writer: Python's XML parser, the required
-//! graph data, the program's SHA-256, every line, the path from the entry to the violation node, and the
-//! nondet values along it fed to the native build (clang-14 with sanitizers) reproducing the violation.
+//! `symex check --witness FILE`: the violation witness of every FALSE, in GraphML 1.0 and in YAML 2.0, is
+//! checked by `scripts/check_witness.py`, which shares nothing with the writer: Python's XML parser or
+//! PyYAML, the required metadata, the program's SHA-256, every line, the path from the entry to the
+//! violation, and the nondet values along it fed to the native build (clang-14 with sanitizers)
+//! reproducing the violation.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -20,7 +21,18 @@ fn check_with_witness(
     property: &str,
     extra: &[&str],
 ) -> (Value, PathBuf) {
-    let w = dir.join("witness.graphml");
+    check_with_witness_as(dir, program, property, extra, "graphml")
+}
+
+/// `check --witness witness.EXT` (`graphml` or `yml`).
+fn check_with_witness_as(
+    dir: &Path,
+    program: &Path,
+    property: &str,
+    extra: &[&str],
+    ext: &str,
+) -> (Value, PathBuf) {
+    let w = dir.join(format!("witness.{ext}"));
     let o = common::symex()
         .args(["check", "--json", "--property", property])
         .arg(program)
@@ -86,13 +98,16 @@ fn every_false_has_a_witness_the_independent_checker_and_the_native_build_confir
             &[],
         ),
     ];
-    for (program, property, extra) in cases {
+    for ((program, property, extra), ext) in cases
+        .iter()
+        .flat_map(|c| ["graphml", "yml"].map(|e| (c, e)))
+    {
         let dir = tempfile::tempdir().unwrap();
-        let (v, w) = check_with_witness(dir.path(), &program, property, extra);
+        let (v, w) = check_with_witness_as(dir.path(), program, property, extra, ext);
         assert_eq!(v["verdict"], "false", "{v}");
         assert_eq!(v["witness"].as_str(), Some(w.to_str().unwrap()), "{v}");
         let kind = v["kind"].as_str().unwrap();
-        let Some((ok, out)) = independent_check(&w, &program, kind) else {
+        let Some((ok, out)) = independent_check(&w, program, kind) else {
             return;
         };
         if out.contains("clang-14") && !ok {

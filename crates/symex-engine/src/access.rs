@@ -149,6 +149,17 @@ impl<D: Domain> State<D> {
         } else {
             "write"
         };
+        if id == self.mem.layout().lost_id() {
+            // Natively the pointer may be back in its object: neither a finding nor a safe access.
+            return Err(crate::exec::unsupported(
+                self,
+                prog,
+                format!(
+                    "{verb} through a pointer moved back from more than {} bytes away from its object (its provenance is lost)",
+                    self.mem.layout().max_object_size()
+                ),
+            ));
+        }
         if let Some(bug) = self.before_next_object(prog, id, ptr, n, verb) {
             return Err(bug);
         }
@@ -648,6 +659,20 @@ impl<D: Domain> State<D> {
         self.load_scalar(prog, &p, 1, 8)
     }
 
+    /// The constant range at `ptr + i` when that is a known address inside a live object: its byte and
+    /// how many bytes from there (at most `max`, within the object) are initialised and equal to it
+    /// ([`crate::storage::Contents::constant_run`]). `None` otherwise: the caller reads byte by byte,
+    /// which also reports an access outside the object. Reading the range is valid exactly when
+    /// reading each of its bytes is (the same conditions as [`Self::resolve`]'s known-address case).
+    pub fn constant_run_at(&mut self, ptr: &D::Val, i: u64, max: u64) -> Option<(u8, u64)> {
+        let p = self.ptr_add(ptr, i);
+        let addr = self.dom.as_const(&p)? as u64;
+        let (id, off) = self.mem.layout().split(addr);
+        let o = self.mem.object(id)?;
+        let dom = &self.dom;
+        o.contents.constant_run(off, max, |b| dom.byte_as_const(b))
+    }
+
     /// The NUL-terminated string at `ptr` (without the NUL), for output and for arguments a model needs
     /// concretely. Where the string ends is decided like a branch (it decides how far memory is read and
     /// what `puts` and `printf` return); the other bytes' values are only printed, so each is fixed to one
@@ -716,7 +741,7 @@ impl<D: Domain> State<D> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bug::BugKind;
     use crate::concrete::Concrete;
@@ -769,7 +794,7 @@ mod tests {
         })
     }
 
-    fn state(inputs: Vec<TestInput>) -> (Program, State<Concrete>) {
+    pub(crate) fn state(inputs: Vec<TestInput>) -> (Program, State<Concrete>) {
         let prog = empty_program();
         let st = State::new(&prog, Concrete::new(inputs), Checks::default());
         (prog, st)

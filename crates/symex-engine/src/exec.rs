@@ -661,7 +661,7 @@ impl<D: Domain> State<D> {
             if !layout.leaves_object(b as u64, r as u64) {
                 return Ok(p);
             }
-            if layout.split(b as u64).0 == layout.wild_id() {
+            if [layout.wild_id(), layout.lost_id()].contains(&layout.split(b as u64).0) {
                 return Err(self.far_return(prog));
             }
             let (_, off) = layout.split(r as u64);
@@ -676,7 +676,9 @@ impl<D: Domain> State<D> {
         {
             return Ok(p);
         }
-        // The same rule on terms: `ite(leaves, WILD | offset, p)`.
+        // The same rule on terms: `ite(leaves, POISON | offset, p)`, where the poison is the wild id for
+        // a pointer that leaves its object, and the lost id for one that leaves the poison (it may be
+        // coming back to its object, as a known address that does so ends the path as unsupported).
         let base_id = self.pointer_object(base);
         let base_owner = self.pointer_owner(base);
         let owner = self.pointer_owner(&p);
@@ -685,11 +687,21 @@ impl<D: Domain> State<D> {
         let not_null = self.dom.cmp(CmpOp::Ne, 32, &base_id, &zero);
         let moved = self.dom.cmp(CmpOp::Ne, 32, &owner, &base_owner);
         let leaves = self.dom.binop(domain::BinOp::And, 1, &not_null, &moved);
-        let wild_base = self
-            .dom
-            .constant(64, layout.address(layout.wild_id(), 0) as u128);
-        let wild = self.dom.binop(domain::BinOp::Or, 64, &wild_base, &off);
-        Ok(self.dom.ite(&leaves, 64, &wild, &p))
+        let poisoned = self.is_poisoned(&base_id, layout);
+        let [wild, lost] = [layout.wild_id(), layout.lost_id()].map(|id| {
+            let region = self.dom.constant(64, layout.address(id, 0) as u128);
+            self.dom.binop(domain::BinOp::Or, 64, &region, &off)
+        });
+        let poison = self.dom.ite(&poisoned, 64, &lost, &wild);
+        Ok(self.dom.ite(&leaves, 64, &poison, &p))
+    }
+
+    /// Whether the object id `id` (32 bits) is one of the poison's (wild or lost), as a width-1 value.
+    fn is_poisoned(&mut self, id: &D::Val, layout: crate::memory::AddressLayout) -> D::Val {
+        let [wild, lost] = [layout.wild_id(), layout.lost_id()]
+            .map(|p| self.dom.constant(32, p as u128))
+            .map(|p| self.dom.cmp(CmpOp::Eq, 32, id, &p));
+        self.dom.binop(domain::BinOp::Or, 1, &wild, &lost)
     }
 
     fn far_return(&self, prog: &Program) -> End {

@@ -13,6 +13,7 @@ pub mod concrete;
 pub mod domain;
 mod escape;
 pub mod exec;
+pub mod guide;
 pub mod hooks;
 pub mod interp;
 mod leak;

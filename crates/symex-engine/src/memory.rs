@@ -96,6 +96,18 @@ impl AddressLayout {
         (self.max_objects() - 1) as ObjId
     }
 
+    /// The id no object ever has either, for a poisoned pointer (wild or lost) moved out of its poison
+    /// by arithmetic whose amount is not known: it may be coming back to the object it was derived from,
+    /// whose identity the poison lost, so a dereference through it is undecided (not a finding).
+    pub fn lost_id(self) -> ObjId {
+        self.wild_id() - 1
+    }
+
+    /// The first id that no object can have (the wild and lost ids and above).
+    fn first_reserved_id(self) -> u64 {
+        self.lost_id() as u64
+    }
+
     /// The object whose provenance an address carries: the object of its own region for an offset below
     /// half a region (the object itself, one past its end, and anything up to half a region beyond), the
     /// object of the next region for an offset in the upper half (up to half a region before that object's
@@ -334,7 +346,7 @@ impl<B: Clone> Memory<B> {
     /// Whether one more object of `size` bytes can be given an address.
     pub fn addressable(&self, size: u64) -> bool {
         size < self.layout.max_object_size()
-            && (self.slots.len() as u64) < self.layout.wild_id() as u64
+            && (self.slots.len() as u64) < self.layout.first_reserved_id()
     }
 
     /// A new object of `size` bytes filled with `fill`; `initialised` says whether those bytes count as
@@ -566,7 +578,7 @@ impl<B: Clone> Memory<B> {
 
     /// Whether every object id is taken (a new object needs a reused one).
     pub fn ids_exhausted(&self) -> bool {
-        self.reusable.is_empty() && (self.slots.len() as u64) >= self.layout.wild_id() as u64
+        self.reusable.is_empty() && (self.slots.len() as u64) >= self.layout.first_reserved_id()
     }
 
     /// The dead stack and heap objects (freed, or their function returned).

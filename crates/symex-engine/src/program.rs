@@ -23,6 +23,9 @@ pub struct Program {
     /// On a 32-bit target, by function, the `alloca`s whose address never escapes (sorted): their object
     /// ids are reused once their function returns (see `escape.rs`). Empty on 64-bit targets.
     private_allocas: Vec<Vec<Slot>>,
+    /// The nondet values a violation witness fixes, in path order (`guide.rs`); `None` outside
+    /// witness validation.
+    pub guide: Option<Rc<[crate::guide::GuidedValue]>>,
 }
 
 impl Program {
@@ -75,6 +78,7 @@ impl Program {
         Program {
             addr,
             private_allocas,
+            guide: None,
             module,
             models,
             widths,

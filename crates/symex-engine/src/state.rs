@@ -143,6 +143,8 @@ pub struct State<D: Domain> {
     pub(crate) consts: Rc<Consts<D>>,
     /// Register files of returned frames, reused to avoid an allocation per call.
     pub(crate) reg_pool: Vec<Vec<D::Val>>,
+    /// The next of the program's guided nondet values (`guide.rs`) this path has not used yet.
+    pub(crate) guide_next: usize,
 }
 
 impl<D: Domain> State<D> {
@@ -221,6 +223,7 @@ impl<D: Domain> State<D> {
             checks,
             consts,
             reg_pool: Vec::new(),
+            guide_next: 0,
         }
     }
 

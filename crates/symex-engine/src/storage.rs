@@ -121,6 +121,9 @@ impl InitMap {
 struct Page<B> {
     bytes: Vec<B>,
     init: InitMap,
+    /// Every byte is the first one, with the same initialisation state (a page of a `memset` or of
+    /// the fill, never written since): a range of the object, read without a look at each byte.
+    uniform: bool,
 }
 
 impl<B: Clone> Page<B> {
@@ -128,6 +131,7 @@ impl<B: Clone> Page<B> {
         Page {
             bytes: vec![b; PAGE as usize],
             init: InitMap::new(PAGE as usize, init),
+            uniform: true,
         }
     }
 }
@@ -162,7 +166,49 @@ impl<B: Clone> Paged<B> {
             .pages
             .entry(p)
             .or_insert_with(|| Rc::new(Page::uniform(fill.clone(), init)));
-        Rc::make_mut(page)
+        let page = Rc::make_mut(page);
+        page.uniform = false;
+        page
+    }
+
+    /// How many bytes from `off` (a page boundary or not) are initialised constants equal to `c`,
+    /// at most `max` (`as_const` reads a byte's constant). A range of pages never written past the
+    /// fill is one step, and a uniform page one step each: the host work is per page at most.
+    fn constant_run(&self, off: u64, c: u8, max: u64, as_const: &impl Fn(&B) -> Option<u8>) -> u64 {
+        let end = off.saturating_add(max).min(self.size);
+        let fill_matches = self.fill_init && as_const(&self.fill) == Some(c);
+        let mut pos = off;
+        while pos < end {
+            let pg = pos >> PAGE_BITS;
+            let k = (pos & (PAGE - 1)) as usize;
+            let Some(page) = self.pages.get(&pg) else {
+                if !fill_matches {
+                    return pos - off;
+                }
+                // Every page up to the next stored one holds the fill.
+                let next = self
+                    .pages
+                    .range(pg + 1..)
+                    .next()
+                    .map_or(u64::MAX, |(&p, _)| p << PAGE_BITS);
+                pos = next.min(end);
+                continue;
+            };
+            let len = (PAGE as usize - k).min((end - pos) as usize);
+            let same = |i: usize| page.init.is_init(i, 1) && as_const(&page.bytes[i]) == Some(c);
+            if page.uniform {
+                if !same(0) {
+                    return pos - off;
+                }
+                pos += len as u64;
+                continue;
+            }
+            match (k..k + len).find(|&i| !same(i)) {
+                Some(i) => return pos - off + (i - k) as u64,
+                None => pos += len as u64,
+            }
+        }
+        end - off
     }
 
     /// The segments of `off..off+n` that lie in one page each: (page, offset in it, length).
@@ -392,6 +438,30 @@ impl<B: Clone> Contents<B> {
         }
     }
 
+    /// The constant range at `off`: its byte `c` and how many bytes from `off` (at most `max`) are
+    /// initialised and equal to `c`; `None` when the byte at `off` is not an initialised constant.
+    /// What lets the string and memory models step over a `memset` region at once.
+    pub fn constant_run(
+        &self,
+        off: u64,
+        max: u64,
+        as_const: impl Fn(&B) -> Option<u8>,
+    ) -> Option<(u8, u64)> {
+        if off >= self.size() || max == 0 || !self.is_init(off as usize, 1) {
+            return None;
+        }
+        let c = as_const(&self.read(off as usize, 1)[0])?;
+        let len = match &self.repr {
+            Repr::Flat { bytes, init } => {
+                let end = off.saturating_add(max).min(bytes.len() as u64) as usize;
+                let same = |i: usize| init.is_init(i, 1) && as_const(&bytes[i]) == Some(c);
+                (off as usize..end).find(|&i| !same(i)).unwrap_or(end) as u64 - off
+            }
+            Repr::Paged(p) => p.constant_run(off, c, max, &as_const),
+        };
+        Some((c, len))
+    }
+
     /// Byte `i` becomes `b`, written.
     #[inline]
     pub fn set_byte(&mut self, i: usize, b: B) {
@@ -603,6 +673,55 @@ mod tests {
         assert_eq!(d.stored().0.len(), 2);
         assert_eq!(d.stored().1, None);
         assert_eq!(d.uninitialised((1 << 30) - 2, 2), vec![(1 << 30) - 1]);
+    }
+
+    #[test]
+    fn constant_runs_agree_with_the_bytes() {
+        let size = FLAT_MAX + 40 * PAGE + 7;
+        let mut c = Contents::try_new(size, 0u8, false).unwrap();
+        c.fill(3, (30 * PAGE) as usize, b'a');
+        c.set_byte((12 * PAGE + 5) as usize, b'b');
+        c.write((31 * PAGE) as usize, 2, |o| o.copy_from_slice(b"aa"));
+        let flat = Contents::from_bytes(b"xxxxyz".to_vec());
+        let id = |b: &u8| Some(*b);
+        // The reference: the run of equal initialised bytes, read one by one.
+        let by_bytes = |c: &Contents<u8>, off: u64, max: u64| {
+            let first = c.read(off as usize, 1)[0];
+            let end = (off + max).min(c.size());
+            (off..end)
+                .take_while(|&i| c.is_init(i as usize, 1) && c.read(i as usize, 1)[0] == first)
+                .count() as u64
+        };
+        for off in [
+            0,
+            2,
+            3,
+            4,
+            PAGE,
+            12 * PAGE + 4,
+            12 * PAGE + 6,
+            30 * PAGE + 2,
+            31 * PAGE,
+        ] {
+            for max in [1, 9, PAGE + 3, size] {
+                let run = c.constant_run(off, max, id);
+                if c.is_init(off as usize, 1) {
+                    assert_eq!(
+                        run.map(|r| r.1),
+                        Some(by_bytes(&c, off, max)),
+                        "{off} {max}"
+                    );
+                } else {
+                    assert_eq!(run, None, "{off}");
+                }
+            }
+        }
+        assert_eq!(flat.constant_run(0, 10, id), Some((b'x', 4)));
+        assert_eq!(flat.constant_run(5, 10, id), Some((b'z', 1)));
+        // A whole-object fill is one range however large the object.
+        let mut big = Contents::try_new(1 << 40, 0u8, false).unwrap();
+        big.fill(0, 1 << 40, 7);
+        assert_eq!(big.constant_run(5, u64::MAX, id), Some((7, (1 << 40) - 5)));
     }
 
     /// Random writes, fills, copies and moves on a paged and a flat object of the same size agree with

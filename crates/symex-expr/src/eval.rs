@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use crate::bvsem;
 use crate::sort::{Func, Sort};
 use crate::term::{Op, Term};
-use crate::value::Value;
+use crate::value::{MapValue, Value};
 
 /// Why a term has no value.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -250,6 +250,9 @@ pub fn apply(op: &Op, sort: Sort, args: &[Value]) -> Result<Value, EvalError> {
             )))
         }
         Op::ConstArray => {
+            if let Sort::Map(m) = sort {
+                return Ok(Value::Map(Arc::new(MapValue::constant(m, args[0].clone()))));
+            }
             let Sort::Array { index, element } = sort else {
                 unreachable!("constant array of a non-array sort")
             };
@@ -320,10 +323,12 @@ pub fn apply(op: &Op, sort: Sort, args: &[Value]) -> Result<Value, EvalError> {
                 value: a.get(u(1)),
                 width: a.element_width,
             },
+            Value::Map(a) => a.get(&args[1]),
             v => return Err(EvalError::SortMismatch(format!("select from {v}"))),
         },
         Op::Store => match &args[0] {
             Value::Array(a) => Value::Array(Arc::new(a.with(u(1), u(2)))),
+            Value::Map(a) => Value::Map(Arc::new(a.with(args[1].clone(), args[2].clone()))),
             v => return Err(EvalError::SortMismatch(format!("store into {v}"))),
         },
     })

@@ -1,6 +1,7 @@
 //! Hash-consed terms: the language every analysis speaks to the solver.
 //!
-//! * **Sorts** ([`Sort`]): `Bool`, `BitVec(1..=128)`, `Int`, arrays `BitVec -> BitVec`, and
+//! * **Sorts** ([`Sort`]): `Bool`, `BitVec(1..=128)`, `Int`, arrays `BitVec -> BitVec`, arrays
+//!   between any two sorts ([`Sort::map`]), and
 //!   uninterpreted sorts ([`Sort::uninterpreted`]); uninterpreted functions are [`Func`]s.
 //! * **Terms** ([`Term`]) are hash-consed in one process-wide table: structurally equal terms
 //!   are the same node, so `==`, hashing and cloning are O(1), and terms are `Send + Sync`.
@@ -62,8 +63,8 @@ pub use intern::{nodes_alive, nodes_created};
 pub use range::unsigned as unsigned_range;
 pub use rustc_hash::FxHashMap as TermMap;
 pub use smtlib::{symbol as smtlib_symbol, to_smtlib2};
-pub use sort::{Func, FuncDecl, Sort, USort, MAX_BV_WIDTH};
+pub use sort::{Func, FuncDecl, MapSort, Sort, USort, MAX_BV_WIDTH};
 pub use term::{Op, Term};
 pub use typing::SortError;
-pub use value::{ArrayValue, Value};
+pub use value::{ArrayValue, MapValue, Value};
 pub use vars::{free_vars, funcs_used, substitute_all};

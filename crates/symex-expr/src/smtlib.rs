@@ -137,13 +137,7 @@ fn write_declarations(out: &mut String, terms: &[Term]) {
     let vars = free_vars(terms);
     let funcs = funcs_used(terms);
     let mut usorts: Vec<USort> = Vec::new();
-    let mut note = |s: Sort| {
-        if let Sort::Uninterpreted(u) = s {
-            if !usorts.contains(&u) {
-                usorts.push(u);
-            }
-        }
-    };
+    let mut note = |s: Sort| note_usorts(s, &mut usorts);
     vars.iter().for_each(|v| note(v.sort()));
     for f in &funcs {
         f.domain().iter().for_each(|s| note(*s));
@@ -165,6 +159,18 @@ fn write_declarations(out: &mut String, terms: &[Term]) {
     for v in &vars {
         let name = v.as_var().expect("free_vars gives variables");
         let _ = writeln!(out, "(declare-fun {} () {})", symbol(name), v.sort());
+    }
+}
+
+/// The uninterpreted sorts `s` mentions (one may appear only inside an array sort).
+fn note_usorts(s: Sort, usorts: &mut Vec<USort>) {
+    match s {
+        Sort::Uninterpreted(u) if !usorts.contains(&u) => usorts.push(u),
+        Sort::Map(m) => {
+            note_usorts(m.index(), usorts);
+            note_usorts(m.element(), usorts);
+        }
+        _ => {}
     }
 }
 

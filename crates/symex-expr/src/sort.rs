@@ -22,6 +22,10 @@ pub enum Sort {
         /// Width of the element bit-vectors.
         element: u32,
     },
+    /// Arrays between any two sorts (SMT-LIB `(Array I E)`, with read-over-write and
+    /// extensionality), such as the IDF verifier's `Int -> Int` array contents. [`Sort::Array`]
+    /// stays the bit-vector memory sort that constant evaluation keeps in machine words.
+    Map(MapSort),
     /// An uninterpreted sort such as the IDF verifier's `ref` or `snapshot`.
     Uninterpreted(USort),
 }
@@ -58,6 +62,11 @@ impl Sort {
         Sort::Array { index, element }
     }
 
+    /// The array sort `index -> element` over any two sorts ([`Sort::Map`]).
+    pub fn map(index: Sort, element: Sort) -> Sort {
+        Sort::Map(MapSort::new(index, element))
+    }
+
     /// The uninterpreted sort called `name` (the same name gives the same sort).
     pub fn uninterpreted(name: &str) -> Sort {
         Sort::Uninterpreted(USort::new(name))
@@ -87,8 +96,41 @@ impl fmt::Display for Sort {
             Sort::Array { index, element } => {
                 write!(f, "(Array (_ BitVec {index}) (_ BitVec {element}))")
             }
+            Sort::Map(m) => write!(f, "(Array {} {})", m.index(), m.element()),
             Sort::Uninterpreted(u) => write!(f, "{}", crate::smtlib::symbol(u.name())),
         }
+    }
+}
+
+type MapDecl = &'static (Sort, Sort);
+
+/// The index and element sorts of a [`Sort::Map`], interned so that `Sort` stays `Copy`
+/// (there are few such sorts in a process).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct MapSort(MapDecl);
+
+impl MapSort {
+    /// The array sort `index -> element`.
+    pub fn new(index: Sort, element: Sort) -> MapSort {
+        static MAPS: OnceLock<Mutex<HashMap<(Sort, Sort), MapDecl>>> = OnceLock::new();
+        let mut maps = MAPS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        MapSort(
+            maps.entry((index, element))
+                .or_insert_with(|| Box::leak(Box::new((index, element)))),
+        )
+    }
+
+    /// The index sort.
+    pub fn index(self) -> Sort {
+        self.0 .0
+    }
+
+    /// The element sort.
+    pub fn element(self) -> Sort {
+        self.0 .1
     }
 }
 

@@ -150,7 +150,8 @@ pub fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
                 Sort::Array { index, element } if args[1].sort() == Sort::BitVec(index) => {
                     Ok(Sort::BitVec(element))
                 }
-                _ => err(op, args, "expects (Array i e, BitVec i)"),
+                Sort::Map(m) if args[1].sort() == m.index() => Ok(m.element()),
+                _ => err(op, args, "expects (Array i e, i)"),
             }
         }
         Op::Store => {
@@ -162,7 +163,12 @@ pub fn result_sort(op: &Op, args: &[Term]) -> Result<Sort, SortError> {
                 {
                     Ok(s)
                 }
-                _ => err(op, args, "expects (Array i e, BitVec i, BitVec e)"),
+                s @ Sort::Map(m)
+                    if args[1].sort() == m.index() && args[2].sort() == m.element() =>
+                {
+                    Ok(s)
+                }
+                _ => err(op, args, "expects (Array i e, i, e)"),
             }
         }
         Op::Apply(f) => {

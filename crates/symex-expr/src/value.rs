@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::sort::{Sort, USort};
+use crate::sort::{MapSort, Sort, USort};
 use crate::term::Term;
 
 /// A concrete value.
@@ -23,6 +23,8 @@ pub enum Value {
     Int(i128),
     /// An array.
     Array(Arc<ArrayValue>),
+    /// An array of a [`Sort::Map`].
+    Map(Arc<MapValue>),
     /// The `index`-th element of an uninterpreted sort's universe.
     Uninterpreted {
         /// The sort.
@@ -64,6 +66,49 @@ impl ArrayValue {
     }
 }
 
+/// A finite array of a [`Sort::Map`]: a default element and the indices that differ from
+/// it. Over an infinite index sort (`Int`, an uninterpreted sort) equal arrays are equal
+/// values; over a finite one an array that overrides every index has a second spelling.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct MapValue {
+    /// The array's sort.
+    pub sort: MapSort,
+    /// The element at every index not in `entries`.
+    pub default: Value,
+    /// Indices whose element differs from `default` (never holds a default element).
+    pub entries: BTreeMap<Value, Value>,
+}
+
+impl MapValue {
+    /// The array of sort `sort` holding `default` everywhere.
+    pub fn constant(sort: MapSort, default: Value) -> MapValue {
+        MapValue {
+            sort,
+            default,
+            entries: BTreeMap::new(),
+        }
+    }
+
+    /// The element at `index`.
+    pub fn get(&self, index: &Value) -> Value {
+        self.entries
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| self.default.clone())
+    }
+
+    /// The array with `index` mapped to `element`.
+    pub fn with(&self, index: Value, element: Value) -> MapValue {
+        let mut a = self.clone();
+        if element == a.default {
+            a.entries.remove(&index);
+        } else {
+            a.entries.insert(index, element);
+        }
+        a
+    }
+}
+
 impl Value {
     /// The value a model gives to a variable it does not mention (as Z3's model completion):
     /// false, zero, the all-zero array, the first element of an uninterpreted universe.
@@ -78,6 +123,10 @@ impl Value {
                 default: 0,
                 entries: BTreeMap::new(),
             })),
+            Sort::Map(m) => Value::Map(Arc::new(MapValue::constant(
+                m,
+                Value::default_of(m.element()),
+            ))),
             Sort::Uninterpreted(sort) => Value::Uninterpreted { sort, index: 0 },
         }
     }
@@ -92,6 +141,7 @@ impl Value {
                 index: a.index_width,
                 element: a.element_width,
             },
+            Value::Map(a) => Sort::Map(a.sort),
             Value::Uninterpreted { sort, .. } => Sort::Uninterpreted(*sort),
         }
     }
@@ -135,6 +185,13 @@ impl Value {
                 }
                 t
             }
+            Value::Map(a) => {
+                let mut t = Term::const_array(Sort::Map(a.sort), &a.default.to_term()?);
+                for (i, e) in &a.entries {
+                    t = t.store(&i.to_term()?, &e.to_term()?);
+                }
+                t
+            }
             Value::Uninterpreted { .. } => return None,
         })
     }
@@ -174,6 +231,16 @@ impl fmt::Display for Value {
                         value: *e,
                         width: a.element_width,
                     };
+                    write!(f, " {i} {e})")?;
+                }
+                Ok(())
+            }
+            Value::Map(a) => {
+                for _ in &a.entries {
+                    write!(f, "(store ")?;
+                }
+                write!(f, "((as const {}) {})", Sort::Map(a.sort), a.default)?;
+                for (i, e) in &a.entries {
                     write!(f, " {i} {e})")?;
                 }
                 Ok(())

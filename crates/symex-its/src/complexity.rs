@@ -134,11 +134,7 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     }
     // The retries get about twice the time of the first attempt (at least a second or
     // two): on large systems that no refinement helps, the answer stays quick.
-    let budget = started.elapsed() * 2 + Duration::from_secs(2);
-    let mut retry = Limits {
-        query_timeout: limits.query_timeout.min(budget),
-        deadline: limits.deadline.min(Instant::now() + budget),
-    };
+    let mut retry = limits.for_retry(first_took);
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
@@ -158,7 +154,7 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
             // Cheap, and last: its own budget, so that the earlier retries running long
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {
-                retry.deadline = limits.deadline.min(Instant::now() + budget);
+                retry.deadline = limits.for_retry(first_took).deadline;
                 crate::preprocess::refine_merged(its, retry.query_timeout)
             }
             _ => None,
@@ -197,11 +193,7 @@ fn last_resorts(
     first_took: Duration,
     mut best: (Its, Result<Complexity, String>),
 ) -> (Its, Result<Complexity, String>) {
-    let budget = first_took * 2 + Duration::from_secs(2);
-    let limits_now = || Limits {
-        query_timeout: limits.query_timeout.min(budget),
-        deadline: limits.deadline.min(Instant::now() + budget),
-    };
+    let limits_now = || limits.for_retry(first_took);
     let last = limits_now();
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
@@ -266,6 +258,9 @@ fn refinement_targets(
 
 /// The time all fallback queries of one inference may take together.
 const FALLBACK_BUDGET: Duration = Duration::from_secs(4);
+
+/// What one fallback call costs under a resource limit: 200 calls fill the budget.
+const FALLBACK_CALL: Duration = Duration::from_millis(20);
 
 struct Ctx<'a> {
     its: &'a Its,
@@ -534,7 +529,7 @@ impl<'a> Ctx<'a> {
         let its = self.its;
         let started = Instant::now();
         let g = scc_size::invariant_bound(its, inside, v, self.quick.as_mut());
-        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        self.charge_fallback(started);
         let g = g?;
         let mut total = self.entry_size(locs, v)?;
         if locs.contains(&its.start) {
@@ -925,7 +920,7 @@ impl<'a> Ctx<'a> {
             let t = &self.its.transitions[e];
             let after = f.substitute(&|w| t.update()[w].clone());
             let b = value_upper_bound(self.quick.as_mut(), t, self.its.arity(), &after);
-            self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+            self.charge_fallback(started);
             self.upper_bounds.insert(key.clone(), b);
         }
         let ub = self.upper_bounds[&key].clone()?;
@@ -1050,7 +1045,7 @@ impl Ctx<'_> {
                         d == Decrease::Strict || (i != t && d == Decrease::Weak)
                     })
                 });
-                self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+                self.charge_fallback(started);
                 if let Some(f) = f.filter(|_| checked) {
                     self.rb[t] = self.scc_wide_bound(&f);
                 }
@@ -1109,7 +1104,7 @@ impl Ctx<'_> {
                     d == Decrease::Strict || (!strict.contains(&i) && d == Decrease::Weak)
                 })
             });
-            self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+            self.charge_fallback(started);
             let Some(f) = f.filter(|_| checked) else {
                 continue;
             };
@@ -1129,6 +1124,18 @@ impl Ctx<'_> {
                 return;
             }
         }
+    }
+
+    /// Takes a fallback call that began at `started` off the fallback budget: its time, or
+    /// under a resource limit ([`crate::smt::rlimit`]) a fixed share, so that how many
+    /// fallback calls run does not depend on the machine's load.
+    fn charge_fallback(&mut self, started: Instant) {
+        let spent = if crate::smt::rlimit().is_some() {
+            FALLBACK_CALL
+        } else {
+            started.elapsed()
+        };
+        self.fallback_left = self.fallback_left.saturating_sub(spent);
     }
 
     fn fallback_time_left(&self) -> bool {

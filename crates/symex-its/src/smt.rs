@@ -68,21 +68,54 @@ pub fn deadline() -> Option<Instant> {
     DEADLINE.with(Cell::get)
 }
 
+thread_local! {
+    /// Z3's resource limit per query on this thread ([`set_rlimit`]).
+    static RLIMIT: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
+/// Sets (or with `None` clears) Z3's deterministic resource limit of every solver query this
+/// thread makes from then on. With one, the analysis depends on counts, not on time: a query
+/// has no time limit of its own (only the thread's deadline), and the provers' retries get no
+/// time budget of their own ([`crate::termination::Limits::for_retry`]). So the answer is the
+/// same on an idle and on a loaded machine, as long as the deadline is not reached.
+pub fn set_rlimit(rlimit: Option<u32>) {
+    RLIMIT.with(|r| r.set(rlimit));
+}
+
+/// The resource limit of this thread's queries: [`set_rlimit`]'s, else the process-wide one
+/// of `symex-solver` (`--solver-rlimit`).
+pub fn rlimit() -> Option<u32> {
+    RLIMIT.with(Cell::get).or(SolverConfig::default().rlimit)
+}
+
 /// Whether the deadline of this thread has passed.
 pub fn out_of_time() -> bool {
     deadline().is_some_and(|d| Instant::now() >= d)
 }
 
 /// A solver for the provers: Z3 with a per-call time limit clipped to the thread's
-/// deadline ([`set_deadline`]), no caches (every query of a proof is new).
+/// deadline ([`set_deadline`]), no caches (every query of a proof is new). Under a resource
+/// limit ([`rlimit`]) `timeout` is not used: only the limit and the deadline end a query.
 pub fn solver(timeout: Duration) -> Box<dyn Solver> {
+    let rlimit = rlimit();
+    let timeout = if rlimit.is_some() {
+        NO_TIMEOUT
+    } else {
+        timeout
+    };
     Box::new(Clipped {
-        inner: SolverConfig::bare().timeout(Some(timeout)).build(),
+        inner: SolverConfig::bare()
+            .timeout(Some(timeout))
+            .rlimit(rlimit)
+            .build(),
         timeout,
         applied: timeout,
         stats: LayerStats::new("deadline"),
     })
 }
+
+/// The time limit that stands for none (the deadline still clips it).
+const NO_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 
 /// The layer that clips each query's time limit to the time left before the deadline.
 struct Clipped {
@@ -121,7 +154,7 @@ impl Solver for Clipped {
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         // `None` (no limit) is kept as a long limit: the deadline still clips it.
-        self.timeout = timeout.unwrap_or(Duration::from_secs(24 * 3600));
+        self.timeout = timeout.unwrap_or(NO_TIMEOUT);
     }
 }
 

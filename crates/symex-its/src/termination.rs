@@ -80,6 +80,24 @@ pub struct Limits {
     pub deadline: Instant,
 }
 
+impl Limits {
+    /// The limits of the retries after a first attempt that took `first_took`: about twice its
+    /// time plus two seconds, within these limits, so that where no refinement helps the
+    /// answer stays quick. Under a resource limit ([`crate::smt::rlimit`]) the retries get
+    /// these limits unchanged: a budget measured in time would make the answer depend on the
+    /// machine's load.
+    pub fn for_retry(&self, first_took: Duration) -> Limits {
+        if crate::smt::rlimit().is_some() {
+            return self.clone();
+        }
+        let budget = first_took * 2 + Duration::from_secs(2);
+        Limits {
+            query_timeout: self.query_timeout.min(budget),
+            deadline: self.deadline.min(Instant::now() + budget),
+        }
+    }
+}
+
 /// Proves termination of `its` (already preprocessed).
 pub fn prove(its: &Its, limits: &Limits) -> Termination {
     let mut proofs = Vec::new();
@@ -349,11 +367,7 @@ pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
     if matches!(first, Termination::Yes(_)) {
         return (its.clone(), first);
     }
-    let budget = started.elapsed() * 2 + Duration::from_secs(2);
-    let retry = Limits {
-        query_timeout: limits.query_timeout.min(budget),
-        deadline: limits.deadline.min(Instant::now() + budget),
-    };
+    let retry = limits.for_retry(started.elapsed());
     // The relational invariants first (T2's `new_ex`: `A ≥ C + 1` bounds `A` where
     // `C ≥ 1`), and the refinements on top of them (`eric`'s `A ≥ B`).
     let related = crate::preprocess::add_relational_invariants(its, retry.query_timeout);

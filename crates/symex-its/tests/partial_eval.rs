@@ -15,7 +15,7 @@ use symex_its::{parse_koat, preprocess, smt, Its};
 fn limits() -> Limits {
     Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(30),
+        deadline: Instant::now() + Duration::from_secs(600),
     }
 }
 
@@ -93,6 +93,7 @@ const CYCLIC: &str = "  l0(A,B,C) -> l1(A,B,A + 1) :|: A >= 0 && B >= A + 1\n  l
 
 #[test]
 fn phases_become_versions_and_get_a_linear_bound() {
+    common::count_not_time();
     let its = parse_koat(&koat(CYCLIC, "A B C")).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     let direct = termination::prove(&pre, &limits());
@@ -128,6 +129,7 @@ fn phases_become_versions_and_get_a_linear_bound() {
 
 #[test]
 fn counter_that_wraps_once_is_bounded_after_the_termination_refinement() {
+    common::count_not_time();
     // `D` counts from `B + 1` up past `C`, is reset to 0 once and counts up to `B`; a
     // temporary `A = 0` may leave early (T2's `sumit`). Only the termination prover's
     // refinement (relational invariants, then partial evaluation) separates the phases.
@@ -162,6 +164,7 @@ fn counter_that_wraps_once_is_bounded_after_the_termination_refinement() {
 
 #[test]
 fn refinement_keeps_runs_with_temporaries_and_exits() {
+    common::count_not_time();
     // Nondeterministic choices by a temporary, an exit from inside the SCC, and the
     // start location inside the SCC: every run maps to the refined ITS.
     let its = parse_koat(&koat(
@@ -179,6 +182,7 @@ fn refinement_keeps_runs_with_temporaries_and_exits() {
 
 #[test]
 fn benchmark_refinements_keep_runs() {
+    common::count_not_time();
     let Some(dir) = common::koat_dir() else {
         return;
     };
@@ -212,6 +216,7 @@ fn benchmark_refinements_keep_runs() {
 
 #[test]
 fn termination_retries_on_the_refinement_and_its_functions_hold_on_runs() {
+    common::count_not_time();
     let its = parse_koat(&koat(CYCLIC, "A B C")).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     let (refined, result) = termination::prove_refining(&pre, &limits());
@@ -288,6 +293,7 @@ fn check_steps_of_run(proof: &[termination::SccProof], run: &Run) -> usize {
 
 #[test]
 fn changes_of_unknown_sign_are_split_into_phases() {
+    common::count_not_time();
     // T2's polyrank3: `A` grows while `B` (or `C`) is positive and shrinks after; nothing
     // in a guard tells the phases apart, the signs of the changes do.
     let its = parse_koat(&koat(
@@ -316,6 +322,7 @@ fn changes_of_unknown_sign_are_split_into_phases() {
 
 #[test]
 fn invariants_of_a_swapping_entry_reach_the_chained_loop() {
+    common::count_not_time();
     // WTC's gcd: the entry swaps `A` and `B` after checking both ≥ 1; the chained loop
     // `A' = A − B` / `B' = B − A` needs `A ≥ 1 ∧ B ≥ 1` for `A + B` to decrease.
     let its = parse_koat(&koat(

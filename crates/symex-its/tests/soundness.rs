@@ -13,7 +13,7 @@ use symex_its::{parse_koat, preprocess, Its};
 fn limits() -> Limits {
     Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(30),
+        deadline: Instant::now() + Duration::from_secs(600),
     }
 }
 
@@ -40,6 +40,7 @@ fn koat(rules: &str, vars: &str) -> String {
 
 #[test]
 fn counting_loop_is_linear_and_bounds_its_runs() {
+    common::count_not_time();
     // Cost: 1 (entry) + max(0, N − X) iterations + 1 (exit) = max(2, N − X + 2).
     let (its, _, c) = analyse(&koat(
         "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(X + 1,N) :|: X < N\n  l1(X,N) -> l2(X,N) :|: X >= N\n",
@@ -54,6 +55,7 @@ fn counting_loop_is_linear_and_bounds_its_runs() {
 
 #[test]
 fn nested_loops_are_quadratic() {
+    common::count_not_time();
     // for i in 0..n { for j in 0..i {} }: Θ(n²) steps.
     let (its, _, c) = analyse(&koat(
         "  l0(I,J,N) -> l1(0,J,N)\n  l1(I,J,N) -> l2(I,0,N) :|: I < N\n  l2(I,J,N) -> l2(I,J + 1,N) :|: J < I\n  l2(I,J,N) -> l1(I + 1,J,N) :|: J >= I\n",
@@ -68,6 +70,7 @@ fn nested_loops_are_quadratic() {
 
 #[test]
 fn constant_loop_is_constant() {
+    common::count_not_time();
     let (its, _, c) = analyse(&koat(
         "  l0(X) -> l1(0)\n  l1(X) -> l1(X + 1) :|: X < 10\n",
         "X",
@@ -80,6 +83,7 @@ fn constant_loop_is_constant() {
 
 #[test]
 fn benchmark_sample_bounds_hold_on_runs() {
+    common::count_not_time();
     let Some(dir) = common::koat_dir() else {
         return;
     };
@@ -108,6 +112,7 @@ fn benchmark_sample_bounds_hold_on_runs() {
 
 #[test]
 fn chaining_keeps_the_cost_of_every_run() {
+    common::count_not_time();
     // A deterministic loop body over three locations, and a stop in the middle of it:
     // chaining must keep each run's cost, also of runs that stop at a bypassed location.
     // (X = 7 gets stuck at l2.)
@@ -159,6 +164,7 @@ fn chaining_keeps_the_cost_of_every_run() {
 
 #[test]
 fn two_phase_loop_bound_holds_on_runs() {
+    common::count_not_time();
     let (its, _, c) = analyse(&koat(
         "  l0(X,Y) -> l1(X,Y)\n  l1(X,Y) -> l1(X + Y,Y - 1) :|: X >= 0\n",
         "X Y",
@@ -172,6 +178,7 @@ fn two_phase_loop_bound_holds_on_runs() {
 
 #[test]
 fn counters_bounded_by_each_other_get_a_bound() {
+    common::count_not_time();
     // Two counters of one location, each decremented by its own transition (T2's
     // `example`): the runtime bound of the second needs the size of B after the first,
     // which never grows |B| (`B' = B`), and the first needs none of them. Hand-computed
@@ -188,6 +195,7 @@ fn counters_bounded_by_each_other_get_a_bound() {
 
 #[test]
 fn lexicographic_counters_with_growing_inner_size() {
+    common::count_not_time();
     // poly4 of the competition set: two counters B, D raised towards A, C in any order;
     // E grows on every step but no guard reads it (sliced). Hand-computed worst case:
     // 1 + max(0, A − B) + max(0, C − D) steps.
@@ -207,6 +215,7 @@ fn lexicographic_counters_with_growing_inner_size() {
 
 #[test]
 fn loops_that_exclude_each_other_are_bounded_after_unfolding() {
+    common::count_not_time();
     // pasta's a.10: B counts up to A, or A up to B, at one location. No linear ranking
     // function covers both (each increases the other's), but once one has run the
     // other's guard is false: unfolding by the last transition separates them.
@@ -225,6 +234,7 @@ fn loops_that_exclude_each_other_are_bounded_after_unfolding() {
 
 #[test]
 fn unfolding_keeps_every_run() {
+    common::count_not_time();
     // A deterministic ITS whose location l1 is split: the same cost and end from every
     // small start value, before and after.
     let its = parse_koat(&koat(
@@ -250,6 +260,7 @@ fn unfolding_keeps_every_run() {
 
 #[test]
 fn nested_constant_loops_are_constant() {
+    common::count_not_time();
     // for i in 0..10 { for j in 0..10 {} } (matmult's shape): the inner counter's size
     // inside the SCC grows with the outer loop's runtime, but where the loops test it,
     // the guards bound it by a constant. Hand-computed cost: 1 + 10·(1 + 10 + 1) = 121.
@@ -265,6 +276,7 @@ fn nested_constant_loops_are_constant() {
 
 #[test]
 fn three_phase_loop_bound_holds_on_runs() {
+    common::count_not_time();
     let (its, _, c) = analyse(&koat(
         "  l0(X,Y,Z) -> l1(X,Y,Z)\n  l1(X,Y,Z) -> l1(X + Y,Y + Z,Z - 1) :|: X >= 0\n",
         "X Y Z",
@@ -280,6 +292,7 @@ fn three_phase_loop_bound_holds_on_runs() {
 
 #[test]
 fn traded_counters_get_a_size_bound_without_runtime_bounds() {
+    common::count_not_time();
     // T2's eric1: l2 moves A into B one at a time, l1 moves B back into A, and l1 → l2
     // drops one. The runtime of each loop needs the size of the counter the other loop
     // raises (a cycle of runtime and size bounds), but A + B never grows and bounds
@@ -321,6 +334,7 @@ fn traded_counters_get_a_size_bound_without_runtime_bounds() {
 
 #[test]
 fn integer_cut_gives_a_linear_ranking_function() {
+    common::count_not_time();
     // Hark's ex008: over the rationals A = B = 1/2 is a fixed point, so no linear
     // function ranks the loop; over ℤ the guard implies A ≥ 1 (a cut of A ≥ B and
     // A + B ≥ 1), and A + B drops by 2A − 1 ≥ 1. Hand-computed cost from A = 1, B = 1:
@@ -339,6 +353,7 @@ fn integer_cut_gives_a_linear_ranking_function() {
 
 #[test]
 fn loops_that_exclude_each_other_across_two_locations() {
+    common::count_not_time();
     // T2's a.10.c: the loops of pasta's a.10 with a test location between, entered at
     // either location. Unfolding l2 by its last transition separates the two paths, then
     // unfolding l1 separates the loops (two rounds). Hand-computed worst case from

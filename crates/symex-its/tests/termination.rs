@@ -12,7 +12,7 @@ use symex_its::{parse_koat, preprocess, Its, Poly};
 fn limits() -> Limits {
     Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(60),
+        deadline: Instant::now() + Duration::from_secs(600),
     }
 }
 
@@ -119,6 +119,7 @@ fn yes(its: &Its) -> Vec<termination::SccProof> {
 
 #[test]
 fn paper_g_increment_bounded_by_umax32() {
+    common::count_not_time();
     // [B]'s g: v_inc' = v_inc + 1 under v_inc ≤ umax32; rank umax32 − v_inc.
     let its = its(
         "  l0(V) -> l1(V) :|: V >= 0\n  l1(V) -> l1(V + 1) :|: V <= 4294967295 - 1\n",
@@ -142,6 +143,7 @@ fn paper_g_increment_bounded_by_umax32() {
 
 #[test]
 fn counting_up_and_down() {
+    common::count_not_time();
     let up = its(
         "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(X + 1,N) :|: X < N\n",
         "X N",
@@ -163,6 +165,7 @@ fn counting_up_and_down() {
 
 #[test]
 fn nested_loops() {
+    common::count_not_time();
     let nested = its(
         "  l0(I,J,N) -> l1(0,J,N)\n  l1(I,J,N) -> l2(I,0,N) :|: I < N\n  l2(I,J,N) -> l2(I,J + 1,N) :|: J < I\n  l2(I,J,N) -> l1(I + 1,J,N) :|: J >= I\n",
         "I J N",
@@ -177,6 +180,7 @@ fn nested_loops() {
 
 #[test]
 fn non_terminating_loop_is_not_yes() {
+    common::count_not_time();
     // X = 0 loops forever; no proof may claim otherwise.
     let loop0 = its(
         "  l0(X) -> l1(X)\n  l1(X) -> l1(X) :|: X = 0\n  l1(X) -> l1(X - 1) :|: X > 0\n",
@@ -190,6 +194,7 @@ fn non_terminating_loop_is_not_yes() {
 
 #[test]
 fn loop_non_terminating_for_one_start_value_gets_that_witness() {
+    common::count_not_time();
     // Only X = 5 loops (t1 forever); every other start value ends after at most 2 steps.
     let its = its(
         "  l0(X,Y) -> l1(X,0)\n  l1(X,Y) -> l1(X,Y + 1) :|: X = 5\n  l1(X,Y) -> l2(X,Y) :|: X != 5\n",
@@ -220,6 +225,7 @@ fn loop_non_terminating_for_one_start_value_gets_that_witness() {
 
 #[test]
 fn two_phase_loop_needs_a_multiphase_ranking_function() {
+    common::count_not_time();
     // while (x >= 0) { x = x + y; y = y - 1; }: x first may grow (phase 1, while y > 0),
     // then falls. No linear ranking function exists; (y + 1; x) is a two-phase one.
     let its = its(
@@ -255,6 +261,7 @@ fn two_phase_loop_needs_a_multiphase_ranking_function() {
 
 #[test]
 fn three_phase_loop_needs_a_three_phase_function() {
+    common::count_not_time();
     // while (x >= 0) { x = x + y; y = y + z; z = z - 1; }: z falls first, then y, then x.
     // No linear or two-phase function exists; (z + 1; y + 1; x) is a three-phase one.
     let its = its(
@@ -272,6 +279,7 @@ fn three_phase_loop_needs_a_three_phase_function() {
 
 #[test]
 fn multiphase_function_across_locations() {
+    common::count_not_time();
     // The two-phase loop with its body split over two locations and an inner counter
     // loop at the second: the phases are per location, and the counter is removed by a
     // linear function afterwards (or before).
@@ -292,6 +300,7 @@ fn multiphase_function_across_locations() {
 
 #[test]
 fn five_phase_single_loop() {
+    common::count_not_time();
     // Hark's ex001: A' = A + B, B' = B + C, C' = C + D, D' = D + E, E' = E − 1 while
     // A ≥ 1: one phase per variable, E first.
     let its = its(
@@ -309,6 +318,7 @@ fn five_phase_single_loop() {
 
 #[test]
 fn three_phases_for_two_variables() {
+    common::count_not_time();
     // Hark's ex006: A' = 2A, B' = 3B while B ≤ A ≤ 4B: A − B may first grow, B outgrows
     // A; more phases than variables.
     let its = its(
@@ -377,6 +387,7 @@ fn follow(its: &Its, w: &symex_its::nontermination::Witness, laps: usize) -> boo
 
 #[test]
 fn loop_that_needs_an_invariant_of_its_entry_gets_a_witness() {
+    common::count_not_time();
     // T2's non_term: `A' = A − B` stays ≥ 0 only because the entry made `B ≤ −2` (and `B`
     // never changes); the loop guard alone is not closed. An exit is always enabled.
     let its = its(
@@ -389,6 +400,7 @@ fn loop_that_needs_an_invariant_of_its_entry_gets_a_witness() {
 
 #[test]
 fn two_location_cycle_with_temporaries_gets_a_witness() {
+    common::count_not_time();
     // T2's stored: `l1 → l2 → l1` with a fresh value each time and an exit at both
     // locations when it is 0; choosing non-zero values forever does not end.
     let its = its(
@@ -402,6 +414,7 @@ fn two_location_cycle_with_temporaries_gets_a_witness() {
 
 #[test]
 fn terminating_loops_with_exits_get_no_witness() {
+    common::count_not_time();
     // Counting down, and a nested count whose inner loop resets: every run ends.
     for (rules, vars) in [
         (
@@ -420,6 +433,7 @@ fn terminating_loops_with_exits_get_no_witness() {
 
 #[test]
 fn loop_whose_temporary_must_follow_a_variable_gets_a_witness() {
+    common::count_not_time();
     // T2's ex2: `C` counts up while a fresh `E` is above it; no constant `E` does that
     // forever, `E = C + k` does (the witness's temporary is a polynomial in `C`).
     let its = its(
@@ -432,6 +446,7 @@ fn loop_whose_temporary_must_follow_a_variable_gets_a_witness() {
 
 #[test]
 fn invariant_of_the_first_transition_passed_along_the_loop() {
+    common::count_not_time();
     // T2's eric: `A ≥ B` (the entry's guard, never compared again) holds at f2 and f3;
     // without it `C ≥ A + 1 ∧ B ≥ C + 1` looks feasible and resets `C` below `B` forever.
     let rules = "  l0(A,B,C) -> l1(A,B,B + 1) :|: A >= B && A >= 1 && B >= 1\n  l1(A,B,C) -> l2(A,B,C) :|: B >= C + 1\n  l1(A,B,C) -> l2(A,B,C) :|: C >= B + 1\n  l2(A,B,C) -> l1(A,B,0) :|: A + 1 >= 0 && C >= 1 && C >= A + 1\n  l2(A,B,C) -> l1(A,B,C + 1) :|: A >= C && C + 1 >= 0\n";
@@ -455,6 +470,7 @@ fn invariant_of_the_first_transition_passed_along_the_loop() {
 
 #[test]
 fn invariant_of_an_assignment_bounds_the_outer_counter() {
+    common::count_not_time();
     // T2's new_ex: `C' = A − 1` on the way into l2, then `A` and `C` drop together or
     // `C` alone: `A ≥ C + 1` there, so `A` is bounded where `C ≥ 1` and ranks the steps
     // that decrease it.
@@ -476,6 +492,7 @@ fn invariant_of_an_assignment_bounds_the_outer_counter() {
 
 #[test]
 fn oscillating_loop_behind_dead_end_exits_gets_a_witness() {
+    common::count_not_time();
     // Flores-Montoya's catmouse: `x` climbs to `m + 1`, falls to `m`, climbs again while
     // `x ≤ n`; the start location also has exits to dead ends (chaining leaves them),
     // which runs must not prefer.
@@ -492,6 +509,7 @@ fn oscillating_loop_behind_dead_end_exits_gets_a_witness() {
 
 #[test]
 fn growing_loop_whose_temporary_is_pinned_gets_a_witness() {
+    common::count_not_time();
     // T2's p-46: `A' = 3·A + 1` with a temporary `F` the guard pins to `A` (`A ≥ F ∧ F ≥
     // A`) and another `G` below `A / 2`: `F = A`, `G` a constant keep it enabled forever
     // (the values leave the i128 range after about 80 laps).
@@ -509,6 +527,7 @@ fn growing_loop_whose_temporary_is_pinned_gets_a_witness() {
 
 #[test]
 fn loops_that_never_follow_each_other_at_a_busy_head_are_proved_apart() {
+    common::count_not_time();
     // Flores-Montoya's counterex1a: `y` counts up while `b = 0`, down while `b ≠ 0`, and
     // only the steps that switch `b` decrease `x`; the loop head also has many exits
     // (here eight), too many pairs to unfold the whole location.
@@ -553,6 +572,7 @@ fn loops_that_never_follow_each_other_at_a_busy_head_are_proved_apart() {
 
 #[test]
 fn set_closed_under_loops_of_growing_length_gets_a_witness() {
+    common::count_not_time();
     // The inner loop at l2 runs `X` times, then `X` grows: no cycle of fixed length
     // repeats, but `{Y ≤ X, Y ≥ 0}` at l2 and `{X ≥ 0, N ≥ 0}` at l1 are closed under
     // all four transitions and one of them is always enabled.
@@ -568,6 +588,7 @@ fn set_closed_under_loops_of_growing_length_gets_a_witness() {
 
 #[test]
 fn retry_on_the_cycles_keeps_runs_that_start_inside_them() {
+    common::count_not_time();
     // `B = 0` counts `Y` up forever; `B ≥ 1` counts it down. The two loops never follow
     // each other, so the retry splits the head — and must keep the runs that are already
     // at the head (a refinement that lost them proved this YES).
@@ -583,6 +604,7 @@ fn retry_on_the_cycles_keeps_runs_that_start_inside_them() {
 
 #[test]
 fn cycles_retried_alone_keep_their_entries() {
+    common::count_not_time();
     // symex term's ITS of `unsigned char x, j = 0; while (j <= x) j++;` (the brute-force
     // test of symex-term caught it): for x = 255 `j`
     // wraps to 0 and the loop never ends. The retry on the cycles alone once dropped the

@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use crate::cex_cache::CexCache;
@@ -15,8 +16,8 @@ use crate::validating::Validating;
 use crate::z3::{Z3Mode, Z3Solver};
 
 /// Which layers to stack around Z3. Fields may be added over time; start from
-/// `SolverConfig::default()` (every optimisation on, no validation, no log) and set what
-/// you need.
+/// `SolverConfig::default()` (every optimisation on, no validation, no log, no time limit,
+/// the resource limit of [`set_default_rlimit`]) and set what you need.
 ///
 /// The chain, outermost first: `total` statistics, validating, independence, query cache,
 /// counterexample cache, query log, Z3 (KLEE's order).
@@ -25,6 +26,9 @@ use crate::z3::{Z3Mode, Z3Solver};
 pub struct SolverConfig {
     /// Time limit per Z3 call (`None`: none). Running out answers `Unknown`.
     pub timeout: Option<Duration>,
+    /// Z3's deterministic resource limit per Z3 call (`None`: none). Running out answers
+    /// `Unknown`, independently of the machine's load.
+    pub rlimit: Option<u32>,
     /// How Z3 is used between queries.
     pub z3_mode: Z3Mode,
     /// Split queries into independent groups of constraints.
@@ -39,10 +43,22 @@ pub struct SolverConfig {
     pub log: Option<PathBuf>,
 }
 
+/// The process-wide resource limit new configurations start with (0: none).
+static DEFAULT_RLIMIT: AtomicU32 = AtomicU32::new(0);
+
+/// Sets the resource limit that every configuration made from now on starts with
+/// (`SolverConfig::default()`, `bare()`): a program-wide switch such as `--solver-rlimit`
+/// then reaches the solvers its libraries build deep inside. `None`: no limit.
+pub fn set_default_rlimit(rlimit: Option<u32>) {
+    DEFAULT_RLIMIT.store(rlimit.unwrap_or(0), Ordering::Relaxed);
+}
+
 impl Default for SolverConfig {
     fn default() -> Self {
+        let rlimit = DEFAULT_RLIMIT.load(Ordering::Relaxed);
         SolverConfig {
             timeout: None,
+            rlimit: (rlimit > 0).then_some(rlimit),
             z3_mode: Z3Mode::Incremental,
             independence: true,
             query_cache: true,
@@ -67,6 +83,12 @@ impl SolverConfig {
     /// Sets the time limit per Z3 call.
     pub fn timeout(mut self, t: Option<Duration>) -> Self {
         self.timeout = t;
+        self
+    }
+
+    /// Sets Z3's resource limit per Z3 call.
+    pub fn rlimit(mut self, r: Option<u32>) -> Self {
+        self.rlimit = r;
         self
     }
 
@@ -133,6 +155,7 @@ impl SolverConfig {
     fn chain(&self, log: Option<File>) -> Box<dyn Solver> {
         let mut z3 = Z3Solver::with_mode(self.z3_mode);
         z3.set_timeout(self.timeout);
+        z3.set_rlimit(self.rlimit);
         let mut s: Box<dyn Solver> = Box::new(z3);
         if let Some(f) = log {
             s = Box::new(QueryLog::new(s, Box::new(BufWriter::new(f))));
@@ -149,6 +172,7 @@ impl SolverConfig {
         if self.validate {
             let mut oracle = Z3Solver::new();
             oracle.set_timeout(self.timeout);
+            oracle.set_rlimit(self.rlimit);
             s = Box::new(Validating::new(s, oracle));
         }
         Box::new(Timed::new("total", s))

@@ -50,7 +50,7 @@ mod validating;
 mod z3;
 
 pub use crate::cex_cache::CexCache;
-pub use crate::config::SolverConfig;
+pub use crate::config::{set_default_rlimit, SolverConfig};
 pub use crate::independence::Independence;
 pub use crate::log::QueryLog;
 pub use crate::query_cache::QueryCache;

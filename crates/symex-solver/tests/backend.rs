@@ -67,6 +67,47 @@ fn array_models_are_read_back() {
 }
 
 #[test]
+fn arrays_over_integers_and_references_have_their_theory_and_models() {
+    for mode in [Z3Mode::Fresh, Z3Mode::Incremental] {
+        let mut s = Z3Solver::with_mode(mode);
+        let ints = Sort::map(Sort::Int, Sort::Int);
+        let (e, f) = (Term::var("e", ints), Term::var("f", ints));
+        let (i, j) = (Term::var("i", Sort::Int), Term::var("j", Sort::Int));
+        // Extensionality: writing back what is read at an equal index changes nothing.
+        let written_back = e.store(&i, &e.select(&j));
+        assert_eq!(s.must_be_true(&[i.eq(&j)], &written_back.eq(&e)), Ok(true));
+        assert_eq!(s.must_be_true(&[], &written_back.eq(&e)), Ok(false));
+        // Read-over-write at a symbolic index, and equal arrays read equal elements.
+        let pc = vec![f.eq(&e.store(&i, &Term::int(4)))];
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&i).eq(&Term::int(4))),
+            Ok(true)
+        );
+        let pc = vec![
+            f.eq(&e),
+            e.select(&Term::int(0)).eq(&Term::int(4)),
+            e.select(&i).igt(&Term::int(9)),
+            Term::const_array(ints, &Term::int(7))
+                .store(&j, &i)
+                .select(&Term::int(2))
+                .eq(&j),
+        ];
+        assert_eq!(
+            s.must_be_true(&pc, &f.select(&Term::int(0)).eq(&Term::int(4))),
+            Ok(true)
+        );
+        check_model(&mut s, &pc);
+        // Elements of an uninterpreted sort.
+        let r = Sort::uninterpreted("ref");
+        let refs = Term::var("refs", Sort::map(Sort::Int, r));
+        let (a, b) = (Term::var("a", r), Term::var("b", r));
+        let pc = vec![refs.select(&i).eq(&a), refs.select(&j).eq(&b), a.ne(&b)];
+        assert_eq!(s.must_be_true(&pc, &i.ne(&j)), Ok(true));
+        check_model(&mut s, &pc);
+    }
+}
+
+#[test]
 fn uninterpreted_sorts_functions_and_integers() {
     let mut s = Z3Solver::new();
     let r = Sort::uninterpreted("ref");
@@ -116,18 +157,9 @@ fn derived_questions() {
 
 #[test]
 fn timeouts_answer_unknown() {
-    // Factoring the product of the two largest 64-bit primes: no mode of Z3 gets near an
-    // answer before the time limit, however late the limit fires on a loaded machine.
-    let x = Term::var("p", Sort::bv(128));
-    let y = Term::var("q", Sort::bv(128));
-    let n: u128 = 18_446_744_073_709_551_557 * 18_446_744_073_709_551_533;
-    let pc = vec![
-        x.bvmul(&y).eq(&Term::bv(n, 128)),
-        x.bvugt(&Term::bv(1, 128)),
-        y.bvugt(&Term::bv(1, 128)),
-        x.bvult(&Term::bv(1 << 64, 128)),
-        y.bvult(&Term::bv(1 << 64, 128)),
-    ];
+    // Factoring: no mode of Z3 gets near an answer before the time limit, however late the
+    // limit fires on a loaded machine.
+    let pc = factoring_query();
     // Repeated because the watchdog's interrupt races with Z3's own timer: an interrupt
     // left pending used to truncate the next query's assertions (about one round in ten
     // gave a model violating them, in incremental mode).
@@ -140,6 +172,84 @@ fn timeouts_answer_unknown() {
             s.set_timeout(None);
             check_model(&mut s, &pc[1..]);
         }
+    }
+}
+
+/// Factoring the product of the two largest 64-bit primes as 128-bit bit-vectors.
+fn factoring_query() -> Vec<Term> {
+    let x = Term::var("p", Sort::bv(128));
+    let y = Term::var("q", Sort::bv(128));
+    let n: u128 = 18_446_744_073_709_551_557 * 18_446_744_073_709_551_533;
+    vec![
+        x.bvmul(&y).eq(&Term::bv(n, 128)),
+        x.bvugt(&Term::bv(1, 128)),
+        y.bvugt(&Term::bv(1, 128)),
+        x.bvult(&Term::bv(1 << 64, 128)),
+        y.bvult(&Term::bv(1 << 64, 128)),
+    ]
+}
+
+/// `x^3 + y^3 = z^3` over positive integers (no solution, and Z3 cannot show it).
+fn fermat_query() -> Vec<Term> {
+    let [x, y, z] = ["x", "y", "z"].map(|v| Term::var(v, Sort::Int));
+    let cube = |t: &Term| t.imul(t).imul(t);
+    vec![
+        Term::int(0).ilt(&x),
+        Term::int(0).ilt(&y),
+        Term::int(0).ilt(&z),
+        cube(&x).iadd(&cube(&y)).eq(&cube(&z)),
+    ]
+}
+
+#[test]
+fn resource_limits_answer_unknown_independently_of_time() {
+    // No time limit at all: only Z3's step count can end these checks, so an answer of unknown
+    // here is the resource limit's, and it is the same on an idle and on a loaded machine.
+    let hard = factoring_query();
+    for mode in [
+        Z3Mode::Incremental,
+        Z3Mode::Fresh,
+        Z3Mode::Bitblast,
+        Z3Mode::Assumptions,
+    ] {
+        let mut s = Z3Solver::with_mode(mode);
+        s.set_rlimit(Some(200_000));
+        let first = s.check(&hard);
+        assert!(
+            matches!(first, SatResult::Unknown(_)),
+            "{mode:?}: {first:?}"
+        );
+        // The limit is per check, not spent once for the solver's life: a long run of easy
+        // queries under the same limit is answered, and the hard one still runs out.
+        for k in 0..200u128 {
+            let x = Term::var("x", Sort::bv(32));
+            let pc = [x.bvugt(&Term::bv(k, 32)), x.bvult(&Term::bv(k + 2, 32))];
+            check_model(&mut s, &pc);
+        }
+        let again = s.check(&hard);
+        assert_eq!(format!("{first:?}"), format!("{again:?}"), "{mode:?}");
+        // Without the limit the solver is unchanged (an easy query is answered).
+        s.set_rlimit(None);
+        check_model(&mut s, &hard[1..]);
+    }
+    // Nonlinear integer arithmetic: Z3 4.8.12 does not count the limit in its incremental search
+    // there (it ran for minutes), so such a query is checked afresh under a limit, in every mode;
+    // the incremental state stays usable around it.
+    let x = Term::var("x", Sort::bv(32));
+    let easy = [x.bvugt(&Term::bv(5, 32))];
+    for mode in [Z3Mode::Incremental, Z3Mode::Fresh, Z3Mode::Assumptions] {
+        let mut s = Z3Solver::with_mode(mode);
+        s.set_rlimit(Some(200_000));
+        check_model(&mut s, &easy);
+        let r = s.check(&fermat_query());
+        assert!(matches!(r, SatResult::Unknown(_)), "{mode:?}: {r:?}");
+        check_model(&mut s, &easy);
+        let mut contradiction = easy.to_vec();
+        contradiction.push(x.bvult(&Term::bv(3, 32)));
+        assert!(
+            matches!(s.check(&contradiction), SatResult::Unsat),
+            "{mode:?}"
+        );
     }
 }
 

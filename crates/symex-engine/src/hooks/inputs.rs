@@ -25,13 +25,17 @@ pub(super) fn call<D: Domain>(
                 let bits = prog.addr.pointer_bits;
                 if call.ret == symex_ir::TypeId::PTR && bits < w {
                     let v = fresh(st, &name, bits);
+                    crate::guide::follow(st, prog, &v, bits)?;
                     return Ok(Some(st.dom.cast(CastOp::ZExt, bits, w, &v)));
                 }
-                return Ok(Some(fresh(st, &name, w)));
+                let v = fresh(st, &name, w);
+                crate::guide::follow(st, prog, &v, w)?;
+                return Ok(Some(v));
             };
             // The value lies in the type SV-COMP gives the function, whatever the program declared
             // (`int __VERIFIER_nondet_bool()`, an implicit `int` declaration): extended to the call's type.
             let v = fresh(st, &name, tw);
+            crate::guide::follow(st, prog, &v, tw)?;
             Ok(Some(if tw == w {
                 v
             } else if tw > w {

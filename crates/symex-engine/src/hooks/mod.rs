@@ -47,6 +47,7 @@ pub enum Model {
     Strchr,
     Strrchr,
     Strstr,
+    Memchr,
     Abs,
     Labs,
     Atoi,
@@ -172,6 +173,7 @@ impl Model {
             "strchr" => Model::Strchr,
             "strrchr" => Model::Strrchr,
             "strstr" => Model::Strstr,
+            "memchr" => Model::Memchr,
             "abs" => Model::Abs,
             "labs" | "llabs" => Model::Labs,
             "atoi" => Model::Atoi,
@@ -327,6 +329,7 @@ pub(crate) fn call<D: Domain>(
         | M::Memmove
         | M::Memset
         | M::Memcmp
+        | M::Memchr
         | M::Strncmp
         | M::Strncpy
         | M::KleeMakeSymbolic
@@ -383,6 +386,7 @@ pub(crate) fn call<D: Domain>(
         | M::Strchr
         | M::Strrchr
         | M::Strstr
+        | M::Memchr
         | M::Atoi => string::call(st, prog, model, call, args),
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
@@ -457,7 +461,14 @@ fn size_params(model: Model) -> &'static [usize] {
         M::Malloc => &[0],
         M::Calloc => &[0, 1],
         M::Realloc | M::Strnlen | M::KleeMakeSymbolic | M::KleeCheckMemoryAccess => &[1],
-        M::Memcpy | M::Memmove | M::Memset | M::Memcmp | M::Strncmp | M::Strncpy | M::Read => &[2],
+        M::Memcpy
+        | M::Memmove
+        | M::Memset
+        | M::Memcmp
+        | M::Memchr
+        | M::Strncmp
+        | M::Strncpy
+        | M::Read => &[2],
         M::Fread | M::Fwrite => &[1, 2],
         M::Strndup | M::Memalign => &[1],
         M::PosixMemalign => &[2],

@@ -1,5 +1,7 @@
 //! `<string.h>` and `atoi`: byte loops over checked memory, deciding each byte comparison through the
-//! domain (so a symbolic state forks where the string's contents are unknown).
+//! domain (so a symbolic state forks where the string's contents are unknown). A constant range (a
+//! `memset` region, a zero-filled global) is stepped over at once: one comparison decides all its
+//! bytes alike, so the work does not grow with the range's length.
 
 use super::decimal::{read_decimal, ByteSource, Numeral};
 use super::{ret_width, Model};
@@ -67,6 +69,11 @@ pub(super) fn call<D: Domain>(
             find_char(st, prog, &args[0], &c, model == Model::Strrchr)?
         }
         Model::Strstr => find_string(st, prog, &args[0], &args[1])?,
+        Model::Memchr => {
+            let c = st.dom.cast(CastOp::Trunc, 32, 8, &args[1]);
+            let n = st.dom.choose(Decision::Length, &args[2], 64) as u64;
+            find_byte(st, prog, &args[0], &c, n)?
+        }
         Model::Atoi => {
             let mut src = MemoryBytes {
                 prog,
@@ -99,10 +106,23 @@ impl<D: Domain> ByteSource<D> for MemoryBytes<'_, D> {
     }
 }
 
-/// Ends the call when this thread's budget (deadline, memory) is spent: the byte loops below may run
-/// over objects of hundreds of MiB, and one call is one step of the exploration, which checks its
-/// limits only between steps.
+thread_local! {
+    /// Iterations of the models' loops on this thread (a byte or a constant range each).
+    static LOOP_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many iterations the loops of the string and memory models ran on this thread: a count that
+/// shows whether a model walked a region byte by byte or stepped over it.
+#[cfg(test)]
+fn loop_steps() -> u64 {
+    LOOP_STEPS.with(|c| c.get())
+}
+
+/// One iteration of a model's loop. Ends the call when this thread's budget (deadline, memory) is
+/// spent: the byte loops below may run over objects of hundreds of MiB, and one call is one step of
+/// the exploration, which checks its limits only between steps.
 fn within_budget() -> Result<(), End> {
+    LOOP_STEPS.with(|c| c.set(c.get() + 1));
     match crate::budget::poll() {
         Some(why) => Err(End::Halt(Halt::Limit(format!(
             "{why} (inside a string or memory library function)"
@@ -132,6 +152,14 @@ pub(super) fn length<D: Domain>(
     let mut i = 0;
     while max.is_none_or(|m| i < m) {
         within_budget()?;
+        let left = max.map_or(u64::MAX, |m| m - i);
+        if let Some((c, run)) = st.constant_run_at(s, i, left) {
+            if c == 0 {
+                break;
+            }
+            i += run;
+            continue;
+        }
         let b = st.load_byte_at(prog, s, i)?;
         if byte_is(st, &b, &zero) {
             break;
@@ -156,6 +184,18 @@ fn compare<D: Domain>(
     let mut i = 0;
     while n.is_none_or(|n| i < n) {
         within_budget()?;
+        let left = n.map_or(u64::MAX, |n| n - i);
+        if let Some(step) = equal_constant_ranges(st, a, b, i, left, strings) {
+            match step {
+                RangeStep::Equal(k) => i += k,
+                RangeStep::Stop => break,
+                RangeStep::Differ(ca, cb) => {
+                    let d = (ca as i64 - cb as i64) as u128;
+                    return Ok(st.dom.constant(w, d & mask(w)));
+                }
+            }
+            continue;
+        }
         let ca = st.load_byte_at(prog, a, i)?;
         let cb = st.load_byte_at(prog, b, i)?;
         if !byte_is(st, &ca, &cb) {
@@ -169,6 +209,46 @@ fn compare<D: Domain>(
         i += 1;
     }
     Ok(st.dom.constant(w, 0))
+}
+
+/// What two constant ranges at the same offset of the compared blocks settle.
+enum RangeStep {
+    /// The next `k` bytes are equal (and none is a string's NUL).
+    Equal(u64),
+    /// Both strings end here.
+    Stop,
+    /// The bytes here differ.
+    Differ(u8, u8),
+}
+
+/// Compares the constant ranges at offset `i` of `a` and `b` (at most `left` bytes) in one step;
+/// `None` when either byte there is not in a constant range (the caller compares byte by byte).
+fn equal_constant_ranges<D: Domain>(
+    st: &mut State<D>,
+    a: &D::Val,
+    b: &D::Val,
+    i: u64,
+    left: u64,
+    strings: bool,
+) -> Option<RangeStep> {
+    let (ca, la) = st.constant_run_at(a, i, left)?;
+    let (cb, lb) = st.constant_run_at(b, i, left)?;
+    Some(if ca != cb {
+        RangeStep::Differ(ca, cb)
+    } else if strings && ca == 0 {
+        RangeStep::Stop
+    } else {
+        RangeStep::Equal(la.min(lb))
+    })
+}
+
+/// The mask of a `w`-bit value.
+fn mask(w: u32) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
 }
 
 /// `strcpy` (`n` None) or `strncpy` (copies at most `n` bytes, then pads with NULs up to `n`).
@@ -232,6 +312,35 @@ fn find_char<D: Domain>(
     })
 }
 
+/// `memchr(s, c, n)`: the first of the `n` bytes at `s` equal to `c`, or null.
+fn find_byte<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    s: &D::Val,
+    c: &D::Val,
+    n: u64,
+) -> Result<D::Val, End> {
+    let mut i = 0;
+    while i < n {
+        within_budget()?;
+        if let Some((k, run)) = st.constant_run_at(s, i, n - i) {
+            // One decision for the whole range: its bytes are all `k`.
+            let kv = st.dom.constant(8, k as u128);
+            if byte_is(st, &kv, c) {
+                return Ok(st.ptr_add(s, i));
+            }
+            i += run;
+            continue;
+        }
+        let b = st.load_byte_at(prog, s, i)?;
+        if byte_is(st, &b, c) {
+            return Ok(st.ptr_add(s, i));
+        }
+        i += 1;
+    }
+    Ok(st.dom.constant(64, 0))
+}
+
 /// `strstr(h, n)`: the first position of `n` in `h`, or null.
 fn find_string<D: Domain>(
     st: &mut State<D>,
@@ -260,4 +369,52 @@ fn find_string<D: Domain>(
         }
     }
     Ok(st.dom.constant(64, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::tests::state;
+    use crate::memory::{AddressLayout, ObjKind};
+
+    const MIB_200: u64 = 200 << 20;
+
+    /// A heap block of `n` bytes holding `fill` but for `last` in its last byte: its address.
+    fn block(st: &mut State<crate::concrete::Concrete>, n: u64, fill: u8, last: u8) -> u128 {
+        let id = st
+            .mem
+            .allocate(ObjKind::Heap, "b".into(), n, 0, false)
+            .expect("a lazily stored block");
+        let o = st.mem.object_mut(id).expect("live");
+        o.contents.fill(0, (n - 1) as usize, fill);
+        o.contents.set_byte((n - 1) as usize, last);
+        AddressLayout::LP64.address(id, 0) as u128
+    }
+
+    #[test]
+    fn constant_fills_are_stepped_over_whatever_their_length() {
+        let (prog, mut st) = state(vec![]);
+        for n in [1 << 20, MIB_200] {
+            let a = block(&mut st, n, b'a', 0);
+            let b = block(&mut st, n, b'a', 0);
+            let c = block(&mut st, n, b'a', b'c');
+            let before = loop_steps();
+            assert_eq!(length(&mut st, &prog, &a, None).unwrap(), n - 1);
+            let cmp = |st: &mut State<_>, x, y, strings| {
+                compare(st, &prog, &x, &y, Some(n), strings, 32).unwrap()
+            };
+            assert_eq!(cmp(&mut st, a, b, false), 0);
+            assert_eq!(cmp(&mut st, a, b, true), 0);
+            // The first difference is found at the end, with its sign.
+            assert_eq!(cmp(&mut st, a, c, false), (-(b'c' as i32)) as u32 as u128);
+            let z = st.dom.constant(8, 0);
+            let ch = st.dom.constant(8, b'c' as u128);
+            let found = find_byte(&mut st, &prog, &c, &ch, n);
+            assert_eq!(found.unwrap(), c + (n - 1) as u128);
+            assert_eq!(find_byte(&mut st, &prog, &a, &z, n - 1).unwrap(), 0);
+            // A few steps per call, not one per byte: the same for 1 MiB and for 200 MiB.
+            let steps = loop_steps() - before;
+            assert!(steps <= 20, "{steps} loop steps over {n} bytes");
+        }
+    }
 }

@@ -131,6 +131,9 @@ impl Term {
             Sort::Array { element: e, .. } if element.sort() == Sort::BitVec(e) => {
                 intern::mk(Op::ConstArray, sort, vec![element.clone()])
             }
+            Sort::Map(m) if element.sort() == m.element() => {
+                intern::mk(Op::ConstArray, sort, vec![element.clone()])
+            }
             _ => panic!("constant array of sort {sort} holding {}", element.sort()),
         }
     }

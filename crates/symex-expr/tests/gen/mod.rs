@@ -353,6 +353,8 @@ impl Gen {
                     sort,
                     index: u64::from(c.byte() % 3),
                 },
+                // The generator builds no terms of these sorts.
+                Sort::Map(_) => Value::default_of(v.sort()),
             };
             m.insert(v, value);
         }

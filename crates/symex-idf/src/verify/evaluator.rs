@@ -42,7 +42,7 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
                 }
                 let (ti, elem) = (ti.clone(), *elem);
                 read(v, s, Target::Elems(elem), &ta, e, &mut |v, s, contents| {
-                    k(v, s, terms::array_get(&contents, &ti, elem))
+                    k(v, s, terms::array_get(&contents, &ti))
                 })
             })
         }),

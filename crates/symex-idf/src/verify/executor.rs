@@ -187,7 +187,7 @@ fn exec_kind(v: &mut Verifier, state: State, s: &Stmt, k: K<()>) -> VResult {
                             ));
                         }
                         write(v, st, &Target::Elems(*elem), &ta, s, k, |old| {
-                            terms::array_update(old, &ti, &tv, *elem)
+                            terms::array_update(old, &ti, &tv)
                         })
                     })
                 })

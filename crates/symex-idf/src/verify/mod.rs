@@ -50,6 +50,10 @@ pub struct Config {
     /// undecidable, and Z3 may never answer (`x*x*x + y*y*y != z*z*z`); an unanswered
     /// query counts as unknown, so the failure it causes is inconclusive.
     pub query_limit: std::time::Duration,
+    /// Z3's deterministic resource limit per solver call (`--solver-rlimit`). With one, it
+    /// replaces `query_limit`: whether a call runs out no longer depends on the machine's
+    /// load (`max_time` still bounds the whole program).
+    pub query_rlimit: Option<u32>,
 }
 
 /// The default of [`Config::use_depth`].
@@ -67,6 +71,7 @@ impl Default for Config {
             trace: true,
             max_time: None,
             query_limit: QUERY_LIMIT,
+            query_rlimit: None,
         }
     }
 }
@@ -388,7 +393,12 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
         let start = std::time::Instant::now();
         let solver = symex_solver::SolverConfig::default()
             .z3_mode(symex_solver::Z3Mode::Incremental)
-            .timeout(Some(config.max_time.unwrap_or(config.query_limit)))
+            .timeout(query_time_limit(&config))
+            .rlimit(
+                config
+                    .query_rlimit
+                    .or(symex_solver::SolverConfig::default().rlimit),
+            )
             .build();
         let mut warnings = program.warnings.clone();
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
@@ -404,6 +414,16 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
         }
     };
     on_large_stack("idf-verify", work)
+}
+
+/// The time limit of each solver call: the program's budget, else `query_limit` unless a
+/// resource limit takes its place.
+fn query_time_limit(config: &Config) -> Option<std::time::Duration> {
+    match (config.max_time, config.query_rlimit) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => None,
+        (None, None) => Some(config.query_limit),
+    }
 }
 
 /// Runs `f` on a thread of its own with a stack of `STACK_BYTES` (lazily committed) and waits

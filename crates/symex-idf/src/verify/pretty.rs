@@ -63,6 +63,10 @@ pub fn named(t: &Term, names: &Names) -> String {
             let args: Vec<String> = t.args().iter().map(term).collect();
             format!("{}({})", f.name(), args.join(", "))
         }
+        // Array contents: `e[i]`, `e[i := v]`, `[v, v, …]` for a fresh array.
+        Op::Select => format!("{}[{}]", a(0), a(1)),
+        Op::Store => format!("{}[{} := {}]", a(0), a(1), a(2)),
+        Op::ConstArray => format!("[{}, {}, …]", a(0), a(0)),
         _ => t.to_string(),
     }
 }

@@ -9,10 +9,11 @@
 //! snapshot always has the shape its assertion gives it, so an `open` followed by a `close`
 //! gives back the very same snapshot and pure-method values are framed syntactically.
 //!
-//! Arrays (an addition): an `acc(a.elems)` chunk holds a value of sort `Elems_T`; `get_T`
-//! reads it, `upd_T` writes it, `fill_T` is a freshly allocated array; read-over-write is a
-//! rewrite rule too (`get(upd(e, i, v), j) = ite(i = j, v, get(e, j))`). `len` gives the
-//! (immutable) length of an array.
+//! Arrays (an addition): an `acc(a.elems)` chunk holds the array's contents, a value of the
+//! solver's array sort `Int -> T` (its theory gives read-over-write and extensionality, so
+//! writing back what was read leaves the contents, and so the snapshot, unchanged); a fresh
+//! array is the constant array of `T`'s default. `len` gives the (immutable) length of an
+//! array.
 use crate::ir::{self, Sort as VSort};
 use symex_expr::{Func, Op, Sort, Term};
 
@@ -25,11 +26,7 @@ pub fn snap_sort() -> Sort {
 }
 
 fn elems_sort(elem: VSort) -> Sort {
-    Sort::uninterpreted(match elem {
-        VSort::Int => "ElemsInt",
-        VSort::Bool => "ElemsBool",
-        VSort::Ref => "ElemsRef",
-    })
+    Sort::map(Sort::Int, sort(elem))
 }
 
 /// The term sort of a program value sort.
@@ -86,11 +83,12 @@ fn second_f() -> Func {
 }
 
 fn value_tag(s: Sort) -> String {
-    match value_sort(s) {
-        Some(VSort::Int) => "Int".into(),
-        Some(VSort::Bool) => "Bool".into(),
-        Some(VSort::Ref) => "Ref".into(),
-        None => s_name(s),
+    match (value_sort(s), s) {
+        (Some(VSort::Int), _) => "Int".into(),
+        (Some(VSort::Bool), _) => "Bool".into(),
+        (Some(VSort::Ref), _) => "Ref".into(),
+        (None, Sort::Map(m)) => format!("Elems{}", value_tag(m.element())),
+        (None, _) => s_name(s),
     }
 }
 
@@ -249,59 +247,21 @@ pub fn pure_func(p: &ir::Pure) -> Func {
     Func::new(&format!("{}.{}", p.class, p.name), &domain, sort(p.ret))
 }
 
-fn get_f(elem: VSort) -> Func {
-    Func::new(
-        &format!("get{}", value_tag(sort(elem))),
-        &[elems_sort(elem), Sort::Int],
-        sort(elem),
-    )
-}
-fn upd_f(elem: VSort) -> Func {
-    let e = elems_sort(elem);
-    Func::new(
-        &format!("upd{}", value_tag(sort(elem))),
-        &[e, Sort::Int, sort(elem)],
-        e,
-    )
-}
-fn fill_f(elem: VSort) -> Func {
-    Func::new(
-        &format!("fill{}", value_tag(sort(elem))),
-        &[sort(elem)],
-        elems_sort(elem),
-    )
-}
-
 pub fn elems_value_sort(elem: VSort) -> Sort {
     elems_sort(elem)
 }
 
 /// The contents of a new array: every element the default value.
 pub fn fill(elem: VSort) -> Term {
-    Term::apply(fill_f(elem), &[default_value(elem)])
+    Term::const_array(elems_sort(elem), &default_value(elem))
 }
 
-pub fn array_get(elems: &Term, index: &Term, elem: VSort) -> Term {
-    if let Some([v]) = as_apply(elems, fill_f(elem)) {
-        return v.clone();
-    }
-    if let Some([e, i, v]) = as_apply(elems, upd_f(elem)) {
-        let same = i.eq(index);
-        if same.is_true() {
-            return v.clone();
-        }
-        let rest = array_get(e, index, elem);
-        return if same.is_false() {
-            rest
-        } else {
-            same.ite(v, &rest)
-        };
-    }
-    Term::apply(get_f(elem), &[elems.clone(), index.clone()])
+pub fn array_get(elems: &Term, index: &Term) -> Term {
+    elems.select(index)
 }
 
-pub fn array_update(elems: &Term, index: &Term, value: &Term, elem: VSort) -> Term {
-    Term::apply(upd_f(elem), &[elems.clone(), index.clone(), value.clone()])
+pub fn array_update(elems: &Term, index: &Term, value: &Term) -> Term {
+    elems.store(index, value)
 }
 
 /// `oid(o)`: the allocation number of an object allocated by `new` (distinct numbers make
@@ -353,8 +313,12 @@ mod tests {
     #[test]
     fn read_over_write_is_resolved_syntactically_when_indices_are_constants() {
         let e = fill(VSort::Int);
-        let e1 = array_update(&e, &Term::int(1), &Term::int(7), VSort::Int);
-        assert_eq!(array_get(&e1, &Term::int(1), VSort::Int), Term::int(7));
-        assert_eq!(array_get(&e1, &Term::int(2), VSort::Int), Term::int(0));
+        let e1 = array_update(&e, &Term::int(1), &Term::int(7));
+        assert_eq!(array_get(&e1, &Term::int(1)), Term::int(7));
+        assert_eq!(array_get(&e1, &Term::int(2)), Term::int(0));
+        // Writing back what was read is no write at all.
+        let c = fresh("c", elems_sort(VSort::Int));
+        let i = fresh("i", Sort::Int);
+        assert_eq!(array_update(&c, &i, &array_get(&c, &i)), c);
     }
 }

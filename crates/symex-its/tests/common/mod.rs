@@ -3,6 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
+/// Z3's resource limit per query in the tests whose outcome must not depend on the load.
+pub const RLIMIT: u32 = 5_000_000;
+
+/// Makes this thread's solver queries end by Z3's step count instead of a time limit, and the
+/// provers' retries take no time budget of their own: the test's outcome is then the same on
+/// a loaded machine (its `Limits` deadline is only a backstop against a hang).
+pub fn count_not_time() {
+    symex_its::smt::set_rlimit(Some(RLIMIT));
+}
+
 /// The competition's ITS benchmarks, or `None` (with a message) when `../shared` is absent.
 pub fn koat_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))

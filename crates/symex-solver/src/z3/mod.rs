@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
-use symex_expr::Term;
+use symex_expr::{Op, Term};
 
 use crate::solver::{SatResult, Solver, Unknown};
 use crate::stats::LayerStats;
@@ -55,12 +55,15 @@ const INDICATOR_LIMIT: usize = 20_000;
 /// The bare Z3 backend.
 ///
 /// It uses the calling thread's Z3 context, so it is not `Send`: make one per thread.
-/// A timeout or any failure inside Z3 answers `Unknown` (and resets the backend).
+/// A timeout, an exhausted resource limit or any failure inside Z3 answers `Unknown` (and
+/// resets the backend).
 pub struct Z3Solver {
     solver: z3::Solver,
     tr: Translator,
     mode: Z3Mode,
     timeout: Option<Duration>,
+    /// Z3's deterministic resource limit per check (its `rlimit` count), `None`: none.
+    rlimit: Option<u32>,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
     /// The indicator literal guarding each constraint asserted (assumption mode).
@@ -87,6 +90,7 @@ impl Z3Solver {
             tr: Translator::default(),
             mode,
             timeout: None,
+            rlimit: None,
             asserted: Vec::new(),
             indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
@@ -100,7 +104,29 @@ impl Z3Solver {
             .map(|t| u32::try_from(t.as_millis().max(1)).unwrap_or(u32::MAX))
             .unwrap_or(u32::MAX);
         p.set_u32("timeout", ms);
+        // A solver parameter, so Z3 counts it from the start of each check (a context-wide
+        // limit would be spent once for the solver's whole life). Zero is Z3's "no limit".
+        p.set_u32("rlimit", self.rlimit.unwrap_or(0));
         self.solver.set_params(&p);
+    }
+
+    /// Sets Z3's resource limit per check (`None`: no limit). Unlike a time limit it counts
+    /// Z3's own steps, so whether a query runs out does not depend on the machine's load:
+    /// running out answers `Unknown`, the same way on every run with the same Z3.
+    ///
+    /// Z3 4.8.12 does not count inside its default arithmetic solver's nonlinear integer
+    /// search when that runs incrementally (pushed assertions): such a query can run past
+    /// the limit; a time limit set beside it still ends it.
+    pub fn set_rlimit(&mut self, rlimit: Option<u32>) {
+        self.rlimit = rlimit;
+        self.apply_params();
+    }
+
+    /// Resets the solver and runs an empty check, which clears a cancellation left in the
+    /// context by an interrupt or a spent resource limit.
+    fn clear_cancellation(&mut self) {
+        self.reset();
+        let _ = self.solver.check();
     }
 
     fn reset(&mut self) {
@@ -112,11 +138,15 @@ impl Z3Solver {
 
     /// Asserts the query; returns the literals to assume (assumption mode). `None` when the time limit
     /// passed while the query was being built.
-    fn assert_constraints(&mut self, constraints: &[Term]) -> Option<Vec<z3::ast::Bool>> {
-        if self.mode == Z3Mode::Assumptions {
+    fn assert_constraints(
+        &mut self,
+        constraints: &[Term],
+        mode: Z3Mode,
+    ) -> Option<Vec<z3::ast::Bool>> {
+        if mode == Z3Mode::Assumptions {
             return self.assume(constraints);
         }
-        match self.mode {
+        match mode {
             Z3Mode::Fresh | Z3Mode::Bitblast => {
                 self.reset();
                 for c in constraints {
@@ -167,10 +197,33 @@ impl Z3Solver {
         Some(lits)
     }
 
+    /// How this query is put to Z3. Z3 4.8.12's default arithmetic solver does not count
+    /// its resource limit in its nonlinear integer search, which is what runs on pushed
+    /// assertions; on a fresh assertion set Z3 takes a nonlinear procedure that counts. So under
+    /// a resource limit a nonlinear integer query is checked afresh, whatever the mode.
+    fn query_mode(&self, constraints: &[Term]) -> Z3Mode {
+        let counted_anyway = matches!(self.mode, Z3Mode::Fresh | Z3Mode::Bitblast);
+        if self.rlimit.is_some() && !counted_anyway && nonlinear_integer(constraints) {
+            Z3Mode::Fresh
+        } else {
+            self.mode
+        }
+    }
+
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
+        let mode = self.query_mode(constraints);
+        let result = self.check_in(constraints, mode);
+        if mode != self.mode {
+            // The fresh assertions must not stay under the next incremental query.
+            self.reset();
+        }
+        result
+    }
+
+    fn check_in(&mut self, constraints: &[Term], mode: Z3Mode) -> SatResult {
         let deadline = self.timeout.map(|t| Instant::now() + t);
         self.tr.deadline = deadline;
-        let assumptions = self.assert_constraints(constraints);
+        let assumptions = self.assert_constraints(constraints, mode);
         self.tr.deadline = None;
         let Some(assumptions) = assumptions else {
             return SatResult::Unknown(Unknown("timeout (while building the query)".into()));
@@ -180,11 +233,17 @@ impl Z3Solver {
         };
         match result {
             z3::SatResult::Unsat => SatResult::Unsat,
-            z3::SatResult::Unknown => SatResult::Unknown(Unknown(
-                self.solver
+            z3::SatResult::Unknown => {
+                let reason = self
+                    .solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".into()),
-            )),
+                    .unwrap_or_else(|| "unknown".into());
+                // A spent resource limit leaves the context cancelled as an interrupt does
+                // (the next query's assertions were cut short, answering "canceled"): start
+                // afresh the same way.
+                self.clear_cancellation();
+                SatResult::Unknown(Unknown(reason))
+            }
             z3::SatResult::Sat => match self.solver.get_model() {
                 None => SatResult::Unknown(Unknown("Z3 gave no model".into())),
                 Some(zm) => match model::read_model(&mut self.tr, &zm, constraints) {
@@ -250,12 +309,21 @@ impl Z3Solver {
             (r, watchdog.join().unwrap_or(true))
         });
         if interrupted {
-            self.reset();
-            let _ = self.solver.check();
+            self.clear_cancellation();
             return None;
         }
         Some(result)
     }
+}
+
+/// Whether an integer product of two non-constant factors occurs in `constraints`.
+fn nonlinear_integer(constraints: &[Term]) -> bool {
+    let mut found = false;
+    symex_expr::visit::postorder(constraints, |t| {
+        found |= matches!(t.op(), Op::IntMul | Op::IntDiv | Op::IntMod)
+            && t.args().iter().filter(|a| !a.is_const()).count() > 1;
+    });
+    found
 }
 
 /// The Z3 solver object a mode works with.

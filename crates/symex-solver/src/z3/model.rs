@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use symex_expr::{free_vars, funcs_used, ArrayValue, FuncInterp, Model, Sort, Term, Value};
+use symex_expr::{
+    free_vars, funcs_used, ArrayValue, FuncInterp, MapSort, MapValue, Model, Sort, Term, Value,
+};
 use z3::ast::{Ast, Dynamic};
 use z3::DeclKind;
 
@@ -78,7 +80,61 @@ pub(crate) fn read_value(d: &Dynamic, sort: Sort, zm: &z3::Model) -> Result<Valu
         Sort::Array { index, element } => read_array(d, index, element, zm)
             .map(|a| Value::Array(Arc::new(a)))
             .ok_or_else(bad),
+        Sort::Map(m) => read_map(d, m, zm)?
+            .map(|a| Value::Map(Arc::new(a)))
+            .ok_or_else(bad),
     }
+}
+
+/// An array of a [`Sort::Map`]: stores over a constant array or a function interpretation,
+/// its indices and elements read as values of their sorts.
+fn read_map(d: &Dynamic, sort: MapSort, zm: &z3::Model) -> Result<Option<MapValue>, String> {
+    let (isort, esort) = (sort.index(), sort.element());
+    let mut stores = Vec::new();
+    let mut cur = d.clone();
+    let base = loop {
+        if !cur.is_app() {
+            return Ok(None);
+        }
+        match cur.decl().kind() {
+            DeclKind::Store => {
+                let c = cur.children();
+                stores.push((read_value(&c[1], isort, zm)?, read_value(&c[2], esort, zm)?));
+                cur = c[0].clone();
+            }
+            DeclKind::ConstArray => {
+                let Some(default) = cur.nth_child(0) else {
+                    return Ok(None);
+                };
+                break MapValue::constant(sort, read_value(&default, esort, zm)?);
+            }
+            DeclKind::AsArray => {
+                let Some(fi) = cur
+                    .as_array()
+                    .and_then(|a| a.as_array_func_decl())
+                    .and_then(|decl| zm.get_func_interp(&decl))
+                else {
+                    return Ok(None);
+                };
+                let Some(default) = fi.get_else() else {
+                    return Ok(None);
+                };
+                let mut a = MapValue::constant(sort, read_value(&default, esort, zm)?);
+                for e in fi.get_entries().iter().rev() {
+                    let index = read_value(&e.get_args()[0], isort, zm)?;
+                    a = a.with(index, read_value(&e.get_value(), esort, zm)?);
+                }
+                break a;
+            }
+            _ => return Ok(None),
+        }
+    };
+    Ok(Some(
+        stores
+            .into_iter()
+            .rev()
+            .fold(base, |a, (i, v)| a.with(i, v)),
+    ))
 }
 
 /// A bit-vector numeral, from Z3's `#x...`/`#b...` or decimal printing.

@@ -37,6 +37,10 @@ impl Translator {
             Sort::Array { index, element } => {
                 z3::Sort::array(&z3::Sort::bitvector(index), &z3::Sort::bitvector(element))
             }
+            Sort::Map(m) => {
+                let (index, element) = (self.sort(m.index()), self.sort(m.element()));
+                z3::Sort::array(&index, &element)
+            }
             Sort::Uninterpreted(u) => self
                 .usorts
                 .entry(u)
@@ -115,10 +119,12 @@ impl Translator {
             Op::IntConst(i) => Int::from_i128(*i).into(),
             Op::Var(name) => Dynamic::new_const(name.as_ref(), &self.sort(t.sort())),
             Op::ConstArray => {
-                let Sort::Array { index, .. } = t.sort() else {
-                    unreachable!("constant array of a non-array sort")
+                let index = match t.sort() {
+                    Sort::Array { index, .. } => z3::Sort::bitvector(index),
+                    Sort::Map(m) => self.sort(m.index()),
+                    _ => unreachable!("constant array of a non-array sort"),
                 };
-                Array::const_array(&z3::Sort::bitvector(index), &a[0]).into()
+                Array::const_array(&index, &a[0]).into()
             }
             Op::Not => b(0).not().into(),
             Op::And => Bool::and(&[b(0), b(1)]).into(),

@@ -1,0 +1,331 @@
+//! `symex validate --witness W FILE`: a violation witness of another verifier (or of symex), checked the
+//! way SV-COMP's execution-based and symbolic validators check them. The witness's nondet values guide
+//! a symbolic exploration of the program (`symex_engine::guide`): every nondet call the witness fixes
+//! returns its value, every other input stays free. The witness is
+//! - **confirmed** when a guided run violates the property, its test replays in symex's interpreter and,
+//!   where clang can build the program, on the native sanitizer build;
+//! - **rejected** when the guided exploration completes without a violation (no run the witness allows
+//!   violates the property);
+//! - **unknown** otherwise (budget, approximation, a native run that disagrees).
+//!
+//! Exit status: 1 confirmed (the program is FALSE), 0 rejected, 2 bad input, 3 unknown.
+
+use crate::check::{explore_answer, prepare, CheckArgs, DataModel, Prepared};
+use crate::portfolio::Answer;
+use crate::property::Property;
+use crate::run::{fail, ExploreArgs, Output, TestsMode};
+use crate::witness_read::ViolationWitness;
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use symex_engine::TestFile;
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// The program (.c, .i), or the SV-COMP task-definition file (.yml) the witness is for.
+    pub file: PathBuf,
+    /// The violation witness: GraphML 1.0, or YAML 2.0 with a `violation_sequence` entry.
+    #[arg(long, value_name = "FILE")]
+    pub witness: PathBuf,
+    /// The property the witness claims violated (default: the witness's specification).
+    #[arg(long, value_parser = Property::parse)]
+    pub property: Option<Property>,
+    #[command(flatten)]
+    pub explore: ExploreArgs,
+    /// The data model of the program (a task file's `data_model` takes precedence).
+    #[arg(long, value_enum, default_value = "LP64")]
+    pub data_model: DataModel,
+    /// Where the test of a confirmed violation goes (default: a fresh symex-out-N).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Do not replay the confirming test on a native sanitizer build.
+    #[arg(long)]
+    pub no_native: bool,
+    /// Print one JSON object instead of the result lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The outcome of a validation.
+enum Validation {
+    Confirmed {
+        bug: symex_engine::Bug,
+        sub: Option<&'static str>,
+        test: Option<String>,
+        native: String,
+    },
+    Rejected,
+    Unknown(Vec<String>),
+}
+
+/// Runs the subcommand; returns the exit status.
+pub fn main(args: ValidateArgs) -> i32 {
+    let witness = match crate::witness_read::read(&args.witness) {
+        Ok(w) => w,
+        Err(e) => return fail(&e),
+    };
+    let (program, task_data_model, task_properties) = match program_of(&args.file) {
+        Ok(x) => x,
+        Err(e) => return fail(&e),
+    };
+    let property = args
+        .property
+        .or_else(|| {
+            witness
+                .specification
+                .as_deref()
+                .and_then(Property::from_specification)
+        })
+        .or_else(|| (task_properties.len() == 1).then(|| task_properties[0]));
+    let Some(p) = property else {
+        return fail(&format!(
+            "{}: the witness names no property symex knows; give --property",
+            args.witness.display()
+        ));
+    };
+    if p == Property::Termination {
+        return fail("validate follows violation witnesses of unreach-call, valid-memsafety and no-overflow (termination witnesses are lassos, not paths)");
+    }
+    let mut notes = Vec::new();
+    if let Some(h) = &witness.program_hash {
+        match crate::witness::program_hash(&program) {
+            // Older witnesses carry a SHA-1, which is not compared.
+            Ok(_) if h.len() != 64 => {}
+            Ok(mine) if !mine.eq_ignore_ascii_case(h) => notes.push(format!(
+                "the witness's program hash {h} is not the program's ({mine})"
+            )),
+            Ok(_) => {}
+            Err(e) => return fail(&e),
+        }
+    }
+    let mut check = CheckArgs {
+        file: program,
+        property: Some(p),
+        explore: args.explore,
+        data_model: task_data_model.unwrap_or(args.data_model),
+        out: args.out,
+        json: false,
+        quiet: true,
+        no_bmc: true,
+        task_property: None,
+        witness: None,
+    };
+    let Prepared {
+        mut prog,
+        checks,
+        dir,
+        ..
+    } = match prepare(&mut check, p) {
+        Ok(prepared) => prepared,
+        Err(status) => return status,
+    };
+    let source = std::fs::read_to_string(&check.file).unwrap_or_default();
+    let guided = witness.guided(&source);
+    prog.guide = Some(Rc::from(guided.clone()));
+    let out = Output {
+        dir: Some(&dir),
+        tests: TestsMode::Errors,
+        ktest: false,
+        program: check.file.display().to_string(),
+        progress: false,
+        validate: true,
+    };
+    let validation = match explore_answer(&prog, &check, p, checks, &out) {
+        Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),
+        Ok(Answer::True) => Validation::Rejected,
+        Ok(Answer::Unknown(why)) => Validation::Unknown(why),
+        Err(why) => return fail(&why),
+    };
+    let read = Read {
+        file: &args.witness,
+        witness: &witness,
+        fixed: guided.len(),
+        notes: &notes,
+    };
+    report(&check, &read, p, &validation, args.json)
+}
+
+/// The program, and the data model and properties a task file gives.
+fn program_of(file: &Path) -> Result<(PathBuf, Option<DataModel>, Vec<Property>), String> {
+    if !crate::task::is_task_file(file) {
+        return Ok((file.to_path_buf(), None, Vec::new()));
+    }
+    let task = crate::task::load(file)?;
+    let props = task.properties.iter().map(|t| t.property).collect();
+    Ok((task.input, task.data_model, props))
+}
+
+/// A violation found under the witness's guidance, checked on the native build unless `no_native`.
+fn confirm(
+    check: &CheckArgs,
+    p: Property,
+    bug: symex_engine::Bug,
+    sub: Option<&'static str>,
+    test: Option<String>,
+    no_native: bool,
+) -> Validation {
+    let native = match (&test, no_native) {
+        (_, true) => "not run (--no-native)".to_string(),
+        (None, false) => "not run (no test file)".to_string(),
+        (Some(t), false) => match native_replay(check, p, Path::new(t)) {
+            Ok(Some(agrees)) if !agrees.0 => {
+                return Validation::Unknown(vec![format!(
+                    "the guided violation's test does not reproduce natively: {}",
+                    agrees.1
+                )])
+            }
+            Ok(Some((_, what))) => format!("reproduced ({what})"),
+            Ok(None) => "not run (the test records no outcome)".to_string(),
+            Err(e) => format!("not run: {e}"),
+        },
+    };
+    Validation::Confirmed {
+        bug,
+        sub,
+        test,
+        native,
+    }
+}
+
+/// Whether the native sanitizer build, run on `test`, ends as symex's interpreter did, with its outcome.
+fn native_replay(
+    check: &CheckArgs,
+    p: Property,
+    test: &Path,
+) -> Result<Option<(bool, String)>, String> {
+    let t = TestFile::load(test)?;
+    let Some(expected) = t.outcome.clone() else {
+        return Ok(None);
+    };
+    let cflags: Vec<String> = check
+        .explore
+        .frontend
+        .cflags
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let opts = symex_native::BuildOptions {
+        include_dirs: check.explore.frontend.include.clone(),
+        defines: check.explore.frontend.define.clone(),
+        m32: symex_native::wants_m32(&cflags),
+        cflags,
+        check_overflow: p == Property::NoOverflow,
+        program_error_functions: p != Property::UnreachCall,
+    };
+    let build = symex_native::build(&check.file, &opts)?;
+    let run = symex_native::run(
+        &build,
+        &t,
+        &symex_native::RunOptions {
+            check_leaks: p == Property::ValidMemsafety,
+            timeout: std::time::Duration::from_secs(60),
+        },
+    );
+    Ok(Some((
+        run.agrees_with(&expected),
+        format!("native outcome: {}", run.outcome.kind),
+    )))
+}
+
+/// The witness as read: its file, contents, how many nondet values it fixes, and remarks on it.
+struct Read<'a> {
+    file: &'a Path,
+    witness: &'a ViolationWitness,
+    fixed: usize,
+    notes: &'a [String],
+}
+
+fn report(check: &CheckArgs, read: &Read<'_>, p: Property, v: &Validation, json: bool) -> i32 {
+    let Read {
+        file: witness_file,
+        witness: w,
+        fixed,
+        notes,
+    } = *read;
+    let (result, status) = match v {
+        Validation::Confirmed { .. } => ("confirmed", 1),
+        Validation::Rejected => ("rejected", 0),
+        Validation::Unknown(_) => ("unknown", 3),
+    };
+    if json {
+        let mut o = json!({
+            "command": "validate",
+            "file": check.file.display().to_string(),
+            "witness": witness_file.display().to_string(),
+            "format": w.format,
+            "producer": w.producer,
+            "property": p.name(),
+            "values_followed": fixed,
+            "result": result,
+            "notes": notes,
+        });
+        match v {
+            Validation::Confirmed {
+                bug,
+                sub,
+                test,
+                native,
+            } => {
+                o["kind"] = json!(bug.kind.as_str());
+                o["subproperty"] = json!(sub);
+                o["file_line"] = json!(bug.loc.line);
+                o["witness_line"] = json!(w.target_line);
+                o["test"] = json!(test);
+                o["native"] = json!(native);
+            }
+            Validation::Unknown(why) => o["reasons"] = json!(why),
+            Validation::Rejected => {}
+        }
+        println!("{o}");
+        return status;
+    }
+    println!(
+        "witness: {} ({}{}), {} nondet value(s) fixed",
+        witness_file.display(),
+        w.format,
+        w.producer
+            .as_deref()
+            .map(|p| format!(", by {p}"))
+            .unwrap_or_default(),
+        fixed
+    );
+    for n in notes {
+        println!("note: {n}");
+    }
+    match v {
+        Validation::Confirmed {
+            bug,
+            sub,
+            test,
+            native,
+        } => {
+            println!("violation: {bug}");
+            if let (Some(l), true) = (w.target_line, w.target_line != Some(bug.loc.line)) {
+                println!("note: the witness names line {l} as the violation");
+            }
+            if let Some(t) = test {
+                println!("test: {t}");
+            }
+            println!("native replay: {native}");
+            let verdict = match sub {
+                Some(s) => format!("FALSE({s})"),
+                None => "FALSE".into(),
+            };
+            println!("confirmed: {verdict}");
+        }
+        Validation::Rejected => {
+            println!("no run the witness allows violates {}", p.name());
+            println!("rejected");
+        }
+        Validation::Unknown(why) => {
+            for r in why {
+                println!("unknown because: {r}");
+            }
+            println!("unknown");
+        }
+    }
+    status
+}
