@@ -873,9 +873,9 @@ pub(crate) mod tests {
                 .unwrap(),
             b"ell"
         );
-        let unterminated = st
-            .mem
-            .allocate_with(ObjKind::Global, "u".into(), b"abc".to_vec(), false);
+        let unterminated =
+            st.mem
+                .allocate_with(ObjKind::Global, "u".into(), b"abc".to_vec(), false);
         assert_eq!(
             kind(st.read_c_string(&prog, &ptr(unterminated, 0)).unwrap_err()),
             BugKind::OutOfBounds
@@ -900,15 +900,25 @@ pub(crate) mod tests {
             .mem
             .allocate(ObjKind::Stack, "a".into(), 16, 0, false)
             .unwrap();
-        st.store_scalar_as(&prog, &ptr(a, 8), &ptr(a, 0), 8, 64, Some(Provenance::Pointer))
-            .unwrap();
+        st.store_scalar_as(
+            &prog,
+            &ptr(a, 8),
+            &ptr(a, 0),
+            8,
+            64,
+            Some(Provenance::Pointer),
+        )
+        .unwrap();
         st.mem.kill(a);
         let b = st
             .mem
             .allocate(ObjKind::Stack, "b".into(), 4, 0, false)
             .unwrap();
         let o = st.mem.object(b).unwrap();
-        assert_eq!((o.size(), &*o.name, o.provenance.is_empty()), (4, "b", true));
+        assert_eq!(
+            (o.size(), &*o.name, o.provenance.is_empty()),
+            (4, "b", true)
+        );
         assert!(!o.contents.is_init(0, 1) && o.contents.flat() == Some(&[0u8; 4][..]));
         let forked = st.mem.clone();
         st.mem.kill(b);
@@ -916,7 +926,10 @@ pub(crate) mod tests {
             .mem
             .allocate(ObjKind::Stack, "c".into(), 4, 7, true)
             .unwrap();
-        assert_eq!(st.load_scalar(&prog, &ptr(c, 0), 4, 32).unwrap(), 0x0707_0707);
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(c, 0), 4, 32).unwrap(),
+            0x0707_0707
+        );
         assert_eq!(forked.object(b).unwrap().size(), 4);
     }
 

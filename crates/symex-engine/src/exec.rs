@@ -3,9 +3,9 @@
 
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
+use crate::memory::ObjId;
 use crate::program::Program;
 use crate::provenance::{self, Provenance, ProvenanceMap};
-use crate::memory::ObjId;
 use crate::state::State;
 use smallvec::SmallVec;
 use std::rc::Rc;

@@ -153,9 +153,7 @@ impl ProvenanceMap {
     /// Whether some byte of `off..off + n` has provenance `kind`.
     #[inline]
     pub fn any(&self, off: u64, n: u64, kind: Provenance) -> bool {
-        n > 0
-            && !self.spans.is_empty()
-            && self.overlapping(off, n).iter().any(|s| s.kind == kind)
+        n > 0 && !self.spans.is_empty() && self.overlapping(off, n).iter().any(|s| s.kind == kind)
     }
 
     /// Whether every byte of `off..off + n` has provenance `kind`.
@@ -442,7 +440,10 @@ mod tests {
                 }
                 // Runs stay sorted, disjoint, non-empty and merged with same-kind neighbours.
                 for w in map.spans.windows(2) {
-                    assert!(w[0].end <= w[1].start && !(w[0].end == w[1].start && w[0].kind == w[1].kind));
+                    assert!(
+                        w[0].end <= w[1].start
+                            && !(w[0].end == w[1].start && w[0].kind == w[1].kind)
+                    );
                 }
                 assert!(map.spans.iter().all(|s| s.start < s.end));
                 for q in 0..SIZE {
