@@ -726,11 +726,11 @@ impl<D: Domain> State<D> {
         let to = bytes
             .len()
             .min(from.saturating_add(usize::try_from(max).unwrap_or(usize::MAX)));
-        for at in from..to {
+        for (at, b) in bytes.iter().enumerate().take(to).skip(from) {
             if !o.contents.is_init(at, 1) || o.provenance.any(at as u64, 1, Provenance::Pointer) {
                 break;
             }
-            match self.dom.byte_as_const(&bytes[at]) {
+            match self.dom.byte_as_const(b) {
                 Some(0) => return (out, true),
                 Some(c) => out.push(c),
                 None => break,
