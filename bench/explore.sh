@@ -16,7 +16,7 @@ for row in "psort 720 38.4" "parray 128 3.4" "ptokens 177156 186"; do
     set -- $row
     out=$(mktemp -d)
     start=$(date +%s.%N)
-    ./target/release/symex run "$shared/bench/$1.c" --quiet --json --out "$out" "${limit[@]}" >"$out/r.json" || true
+    ./target/release/symex run "$shared/bench/$1.c" --quiet --json --out "$out/o" "${limit[@]}" >"$out/r.json" || true
     end=$(date +%s.%N)
     python3 - "$out/r.json" "$1" "$2" "$3" "$start" "$end" <<'PY'
 import json, sys

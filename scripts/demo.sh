@@ -20,4 +20,4 @@ run replay examples/demo.c examples/demo.test.json --json
 # The same test on the native build (clang-14 with AddressSanitizer): the oracle that is not symex.
 run replay --native examples/demo.c examples/demo.test.json
 # Symbolic execution: SAGE's top() explored path by path — 16 paths, 5 of which abort; one test per path.
-run run examples/run/top.c --out symex-out-demo --validate-tests
+run run examples/run/top.c --out symex-out-demo --out-overwrite --validate-tests

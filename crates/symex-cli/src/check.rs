@@ -8,7 +8,7 @@ use crate::property::{meaning, Meaning, Property};
 use crate::run::{explore, fail, output_dir, ExploreArgs, Output, TestsMode};
 use clap::{Args, ValueEnum};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use symex_engine::{Checks, Program};
 use symex_explore::{FinishedPath, PathEnd};
 
@@ -150,6 +150,8 @@ pub fn main(mut args: CheckArgs) -> i32 {
         program: program.clone(),
         progress: false,
         validate: true,
+        dump_states: false,
+        emit_all_errors: false,
     };
     // The portfolio: bounded model checking in its own thread beside the exploration, both with the
     // whole budget; the first definite verdict ends the process (`portfolio.rs`).
@@ -228,10 +230,14 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
     if let Some(why) = crate::property::declined(p, &args.file) {
         return Err(report(args, "unknown", None, None, &[why]));
     }
+    let existed = args.out.as_deref().is_some_and(Path::exists);
     let dir = match output_dir(args.out.as_deref()) {
         Ok(d) => d,
         Err(e) => return Err(fail(&format!("cannot create the output directory: {e}"))),
     };
+    if !existed {
+        let _ = MADE_DIR.set(dir.clone());
+    }
     let checks = Checks {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
@@ -361,6 +367,21 @@ fn report(
     report_by(args, None, verdict, bug, test, reasons)
 }
 
+/// The output directory this process made (not one that existed before).
+static MADE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Removes the output directory this process made when nothing was written into it (a `TRUE` has no
+/// test), and the `symex-out-last` link to it.
+fn remove_unused_output_dir() {
+    let Some(d) = MADE_DIR.get() else { return };
+    if std::fs::remove_dir(d).is_ok() {
+        let last = Path::new("symex-out-last");
+        if std::fs::read_link(last).is_ok_and(|t| t == *d) {
+            let _ = std::fs::remove_file(last);
+        }
+    }
+}
+
 /// [`report`], naming the portfolio's engine that decided (`engine: …` line, JSON `"engine"`).
 fn report_by(
     args: &CheckArgs,
@@ -382,6 +403,9 @@ fn report_by(
         }
         _ => verdict,
     };
+    if verdict == "true" {
+        remove_unused_output_dir();
+    }
     let line = match (verdict, bug) {
         ("true", _) => "TRUE".to_string(),
         ("false", Some((_, Some(sub)))) => format!("FALSE({sub})"),

@@ -25,7 +25,7 @@ impl Kind {
             Kind::ProgramOrTask => &["c", "i", "ll", "bc", "yml", "yaml"],
             Kind::Its => &["koat"],
             Kind::Idf => &["idf"],
-            Kind::Test => &["json"],
+            Kind::Test => &["json", "ktest"],
         }
     }
 
@@ -37,7 +37,7 @@ impl Kind {
             }
             Kind::Its => "an integer transition system in the KoAT format (.koat)",
             Kind::Idf => "an IDF program (.idf)",
-            Kind::Test => "a test file (.json)",
+            Kind::Test => "a test file (.json, or KLEE's .ktest)",
         }
     }
 }

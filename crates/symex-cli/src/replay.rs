@@ -19,7 +19,7 @@ use symex_engine::{
 pub struct ReplayArgs {
     /// The program: .c, .i, .ll or .bc.
     pub file: PathBuf,
-    /// The test file (JSON: the inputs in the order the program asks for them).
+    /// The test file (JSON: the inputs in the order the program asks for them), or KLEE's .ktest.
     pub test: PathBuf,
     #[command(flatten)]
     pub frontend: FrontendArgs,
@@ -46,9 +46,25 @@ pub struct ReplayArgs {
     pub native: bool,
 }
 
+/// A JSON test, or a `.ktest` file (KLEE's or symex's `--ktest`): its objects are the inputs, in order.
+fn load_test(path: &std::path::Path) -> Result<TestFile, String> {
+    if path.extension().is_none_or(|e| e != "ktest") {
+        return TestFile::load(path);
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("{}: cannot read test file: {e}", path.display()))?;
+    let k = symex_explore::ktest::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(TestFile {
+        program: k.args.first().cloned(),
+        entry: None,
+        inputs: k.objects,
+        outcome: None,
+    })
+}
+
 /// Runs the subcommand; returns the exit status.
 pub fn main(args: ReplayArgs) -> i32 {
-    let test = match TestFile::load(&args.test) {
+    let test = match load_test(&args.test) {
         Ok(t) => t,
         Err(e) => return fail(&e),
     };

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symex_engine::{outcome, Checks, End, Halt, Program, TestFile};
 use symex_explore::{
-    Control, Explorer, FinishedPath, Limits, Options, PathEnd, Progress, SearcherKind, SolverCtx,
-    Summary,
+    Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, SearcherKind,
+    SolverCtx, Summary,
 };
 use symex_solver::{SolverConfig, Z3Mode};
 
@@ -41,6 +41,10 @@ pub struct ExploreArgs {
     /// Cut a path after this many forks along it.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
+    /// Fork at most this many times in all; later branches follow one feasible side (KLEE's
+    /// --max-forks; the exploration is then incomplete).
+    #[arg(long, value_name = "N")]
+    pub max_forks: Option<u64>,
     /// Stop exploring when the process uses this many MiB.
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,
@@ -68,9 +72,24 @@ pub struct ExploreArgs {
     pub solver_rlimit: Option<u32>,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
     /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(long, visible_alias = "sym-stdin", value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u32).range(..=1 << 20))]
     pub stdin: u32,
+    /// One more argument of `main`: up to N symbolic bytes (KLEE's --sym-arg N; repeatable; after the
+    /// arguments given after --).
+    #[arg(long = "sym-arg", value_name = "N")]
+    pub sym_arg: Vec<usize>,
+    /// MIN to MAX further symbolic arguments of up to N bytes each, after those of --sym-arg (KLEE's
+    /// --sym-args MIN MAX N): the exploration starts once for each count.
+    #[arg(long = "sym-args", num_args = 3, value_names = ["MIN", "MAX", "N"])]
+    pub sym_args: Option<Vec<usize>>,
+    /// NUM symbolic files of N bytes, named A, B, ... (KLEE's --sym-files NUM N; symex models one file,
+    /// so NUM is 0 or 1), read as `symex fuzz --file A` reads its file.
+    #[arg(long = "sym-files", num_args = 2, value_names = ["NUM", "N"])]
+    pub sym_files: Option<Vec<usize>>,
+    /// Arguments given to the program (`main`'s argv[1], ...), after `--`.
+    #[arg(last = true, value_name = "ARGS")]
+    pub program_args: Vec<String>,
     /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
     /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
     #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
@@ -95,9 +114,20 @@ pub struct RunArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub explore: ExploreArgs,
-    /// Where tests and reports go (default: a fresh symex-out-N, with symex-out-last pointing to it).
+    /// Where tests and reports go (default: a fresh symex-out-N, with symex-out-last pointing to it). An
+    /// existing DIR is refused, as KLEE refuses it.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Empty an existing --out directory first (only one that is empty or holds an earlier run's
+    /// report.json or info).
+    #[arg(long, requires = "out")]
+    pub out_overwrite: bool,
+    /// Halt at the first error (KLEE's --exit-on-error): the states still alive get their tests.
+    #[arg(long)]
+    pub exit_on_error: bool,
+    /// Write an error file for every path that hits an error, not only the first at each place.
+    #[arg(long)]
+    pub emit_all_errors: bool,
     /// Which paths get a test.
     #[arg(long, value_enum, default_value = "all")]
     pub tests: TestsMode,
@@ -138,6 +168,53 @@ pub struct Output<'a> {
     pub progress: bool,
     /// Replay every test whatever the flags say (`check` answers only from replayed tests).
     pub validate: bool,
+    /// Give the states alive at a halt their tests (`.early` files), as KLEE does.
+    pub dump_states: bool,
+    /// An error file for every error path (else for the first at each place).
+    pub emit_all_errors: bool,
+}
+
+/// `main`'s arguments, one list per initial state: the concrete ones, those of --sym-arg, and each
+/// count that --sym-args allows.
+pub fn program_argv(a: &ExploreArgs) -> Result<Vec<Vec<ProgramArg>>, String> {
+    let mut fixed: Vec<ProgramArg> = a
+        .program_args
+        .iter()
+        .map(|s| ProgramArg::Concrete(s.as_bytes().to_vec()))
+        .collect();
+    fixed.extend(a.sym_arg.iter().map(|&n| ProgramArg::Symbolic(n)));
+    let Some(v) = &a.sym_args else {
+        return Ok(if fixed.is_empty() {
+            Vec::new()
+        } else {
+            vec![fixed]
+        });
+    };
+    let (min, max, n) = (v[0], v[1], v[2]);
+    if min > max {
+        return Err(format!(
+            "--sym-args {min} {max} {n}: MIN is larger than MAX"
+        ));
+    }
+    Ok((min..=max)
+        .map(|k| {
+            let mut args = fixed.clone();
+            args.extend(std::iter::repeat_n(ProgramArg::Symbolic(n), k));
+            args
+        })
+        .collect())
+}
+
+/// The symbolic file of --sym-files: KLEE names its files A, B, ...; symex models one.
+pub fn sym_file(a: &ExploreArgs) -> Result<Option<(String, usize)>, String> {
+    match a.sym_files.as_deref() {
+        None | Some([0, _]) => Ok(None),
+        Some([1, n]) => Ok(Some(("A".into(), *n))),
+        Some(v) => Err(format!(
+            "--sym-files {} {}: symex models one symbolic file (NUM must be 0 or 1)",
+            v[0], v[1]
+        )),
+    }
 }
 
 pub fn limits(a: &ExploreArgs) -> Limits {
@@ -158,7 +235,17 @@ pub fn explore(
     out: &Output<'_>,
     stop: &mut dyn FnMut(&FinishedPath) -> bool,
 ) -> Result<Exploration, End> {
+    let bad_args = |what: String| {
+        End::Halt(Halt::Unsupported {
+            what,
+            loc: symex_engine::SourceLoc::default(),
+        })
+    };
+    let argv = program_argv(args).map_err(bad_args)?;
+    let sym_file = sym_file(args).map_err(bad_args)?;
     let opts = Options {
+        argv,
+        sym_file,
         entry: args.entry.clone(),
         checks,
         limits: limits(args),
@@ -166,6 +253,8 @@ pub fn explore(
         seed: args.seed,
         validate: args.validate_tests || out.validate,
         stdin: args.stdin as usize,
+        dump_states_on_halt: out.dump_states,
+        max_forks: args.max_forks,
     };
     let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
     let ctx = SolverCtx::new(solver, Some(args.solver_timeout));
@@ -194,9 +283,9 @@ pub fn explore(
             _ => false,
         };
         let wanted = match (&p.end, out.tests) {
-            (PathEnd::Exit(_) | PathEnd::Error(_), TestsMode::All) => true,
-            (PathEnd::Error(_), _) => first_error,
-            (PathEnd::Exit(_), TestsMode::NewCoverage) => p.new_coverage,
+            (PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_), TestsMode::All) => true,
+            (PathEnd::Error(_), _) => first_error || out.emit_all_errors,
+            (PathEnd::Exit(_) | PathEnd::Halted(_), TestsMode::NewCoverage) => p.new_coverage,
             _ => false,
         };
         let mut test_path = None;
@@ -205,8 +294,15 @@ pub fn explore(
             test_path = out
                 .dir
                 .and_then(|d| write_test(d, n, out, p, &args.entry).ok());
-            if let Some(t) = &test_path {
+            if let (Some(t), Some(d)) = (&test_path, out.dir) {
                 tests.push(t.clone());
+                let _ = match &p.end {
+                    PathEnd::Error(b) if first_error || out.emit_all_errors => {
+                        crate::klee_out::write_error(d, n, b, &p.stack).map(|_| ())
+                    }
+                    PathEnd::Halted(_) => crate::klee_out::write_early(d, n),
+                    _ => Ok(()),
+                };
             }
         }
         if let (PathEnd::Error(b), true) = (&p.end, first_error) {
@@ -263,6 +359,7 @@ fn write_test(
         (Some(e), _) => outcome(e),
         (None, PathEnd::Exit(c)) => outcome(&End::Exit(*c)),
         (None, PathEnd::Error(b)) => outcome(&End::Bug(b.clone())),
+        (None, PathEnd::Halted(why)) => outcome(&End::Halt(Halt::Limit(why.clone()))),
         (None, _) => outcome(&End::Halt(Halt::Limit("cut".into()))),
     };
     let t = TestFile {
@@ -278,6 +375,39 @@ fn write_test(
         std::fs::write(dir.join(format!("test{n:06}.ktest")), k)?;
     }
     Ok(path.display().to_string())
+}
+
+/// `run`'s output directory, as KLEE's: an existing `--out` is refused unless `overwrite` (then it is
+/// emptied, when it looks like an earlier run's output).
+pub fn fresh_output_dir(out: Option<&Path>, overwrite: bool) -> Result<PathBuf, String> {
+    let Some(d) = out else {
+        return output_dir(None).map_err(|e| format!("cannot create the output directory: {e}"));
+    };
+    if d.exists() {
+        if !overwrite {
+            return Err(format!(
+                "cannot create \"{}\": File exists (give another --out, or --out-overwrite to empty it)",
+                d.display()
+            ));
+        }
+        empty_earlier_output(d)?;
+    }
+    std::fs::create_dir_all(d).map_err(|e| format!("cannot create \"{}\": {e}", d.display()))?;
+    Ok(d.to_path_buf())
+}
+
+/// Removes `d` when it is a directory that is empty or holds an earlier run's `report.json` or `info`:
+/// `--out-overwrite` given the wrong path must not delete someone's files.
+fn empty_earlier_output(d: &Path) -> Result<(), String> {
+    let shown = d.display();
+    let mut entries = std::fs::read_dir(d).map_err(|e| format!("cannot empty \"{shown}\": {e}"))?;
+    let earlier = d.join("report.json").is_file() || d.join("info").is_file();
+    if !earlier && entries.next().is_some() {
+        return Err(format!(
+            "--out-overwrite: \"{shown}\" holds no earlier run's report.json or info; not emptying it"
+        ));
+    }
+    std::fs::remove_dir_all(d).map_err(|e| format!("cannot empty \"{shown}\": {e}"))
 }
 
 /// The output directory: `--out`, or a fresh `symex-out-N` with `symex-out-last` pointing to it.
@@ -334,9 +464,9 @@ pub fn main(mut args: RunArgs) -> i32 {
         Err(e) => return e.report(),
     };
     let prog = Program::new(module);
-    let dir = match output_dir(args.out.as_deref()) {
+    let dir = match fresh_output_dir(args.out.as_deref(), args.out_overwrite) {
         Ok(d) => d,
-        Err(e) => return fail(&format!("cannot create the output directory: {e}")),
+        Err(e) => return fail(&e),
     };
     let checks = args.checks.checks();
     let out = Output {
@@ -346,8 +476,14 @@ pub fn main(mut args: RunArgs) -> i32 {
         program: args.file.display().to_string(),
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
         validate: false,
+        dump_states: true,
+        emit_all_errors: args.emit_all_errors,
     };
-    let ex = match explore(&prog, &args.explore, checks, &out, &mut |_| false) {
+    let started = std::time::SystemTime::now();
+    crate::interrupt::install();
+    let exit_on_error = args.exit_on_error;
+    let mut stop = |p: &FinishedPath| exit_on_error && matches!(p.end, PathEnd::Error(_));
+    let ex = match explore(&prog, &args.explore, checks, &out, &mut stop) {
         Ok(x) => x,
         Err(e) => return fail(&describe_start_failure(&e)),
     };
@@ -383,6 +519,15 @@ pub fn main(mut args: RunArgs) -> i32 {
         dir.join("coverage.info"),
         symex_explore::coverage::lcov(&prog, &s.covered),
     );
+    let argv: Vec<String> = std::env::args().collect();
+    let info = crate::klee_out::Info {
+        argv: &argv,
+        started,
+        finished: std::time::SystemTime::now(),
+        summary: s,
+        tests: ex.tests.len(),
+    };
+    let _ = std::fs::write(dir.join("info"), crate::klee_out::info_file(&info));
     if args.json {
         println!("{report}");
     } else if !args.quiet {

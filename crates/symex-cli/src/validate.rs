@@ -130,6 +130,8 @@ pub fn main(args: ValidateArgs) -> i32 {
         program: check.file.display().to_string(),
         progress: false,
         validate: true,
+        dump_states: false,
+        emit_all_errors: false,
     };
     let validation = match explore_answer(&prog, &check, p, checks, &out) {
         Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),

@@ -41,6 +41,10 @@ fn symex(cmd: &str, files: &[PathBuf], extra: &[&str], dir: &Path) -> Output {
     if matches!(cmd, "run" | "check" | "bmc" | "fuzz") {
         c.arg("--out").arg(dir.join(format!("out-{cmd}")));
     }
+    if cmd == "run" {
+        // The directory is reused from one call to the next; `run` refuses an existing one without this.
+        c.arg("--out-overwrite");
+    }
     c.output().unwrap()
 }
 

@@ -22,6 +22,7 @@ pub mod printf;
 pub mod program;
 pub mod provenance;
 mod reclaim;
+pub mod stack;
 pub mod state;
 pub mod stdin;
 pub mod storage;

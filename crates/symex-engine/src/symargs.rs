@@ -50,6 +50,17 @@ impl<D: Domain> State<D> {
             .collect();
     }
 
+    /// Makes argument `k` (1 for `argv[1]`, counted from 0 here) the given bytes, as constants: a
+    /// program argument given on the command line, whose input the domain has fixed to the same bytes.
+    pub fn concretise_arg(&mut self, k: usize, bytes: &[u8]) {
+        let s: Vec<D::Byte> = bytes
+            .iter()
+            .chain([&0])
+            .map(|&b| self.dom.const_byte(b))
+            .collect();
+        self.sym_args[k] = Rc::from(s);
+    }
+
     /// `argv = {"<program>", arg1, ..., NULL}` when there are fuzzed arguments (`None` otherwise: the
     /// state's plain `argv` is used).
     pub(crate) fn make_sym_argv(&mut self, prog: &Program) -> Option<ObjId> {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symex_engine::hooks::Model as LibModel;
 use symex_engine::memory::{Lookup, ObjKind};
+use symex_engine::stack::StackFrame;
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Value};
 use symex_ir::{Inst, Intrinsic, Operand, Terminator};
@@ -41,6 +42,26 @@ pub struct Options {
     pub validate: bool,
     /// Symbolic bytes standard input holds (`--stdin N`; 0: stdin is empty).
     pub stdin: usize,
+    /// When the exploration halts (time limit, the user's SIGINT), hand every live state to the caller
+    /// as a [`PathEnd::Halted`] path with its test (KLEE's `--dump-states-on-halt`).
+    pub dump_states_on_halt: bool,
+    /// Stop forking after this many forks in all (KLEE's `--max-forks`): states then follow one
+    /// feasible side of each branch.
+    pub max_forks: Option<u64>,
+    /// `main`'s arguments after the program name, one list per initial state (KLEE's `--sym-args MIN MAX N`
+    /// starts one state per count); empty: one state with `argv = {program}`.
+    pub argv: Vec<Vec<ProgramArg>>,
+    /// The symbolic file (KLEE's `--sym-files 1 N`: its name and size), as `symex fuzz --file`.
+    pub sym_file: Option<(String, usize)>,
+}
+
+/// One argument of `main` (KLEE's POSIX runtime).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProgramArg {
+    /// Given on the command line.
+    Concrete(Vec<u8>),
+    /// Up to N symbolic bytes (`--sym-arg N`).
+    Symbolic(usize),
 }
 
 impl Default for Options {
@@ -53,6 +74,10 @@ impl Default for Options {
             seed: 1,
             validate: false,
             stdin: 0,
+            dump_states_on_halt: false,
+            max_forks: None,
+            argv: Vec::new(),
+            sym_file: None,
         }
     }
 }
@@ -104,6 +129,8 @@ pub enum PathEnd {
     Error(Bug),
     /// Stopped by a limit or by a solver that gave no answer.
     Cut(String),
+    /// Alive when the exploration halted (KLEE's early termination, `.early` files); the reason.
+    Halted(String),
     /// The program needs something symex does not model.
     Unsupported {
         what: String,
@@ -127,6 +154,8 @@ pub struct FinishedPath {
     /// Whether a decision of the path depended on an object's numeric address, which the model fixes:
     /// the path's ending is one possible ending, not a verdict.
     pub address_dependent: bool,
+    /// The call stack where an error or halt ended the path, innermost first (empty for exits).
+    pub stack: Vec<StackFrame>,
 }
 
 /// What the caller wants after a path finished.
@@ -192,6 +221,12 @@ pub struct Explorer<'p> {
     summary: Summary,
     incomplete: FxHashSet<String>,
     start: Instant,
+    /// Halt requests made before this exploration began (see `symex_solver::halt`).
+    halts_before: u64,
+    /// Forks so far (for `max_forks`).
+    forks: u64,
+    /// The live states are being dumped after a halt.
+    halting: bool,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -353,6 +388,9 @@ impl<'p> Explorer<'p> {
             summary: Summary::default(),
             incomplete: FxHashSet::default(),
             start: Instant::now(),
+            halts_before: symex_solver::halt::requests(),
+            forks: 0,
+            halting: false,
         }
     }
 
@@ -365,9 +403,14 @@ impl<'p> Explorer<'p> {
     ) -> Result<Summary, End> {
         let prog = self.prog;
         self.ctx.borrow_mut().deadline = self.opts.limits.max_time.map(|t| self.start + t);
-        let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
-        st.set_stdin_size(self.opts.stdin);
-        st.start(prog, &self.opts.entry)?;
+        let argvs = match self.opts.argv.is_empty() {
+            true => vec![Vec::new()],
+            false => self.opts.argv.clone(),
+        };
+        let mut initial = Vec::with_capacity(argvs.len());
+        for args in &argvs {
+            initial.push(self.initial_state(args)?);
+        }
         // The engine honours the same limits inside a step (a large copy), on this thread, until the
         // exploration ends.
         let outer_budget = symex_engine::budget::current();
@@ -375,21 +418,22 @@ impl<'p> Explorer<'p> {
             max_memory_mb: self.opts.limits.max_memory_mb,
             deadline: self.opts.limits.max_time.map(|t| self.start + t),
         });
-        let trace = Trace::start(prog, &self.opts.entry);
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
         }
-        self.searcher.push(PathState {
-            st,
-            trace,
-            loop_counts: self
-                .opts
-                .limits
-                .max_loop_iterations
-                .map(|_| FxHashMap::default()),
-            new_coverage: true,
-            since_new_coverage: 0,
-        });
+        for st in initial {
+            self.searcher.push(PathState {
+                st,
+                trace: Trace::start(prog, &self.opts.entry),
+                loop_counts: self
+                    .opts
+                    .limits
+                    .max_loop_iterations
+                    .map(|_| FxHashMap::default()),
+                new_coverage: true,
+                since_new_coverage: 0,
+            });
+        }
         let mut last_progress = Instant::now();
         let mut stop_reason = None;
         while let Some(mut ps) = self.searcher.pop() {
@@ -398,11 +442,17 @@ impl<'p> Explorer<'p> {
                 self.searcher.push(ps);
                 break;
             }
+            if let Some(n) = self.opts.max_forks.filter(|&n| self.forks >= n) {
+                ps.st.dom.stop_forking(format!(
+                    "the fork limit of {n} was reached: later branches followed one feasible side"
+                ));
+            }
             let ran = self.run_state(&mut ps);
             let (end, siblings) = match ran {
                 Ran::Live(sib) => (None, sib),
                 Ran::Done(e, sib) => (Some(e), sib),
             };
+            self.forks += siblings.len() as u64;
             let mut stop = false;
             for s in siblings {
                 stop |= self.settle(s, on_path) == Control::Stop;
@@ -422,10 +472,15 @@ impl<'p> Explorer<'p> {
         }
         symex_engine::budget::set(outer_budget);
         let live = self.searcher.drain();
-        if !live.is_empty() && !self.summary.stopped_early {
+        let live_left = !live.is_empty();
+        if live_left {
             let why = stop_reason.unwrap_or_else(|| "exploration stopped".into());
-            self.incomplete.insert(why.clone());
-            self.summary.cut += live.len() as u64;
+            if self.opts.dump_states_on_halt {
+                self.dump_states(live, &why, on_path);
+            } else if !self.summary.stopped_early {
+                self.incomplete.insert(why);
+                self.summary.cut += live.len() as u64;
+            }
         }
         on_progress(&self.progress());
         let mut s = self.summary;
@@ -448,9 +503,39 @@ impl<'p> Explorer<'p> {
             && s.cut == 0
             && s.unsupported == 0
             && !s.stopped_early
-            && live.is_empty();
+            && !live_left;
         s.incomplete_reasons = reasons;
         Ok(s)
+    }
+
+    /// A state at the entry with `args` after the program name, the symbolic file and stdin. The inputs
+    /// are asked in the order replay expects: arguments, file, stdin. A concrete argument is an input too
+    /// (so that its test carries it) whose bytes the path condition fixes and the state holds as constants.
+    fn initial_state(&self, args: &[ProgramArg]) -> Result<State<Symbolic>, End> {
+        let prog = self.prog;
+        let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
+        let lens: Vec<usize> = args
+            .iter()
+            .map(|a| match a {
+                ProgramArg::Concrete(b) => b.len(),
+                ProgramArg::Symbolic(n) => *n,
+            })
+            .collect();
+        if !lens.is_empty() {
+            st.set_sym_args(&lens);
+        }
+        for (k, a) in args.iter().enumerate() {
+            if let ProgramArg::Concrete(b) = a {
+                st.dom.pin_input(k, b);
+                st.concretise_arg(k, b);
+            }
+        }
+        if let Some((path, n)) = &self.opts.sym_file {
+            st.set_sym_file(path, *n);
+        }
+        st.set_stdin_size(self.opts.stdin);
+        st.start(prog, &self.opts.entry)?;
+        Ok(st)
     }
 
     fn progress(&self) -> Progress {
@@ -466,6 +551,9 @@ impl<'p> Explorer<'p> {
 
     /// A limit that ends the whole exploration.
     fn global_limit(&self) -> Option<String> {
+        if symex_solver::halt::requests() != self.halts_before {
+            return Some("interrupted by the user (SIGINT)".into());
+        }
         if let Some(t) = self.opts.limits.max_time {
             if self.start.elapsed() >= t {
                 return Some(format!("time limit of {:.1} s reached", t.as_secs_f64()));
@@ -473,6 +561,23 @@ impl<'p> Explorer<'p> {
         }
         // The memory limit (measured every few milliseconds: `check` always has one).
         symex_engine::budget::poll()
+    }
+
+    /// Hands each state alive at a halt to the caller with a test for the path it followed so far (KLEE's
+    /// `--dump-states-on-halt`). The limits no longer apply: the tests need the solver.
+    fn dump_states(
+        &mut self,
+        live: Vec<PathState>,
+        why: &str,
+        on_path: &mut dyn FnMut(&FinishedPath) -> Control,
+    ) {
+        self.ctx.borrow_mut().deadline = None;
+        self.halting = true;
+        for ps in live {
+            if self.finish(ps, End::Halt(Halt::Limit(why.into())), on_path) == Control::Stop {
+                break;
+            }
+        }
     }
 
     /// A sibling or a state that finished in its first step.
@@ -669,6 +774,7 @@ impl<'p> Explorer<'p> {
             self.incomplete.insert(why);
         }
         self.take_messages(&mut ps.st);
+        let halted = self.halting;
         let end = match end {
             End::Halt(Halt::SilentExit(_)) => {
                 self.summary.silent_exits += 1;
@@ -680,13 +786,14 @@ impl<'p> Explorer<'p> {
                 self.summary.infeasible += 1;
                 return Control::Continue;
             }
+            End::Halt(Halt::Limit(why)) if halted => PathEnd::Halted(why),
             End::Halt(Halt::Limit(why)) => PathEnd::Cut(why),
             End::Halt(Halt::Unsupported { what, loc }) => PathEnd::Unsupported { what, loc },
         };
         match &end {
             PathEnd::Exit(_) => self.summary.completed += 1,
             PathEnd::Error(_) => self.summary.errors += 1,
-            PathEnd::Cut(why) => {
+            PathEnd::Cut(why) | PathEnd::Halted(why) => {
                 self.summary.cut += 1;
                 self.incomplete.insert(why.clone());
             }
@@ -699,7 +806,11 @@ impl<'p> Explorer<'p> {
             }
         }
         let inputs = match &end {
-            PathEnd::Exit(_) | PathEnd::Error(_) => self.test_inputs(&mut ps),
+            PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_) => self.test_inputs(&mut ps),
+            _ => Vec::new(),
+        };
+        let stack = match &end {
+            PathEnd::Error(_) | PathEnd::Halted(_) => ps.st.stack_trace(self.prog),
             _ => Vec::new(),
         };
         let mut path = FinishedPath {
@@ -710,7 +821,11 @@ impl<'p> Explorer<'p> {
             validation_error: None,
             replay_end: None,
             address_dependent: ps.st.dom.address_dependent,
+            stack,
         };
+        if matches!(path.end, PathEnd::Halted(_)) && ps.st.dom.killed.is_some() {
+            path.end = PathEnd::Cut(ps.st.dom.killed.take().unwrap_or_default());
+        }
         if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
             if let Some(why) = ps.st.dom.killed.take() {
                 // No model: the path cannot be given a test.

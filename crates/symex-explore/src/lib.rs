@@ -16,6 +16,8 @@ pub mod searcher;
 pub mod symbolic;
 pub mod trace;
 
-pub use explore::{Control, Explorer, FinishedPath, Limits, Options, PathEnd, Progress, Summary};
+pub use explore::{
+    Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, Summary,
+};
 pub use searcher::SearcherKind;
 pub use symbolic::{SolverCtx, Symbolic};

@@ -1240,8 +1240,8 @@ fn verified_examples_run_without_violations() {
 }
 
 /// The mutants of the snapshot examples (open/close identity, `fromT`/`toT` injectivity, pair
-/// snapshots, `untouched` over a conditional, array contents) and of `return` in a loop and
-/// `join` in a branch fail in the verifier (their `.expected` files)
+/// snapshots, `untouched` over a conditional, array contents), of `return` in a loop, `join` in
+/// a branch and a pure call after an inferred close fail in the verifier (their `.expected` files)
 /// and their runs violate a check: the executor agrees with the verdict on both sides.
 #[test]
 fn snapshot_mutants_violate_a_check_at_run_time() {
@@ -1254,6 +1254,8 @@ fn snapshot_mutants_violate_a_check_at_run_time() {
         "return_in_loop",
         "join_in_branch",
         "snapshot_arrays",
+        "termination_inferred_close",
+        "use_across_branches",
     ] {
         let verified = std::fs::read_to_string(dir.join(format!("{name}.idf"))).unwrap();
         let report = symex_idf::verify_source(&verified, Default::default()).unwrap();

@@ -279,6 +279,8 @@ pub struct Function {
     pub name: String,
     /// Parameter types; parameter `i` lives in `Slot(i)`.
     pub params: Vec<TypeId>,
+    /// The source names of the parameters (empty where LLVM numbers them), for stack traces.
+    pub param_names: Vec<String>,
     pub ret: TypeId,
     /// Declared with `...`. The variadic arguments of a call are those after `params.len()`.
     pub is_vararg: bool,

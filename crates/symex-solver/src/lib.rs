@@ -40,6 +40,7 @@
 mod layer;
 mod cex_cache;
 mod config;
+pub mod halt;
 mod independence;
 mod key;
 mod log;

@@ -205,6 +205,29 @@ impl Symbolic {
         }
     }
 
+    /// Fixes the bytes of input `k` (a concrete program argument recorded as an input, so that its
+    /// test carries it).
+    pub fn pin_input(&mut self, k: usize, bytes: &[u8]) {
+        let eqs: Vec<Term> = self.inputs[k]
+            .bytes
+            .iter()
+            .zip(bytes)
+            .map(|(v, &b)| v.eq(&Term::bv(b as u128, 8)))
+            .collect();
+        for e in eqs {
+            self.constrain(e);
+        }
+    }
+
+    /// Follows one feasible side of every later branch (a global fork limit was reached); `why` makes
+    /// the exploration incomplete.
+    pub fn stop_forking(&mut self, why: String) {
+        if !self.forking_off {
+            self.forking_off = true;
+            self.incomplete.push(why);
+        }
+    }
+
     fn kill(&mut self, why: String) {
         if self.killed.is_none() {
             self.killed = Some(why);

@@ -259,9 +259,17 @@ fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
         if is_extern_weak {
             ctx.null_symbols.insert(Name::from(name.as_str()));
         }
+        let param_names = parameters
+            .iter()
+            .map(|p| match &p.name {
+                Name::Name(s) => s.to_string(),
+                Name::Number(_) => String::new(),
+            })
+            .collect();
         out.push(Function {
             name: name.clone(),
             params,
+            param_names,
             ret,
             is_vararg,
             is_extern_weak,

@@ -262,6 +262,9 @@ impl Z3Solver {
     }
 }
 
+/// How often a query's watchdog looks for a halt request.
+const HALT_POLL: Duration = Duration::from_millis(50);
+
 impl Z3Solver {
     /// Z3's own `timeout` parameter is not always honoured under load (its timer thread can
     /// miss the deadline), so a watchdog thread also interrupts the context at the deadline.
@@ -290,17 +293,28 @@ impl Z3Solver {
         let limit = deadline.saturating_duration_since(Instant::now());
         let handle = self.solver.get_context().handle();
         let (done, finished) = mpsc::channel::<()>();
+        let halts = crate::halt::requests();
         let (result, interrupted) = std::thread::scope(|scope| {
             let watchdog = scope.spawn(move || {
                 // An interrupt that lands before Z3 starts the check is lost (the check clears it),
                 // which happens when building the query used up the time: so it is repeated until
-                // the check returns.
-                let mut wait = limit;
+                // the check returns. The watchdog also wakes now and then to pass on a halt request.
+                let end = Instant::now() + limit;
                 let mut late = false;
-                while finished.recv_timeout(wait) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    handle.interrupt();
-                    late = true;
-                    wait = Duration::from_millis(10);
+                loop {
+                    let now = Instant::now();
+                    let wait = if late {
+                        Duration::from_millis(10)
+                    } else {
+                        end.saturating_duration_since(now).min(HALT_POLL)
+                    };
+                    if finished.recv_timeout(wait) != Err(mpsc::RecvTimeoutError::Timeout) {
+                        break;
+                    }
+                    if late || Instant::now() >= end || crate::halt::requests() != halts {
+                        handle.interrupt();
+                        late = true;
+                    }
                 }
                 late
             });
