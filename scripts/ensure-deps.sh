@@ -16,6 +16,9 @@ for pkg in libc6-dev-i386 gcc-multilib; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+# run.stats is an SQLite database (KLEE's format, which klee-stats reads): rusqlite links the system library.
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 # valgrind's callgrind counts the machine instructions of the performance guard (scripts/perf-guard.py).
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then

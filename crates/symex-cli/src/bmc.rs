@@ -190,6 +190,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
     let mut checks = args.checks.checks();
     checks.overflow |= args.property == Some(Property::NoOverflow);
     checks.leaks |= args.property == Some(Property::ValidMemsafety);
+    checks.cleanup |= args.property == Some(Property::ValidMemcleanup);
     let opts = Options {
         entry: args.entry.clone(),
         checks,

@@ -27,7 +27,7 @@ pub enum DataModel {
 pub struct CheckArgs {
     /// The program (.c, .i, .ll or .bc), or an SV-COMP task-definition file (.yml).
     pub file: PathBuf,
-    /// unreach-call, valid-memsafety, no-overflow, termination, or an SV-COMP .prp file (with a task
+    /// unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, or an SV-COMP .prp file (with a task
     /// file: the one of its properties to check; all of them without it).
     #[arg(long, value_parser = Property::parse)]
     pub property: Option<Property>,
@@ -241,6 +241,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
     let checks = Checks {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
+        cleanup: p == Property::ValidMemcleanup,
         symbolic_argc,
         ..Checks::default()
     };
@@ -491,6 +492,7 @@ fn write_witness(
     let checks = Checks {
         overflow: p == Property::NoOverflow,
         leaks: p == Property::ValidMemsafety,
+        cleanup: p == Property::ValidMemcleanup,
         symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
         ..Checks::default()
     };

@@ -31,6 +31,7 @@ impl CheckArgs {
             symbolic_argc: false,
             silent_klee_assume: self.silent_klee_assume,
             host_environment: self.env,
+            ..Checks::default()
         }
     }
 }

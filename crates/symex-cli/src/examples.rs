@@ -9,6 +9,14 @@ Examples:
 
 Manual: docs/src/run.md";
 
+pub const STATS: &str = "\
+Examples:
+  symex run examples/run/top.c --out top-out
+  symex stats top-out                  # klee-stats' table: instructions, time, coverage, solver time
+  symex stats top-out foo-out          # a row per directory and their total
+
+Manual: docs/src/run.md";
+
 pub const REPLAY: &str = "\
 Examples:
   symex replay examples/demo.c examples/demo.test.json            # the program's output, then `outcome: ...`

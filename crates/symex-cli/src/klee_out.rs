@@ -21,8 +21,9 @@ pub fn error_extension(bug: &Bug) -> String {
         BugKind::DoubleFree | BugKind::InvalidFree => "free.err",
         BugKind::DivByZero => "div.err",
         BugKind::SignedOverflow => "overflow.err",
-        // KLEE has no leak check: the file is named after symex's kind.
+        // KLEE has no leak checks: the files are named after symex's kinds.
         BugKind::MemoryLeak => "leak.err",
+        BugKind::NotFreed => "not-freed.err",
         BugKind::Unreachable => "exec.err",
         BugKind::User => "user.err",
         BugKind::Reported => "report_error.err",

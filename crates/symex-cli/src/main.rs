@@ -13,6 +13,7 @@ mod input;
 mod interrupt;
 mod its;
 mod klee_out;
+mod klee_stats;
 mod limits;
 mod native;
 mod portfolio;
@@ -45,6 +46,9 @@ enum Command {
     /// Explore the paths of a C program symbolically, report bugs, write one test per path.
     #[command(after_long_help = examples::RUN)]
     Run(run::RunArgs),
+    /// Statistics of `symex run` (or KLEE) output directories, as klee-stats prints them.
+    #[command(after_long_help = examples::STATS)]
+    Stats(klee_stats::StatsArgs),
     /// One SV-COMP verdict (TRUE, FALSE, UNKNOWN) for a property of a C program.
     #[command(after_long_help = examples::CHECK)]
     Check(check::CheckArgs),
@@ -113,6 +117,7 @@ impl Command {
             Command::Replay(a) => a.max_time,
             Command::Verify(a) => a.max_time,
             Command::Run(a) => a.explore.max_time,
+            Command::Stats(_) => None,
             Command::Check(a) => a.explore.max_time,
             Command::Validate(a) => a.explore.max_time,
             Command::Fuzz(a) => a.max_time,
@@ -139,7 +144,10 @@ impl Command {
             Command::Its(a) => a.solver_rlimit,
             Command::Term(a) => a.solver_rlimit,
             Command::Cost(a) => a.solver_rlimit,
-            Command::Replay(_) | Command::Completions { .. } | Command::Man { .. } => None,
+            Command::Replay(_)
+            | Command::Stats(_)
+            | Command::Completions { .. }
+            | Command::Man { .. } => None,
         }
     }
 }
@@ -158,6 +166,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
         Command::Replay(a) => vec![(&a.file, Kind::Program), (&a.test, Kind::Test)],
         Command::Verify(a) => vec![(&a.file, Kind::Idf)],
         Command::Run(a) => vec![(&a.file, Kind::Program)],
+        Command::Stats(_) => Vec::new(),
         Command::Check(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Validate(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Fuzz(a) => vec![(&a.file, Kind::Program)],
@@ -189,6 +198,7 @@ fn main() {
         Command::Replay(args) => replay::main(args),
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
+        Command::Stats(args) => klee_stats::main(args),
         Command::Check(args) => check::main(args),
         Command::Validate(args) => validate::main(args),
         Command::Its(args) => its::main(args),

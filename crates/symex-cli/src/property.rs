@@ -12,6 +12,7 @@ use symex_ir::Module;
 pub enum Property {
     UnreachCall,
     ValidMemsafety,
+    ValidMemcleanup,
     NoOverflow,
     Termination,
 }
@@ -21,6 +22,7 @@ impl Property {
         match self {
             Property::UnreachCall => "unreach-call",
             Property::ValidMemsafety => "valid-memsafety",
+            Property::ValidMemcleanup => "valid-memcleanup",
             Property::NoOverflow => "no-overflow",
             Property::Termination => "termination",
         }
@@ -30,6 +32,8 @@ impl Property {
     pub fn from_specification(text: &str) -> Option<Property> {
         if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
             Some(Property::UnreachCall)
+        } else if text.contains("valid-memcleanup") {
+            Some(Property::ValidMemcleanup)
         } else if text.contains("valid-deref")
             || text.contains("valid-free")
             || text.contains("valid-memtrack")
@@ -49,12 +53,13 @@ impl Property {
         match s {
             "unreach-call" => return Ok(Property::UnreachCall),
             "valid-memsafety" => return Ok(Property::ValidMemsafety),
+            "valid-memcleanup" => return Ok(Property::ValidMemcleanup),
             "no-overflow" => return Ok(Property::NoOverflow),
             "termination" => return Ok(Property::Termination),
             _ => {}
         }
         let text = std::fs::read_to_string(s).map_err(|e| {
-            format!("`{s}` is neither a property (unreach-call, valid-memsafety, no-overflow, termination) nor a readable .prp file: {e}")
+            format!("`{s}` is neither a property (unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination) nor a readable .prp file: {e}")
         })?;
         Property::from_specification(&text)
             .ok_or_else(|| format!("{s}: no SV-COMP property symex checks in `{}`", text.trim()))
@@ -82,11 +87,15 @@ pub fn meaning(p: Property, kind: BugKind) -> Meaning {
             Meaning::Violation(Some("valid-free"))
         }
         (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
+        (Property::ValidMemcleanup, K::NotFreed) => Meaning::Violation(Some("valid-memcleanup")),
         (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
         (_, K::Abort | K::Assertion) => Meaning::End,
         // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
         // ordinary call): SV-COMP declares it not to return, so the run ends there.
-        (Property::ValidMemsafety | Property::NoOverflow, K::ReachError) => Meaning::End,
+        (
+            Property::ValidMemsafety | Property::ValidMemcleanup | Property::NoOverflow,
+            K::ReachError,
+        ) => Meaning::End,
         _ => Meaning::Undecided,
     }
 }

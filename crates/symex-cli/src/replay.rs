@@ -136,8 +136,8 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
 }
 
-/// The interpreter's options for `test`: a recorded signed-overflow or memory-leak outcome turns its
-/// check on.
+/// The interpreter's options for `test`: a recorded signed-overflow, memory-leak or not-freed outcome
+/// turns its check on.
 pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
     let expects = |k: BugKind| test.outcome.as_ref().is_some_and(|o| o.kind == k.as_str());
     RunOptions {
@@ -149,6 +149,7 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
         checks: Checks {
             overflow: args.checks.check_overflow || expects(BugKind::SignedOverflow),
             leaks: args.checks.check_leaks || expects(BugKind::MemoryLeak),
+            cleanup: expects(BugKind::NotFreed),
             // A test of `symex check` on a `main` that reads `argc` starts with it.
             symbolic_argc: test.inputs.first().is_some_and(|i| i.name == ARGC_INPUT),
             silent_klee_assume: args.checks.silent_klee_assume,

@@ -528,6 +528,12 @@ pub fn main(mut args: RunArgs) -> i32 {
         tests: ex.tests.len(),
     };
     let _ = std::fs::write(dir.join("info"), crate::klee_out::info_file(&info));
+    if let Err(e) = crate::klee_stats::write(
+        &dir.join("run.stats"),
+        &crate::klee_stats::Record::of(&prog, s),
+    ) {
+        eprintln!("symex: warning: cannot write run.stats: {e}");
+    }
     if args.json {
         println!("{report}");
     } else if !args.quiet {

@@ -85,7 +85,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         ));
     };
     if p == Property::Termination {
-        return fail("validate follows violation witnesses of unreach-call, valid-memsafety and no-overflow (termination witnesses are lassos, not paths)");
+        return fail("validate follows violation witnesses of unreach-call, valid-memsafety, valid-memcleanup and no-overflow (termination witnesses are lassos, not paths)");
     }
     let mut notes = Vec::new();
     if let Some(h) = &witness.program_hash {
@@ -222,7 +222,7 @@ fn native_replay(
         &build,
         &t,
         &symex_native::RunOptions {
-            check_leaks: p == Property::ValidMemsafety,
+            check_leaks: matches!(p, Property::ValidMemsafety | Property::ValidMemcleanup),
             timeout: std::time::Duration::from_secs(60),
         },
     );

@@ -107,6 +107,7 @@ fn specification(p: Property, sub: Option<&str>) -> String {
         (Property::UnreachCall, _) => "G ! call(reach_error())".to_string(),
         (Property::ValidMemsafety, Some(s)) => format!("G {s}"),
         (Property::ValidMemsafety, None) => "G valid-deref".to_string(),
+        (Property::ValidMemcleanup, _) => "G valid-memcleanup".to_string(),
         (Property::NoOverflow, _) => "G ! overflow".to_string(),
         (Property::Termination, _) => "F end".to_string(),
     };

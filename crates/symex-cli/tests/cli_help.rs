@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 const SUBCOMMANDS: &[&str] = &[
     "run",
+    "stats",
     "replay",
     "check",
     "bmc",

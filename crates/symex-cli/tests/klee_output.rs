@@ -254,3 +254,46 @@ fn check_answering_true_leaves_no_output_directory() {
     assert!(stdout.lines().any(|l| l == "TRUE"), "{stdout}");
     assert!(!out.exists());
 }
+
+#[test]
+fn stats_prints_klee_stats_table_from_run_stats() {
+    let tmp = tempfile::tempdir().expect("a scratch directory");
+    let out = tmp.path().join("out");
+    let o = run("forks.c", &out, &["--json"])
+        .output()
+        .expect("symex runs");
+    let r: Value = serde_json::from_slice(&o.stdout).expect("a report");
+    let s = common::symex()
+        .current_dir(tmp.path())
+        .args(["stats", "out"])
+        .output()
+        .expect("symex stats runs");
+    assert_eq!(s.status.code(), Some(0), "{s:?}");
+    let text = String::from_utf8_lossy(&s.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    // klee-stats' layout: rule, header, rule, one row, rule.
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(
+        lines[1],
+        "| Path |  Instrs|  Time(s)|  ICov(%)|  BCov(%)|  ICount|  TSolver(%)|"
+    );
+    let cells: Vec<&str> = lines[3].split('|').map(str::trim).collect();
+    assert_eq!(cells[1], "out");
+    assert_eq!(cells[2], r["instructions"].to_string());
+    // Every block of forks.c is covered, both sides of each of its three branches.
+    assert_eq!(cells[4], "100.00");
+    assert_eq!(cells[5], "100.00");
+    // KLEE's own klee-stats reads the same run.stats (when a checkout and Python's tabulate are there).
+    let klee_stats = std::env::var("KLEE_STATS").ok();
+    match klee_stats {
+        Some(script) => {
+            let k = Command::new("python3")
+                .current_dir(tmp.path())
+                .args([&script, "out"])
+                .output()
+                .expect("python3 runs");
+            assert_eq!(String::from_utf8_lossy(&k.stdout), text);
+        }
+        None => eprintln!("KLEE_STATS (KLEE's tools/klee-stats/klee-stats) not set: not compared"),
+    }
+}

@@ -18,6 +18,7 @@ fn root() -> PathBuf {
 /// The chapters that document each subcommand's flags.
 const CHAPTERS: &[(&str, &[&str])] = &[
     ("run", &["run.md"]),
+    ("stats", &["run.md"]),
     ("replay", &["replay.md", "replay-native.md"]),
     ("check", &["check.md"]),
     ("validate", &["validate.md"]),

@@ -16,6 +16,8 @@ pub enum BugKind {
     DivByZero,
     SignedOverflow,
     MemoryLeak,
+    /// A heap block still allocated when the program ends (valid-memcleanup), reachable or not.
+    NotFreed,
     Unreachable,
     /// A KLEE intrinsic called against its contract (KLEE's `user.err`): a wrong size or a read-only
     /// object given to `klee_make_symbolic`, a provably false `klee_assume`, ...
@@ -40,6 +42,7 @@ impl BugKind {
             BugKind::DivByZero => "div-by-zero",
             BugKind::SignedOverflow => "signed-overflow",
             BugKind::MemoryLeak => "memory-leak",
+            BugKind::NotFreed => "not-freed",
             BugKind::Unreachable => "unreachable",
             BugKind::User => "user",
             BugKind::Reported => "reported",
@@ -47,7 +50,7 @@ impl BugKind {
     }
 
     /// Every kind, in the order of `spec/cli.md`.
-    pub const ALL: [BugKind; 14] = [
+    pub const ALL: [BugKind; 15] = [
         BugKind::Assertion,
         BugKind::ReachError,
         BugKind::Abort,
@@ -59,6 +62,7 @@ impl BugKind {
         BugKind::DivByZero,
         BugKind::SignedOverflow,
         BugKind::MemoryLeak,
+        BugKind::NotFreed,
         BugKind::Unreachable,
         BugKind::User,
         BugKind::Reported,

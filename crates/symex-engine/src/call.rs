@@ -315,20 +315,32 @@ impl<D: Domain> State<D> {
         kind: BugKind,
         message: impl Into<String>,
     ) -> End {
-        if self.checks.leaks {
-            if let Some(msg) = self.leak() {
-                return self.bug(prog, BugKind::MemoryLeak, msg);
-            }
+        if let Some(end) = self.heap_at_end(prog) {
+            return end;
         }
         self.bug(prog, kind, message)
     }
 
-    /// The end of the program with `code`, after the leak check when it is on.
-    pub(crate) fn exit(&mut self, prog: &Program, code: i64) -> End {
+    /// What the heap checks that are on find when the program ends: a lost block (memtrack), then a
+    /// block not freed (memcleanup).
+    fn heap_at_end(&mut self, prog: &Program) -> Option<End> {
         if self.checks.leaks {
             if let Some(msg) = self.leak() {
-                return self.bug(prog, BugKind::MemoryLeak, msg);
+                return Some(self.bug(prog, BugKind::MemoryLeak, msg));
             }
+        }
+        if self.checks.cleanup {
+            if let Some(msg) = self.not_freed() {
+                return Some(self.bug(prog, BugKind::NotFreed, msg));
+            }
+        }
+        None
+    }
+
+    /// The end of the program with `code`, after the heap checks that are on.
+    pub(crate) fn exit(&mut self, prog: &Program, code: i64) -> End {
+        if let Some(end) = self.heap_at_end(prog) {
+            return end;
         }
         End::Exit(code)
     }

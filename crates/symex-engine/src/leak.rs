@@ -4,6 +4,9 @@
 //! `assert` or the error function — because a block whose last pointer was lost stays lost whatever ends
 //! the run afterwards. Only words that may hold pointers count: a word the program stored as an integer
 //! does not (`provenance.rs`), as SV-COMP's memtrack is about pointers to blocks.
+//!
+//! SV-COMP's valid-memcleanup asks more: at the same ends, no heap block may be left allocated, whether
+//! a pointer still reaches it or not.
 
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain};
 use crate::memory::{Lookup, ObjId, ObjKind};
@@ -12,6 +15,17 @@ use crate::state::State;
 use rustc_hash::FxHashSet;
 
 impl<D: Domain> State<D> {
+    /// A description of the first heap block still allocated (SV-COMP's valid-memcleanup: every block
+    /// is freed before the program ends, whether a pointer still reaches it or not).
+    pub(crate) fn not_freed(&self) -> Option<String> {
+        let (_, o) = self.mem.heap_blocks().next()?;
+        Some(format!(
+            "heap block of {} bytes allocated by {} is not freed when the program ends",
+            o.size(),
+            o.name
+        ))
+    }
+
     /// A description of the first leaked heap block, if any.
     ///
     /// A word whose bytes are not all known (a pointer stored through a symbolic index, an input) may or

@@ -18,6 +18,9 @@ pub struct Checks {
     pub overflow: bool,
     /// Heap blocks no longer reachable from globals at exit are a bug.
     pub leaks: bool,
+    /// Heap blocks not freed when the program ends are a bug (SV-COMP's valid-memcleanup), reachable
+    /// or not.
+    pub cleanup: bool,
     /// `main`'s `argc` is an input (named [`ARGC_INPUT`], any `int` of at least 0, C11 5.1.2.2.1p2)
     /// instead of 1: `symex check` explores it for a `main` that reads `argc` (and not `argv`).
     pub symbolic_argc: bool,

@@ -53,6 +53,7 @@ fn holds_on_runs(its: &Its, inv: &[Vec<Atom>], name: &str) {
 
 #[test]
 fn loop_counter_stays_in_its_interval() {
+    common::count_not_time();
     let its = parse_koat(
         "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR A B)\n(RULES\n  l0(A,B) -> l1(A,B) :|: A >= 1\n  l1(A,B) -> l1(A + 1,B - A) :|: B >= 1\n  l1(A,B) -> l2(0,B) :|: B <= 0\n)\n",
     )
@@ -68,6 +69,7 @@ fn loop_counter_stays_in_its_interval() {
 
 #[test]
 fn benchmark_sample_invariants_hold_on_runs() {
+    common::count_not_time();
     let Some(dir) = common::koat_dir() else {
         return;
     };
@@ -81,6 +83,7 @@ fn benchmark_sample_invariants_hold_on_runs() {
 
 #[test]
 fn difference_bound_of_a_counting_loop() {
+    common::count_not_time();
     // X counts up to Y from 0: X ≤ Y at l1 (a difference bound no interval expresses),
     // while the loop guard X < Y itself is not invariant (it fails at the exit).
     let its = parse_koat(
@@ -99,6 +102,7 @@ fn difference_bound_of_a_counting_loop() {
 
 #[test]
 fn benchmark_sample_linear_invariants_hold_on_runs() {
+    common::count_not_time();
     let Some(dir) = common::koat_dir() else {
         return;
     };
@@ -112,6 +116,7 @@ fn benchmark_sample_linear_invariants_hold_on_runs() {
 
 #[test]
 fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
+    common::count_not_time();
     // T2's loop3 in small: `B := 2` at the start, then 40 loops one after the other, each
     // counting `C` up by `B` to a constant and handing over to the next. `B = 2` holds
     // everywhere (the interpreter's runs check it too), also at the last loop, which the

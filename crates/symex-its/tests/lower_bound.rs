@@ -23,7 +23,7 @@ fn prove(its: &Its) -> Option<Unbounded> {
     lower_bound::prove(
         its,
         Duration::from_secs(10),
-        Instant::now() + Duration::from_secs(60),
+        Instant::now() + Duration::from_secs(600),
     )
 }
 
@@ -97,6 +97,7 @@ fn mc91_steps(c: i128) -> i128 {
 
 #[test]
 fn mc91_temporary_sets_the_counter() {
+    common::count_not_time();
     let its = its("f0", "A B C", MC91);
     let f = family(&its);
     // The parameter is `C` of the first rule, chosen negative: `A` counts up from it.
@@ -137,6 +138,7 @@ fn cousot9_steps(d: i128, c: i128) -> i128 {
 
 #[test]
 fn cousot9_temporary_sets_the_inner_counter() {
+    common::count_not_time();
     let its = its("start", "A B C D", COUSOT9);
     let f = family(&its);
     assert_eq!(f.path[..2], [0, 1], "{f:?}");
@@ -155,6 +157,7 @@ fn cousot9_temporary_sets_the_inner_counter() {
 
 #[test]
 fn alternating_cycles_keep_a_variable_in_range() {
+    common::count_not_time();
     // T2's randomwalk_withassume: `F` must stay in 1..=2, so laps alternate up and down
     // (the temporary `G` picks the direction), while `C` (a temporary at the start)
     // counts down once per step at `l1`.
@@ -186,6 +189,7 @@ fn alternating_cycles_keep_a_variable_in_range() {
 
 #[test]
 fn temporary_reaches_the_counter_through_the_path() {
+    common::count_not_time();
     // `A := T`, then on the way to the loop `C := A − 1`, and the loop counts `C` down
     // (T2's `new_ex`): the loop never reads `A`, but `T` sets its counter.
     let its = its(
@@ -206,6 +210,7 @@ fn temporary_reaches_the_counter_through_the_path() {
 
 #[test]
 fn non_terminating_loop_is_unbounded() {
+    common::count_not_time();
     let its = its(
         "l0",
         "X Y",
@@ -230,6 +235,7 @@ fn non_terminating_loop_is_unbounded() {
 
 #[test]
 fn non_terminating_loop_that_overflows_is_unbounded() {
+    common::count_not_time();
     // `A' = 3·A + 1` under `A ≥ 1` runs forever from every `A ≥ 1`, but its values leave
     // the `i128` range after about 80 laps, long before the cost reaches 10 000 (T2's
     // `p-46`); each lap costs 1.
@@ -269,6 +275,7 @@ fn its_with_cost_zero(its: &Its) -> Its {
 
 #[test]
 fn temporary_bounded_by_start_values_is_not_unbounded() {
+    common::count_not_time();
     // `A := D` with `0 ≤ D ≤ B`: at most `B` laps, a bound exists.
     let its = its(
         "l0",
@@ -280,6 +287,7 @@ fn temporary_bounded_by_start_values_is_not_unbounded() {
 
 #[test]
 fn temporary_the_loop_does_not_count_is_not_unbounded() {
+    common::count_not_time();
     // `B := D`, but the loop counts `A` (a start value) only.
     let its = its(
         "l0",
@@ -291,6 +299,7 @@ fn temporary_the_loop_does_not_count_is_not_unbounded() {
 
 #[test]
 fn zero_cost_cycle_is_not_unbounded() {
+    common::count_not_time();
     // Runs of every length, but the laps cost nothing: the cost is bounded.
     let its = its(
         "l0",
@@ -302,6 +311,7 @@ fn zero_cost_cycle_is_not_unbounded() {
 
 #[test]
 fn benchmark_sample_never_both_bounded_and_unbounded() {
+    common::count_not_time();
     let Some(dir) = common::koat_dir() else {
         return;
     };
@@ -346,6 +356,7 @@ fn benchmark_sample_never_both_bounded_and_unbounded() {
 
 #[test]
 fn counting_cycle_found_behind_many_impossible_ones() {
+    common::count_not_time();
     // T2's firewire in small: `F := T` (free) at the start, then a cycle through three
     // locations that counts `F` down while `D = E` — where most of the 4·3·3 cycles
     // through them cannot run twice (a reset of `F` to a fresh temporary only when
@@ -415,6 +426,7 @@ fn inescapable_its(uncovered: bool) -> Its {
 
 #[test]
 fn scc_without_exit_or_uncovered_case_never_stops() {
+    common::count_not_time();
     let its = inescapable_its(false);
     let mut solver = symex_its::smt::solver(Duration::from_secs(10));
     let w = symex_its::inescapable::prove(
@@ -439,6 +451,7 @@ fn scc_without_exit_or_uncovered_case_never_stops() {
 
 #[test]
 fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
+    common::count_not_time();
     // With `A = 0` uncovered at `l2` every run stops: `A` moves to 0 and stays there
     // (the interpreter confirms), so there must be no witness.
     let its = inescapable_its(true);
@@ -458,6 +471,7 @@ fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
 
 #[test]
 fn two_temporaries_of_one_step_count_together() {
+    common::count_not_time();
     // T2's n_firewire in small: the start sets `C := H` and `G := I` (both free); the
     // cycle `l1 -> l2 -> l1` lowers `C` twice and `G` once per lap and needs both
     // positive, so neither temporary alone makes the runs long: both take the value.

@@ -16,7 +16,7 @@ fn analyse(rules: &str, vars: &str) -> (Its, Complexity) {
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     let limits = Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(30),
+        deadline: Instant::now() + Duration::from_secs(600),
     };
     let (_, c) = complexity::infer_refining(&pre, &limits);
     (its, c.unwrap())
@@ -31,6 +31,7 @@ fn check_runs(its: &Its, c: &Complexity, r: i128, runs: u64) -> usize {
 
 #[test]
 fn doubling_then_counting_down_is_exponential() {
+    common::count_not_time();
     // X doubles N times, then a loop counts it down: 1 + N + 1 + X·2^N steps for N ≥ 0,
     // X ≥ 0.
     let (its, c) = analyse(
@@ -45,6 +46,7 @@ fn doubling_then_counting_down_is_exponential() {
 
 #[test]
 fn fibonacci_growth_is_bounded_together() {
+    common::count_not_time();
     // (X, Y) ← (X + Y, X) N times from (1, 0) gives X = fib(N + 1); then X steps down.
     let (its, c) = analyse(
         "  l0(X,Y,N) -> l1(X,Y,N)\n  l1(X,Y,N) -> l1(X + Y,X,N - 1) :|: N > 0\n  l1(X,Y,N) -> l2(X,Y,N) :|: N <= 0\n  l2(X,Y,N) -> l2(X - 1,Y,N) :|: X > 0\n",
@@ -58,6 +60,7 @@ fn fibonacci_growth_is_bounded_together() {
 
 #[test]
 fn negated_update_stays_polynomial() {
+    common::count_not_time();
     // X' = −X + 1 never more than adds one to |X|: N + |X| + N + 2 steps at most, linear.
     let (its, c) = analyse(
         "  l0(X,N) -> l1(X,N)\n  l1(X,N) -> l1(1 - X,N - 1) :|: N > 0\n  l1(X,N) -> l2(X,N) :|: N <= 0\n  l2(X,N) -> l2(X - 1,N) :|: X > 0\n",
@@ -71,6 +74,7 @@ fn negated_update_stays_polynomial() {
 
 #[test]
 fn guard_bounded_increment_breaks_the_cycle() {
+    common::count_not_time();
     // The inner loop counts D from 0 past B (D + 1 under 0 ≤ D ≤ B), the outer one sets D
     // back to D − B − 1 = 0, N times. D's size needs the inner loop's runtime bound, which
     // needs D's size — unless the guard bounds D + 1 by |B| + 1.
@@ -86,6 +90,7 @@ fn guard_bounded_increment_breaks_the_cycle() {
 
 #[test]
 fn outer_loop_leaves_the_inner_counter_small() {
+    common::count_not_time();
     // WTC's `complex`: the inner loop closes the gap D − C (C + 7 or C + 2, D + 1), the
     // outer one (C ≥ D, D ≤ 27) sets C − 10, D + 2, so the inner loop restarts at
     // D − C ≤ 12 whatever the sizes of C and D; the outer loop raises D towards 28. The
@@ -105,6 +110,7 @@ fn outer_loop_leaves_the_inner_counter_small() {
 
 #[test]
 fn copies_between_counters_keep_their_maximum() {
+    common::count_not_time();
     // Rank's `ex1`: the outer loop copies C into D (D' = C), the inner loop counts D up
     // past B, the way back copies D − 1 into C; a self-loop counts C down (C − 1 under
     // C ≥ 0 reaches −1: |C'| ≤ max(|C|, 2)). Bounded together, |C| + |D| would double on
@@ -122,6 +128,7 @@ fn copies_between_counters_keep_their_maximum() {
 
 #[test]
 fn guard_capped_counter_bounds_its_copy_without_runtime_bounds() {
+    common::count_not_time();
     // The shape of WTC's `counterex1b`: each round copies A into C, counts C down, sets
     // E := C and counts E up to F + 1, then A := E. A, C and E bound each other; E's
     // step `E + 1` under `F ≥ E` never takes |E| above max(|E|, |F| + 1), so the result
@@ -140,6 +147,7 @@ fn guard_capped_counter_bounds_its_copy_without_runtime_bounds() {
 
 #[test]
 fn inner_counter_reset_at_the_outer_head_gets_a_size_per_result_variable() {
+    common::count_not_time();
     // The shape of T2's `elmhes`: D := B at the outer head, then (through l3) an inner
     // loop counts D up to A + 1 on two paths; B counts up to A. D after the reset is a
     // result variable of its own, bounded by B's size, so the inner loop's entry value
@@ -158,6 +166,7 @@ fn inner_counter_reset_at_the_outer_head_gets_a_size_per_result_variable() {
 
 #[test]
 fn counter_capped_by_the_guard_breaks_a_cycle_of_its_copy() {
+    common::count_not_time();
     // The shape of SAS10's `counterex1`: `B` climbs to `H` in one loop (`E := B` keeps
     // its previous value, `E + 1 = B` in the guards), falls to 0 in another, and `D`
     // counts the rounds down. The climbing loop's runtime bound needs `|B|`, whose
@@ -173,6 +182,7 @@ fn counter_capped_by_the_guard_breaks_a_cycle_of_its_copy() {
 
 #[test]
 fn guard_cap_prefers_a_variable_not_tied_to_the_counter() {
+    common::count_not_time();
     // `B' = B + 1` under `H ≥ B ∧ E + 1 = B`: both `|E| + K` and `|H| + K` cap `|B'|`;
     // the cap over `H` alone is the one that needs no size of `B`'s copy.
     let its = parse_koat(

@@ -29,7 +29,7 @@ fn leak_at_abnormal_end(test: &TestFile, run: NativeRun) -> NativeRun {
     let leak_expected = test
         .outcome
         .as_ref()
-        .is_some_and(|o| o.kind == "memory-leak");
+        .is_some_and(|o| o.kind == "memory-leak" || o.kind == "not-freed");
     let abnormal = matches!(
         run.outcome.kind.as_str(),
         "abort" | "assertion" | "reach-error"
@@ -86,6 +86,9 @@ fn run_process(
     let open = |name: &str| File::open(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let create = |name: &str| File::create(d.join(name)).map_err(|e| format!("{name}: {e}"));
     let log = d.join("sanitizer");
+    let cleanup = expects_not_freed(test);
+    let suppressions = d.join("lsan-suppressions");
+    write("lsan-suppressions", LIBC_BUFFERS.as_bytes())?;
     let mut cmd = Command::new(build.exe());
     {
         // The fuzzed arguments, each up to its first NUL (as the program's `argv` sees them in symex).
@@ -101,7 +104,10 @@ fn run_process(
     cmd.current_dir(&cwd)
         .env("SYMEX_NATIVE_INPUTS", d.join("inputs"))
         .env("SYMEX_NATIVE_EVENTS", d.join("events"))
-        .env("ASAN_OPTIONS", asan_options(&log, opts.check_leaks))
+        .env(
+            "ASAN_OPTIONS",
+            asan_options(&log, opts.check_leaks || cleanup),
+        )
         .env(
             "UBSAN_OPTIONS",
             format!(
@@ -109,16 +115,7 @@ fn run_process(
                 log.display()
             ),
         )
-        // Leaks are blocks unreachable from the globals at exit, as in symex after `main` returns: stale
-        // pointers left in dead stack slots and registers must not keep a lost block alive (LeakSanitizer
-        // scans them conservatively by default).
-        // A pointer stored at an unaligned offset (a member of a packed structure) keeps its block:
-        // SV-COMP's memtrack is about pointers wherever they are, and LeakSanitizer scans only aligned
-        // words unless told otherwise.
-        .env(
-            "LSAN_OPTIONS",
-            "use_stacks=0:use_registers=0:use_unaligned=1",
-        )
+        .env("LSAN_OPTIONS", lsan_options(cleanup, &suppressions))
         .stdin(Stdio::from(open("stdin")?))
         .stdout(Stdio::from(create("stdout")?))
         .stderr(Stdio::from(create("stderr")?));
@@ -137,19 +134,49 @@ fn run_process(
         .filter_map(|l| l.strip_prefix("warning\t"))
         .map(str::to_string)
         .collect();
-    let outcome = match status {
+    let mut outcome = match status {
         None => outcome_of(
             "timeout",
             format!("the native run took longer than {:?}", opts.timeout),
         ),
         Some(status) => classify(status, &events, &sanitizer),
     };
+    // With no roots, every block LeakSanitizer lists was still allocated at exit.
+    if cleanup && outcome.kind == "memory-leak" {
+        outcome.kind = "not-freed".into();
+    }
     Ok(NativeRun {
         outcome,
         stdout,
         report: sanitizer,
         warnings,
     })
+}
+
+/// Whether the test records a block left allocated at the end (valid-memcleanup).
+fn expects_not_freed(test: &TestFile) -> bool {
+    test.outcome.as_ref().is_some_and(|o| o.kind == "not-freed")
+}
+
+/// Blocks the C library allocates for itself (stdio buffers, freed only if the program closes the
+/// streams) and the replay runtime's table of the test's inputs: not the program's blocks.
+const LIBC_BUFFERS: &str = "leak:_IO_file_doallocate\nleak:replay_runtime.c\n";
+
+/// LeakSanitizer's settings. Leaks (memtrack) are blocks unreachable from the globals at exit, as in
+/// symex after `main` returns: stale pointers left in dead stack slots and registers must not keep a
+/// lost block alive (LeakSanitizer scans them conservatively by default). A pointer stored at an
+/// unaligned offset (a member of a packed structure) keeps its block: SV-COMP's memtrack is about
+/// pointers wherever they are, and LeakSanitizer scans only aligned words unless told otherwise.
+/// For memcleanup no root is scanned at all, so every block still allocated at exit is listed.
+fn lsan_options(cleanup: bool, suppressions: &Path) -> String {
+    if cleanup {
+        format!(
+            "use_globals=0:use_stacks=0:use_registers=0:use_tls=0:use_root_regions=0:suppressions={}",
+            suppressions.display()
+        )
+    } else {
+        "use_stacks=0:use_registers=0:use_unaligned=1".to_string()
+    }
 }
 
 /// ASan's settings for a replay: reports to files, new heap blocks zero-filled (the value of an all-zero
