@@ -347,6 +347,9 @@ impl<D: Domain> State<D> {
                 let seen = o
                     .provenance
                     .pointer_bytes(place.off as u64, n, pointer_bytes);
+                if let Some(bytes) = o.contents.read_written(place.off, n as usize) {
+                    return Ok((self.dom.bytes_to_val(bytes, w), seen));
+                }
                 let v = self.read_initialised(place, n as usize, |dom, b| dom.bytes_to_val(b, w));
                 Ok((v, seen))
             }
@@ -685,9 +688,13 @@ impl<D: Domain> State<D> {
         ptr: &D::Val,
         max: Option<u64>,
     ) -> Result<Vec<u8>, End> {
-        let mut out = Vec::new();
+        let max = max.unwrap_or(u64::MAX);
+        let (mut out, ended) = self.known_string_prefix(ptr, max);
+        if ended {
+            return Ok(out);
+        }
         let zero = self.dom.constant(8, 0);
-        for i in 0..max.unwrap_or(u64::MAX) {
+        for i in out.len() as u64..max {
             let b = self.load_byte_at(prog, ptr, i)?;
             let is_nul = self.dom.cmp(CmpOp::Eq, 8, &b, &zero);
             if self.dom.decide(Decision::LibraryBranch, &is_nul) {
@@ -696,6 +703,40 @@ impl<D: Domain> State<D> {
             out.push(self.dom.choose(Decision::Output, &b, 8) as u8);
         }
         Ok(out)
+    }
+
+    /// The first bytes (at most `max`) of the string at the known address `ptr` that are known,
+    /// written, within the object and no pointer's, read straight from the object, and whether the NUL
+    /// among them ended the string. Byte by byte through [`Self::load_byte_at`] they would give the same
+    /// bytes with no decision taken (a program prints many literal strings); the first other byte is
+    /// left to that general path, which reports it (out of bounds, uninitialised, symbolic).
+    fn known_string_prefix(&self, ptr: &D::Val, max: u64) -> (Vec<u8>, bool) {
+        let mut out = Vec::new();
+        let Some(addr) = self.dom.as_const(ptr) else {
+            return (out, false);
+        };
+        let (id, off) = self.mem.layout().split(addr as u64);
+        let Some(o) = self.mem.object(id) else {
+            return (out, false);
+        };
+        let Some(bytes) = o.contents.flat() else {
+            return (out, false);
+        };
+        let from = off as usize;
+        let to = bytes
+            .len()
+            .min(from.saturating_add(usize::try_from(max).unwrap_or(usize::MAX)));
+        for (at, b) in bytes.iter().enumerate().take(to).skip(from) {
+            if !o.contents.is_init(at, 1) || o.provenance.any(at as u64, 1, Provenance::Pointer) {
+                break;
+            }
+            match self.dom.byte_as_const(b) {
+                Some(0) => return (out, true),
+                Some(c) => out.push(c),
+                None => break,
+            }
+        }
+        (out, false)
     }
 }
 
@@ -811,6 +852,85 @@ pub(crate) mod tests {
         // A pointer below the object wraps into the previous object id's range: never in bounds.
         let below = ptr(id, 0).wrapping_sub(1) & u64::MAX as u128;
         assert!(st.load_scalar(&prog, &below, 1, 8).is_err());
+    }
+
+    /// Strings are read as byte-by-byte loads would read them: up to the NUL or `max`, out of bounds
+    /// without a NUL, and an unwritten byte becomes an input (here a missing one: zero, the NUL).
+    #[test]
+    fn strings_read_as_their_bytes_load() {
+        let (prog, mut st) = state(vec![]);
+        let lit = st
+            .mem
+            .allocate_with(ObjKind::Global, "s".into(), b"hello\0xy".to_vec(), false);
+        assert_eq!(st.read_c_string(&prog, &ptr(lit, 0)).unwrap(), b"hello");
+        assert_eq!(st.read_c_string(&prog, &ptr(lit, 5)).unwrap(), b"");
+        assert_eq!(
+            kind(st.read_c_string(&prog, &ptr(lit, 6)).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+        assert_eq!(
+            st.read_c_string_at_most(&prog, &ptr(lit, 1), Some(3))
+                .unwrap(),
+            b"ell"
+        );
+        let unterminated =
+            st.mem
+                .allocate_with(ObjKind::Global, "u".into(), b"abc".to_vec(), false);
+        assert_eq!(
+            kind(st.read_c_string(&prog, &ptr(unterminated, 0)).unwrap_err()),
+            BugKind::OutOfBounds
+        );
+        let local = st
+            .mem
+            .allocate(ObjKind::Stack, "l".into(), 4, 0, false)
+            .unwrap();
+        st.store_scalar(&prog, &ptr(local, 0), &0x6261, 2, 16)
+            .unwrap();
+        assert!(!st.mem.object(local).unwrap().contents.is_init(2, 1));
+        assert_eq!(st.read_c_string(&prog, &ptr(local, 0)).unwrap(), b"ab");
+        assert!(st.mem.object(local).unwrap().contents.is_init(2, 1));
+    }
+
+    /// A dead local's object refilled for the next local is as a new one: its size, unwritten, no
+    /// provenance; an object another state shares is never refilled.
+    #[test]
+    fn a_refilled_local_is_fresh() {
+        let (prog, mut st) = state(vec![]);
+        let a = st
+            .mem
+            .allocate(ObjKind::Stack, "a".into(), 16, 0, false)
+            .unwrap();
+        st.store_scalar_as(
+            &prog,
+            &ptr(a, 8),
+            &ptr(a, 0),
+            8,
+            64,
+            Some(Provenance::Pointer),
+        )
+        .unwrap();
+        st.mem.kill(a);
+        let b = st
+            .mem
+            .allocate(ObjKind::Stack, "b".into(), 4, 0, false)
+            .unwrap();
+        let o = st.mem.object(b).unwrap();
+        assert_eq!(
+            (o.size(), &*o.name, o.provenance.is_empty()),
+            (4, "b", true)
+        );
+        assert!(!o.contents.is_init(0, 1) && o.contents.flat() == Some(&[0u8; 4][..]));
+        let forked = st.mem.clone();
+        st.mem.kill(b);
+        let c = st
+            .mem
+            .allocate(ObjKind::Stack, "c".into(), 4, 7, true)
+            .unwrap();
+        assert_eq!(
+            st.load_scalar(&prog, &ptr(c, 0), 4, 32).unwrap(),
+            0x0707_0707
+        );
+        assert_eq!(forked.object(b).unwrap().size(), 4);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::memory::{Lookup, ObjKind};
 use crate::program::Program;
 use crate::provenance::{scalar_leaves, Provenance};
 use crate::state::State;
+use smallvec::SmallVec;
 use symex_ir::{Call, Callee, FuncId, Operand};
 
 impl<D: Domain> State<D> {
@@ -16,7 +17,8 @@ impl<D: Domain> State<D> {
             Callee::Direct(f) => *f,
             Callee::Indirect(op) => self.call_target(prog, *op)?,
         };
-        let mut args = Vec::with_capacity(call.args.len());
+        // Inline: a call allocates nothing for its arguments.
+        let mut args: SmallVec<[D::Val; 8]> = SmallVec::with_capacity(call.args.len());
         for (i, (&a, &ty)) in call.args.iter().zip(&call.arg_types).enumerate() {
             if prog.width(ty).is_none() {
                 return Err(unsupported(

@@ -3,9 +3,11 @@
 
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
+use crate::memory::ObjId;
 use crate::program::Program;
 use crate::provenance::{self, Provenance, ProvenanceMap};
 use crate::state::State;
+use smallvec::SmallVec;
 use std::rc::Rc;
 use symex_ir as ir;
 use symex_ir::{Edge, Inst, Intrinsic, Operand, Slot, Terminator};
@@ -785,7 +787,7 @@ impl<D: Domain> State<D> {
     fn take_edge(&mut self, prog: &Program, edge: &Edge) {
         if !edge.moves.is_empty() {
             let ty_of = |st: &Self, s: Slot| st.slot_type(prog, s);
-            let values: Vec<(Slot, MovedValue<D>)> = edge
+            let values: SmallVec<[(Slot, MovedValue<D>); 8]> = edge
                 .moves
                 .iter()
                 .map(|m| {
@@ -944,7 +946,8 @@ impl<D: Domain> State<D> {
                 let t = arg(self, 0);
                 let keep = self.dom.choose(Decision::Length, &t, 64) as usize;
                 let f = self.frames.last_mut().expect("a frame");
-                let dropped: Vec<_> = f.allocas.drain(keep.min(f.allocas.len())..).collect();
+                let dropped: SmallVec<[ObjId; 6]> =
+                    f.allocas.drain(keep.min(f.allocas.len())..).collect();
                 for id in dropped {
                     self.mem.kill(id);
                 }

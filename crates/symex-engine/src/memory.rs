@@ -294,6 +294,25 @@ pub struct Memory<B> {
     layout: AddressLayout,
     /// Ids of dead stack objects no pointer refers to (see `escape.rs`), for the next stack objects.
     reusable: Vec<ObjId>,
+    /// Objects of dead locals, refilled by the next stack allocations (see [`Spare`]).
+    spare: Spare<B>,
+}
+
+/// Dead locals' objects kept for the next stack allocations, so that a call's locals cost no host
+/// allocation: calls and returns are frequent, and each local would otherwise allocate (and free) its
+/// object, its bytes and its bitmap. Only objects no other state shares are kept; a forked memory starts
+/// with none (a kept object belongs to one memory).
+#[derive(Debug)]
+struct Spare<B>(Vec<Rc<Object<B>>>);
+
+/// How many dead locals' objects a memory keeps, and up to which size.
+const SPARE_OBJECTS: usize = 32;
+const SPARE_MAX_SIZE: u64 = 256;
+
+impl<B> Clone for Spare<B> {
+    fn clone(&self) -> Self {
+        Spare(Vec::new())
+    }
 }
 
 impl<B: Clone> Default for Memory<B> {
@@ -315,6 +334,7 @@ impl<B: Clone> Memory<B> {
             live_heap: 0,
             layout,
             reusable: Vec::new(),
+            spare: Spare(Vec::new()),
         }
     }
 
@@ -343,16 +363,9 @@ impl<B: Clone> Memory<B> {
     ) -> Option<ObjId> {
         if matches!(kind, ObjKind::Stack | ObjKind::Heap) && size < self.layout.max_object_size() {
             if let Some(&id) = self.reusable.last() {
-                let contents = Contents::try_new(size, fill, initialised)?;
+                let object = self.new_object(kind, name, size, fill, initialised)?;
                 self.reusable.pop();
-                *self.slots.get_mut(id as usize).expect("a dead slot") =
-                    Slot::Live(Rc::new(Object {
-                        kind,
-                        name,
-                        read_only: false,
-                        contents,
-                        provenance: ProvenanceMap::default(),
-                    }));
+                *self.slots.get_mut(id as usize).expect("a dead slot") = Slot::Live(object);
                 if kind == ObjKind::Heap {
                     self.live_heap += 1;
                 }
@@ -362,8 +375,39 @@ impl<B: Clone> Memory<B> {
         if !self.addressable(size) {
             return None;
         }
-        let contents = Contents::try_new(size, fill, initialised)?;
-        Some(self.push(kind, name, contents, false))
+        let object = self.new_object(kind, name, size, fill, initialised)?;
+        Some(self.push_object(object))
+    }
+
+    /// A fresh object of `size` bytes of `fill`: a dead local's object refilled when one is kept (see
+    /// [`Spare`]), a new one otherwise.
+    fn new_object(
+        &mut self,
+        kind: ObjKind,
+        name: Rc<str>,
+        size: u64,
+        fill: B,
+        initialised: bool,
+    ) -> Option<Rc<Object<B>>> {
+        if kind == ObjKind::Stack && size <= SPARE_MAX_SIZE {
+            if let Some(mut rc) = self.spare.0.pop() {
+                let o = Rc::get_mut(&mut rc).expect("a kept object is not shared");
+                if o.contents.refill(size, fill.clone(), initialised) {
+                    o.kind = kind;
+                    o.name = name;
+                    o.read_only = false;
+                    o.provenance = ProvenanceMap::default();
+                    return Some(rc);
+                }
+            }
+        }
+        Some(Rc::new(Object {
+            kind,
+            name,
+            read_only: false,
+            contents: Contents::try_new(size, fill, initialised)?,
+            provenance: ProvenanceMap::default(),
+        }))
     }
 
     /// A new object holding `bytes`, all initialised.
@@ -398,17 +442,21 @@ impl<B: Clone> Memory<B> {
         contents: Contents<B>,
         read_only: bool,
     ) -> ObjId {
-        let id = self.slots.len() as ObjId;
-        self.slots.push(Slot::Live(Rc::new(Object {
+        self.push_object(Rc::new(Object {
             kind,
             name,
             read_only,
             contents,
             provenance: ProvenanceMap::default(),
-        })));
-        if kind == ObjKind::Heap {
+        }))
+    }
+
+    fn push_object(&mut self, object: Rc<Object<B>>) -> ObjId {
+        let id = self.slots.len() as ObjId;
+        if object.kind == ObjKind::Heap {
             self.live_heap += 1;
         }
+        self.slots.push(Slot::Live(object));
         id
     }
 
@@ -466,11 +514,21 @@ impl<B: Clone> Memory<B> {
             *slot = Slot::Dead(o.kind);
             return false;
         }
-        let Slot::Live(o) = slot else { return false };
-        let kind = o.kind;
-        *slot = Slot::Dead(kind);
+        let kind = match slot {
+            Slot::Live(o) => o.kind,
+            _ => return false,
+        };
         if kind == ObjKind::Heap {
             self.live_heap -= 1;
+        }
+        if let Slot::Live(o) = std::mem::replace(slot, Slot::Dead(kind)) {
+            if kind == ObjKind::Stack
+                && o.size() <= SPARE_MAX_SIZE
+                && self.spare.0.len() < SPARE_OBJECTS
+                && Rc::strong_count(&o) == 1
+            {
+                self.spare.0.push(o);
+            }
         }
         true
     }

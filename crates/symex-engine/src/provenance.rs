@@ -23,7 +23,7 @@
 use crate::domain::{BinOp, CastOp, Domain};
 use crate::program::Program;
 use crate::state::State;
-use std::collections::BTreeMap;
+use smallvec::SmallVec;
 use symex_ir::{TypeId, TypeKind};
 
 /// How a byte was last written.
@@ -46,80 +46,114 @@ pub enum PointerBytes {
     Part,
 }
 
-/// The provenance of an object's bytes: disjoint ranges `start -> (end, kind)`; bytes in no range have no
-/// recorded provenance. Empty for most objects.
+/// One run of bytes `start..end` last written with provenance `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: u64,
+    end: u64,
+    kind: Provenance,
+}
+
+/// The provenance of an object's bytes: disjoint runs in ascending order; bytes in no run have no
+/// recorded provenance. Nearly every object has at most one run (a scalar, an array of integers written
+/// element by element: adjacent runs of one kind merge), held inline, so that creating, reading and
+/// dropping the map of a local costs no allocation; loads consult it on every access.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProvenanceMap {
-    ranges: BTreeMap<u64, (u64, Provenance)>,
+    spans: SmallVec<[Span; 1]>,
 }
 
 impl ProvenanceMap {
     /// Whether no byte has a recorded provenance.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.spans.is_empty()
     }
 
-    /// The ranges overlapping `off..off + n`, as (start, end, kind), in descending order of start.
-    fn overlapping(&self, off: u64, n: u64) -> impl Iterator<Item = (u64, u64, Provenance)> + '_ {
-        self.ranges
-            .range(..off + n)
-            .rev()
-            .map(|(&s, &(e, k))| (s, e, k))
-            .take_while(move |&(_, e, _)| e > off)
+    /// The index of the first run that ends after `off` (runs are disjoint and sorted, so their ends are
+    /// sorted too).
+    #[inline]
+    fn first_ending_after(&self, off: u64) -> usize {
+        self.spans.partition_point(|s| s.end <= off)
+    }
+
+    /// The runs overlapping `off..off + n`, in ascending order.
+    #[inline]
+    fn overlapping(&self, off: u64, n: u64) -> &[Span] {
+        if n == 0 {
+            return &[];
+        }
+        let from = self.first_ending_after(off);
+        let to = from + self.spans[from..].partition_point(|s| s.start < off + n);
+        &self.spans[from..to]
     }
 
     /// Records that bytes `off..off + n` were written with provenance `kind` (`None`: unknown).
     pub fn set(&mut self, off: u64, n: u64, kind: Option<Provenance>) {
-        if n == 0 || (self.ranges.is_empty() && kind.is_none()) {
+        if n == 0 || (self.spans.is_empty() && kind.is_none()) {
             return;
         }
+        let end = off + n;
+        let from = self.first_ending_after(off);
         // Already so (an integer stored over an integer): nothing changes.
-        if let Some((_, &(e, k))) = self.ranges.range(..=off).next_back() {
-            if e >= off + n && Some(k) == kind {
+        if let (Some(s), Some(k)) = (self.spans.get(from), kind) {
+            if s.start <= off && s.end >= end && s.kind == k {
                 return;
             }
         }
-        let cut: Vec<_> = self.overlapping(off, n).collect();
-        let end = off + n;
-        for (s, e, k) in cut {
-            self.ranges.remove(&s);
-            if s < off {
-                self.ranges.insert(s, (off, k));
+        let to = from + self.spans[from..].partition_point(|s| s.start < end);
+        // The runs cut by `off..end` keep their parts outside it.
+        let mut kept: SmallVec<[Span; 2]> = SmallVec::new();
+        if let Some(first) = self.spans.get(from).filter(|_| from < to) {
+            if first.start < off {
+                kept.push(Span { end: off, ..*first });
             }
-            if e > end {
-                self.ranges.insert(end, (e, k));
+        }
+        if to > from {
+            let last = self.spans[to - 1];
+            if last.end > end {
+                kept.push(Span { start: end, ..last });
             }
+        }
+        self.spans.drain(from..to);
+        for (i, s) in kept.into_iter().enumerate() {
+            self.spans.insert(from + i, s);
         }
         if let Some(k) = kind {
             self.insert_merged(off, end, k);
         }
     }
 
-    /// Inserts the range `start..end` of `kind` where no range overlaps it, merged with the ranges of the
-    /// same kind that touch it (an array written element by element stays one range).
-    fn insert_merged(&mut self, mut start: u64, mut end: u64, kind: Provenance) {
+    /// Inserts the run `start..end` of `kind` where no run overlaps it, merged with the runs of the
+    /// same kind that touch it (an array written element by element stays one run).
+    fn insert_merged(&mut self, start: u64, end: u64, kind: Provenance) {
         if start >= end {
             return;
         }
-        if let Some((&s, &(e, k))) = self.ranges.range(..start).next_back() {
-            if e == start && k == kind {
-                self.ranges.remove(&s);
-                start = s;
+        let at = self.first_ending_after(start);
+        let joins_before = at > 0 && {
+            let b = self.spans[at - 1];
+            b.end == start && b.kind == kind
+        };
+        let joins_after = self
+            .spans
+            .get(at)
+            .is_some_and(|a| a.start == end && a.kind == kind);
+        match (joins_before, joins_after) {
+            (true, true) => {
+                self.spans[at - 1].end = self.spans[at].end;
+                self.spans.remove(at);
             }
+            (true, false) => self.spans[at - 1].end = end,
+            (false, true) => self.spans[at].start = start,
+            (false, false) => self.spans.insert(at, Span { start, end, kind }),
         }
-        if let Some(&(e, k)) = self.ranges.get(&end) {
-            if k == kind {
-                self.ranges.remove(&end);
-                end = e;
-            }
-        }
-        self.ranges.insert(start, (end, kind));
     }
 
     /// Whether some byte of `off..off + n` has provenance `kind`.
+    #[inline]
     pub fn any(&self, off: u64, n: u64, kind: Provenance) -> bool {
-        n > 0 && !self.ranges.is_empty() && self.overlapping(off, n).any(|(_, _, k)| k == kind)
+        n > 0 && !self.spans.is_empty() && self.overlapping(off, n).iter().any(|s| s.kind == kind)
     }
 
     /// Whether every byte of `off..off + n` has provenance `kind`.
@@ -127,59 +161,59 @@ impl ProvenanceMap {
         if n == 0 {
             return true;
         }
-        // Ranges come in descending order: they must tile the interval from its end down to `off`.
-        let mut covered_from = off + n;
-        for (s, e, k) in self.overlapping(off, n) {
-            if k != kind || e < covered_from {
+        // The runs must tile the interval from `off` up to its end.
+        let mut covered_to = off;
+        for s in self.overlapping(off, n) {
+            if s.kind != kind || s.start > covered_to {
                 return false;
             }
-            covered_from = s;
-            if covered_from <= off {
-                return true;
-            }
+            covered_to = s.end;
         }
-        false
+        covered_to >= off + n
     }
 
     /// Whether some byte of the object has provenance `kind`.
     pub fn contains(&self, kind: Provenance) -> bool {
-        self.ranges.values().any(|&(_, k)| k == kind)
+        self.spans.iter().any(|s| s.kind == kind)
     }
 
     /// The offsets of the `word`-byte pointers stored off the `word` alignment (members of packed
-    /// structures): each `Pointer` range that starts unaligned holds whole pointers from its start (stores
-    /// write whole pointers; adjacent ones merge into one range).
+    /// structures): each `Pointer` run that starts unaligned holds whole pointers from its start (stores
+    /// write whole pointers; adjacent ones merge into one run).
     pub fn unaligned_pointers(&self, word: u64) -> Vec<u64> {
-        self.ranges
+        self.spans
             .iter()
-            .filter(|&(&s, &(_, k))| k == Provenance::Pointer && s % word != 0)
-            .flat_map(|(&s, &(e, _))| (s..e.saturating_sub(word - 1)).step_by(word as usize))
+            .filter(|s| s.kind == Provenance::Pointer && s.start % word != 0)
+            .flat_map(|s| (s.start..s.end.saturating_sub(word - 1)).step_by(word as usize))
             .collect()
     }
 
-    /// Forgets every `Integer` range (a write at an offset not known: any of them may now hold anything).
+    /// Forgets every `Integer` run (a write at an offset not known: any of them may now hold anything).
     pub fn forget_integers(&mut self) {
-        self.ranges.retain(|_, (_, k)| *k != Provenance::Integer);
+        self.spans.retain(|s| s.kind != Provenance::Integer);
     }
 
     /// Marks the whole object (`size` bytes) `Pointer` (a pointer written at an offset not known).
     pub fn all_pointers(&mut self, size: u64) {
-        self.ranges.clear();
+        self.spans.clear();
         if size > 0 {
-            self.ranges.insert(0, (size, Provenance::Pointer));
+            self.spans.push(Span {
+                start: 0,
+                end: size,
+                kind: Provenance::Pointer,
+            });
         }
     }
 
     /// Bytes `dst_off..dst_off + n` take the provenance of `src`'s bytes `src_off..src_off + n` (a copy).
     pub fn copy_from(&mut self, dst_off: u64, src: &ProvenanceMap, src_off: u64, n: u64) {
         self.set(dst_off, n, None);
-        if n == 0 || src.ranges.is_empty() {
+        if n == 0 || src.spans.is_empty() {
             return;
         }
-        let moved: Vec<_> = src.overlapping(src_off, n).collect();
-        for (s, e, k) in moved {
-            let (s, e) = (s.max(src_off), e.min(src_off + n));
-            self.insert_merged(dst_off + (s - src_off), dst_off + (e - src_off), k);
+        for s in src.overlapping(src_off, n) {
+            let (a, b) = (s.start.max(src_off), s.end.min(src_off + n));
+            self.insert_merged(dst_off + (a - src_off), dst_off + (b - src_off), s.kind);
         }
     }
 }
@@ -203,8 +237,8 @@ impl ProvenanceMap {
         }
         let mut cuts: Vec<u64> = Vec::new();
         for m in [self, other] {
-            for (&s, &(e, _)) in &m.ranges {
-                cuts.extend([s, e]);
+            for s in &m.spans {
+                cuts.extend([s.start, s.end]);
             }
         }
         cuts.sort_unstable();
@@ -227,28 +261,32 @@ impl ProvenanceMap {
 
     /// The provenance of byte `off`, if recorded.
     fn kind_at(&self, off: u64) -> Option<Provenance> {
-        self.ranges
-            .range(..=off)
-            .next_back()
-            .filter(|(_, &(e, _))| e > off)
-            .map(|(_, &(_, k))| k)
+        self.spans
+            .get(self.first_ending_after(off))
+            .filter(|s| s.start <= off)
+            .map(|s| s.kind)
     }
 
-    /// Records `other`'s ranges at offset `at`; bytes `other` has no provenance for keep theirs.
+    /// Records `other`'s runs at offset `at`; bytes `other` has no provenance for keep theirs.
     pub fn overlay(&mut self, at: u64, other: &ProvenanceMap) {
-        for (&s, &(e, k)) in &other.ranges {
-            self.set(at + s, e - s, Some(k));
+        for s in &other.spans {
+            self.set(at + s.start, s.end - s.start, Some(s.kind));
         }
     }
 
     /// What a read of bytes `off..off + n` sees of stored pointers, pointers being `pointer_bytes` wide.
+    #[inline]
     pub fn pointer_bytes(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
-        if n == pointer_bytes && self.all(off, n, Provenance::Pointer) {
-            PointerBytes::Whole
-        } else if self.any(off, n, Provenance::Pointer) {
-            PointerBytes::Part
-        } else {
+        if self.spans.is_empty() {
+            return PointerBytes::None;
+        }
+        let over = self.overlapping(off, n);
+        if !over.iter().any(|s| s.kind == Provenance::Pointer) {
             PointerBytes::None
+        } else if n == pointer_bytes && self.all(off, n, Provenance::Pointer) {
+            PointerBytes::Whole
+        } else {
+            PointerBytes::Part
         }
     }
 }
@@ -389,6 +427,25 @@ mod tests {
                         bytes[off as usize..(off + n) as usize].clone_from_slice(&part);
                     }
                 }
+                let joined = map.join(&other);
+                for q in 0..SIZE {
+                    let (a, b) = (bytes[q as usize], other_bytes[q as usize]);
+                    assert_eq!(map.kind_at(q), a, "kind_at {q}");
+                    let j = match (a, b) {
+                        (Some(x), Some(y)) if x == y => Some(x),
+                        (Some(Pointer), _) | (_, Some(Pointer)) => Some(Pointer),
+                        _ => None,
+                    };
+                    assert_eq!(joined.kind_at(q), j, "join {q}");
+                }
+                // Runs stay sorted, disjoint, non-empty and merged with same-kind neighbours.
+                for w in map.spans.windows(2) {
+                    assert!(
+                        w[0].end <= w[1].start
+                            && !(w[0].end == w[1].start && w[0].kind == w[1].kind)
+                    );
+                }
+                assert!(map.spans.iter().all(|s| s.start < s.end));
                 for q in 0..SIZE {
                     for m in 0..=SIZE - q {
                         let r = &bytes[q as usize..(q + m) as usize];
@@ -396,6 +453,14 @@ mod tests {
                             assert_eq!(map.any(q, m, k), r.contains(&Some(k)), "any {q} {m}");
                             assert_eq!(map.all(q, m, k), r.iter().all(|b| *b == Some(k)), "all");
                         }
+                        let seen = if m == 8 && r.iter().all(|b| *b == Some(Pointer)) {
+                            PointerBytes::Whole
+                        } else if r.contains(&Some(Pointer)) {
+                            PointerBytes::Part
+                        } else {
+                            PointerBytes::None
+                        };
+                        assert_eq!(map.pointer_bytes(q, m, 8), seen, "pointer_bytes {q} {m}");
                     }
                 }
             }

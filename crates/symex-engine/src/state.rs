@@ -7,6 +7,7 @@ use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
 use crate::provenance::{Provenance, ProvenanceMap};
 use crate::stdin::Stdin;
+use smallvec::SmallVec;
 use std::rc::Rc;
 use symex_ir::{AddrBase, BlockId, Const, ConstData, FuncId, Slot};
 
@@ -63,10 +64,10 @@ pub struct Frame<D: Domain> {
     /// The provenance of the bytes of those aggregates that carry some (loaded from memory where a pointer
     /// was stored, see `provenance.rs`); an aggregate set without it has none.
     pub agg_provenance: Vec<(Slot, ProvenanceMap)>,
-    /// Stack objects of this activation, freed when it returns.
-    pub allocas: Vec<ObjId>,
+    /// Stack objects of this activation, freed when it returns (inline: a call allocates nothing).
+    pub allocas: SmallVec<[ObjId; 6]>,
     /// Those of `allocas` whose address never escaped: their ids are reused after the return.
-    pub private: Vec<ObjId>,
+    pub private: SmallVec<[ObjId; 6]>,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -266,8 +267,8 @@ impl<D: Domain> State<D> {
             regs,
             aggs: Vec::new(),
             agg_provenance: Vec::new(),
-            allocas: Vec::new(),
-            private: Vec::new(),
+            allocas: SmallVec::new(),
+            private: SmallVec::new(),
             varargs: None,
             ret_dst,
         });

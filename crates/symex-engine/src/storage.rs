@@ -262,6 +262,29 @@ impl<B: Clone> Contents<B> {
         })
     }
 
+    /// Makes these flat contents `size` bytes of `fill` (counted as written when `initialised`), reusing
+    /// their host memory: a dead local's object refilled for the next one. False (nothing changed) for
+    /// paged contents or a size that is not flat.
+    pub fn refill(&mut self, size: u64, fill: B, initialised: bool) -> bool {
+        let Repr::Flat { bytes, init } = &mut self.repr else {
+            return false;
+        };
+        if size > FLAT_MAX {
+            return false;
+        }
+        bytes.clear();
+        bytes.resize(size as usize, fill);
+        match (&mut init.words, initialised || size == 0) {
+            (_, true) => init.words = None,
+            (Some(words), false) => {
+                words.clear();
+                words.resize((size as usize).div_ceil(64), 0);
+            }
+            (None, false) => *init = InitMap::new(size as usize, false),
+        }
+        true
+    }
+
     /// Written bytes, stored flat whatever their number (small runtime objects, constant aggregates).
     pub fn from_bytes(bytes: Vec<B>) -> Self {
         let init = InitMap::new(bytes.len(), true);
@@ -349,6 +372,16 @@ impl<B: Clone> Contents<B> {
         match &self.repr {
             Repr::Flat { init, .. } => (off..off + n).filter(|&i| !init.is_init(i, 1)).collect(),
             Repr::Paged(p) => (off..off + n).filter(|&i| !p.byte(i as u64).1).collect(),
+        }
+    }
+
+    /// Bytes `off..off+n` of a flat object when all of them were written: the one lookup of a load's
+    /// common case.
+    #[inline(always)]
+    pub fn read_written(&self, off: usize, n: usize) -> Option<&[B]> {
+        match &self.repr {
+            Repr::Flat { bytes, init } if init.is_init(off, n) => Some(&bytes[off..off + n]),
+            _ => None,
         }
     }
 

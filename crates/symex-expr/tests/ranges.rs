@@ -101,13 +101,21 @@ fn address_part(s: &mut Shape, idx: Pair) -> Pair {
         Op::BvAdd,
         &[leaf(Term::bv(base, 64)), idx.and_then_zext(32)],
     );
-    match s.below(3) {
+    match s.below(4) {
         0 => {
             let hi = app(Op::BvLshr, &[addr, leaf(Term::bv(32, 64))]);
             app(Op::Extract { hi: 31, lo: 0 }, &[hi])
         }
         1 => app(Op::Extract { hi: 31, lo: 0 }, &[addr]),
-        _ => app(Op::Extract { hi: 47, lo: 16 }, &[addr]),
+        2 => app(Op::Extract { hi: 47, lo: 16 }, &[addr]),
+        // The object whose provenance the address carries: `(addr + half region) >> offset bits`.
+        _ => {
+            let bits = [20u32, 32, 40][usize::from(s.below(3))];
+            let half = leaf(Term::bv(1 << (bits - 1), 64));
+            let shifted = app(Op::BvAdd, &[half, addr]);
+            let hi = app(Op::BvLshr, &[shifted, leaf(Term::bv(u128::from(bits), 64))]);
+            app(Op::Extract { hi: 31, lo: 0 }, &[hi])
+        }
     }
 }
 
@@ -191,5 +199,35 @@ fn a_masked_index_into_an_object_needs_no_solver() {
             assert!(end.bvule(&Term::bv(64, 64)).is_true(), "{offset_bits}");
             assert!(!end.bvule(&Term::bv(63, 64)).is_true(), "{offset_bits}");
         }
+    }
+}
+
+/// Pointer arithmetic poisons a result whose provenance (`owner`, the object within half a region)
+/// differs from its base's: `ite(owner(p) != owner(base), WILD | offset, p)`. For `t + i % 64` the owner
+/// is the base's for every `i`, so the test folds and the poison never reaches the bounds check, which
+/// then folds as well (the x86-64 and the i386 layouts).
+#[test]
+fn the_poison_of_a_small_offset_from_a_known_object_folds_away() {
+    let x = var("x", 32);
+    let index = x.bvurem(&Term::bv(64, 32)).zext(32);
+    for offset_bits in [40u32, 20] {
+        let owner = |a: &Term| {
+            a.bvadd(&Term::bv(1 << (offset_bits - 1), 64))
+                .bvlshr(&Term::bv(u128::from(offset_bits), 64))
+                .extract(31, 0)
+        };
+        let base = Term::bv(4 << offset_bits, 64);
+        let addr = base.bvadd(&index);
+        let leaves = owner(&addr).ne(&owner(&base));
+        assert!(leaves.is_false(), "{offset_bits}: {leaves}");
+        let wild = Term::bv(0xfff << offset_bits, 64);
+        let mask = Term::bv((1 << offset_bits) - 1, 64);
+        let p = leaves.ite(&wild.bvor(&addr.bvand(&mask)), &addr);
+        assert_eq!(p, addr);
+        let end = p.bvand(&mask).bvadd(&Term::bv(1, 64));
+        assert!(end.bvule(&Term::bv(64, 64)).is_true(), "{offset_bits}");
+        // An offset that may reach the next object's provenance keeps the test.
+        let far = base.bvadd(&var("y", 64));
+        assert!(!owner(&far).ne(&owner(&base)).is_const(), "{offset_bits}");
     }
 }

@@ -385,6 +385,9 @@ pub(super) fn eq(args: Vec<Term>) -> Term {
 }
 
 fn eq_const(c: u128, b: &Term) -> Option<Term> {
+    if let Some(t) = eq_by_range(c, b) {
+        return Some(t);
+    }
     let w = b.width();
     let k = |v: u128| Term::bv(v, w);
     match b.op() {
@@ -435,6 +438,19 @@ fn eq_const(c: u128, b: &Term) -> Option<Term> {
             })
         }
         _ => None,
+    }
+}
+
+/// `c = b` decided by `b`'s unsigned range: false when `c` lies outside it, true when the range is `c`
+/// alone (the object a pointer near a known object belongs to, `owner(base + small offset) = owner(base)`).
+fn eq_by_range(c: u128, b: &Term) -> Option<Term> {
+    let (lo, hi) = range::unsigned(b);
+    if c < lo || c > hi {
+        Some(Term::ff())
+    } else if lo == hi {
+        Some(Term::tt())
+    } else {
+        None
     }
 }
 
