@@ -120,8 +120,6 @@ pub(crate) struct Prepared {
     pub checks: Checks,
     pub dir: PathBuf,
     pub max_memory: u64,
-    /// Why the verdict cannot be TRUE or FALSE whatever the exploration finds.
-    pub unknown_reasons: Vec<String>,
 }
 
 /// Runs the subcommand; returns the exit status.
@@ -137,7 +135,6 @@ pub fn main(mut args: CheckArgs) -> i32 {
         checks,
         dir,
         max_memory,
-        mut unknown_reasons,
     } = match prepare(&mut args, p) {
         Ok(prepared) => prepared,
         Err(status) => return status,
@@ -171,13 +168,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
     let explored = || match explore_answer(&prog, &args, p, checks, &out) {
-        Ok(mut a) => {
-            if let Answer::Unknown(why) = &mut a {
-                unknown_reasons.append(why);
-                *why = unknown_reasons;
-            }
-            a
-        }
+        Ok(a) => a,
         // The program cannot start: nothing for BMC to decide either.
         Err(why) => crate::portfolio::finish(|| fail(&why)),
     };
@@ -250,7 +241,6 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         checks,
         dir,
         max_memory,
-        unknown_reasons: Vec::new(),
     })
 }
 

@@ -42,18 +42,39 @@ impl FrontendArgs {
         symex_ir::load(file, &self.options()).map_err(LoadError)
     }
 
+    /// `--cflags`, split at white space.
+    fn cflag_list(&self) -> Vec<String> {
+        self.cflags
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    }
+
+    /// The native sanitizer build (`symex-native`) of a program read with these flags.
+    pub fn native_build_options(
+        &self,
+        check_overflow: bool,
+        program_error_functions: bool,
+    ) -> symex_native::BuildOptions {
+        let cflags = self.cflag_list();
+        symex_native::BuildOptions {
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            m32: symex_native::wants_m32(&cflags),
+            cflags,
+            check_overflow,
+            program_error_functions,
+        }
+    }
+
     /// The front-end options these flags select.
     pub fn options(&self) -> FrontendOptions {
         let mut opts = FrontendOptions {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
-            cflags: self
-                .cflags
-                .as_deref()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect(),
+            cflags: self.cflag_list(),
             deadline: crate::limits::process_deadline(),
             ..FrontendOptions::default()
         };

@@ -7,7 +7,7 @@ use serde_json::json;
 use std::io::Write;
 use std::time::Duration;
 use symex_engine::{outcome, Outcome, Program, TestFile};
-use symex_native::{BuildOptions, NativeRun, RunOptions};
+use symex_native::{NativeRun, RunOptions};
 
 /// Default wall-clock limit of a native run.
 const DEFAULT_TIMEOUT_S: f64 = 60.0;
@@ -19,24 +19,12 @@ pub fn main(args: &ReplayArgs, test: TestFile) -> i32 {
         None => interpreted(args, &test),
     };
     let expects = |k: &str| symex.as_ref().is_some_and(|o| o.kind == k);
-    let cflags: Vec<String> = args
-        .frontend
-        .cflags
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let build_opts = BuildOptions {
-        include_dirs: args.frontend.include.clone(),
-        defines: args.frontend.define.clone(),
-        m32: symex_native::wants_m32(&cflags),
-        cflags,
-        check_overflow: args.checks.check_overflow || expects("signed-overflow"),
+    let build_opts = args.frontend.native_build_options(
+        args.checks.check_overflow || expects("signed-overflow"),
         // A test that ends otherwise although the path may call the program's own `reach_error` was
         // explored with that function as an ordinary call (check's no-overflow and valid-memsafety).
-        program_error_functions: symex.is_some() && !expects("reach-error"),
-    };
+        symex.is_some() && !expects("reach-error"),
+    );
     let build = match symex_native::build(&args.file, &build_opts) {
         Ok(b) => b,
         Err(e) => return fail(&e),

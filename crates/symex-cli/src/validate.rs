@@ -200,23 +200,10 @@ fn native_replay(
     let Some(expected) = t.outcome.clone() else {
         return Ok(None);
     };
-    let cflags: Vec<String> = check
+    let opts = check
         .explore
         .frontend
-        .cflags
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let opts = symex_native::BuildOptions {
-        include_dirs: check.explore.frontend.include.clone(),
-        defines: check.explore.frontend.define.clone(),
-        m32: symex_native::wants_m32(&cflags),
-        cflags,
-        check_overflow: p == Property::NoOverflow,
-        program_error_functions: p != Property::UnreachCall,
-    };
+        .native_build_options(p == Property::NoOverflow, p != Property::UnreachCall);
     let build = symex_native::build(&check.file, &opts)?;
     let run = symex_native::run(
         &build,
