@@ -86,7 +86,7 @@ fn variable<'b>(
     s0: &State<Guarded>,
     r: &LocalRead,
 ) -> Option<&'b str> {
-    if r.off != 0 || r.width % 8 != 0 {
+    if r.off != 0 || !r.width.is_multiple_of(8) {
         return None;
     }
     let v = body.locals.iter().find(|v| {
