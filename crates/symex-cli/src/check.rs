@@ -483,8 +483,14 @@ fn report_full(
                 Some(Err(why)) => println!("witness not written: {why}"),
                 None => {}
             }
+            // A definite verdict's reasons are its evidence (a NO's non-termination witness), not doubts.
+            let label = if verdict == "unknown" {
+                "unknown because"
+            } else {
+                "because"
+            };
             for r in reasons.iter() {
-                println!("unknown because: {r}");
+                println!("{label}: {r}");
             }
             if let (Some(e), "true" | "false") = (engine, verdict) {
                 println!("decided by: {e}");
