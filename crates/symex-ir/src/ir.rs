@@ -306,6 +306,9 @@ pub struct Body {
     pub num_slots: u32,
     /// The type of every slot (`slot_types.len() == num_slots`).
     pub slot_types: Vec<TypeId>,
+    /// The source variable of each stack object the debug information names, by the slot of its
+    /// `alloca`, sorted by slot.
+    pub local_names: Vec<(Slot, String)>,
 }
 
 /// A basic block: phis, straight-line instructions, one terminator.
