@@ -211,6 +211,10 @@ fn every_test_of_the_klee_examples_replays_natively() {
             .map(|t| verdict(&format!("{name} {}", t.display()), &native(f, t, &[])))
             .collect::<Vec<_>>()
     });
-    let failures: Vec<String> = results.into_iter().flatten().filter_map(Result::err).collect();
+    let failures: Vec<String> = results
+        .into_iter()
+        .flatten()
+        .filter_map(Result::err)
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

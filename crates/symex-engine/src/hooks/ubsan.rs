@@ -12,9 +12,7 @@ use crate::bug::{BugKind, End};
 use crate::domain::{Decision, Domain};
 use crate::program::Program;
 use crate::state::State;
-use symex_ir::{
-    AddrBase, BinOp, BlockId, Call, Const, FuncId, Inst, Module, Operand, Terminator,
-};
+use symex_ir::{AddrBase, BinOp, BlockId, Call, Const, FuncId, Inst, Module, Operand, Terminator};
 
 /// What the report of the shift check whose handler block is `handler` (in `func`) means: `Some`
 /// message for a signed left shift, `None` for a shift that does not overflow.
@@ -170,13 +168,19 @@ pub(super) fn runtime_report<D: Domain>(
                 .first()
                 .and_then(|d| data_byte(module, d, after_location + 2 * pb));
             match kind {
-                Some(1) => ("implicit-unsigned-integer-truncation", "implicit_truncation.err"),
+                Some(1) => (
+                    "implicit-unsigned-integer-truncation",
+                    "implicit_truncation.err",
+                ),
                 Some(3) => ("implicit-integer-sign-change", "implicit_conversion.err"),
                 Some(4) => (
                     "implicit-signed-integer-truncation-or-sign-change",
                     "implicit_conversion.err",
                 ),
-                _ => ("implicit-signed-integer-truncation", "implicit_truncation.err"),
+                _ => (
+                    "implicit-signed-integer-truncation",
+                    "implicit_truncation.err",
+                ),
             }
         }
         "builtin_unreachable" => ("unreachable-call", "unreachable_call.err"),
