@@ -201,9 +201,8 @@ pub fn check_auto_with(
             let (r, progress) = check_k_induction_boxed(prog, &o, classify, ctx.clone(), step_box)?;
             steps_tried += r.steps_tried;
             if r.steps_tried > 0 {
-                let more = invariants
-                    .as_ref()
-                    .map_or(true, |before| r.invariants.len() > before.len());
+                let more =
+                    !matches!(&invariants, Some(before) if r.invariants.len() <= before.len());
                 let grew = progress && more;
                 stalled = if grew { 0 } else { stalled + 1 };
                 if !progress || stalled >= MAX_STALLED_STEPS {
