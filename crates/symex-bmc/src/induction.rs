@@ -46,7 +46,7 @@ struct Target {
 }
 
 /// A local variable as the loop guard reads it: `size` bytes of object `obj` at `off`, extended to
-/// `width` bits by `ext`; `at` is where a load of it stands in the source.
+/// `width` bits by `ext`.
 #[derive(Clone, Copy, Debug)]
 struct LocalRead {
     obj: u32,
@@ -54,48 +54,6 @@ struct LocalRead {
     size: u32,
     ext: Option<CastOp>,
     width: u32,
-    at: Local,
-}
-
-/// A local variable of the loop's function, named by the source position (line, column) of a load of
-/// it (the IR keeps no variable names; the identifier stands there in the source) and its size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Local {
-    pub line: u32,
-    pub col: u32,
-    pub bytes: u32,
-    /// Whether it is compared as a signed integer (`Le`), else unsigned.
-    pub signed: bool,
-}
-
-/// A strengthening invariant of the loop head (Houdini's survivors): it holds whenever the loop is
-/// first reached and one iteration from a head state where all survivors hold keeps it. The inductive
-/// step assumed these; with a TRUE they are the loop invariant of the proof (with "no violation in `k`
-/// consecutive iterations"), which a correctness witness can state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Invariant {
-    /// `a <= b` (signed or unsigned as `a.signed`).
-    Le { a: Local, b: Local },
-    /// `a + b == c`, wrapping in the locals' width.
-    Sum { a: Local, b: Local, c: Local },
-}
-
-impl std::fmt::Display for Local {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "local@{}:{}", self.line, self.col)
-    }
-}
-
-impl std::fmt::Display for Invariant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Invariant::Le { a, b } => {
-                let how = if a.signed { "signed" } else { "unsigned" };
-                write!(f, "{a} <= {b} ({how})")
-            }
-            Invariant::Sum { a, b, c } => write!(f, "{a} + {b} == {c}"),
-        }
-    }
 }
 
 /// A candidate invariant.
@@ -119,56 +77,11 @@ enum Candidate {
 /// Most scalar locals the sum candidates range over (their number grows with the cube).
 const MAX_SUM_LOCALS: usize = 8;
 
-/// The result of a check inside the inductive step: passed, or why not.
+/// The result of the inductive step: proven, or why not.
 pub type Step = Result<(), String>;
 
-/// Why the inductive step does not hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepFailure {
-    pub why: String,
-    /// The step's query was answered with a state that violates the property after `k` iterations
-    /// without one: a larger `k` may prove it (every other failure — a shape the step cannot model,
-    /// a solver without an answer — stays at any `k`).
-    pub k_too_small: bool,
-}
-
-impl From<String> for StepFailure {
-    fn from(why: String) -> StepFailure {
-        StepFailure {
-            why,
-            k_too_small: false,
-        }
-    }
-}
-
-impl From<&str> for StepFailure {
-    fn from(why: &str) -> StepFailure {
-        StepFailure::from(why.to_string())
-    }
-}
-
-impl Candidate {
-    /// The candidate as the invariant it states.
-    fn invariant(&self) -> Invariant {
-        let local = |r: &LocalRead, signed| Local { signed, ..r.at };
-        match self {
-            Candidate::Le { a, b, signed } => Invariant::Le {
-                a: local(a, *signed),
-                b: local(b, *signed),
-            },
-            Candidate::Sum { a, b, c } => Invariant::Sum {
-                a: local(a, false),
-                b: local(b, false),
-                c: local(c, false),
-            },
-        }
-    }
-}
-
 /// The inductive step for the loop `function:line` at `k`, the base case having found no violation and
-/// only that loop's bound reachable. `queries` counts the solver queries; `invariants` receives the
-/// strengthening invariants once they are inductive (whether the step then holds or not).
-#[allow(clippy::too_many_arguments)]
+/// only that loop's bound reachable. `queries` counts the solver queries.
 pub fn inductive_step(
     prog: &Program,
     opts: &Options,
@@ -177,8 +90,7 @@ pub fn inductive_step(
     classify: &dyn Fn(BugKind) -> Class,
     shared: &Rc<RefCell<Shared>>,
     queries: &mut u64,
-    invariants: &mut Vec<Invariant>,
-) -> Result<(), StepFailure> {
+) -> Step {
     let target = find_target(prog, opts, loop_name)?;
     let body = prog.module.functions[target.func as usize]
         .body
@@ -203,16 +115,14 @@ pub fn inductive_step(
             return Err(format!(
                 "an iteration from the loop head reaches something not modelled ({})",
                 next.incomplete[0].0
-            )
-            .into());
+            ));
         }
         if let Some(b) = next.bounds.first() {
             // A run of the iteration that stopped at a bound never came back to be checked.
             return Err(format!(
                 "an iteration from the loop head reaches the bound of {}:{}",
                 b.function, b.line
-            )
-            .into());
+            ));
         }
         for s in &next.captured {
             same_frame_and_memory(&h, s, &objs)?;
@@ -224,7 +134,6 @@ pub fn inductive_step(
                 .all(|s| implied(shared, queries, &s.dom.guard, &holds(prog, c, s)))
         });
         if cands.len() == before {
-            *invariants = cands.iter().map(Candidate::invariant).collect();
             return step(prog, opts, &target, k, classify, shared, queries, h);
         }
     }
@@ -415,17 +324,14 @@ fn local_read(
     op: Operand,
     s0: &State<Guarded>,
 ) -> Option<LocalRead> {
-    let blk = &body.blocks[header as usize];
     let def = |s: u32| {
-        let i = blk
+        body.blocks[header as usize]
             .insts
             .iter()
-            .position(|i| i.dst().is_some_and(|d| d.0 == s))?;
-        Some((&blk.insts[i], blk.locs[i]))
+            .find(|i| i.dst().is_some_and(|d| d.0 == s))
     };
     let Operand::Slot(s) = op else { return None };
-    let (inst, loc) = def(s.0)?;
-    match inst {
+    match def(s.0)? {
         Inst::Load { ptr, size, .. } => {
             let (obj, off) = object_of(prog, s0, *ptr)?;
             Some(LocalRead {
@@ -434,7 +340,6 @@ fn local_read(
                 size: *size,
                 ext: None,
                 width: size * 8,
-                at: local_at(loc, *size),
             })
         }
         Inst::Cast {
@@ -451,16 +356,6 @@ fn local_read(
             })
         }
         _ => None,
-    }
-}
-
-/// The local loaded at `loc`, `size` bytes (signedness set by the candidate).
-fn local_at(loc: symex_ir::Loc, size: u32) -> Local {
-    Local {
-        line: loc.line,
-        col: loc.col,
-        bytes: size,
-        signed: false,
     }
 }
 
@@ -558,8 +453,7 @@ fn sum_candidates(
     let order = (0..body.blocks.len())
         .filter(|&b| member[b])
         .chain((0..body.blocks.len()).filter(|&b| !member[b]));
-    let located = |b: usize| body.blocks[b].insts.iter().zip(&body.blocks[b].locs);
-    for (inst, loc) in order.flat_map(located) {
+    for inst in order.flat_map(|b| &body.blocks[b].insts) {
         let Inst::Load { ptr, size, .. } = inst else {
             continue;
         };
@@ -577,7 +471,6 @@ fn sum_candidates(
             size: *size,
             ext: None,
             width: size * 8,
-            at: local_at(*loc, *size),
         };
         let seen = locals
             .iter()
@@ -710,7 +603,7 @@ fn step(
     shared: &Rc<RefCell<Shared>>,
     queries: &mut u64,
     h: State<Guarded>,
-) -> Result<(), StepFailure> {
+) -> Step {
     let f = Unwinder::new(prog, opts.clone(), shared.clone())
         .bound_entry_loop(t.func, t.index, k + 1)
         .separating(t.index)
@@ -720,7 +613,10 @@ fn step(
         .iter()
         .find(|b| b.function != opts.entry || b.line != t.line)
     {
-        return Err(format!("the step reaches the bound of {}:{}", b.function, b.line).into());
+        return Err(format!(
+            "the step reaches the bound of {}:{}",
+            b.function, b.line
+        ));
     }
     let mut at: Vec<Vec<Term>> = vec![Vec::new(); k as usize + 1];
     for e in &f.errors {
@@ -742,12 +638,9 @@ fn step(
     *queries += 1;
     match shared.borrow_mut().check(&[q]) {
         SatResult::Unsat => Ok(()),
-        SatResult::Sat(_) => Err(StepFailure {
-            why: format!(
-                "the inductive step fails at k = {k} (a state at the loop head with no violation for {k} iterations has one in the next)"
-            ),
-            k_too_small: true,
-        }),
-        SatResult::Unknown(u) => Err(format!("the solver gave no answer on the step: {u}").into()),
+        SatResult::Sat(_) => Err(format!(
+            "the inductive step fails at k = {k} (a state at the loop head with no violation for {k} iterations has one in the next)"
+        )),
+        SatResult::Unknown(u) => Err(format!("the solver gave no answer on the step: {u}")),
     }
 }

@@ -49,8 +49,6 @@ pub fn check(
         joins: formulas.joins,
         steps: formulas.steps,
         induction: None,
-        invariants: Vec::new(),
-        steps_tried: 0,
     })
 }
 
@@ -65,30 +63,17 @@ pub fn check_k_induction(
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
-    Ok(check_k_induction_boxed(prog, opts, classify, ctx, None)?.0)
-}
-
-/// [`check_k_induction`] with the inductive step's time within `step_box` too; also whether the step
-/// made progress: it was tried and its query answered that `k` is too small (a deeper bound may
-/// prove it). A step that did not hold for any other reason fails the same way at every bound.
-fn check_k_induction_boxed(
-    prog: &Program,
-    opts: &Options,
-    classify: &dyn Fn(BugKind) -> Class,
-    ctx: Rc<RefCell<SolverCtx>>,
-    step_box: Option<Duration>,
-) -> Result<(Report, bool), End> {
     let start = Instant::now();
     let mut r = check(prog, opts, classify, ctx.clone())?;
     let Verdict::BoundedTrue { loops } = &r.verdict else {
-        return Ok((r, false));
+        return Ok(r);
     };
     let [l] = loops.as_slice() else {
         r.induction = Some(format!(
             "not attempted: the bounds of several loops are reachable ({})",
             loops.join(", ")
         ));
-        return Ok((r, false));
+        return Ok(r);
     };
     // The base case covers the iterations up to the loop's own bound (`--unwindset` may set it).
     let k = l
@@ -103,58 +88,26 @@ fn check_k_induction_boxed(
     // The step gets a quarter of what the base case left of `--max-time` (its runs end there as
     // incomplete): under `--unwind auto` a step that does not hold at one bound must not take the time
     // the base case needs to deepen (a FALSE is only ever found by the base case).
-    let step_time = opts
-        .max_time
-        .map(|t| {
-            (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
-        })
-        .into_iter()
-        .chain(step_box)
-        .min();
+    let step_time = opts.max_time.map(|t| {
+        (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
+    });
     shared.borrow_mut().deadline = step_time.map(|t| Instant::now() + t);
     let mut o = opts.clone();
     o.max_time = step_time;
     let opts = &o;
     let mut queries = 0;
-    let step = induction::inductive_step(
-        prog,
-        opts,
-        l,
-        k,
-        classify,
-        &shared,
-        &mut queries,
-        &mut r.invariants,
-    );
-    r.steps_tried = 1;
+    let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);
     r.queries += queries;
     r.aux_queries += shared.borrow().aux_queries;
-    let mut progress = false;
     match step {
         Ok(()) => {
             r.induction = Some(format!("the inductive step holds for {l} at k = {k}"));
             r.verdict = Verdict::True;
         }
-        Err(f) => {
-            progress = f.k_too_small;
-            r.induction = Some(format!("{l}: {}", f.why));
-        }
+        Err(why) => r.induction = Some(format!("{l}: {why}")),
     }
-    Ok((r, progress))
+    Ok(r)
 }
-
-/// The inductive step's time box under `--unwind auto` with a time limit, after the first step (which
-/// has its share of the time left): this many times what the first bound took, plus
-/// [`STEP_BOX_EXTRA`]. It doubles with every step that makes progress.
-const STEP_BOX_FACTOR: u32 = 4;
-
-/// Under `--unwind auto`, the steps in a row without progress after which the step is not tried at
-/// deeper bounds (progress: the step's query answered that `k` is too small, with more strengthening
-/// invariants than the step before; the first answered step counts as progress).
-pub const MAX_STALLED_STEPS: u32 = 2;
-
-/// See [`STEP_BOX_FACTOR`].
-const STEP_BOX_EXTRA: Duration = Duration::from_secs(1);
 
 /// `--unwind auto`: iterative deepening, `K` = 1, 2, 4, … until a verdict other than `bounded-true`
 /// or the time budget runs out (then the last answer, with the bound it was reached at).
@@ -179,16 +132,6 @@ pub fn check_auto_with(
 ) -> Result<(u32, Report), End> {
     let start = Instant::now();
     let mut k = 1u32;
-    // k-induction that knows when to stop: the step is tried at each bound only while the last one made
-    // progress (its query answered that `k` was too small), within a time box that doubles with each
-    // such step. So on a loop it cannot prove, k-induction costs plain BMC's deepening plus a few
-    // bounded steps, and the base case (which alone finds a FALSE) keeps its time.
-    let mut stepping = k_induction;
-    let mut step_box: Option<Duration> = None;
-    let mut steps_tried = 0;
-    let mut stalled = 0;
-    let mut invariants: Option<Vec<induction::Invariant>> = None;
-    let mut stopped: Option<String> = None;
     loop {
         let mut o = opts.clone();
         o.unwind = k;
@@ -196,42 +139,11 @@ pub fn check_auto_with(
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        let mut r = if stepping {
-            let bound_start = Instant::now();
-            let (r, progress) = check_k_induction_boxed(prog, &o, classify, ctx.clone(), step_box)?;
-            steps_tried += r.steps_tried;
-            if r.steps_tried > 0 {
-                let more =
-                    !matches!(&invariants, Some(before) if r.invariants.len() <= before.len());
-                let grew = progress && more;
-                stalled = if grew { 0 } else { stalled + 1 };
-                if !progress || stalled >= MAX_STALLED_STEPS {
-                    stepping = false;
-                    stopped = Some(format!(
-                        "not tried beyond k = {k}: the step made no progress ({})",
-                        r.induction.as_deref().unwrap_or("no step")
-                    ));
-                }
-                invariants = Some(r.invariants.clone());
-                let took = bound_start.elapsed();
-                step_box = opts.max_time.map(|_| match step_box {
-                    Some(b) if grew => b.saturating_mul(2),
-                    Some(b) => b,
-                    None => took.saturating_mul(STEP_BOX_FACTOR) + STEP_BOX_EXTRA,
-                });
-            }
-            r
+        let r = if k_induction {
+            check_k_induction(prog, &o, classify, ctx.clone())?
         } else {
-            let mut r = check(prog, &o, classify, ctx.clone())?;
-            if k_induction {
-                r.induction = stopped.clone();
-            }
-            r
+            check(prog, &o, classify, ctx.clone())?
         };
-        r.steps_tried = steps_tried;
-        if r.steps_tried > 0 && r.invariants.is_empty() {
-            r.invariants = invariants.clone().unwrap_or_default();
-        }
         let out_of_time = opts.max_time.is_some_and(|t| start.elapsed() >= t);
         let deeper = matches!(r.verdict, Verdict::BoundedTrue { .. }) && k < max_unwind;
         if !deeper || out_of_time {

@@ -64,12 +64,6 @@ pub struct Report {
     pub steps: u64,
     /// `--k-induction`: what became of the inductive step (`None`: not attempted).
     pub induction: Option<String>,
-    /// `--k-induction`: the strengthening invariants of the loop head the last inductive step assumed
-    /// (inductive; with [`Verdict::True`] they are the proof's loop invariant).
-    pub invariants: Vec<crate::induction::Invariant>,
-    /// `--k-induction`: the inductive steps tried (under `--unwind auto`, one per bound while they
-    /// make progress).
-    pub steps_tried: u32,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {

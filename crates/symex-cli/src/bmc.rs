@@ -208,8 +208,6 @@ pub fn main(mut args: BmcArgs) -> i32 {
             joins: 0,
             steps: 0,
             induction: None,
-            invariants: Vec::new(),
-            steps_tried: 0,
         };
         print_report(&args, 0, &report, None, start.elapsed());
         return 3;
@@ -289,11 +287,6 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
         if let Some(why) = &r.induction {
             o["k_induction"] = json!(why);
         }
-        if args.k_induction {
-            o["induction_steps"] = json!(r.steps_tried);
-            let invariants: Vec<String> = r.invariants.iter().map(|i| i.to_string()).collect();
-            o["invariants"] = json!(invariants);
-        }
         println!("{o}");
         return;
     }
@@ -317,9 +310,6 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
         }
         if let Some(why) = &r.induction {
             println!("k-induction: {why}");
-        }
-        for i in &r.invariants {
-            println!("invariant: {i}");
         }
         println!(
             "queries: {} (+{} while unwinding), joins: {}, time: {:.2} s",
