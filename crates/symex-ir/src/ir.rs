@@ -306,6 +306,10 @@ pub struct Body {
     pub num_slots: u32,
     /// The type of every slot (`slot_types.len() == num_slots`).
     pub slot_types: Vec<TypeId>,
+    /// The LLVM name of every slot that has one (`""` for numbered and lowering-made slots): clang names
+    /// a local's `alloca` after the variable (`x`, a parameter's copy `x.addr`), which is how invariants
+    /// at a loop head are written over the program's variables.
+    pub slot_names: Vec<String>,
 }
 
 /// A basic block: phis, straight-line instructions, one terminator.

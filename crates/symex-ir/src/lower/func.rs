@@ -23,6 +23,7 @@ pub(crate) struct FnLower<'a, 'm> {
     pub fname: &'m str,
     slots: FxHashMap<Name, Slot>,
     pub slot_types: Vec<TypeId>,
+    slot_names: Vec<String>,
     blocks: FxHashMap<Name, BlockId>,
 }
 
@@ -33,6 +34,7 @@ pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Res
         fname,
         slots: FxHashMap::default(),
         slot_types: Vec::new(),
+        slot_names: Vec::new(),
         blocks: FxHashMap::default(),
     };
     fl.lower(f).map_err(|e| e.at(None, Some(fname)))
@@ -93,10 +95,13 @@ impl FnLower<'_, '_> {
                 term_loc,
             });
         }
+        let mut slot_names = std::mem::take(&mut self.slot_names);
+        slot_names.resize(self.slot_types.len(), String::new());
         Ok(Body {
             blocks,
             num_slots: self.slot_types.len() as u32,
             slot_types: std::mem::take(&mut self.slot_types),
+            slot_names,
         })
     }
 
@@ -129,6 +134,10 @@ impl FnLower<'_, '_> {
     fn new_slot(&mut self, name: &Name, ty: TypeId) -> Slot {
         let s = Slot(self.slot_types.len() as u32);
         self.slot_types.push(ty);
+        if let Name::Name(n) = name {
+            self.slot_names.resize(s.0 as usize, String::new());
+            self.slot_names.push(n.to_string());
+        }
         self.slots.insert(name.clone(), s);
         s
     }
