@@ -23,8 +23,9 @@ pub(crate) struct FnLower<'a, 'm> {
     pub fname: &'m str,
     slots: FxHashMap<Name, Slot>,
     pub slot_types: Vec<TypeId>,
-    slot_names: Vec<String>,
     blocks: FxHashMap<Name, BlockId>,
+    /// Every alloca with its LLVM value name (for [`crate::locals`]).
+    allocas: Vec<(Slot, String)>,
 }
 
 pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Result<Body> {
@@ -34,8 +35,8 @@ pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Res
         fname,
         slots: FxHashMap::default(),
         slot_types: Vec::new(),
-        slot_names: Vec::new(),
         blocks: FxHashMap::default(),
+        allocas: Vec::new(),
     };
     fl.lower(f).map_err(|e| e.at(None, Some(fname)))
 }
@@ -95,13 +96,12 @@ impl FnLower<'_, '_> {
                 term_loc,
             });
         }
-        let mut slot_names = std::mem::take(&mut self.slot_names);
-        slot_names.resize(self.slot_types.len(), String::new());
+        let locals = crate::locals::source_variables(&blocks, &self.allocas);
         Ok(Body {
             blocks,
             num_slots: self.slot_types.len() as u32,
             slot_types: std::mem::take(&mut self.slot_types),
-            slot_names,
+            locals,
         })
     }
 
@@ -134,10 +134,6 @@ impl FnLower<'_, '_> {
     fn new_slot(&mut self, name: &Name, ty: TypeId) -> Slot {
         let s = Slot(self.slot_types.len() as u32);
         self.slot_types.push(ty);
-        if let Name::Name(n) = name {
-            self.slot_names.resize(s.0 as usize, String::new());
-            self.slot_names.push(n.to_string());
-        }
         self.slots.insert(name.clone(), s);
         s
     }
@@ -666,6 +662,9 @@ impl FnLower<'_, '_> {
 
     fn alloca(&mut self, a: &llvm_ir::instruction::Alloca, out: &mut Vec<Inst>) -> Result<()> {
         let dst = self.dst(&a.dest)?;
+        if let Name::Name(n) = &a.dest {
+            self.allocas.push((dst, n.to_string()));
+        }
         let ty = self.ctx.ty(&a.allocated_type)?;
         let info = self.ctx.info(ty).clone();
         let align = if a.alignment == 0 {
