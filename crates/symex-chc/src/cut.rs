@@ -456,24 +456,15 @@ fn cut_from(byte: &Term, width: u32) -> Option<Term> {
     }
 }
 
-/// The scalar locals of the entry frame and the globals with their source names (clang names a local's `alloca` after
-/// it, and a parameter's copy `NAME.addr`).
+/// The source variables of the entry frame (the front-end's `locals`) and the globals, with their names.
 fn local_names(prog: &Program, body: &Body, st: &State<Guarded>) -> Vec<(u32, String)> {
     let mut out = Vec::new();
-    for inst in body.blocks.iter().flat_map(|b| &b.insts) {
-        let Inst::Alloca { dst, .. } = inst else {
-            continue;
-        };
-        let name = body
-            .slot_names
-            .get(dst.0 as usize)
-            .map_or("", |s| s.as_str());
-        let name = name.strip_suffix(".addr").unwrap_or(name);
-        if name.is_empty() || name == "retval" || !is_c_identifier(name) {
+    for v in &body.locals {
+        if !is_c_identifier(&v.name) {
             continue;
         }
-        if let Some(id) = object_of(prog, st, Operand::Slot(*dst)) {
-            out.push((id, name.to_string()));
+        if let Some(id) = object_of(prog, st, Operand::Slot(v.slot)) {
+            out.push((id, v.name.clone()));
         }
     }
     for (g, global) in prog.module.globals.iter().enumerate() {
