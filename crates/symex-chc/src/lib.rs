@@ -121,20 +121,18 @@ pub fn prove(
     }
 }
 
-/// The first reading of Spacer's invariant that symex's re-check confirms, with the queries it took.
+/// The first reading of Spacer's invariant that symex's re-check confirms, with the queries of its check.
 fn first_that_holds(
     c: &clauses::Clauses,
     readings: Vec<Term>,
     shared: &Rc<RefCell<Shared>>,
 ) -> Result<(Term, u64), String> {
-    let mut queries = 0;
     let mut why = String::from("Spacer gave no invariant");
     for inv in readings {
         match recheck::recheck(c, &inv, shared) {
-            Ok(q) => return Ok((inv, queries + q)),
+            Ok(q) => return Ok((inv, q)),
             Err(w) => why = w,
         }
-        queries += 1;
     }
     Err(why)
 }

@@ -38,12 +38,17 @@ pub fn decide(
         joins: 0,
         steps: 0,
         induction: None,
+        invariants: Vec::new(),
     };
     match symex_chc::prove(prog, opts, &cls, ctx, budget) {
         Answer::Safe {
             invariants,
             queries,
-        } => Ok((report(Verdict::True, queries), invariants)),
+        } => {
+            let mut r = report(Verdict::True, queries);
+            r.invariants = for_witness(&invariants);
+            Ok((r, invariants))
+        }
         Answer::Unknown(why) => Ok((
             report(Verdict::Unknown(format!("chc: {why}")), 0),
             Vec::new(),
@@ -115,10 +120,23 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         timeout: Some(job.budget),
     };
     match symex_chc::prove(&prog, &opts, &cls, ctx, budget) {
-        Answer::Safe { .. } => A::True,
+        Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),
         Answer::Unsafe { .. } => A::Unknown(vec![
             "chc: Spacer derives a violation (BMC looks for its inputs)".into(),
         ]),
         Answer::Unknown(why) => A::Unknown(vec![format!("chc: {why}")]),
     }
+}
+
+/// The invariants as the correctness witness writes them (those with at least one conjunct in C).
+fn for_witness(invariants: &[LoopInvariant]) -> Vec<symex_engine::LoopInvariant> {
+    invariants
+        .iter()
+        .filter(|i| !i.c_conjuncts.is_empty())
+        .map(|i| symex_engine::LoopInvariant {
+            function: i.function.clone(),
+            line: i.line,
+            expression: i.c_expression(),
+        })
+        .collect()
 }
