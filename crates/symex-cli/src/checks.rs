@@ -20,6 +20,10 @@ pub struct CheckArgs {
     /// (without it the environment is empty). Replay a test with the same environment.
     #[arg(long)]
     pub env: bool,
+    /// Report every UBSan check compiled into the program (`-fsanitize=...`) as KLEE's UBSan runtime
+    /// does: unsigned overflow, any shift and division check too (KLEE's flag of the same name).
+    #[arg(long)]
+    pub ubsan_runtime: bool,
 }
 
 impl CheckArgs {
@@ -31,6 +35,7 @@ impl CheckArgs {
             symbolic_argc: false,
             silent_klee_assume: self.silent_klee_assume,
             host_environment: self.env,
+            ubsan_runtime: self.ubsan_runtime,
             ..Checks::default()
         }
     }

@@ -154,6 +154,7 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             symbolic_argc: test.inputs.first().is_some_and(|i| i.name == ARGC_INPUT),
             silent_klee_assume: args.checks.silent_klee_assume,
             host_environment: args.checks.env,
+            ubsan_runtime: args.checks.ubsan_runtime,
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(crate::limits::left),

@@ -141,6 +141,61 @@ pub struct Task<'a> {
     pub violation_function: &'a str,
 }
 
+/// A GraphML 1.0 witness up to its entry node `N0`: the XML declaration, the keys (the graph data every
+/// witness has, `entry`, then `extra_keys` as (name, for, type)), and the graph data of `program`.
+pub(crate) fn graphml_opening(
+    witness_type: &str,
+    program: &Path,
+    spec: &str,
+    data_model: DataModel,
+    extra_keys: &[(&str, &str, &str)],
+) -> Result<String, String> {
+    let hash = program_hash(program)?;
+    let arch = match data_model {
+        DataModel::Ilp32 => "32bit",
+        DataModel::Lp64 => "64bit",
+    };
+    let graph_data = [
+        ("witness-type", witness_type.to_string()),
+        ("sourcecodelang", "C".to_string()),
+        ("producer", format!("symex {}", env!("CARGO_PKG_VERSION"))),
+        ("specification", spec.to_string()),
+        ("programfile", program.display().to_string()),
+        ("programhash", hash),
+        ("architecture", arch.to_string()),
+        ("creationtime", creation_time()),
+    ];
+    let mut g = String::new();
+    g.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    g.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
+    let keys = graph_data
+        .iter()
+        .map(|(k, _)| (*k, "graph", "string"))
+        .chain([("entry", "node", "boolean")])
+        .chain(extra_keys.iter().copied());
+    for (name, on, ty) in keys {
+        let _ = writeln!(
+            g,
+            " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{name}\"/>"
+        );
+    }
+    g.push_str(" <graph edgedefault=\"directed\">\n");
+    for (k, v) in &graph_data {
+        let _ = writeln!(g, "  <data key=\"{k}\">{}</data>", xml_escape(v));
+    }
+    g.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    Ok(g)
+}
+
+/// A serde_yaml mapping of `pairs`, in order.
+pub(crate) fn yaml_map(pairs: Vec<(&str, serde_yaml::Value)>) -> serde_yaml::Value {
+    let mut m = serde_yaml::Mapping::new();
+    for (k, v) in pairs {
+        m.insert(serde_yaml::Value::from(k), v);
+    }
+    serde_yaml::Value::Mapping(m)
+}
+
 /// The GraphML violation witness of the run of `test` on `prog`. `Err` when the replay does not end in
 /// the violation (no witness is better than one that leads elsewhere).
 pub fn graphml(
@@ -151,53 +206,19 @@ pub fn graphml(
     task: &Task<'_>,
 ) -> Result<String, String> {
     let calls = violation_calls(prog, test, entry, checks)?;
-    let hash = program_hash(task.program)?;
-    let arch = match task.data_model {
-        DataModel::Ilp32 => "32bit",
-        DataModel::Lp64 => "64bit",
-    };
-    let mut g = String::new();
-    g.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-    g.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
-    let keys = [
-        ("witness-type", "graph", "string"),
-        ("sourcecodelang", "graph", "string"),
-        ("producer", "graph", "string"),
-        ("specification", "graph", "string"),
-        ("programfile", "graph", "string"),
-        ("programhash", "graph", "string"),
-        ("architecture", "graph", "string"),
-        ("creationtime", "graph", "string"),
-        ("entry", "node", "boolean"),
-        ("violation", "node", "boolean"),
-        ("startline", "edge", "int"),
-        ("assumption", "edge", "string"),
-        ("assumption.scope", "edge", "string"),
-        ("assumption.resultfunction", "edge", "string"),
-    ];
-    for (name, on, ty) in keys {
-        let _ = writeln!(
-            g,
-            " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{name}\"/>"
-        );
-    }
-    g.push_str(" <graph edgedefault=\"directed\">\n");
-    let data = |k: &str, v: &str| format!("  <data key=\"{k}\">{}</data>\n", xml_escape(v));
-    g.push_str(&data("witness-type", "violation_witness"));
-    g.push_str(&data("sourcecodelang", "C"));
-    g.push_str(&data(
-        "producer",
-        &format!("symex {}", env!("CARGO_PKG_VERSION")),
-    ));
-    g.push_str(&data(
-        "specification",
+    let mut g = graphml_opening(
+        "violation_witness",
+        task.program,
         &specification(task.property, task.subproperty),
-    ));
-    g.push_str(&data("programfile", &task.program.display().to_string()));
-    g.push_str(&data("programhash", &hash));
-    g.push_str(&data("architecture", arch));
-    g.push_str(&data("creationtime", &creation_time()));
-    g.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+        task.data_model,
+        &[
+            ("violation", "node", "boolean"),
+            ("startline", "edge", "int"),
+            ("assumption", "edge", "string"),
+            ("assumption.scope", "edge", "string"),
+            ("assumption.resultfunction", "edge", "string"),
+        ],
+    )?;
     for (i, c) in calls.iter().enumerate() {
         let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
         let _ = write!(
@@ -250,7 +271,7 @@ pub fn yaml(
     checks: Checks,
     task: &Task<'_>,
 ) -> Result<String, String> {
-    use serde_yaml::{Mapping, Value};
+    use serde_yaml::Value;
     let calls = violation_calls(prog, test, entry, checks)?;
     let hash = program_hash(task.program)?;
     let file = task.program.display().to_string();
@@ -258,13 +279,7 @@ pub fn yaml(
         .program
         .file_name()
         .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
-    let map = |pairs: Vec<(&str, Value)>| -> Value {
-        let mut m = Mapping::new();
-        for (k, v) in pairs {
-            m.insert(Value::from(k), v);
-        }
-        Value::Mapping(m)
-    };
+    let map = yaml_map;
     let location = |line: u32, column: u32, function: &str| {
         let mut pairs = vec![
             ("file_name", Value::from(file_name.as_str())),
@@ -338,13 +353,7 @@ pub(crate) fn yaml_metadata(
     uuid: &str,
 ) -> serde_yaml::Value {
     use serde_yaml::{Mapping, Value};
-    let map = |pairs: Vec<(&str, Value)>| -> Value {
-        let mut m = Mapping::new();
-        for (k, v) in pairs {
-            m.insert(Value::from(k), v);
-        }
-        Value::Mapping(m)
-    };
+    let map = yaml_map;
     let data_model = match data_model {
         DataModel::Ilp32 => "ILP32",
         DataModel::Lp64 => "LP64",

@@ -6,7 +6,9 @@
 
 use crate::check::DataModel;
 use crate::property::Property;
-use crate::witness::{creation_time, program_hash, specification, uuid_of, yaml_metadata};
+use crate::witness::{
+    creation_time, graphml_opening, program_hash, specification, uuid_of, yaml_map, yaml_metadata,
+};
 use std::fmt::Write as _;
 use std::path::Path;
 use symex_engine::LoopInvariant;
@@ -23,7 +25,7 @@ pub fn invariant_set(
     task: &Proven<'_>,
     invariants: &[LoopInvariant],
 ) -> Result<(String, Vec<String>), String> {
-    use serde_yaml::{Mapping, Value};
+    use serde_yaml::Value;
     let text = std::fs::read_to_string(task.program)
         .map_err(|e| format!("{}: {e}", task.program.display()))?;
     let lines: Vec<&str> = text.lines().collect();
@@ -33,13 +35,7 @@ pub fn invariant_set(
         .program
         .file_name()
         .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
-    let map = |pairs: Vec<(&str, Value)>| -> Value {
-        let mut m = Mapping::new();
-        for (k, v) in pairs {
-            m.insert(Value::from(k), v);
-        }
-        Value::Mapping(m)
-    };
+    let map = yaml_map;
     let mut content = Vec::new();
     let mut left_out = Vec::new();
     for inv in invariants {
@@ -116,52 +112,13 @@ fn loop_keyword_column(line: &str) -> Option<u32> {
 /// A GraphML 1.0 correctness witness: the program's entry, with no invariants (the trivial automaton
 /// the format allows: the validator proves the program on its own).
 pub fn graphml(task: &Proven<'_>) -> Result<String, String> {
-    let hash = program_hash(task.program)?;
-    let arch = match task.data_model {
-        DataModel::Ilp32 => "32bit",
-        DataModel::Lp64 => "64bit",
-    };
-    let esc = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
-    let mut g = String::new();
-    g.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
-    g.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
-    let keys = [
-        ("witness-type", "graph", "string"),
-        ("sourcecodelang", "graph", "string"),
-        ("producer", "graph", "string"),
-        ("specification", "graph", "string"),
-        ("programfile", "graph", "string"),
-        ("programhash", "graph", "string"),
-        ("architecture", "graph", "string"),
-        ("creationtime", "graph", "string"),
-        ("entry", "node", "boolean"),
-    ];
-    for (name, on, ty) in keys {
-        let _ = writeln!(
-            g,
-            " <key attr.name=\"{name}\" attr.type=\"{ty}\" for=\"{on}\" id=\"{name}\"/>"
-        );
-    }
-    g.push_str(" <graph edgedefault=\"directed\">\n");
-    let graph_data = [
-        ("witness-type", "correctness_witness".to_string()),
-        ("sourcecodelang", "C".to_string()),
-        ("producer", format!("symex {}", env!("CARGO_PKG_VERSION"))),
-        ("specification", specification(task.property, None)),
-        ("programfile", task.program.display().to_string()),
-        ("programhash", hash),
-        ("architecture", arch.to_string()),
-        ("creationtime", creation_time()),
-    ];
-    for (k, v) in graph_data {
-        let _ = writeln!(g, "  <data key=\"{k}\">{}</data>", esc(&v));
-    }
-    g.push_str("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n");
+    let mut g = graphml_opening(
+        "correctness_witness",
+        task.program,
+        &specification(task.property, None),
+        task.data_model,
+        &[],
+    )?;
     g.push_str(" </graph>\n</graphml>\n");
     Ok(g)
 }

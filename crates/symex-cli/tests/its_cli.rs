@@ -92,7 +92,7 @@ fn out_of_time_is_maybe_with_reason_timeout() {
     }
     // `--timeout` is the same budget; a sufficient one changes nothing.
     let out = symex()
-        .args(["its", "--quiet", "--timeout", "60"])
+        .args(["its", "--quiet", "--timeout", "600"])
         .arg(&f)
         .output()
         .unwrap();

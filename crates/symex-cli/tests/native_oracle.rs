@@ -176,3 +176,45 @@ fn every_ui_example_ends_natively_as_in_symex() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Programs written for KLEE (`#include <klee/klee.h>`, KLEE's intrinsics, the C library functions
+/// symex links in as C) build natively and every test `symex run` writes for them ends there as symex
+/// says.
+#[test]
+fn every_test_of_the_klee_examples_replays_natively() {
+    let dir = common::examples("klee");
+    let files: Vec<PathBuf> = ["libc_runtime.c", "printf_n.c", "set_forking.c", "atomics.c"]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    let out = tempfile::tempdir().unwrap();
+    let results = common::map_in_pairs(&files, |f| {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let o = common::symex()
+            .arg("run")
+            .arg(f)
+            .args(["--json", "--out"])
+            .arg(out.path().join(&name))
+            .output()
+            .unwrap();
+        let r: Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+        let tests: Vec<PathBuf> = r["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| PathBuf::from(t.as_str().unwrap()))
+            .collect();
+        assert!(!tests.is_empty(), "{name}: no tests");
+        tests
+            .iter()
+            .map(|t| verdict(&format!("{name} {}", t.display()), &native(f, t, &[])))
+            .collect::<Vec<_>>()
+    });
+    let failures: Vec<String> = results
+        .into_iter()
+        .flatten()
+        .filter_map(Result::err)
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

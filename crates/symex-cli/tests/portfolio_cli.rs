@@ -11,6 +11,10 @@ use symex_native::{BuildOptions, NativeBuild, RunOptions};
 
 mod common;
 
+/// The `--max-time` of a run whose verdict must come: only a guard against a hang, far above the
+/// seconds these examples take, so that the verdict does not depend on the machine's load.
+const BACKSTOP: &str = "600";
+
 fn example(name: &str) -> PathBuf {
     common::example("check", name)
 }
@@ -56,7 +60,7 @@ fn native_outcome_of_test(build: &NativeBuild, answer: &Value) -> String {
 fn a_loop_no_bound_covers_is_true_by_k_induction() {
     let dir = tempfile::tempdir().unwrap();
     let name = "portfolio_kind_true.c";
-    let v = check(dir.path(), name, &["--max-time", "60"]);
+    let v = check(dir.path(), name, &["--max-time", BACKSTOP]);
     assert_eq!(v["verdict"], "true", "{v}");
     assert_eq!(v["engine"], "bmc", "{v}");
     let v = check(dir.path(), name, &["--max-time", "3", "--no-bmc"]);
@@ -83,7 +87,7 @@ fn a_loop_no_bound_covers_is_true_by_k_induction() {
 fn an_error_beyond_every_bound_is_false_by_exploration() {
     let dir = tempfile::tempdir().unwrap();
     let name = "portfolio_deep_false.c";
-    let v = check(dir.path(), name, &["--max-time", "120"]);
+    let v = check(dir.path(), name, &["--max-time", BACKSTOP]);
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["engine"], "exploration", "{v}");
     assert_eq!(native_outcome_of_test(&native(name), &v), "reach-error");
@@ -106,7 +110,7 @@ fn an_error_beyond_every_bound_is_false_by_exploration() {
 fn merged_pointer_choices_are_false_by_bmc() {
     let dir = tempfile::tempdir().unwrap();
     let name = "portfolio_pointer_false.c";
-    let v = check(dir.path(), name, &["--max-time", "120"]);
+    let v = check(dir.path(), name, &["--max-time", BACKSTOP]);
     assert_eq!(v["verdict"], "false", "{v}");
     assert_eq!(v["engine"], "bmc", "{v}");
     let test = TestFile::load(Path::new(v["test"].as_str().unwrap())).unwrap();

@@ -17,6 +17,18 @@ fn example(name: &str) -> PathBuf {
 }
 
 /// The module `symex cost` analyses: promoted by mem2reg, input functions renamed.
+/// Z3's resource limit per query: the bounds found must not depend on the load.
+const RLIMIT: u32 = 5_000_000;
+
+/// Only a guard against a hang: the analysis ends by counts ([`count_not_time`]).
+const BACKSTOP: Duration = Duration::from_secs(600);
+
+/// Makes this thread's queries end by Z3's step count and the back end's retries by query
+/// counts, so a bound is found or not the same way on an idle and a loaded machine.
+fn count_not_time() {
+    symex_its::smt::set_rlimit(Some(RLIMIT));
+}
+
 fn load(path: &Path) -> Module {
     let m = symex_ir::load(path, &FrontendOptions::default().with_simplify()).expect("compiles");
     program::inputs_as_nondet(&m).0
@@ -28,10 +40,11 @@ fn bound_of(module: &Module, path: &Path, entry: &str) -> Found {
         .func(module.function_by_name(entry).expect("entry"))
         .params
         .len();
+    count_not_time();
     let opts = Options {
         sem: Semantics::default(),
         entry: entry.into(),
-        max_time: Duration::from_secs(60),
+        max_time: BACKSTOP,
         param_names: program::parameter_names(&src, entry, n),
     };
     let r = analyse(module, &opts);
@@ -133,10 +146,11 @@ fn an_overflow_ends_the_run_and_the_bound_counts_it_up_to_there() {
     let path = example("sum.c");
     let module = load(&path);
     let src = std::fs::read_to_string(&path).expect("source");
+    count_not_time();
     let opts = Options {
         sem: Semantics::default(),
         entry: "sum".into(),
-        max_time: Duration::from_secs(60),
+        max_time: BACKSTOP,
         param_names: program::parameter_names(&src, "sum", 1),
     };
     let r = analyse(&module, &opts);

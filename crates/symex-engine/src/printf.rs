@@ -1,5 +1,5 @@
 //! `printf` formatting as glibc does it, for the conversions symex supports:
-//! `%d %i %u %x %X %o %c %s %p %%` with flags `- 0 + space #`, width and precision (numbers or `*`) and
+//! `%d %i %u %x %X %o %c %s %p %n %%` with flags `- 0 + space #`, width and precision (numbers or `*`) and
 //! length modifiers `hh h l ll j z t`. The arguments come from a callback so the same code serves any domain.
 
 /// What a conversion needs from the next argument.
@@ -16,6 +16,9 @@ pub enum ArgNeed {
     /// The string a `%s` argument points to, at most this many bytes of it when a precision is given
     /// (the array then needs no NUL: C11 7.21.6.1p8).
     Str(Option<usize>),
+    /// `%n`: the count of bytes written so far is stored through the next argument, an integer of
+    /// `bits` bits as the length modifier says (C11 7.21.6.1p8).
+    Written { so_far: usize, bits: u32 },
 }
 
 /// The value of an argument.
@@ -236,6 +239,14 @@ pub fn format<E>(
                     s.truncate(p);
                 }
                 s
+            }
+            Some(b'n') => {
+                next(ArgNeed::Written {
+                    so_far: out.len(),
+                    bits: spec.bits,
+                })
+                .map_err(FormatError::Arg)?;
+                continue;
             }
             Some(b'p') => {
                 spec.zero = false;

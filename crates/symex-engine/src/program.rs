@@ -50,10 +50,19 @@ impl Program {
             .iter()
             .map(|f| {
                 let mut names = Vec::new();
+                let vars = f.body.as_ref().map_or(&[][..], |b| &b.local_names[..]);
                 for b in f.body.iter().flat_map(|b| &b.blocks) {
                     for (inst, loc) in b.insts.iter().zip(&b.locs) {
                         if let Inst::Alloca { dst, .. } = inst {
-                            let name = if loc.is_known() {
+                            // The variable's name where the debug information gives it (KLEE's
+                            // users read `main:buf`), else the line, else the IR slot.
+                            let var = vars
+                                .binary_search_by_key(dst, |(s, _)| *s)
+                                .ok()
+                                .map(|i| &vars[i].1);
+                            let name = if let Some(var) = var {
+                                format!("{}:{var}", f.name)
+                            } else if loc.is_known() {
                                 format!("{}:{}", f.name, loc.line)
                             } else {
                                 format!("{}:%{}", f.name, dst.0)

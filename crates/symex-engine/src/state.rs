@@ -30,6 +30,10 @@ pub struct Checks {
     /// `main`'s `envp` and `getenv` see symex's own environment, as a KLEE run's program sees KLEE's
     /// (`--env`); otherwise the environment is empty.
     pub host_environment: bool,
+    /// Every UBSan check compiled into the program is reported as KLEE's UBSan runtime reports it
+    /// (KLEE's `--ubsan-runtime`): unsigned overflow and any shift or division check too, not only
+    /// signed overflow.
+    pub ubsan_runtime: bool,
 }
 
 /// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].

@@ -3,7 +3,6 @@
 //! `symex run`'s set of block sequences.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use symex_engine::{BugKind, End, Program};
 use symex_explore::trace::Trace;
 use symex_explore::{Control, Explorer, Limits, Options, SearcherKind, SolverCtx};
@@ -88,8 +87,9 @@ fn run_traces(prog: &Program, stdin: usize) -> (Vec<Trace>, bool) {
     let opts = Options {
         searcher: SearcherKind::Dfs,
         stdin,
+        // A count, not a clock: the exploration is complete or not whatever the load.
         limits: Limits {
-            max_time: Some(Duration::from_secs(60)),
+            max_instructions: Some(10_000_000),
             ..Limits::default()
         },
         ..Options::default()

@@ -56,7 +56,7 @@ impl FrontendOptions {
         self
     }
 
-    fn clang(&self) -> &str {
+    pub(crate) fn clang(&self) -> &str {
         self.clang.as_deref().unwrap_or("clang-14")
     }
 
@@ -133,7 +133,12 @@ impl Drop for ScratchDir {
     }
 }
 
-fn run_tool(tool: &str, args: &[String], input: &Path, deadline: Option<Instant>) -> Result<()> {
+pub(crate) fn run_tool(
+    tool: &str,
+    args: &[String],
+    input: &Path,
+    deadline: Option<Instant>,
+) -> Result<()> {
     let mut child = Command::new(tool)
         .args(args)
         .stdout(Stdio::null())
@@ -143,7 +148,7 @@ fn run_tool(tool: &str, args: &[String], input: &Path, deadline: Option<Instant>
             tool: tool.to_owned(),
             message: format!(
                 "cannot run it ({e}); install it with `apt-get install -y {}`",
-                if tool.starts_with("opt") {
+                if tool.starts_with("opt") || tool.starts_with("llvm-") {
                     "llvm-14"
                 } else {
                     "clang-14"

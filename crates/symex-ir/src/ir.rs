@@ -306,6 +306,10 @@ pub struct Body {
     pub num_slots: u32,
     /// The type of every slot (`slot_types.len() == num_slots`).
     pub slot_types: Vec<TypeId>,
+    /// The source variable of each stack object the debug information names (`llvm.dbg.declare`, so
+    /// also in bitcode whose value names were discarded), by the slot of its `alloca`, sorted by slot;
+    /// what messages name objects by.
+    pub local_names: Vec<(Slot, String)>,
     /// The source variables among the allocas, where their LLVM names identify them unambiguously
     /// (see [`crate::locals`]).
     pub locals: Vec<LocalVar>,

@@ -15,6 +15,7 @@ mod llvm_facts;
 pub mod locals;
 mod lower;
 mod print;
+pub mod runtime;
 pub mod uses;
 mod verifier_decls;
 
@@ -39,6 +40,9 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Module, FrontendError
     if kind == InputKind::C {
         ir_path = scratch.path("input.bc");
         driver::compile_c(path, &ir_path, opts)?;
+    }
+    if let Some(linked) = runtime::link_if_named(&ir_path, &scratch, opts)? {
+        ir_path = linked;
     }
     if let Some(passes) = &opts.passes {
         let out = scratch.path("opt.bc");

@@ -38,6 +38,8 @@ pub(crate) struct LlvmFacts {
     /// The wide constants inside each global's initializer in element order (one entry per
     /// occurrence), by global name.
     pub wide_in_global: FxHashMap<String, Vec<(u32, u128)>>,
+    /// The source variable each `alloca` holds (`llvm.dbg.declare`), by function name and position.
+    pub var_names: FxHashMap<String, FxHashMap<InstKey, String>>,
     /// Module-wide fallback: (width, low 64 bits) → full value, when that is unique.
     wide: FxHashMap<(u32, u64), u128>,
     /// (width, low 64 bits) pairs shared by several distinct wide constants of the module.
@@ -113,10 +115,22 @@ impl LlvmFacts {
             let name = value_name(func);
             let mut block = LLVMGetFirstBasicBlock(func);
             let mut b = 0u32;
+            let mut allocas: FxHashMap<usize, InstKey> = FxHashMap::default();
             while !block.is_null() {
                 let mut inst = LLVMGetFirstInstruction(block);
                 let mut i = 0u32;
                 while !inst.is_null() {
+                    if !LLVMIsAAllocaInst(inst).is_null() {
+                        allocas.insert(inst as usize, (b, i));
+                    }
+                    if let Some((alloca, var)) = declared_variable(inst) {
+                        if let Some(&key) = allocas.get(&(alloca as usize)) {
+                            self.var_names
+                                .entry(name.clone())
+                                .or_default()
+                                .insert(key, var);
+                        }
+                    }
                     let flags = arith_flags(inst);
                     if flags != ArithFlags::NONE {
                         self.flags
@@ -164,6 +178,40 @@ unsafe fn value_name(v: LLVMValueRef) -> String {
         return String::new();
     }
     String::from_utf8_lossy(std::slice::from_raw_parts(ptr as *const u8, len)).into_owned()
+}
+
+/// For a call of `llvm.dbg.declare(metadata ptr %a, metadata !DILocalVariable(name: "x", ...), ...)`:
+/// the alloca `%a` and the variable's name `x` (a `DIVariable`'s operand 1 is its name).
+unsafe fn declared_variable(inst: LLVMValueRef) -> Option<(LLVMValueRef, String)> {
+    if LLVMIsACallInst(inst).is_null() || LLVMGetNumOperands(inst) < 3 {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(inst);
+    if callee.is_null() || value_name(callee) != "llvm.dbg.declare" {
+        return None;
+    }
+    let (addr, var) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
+    if addr.is_null() || var.is_null() || LLVMIsAMDNode(var).is_null() {
+        return None;
+    }
+    // A `ValueAsMetadata` reports its value as its one operand.
+    if LLVMGetMDNodeNumOperands(addr) != 1 || LLVMGetMDNodeNumOperands(var) < 2 {
+        return None;
+    }
+    let mut value = std::ptr::null_mut();
+    LLVMGetMDNodeOperands(addr, &mut value);
+    let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(var) as usize];
+    LLVMGetMDNodeOperands(var, ops.as_mut_ptr());
+    if value.is_null() || ops[1].is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let ptr = LLVMGetMDString(ops[1], &mut len);
+    if ptr.is_null() || len == 0 {
+        return None;
+    }
+    let name = std::slice::from_raw_parts(ptr as *const u8, len as usize);
+    Some((value, String::from_utf8_lossy(name).into_owned()))
 }
 
 unsafe fn arith_flags(inst: LLVMValueRef) -> ArithFlags {

@@ -28,7 +28,7 @@ use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
 use crate::scc_size;
 use crate::size_graph::{self, Rvg};
-use crate::termination::{self, Limits, SccProof, Termination};
+use crate::termination::{self, retry_budget, Limits, SccProof, Termination};
 use crate::twn::{self, TwnLoop};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -125,16 +125,44 @@ fn infer_opts(
 /// indices refer to.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
+    let asked = crate::smt::queries();
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
     let first_took = started.elapsed();
+    let first_asked = crate::smt::queries() - asked;
     if rank(&first) == 2 {
         return (its.clone(), first);
     }
-    // The retries get about twice the time of the first attempt (at least a second or
-    // two): on large systems that no refinement helps, the answer stays quick.
+    let mut best = refine_and_infer(its, limits, first_took, first_asked, first);
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        // Then with the graph's sizes, on the ITS as given.
+        let c = infer_with(its, limits, true);
+        if rank(&c) > rank(&best.1) {
+            best = (its.clone(), c);
+        }
+    }
+    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        best = last_resorts(its, limits, first_took, first_asked, best);
+    }
+    best
+}
+
+/// The refinements of [`infer_refining`] after a `first` answer without a polynomial bound
+/// that took `first_took` and asked `first_asked` queries: partial evaluation, unfolding,
+/// merged exits, each kept when it ranks better. The retries get about twice the time of
+/// the first attempt (at least a second or two; under a resource limit about twice its
+/// queries, [`retry_budget`]): on large systems that no refinement helps, the answer stays
+/// quick.
+fn refine_and_infer(
+    its: &Its,
+    limits: &Limits,
+    first_took: Duration,
+    first_asked: u64,
+    first: Result<Complexity, String>,
+) -> (Its, Result<Complexity, String>) {
     let mut retry = limits.for_retry(first_took);
+    let mut budget = retry_budget(first_asked);
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
@@ -155,6 +183,8 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {
                 retry.deadline = limits.for_retry(first_took).deadline;
+                drop(budget.take());
+                budget = retry_budget(first_asked);
                 crate::preprocess::refine_merged(its, retry.query_timeout)
             }
             _ => None,
@@ -169,16 +199,6 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
             }
         }
     }
-    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
-        // Then with the graph's sizes, on the ITS as given.
-        let c = infer_with(its, limits, true);
-        if rank(&c) > rank(&best.1) {
-            best = (its.clone(), c);
-        }
-    }
-    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
-        best = last_resorts(its, limits, first_took, best);
-    }
     best
 }
 
@@ -191,10 +211,12 @@ fn last_resorts(
     its: &Its,
     limits: &Limits,
     first_took: Duration,
+    first_asked: u64,
     mut best: (Its, Result<Complexity, String>),
 ) -> (Its, Result<Complexity, String>) {
     let limits_now = || limits.for_retry(first_took);
     let last = limits_now();
+    let budget = retry_budget(first_asked);
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
             let c = infer_with(&refined, &last, false);
@@ -203,7 +225,9 @@ fn last_resorts(
             }
         }
     }
+    drop(budget);
     if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+        let _budget = retry_budget(first_asked);
         let c = infer_opts(its, &limits_now(), true, true);
         if rank(&c) > rank(&best.1) {
             best = (its.clone(), c);

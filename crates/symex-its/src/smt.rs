@@ -93,6 +93,54 @@ pub fn out_of_time() -> bool {
     deadline().is_some_and(|d| Instant::now() >= d)
 }
 
+thread_local! {
+    /// The solver queries this thread has asked through [`solver`].
+    static QUERIES: Cell<u64> = const { Cell::new(0) };
+    /// The count of [`QUERIES`] at which the innermost [`with_query_budget`] ends.
+    static QUERY_CAP: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// The solver queries this thread has asked so far (a deterministic measure of work).
+pub fn queries() -> u64 {
+    QUERIES.with(Cell::get)
+}
+
+/// At most `budget` more solver queries on this thread while the returned guard lives (inside
+/// an enclosing budget, the smaller one holds): past it every query answers unknown and
+/// [`out_of_budget`] holds. The count-based counterpart of a retry's time budget, so a retry
+/// under a resource limit ends after the same work on an idle and a loaded machine.
+pub fn query_budget(budget: u64) -> QueryBudget {
+    let outer = QUERY_CAP.with(Cell::get);
+    let cap = queries().saturating_add(budget);
+    QUERY_CAP.with(|c| c.set(Some(outer.map_or(cap, |o| o.min(cap)))));
+    QueryBudget { outer }
+}
+
+/// A query budget ([`query_budget`]); dropping it restores the enclosing one.
+#[must_use = "the budget ends when this guard is dropped"]
+pub struct QueryBudget {
+    outer: Option<u64>,
+}
+
+impl Drop for QueryBudget {
+    fn drop(&mut self) {
+        QUERY_CAP.with(|c| c.set(self.outer));
+    }
+}
+
+/// Whether the innermost [`with_query_budget`] is spent.
+fn queries_spent() -> bool {
+    QUERY_CAP
+        .with(Cell::get)
+        .is_some_and(|cap| queries() >= cap)
+}
+
+/// Whether this thread's work should stop: its deadline has passed or its query budget is
+/// spent.
+pub fn out_of_budget() -> bool {
+    out_of_time() || queries_spent()
+}
+
 /// A solver for the provers: Z3 with a per-call time limit clipped to the thread's
 /// deadline ([`set_deadline`]), no caches (every query of a proof is new). Under a resource
 /// limit ([`rlimit`]) `timeout` is not used: only the limit and the deadline end a query.
@@ -130,10 +178,13 @@ impl Solver for Clipped {
     fn check(&mut self, constraints: &[Term]) -> SatResult {
         let started = Instant::now();
         let left = deadline().map(|d| d.saturating_duration_since(started));
+        let spent = queries_spent();
+        QUERIES.with(|q| q.set(q.get() + 1));
         let result = match left {
             Some(left) if left.is_zero() => {
                 SatResult::Unknown(Unknown("time limit reached".into()))
             }
+            _ if spent => SatResult::Unknown(Unknown("query budget spent".into())),
             _ => {
                 let limit = left.map_or(self.timeout, |l| l.min(self.timeout));
                 if limit != self.applied {
@@ -174,5 +225,29 @@ mod tests {
         assert!(matches!(s.check(&pc), SatResult::Sat(_)));
         set_deadline(None);
         assert_eq!(s.is_sat(&[x.ile(&Term::int(2)), pc[0].clone()]), Ok(false));
+    }
+
+    #[test]
+    fn queries_end_at_the_query_budget_and_the_enclosing_budget_returns() {
+        let x = Term::var("x", Sort::Int);
+        let pc = [Term::int(3).ile(&x)];
+        let mut s = solver(Duration::from_secs(5));
+        let before = queries();
+        let outer = query_budget(3);
+        let inner = query_budget(10);
+        let mut answers: Vec<_> = (0..2).map(|_| s.check(&pc)).collect();
+        drop(inner);
+        assert!(!out_of_budget());
+        answers.extend((0..2).map(|_| s.check(&pc)));
+        assert!(out_of_budget());
+        drop(outer);
+        let sat = |r: &SatResult| matches!(r, SatResult::Sat(_));
+        assert_eq!(
+            answers.iter().map(sat).collect::<Vec<_>>(),
+            [true, true, true, false]
+        );
+        assert_eq!(queries() - before, 4);
+        assert!(!out_of_budget());
+        assert!(sat(&s.check(&pc)));
     }
 }

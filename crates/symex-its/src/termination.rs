@@ -88,6 +88,7 @@ impl Limits {
     /// machine's load.
     pub fn for_retry(&self, first_took: Duration) -> Limits {
         if crate::smt::rlimit().is_some() {
+            // The budget is counted instead ([`retry_budget`]).
             return self.clone();
         }
         let budget = first_took * 2 + Duration::from_secs(2);
@@ -96,6 +97,20 @@ impl Limits {
             deadline: self.deadline.min(Instant::now() + budget),
         }
     }
+}
+
+/// The solver queries a retry may ask beyond twice its first attempt's (the count-based
+/// form of [`Limits::for_retry`]'s two extra seconds).
+pub const RETRY_EXTRA_QUERIES: u64 = 1000;
+
+/// The budget of a retry after a first attempt that asked `first_queries` solver queries.
+/// Under a resource limit ([`crate::smt::rlimit`]) it may ask about twice as many plus
+/// [`RETRY_EXTRA_QUERIES`] (a retry's time budget, counted so that it does not depend on the
+/// load); otherwise `None`: the retry's limits from [`Limits::for_retry`] bound it.
+pub fn retry_budget(first_queries: u64) -> Option<crate::smt::QueryBudget> {
+    crate::smt::rlimit()
+        .is_some()
+        .then(|| crate::smt::query_budget(first_queries.saturating_mul(2) + RETRY_EXTRA_QUERIES))
 }
 
 /// Proves termination of `its` (already preprocessed).
@@ -138,7 +153,7 @@ fn prove_scc(
             .join(", ")
     };
     while !remaining.is_empty() {
-        if Instant::now() > limits.deadline {
+        if Instant::now() > limits.deadline || crate::smt::out_of_budget() {
             return Err("time limit reached".into());
         }
         // A function of the locations alone first: its runtime bound needs no size
@@ -361,24 +376,31 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
 /// same runs), then unfolded by the last transition ([`crate::preprocess::refine`]), within about twice the first attempt's time plus two seconds. Returns the
 /// ITS the proof's transition indices refer to.
 pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
-    let original = its;
     let started = Instant::now();
+    let asked = crate::smt::queries();
     let first = prove(its, limits);
     if matches!(first, Termination::Yes(_)) {
         return (its.clone(), first);
     }
     let retry = limits.for_retry(started.elapsed());
+    let _budget = retry_budget(crate::smt::queries() - asked);
+    prove_refined(its, &retry).unwrap_or((its.clone(), first))
+}
+
+/// The retries of [`prove_refining`] within `retry`; `None` when none proves termination.
+fn prove_refined(its: &Its, retry: &Limits) -> Option<(Its, Termination)> {
+    let original = its;
     // The relational invariants first (T2's `new_ex`: `A ≥ C + 1` bounds `A` where
     // `C ≥ 1`), and the refinements on top of them (`eric`'s `A ≥ B`).
     let related = crate::preprocess::add_relational_invariants(its, retry.query_timeout);
     let its = &related;
     if related != *original {
-        let second = prove(its, &retry);
+        let second = prove(its, retry);
         if matches!(second, Termination::Yes(_)) {
-            return (related, second);
+            return Some((related, second));
         }
     }
-    let sccs = unproved_sccs(its, &retry);
+    let sccs = unproved_sccs(its, retry);
     let refined = crate::preprocess::refine_by_partial_evaluation(
         its,
         &sccs,
@@ -386,24 +408,24 @@ pub fn prove_refining(its: &Its, limits: &Limits) -> (Its, Termination) {
         retry.deadline,
     );
     if let Some(refined) = refined {
-        let second = prove(&refined, &retry);
+        let second = prove(&refined, retry);
         if matches!(second, Termination::Yes(_)) {
-            return (refined, second);
+            return Some((refined, second));
         }
     }
     // Then unfolding by the last transition (as `complexity::infer_refining` does), of
     // the cycles alone: Flores-Montoya's `counterex1a` counts `y` up while `b = 0` and
     // down while `b ≠ 0`, and no step changes `b` — the two loops never follow each
     // other, but the loop head also has a dozen exits that would make the split too large.
-    if Instant::now() < retry.deadline {
+    if Instant::now() < retry.deadline && !crate::smt::out_of_budget() {
         if let Some(unfolded) =
             crate::preprocess::refine_with(&cycles_only(its), retry.query_timeout, CYCLE_PAIRS)
         {
-            let third = prove(&unfolded, &retry);
+            let third = prove(&unfolded, retry);
             if matches!(third, Termination::Yes(_)) {
-                return (unfolded, third);
+                return Some((unfolded, third));
             }
         }
     }
-    (original.clone(), first)
+    None
 }

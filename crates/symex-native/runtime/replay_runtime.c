@@ -222,3 +222,69 @@ int klee_range(int lo, int hi, const char *name) {
 
 #define SYMEX_NONDET(fn) \
     unsigned long long fn(void) { return symex_nondet(#fn); }
+
+/* KLEE's intrinsics as KLEE's own replay library (libkleeRuntest) gives them to a native run: the ends
+ * of a path are recorded as symex names them, questions about values get the concrete answer, and what
+ * only steers a symbolic search does nothing. Weak: a program's own definition wins. */
+__attribute__((weak)) void klee_assert_fail(const char *expr, const char *file, unsigned line,
+                                            const char *function) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "ASSERTION FAIL: %s", expr);
+    symex_end("assertion", 0, file, line, function, msg);
+    _exit(1);
+}
+
+__attribute__((weak)) void klee_abort(void) {
+    symex_end("abort", SYMEX_CALLER, 0, 0, 0, "klee_abort() called");
+    _exit(1);
+}
+
+__attribute__((weak)) void klee_report_error(const char *file, int line, const char *message,
+                                             const char *suffix) {
+    (void)suffix;
+    symex_end("reported", 0, file, (unsigned)line, 0, message);
+    _exit(1);
+}
+
+__attribute__((weak)) void klee_silent_exit(int status) { exit(status); }
+
+__attribute__((weak)) uintptr_t klee_choose(uintptr_t n) {
+    unsigned char b[sizeof(uintptr_t)];
+    uintptr_t x = 0;
+    symex_fill("klee_choose", b, sizeof b);
+    memcpy(&x, b, sizeof x);
+    symex_assume(x < n, SYMEX_CALLER);
+    return x;
+}
+
+__attribute__((weak)) unsigned klee_is_symbolic(uintptr_t n) { (void)n; return 0; }
+__attribute__((weak)) unsigned klee_is_replay(void) { return 1; }
+__attribute__((weak)) void klee_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
+__attribute__((weak)) void klee_posix_prefer_cex(void *object, uintptr_t condition) { (void)object; (void)condition; }
+__attribute__((weak)) long klee_get_valuel(long x) { return x; }
+__attribute__((weak)) long long klee_get_valuell(long long x) { return x; }
+__attribute__((weak)) int32_t klee_get_value_i32(int32_t x) { return x; }
+__attribute__((weak)) int64_t klee_get_value_i64(int64_t x) { return x; }
+
+/* Every byte is read, so that AddressSanitizer reports an access KLEE would report. */
+__attribute__((weak)) void klee_check_memory_access(const void *address, size_t size) {
+    const volatile unsigned char *p = address;
+    for (size_t i = 0; i < size; i++)
+        (void)p[i];
+}
+
+__attribute__((weak)) void klee_warning(const char *message) {
+    fprintf(stderr, "KLEE: WARNING: %s\n", message);
+}
+
+__attribute__((weak)) void klee_warning_once(const char *message) {
+    fprintf(stderr, "KLEE: WARNING ONCE: %s\n", message);
+}
+
+__attribute__((weak)) void klee_print_expr(const char *msg, ...) { fprintf(stderr, "%s\n", msg); }
+__attribute__((weak)) void klee_print_range(const char *name, int arg) { (void)name; (void)arg; }
+__attribute__((weak)) void klee_mark_global(void *object) { (void)object; }
+__attribute__((weak)) void klee_stack_trace(void) {}
+__attribute__((weak)) void klee_set_forking(unsigned enable) { (void)enable; }
+__attribute__((weak)) void klee_open_merge(void) {}
+__attribute__((weak)) void klee_close_merge(void) {}

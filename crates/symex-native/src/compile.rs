@@ -72,6 +72,8 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
     for d in &opts.include_dirs {
         cc.arg("-I").arg(d);
     }
+    // KLEE's header as symex ships it, last on the include path as in the symbolic build.
+    cc.arg("-idirafter").arg(klee_include(dir.path())?);
     for d in &opts.defines {
         cc.arg(format!("-D{d}"));
     }
@@ -132,6 +134,16 @@ pub fn build(source: &Path, opts: &BuildOptions) -> Result<NativeBuild, String> 
         source: source.to_path_buf(),
         m32,
     })
+}
+
+/// Writes `klee/klee.h` under `dir` and returns the folder to put on the include path.
+fn klee_include(dir: &Path) -> Result<PathBuf, String> {
+    let inc = dir.join("include");
+    let klee = inc.join("klee");
+    std::fs::create_dir_all(&klee)
+        .and_then(|()| std::fs::write(klee.join("klee.h"), symex_ir::driver::KLEE_HEADER))
+        .map_err(|e| format!("{}: cannot write klee/klee.h: {e}", klee.display()))?;
+    Ok(inc)
 }
 
 /// Makes the definitions of `names` in `object` weak, so that another definition wins at link time.

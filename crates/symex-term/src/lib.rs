@@ -127,6 +127,7 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         report.reason = Some(format!("`{}` has no body", opts.entry));
         return report;
     }
+    let asked = symex_its::smt::queries();
     let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
     let limited = prove(&mut ex, entry, deadline, query_timeout, &mut report);
     report.solver_queries = ex.kb.queries;
@@ -134,9 +135,16 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
     // programs the plain heads leave unproved. Only then: its extra general states cost
     // time on programs the plain SEG proves (trex03's three guards). With half the time left:
     // the search for a NO below runs to the deadline on a terminating program, and needs
-    // the other half on a non-terminating one.
+    // the other half on a non-terminating one. Under a resource limit its budget is counted
+    // instead, in queries (about twice the first attempt's), so that the answer does not
+    // depend on the load.
     if report.answer == Answer::Maybe && !limited && Instant::now() < deadline {
-        let half = Instant::now() + deadline.saturating_duration_since(Instant::now()) / 2;
+        let budget = termination::retry_budget(symex_its::smt::queries() - asked);
+        let half = if budget.is_some() {
+            deadline
+        } else {
+            Instant::now() + deadline.saturating_duration_since(Instant::now()) / 2
+        };
         let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
         ex.split_guards = true;
         let mut second = Report::maybe();

@@ -155,6 +155,9 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
             if Instant::now() > limits.deadline {
                 return Err(Stop::Limit("time limit reached".into()));
             }
+            if symex_its::smt::out_of_budget() {
+                return Err(Stop::Limit("query budget spent".into()));
+            }
             match ex.step(st) {
                 Outcome::Next(succs) => {
                     for s in succs {

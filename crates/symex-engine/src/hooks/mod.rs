@@ -142,6 +142,11 @@ pub enum Model {
     /// `check --property no-overflow` and `--check-overflow` compile with these checks. The text says
     /// which operation overflowed.
     SignedOverflowReport(&'static str),
+    /// A report of one of clang's other `-fsanitize=` checks (null, alignment, bounds, implicit
+    /// conversions, pointer overflow, ...), and, with KLEE's `--ubsan-runtime`, of every check: an error
+    /// of kind `reported` named as KLEE's UBSan runtime names it, with its error file's extension
+    /// (`ubsan::runtime_report`).
+    UbsanReport,
 }
 
 impl Model {
@@ -251,6 +256,7 @@ impl Model {
                     "__ubsan_handle_negate_overflow" => "signed negation overflows",
                     "__ubsan_handle_divrem_overflow" => "signed division overflows (MIN / -1)",
                     "__ubsan_handle_shift_out_of_bounds" => SHIFT_REPORT,
+                    h if ubsan::is_runtime_handler(h) => return Some(Model::UbsanReport),
                     _ => return None,
                 })
             }
@@ -350,7 +356,7 @@ pub(crate) fn call<D: Domain>(
         | M::KleeMarkGlobal
         | M::KleeStackTrace
         | M::KleeMergeIgnored => 0,
-        M::SignedOverflowReport(_) => 0,
+        M::SignedOverflowReport(_) | M::UbsanReport => 0,
     };
     if args.len() < need {
         let name = callee_name(prog, call);
@@ -390,6 +396,10 @@ pub(crate) fn call<D: Domain>(
         | M::Atoi => string::call(st, prog, model, call, args),
         M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
             process::call(st, prog, model, call, args)
+        }
+        M::UbsanReport => Err(ubsan::runtime_report(st, prog, call, args)),
+        M::SignedOverflowReport(_) if st.checks.ubsan_runtime => {
+            Err(ubsan::runtime_report(st, prog, call, args))
         }
         M::SignedOverflowReport(SHIFT_REPORT) => {
             let frame = st.frames.last().expect("a frame");

@@ -117,6 +117,16 @@ fn printf<D: Domain>(
                 }
                 Ok(ArgValue::Int(chosen))
             }
+            ArgNeed::Written { so_far, bits } => {
+                // The count so far, as `printf` returns it: symbolic fields count with their lengths.
+                let fixed = st.dom.constant(64, (so_far - printed_for_symbolic) as u128);
+                let mut count = st.dom.binop(BinOp::Add, 64, &fixed, &symbolic_len);
+                if bits < 64 {
+                    count = st.dom.cast(CastOp::Trunc, 64, bits, &count);
+                }
+                st.store_scalar(prog, v, &count, u64::from(bits / 8), bits)?;
+                Ok(ArgValue::Int(0))
+            }
             ArgNeed::Str(max) => st
                 .read_c_string_at_most(prog, v, max.map(|m| m as u64))
                 .map(ArgValue::Str),

@@ -368,6 +368,6 @@ fn allocate(v: &mut Verifier, state: &mut State, prefix: &str) -> Term {
     }
     state.pc.assume(terms::object_id(&o).eq(&k));
     v.next_oid += 1;
-    state.allocated.insert(o.clone());
+    state.allocated.insert(o.id());
     o
 }

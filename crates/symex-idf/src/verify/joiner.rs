@@ -109,7 +109,7 @@ pub fn exec_while(
 /// `state` with the chunks of `frame` (what the loop did not hand to its iterations) added back.
 fn with_frame(mut state: State, frame: &Heap) -> State {
     for c in frame.iter() {
-        let allocated = state.allocated.contains(c.recv());
+        let allocated = state.allocated.contains(&c.recv().id());
         state.heap.add(c.clone(), allocated);
     }
     state

@@ -144,7 +144,7 @@ fn add_field_chunk(v: &mut Verifier, mut state: State, chunk: Chunk, k: K<()>) -
     if let Chunk::Field { value, .. } = &chunk {
         state.note_reference(value);
     }
-    let allocated = state.allocated.contains(&recv);
+    let allocated = state.allocated.contains(&recv.id());
     for o in state.heap.receivers_like(&chunk, allocated) {
         state.pc.assume(recv.eq(&o).not());
     }

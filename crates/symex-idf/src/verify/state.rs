@@ -39,16 +39,22 @@ impl Chunk {
 /// A symbolic heap: a multiset of chunks, with the receivers of its field (and array
 /// elements) chunks indexed by field, so that separation facts and the `acc(e.f) * acc(e.f)`
 /// check need no scan of the heap (Figure 11 stays linear).
+///
+/// The indexes are keyed by term id (hash-consed terms never share an id, and ids are never
+/// reused): a persistent map of plain integers is copied on write without touching reference
+/// counts, which a state cloned at every rule (and changed after) would otherwise pay for
+/// with each of its nodes' entries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Heap {
     pub chunks: im::Vector<Chunk>,
-    /// Field → receiver → how many chunks.
-    receivers: im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
-    /// The same for receivers that are not objects allocated on the path: only they need
-    /// explicit disequalities (allocated objects differ by their allocation numbers).
-    unallocated: im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
-    /// Receiver → how many predicate chunks.
-    pred_receivers: im::HashMap<Term, usize>,
+    /// Field → receiver id → how many chunks.
+    receivers: im::HashMap<Arc<str>, im::HashMap<u64, usize>>,
+    /// The same for receivers that are not objects allocated on the path, with the receiver:
+    /// only they need explicit disequalities (allocated objects differ by their allocation
+    /// numbers).
+    unallocated: im::HashMap<Arc<str>, im::HashMap<u64, (Term, usize)>>,
+    /// Receiver id → how many predicate chunks.
+    pred_receivers: im::HashMap<u64, usize>,
 }
 
 /// The family a chunk's separation is about: its field, or the array elements.
@@ -63,17 +69,32 @@ fn family(c: &Chunk) -> Option<Arc<str>> {
 }
 
 fn count(
-    map: &mut im::HashMap<Arc<str>, im::HashMap<Term, usize>>,
+    map: &mut im::HashMap<Arc<str>, im::HashMap<u64, usize>>,
     f: &Arc<str>,
     t: &Term,
     delta: isize,
 ) {
     let inner = map.entry(f.clone()).or_default();
-    let n = inner.get(t).copied().unwrap_or(0) as isize + delta;
+    let n = inner.get(&t.id()).copied().unwrap_or(0) as isize + delta;
     if n <= 0 {
-        inner.remove(t);
+        inner.remove(&t.id());
     } else {
-        inner.insert(t.clone(), n as usize);
+        inner.insert(t.id(), n as usize);
+    }
+}
+
+fn count_unallocated(
+    map: &mut im::HashMap<Arc<str>, im::HashMap<u64, (Term, usize)>>,
+    f: &Arc<str>,
+    t: &Term,
+    delta: isize,
+) {
+    let inner = map.entry(f.clone()).or_default();
+    let n = inner.get(&t.id()).map_or(0, |e| e.1) as isize + delta;
+    if n <= 0 {
+        inner.remove(&t.id());
+    } else {
+        inner.insert(t.id(), (t.clone(), n as usize));
     }
 }
 
@@ -81,12 +102,12 @@ impl Heap {
     /// Adds a chunk; `allocated` tells whether its receiver is an object allocated on the path.
     pub fn add(&mut self, c: Chunk, allocated: bool) {
         if let Chunk::Pred { recv, .. } = &c {
-            *self.pred_receivers.entry(recv.clone()).or_insert(0) += 1;
+            *self.pred_receivers.entry(recv.id()).or_insert(0) += 1;
         }
         if let Some(f) = family(&c) {
             count(&mut self.receivers, &f, c.recv(), 1);
             if !allocated {
-                count(&mut self.unallocated, &f, c.recv(), 1);
+                count_unallocated(&mut self.unallocated, &f, c.recv(), 1);
             }
         }
         self.chunks.push_back(c);
@@ -95,12 +116,12 @@ impl Heap {
     pub fn remove(&mut self, index: usize) -> Chunk {
         let c = self.chunks.remove(index);
         if let Chunk::Pred { recv, .. } = &c {
-            match self.pred_receivers.get(recv).copied() {
+            match self.pred_receivers.get(&recv.id()).copied() {
                 Some(n) if n > 1 => {
-                    self.pred_receivers.insert(recv.clone(), n - 1);
+                    self.pred_receivers.insert(recv.id(), n - 1);
                 }
                 _ => {
-                    self.pred_receivers.remove(recv);
+                    self.pred_receivers.remove(&recv.id());
                 }
             }
         }
@@ -109,9 +130,9 @@ impl Heap {
             if self
                 .unallocated
                 .get(&f)
-                .is_some_and(|m| m.contains_key(c.recv()))
+                .is_some_and(|m| m.contains_key(&c.recv().id()))
             {
-                count(&mut self.unallocated, &f, c.recv(), -1);
+                count_unallocated(&mut self.unallocated, &f, c.recv(), -1);
             }
         }
         c
@@ -122,21 +143,30 @@ impl Heap {
         family(c).is_some_and(|f| {
             self.receivers
                 .get(&f)
-                .is_some_and(|m| m.contains_key(c.recv()))
+                .is_some_and(|m| m.contains_key(&c.recv().id()))
         })
     }
 
     /// The receivers of chunks of `c`'s family; only the unallocated ones if `unallocated_only`.
+    /// All of them are wanted only for a receiver not allocated on the path (a parameter's
+    /// chunk, produced from a contract): those are found by a scan of the heap.
     pub fn receivers_like(&self, c: &Chunk, unallocated_only: bool) -> Vec<Term> {
-        let map = if unallocated_only {
-            &self.unallocated
-        } else {
-            &self.receivers
+        let Some(f) = family(c) else {
+            return Vec::new();
         };
-        family(c)
-            .and_then(|f| map.get(&f))
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default()
+        if unallocated_only {
+            return self
+                .unallocated
+                .get(&f)
+                .map(|m| m.values().map(|(t, _)| t.clone()).collect())
+                .unwrap_or_default();
+        }
+        let mut seen = std::collections::HashSet::new();
+        self.chunks
+            .iter()
+            .filter(|d| family(d).as_ref() == Some(&f) && seen.insert(d.recv().id()))
+            .map(|d| d.recv().clone())
+            .collect()
     }
 
     /// Whether some chunk of `field` is in the heap.
@@ -146,7 +176,7 @@ impl Heap {
 
     /// How many predicate chunks have receiver `recv` (syntactically).
     pub fn preds_with_receiver(&self, recv: &Term) -> usize {
-        self.pred_receivers.get(recv).copied().unwrap_or(0)
+        self.pred_receivers.get(&recv.id()).copied().unwrap_or(0)
     }
 
     pub fn len(&self) -> usize {
@@ -169,7 +199,8 @@ impl Heap {
 #[derive(Clone, Debug, Default)]
 pub struct PathCondition {
     facts: im::Vector<Term>,
-    set: im::HashSet<Term>,
+    /// The ids of the facts (see [`Heap`] on why ids).
+    set: im::HashSet<u64>,
     /// The variables of each fact (term ids; [`GROUND`] for a fact without any).
     vars: im::Vector<Arc<[u64]>>,
     by_var: im::HashMap<u64, im::Vector<u32>>,
@@ -196,7 +227,7 @@ fn variables(t: &Term) -> Vec<u64> {
 
 impl PathCondition {
     pub fn assume(&mut self, fact: Term) {
-        if fact.is_true() || self.set.contains(&fact) {
+        if fact.is_true() || self.set.contains(&fact.id()) {
             return;
         }
         if let symex_expr::Op::And = fact.op() {
@@ -214,12 +245,12 @@ impl PathCondition {
             self.by_var.entry(*x).or_default().push_back(index);
         }
         self.vars.push_back(vars.into());
-        self.set.insert(fact.clone());
+        self.set.insert(fact.id());
         self.facts.push_back(fact);
     }
 
     pub fn contains(&self, fact: &Term) -> bool {
-        self.set.contains(fact)
+        self.set.contains(&fact.id())
     }
 
     pub fn facts(&self) -> &im::Vector<Term> {
@@ -274,7 +305,8 @@ pub struct State {
     pub returned: bool,
     /// Objects allocated on this path: each has a distinct `oid` in the path condition, so
     /// that no pairwise disequality among them needs stating (that would be quadratic).
-    pub allocated: im::HashSet<Term>,
+    /// By term id (see [`Heap`]).
+    pub allocated: im::HashSet<u64>,
     /// References that entered the state (the store, a produced chunk) since the last
     /// allocation and are not allocated objects: the next `new` states once for each that it
     /// was allocated before (`t = null ∨ oid(t) < k`), so that a fresh object is known to
@@ -296,7 +328,7 @@ impl State {
     pub fn note_reference(&mut self, t: &Term) {
         if t.sort() == super::terms::ref_sort()
             && *t != super::terms::null()
-            && !self.allocated.contains(t)
+            && !self.allocated.contains(&t.id())
         {
             self.undated.push_back(t.clone());
         }

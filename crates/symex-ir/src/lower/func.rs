@@ -67,6 +67,8 @@ impl FnLower<'_, '_> {
             .map(|(b, bb)| self.block_phis(b as u32, bb))
             .collect::<Result<Vec<_>>>()?;
         let mut blocks = Vec::with_capacity(f.basic_blocks.len());
+        let mut local_names = Vec::new();
+        let var_names = self.ctx.facts.var_names.get(self.fname);
         for (b, bb) in f.basic_blocks.iter().enumerate() {
             let mut insts = Vec::new();
             let mut locs = Vec::new();
@@ -79,6 +81,12 @@ impl FnLower<'_, '_> {
                 self.enter((b as u32, i as u32));
                 self.inst(inst, (b as u32, i as u32), &mut insts)
                     .map_err(|e| self.here(e, inst.get_debug_loc()))?;
+                if let (Some(Inst::Alloca { dst, .. }), Some(var)) = (
+                    insts.last().filter(|_| insts.len() > before),
+                    var_names.and_then(|v| v.get(&(b as u32, i as u32))),
+                ) {
+                    local_names.push((*dst, var.clone()));
+                }
                 locs.resize(locs.len() + insts.len() - before, loc);
             }
             let term_loc = self.ctx.loc(bb.term.get_debug_loc());
@@ -101,6 +109,10 @@ impl FnLower<'_, '_> {
             blocks,
             num_slots: self.slot_types.len() as u32,
             slot_types: std::mem::take(&mut self.slot_types),
+            local_names: {
+                local_names.sort_by_key(|&(s, _)| s);
+                local_names
+            },
             locals,
         })
     }

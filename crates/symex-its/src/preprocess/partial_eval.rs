@@ -306,7 +306,7 @@ impl Evaluator<'_> {
     }
 
     fn feasible(&mut self, guard: &[Atom]) -> Option<bool> {
-        if Instant::now() > self.deadline {
+        if Instant::now() > self.deadline || smt::out_of_budget() {
             return None;
         }
         let var = |v| smt::int_var("v", v);
@@ -318,7 +318,7 @@ impl Evaluator<'_> {
     /// The properties of `t`'s target that hold after `t` from version `(t.source, phi)`:
     /// `Some(None)` when `t` cannot be taken there, `None` past the deadline.
     fn post(&mut self, phi: &BTreeSet<usize>, t: &Transition) -> Option<Option<BTreeSet<usize>>> {
-        if Instant::now() > self.deadline {
+        if Instant::now() > self.deadline || smt::out_of_budget() {
             return None;
         }
         let var = |v| smt::int_var("v", v);
