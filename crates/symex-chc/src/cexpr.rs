@@ -64,6 +64,17 @@ fn boolean(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
         let w = a[i].width();
         Some(format!("(({}){})", signed(w)?, bits(&a[i], names)?))
     };
+    // Spacer's integer arithmetic, evaluated exactly in a width wider than C's: printed as `long
+    // long` when every value of both sides fits it, so that C computes the same numbers.
+    if a.len() == 2 && a[0].sort() != Sort::Bool && a[0].width() > 64 {
+        let (l, r) = (wide_int(&a[0], names)?, wide_int(&a[1], names)?);
+        return Some(match t.op() {
+            Op::Eq => format!("({l} == {r})"),
+            Op::BvSle => format!("({l} <= {r})"),
+            Op::BvSlt => format!("({l} < {r})"),
+            _ => return None,
+        });
+    }
     Some(match t.op() {
         Op::BoolConst(true) => "1".into(),
         Op::BoolConst(false) => "0".into(),
@@ -127,4 +138,98 @@ fn bits(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
         // Division by zero and shifts by the width or more are defined on bit-vectors, not in C.
         _ => return None,
     })
+}
+
+/// A term wider than 64 bits whose every subterm's value, read as a signed number, lies in `long
+/// long`'s range (by interval arithmetic over its variables' widths), as a `long long` expression:
+/// then C's signed arithmetic neither overflows nor differs from the term's. Otherwise `None`.
+fn wide_int(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
+    range(t)?;
+    let a = t.args();
+    let v = |i: usize| wide_int(&a[i], names);
+    let fold = |op: &str| -> Option<String> {
+        let parts: Option<Vec<String>> = (0..a.len()).map(v).collect();
+        Some(format!("({})", parts?.join(&format!(" {op} "))))
+    };
+    Some(match t.op() {
+        Op::BvConst { .. } => format!("{}LL", signed_value(t)?),
+        Op::ZeroExt(_) | Op::SignExt(_) => format!("((long long){})", narrow(t, names)?),
+        Op::BvAdd => fold("+")?,
+        Op::BvSub => fold("-")?,
+        Op::BvMul => fold("*")?,
+        Op::BvNeg => format!("(-{})", v(0)?),
+        _ => return None,
+    })
+}
+
+/// The extension of a variable of at most 32 bits: the variable read as its C type of that
+/// signedness (an `int`-sized or smaller value converts to `long long` exactly).
+fn narrow(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
+    let inner = &t.args()[0];
+    let w = inner.width();
+    if w > 32 {
+        return None;
+    }
+    let u = bits(inner, names)?;
+    Some(match t.op() {
+        Op::SignExt(_) => format!("(({}){u})", signed(w)?),
+        _ => u,
+    })
+}
+
+/// A wide constant's value as a signed number (two's complement in its width), when it fits `i64`.
+fn signed_value(t: &Term) -> Option<i64> {
+    let Op::BvConst { value, width } = t.op() else {
+        return None;
+    };
+    let shift = 128 - width;
+    let v = ((*value << shift) as i128) >> shift;
+    i64::try_from(v).ok()
+}
+
+/// The interval of a wide term's values (as signed numbers), when every subterm's lies in `i64`.
+fn range(t: &Term) -> Option<(i128, i128)> {
+    let a = t.args();
+    let fits = |(lo, hi): (i128, i128)| {
+        (lo >= i128::from(i64::MIN) && hi <= i128::from(i64::MAX)).then_some((lo, hi))
+    };
+    let r = match t.op() {
+        Op::BvConst { .. } => {
+            let v = i128::from(signed_value(t)?);
+            (v, v)
+        }
+        Op::ZeroExt(_) | Op::SignExt(_) => {
+            let w = a[0].width();
+            if w > 32 {
+                return None;
+            }
+            if matches!(t.op(), Op::ZeroExt(_)) {
+                (0, (1i128 << w) - 1)
+            } else {
+                (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+            }
+        }
+        Op::BvAdd | Op::BvSub | Op::BvMul => {
+            let mut acc = range(&a[0])?;
+            for b in &a[1..] {
+                let (l, h) = range(b)?;
+                acc = match t.op() {
+                    Op::BvAdd => (acc.0 + l, acc.1 + h),
+                    Op::BvSub => (acc.0 - h, acc.1 - l),
+                    _ => {
+                        let p = [acc.0 * l, acc.0 * h, acc.1 * l, acc.1 * h];
+                        (*p.iter().min()?, *p.iter().max()?)
+                    }
+                };
+                acc = fits(acc)?;
+            }
+            acc
+        }
+        Op::BvNeg => {
+            let (l, h) = range(&a[0])?;
+            (-h, -l)
+        }
+        _ => return None,
+    };
+    fits(r)
 }

@@ -49,9 +49,10 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
         p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
     }
     solver.set_params(&p);
-    // `SYMEX_CHC_DUMP=1`: the script on standard error, to rerun it with `z3 fp.engine=spacer`.
+    // `SYMEX_CHC_DUMP=1`: the script on standard error, to rerun it with `z3 fp.engine=spacer` (without
+    // the logic, Z3's command line would not use the Horn-clause engine).
     if std::env::var_os("SYMEX_CHC_DUMP").is_some() {
-        eprintln!("{script}");
+        eprintln!("(set-logic HORN)\n{script}(check-sat)");
     }
     solver.from_string(script);
     match solver.check() {
