@@ -51,21 +51,29 @@ echo 'COVER( init(main()), FQL(COVER EDGES(@BASICBLOCKENTRY)) )' > "$P/coverage-
 echo 'COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )' > "$P/coverage-error-call.prp"
 mkdir -p "$WORK/bin"
 ln -s "$(cd "$(dirname "$SYMEX")" && pwd)/$(basename "$SYMEX")" "$WORK/bin/symex"
-task_args=()
-for s in "${SETS[@]}"; do task_args+=(--tasks "$s"); done
 cd "$WORK"
 # One run at a time on one core: the machines are shared (the limits are the run's, not the competition's
-# 15 min; pass a larger TIMELIMIT to get closer to them).
-if ! PATH="$WORK/bin:$PATH" PYTHONPATH="$ROOT" "$VENV/bin/benchexec" \
-        --no-container --timelimit "$LIMIT" --memorylimit 4GB --limitCores 1 --numOfThreads 1 \
-        --no-compress-results -o "$WORK/results/" "${task_args[@]}" symex-svcomp.xml > "$WORK/benchexec.log" 2>&1; then
-    if grep -qiE "cgroup|permission|container" "$WORK/benchexec.log"; then
-        echo "skipped: benchexec cannot run here:"; tail -5 "$WORK/benchexec.log"
-        exit 0
+# 15 min; pass a larger TIMELIMIT to get closer to them). One BenchExec invocation per task set: within one,
+# BenchExec names a run's log RUNDEF.TASK.log, so a task in two sets (one per property) would overwrite
+# the log the check below reads.
+for s in "${SETS[@]}"; do
+    if ! PATH="$WORK/bin:$PATH" PYTHONPATH="$ROOT" "$VENV/bin/benchexec" \
+            --no-container --timelimit "$LIMIT" --memorylimit 4GB --limitCores 1 --numOfThreads 1 \
+            --no-compress-results -o "$WORK/results/$s/" --tasks "$s" symex-svcomp.xml >> "$WORK/benchexec.log" 2>&1; then
+        if grep -qiE "cgroup|permission|container" "$WORK/benchexec.log"; then
+            echo "skipped: benchexec cannot run here:"; tail -5 "$WORK/benchexec.log"
+            exit 0
+        fi
+        cat "$WORK/benchexec.log"; exit 1
     fi
-    cat "$WORK/benchexec.log"; exit 1
-fi
-results=("$WORK"/results/*.results.SV-COMP.xml)
+done
+results=()
+for s in "${SETS[@]}"; do
+    # The set's own results file, or the run definition's when BenchExec wrote only that one.
+    f=("$WORK/results/$s"/*.results.SV-COMP."$s".xml)
+    [ -e "${f[0]}" ] || f=("$WORK/results/$s"/*.results.SV-COMP.xml)
+    results+=("${f[0]}")
+done
 "$VENV/bin/table-generator" --no-diff -o "$WORK/table" "${results[@]}" > "$WORK/table.log" 2>&1 \
     || { cat "$WORK/table.log"; exit 1; }
 "$VENV/bin/table-generator" --format csv -o "$WORK/table" "${results[@]}" >> "$WORK/table.log" 2>&1 || true
