@@ -209,6 +209,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
             steps: 0,
             induction: None,
             invariants: Vec::new(),
+            steps_tried: 0,
         };
         print_report(&args, 0, &report, None, start.elapsed());
         return 3;
@@ -287,6 +288,9 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
         }
         if let Some(why) = &r.induction {
             o["k_induction"] = json!(why);
+        }
+        if args.k_induction {
+            o["induction_steps"] = json!(r.steps_tried);
         }
         println!("{o}");
         return;
