@@ -3,6 +3,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod bmc;
+mod chc;
 mod check;
 mod checks;
 mod cost;
@@ -28,6 +29,7 @@ mod verify_run;
 mod witness;
 mod witness_correct;
 mod witness_read;
+mod witness_term;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]
