@@ -65,6 +65,11 @@ pub struct BmcJob<'a> {
 /// recursively (the main thread has the system's 8 MiB; a spawned one only 2 MiB by default).
 const BMC_STACK_BYTES: usize = 512 << 20;
 
+/// The stack of the Horn-clause engine's thread: its formulas are one iteration's, far shallower than
+/// BMC's unrolled ones. Kept small because a stack is reserved address space: under `ulimit -v` a
+/// second 512 MiB stack left too little for the exploration's own memory budget.
+const CHC_STACK_BYTES: usize = 64 << 20;
+
 /// The lock under which the one definite verdict is printed.
 static ANSWERED: Mutex<()> = Mutex::new(());
 
@@ -99,14 +104,17 @@ pub fn race(
         let deadline = bmc.as_ref().map(|job| Instant::now() + job.budget);
         let mut spawned = Vec::new();
         if let Some(job) = bmc.as_ref() {
-            let engines: [(&str, Engine); 2] = [("bmc", bmc_answer), ("chc", crate::chc::answer)];
-            for (name, engine) in engines {
+            let engines: [(&str, Engine, usize); 2] = [
+                ("bmc", bmc_answer, BMC_STACK_BYTES),
+                ("chc", crate::chc::answer, CHC_STACK_BYTES),
+            ];
+            for (name, engine, stack) in engines {
                 let tx = tx.clone();
                 spawned.push((
                     name,
                     std::thread::Builder::new()
                         .name(name.into())
-                        .stack_size(BMC_STACK_BYTES)
+                        .stack_size(stack)
                         .spawn_scoped(s, move || {
                             let a = engine(job);
                             if a.definite() {
