@@ -24,7 +24,7 @@ one() {
     shift
     local t0 t1 v
     t0=$(date +%s.%N)
-    "$symex" bmc --unwind auto --max-time "$limit" --json --out "$out/o" "$@" "$f" > "$out/r.json" 2> /dev/null
+    "$symex" bmc --unwind auto --max-time "$limit" --json --out "$out/o" "$@" "$f" > "$out/r.json" 2> /dev/null < /dev/null
     t1=$(date +%s.%N)
     v=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r.get("verdict","?"), r.get("induction_steps","-"))' "$out/r.json" 2> /dev/null || echo "? -")
     set -- $v
