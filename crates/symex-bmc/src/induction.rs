@@ -39,26 +39,26 @@ use symex_solver::SatResult;
 use crate::guarded::Guarded;
 
 /// The loop k-induction is about: the only loop whose bound the base case reached.
-struct Target {
-    func: u32,
+pub(crate) struct Target {
+    pub(crate) func: u32,
     index: usize,
-    line: u32,
+    pub(crate) line: u32,
 }
 
 /// A local variable as the loop guard reads it: `size` bytes of object `obj` at `off`, extended to
 /// `width` bits by `ext`.
 #[derive(Clone, Copy, Debug)]
-struct LocalRead {
-    obj: u32,
-    off: u64,
-    size: u32,
-    ext: Option<CastOp>,
-    width: u32,
+pub(crate) struct LocalRead {
+    pub(crate) obj: u32,
+    pub(crate) off: u64,
+    pub(crate) size: u32,
+    pub(crate) ext: Option<CastOp>,
+    pub(crate) width: u32,
 }
 
 /// A candidate invariant.
 #[derive(Clone, Copy, Debug)]
-enum Candidate {
+pub(crate) enum Candidate {
     /// `a ≤ b` (signed or unsigned), read from the loop guard.
     Le {
         a: LocalRead,
@@ -77,8 +77,13 @@ enum Candidate {
 /// Most scalar locals the sum candidates range over (their number grows with the cube).
 const MAX_SUM_LOCALS: usize = 8;
 
-/// The result of the inductive step: proven, or why not.
+/// The result of a check of the inductive step: holds, or why not.
 pub type Step = Result<(), String>;
+
+/// The inductive step's outcome: proven, with the loop invariants it assumed in the source's terms
+/// (empty when one of them has no C form: a subset of a jointly inductive set need not be inductive),
+/// or why not.
+pub type Proof = Result<Vec<symex_engine::LoopInvariant>, String>;
 
 /// The inductive step for the loop `function:line` at `k`, the base case having found no violation and
 /// only that loop's bound reachable. `queries` counts the solver queries.
@@ -90,7 +95,7 @@ pub fn inductive_step(
     classify: &dyn Fn(BugKind) -> Class,
     shared: &Rc<RefCell<Shared>>,
     queries: &mut u64,
-) -> Step {
+) -> Proof {
     let target = find_target(prog, opts, loop_name)?;
     let body = prog.module.functions[target.func as usize]
         .body
@@ -134,7 +139,10 @@ pub fn inductive_step(
                 .all(|s| implied(shared, queries, &s.dom.guard, &holds(prog, c, s)))
         });
         if cands.len() == before {
-            return step(prog, opts, &target, k, classify, shared, queries, h);
+            step(prog, opts, &target, k, classify, shared, queries, h)?;
+            return Ok(crate::invariant::in_source(
+                prog, body, &target, &s0, &cands,
+            ));
         }
     }
 }
@@ -206,7 +214,7 @@ fn first_arrival(
 }
 
 /// The constant object a frame-0 operand points to at `st`, with its offset.
-fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<(u32, u64)> {
+pub(crate) fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<(u32, u64)> {
     let Operand::Slot(s) = op else { return None };
     let v = st.frames.first()?.regs[s.0 as usize].as_const()?;
     let (id, off) = prog.addr.split(v as u64);

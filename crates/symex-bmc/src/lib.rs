@@ -8,10 +8,12 @@
 //! * [`order`]: unsigned comparisons of merged values decided leaf by leaf;
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
 //! * [`verdict`]: one query per property, counterexamples replayed concretely;
-//! * [`induction`]: k-induction's inductive step (`--k-induction`).
+//! * [`induction`]: k-induction's inductive step (`--k-induction`), and `invariant`: the invariants it
+//!   assumed, as C expressions for correctness witnesses.
 
 pub mod guarded;
 pub mod induction;
+mod invariant;
 pub mod loops;
 pub mod merge;
 pub mod order;
@@ -49,6 +51,7 @@ pub fn check(
         joins: formulas.joins,
         steps: formulas.steps,
         induction: None,
+        invariants: Vec::new(),
     })
 }
 
@@ -100,9 +103,10 @@ pub fn check_k_induction(
     r.queries += queries;
     r.aux_queries += shared.borrow().aux_queries;
     match step {
-        Ok(()) => {
+        Ok(invariants) => {
             r.induction = Some(format!("the inductive step holds for {l} at k = {k}"));
             r.verdict = Verdict::True;
+            r.invariants = invariants;
         }
         Err(why) => r.induction = Some(format!("{l}: {why}")),
     }

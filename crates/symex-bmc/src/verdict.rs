@@ -64,6 +64,9 @@ pub struct Report {
     pub steps: u64,
     /// `--k-induction`: what became of the inductive step (`None`: not attempted).
     pub induction: Option<String>,
+    /// With a `true` from the inductive step: the loop invariants it assumed, each proven to hold at the
+    /// first arrival and to be preserved by an iteration (empty otherwise).
+    pub invariants: Vec<symex_engine::LoopInvariant>,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {

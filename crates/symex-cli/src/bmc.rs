@@ -208,6 +208,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
             joins: 0,
             steps: 0,
             induction: None,
+            invariants: Vec::new(),
         };
         print_report(&args, 0, &report, None, start.elapsed());
         return 3;

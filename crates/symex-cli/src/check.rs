@@ -51,8 +51,8 @@ pub struct CheckArgs {
     /// The task file's property this process checks (`task.rs` runs one process per property).
     #[arg(long, hide = true)]
     pub task_property: Option<usize>,
-    /// Write a violation witness for a FALSE verdict to FILE (SV-COMP's YAML 2.0 format for .yml/.yaml,
-    /// GraphML 1.0 otherwise).
+    /// Write a witness to FILE (SV-COMP's YAML 2.0 format for .yml/.yaml, GraphML 1.0 otherwise): for
+    /// FALSE the violation's path, for TRUE a correctness witness with the proof's loop invariants.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
 }
@@ -313,7 +313,7 @@ pub(crate) fn explore_answer(
         reasons.push(format!("{} paths were cut", s.cut));
     }
     if s.complete && reasons.is_empty() {
-        return Ok(Answer::True);
+        return Ok(Answer::True(Vec::new()));
     }
     if !s.complete && reasons.is_empty() {
         reasons.push("the exploration did not complete".into());
@@ -325,7 +325,13 @@ pub(crate) fn explore_answer(
 fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
     let engine = (!engine.is_empty()).then_some(engine);
     match a {
-        Answer::True => report_by(args, engine, "true", None, None, &[]),
+        Answer::True(invariants) => {
+            let w = args
+                .witness
+                .as_deref()
+                .map(|to| write_correctness_witness(args, &invariants, to));
+            report_full(args, engine, "true", None, None, &[], w)
+        }
         Answer::False { bug, sub, test } => {
             report_by(args, engine, "false", Some((&bug, sub)), test, &[])
         }
@@ -382,6 +388,22 @@ fn report_by(
     test: Option<String>,
     reasons: &[String],
 ) -> i32 {
+    report_full(args, engine, verdict, bug, test, reasons, None)
+}
+
+/// A correctness witness written (its path, and the invariants left out) or why not.
+type Written = Result<(String, Vec<String>), String>;
+
+/// [`report_by`] with the correctness witness of a TRUE already written.
+fn report_full(
+    args: &CheckArgs,
+    engine: Option<&str>,
+    verdict: &str,
+    bug: Option<(&symex_engine::Bug, Option<&str>)>,
+    test: Option<String>,
+    reasons: &[String],
+    correctness: Option<Written>,
+) -> i32 {
     let mut reasons = std::borrow::Cow::Borrowed(reasons);
     let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
         Some(level) if verdict == "true" => {
@@ -404,7 +426,11 @@ fn report_by(
         _ => "UNKNOWN".to_string(),
     };
     let witness = match (verdict, bug, &test, &args.witness) {
-        ("false", Some((b, sub)), Some(t), Some(w)) => Some(write_witness(args, b, sub, t, w)),
+        ("false", Some((b, sub)), Some(t), Some(w)) => {
+            Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new())))
+        }
+        // An optimised build's TRUE became UNKNOWN above: its witness is not written.
+        ("true", ..) => correctness,
         _ => None,
     };
     if args.json {
@@ -423,7 +449,12 @@ fn report_by(
             o["test"] = json!(test);
         }
         match &witness {
-            Some(Ok(w)) => o["witness"] = json!(w),
+            Some(Ok((w, left_out))) => {
+                o["witness"] = json!(w);
+                if !left_out.is_empty() {
+                    o["invariants_left_out"] = json!(left_out);
+                }
+            }
             Some(Err(why)) => o["witness_error"] = json!(why),
             None => {}
         }
@@ -441,11 +472,16 @@ fn report_by(
                 if let Some(t) = &test {
                     println!("test: {t}");
                 }
-                match &witness {
-                    Some(Ok(w)) => println!("witness: {w}"),
-                    Some(Err(why)) => println!("witness not written: {why}"),
-                    None => {}
+            }
+            match &witness {
+                Some(Ok((w, left_out))) => {
+                    println!("witness: {w}");
+                    for l in left_out {
+                        println!("invariant left out: {l}");
+                    }
                 }
+                Some(Err(why)) => println!("witness not written: {why}"),
+                None => {}
             }
             for r in reasons.iter() {
                 println!("unknown because: {r}");
@@ -505,4 +541,38 @@ fn write_witness(
     };
     std::fs::write(to, g).map_err(|e| format!("{}: {e}", to.display()))?;
     Ok(to.display().to_string())
+}
+
+/// Writes the correctness witness of a TRUE with the proof's `invariants` to `to` (YAML 2.0
+/// `invariant_set` for .yml/.yaml, GraphML 1.0 otherwise).
+fn write_correctness_witness(
+    args: &CheckArgs,
+    invariants: &[symex_engine::LoopInvariant],
+    to: &Path,
+) -> Written {
+    let task = crate::witness_correct::Proven {
+        program: &args.file,
+        property: args.property.ok_or("no property")?,
+        data_model: args.data_model,
+    };
+    let yaml = matches!(
+        to.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    );
+    let (text, left_out) = if yaml {
+        crate::witness_correct::invariant_set(&task, invariants)?
+    } else {
+        let why = invariants
+            .iter()
+            .map(|i| {
+                format!(
+                    "{}:{}: `{}` (GraphML witnesses carry none)",
+                    i.function, i.line, i.expression
+                )
+            })
+            .collect();
+        (crate::witness_correct::graphml(&task)?, why)
+    };
+    std::fs::write(to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok((to.display().to_string(), left_out))
 }

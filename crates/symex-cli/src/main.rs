@@ -26,6 +26,7 @@ mod validate;
 mod verify;
 mod verify_run;
 mod witness;
+mod witness_correct;
 mod witness_read;
 
 #[derive(Parser)]

@@ -22,8 +22,9 @@ use symex_ir::Module;
 /// What one engine concludes.
 pub enum Answer {
     /// A proof: the exploration completed, or BMC's error formulas are unsatisfiable with no reachable
-    /// bound (or the inductive step holds).
-    True,
+    /// bound (or the inductive step holds), with the loop invariants the proof used (for the correctness
+    /// witness; empty when the proof needs none, as a complete exploration or a full unwinding).
+    True(Vec<symex_engine::LoopInvariant>),
     /// A violation whose test the concrete interpreter replayed, with the SV-COMP subproperty.
     False {
         bug: Bug,
@@ -167,7 +168,7 @@ fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         .as_ref()
         .map_or(String::new(), |why| format!(" (k-induction: {why})"));
     match report.verdict {
-        Verdict::True => Answer::True,
+        Verdict::True => Answer::True(report.invariants),
         Verdict::False { bug, inputs } => {
             let sub = match meaning(job.property, bug.kind) {
                 Meaning::Violation(sub) => sub,

@@ -102,7 +102,7 @@ fn as_c_value(raw: u128, width: u32, signed: bool) -> i128 {
 }
 
 /// SV-COMP's specification text of a property (the `.prp` file's line).
-fn specification(p: Property, sub: Option<&str>) -> String {
+pub(crate) fn specification(p: Property, sub: Option<&str>) -> String {
     let inner = match (p, sub) {
         (Property::UnreachCall, _) => "G ! call(reach_error())".to_string(),
         (Property::ValidMemsafety, Some(s)) => format!("G {s}"),
@@ -309,19 +309,52 @@ pub fn yaml(
         "segment",
         Value::Sequence(vec![map(vec![("waypoint", target)])]),
     )]));
-    let data_model = match task.data_model {
+    let spec = specification(task.property, task.subproperty);
+    let creation = creation_time();
+    let metadata = yaml_metadata(
+        &file,
+        &hash,
+        &spec,
+        task.data_model,
+        &creation,
+        &uuid(&hash, &creation, &calls),
+    );
+    let entry = map(vec![
+        ("entry_type", Value::from("violation_sequence")),
+        ("metadata", metadata),
+        ("content", Value::Sequence(segments)),
+    ]);
+    serde_yaml::to_string(&Value::Sequence(vec![entry])).map_err(|e| e.to_string())
+}
+
+/// A YAML 2.0 entry's `metadata`: format version, identity, producer and the task (the program by path and
+/// SHA-256, the `.prp` specification, the data model).
+pub(crate) fn yaml_metadata(
+    file: &str,
+    hash: &str,
+    spec: &str,
+    data_model: DataModel,
+    creation: &str,
+    uuid: &str,
+) -> serde_yaml::Value {
+    use serde_yaml::{Mapping, Value};
+    let map = |pairs: Vec<(&str, Value)>| -> Value {
+        let mut m = Mapping::new();
+        for (k, v) in pairs {
+            m.insert(Value::from(k), v);
+        }
+        Value::Mapping(m)
+    };
+    let data_model = match data_model {
         DataModel::Ilp32 => "ILP32",
         DataModel::Lp64 => "LP64",
     };
-    let creation = creation_time();
     let mut hashes = Mapping::new();
-    hashes.insert(Value::from(file.as_str()), Value::from(hash.as_str()));
-    // The `.prp` text, as the YAML format's task metadata writes it.
-    let spec = specification(task.property, task.subproperty);
-    let metadata = map(vec![
+    hashes.insert(Value::from(file), Value::from(hash));
+    map(vec![
         ("format_version", Value::from("2.0")),
-        ("uuid", Value::from(uuid(&hash, &creation, &calls))),
-        ("creation_time", Value::from(creation.as_str())),
+        ("uuid", Value::from(uuid)),
+        ("creation_time", Value::from(creation)),
         (
             "producer",
             map(vec![
@@ -332,36 +365,30 @@ pub fn yaml(
         (
             "task",
             map(vec![
-                (
-                    "input_files",
-                    Value::Sequence(vec![Value::from(file.as_str())]),
-                ),
+                ("input_files", Value::Sequence(vec![Value::from(file)])),
                 ("input_file_hashes", Value::Mapping(hashes)),
                 ("specification", Value::from(spec)),
                 ("data_model", Value::from(data_model)),
                 ("language", Value::from("C")),
             ]),
         ),
-    ]);
-    let entry = map(vec![
-        ("entry_type", Value::from("violation_sequence")),
-        ("metadata", metadata),
-        ("content", Value::Sequence(segments)),
-    ]);
-    serde_yaml::to_string(&Value::Sequence(vec![entry])).map_err(|e| e.to_string())
+    ])
 }
 
 /// A version-4-shaped UUID derived from the witness's content (no random source needed; two witnesses
 /// differ in program, time or values).
 fn uuid(hash: &str, time: &str, calls: &[NondetCall]) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(hash.as_bytes());
-    h.update(time.as_bytes());
+    let mut seed = format!("{hash}{time}");
     for c in calls {
-        h.update(format!("{}:{};", c.line, c.value).as_bytes());
+        let _ = write!(seed, "{}:{};", c.line, c.value);
     }
-    let mut b: Vec<u8> = h.finalize()[..16].to_vec();
+    uuid_of(&seed)
+}
+
+/// A version-4-shaped UUID derived from `seed` (the entry's content).
+pub(crate) fn uuid_of(seed: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut b: Vec<u8> = Sha256::digest(seed.as_bytes())[..16].to_vec();
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let x: String = b.iter().map(|v| format!("{v:02x}")).collect();
@@ -376,7 +403,7 @@ fn uuid(hash: &str, time: &str, calls: &[NondetCall]) -> String {
 }
 
 /// The current UTC time in ISO 8601 (`creationtime`).
-fn creation_time() -> String {
+pub(crate) fn creation_time() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

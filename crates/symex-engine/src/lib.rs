@@ -16,6 +16,7 @@ pub mod exec;
 pub mod guide;
 pub mod hooks;
 pub mod interp;
+pub mod invariant;
 mod leak;
 pub mod memory;
 pub mod printf;
@@ -33,6 +34,7 @@ mod vector;
 
 pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
 pub use interp::{outcome, run, RunOptions, RunResult};
+pub use invariant::LoopInvariant;
 pub use program::Program;
 pub use state::{Checks, State, ARGC_INPUT};
 pub use testfile::{Outcome, TestFile, TestInput};

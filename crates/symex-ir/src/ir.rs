@@ -306,6 +306,24 @@ pub struct Body {
     pub num_slots: u32,
     /// The type of every slot (`slot_types.len() == num_slots`).
     pub slot_types: Vec<TypeId>,
+    /// The source variables among the allocas, where their LLVM names identify them unambiguously
+    /// (see [`crate::locals`]).
+    pub locals: Vec<LocalVar>,
+}
+
+/// A local variable of the source program: the alloca that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalVar {
+    /// The alloca's result (the variable's address).
+    pub slot: Slot,
+    /// The variable's name in the source.
+    pub name: String,
+    /// A parameter (spilled to its alloca at entry), in scope in the whole function.
+    pub param: bool,
+    /// Where the variable's lifetime starts (`llvm.lifetime.start`, at its declaration): a name is only
+    /// in scope after it. `None` when clang marks no lifetime (a parameter, or a variable a jump can
+    /// pass).
+    pub decl: Option<Loc>,
 }
 
 /// A basic block: phis, straight-line instructions, one terminator.

@@ -12,6 +12,7 @@ pub mod error;
 pub mod ir;
 mod layout;
 mod llvm_facts;
+pub mod locals;
 mod lower;
 mod print;
 pub mod uses;

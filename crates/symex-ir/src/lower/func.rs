@@ -24,6 +24,8 @@ pub(crate) struct FnLower<'a, 'm> {
     slots: FxHashMap<Name, Slot>,
     pub slot_types: Vec<TypeId>,
     blocks: FxHashMap<Name, BlockId>,
+    /// Every alloca with its LLVM value name (for [`crate::locals`]).
+    allocas: Vec<(Slot, String)>,
 }
 
 pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Result<Body> {
@@ -34,6 +36,7 @@ pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Res
         slots: FxHashMap::default(),
         slot_types: Vec::new(),
         blocks: FxHashMap::default(),
+        allocas: Vec::new(),
     };
     fl.lower(f).map_err(|e| e.at(None, Some(fname)))
 }
@@ -93,10 +96,12 @@ impl FnLower<'_, '_> {
                 term_loc,
             });
         }
+        let locals = crate::locals::source_variables(&blocks, &self.allocas);
         Ok(Body {
             blocks,
             num_slots: self.slot_types.len() as u32,
             slot_types: std::mem::take(&mut self.slot_types),
+            locals,
         })
     }
 
@@ -657,6 +662,9 @@ impl FnLower<'_, '_> {
 
     fn alloca(&mut self, a: &llvm_ir::instruction::Alloca, out: &mut Vec<Inst>) -> Result<()> {
         let dst = self.dst(&a.dest)?;
+        if let Name::Name(n) = &a.dest {
+            self.allocas.push((dst, n.to_string()));
+        }
         let ty = self.ctx.ty(&a.allocated_type)?;
         let info = self.ctx.info(ty).clone();
         let align = if a.alignment == 0 {
