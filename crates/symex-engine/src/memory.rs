@@ -556,6 +556,21 @@ impl<B: Clone> Memory<B> {
         if o.kind != ObjKind::Stack {
             return;
         }
+        // Block-scoped locals restart on every pass through their block: one no other state shares is
+        // refilled in place (its byte vector and bitmap reused), not allocated again.
+        if let Some(obj) = Rc::get_mut(o) {
+            let size = obj.contents.size();
+            if obj.contents.refill(size, fill.clone(), false) {
+                obj.read_only = false;
+                obj.provenance = ProvenanceMap::default();
+                if let Slot::Live(o) | Slot::Ended(o) =
+                    std::mem::replace(slot, Slot::Dead(ObjKind::Stack))
+                {
+                    *slot = Slot::Live(o);
+                }
+                return;
+            }
+        }
         *slot = Slot::Live(Rc::new(Object {
             kind: o.kind,
             name: o.name.clone(),
@@ -691,6 +706,29 @@ mod tests {
         m.end_lifetime(id);
         assert!(!m.kill(id), "an ended local is not live at return");
         assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Stack)));
+    }
+
+    #[test]
+    fn a_restart_leaves_a_forked_memory_its_bytes() {
+        let mut m = mem();
+        let id = m.allocate(ObjKind::Stack, "x".into(), 4, 0, false).unwrap();
+        m.object_mut(id)
+            .unwrap()
+            .contents
+            .write(0, 4, |o| o.copy_from_slice(&[7, 8, 9, 10]));
+        let fork = m.clone();
+        m.restart(id, 0);
+        let (o, f) = (m.object(id).unwrap(), fork.object(id).unwrap());
+        assert!(!o.contents.is_init(0, 1));
+        assert_eq!(
+            (f.contents.read(0, 4).to_vec(), f.contents.is_init(0, 4)),
+            (vec![7, 8, 9, 10], true)
+        );
+        // Unshared now: restarted in place, again indeterminate after a write.
+        m.object_mut(id).unwrap().contents.write(0, 2, |_| {});
+        m.restart(id, 0);
+        assert!(!m.object(id).unwrap().contents.is_init(0, 1));
+        assert!(fork.object(id).unwrap().contents.is_init(0, 4));
     }
 
     #[test]
