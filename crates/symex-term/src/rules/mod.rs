@@ -114,6 +114,20 @@ impl<'m> Exec<'m> {
         self.describe(loc, f.func)
     }
 
+    /// The source line of the state's position: its instruction's, or the next located one's in the
+    /// block (a loop head starts with phis, which have no line), or the terminator's.
+    pub fn line(&self, st: &State) -> u32 {
+        let f = st.top();
+        let body = self.module.func(f.func).body.as_ref().expect("a body");
+        let b = &body.blocks[f.block.0 as usize];
+        b.locs
+            .iter()
+            .skip(f.idx)
+            .chain(std::iter::once(&b.term_loc))
+            .find(|l| l.is_known())
+            .map_or(0, |l| l.line)
+    }
+
     fn describe(&self, loc: Loc, f: FuncId) -> String {
         format!(
             "{} (in {})",
