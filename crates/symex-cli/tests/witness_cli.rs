@@ -161,7 +161,11 @@ fn a_tampered_witness_is_rejected() {
 /// with the reason.
 #[test]
 fn a_termination_false_has_a_stem_and_cycle_the_native_build_does_not_leave() {
-    let mut programs = vec![common::example("witness", "nonterm_step.c")];
+    let mut programs = vec![
+        common::example("witness", "nonterm_step.c"),
+        // `while (1)`: the head's first line is in the body; the cycle head must name the loop's line.
+        common::example("witness", "nonterm_while_true.c"),
+    ];
     let ex02 = root().join("../shared/spec/witnesses/Ex02_false-termination_true-no-overflow.c");
     if ex02.exists() {
         programs.push(ex02);
