@@ -196,14 +196,60 @@ impl Heap {
 /// syntactic membership test that spares the solver the most common queries, and an index
 /// from each variable to the facts it occurs in, so that a query is sent only the facts its
 /// goal reaches (independence slicing: the other facts share no variable with them).
-#[derive(Clone, Debug, Default)]
+///
+/// The facts form a list shared from the newest back (and so does each variable's list of
+/// facts): a copy of the path condition that is extended while the original lives on — a
+/// rule's state kept for its continuation — shares every earlier fact instead of copying
+/// the nodes of a persistent vector.
+#[derive(Clone, Default)]
 pub struct PathCondition {
-    facts: im::Vector<Term>,
+    last: Option<Arc<Fact>>,
     /// The ids of the facts (see [`Heap`] on why ids).
     set: im::HashSet<u64>,
-    /// The variables of each fact (term ids; [`GROUND`] for a fact without any).
-    vars: im::Vector<Arc<[u64]>>,
-    by_var: im::HashMap<u64, im::Vector<u32>>,
+    /// Variable (term id; [`GROUND`] for facts without any) → the facts it occurs in.
+    by_var: im::HashMap<u64, Arc<Occurrence>>,
+}
+
+/// A fact of the path condition and the facts assumed before it.
+struct Fact {
+    term: Term,
+    /// Its position: how many facts were assumed before it.
+    index: u32,
+    /// Its variables (term ids; [`GROUND`] for a fact without any).
+    vars: Box<[u64]>,
+    prev: Option<Arc<Fact>>,
+}
+
+/// The facts one variable occurs in, newest first.
+struct Occurrence {
+    fact: Arc<Fact>,
+    next: Option<Arc<Occurrence>>,
+}
+
+/// Unlinks a list without recursion (a path condition has one node per fact): each node
+/// whose last handle this is gives up its successor before it is dropped.
+macro_rules! drop_list {
+    ($ty:ty, $link:ident) => {
+        impl Drop for $ty {
+            fn drop(&mut self) {
+                let mut next = self.$link.take();
+                while let Some(node) = next {
+                    match Arc::try_unwrap(node) {
+                        Ok(mut node) => next = node.$link.take(),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    };
+}
+drop_list!(Fact, prev);
+drop_list!(Occurrence, next);
+
+impl fmt::Debug for PathCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.facts()).finish()
+    }
 }
 
 /// The index key of facts without variables: every slice takes them.
@@ -236,25 +282,39 @@ impl PathCondition {
             }
             return;
         }
-        let index = self.facts.len() as u32;
         let mut vars = variables(&fact);
         if vars.is_empty() {
             vars.push(GROUND);
         }
-        for x in &vars {
-            self.by_var.entry(*x).or_default().push_back(index);
-        }
-        self.vars.push_back(vars.into());
         self.set.insert(fact.id());
-        self.facts.push_back(fact);
+        let node = Arc::new(Fact {
+            term: fact,
+            index: self.len() as u32,
+            vars: vars.into(),
+            prev: self.last.take(),
+        });
+        for x in node.vars.iter() {
+            let occurrence = Occurrence {
+                fact: node.clone(),
+                next: self.by_var.get(x).cloned(),
+            };
+            self.by_var.insert(*x, Arc::new(occurrence));
+        }
+        self.last = Some(node);
     }
 
     pub fn contains(&self, fact: &Term) -> bool {
         self.set.contains(&fact.id())
     }
 
-    pub fn facts(&self) -> &im::Vector<Term> {
-        &self.facts
+    /// The facts from the newest back.
+    fn newest_first(&self) -> impl Iterator<Item = &Fact> {
+        std::iter::successors(self.last.as_deref(), |f| f.prev.as_deref())
+    }
+
+    /// The facts, in the order they were assumed.
+    pub fn facts(&self) -> Vec<Term> {
+        self.since(0)
     }
 
     /// The facts that share a variable with `goal`, directly or through other such facts (and
@@ -264,34 +324,40 @@ impl PathCondition {
         let mut queue = variables(goal);
         queue.push(GROUND);
         let mut seen = std::collections::HashSet::new();
-        let mut taken = std::collections::BTreeSet::new();
+        let mut taken = std::collections::BTreeMap::new();
         while let Some(x) = queue.pop() {
             if !seen.insert(x) {
                 continue;
             }
-            for &i in self.by_var.get(&x).into_iter().flatten() {
-                if taken.insert(i) {
-                    queue.extend(self.vars[i as usize].iter().copied());
+            let occurrences =
+                std::iter::successors(self.by_var.get(&x).map(|o| &**o), |o| o.next.as_deref());
+            for o in occurrences {
+                if let std::collections::btree_map::Entry::Vacant(e) = taken.entry(o.fact.index) {
+                    e.insert(o.fact.term.clone());
+                    queue.extend(o.fact.vars.iter().copied());
                 }
             }
         }
-        taken
-            .into_iter()
-            .map(|i| self.facts[i as usize].clone())
-            .collect()
+        taken.into_values().collect()
     }
 
     pub fn len(&self) -> usize {
-        self.facts.len()
+        self.last.as_ref().map_or(0, |f| f.index as usize + 1)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.facts.is_empty()
+        self.last.is_none()
     }
 
     /// The facts added after the first `from`.
     pub fn since(&self, from: usize) -> Vec<Term> {
-        self.facts.iter().skip(from).cloned().collect()
+        let mut out: Vec<Term> = self
+            .newest_first()
+            .take_while(|f| f.index as usize >= from)
+            .map(|f| f.term.clone())
+            .collect();
+        out.reverse();
+        out
     }
 }
 
