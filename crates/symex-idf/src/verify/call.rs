@@ -32,9 +32,13 @@ pub fn callee<'p, T>(
 /// The state a callee's precondition (or, for `close`, a predicate's body) is consumed in: the
 /// caller's heap and path condition with the callee's store. The receiver `targs[0]` must be
 /// provably non-null first.
+///
+/// The path condition is moved, not shared: the caller's state is kept for what the call
+/// leaves unchanged (its store, the heap before the call), and every rule after a call goes
+/// on with the callee's path condition, which is then extended in place.
 pub fn enter(
     v: &mut Verifier,
-    state: &State,
+    state: &mut State,
     call: &Call,
     params: &[(String, Sort)],
     targs: &[Term],
@@ -46,9 +50,12 @@ pub fn enter(
             format!("receiver of `{}` might be null", v.text(call.span)),
         ));
     }
-    let mut callee = state.clone();
-    callee.store = callee_store(params, targs);
-    Ok(callee)
+    let pc = std::mem::take(&mut state.pc);
+    Ok(State {
+        store: callee_store(params, targs),
+        pc,
+        ..state.clone()
+    })
 }
 
 /// The obligation of a callee's precondition, reported at the call.

@@ -214,7 +214,7 @@ fn eval_list(
 /// (in a copy of the heap) to get the snapshot; with inference the `use` equation is added.
 pub fn pure_call(
     v: &mut Verifier,
-    state: State,
+    mut state: State,
     call: &Call,
     targs: Vec<Term>,
     k: K<Term>,
@@ -222,7 +222,7 @@ pub fn pure_call(
     let program = v.program.clone();
     let found = program.pure(&call.class, &call.method);
     let pure = call::callee(v, &state, call, found, "a pure method")?;
-    let callee = call::enter(v, &state, call, &pure.params, &targs)?;
+    let callee = call::enter(v, &mut state, call, &pure.params, &targs)?;
     let ob = call::precondition(v, call);
     let closes_before = v.inferred_closes;
     consumer::consume(v, callee, &pure.pre, &ob, &mut |v, after, snap| {

@@ -299,7 +299,7 @@ fn write(
 /// postcondition produced with a fresh snapshot (old heap: the heap before the call).
 fn call_mutator(
     v: &mut Verifier,
-    state: State,
+    mut state: State,
     call: &Call,
     targs: Vec<Term>,
     lhs: Option<&str>,
@@ -308,7 +308,7 @@ fn call_mutator(
     let program = v.program.clone();
     let found = program.mutator(&call.class, &call.method);
     let m = call::callee(v, &state, call, found, "a mutator")?;
-    let callee = call::enter(v, &state, call, &m.params, &targs)?;
+    let callee = call::enter(v, &mut state, call, &m.params, &targs)?;
     let ob = call::precondition(v, call);
     consumer::consume(v, callee, &m.pre, &ob, &mut |v, after_pre, _| {
         let mut post = after_pre;
