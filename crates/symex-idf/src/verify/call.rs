@@ -1,6 +1,7 @@
 //! What every call shares — a mutator call (Figure 8), a pure call (Figure 5) and the ghost
 //! operations on a predicate instance (§3.3): finding the callee, the non-null receiver and the
 //! callee's store `[this ↦ t0, x1 ↦ t1, …]` its contract is consumed in.
+use super::state::Map;
 use super::terms::null;
 use super::{Failure, Obligation, State, Verifier};
 use crate::ir::{Call, Sort};
@@ -8,8 +9,8 @@ use std::sync::Arc;
 use symex_expr::Term;
 
 /// `[this ↦ t0, x1 ↦ t1, …]`: the store a callee's contract or body is evaluated in.
-pub fn callee_store(params: &[(String, Sort)], targs: &[Term]) -> im::HashMap<Arc<str>, Term> {
-    let mut store = im::HashMap::new();
+pub fn callee_store(params: &[(String, Sort)], targs: &[Term]) -> Map<Arc<str>, Term> {
+    let mut store = Map::default();
     store.insert(Arc::from("this"), targs[0].clone());
     for ((x, _), t) in params.iter().zip(&targs[1..]) {
         store.insert(Arc::from(x.as_str()), t.clone());
