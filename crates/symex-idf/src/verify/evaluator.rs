@@ -165,6 +165,8 @@ fn read(
 ) -> VResult {
     match ghost::locate(v, &state, &target, recv)? {
         Some(located) => {
+            // The located states go on alone (changed in place, not copied).
+            drop(state);
             // The state after an inferred `open` goes on: the opened chunks stay, so that
             // `list.items[i]` finds the array chunk that opening `list`'s predicate gave.
             let what = v.text(e.span);

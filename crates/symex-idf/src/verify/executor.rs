@@ -268,22 +268,26 @@ fn write(
 ) -> VResult {
     let what = lhs_text(v, s);
     match ghost::locate(v, &state, target, recv)? {
-        Some(located) => located.each(v, s.span, &what, |v, mut st, i| {
-            let chunk = match st.heap.chunks[i].clone() {
-                Chunk::Field { recv, field, value } => Chunk::Field {
-                    recv,
-                    field,
-                    value: update(&value),
-                },
-                Chunk::Elems { recv, value } => Chunk::Elems {
-                    recv,
-                    value: update(&value),
-                },
-                other => other,
-            };
-            st.heap.chunks.set(i, chunk);
-            k(v, st, ())
-        }),
+        Some(located) => {
+            // The located states go on alone (changed in place, not copied).
+            drop(state);
+            located.each(v, s.span, &what, |v, mut st, i| {
+                let chunk = match st.heap.chunks[i].clone() {
+                    Chunk::Field { recv, field, value } => Chunk::Field {
+                        recv,
+                        field,
+                        value: update(&value),
+                    },
+                    Chunk::Elems { recv, value } => Chunk::Elems {
+                        recv,
+                        value: update(&value),
+                    },
+                    other => other,
+                };
+                st.heap.chunks.set(i, chunk);
+                k(v, st, ())
+            })
+        }
         None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
