@@ -3,8 +3,9 @@
 Python's XML parser, checks the required graph data (witness-type, sourcecodelang, producer, specification,
 programfile, programhash, architecture, creationtime), that programhash is the SHA-256 of the program,
 that every startline is a line of the program, that one entry node leads along the edges to a violation
-node, and — with --expect-kind — that the `__VERIFIER_nondet_*` values of its assumptions, fed in order to
-the native build (`symex replay --native`: clang-14 with ASan/UBSan), reproduce that outcome.
+node (for `termination`, specification `LTL(F end)`: to a `cyclehead` node from which a cycle re-enters
+it through an `enterLoopHead` edge on a line with a loop keyword), and — with --expect-kind — that the `__VERIFIER_nondet_*` values of its assumptions, fed in order to
+the native build (`symex replay --native`: clang-14 with ASan/UBSan), reproduce that outcome (`--expect-kind nontermination`: the native run does not end within 2 s).
 
 A YAML 2.0 witness (`violation_sequence`): parses it with PyYAML, checks the metadata (format_version
 2.0, uuid, creation_time, producer, task with input_files, input_file_hashes = the program's SHA-256,
@@ -85,14 +86,19 @@ def graphml(a):
         if "startline" in d and not 1 <= int(d["startline"]) <= nlines:
             fail("startline %s is not a line of the program (%d lines)" % (d["startline"], nlines))
         succ.setdefault(e.get("source"), []).append((e.get("target"), d))
-    # The witness's one path: from the entry along the (single) successors to a violation node.
+    lines = text.decode("utf-8", "replace").splitlines()
+    termination = "LTL(F end)" in g["specification"]
+    goal = "cyclehead" if termination else "violation"
+    # The witness's one path: from the entry along the (single) successors to the goal node.
     path, node, seen = [], entries[0], set()
-    while nodes[node].get("violation") != "true":
+    while nodes[node].get(goal) != "true":
         if node in seen or len(succ.get(node, [])) != 1:
-            fail("no single path from the entry to a violation node (at %s)" % node)
+            fail("no single path from the entry to a %s node (at %s)" % (goal, node))
         seen.add(node)
         node, d = succ[node][0]
         path.append(d)
+    if termination:
+        cycle_closes(node, succ, lines)
     values = []
     for d in path:
         if "assumption.resultfunction" in d:
@@ -101,6 +107,25 @@ def graphml(a):
                 fail("assumption %r is not \\result == N" % d.get("assumption"))
             values.append((d["assumption.resultfunction"], int(m.group(1))))
     return g["architecture"], values, "%d nondet values, %d edges" % (len(values), len(path))
+
+
+def cycle_closes(head, succ, lines):
+    """A cycle from the cycle head back to it whose re-entering edge is `enterLoopHead` at a loop's line."""
+    todo, seen = [head], set()
+    while todo:
+        n = todo.pop()
+        for target, d in succ.get(n, []):
+            if target == head:
+                if d.get("enterLoopHead") != "true":
+                    fail("the edge back to the cycle head is not enterLoopHead")
+                line = int(d.get("startline", "0"))
+                if not 1 <= line <= len(lines) or not re.search(r"\b(while|for|do)\b", lines[line - 1]):
+                    fail("the cycle head's line %d has no loop keyword" % line)
+                return
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    fail("no cycle from the cycle head back to it")
 
 
 def nondet_at(lines, line, column):
@@ -190,11 +215,14 @@ def main():
         for fn, v in values:
             n, _ = width(fn, arch)
             inputs.append({"name": fn, "bytes": list((v % (1 << (8 * n))).to_bytes(n, "little"))})
+        loops = a.expect_kind == "nontermination"
         test = {"program": a.program, "entry": "main", "inputs": inputs,
-                "outcome": {"kind": a.expect_kind}}
+                "outcome": {"kind": "timeout" if loops else a.expect_kind}}
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump(test, f)
         cmd = [a.symex, "replay", "--native", "--json", a.program, f.name]
+        if loops:
+            cmd += ["--max-time", "2"]
         if arch == "32bit":
             cmd.append("--cflags=-m32")
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -203,9 +231,13 @@ def main():
             o = json.loads(p.stdout.strip().splitlines()[-1])
         except (ValueError, IndexError):
             fail("native replay failed: " + p.stderr.strip())
-        if not o.get("agrees"):
+        if loops:
+            if o.get("outcome", {}).get("kind") != "timeout":
+                fail("the native build ends: %s" % o.get("outcome"))
+        elif not o.get("agrees"):
             fail("the native build does not reproduce %s: %s" % (a.expect_kind, o.get("outcome")))
-        summary += "; the native build reproduces " + a.expect_kind
+        summary += ("; the native build runs 2 s without ending" if loops
+                    else "; the native build reproduces " + a.expect_kind)
     print("ok: " + summary)
 
 

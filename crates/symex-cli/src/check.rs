@@ -210,9 +210,18 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
     if p == Property::Termination {
         // TRUE from a `symex term` YES, FALSE from a NO with a replayed witness, else UNKNOWN.
         let e = &args.explore;
-        let (verdict, reasons) =
+        let (verdict, reasons, nonterm) =
             crate::term::verdict(&args.file, &e.frontend, &e.entry, e.max_time);
-        return Err(report(args, verdict, None, None, &reasons));
+        let witness = match (&nonterm, &args.witness) {
+            (Some(w), Some(to)) => Some(
+                crate::witness_term::write(&prog, w, &e.entry, &args.file, args.data_model, to)
+                    .map(|p| (p, Vec::new())),
+            ),
+            _ => None,
+        };
+        return Err(report_full(
+            args, None, verdict, None, None, &reasons, witness,
+        ));
     }
     let symbolic_argc = match main_parameters(&prog) {
         Ok(argc) => argc,
@@ -394,7 +403,8 @@ fn report_by(
 /// A correctness witness written (its path, and the invariants left out) or why not.
 type Written = Result<(String, Vec<String>), String>;
 
-/// [`report_by`] with the correctness witness of a TRUE already written.
+/// [`report_by`] with a witness already written: a TRUE's correctness witness, or a termination
+/// FALSE's stem and cycle.
 fn report_full(
     args: &CheckArgs,
     engine: Option<&str>,
@@ -402,7 +412,7 @@ fn report_full(
     bug: Option<(&symex_engine::Bug, Option<&str>)>,
     test: Option<String>,
     reasons: &[String],
-    correctness: Option<Written>,
+    written: Option<Written>,
 ) -> i32 {
     let mut reasons = std::borrow::Cow::Borrowed(reasons);
     let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
@@ -429,8 +439,9 @@ fn report_full(
         ("false", Some((b, sub)), Some(t), Some(w)) => {
             Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new())))
         }
-        // An optimised build's TRUE became UNKNOWN above: its witness is not written.
-        ("true", ..) => correctness,
+        // An optimised build's TRUE became UNKNOWN above: its witness is not written. A FALSE without
+        // a bug (termination's) comes with its witness already written.
+        ("true", ..) | ("false", None, ..) => written,
         _ => None,
     };
     if args.json {
@@ -483,8 +494,14 @@ fn report_full(
                 Some(Err(why)) => println!("witness not written: {why}"),
                 None => {}
             }
+            // A definite verdict's reasons are its evidence (a NO's non-termination witness), not doubts.
+            let label = if verdict == "unknown" {
+                "unknown because"
+            } else {
+                "because"
+            };
             for r in reasons.iter() {
-                println!("unknown because: {r}");
+                println!("{label}: {r}");
             }
             if let (Some(e), "true" | "false") = (engine, verdict) {
                 println!("decided by: {e}");
@@ -530,10 +547,7 @@ fn write_witness(
         violation_line: bug.loc.line,
         violation_function: &bug.loc.function,
     };
-    let yaml = matches!(
-        to.extension().and_then(|e| e.to_str()),
-        Some("yml" | "yaml")
-    );
+    let yaml = crate::witness::is_yaml(to);
     let g = if yaml {
         crate::witness::yaml(&prog, &t, &args.explore.entry, checks, &task)?
     } else {
@@ -555,10 +569,7 @@ fn write_correctness_witness(
         property: args.property.ok_or("no property")?,
         data_model: args.data_model,
     };
-    let yaml = matches!(
-        to.extension().and_then(|e| e.to_str()),
-        Some("yml" | "yaml")
-    );
+    let yaml = crate::witness::is_yaml(to);
     let (text, left_out) = if yaml {
         crate::witness_correct::invariant_set(&task, invariants)?
     } else {

@@ -28,6 +28,7 @@ mod verify_run;
 mod witness;
 mod witness_correct;
 mod witness_read;
+mod witness_term;
 
 #[derive(Parser)]
 #[command(name = "symex", version, about = "Symbolic execution toolkit")]

@@ -167,19 +167,24 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
 }
 
 /// The SV-COMP verdict for `termination.prp` (`symex check --property termination`): `true`
-/// from a YES, `false` from a NO whose witness replayed, else `unknown`; with the reasons.
+/// from a YES, `false` from a NO whose witness replayed (with that witness), else `unknown`; with the
+/// reasons.
 pub fn verdict(
     file: &std::path::Path,
     frontend: &FrontendArgs,
     entry: &str,
     max_time: Option<Duration>,
-) -> (&'static str, Vec<String>) {
+) -> (
+    &'static str,
+    Vec<String>,
+    Option<symex_term::nonterm::Witness>,
+) {
     let promoted = symex_term::promoted(frontend.options());
     let promoted = symex_ir::load(file, &promoted).map_err(|e| e.to_string());
     let plain = frontend.load(file).map_err(|e| e.to_string());
     let (module, plain) = match (promoted, plain) {
         (Ok(m), Ok(p)) => (m, p),
-        (Err(e), _) | (_, Err(e)) => return ("unknown", vec![e]),
+        (Err(e), _) | (_, Err(e)) => return ("unknown", vec![e], None),
     };
     let opts = Options {
         sem: Semantics::default(),
@@ -195,14 +200,15 @@ pub fn verdict(
         crate::limits::process_deadline(),
     );
     if let Some(c) = check.contradiction {
-        return ("unknown", vec![format!("answer withdrawn: {c}")]);
+        return ("unknown", vec![format!("answer withdrawn: {c}")], None);
     }
-    match (report.answer, &report.witness) {
-        (Answer::Yes, _) => ("true", vec![]),
-        (Answer::No, Some(w)) => ("false", vec![w.describe()]),
+    match (report.answer, report.witness) {
+        (Answer::Yes, _) => ("true", vec![], None),
+        (Answer::No, Some(w)) => ("false", vec![w.describe()], Some(w)),
         _ => (
             "unknown",
             vec![report.reason.unwrap_or_else(|| "no proof".into())],
+            None,
         ),
     }
 }

@@ -13,20 +13,22 @@ use symex_engine::{Checks, End, Program, State, TestFile};
 use symex_ir::{Callee, Inst};
 
 /// One `__VERIFIER_nondet_*` call of the replayed run.
-struct NondetCall {
-    line: u32,
-    column: u32,
-    function: String,
-    scope: String,
-    value: i128,
+pub(crate) struct NondetCall {
+    pub line: u32,
+    pub column: u32,
+    pub function: String,
+    pub scope: String,
+    pub value: i128,
 }
 
-/// The nondet calls of a concrete run of `test`, in order, and how the run ended.
-fn nondet_calls(
+/// The nondet calls of a concrete run of `test`, in order, and how the run ended; the run stops after
+/// `upto` calls (a run that never ends is replayed only as far as its inputs go).
+pub(crate) fn nondet_calls(
     prog: &Program,
     test: &TestFile,
     entry: &str,
     checks: Checks,
+    upto: usize,
 ) -> (Vec<NondetCall>, End) {
     let mut st = State::new(prog, Concrete::new(test.inputs.clone()), checks);
     st.set_stdin_size(symex_engine::stdin::stdin_size(&test.inputs));
@@ -37,6 +39,12 @@ fn nondet_calls(
     }
     // A generous step bound: the run is the replay of a test that already ended in the violation.
     for _ in 0..50_000_000u64 {
+        if calls.len() >= upto {
+            return (
+                calls,
+                End::Halt(symex_engine::Halt::Limit("call bound".into())),
+            );
+        }
         let pending = pending_nondet(&st, prog);
         if let Err(e) = st.step(prog) {
             return (calls, e);
@@ -101,6 +109,14 @@ fn as_c_value(raw: u128, width: u32, signed: bool) -> i128 {
     }
 }
 
+/// Whether a witness written to `to` is YAML 2.0 (`.yml`/`.yaml`); GraphML 1.0 otherwise.
+pub(crate) fn is_yaml(to: &Path) -> bool {
+    matches!(
+        to.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    )
+}
+
 /// SV-COMP's specification text of a property (the `.prp` file's line).
 pub(crate) fn specification(p: Property, sub: Option<&str>) -> String {
     let inner = match (p, sub) {
@@ -114,7 +130,7 @@ pub(crate) fn specification(p: Property, sub: Option<&str>) -> String {
     format!("CHECK( init(main()), LTL({inner}) )")
 }
 
-fn xml_escape(s: &str) -> String {
+pub(crate) fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -213,12 +229,35 @@ pub fn graphml(
         task.data_model,
         &[
             ("violation", "node", "boolean"),
-            ("startline", "edge", "int"),
-            ("assumption", "edge", "string"),
-            ("assumption.scope", "edge", "string"),
-            ("assumption.resultfunction", "edge", "string"),
+            STEM_KEYS[0],
+            STEM_KEYS[1],
+            STEM_KEYS[2],
+            STEM_KEYS[3],
         ],
     )?;
+    stem_edges(&mut g, &calls);
+    let last = calls.len();
+    let _ = write!(
+        g,
+        "  <node id=\"N{v}\">\n   <data key=\"violation\">true</data>\n  </node>\n  <edge source=\"N{last}\" target=\"N{v}\">\n   <data key=\"startline\">{}</data>\n  </edge>\n",
+        task.violation_line,
+        v = last + 1
+    );
+    g.push_str(" </graph>\n</graphml>\n");
+    Ok(g)
+}
+
+/// The keys of the edges [`stem_edges`] writes, as (name, for, type).
+pub(crate) const STEM_KEYS: [(&str, &str, &str); 4] = [
+    ("startline", "edge", "int"),
+    ("assumption", "edge", "string"),
+    ("assumption.scope", "edge", "string"),
+    ("assumption.resultfunction", "edge", "string"),
+];
+
+/// Nodes `N1..Nk` and the edges `N(i-1) -> Ni` of the `k` nondet calls, each with its line and its
+/// return value as the assumption `\result == V;`.
+pub(crate) fn stem_edges(g: &mut String, calls: &[NondetCall]) {
     for (i, c) in calls.iter().enumerate() {
         let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
         let _ = write!(
@@ -231,15 +270,6 @@ pub fn graphml(
             xml_escape(&c.function)
         );
     }
-    let last = calls.len();
-    let _ = write!(
-        g,
-        "  <node id=\"N{v}\">\n   <data key=\"violation\">true</data>\n  </node>\n  <edge source=\"N{last}\" target=\"N{v}\">\n   <data key=\"startline\">{}</data>\n  </edge>\n",
-        task.violation_line,
-        v = last + 1
-    );
-    g.push_str(" </graph>\n</graphml>\n");
-    Ok(g)
 }
 
 /// The nondet calls of the replay of the violation's test; `Err` when the replay does not end in it
@@ -250,7 +280,7 @@ fn violation_calls(
     entry: &str,
     checks: Checks,
 ) -> Result<Vec<NondetCall>, String> {
-    let (calls, end) = nondet_calls(prog, test, entry, checks);
+    let (calls, end) = nondet_calls(prog, test, entry, checks, usize::MAX);
     if matches!(end, End::Bug(_)) {
         Ok(calls)
     } else {

@@ -607,14 +607,15 @@ fn ilp32_global_beyond_the_object_limit_is_unknown() {
     assert_eq!(code, Some(3));
 }
 
-/// `strlen` over a 200 MiB fill with an input byte (natively TRUE, see the example's comment) walks its
-/// bytes in one library call: the fill is not a constant range. Under `--max-time 5` that call stops at
-/// the deadline and the verdict is UNKNOWN — both engines, alone and together. Asserted on the outcome:
-/// without the deadline inside the call the loop runs for minutes and the verdict would be TRUE.
+/// `strlen` over a 200 MiB string of two alternating input bytes (natively TRUE, see the example's
+/// comment and `memory_native_cli`) walks its bytes in one library call: no range of it is uniform.
+/// Under `--max-time 5` that call stops at the deadline and the verdict is UNKNOWN — both engines, alone
+/// and together. A limit test: more load only makes the UNKNOWN likelier; without the deadline inside
+/// the call the loop runs for minutes and the verdict would be TRUE.
 #[test]
 fn library_loops_over_large_buffers_stop_at_the_time_limit() {
     {
-        let file = "mem_strlen_200mib_symbolic_fill_time_limit.c";
+        let file = "limits/mem_strlen_200mib_pattern_time_limit.c";
         for engines in [&["--no-bmc"][..], &[]] {
             let mut extra = vec!["--max-time", "5"];
             extra.extend(engines);

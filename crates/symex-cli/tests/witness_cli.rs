@@ -154,3 +154,63 @@ fn a_tampered_witness_is_rejected() {
     };
     assert!(!ok && out.contains("programhash"), "{out}");
 }
+
+/// A termination FALSE's witness is SV-COMP's GraphML stem and cycle: the independent checker follows the
+/// stem's nondet values to a `cyclehead` node whose cycle re-enters a loop, and the native build, fed
+/// those values, does not end. YAML 2.0 has no form for it: the verdict stands, the witness is refused
+/// with the reason.
+#[test]
+fn a_termination_false_has_a_stem_and_cycle_the_native_build_does_not_leave() {
+    let mut programs = vec![
+        common::example("witness", "nonterm_step.c"),
+        // `while (1)`: the head's first line is in the body; the cycle head must name the loop's line.
+        common::example("witness", "nonterm_while_true.c"),
+    ];
+    let ex02 = root().join("../shared/spec/witnesses/Ex02_false-termination_true-no-overflow.c");
+    if ex02.exists() {
+        programs.push(ex02);
+    } else {
+        eprintln!("skipped the SV-COMP example: ../shared is absent");
+    }
+    for program in &programs {
+        let dir = tempfile::tempdir().unwrap();
+        let (v, w) = check_with_witness(dir.path(), program, "termination", &[]);
+        assert_eq!(v["verdict"], "false", "{v}");
+        assert_eq!(v["witness"].as_str(), Some(w.to_str().unwrap()), "{v}");
+        let text = std::fs::read_to_string(&w).unwrap();
+        assert!(text.contains("LTL(F end)"), "{text}");
+        if let Some((ok, out)) = independent_check(&w, program, "nontermination") {
+            assert!(ok, "{}: {out}\n{text}", program.display());
+        }
+        // The checker can fail: with a step of 1 (the second value), nonterm_step.c's run ends natively.
+        if program.ends_with("nonterm_step.c") {
+            let mut n = 0;
+            let bad: String = text
+                .lines()
+                .map(|l| {
+                    if l.contains("<data key=\"assumption\">") {
+                        n += 1;
+                        if n == 2 {
+                            return "   <data key=\"assumption\">\\result == 1;</data>".to_string();
+                        }
+                    }
+                    l.to_string()
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let bad_file = dir.path().join("step_one.graphml");
+            std::fs::write(&bad_file, bad).unwrap();
+            if let Some((ok, out)) = independent_check(&bad_file, program, "nontermination") {
+                assert!(!ok, "{out}");
+            }
+        }
+        let (v, _) = check_with_witness_as(dir.path(), program, "termination", &[], "yml");
+        assert_eq!(v["verdict"], "false", "{v}");
+        assert!(
+            v["witness_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("GraphML")),
+            "{v}"
+        );
+    }
+}

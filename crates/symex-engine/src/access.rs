@@ -563,6 +563,9 @@ impl<D: Domain> State<D> {
         let s = self.resolve(prog, src, n, Access::Read)?;
         let d = self.resolve(prog, dst, n, Access::Write)?;
         let n = n as usize;
+        if self.copy_uniform(s, d, n) {
+            return Ok(());
+        }
         self.copyable(prog, s, d, n)?;
         self.ensure_init(s, n);
         if s.obj == d.obj {
@@ -578,6 +581,25 @@ impl<D: Domain> State<D> {
                 .copy_bytes_from(d.off, &src_obj, s.off, n);
         }
         Ok(())
+    }
+
+    /// Copies `n` bytes as a fill when the source bytes are one uniform range (a `memset` region, a
+    /// zero-filled block; see [`crate::storage::Contents::uniform_run`]): the destination then holds
+    /// that byte throughout, overlap or not, stored as shared pages, so the copy costs the same for any
+    /// length and needs no byte-by-byte limit. False (nothing done) otherwise.
+    fn copy_uniform(&mut self, s: Place, d: Place, n: usize) -> bool {
+        let src = self.mem.object(s.obj).expect("resolved object is live");
+        let Some((b, run)) = src.contents.uniform_run(s.off as u64, n as u64) else {
+            return false;
+        };
+        if run < n as u64 {
+            return false;
+        }
+        let prov = src.provenance.slice(s.off as u64, n as u64);
+        let o = self.mem.object_mut(d.obj).expect("resolved object is live");
+        o.contents.fill(d.off, n, b);
+        o.provenance.copy_from(d.off as u64, &prov, 0, n as u64);
+        true
     }
 
     /// A copy the host can carry out in bounded memory: at most [`MAX_UNINIT_COPY`] uninitialised source
@@ -645,11 +667,13 @@ impl<D: Domain> State<D> {
         let mut b = [self.dom.const_byte(0)];
         self.dom.val_to_bytes(byte, 8, &mut b);
         let [b] = b;
-        self.mem
+        let o = self
+            .mem
             .object_mut(place.obj)
-            .expect("resolved object is live")
-            .contents
-            .fill(place.off, n as usize, b);
+            .expect("resolved object is live");
+        o.contents.fill(place.off, n as usize, b);
+        // The bytes now hold no pointer (as a store of each byte records).
+        o.provenance.set(place.off as u64, n, None);
         Ok(())
     }
 
@@ -659,18 +683,29 @@ impl<D: Domain> State<D> {
         self.load_scalar(prog, &p, 1, 8)
     }
 
-    /// The constant range at `ptr + i` when that is a known address inside a live object: its byte and
-    /// how many bytes from there (at most `max`, within the object) are initialised and equal to it
-    /// ([`crate::storage::Contents::constant_run`]). `None` otherwise: the caller reads byte by byte,
-    /// which also reports an access outside the object. Reading the range is valid exactly when
-    /// reading each of its bytes is (the same conditions as [`Self::resolve`]'s known-address case).
-    pub fn constant_run_at(&mut self, ptr: &D::Val, i: u64, max: u64) -> Option<(u8, u64)> {
+    /// The uniform range at `ptr + i` when that is a known address inside a live object: its byte (as
+    /// an 8-bit value) and how many bytes from there (at most `max`, within the object) are written and
+    /// equal to it ([`crate::storage::Contents::uniform_run`]: one constant, or one symbolic byte as a
+    /// `memset` with an input value stores it). `None` otherwise: the caller reads byte by byte, which
+    /// also reports an access outside the object. Reading the range is valid exactly when reading each
+    /// of its bytes is (the same conditions as [`Self::resolve`]'s known-address case).
+    pub fn uniform_run_at(&mut self, ptr: &D::Val, i: u64, max: u64) -> Option<(D::Val, u64)> {
+        let p = self.ptr_add(ptr, i);
+        let addr = self.dom.as_const(&p)? as u64;
+        let (id, off) = self.mem.layout().split(addr);
+        let (b, run) = self.mem.object(id)?.contents.uniform_run(off, max)?;
+        Some((self.dom.bytes_to_val(&[b], 8), run))
+    }
+
+    /// How many bytes of the object `ptr + i` lies in follow it (itself included), when that is a known
+    /// address inside a live object: how far a range may be written there before a byte-by-byte store
+    /// reports the bound.
+    pub fn room_at(&mut self, ptr: &D::Val, i: u64) -> Option<u64> {
         let p = self.ptr_add(ptr, i);
         let addr = self.dom.as_const(&p)? as u64;
         let (id, off) = self.mem.layout().split(addr);
         let o = self.mem.object(id)?;
-        let dom = &self.dom;
-        o.contents.constant_run(off, max, |b| dom.byte_as_const(b))
+        (off < o.size()).then(|| o.size() - off)
     }
 
     /// The NUL-terminated string at `ptr` (without the NUL), for output and for arguments a model needs
@@ -695,6 +730,12 @@ impl<D: Domain> State<D> {
         }
         let zero = self.dom.constant(8, 0);
         for i in out.len() as u64..max {
+            // A printed string may run over hundreds of MiB: the budget holds inside the call.
+            if let Some(why) = crate::budget::poll() {
+                return Err(End::Halt(crate::bug::Halt::Limit(format!(
+                    "{why} (inside a library function reading a string)"
+                ))));
+            }
             let b = self.load_byte_at(prog, ptr, i)?;
             let is_nul = self.dom.cmp(CmpOp::Eq, 8, &b, &zero);
             if self.dom.decide(Decision::LibraryBranch, &is_nul) {

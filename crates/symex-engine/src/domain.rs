@@ -141,8 +141,9 @@ impl InputRequest<'_> {
 pub trait Domain: Clone {
     /// An integer value (its width is always known to the semantics and passed explicitly).
     type Val: Clone + Debug;
-    /// One byte of memory.
-    type Byte: Clone + Debug;
+    /// One byte of memory. Equal bytes hold the same value on every path (a constant, or the very same
+    /// term): what lets a run of them be decided once (see `hooks/string.rs`).
+    type Byte: Clone + Debug + PartialEq;
 
     /// The integer `bits` (already masked to `w` bits).
     fn constant(&mut self, w: Width, bits: u128) -> Self::Val;

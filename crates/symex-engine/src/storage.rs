@@ -171,12 +171,15 @@ impl<B: Clone> Paged<B> {
         page
     }
 
-    /// How many bytes from `off` (a page boundary or not) are initialised constants equal to `c`,
-    /// at most `max` (`as_const` reads a byte's constant). A range of pages never written past the
-    /// fill is one step, and a uniform page one step each: the host work is per page at most.
-    fn constant_run(&self, off: u64, c: u8, max: u64, as_const: &impl Fn(&B) -> Option<u8>) -> u64 {
+    /// How many bytes from `off` (a page boundary or not) are initialised and equal to `c`, at most
+    /// `max`. A range of pages never written past the fill is one step, and a uniform page one step
+    /// each: the host work is per page at most.
+    fn uniform_run(&self, off: u64, c: &B, max: u64) -> u64
+    where
+        B: PartialEq,
+    {
         let end = off.saturating_add(max).min(self.size);
-        let fill_matches = self.fill_init && as_const(&self.fill) == Some(c);
+        let fill_matches = self.fill_init && self.fill == *c;
         let mut pos = off;
         while pos < end {
             let pg = pos >> PAGE_BITS;
@@ -195,7 +198,7 @@ impl<B: Clone> Paged<B> {
                 continue;
             };
             let len = (PAGE as usize - k).min((end - pos) as usize);
-            let same = |i: usize| page.init.is_init(i, 1) && as_const(&page.bytes[i]) == Some(c);
+            let same = |i: usize| page.init.is_init(i, 1) && page.bytes[i] == *c;
             if page.uniform {
                 if !same(0) {
                     return pos - off;
@@ -438,30 +441,6 @@ impl<B: Clone> Contents<B> {
         }
     }
 
-    /// The constant range at `off`: its byte `c` and how many bytes from `off` (at most `max`) are
-    /// initialised and equal to `c`; `None` when the byte at `off` is not an initialised constant.
-    /// What lets the string and memory models step over a `memset` region at once.
-    pub fn constant_run(
-        &self,
-        off: u64,
-        max: u64,
-        as_const: impl Fn(&B) -> Option<u8>,
-    ) -> Option<(u8, u64)> {
-        if off >= self.size() || max == 0 || !self.is_init(off as usize, 1) {
-            return None;
-        }
-        let c = as_const(&self.read(off as usize, 1)[0])?;
-        let len = match &self.repr {
-            Repr::Flat { bytes, init } => {
-                let end = off.saturating_add(max).min(bytes.len() as u64) as usize;
-                let same = |i: usize| init.is_init(i, 1) && as_const(&bytes[i]) == Some(c);
-                (off as usize..end).find(|&i| !same(i)).unwrap_or(end) as u64 - off
-            }
-            Repr::Paged(p) => p.constant_run(off, c, max, &as_const),
-        };
-        Some((c, len))
-    }
-
     /// Byte `i` becomes `b`, written.
     #[inline]
     pub fn set_byte(&mut self, i: usize, b: B) {
@@ -633,6 +612,28 @@ impl<B: Clone> Contents<B> {
     }
 }
 
+impl<B: Clone + PartialEq> Contents<B> {
+    /// The uniform range at `off`: its byte `b` and how many bytes from `off` (at most `max`) are
+    /// initialised and equal to `b` (the same constant, or the same term: a `memset` with a symbolic
+    /// value is one range too); `None` when the byte at `off` is outside the object or not written.
+    /// What lets the string and memory models step over a `memset` region at once.
+    pub fn uniform_run(&self, off: u64, max: u64) -> Option<(B, u64)> {
+        if off >= self.size() || max == 0 || !self.is_init(off as usize, 1) {
+            return None;
+        }
+        let b = self.read(off as usize, 1)[0].clone();
+        let len = match &self.repr {
+            Repr::Flat { bytes, init } => {
+                let end = off.saturating_add(max).min(bytes.len() as u64) as usize;
+                let same = |i: usize| init.is_init(i, 1) && bytes[i] == b;
+                (off as usize..end).find(|&i| !same(i)).unwrap_or(end) as u64 - off
+            }
+            Repr::Paged(p) => p.uniform_run(off, &b, max),
+        };
+        Some((b, len))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,14 +677,13 @@ mod tests {
     }
 
     #[test]
-    fn constant_runs_agree_with_the_bytes() {
+    fn uniform_runs_agree_with_the_bytes() {
         let size = FLAT_MAX + 40 * PAGE + 7;
         let mut c = Contents::try_new(size, 0u8, false).unwrap();
         c.fill(3, (30 * PAGE) as usize, b'a');
         c.set_byte((12 * PAGE + 5) as usize, b'b');
         c.write((31 * PAGE) as usize, 2, |o| o.copy_from_slice(b"aa"));
         let flat = Contents::from_bytes(b"xxxxyz".to_vec());
-        let id = |b: &u8| Some(*b);
         // The reference: the run of equal initialised bytes, read one by one.
         let by_bytes = |c: &Contents<u8>, off: u64, max: u64| {
             let first = c.read(off as usize, 1)[0];
@@ -704,7 +704,7 @@ mod tests {
             31 * PAGE,
         ] {
             for max in [1, 9, PAGE + 3, size] {
-                let run = c.constant_run(off, max, id);
+                let run = c.uniform_run(off, max);
                 if c.is_init(off as usize, 1) {
                     assert_eq!(
                         run.map(|r| r.1),
@@ -716,12 +716,12 @@ mod tests {
                 }
             }
         }
-        assert_eq!(flat.constant_run(0, 10, id), Some((b'x', 4)));
-        assert_eq!(flat.constant_run(5, 10, id), Some((b'z', 1)));
+        assert_eq!(flat.uniform_run(0, 10), Some((b'x', 4)));
+        assert_eq!(flat.uniform_run(5, 10), Some((b'z', 1)));
         // A whole-object fill is one range however large the object.
         let mut big = Contents::try_new(1 << 40, 0u8, false).unwrap();
         big.fill(0, 1 << 40, 7);
-        assert_eq!(big.constant_run(5, u64::MAX, id), Some((7, (1 << 40) - 5)));
+        assert_eq!(big.uniform_run(5, u64::MAX), Some((7, (1 << 40) - 5)));
     }
 
     /// Random writes, fills, copies and moves on a paged and a flat object of the same size agree with

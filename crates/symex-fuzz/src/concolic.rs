@@ -27,7 +27,7 @@ pub struct CVal {
 }
 
 /// A concolic byte.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CByte {
     pub c: u8,
     pub t: Option<Term>,

@@ -27,6 +27,9 @@ pub struct Witness {
     pub inputs: Vec<(String, u32, i128)>,
     /// What proves that the run does not end.
     pub proof: String,
+    /// The source line of the loop head the run returns to forever (the cycle head of an SV-COMP
+    /// termination witness); 0 when the head has no location.
+    pub head_line: u32,
 }
 
 impl Witness {
@@ -194,6 +197,7 @@ fn run(
             if before == consumed {
                 return Some(Witness {
                     inputs: inputs_of(&st),
+                    head_line: ex.line(&st),
                     proof: format!(
                         "concrete lasso: the state at {} after step {at} repeats at step {step} with no input read in between",
                         ex.here(&st)
@@ -230,6 +234,7 @@ fn run(
                 if holds {
                     return Some(Witness {
                         inputs: inputs_of(&st),
+                        head_line: ex.line(&st),
                         proof: format!(
                             "recurrent set {{{}}} at loop head {} ({}): closed under every SEG chain from the head, no exit possible from it, reached by this run",
                             r.text,

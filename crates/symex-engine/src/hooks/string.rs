@@ -97,6 +97,7 @@ struct MemoryBytes<'p, D: Domain> {
 
 impl<D: Domain> ByteSource<D> for MemoryBytes<'_, D> {
     fn next(&mut self, st: &mut State<D>) -> Result<Option<D::Val>, End> {
+        within_budget()?;
         let b = st.load_byte_at(self.prog, &self.at, 0)?;
         self.at = st.ptr_add(&self.at, 1);
         Ok(Some(b))
@@ -153,24 +154,34 @@ pub(super) fn length<D: Domain>(
     while max.is_none_or(|m| i < m) {
         within_budget()?;
         let left = max.map_or(u64::MAX, |m| m - i);
-        if let Some((c, run)) = st.constant_run_at(s, i, left) {
-            if c == 0 {
-                break;
-            }
-            i += run;
-            continue;
-        }
-        let b = st.load_byte_at(prog, s, i)?;
+        let (b, run) = byte_or_range(st, prog, s, i, left)?;
         if byte_is(st, &b, &zero) {
             break;
         }
-        i += 1;
+        i += run;
     }
     Ok(i)
 }
 
+/// The byte at `s + i` and how many bytes from there (at least 1, at most `max`) hold the same value:
+/// the uniform range there, or that one byte read (which reports an access outside the object).
+fn byte_or_range<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    s: &D::Val,
+    i: u64,
+    max: u64,
+) -> Result<(D::Val, u64), End> {
+    match st.uniform_run_at(s, i, max) {
+        Some(r) => Ok(r),
+        None => Ok((st.load_byte_at(prog, s, i)?, 1)),
+    }
+}
+
 /// `memcmp` (`strings` false) or `strcmp`/`strncmp`: the difference of the first differing bytes as
-/// unsigned chars, 0 if none differ within `n` bytes (or before a common NUL).
+/// unsigned chars, 0 if none differ within `n` bytes (or before a common NUL). Where both sides are
+/// uniform ranges at the same offset, their common length is compared in one step: its bytes are
+/// all alike on each side.
 fn compare<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
@@ -185,19 +196,8 @@ fn compare<D: Domain>(
     while n.is_none_or(|n| i < n) {
         within_budget()?;
         let left = n.map_or(u64::MAX, |n| n - i);
-        if let Some(step) = equal_constant_ranges(st, a, b, i, left, strings) {
-            match step {
-                RangeStep::Equal(k) => i += k,
-                RangeStep::Stop => break,
-                RangeStep::Differ(ca, cb) => {
-                    let d = (ca as i64 - cb as i64) as u128;
-                    return Ok(st.dom.constant(w, d & mask(w)));
-                }
-            }
-            continue;
-        }
-        let ca = st.load_byte_at(prog, a, i)?;
-        let cb = st.load_byte_at(prog, b, i)?;
+        let (ca, la) = byte_or_range(st, prog, a, i, left)?;
+        let (cb, lb) = byte_or_range(st, prog, b, i, left)?;
         if !byte_is(st, &ca, &cb) {
             let xa = st.dom.cast(CastOp::ZExt, 8, w, &ca);
             let xb = st.dom.cast(CastOp::ZExt, 8, w, &cb);
@@ -206,52 +206,13 @@ fn compare<D: Domain>(
         if strings && byte_is(st, &ca, &zero) {
             break;
         }
-        i += 1;
+        i += la.min(lb);
     }
     Ok(st.dom.constant(w, 0))
 }
 
-/// What two constant ranges at the same offset of the compared blocks settle.
-enum RangeStep {
-    /// The next `k` bytes are equal (and none is a string's NUL).
-    Equal(u64),
-    /// Both strings end here.
-    Stop,
-    /// The bytes here differ.
-    Differ(u8, u8),
-}
-
-/// Compares the constant ranges at offset `i` of `a` and `b` (at most `left` bytes) in one step;
-/// `None` when either byte there is not in a constant range (the caller compares byte by byte).
-fn equal_constant_ranges<D: Domain>(
-    st: &mut State<D>,
-    a: &D::Val,
-    b: &D::Val,
-    i: u64,
-    left: u64,
-    strings: bool,
-) -> Option<RangeStep> {
-    let (ca, la) = st.constant_run_at(a, i, left)?;
-    let (cb, lb) = st.constant_run_at(b, i, left)?;
-    Some(if ca != cb {
-        RangeStep::Differ(ca, cb)
-    } else if strings && ca == 0 {
-        RangeStep::Stop
-    } else {
-        RangeStep::Equal(la.min(lb))
-    })
-}
-
-/// The mask of a `w`-bit value.
-fn mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
-
-/// `strcpy` (`n` None) or `strncpy` (copies at most `n` bytes, then pads with NULs up to `n`).
+/// `strcpy` (`n` None) or `strncpy` (copies at most `n` bytes, then pads with NULs up to `n`). A
+/// uniform range of the source is stored as a fill, and so is the padding.
 fn copy_string<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
@@ -261,29 +222,47 @@ fn copy_string<D: Domain>(
 ) -> Result<(), End> {
     let zero = nul(st);
     let mut i = 0;
-    let mut ended = false;
     while n.is_none_or(|n| i < n) {
         within_budget()?;
-        let c = if ended {
-            zero.clone()
-        } else {
-            st.load_byte_at(prog, src, i)?
-        };
-        let p = st.ptr_add(dst, i);
-        st.store_scalar(prog, &p, &c, 1, 8)?;
-        if !ended && byte_is(st, &c, &zero) {
-            ended = true;
-            if n.is_none() {
-                break;
-            }
+        let left = n.map_or(u64::MAX, |n| n - i);
+        let (c, run) = byte_or_range(st, prog, src, i, left)?;
+        if byte_is(st, &c, &zero) {
+            let pad = n.map_or(1, |n| n - i);
+            return store_range(st, prog, dst, i, &zero, pad);
         }
-        i += 1;
+        store_range(st, prog, dst, i, &c, run)?;
+        i += run;
+    }
+    Ok(())
+}
+
+/// Stores byte `c` at `dst + i .. dst + i + len`: fills as far as the destination's object reaches,
+/// then a single byte, whose store reports the bound as a byte-by-byte copy would.
+fn store_range<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    dst: &D::Val,
+    mut i: u64,
+    c: &D::Val,
+    len: u64,
+) -> Result<(), End> {
+    let end = i + len;
+    while i < end {
+        within_budget()?;
+        let k = st.room_at(dst, i).map_or(1, |room| room.min(end - i));
+        let p = st.ptr_add(dst, i);
+        if k == 1 {
+            st.store_scalar(prog, &p, c, 1, 8)?;
+        } else {
+            st.fill_memory(prog, &p, c, k)?;
+        }
+        i += k;
     }
     Ok(())
 }
 
 /// `strchr` (first) or `strrchr` (last) occurrence of `c` in the string at `s`, or null. The NUL itself
-/// can be found.
+/// can be found. A uniform range is decided once: all its bytes are `c` or none is.
 fn find_char<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
@@ -293,18 +272,24 @@ fn find_char<D: Domain>(
 ) -> Result<D::Val, End> {
     let zero = nul(st);
     let mut found = None;
-    for i in 0.. {
+    let mut i = 0;
+    loop {
         within_budget()?;
-        let b = st.load_byte_at(prog, s, i)?;
-        if byte_is(st, &b, c) {
+        let (b, run) = byte_or_range(st, prog, s, i, u64::MAX)?;
+        let is_c = byte_is(st, &b, c);
+        if is_c && !last {
             found = Some(i);
-            if !last {
-                break;
-            }
-        }
-        if byte_is(st, &b, &zero) {
             break;
         }
+        let is_nul = byte_is(st, &b, &zero);
+        if is_c {
+            // The last of the range, or the NUL that ends it (strrchr(s, 0)).
+            found = Some(if is_nul { i } else { i + run - 1 });
+        }
+        if is_nul {
+            break;
+        }
+        i += run;
     }
     Ok(match found {
         Some(i) => st.ptr_add(s, i),
@@ -323,25 +308,22 @@ fn find_byte<D: Domain>(
     let mut i = 0;
     while i < n {
         within_budget()?;
-        if let Some((k, run)) = st.constant_run_at(s, i, n - i) {
-            // One decision for the whole range: its bytes are all `k`.
-            let kv = st.dom.constant(8, k as u128);
-            if byte_is(st, &kv, c) {
-                return Ok(st.ptr_add(s, i));
-            }
-            i += run;
-            continue;
-        }
-        let b = st.load_byte_at(prog, s, i)?;
+        // One decision for a whole range: its bytes are all alike.
+        let (b, run) = byte_or_range(st, prog, s, i, n - i)?;
         if byte_is(st, &b, c) {
             return Ok(st.ptr_add(s, i));
         }
-        i += 1;
+        i += run;
     }
     Ok(st.dom.constant(64, 0))
 }
 
 /// `strstr(h, n)`: the first position of `n` in `h`, or null.
+///
+/// Each position compares the needle range by range. A mismatch at needle offset `j` inside the
+/// haystack's uniform range of length `r` starting at the position settles the next `r - j - 1`
+/// positions alike (their bytes up to the mismatch are the same byte, already compared), so they
+/// are skipped.
 fn find_string<D: Domain>(
     st: &mut State<D>,
     prog: &Program,
@@ -349,24 +331,26 @@ fn find_string<D: Domain>(
     n: &D::Val,
 ) -> Result<D::Val, End> {
     let zero = nul(st);
-    for i in 0.. {
+    let mut i = 0;
+    loop {
         let mut j = 0;
-        loop {
+        let mismatch = loop {
             within_budget()?;
-            let nb = st.load_byte_at(prog, n, j)?;
+            let (nb, ln) = byte_or_range(st, prog, n, j, u64::MAX)?;
             if byte_is(st, &nb, &zero) {
                 return Ok(st.ptr_add(h, i));
             }
-            let hb = st.load_byte_at(prog, h, i + j)?;
+            let (hb, lh) = byte_or_range(st, prog, h, i + j, u64::MAX)?;
             if !byte_is(st, &hb, &nb) {
-                break;
+                break j;
             }
-            j += 1;
-        }
-        let hb = st.load_byte_at(prog, h, i)?;
+            j += ln.min(lh);
+        };
+        let (hb, run) = byte_or_range(st, prog, h, i, u64::MAX)?;
         if byte_is(st, &hb, &zero) {
             break;
         }
+        i += if mismatch < run { run - mismatch } else { 1 };
     }
     Ok(st.dom.constant(64, 0))
 }
@@ -416,5 +400,81 @@ mod tests {
             let steps = loop_steps() - before;
             assert!(steps <= 20, "{steps} loop steps over {n} bytes");
         }
+    }
+
+    /// A small heap block holding `bytes`: its address.
+    fn literal(st: &mut State<crate::concrete::Concrete>, bytes: &[u8]) -> u128 {
+        let n = bytes.len() as u64;
+        let a = block(st, n, 0, 0);
+        for (i, &b) in bytes.iter().enumerate() {
+            let o = st.mem.object_mut((a >> 40) as u32).expect("live");
+            o.contents.set_byte(i, b);
+        }
+        a
+    }
+
+    #[test]
+    fn every_model_steps_over_uniform_ranges_whatever_their_length() {
+        let (prog, mut st) = state(vec![]);
+        let mut counts = Vec::new();
+        for n in [1 << 20, MIB_200] {
+            let nu = n as u128;
+            // "aa...a": n - 1 bytes of 'a' and a NUL; "aa...ac": the last 'a' a 'c'.
+            let a = block(&mut st, n, b'a', 0);
+            let ac = block(&mut st, n, b'a', 0);
+            st.mem
+                .object_mut((ac >> 40) as u32)
+                .expect("live")
+                .contents
+                .set_byte((n - 2) as usize, b'c');
+            let [d1, d2, d3, d4] = [0; 4].map(|_| block(&mut st, n, 0, 0));
+            let [ca, cb, cz] = [b'a', b'b', 0].map(|c| st.dom.constant(8, c as u128));
+            let [aa, ab, acn] = [&b"aa\0"[..], b"ab\0", b"ac\0"].map(|l| literal(&mut st, l));
+            let before = loop_steps();
+            // strchr, strrchr
+            assert_eq!(find_char(&mut st, &prog, &a, &ca, false).unwrap(), a);
+            assert_eq!(
+                find_char(&mut st, &prog, &a, &ca, true).unwrap(),
+                a + nu - 2
+            );
+            assert_eq!(
+                find_char(&mut st, &prog, &a, &cz, true).unwrap(),
+                a + nu - 1
+            );
+            assert_eq!(find_char(&mut st, &prog, &a, &cb, false).unwrap(), 0);
+            assert_eq!(find_char(&mut st, &prog, &a, &cb, true).unwrap(), 0);
+            // strstr
+            assert_eq!(find_string(&mut st, &prog, &a, &aa).unwrap(), a);
+            assert_eq!(find_string(&mut st, &prog, &a, &ab).unwrap(), 0);
+            assert_eq!(find_string(&mut st, &prog, &ac, &acn).unwrap(), ac + nu - 3);
+            // strcpy, strcat, strncpy
+            copy_string(&mut st, &prog, &d1, &a, None).unwrap();
+            assert_eq!(
+                compare(&mut st, &prog, &d1, &a, Some(n), false, 32).unwrap(),
+                0
+            );
+            assert_eq!(length(&mut st, &prog, &d2, None).unwrap(), 0);
+            copy_string(&mut st, &prog, &d2, &ac, None).unwrap();
+            assert_eq!(length(&mut st, &prog, &d2, None).unwrap(), n - 1);
+            assert_eq!(find_byte(&mut st, &prog, &d2, &ca, n).unwrap(), d2);
+            copy_string(&mut st, &prog, &d2, &ab, Some(n)).unwrap();
+            assert_eq!(length(&mut st, &prog, &d2, None).unwrap(), 2);
+            let z = find_byte(&mut st, &prog, &(d2 + 2), &ca, n - 2).unwrap();
+            assert_eq!(z, 0, "strncpy pads with NULs to n");
+            // memcpy at page offsets that differ: a fill of the destination.
+            st.copy_memory(&prog, &(d3 + 1), &a, n - 2).unwrap();
+            assert_eq!(find_byte(&mut st, &prog, &d3, &ca, n).unwrap(), d3 + 1);
+            assert_eq!(length(&mut st, &prog, &(d3 + 1), None).unwrap(), n - 2);
+            // memmove within one object, overlapping.
+            st.copy_memory(&prog, &d3, &(d3 + 1), n - 2).unwrap();
+            assert_eq!(length(&mut st, &prog, &d3, None).unwrap(), n - 1);
+            st.copy_memory(&prog, &(d4 + 7), &a, n - 8).unwrap();
+            assert_eq!(length(&mut st, &prog, &d4, None).unwrap(), 0);
+            assert_eq!(length(&mut st, &prog, &(d4 + 7), None).unwrap(), n - 8);
+            counts.push(loop_steps() - before);
+        }
+        // The same few steps for 1 MiB and for 200 MiB: none per byte.
+        assert_eq!(counts[0], counts[1], "{counts:?}");
+        assert!(counts[1] <= 100, "{counts:?}");
     }
 }

@@ -114,6 +114,38 @@ impl<'m> Exec<'m> {
         self.describe(loc, f.func)
     }
 
+    /// The source line of the state's position. At a block's start (a loop head) it is the line of the
+    /// loop statement: clang puts it on the branches into the header (the entry and the back edge), while
+    /// the header's own first line may be inside the body (`while (1)` has no condition block). Otherwise
+    /// its instruction's line, or the next located one's in the block, or the terminator's.
+    pub fn line(&self, st: &State) -> u32 {
+        let f = st.top();
+        let body = self.module.func(f.func).body.as_ref().expect("a body");
+        let b = &body.blocks[f.block.0 as usize];
+        // The unconditional branches first: a conditional one into the header may be an `if` before
+        // the loop whose false side falls into it.
+        let into = |plain: bool| {
+            body.blocks
+                .iter()
+                .filter(|p| crate::heads::successors(&p.term).contains(&f.block))
+                .filter(|p| !plain || matches!(p.term, symex_ir::Terminator::Br(_)))
+                .map(|p| p.term_loc)
+                .filter(|l| l.is_known())
+                .map(|l| l.line)
+                .min()
+        };
+        let into_head = into(true).or_else(|| into(false));
+        if let (0, Some(line)) = (f.idx, into_head) {
+            return line;
+        }
+        b.locs
+            .iter()
+            .skip(f.idx)
+            .chain(std::iter::once(&b.term_loc))
+            .find(|l| l.is_known())
+            .map_or(0, |l| l.line)
+    }
+
     fn describe(&self, loc: Loc, f: FuncId) -> String {
         format!(
             "{} (in {})",
