@@ -12,6 +12,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use symex_bmc::{Options, Report, Verdict};
+use symex_chc::LoopInvariant;
 use symex_engine::{outcome, BugKind, End, Program, TestFile, TestInput};
 use symex_explore::SolverCtx;
 use symex_solver::{SolverConfig, Z3Mode};
@@ -50,6 +51,16 @@ fn parse_unwindset(s: &str) -> Result<UnwindSet, String> {
         .map(UnwindSet)
 }
 
+/// `--engine`: how loops are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Bounded model checking (with `--k-induction`, its inductive step).
+    Bmc,
+    /// Constrained Horn clauses solved by Z3's Spacer: invariants for unbounded loops, re-checked by
+    /// symex before TRUE (see `symex-chc`).
+    Chc,
+}
+
 /// The value of `--unwindset` (one type of its own: clap's derive would read a `Vec` as repeated values).
 #[derive(Clone, Debug)]
 pub struct UnwindSet(pub Vec<(String, u32, u32)>);
@@ -74,6 +85,10 @@ pub struct BmcArgs {
     /// bound is reachable: `true` when it holds (loops no bound covers).
     #[arg(long)]
     pub k_induction: bool,
+    /// `chc`: encode the entry function's loop as Horn clauses for Z3's Spacer; TRUE comes with the
+    /// invariant at the loop head (re-checked by symex), FALSE with BMC's replayed counterexample.
+    #[arg(long, value_enum, default_value = "bmc")]
+    pub engine: Engine,
     /// List the program's loops (FUNCTION:LINE) and stop.
     #[arg(long)]
     pub show_loops: bool,
@@ -210,17 +225,26 @@ pub fn main(mut args: BmcArgs) -> i32 {
             induction: None,
             invariants: Vec::new(),
         };
-        print_report(&args, 0, &report, None, start.elapsed());
+        print_report(&args, 0, &report, &[], None, start.elapsed());
         return 3;
     }
-    let (k, report) = match run_bmc(
-        &prog,
-        &opts,
-        args.unwind,
-        args.property,
-        timeout,
-        args.k_induction,
-    ) {
+    let mut invariants = Vec::new();
+    let decided = match args.engine {
+        Engine::Chc => crate::chc::decide(&prog, &opts, args.property, timeout, args.solver_rlimit)
+            .map(|(r, inv)| {
+                invariants = inv;
+                (0, r)
+            }),
+        Engine::Bmc => run_bmc(
+            &prog,
+            &opts,
+            args.unwind,
+            args.property,
+            timeout,
+            args.k_induction,
+        ),
+    };
+    let (k, report) = match decided {
         Ok(r) => r,
         Err(e) => return fail(&crate::run::describe_start_failure(&e)),
     };
@@ -243,7 +267,14 @@ pub fn main(mut args: BmcArgs) -> i32 {
             Err(e) => return fail(&format!("cannot write the test: {e}")),
         }
     }
-    print_report(&args, k, &report, test.as_deref(), start.elapsed());
+    print_report(
+        &args,
+        k,
+        &report,
+        &invariants,
+        test.as_deref(),
+        start.elapsed(),
+    );
     match report.verdict {
         Verdict::True => 0,
         Verdict::False { .. } => 1,
@@ -257,7 +288,14 @@ fn declined(args: &BmcArgs) -> Option<String> {
     crate::property::declined(args.property?, &args.file)
 }
 
-fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Duration) {
+fn print_report(
+    args: &BmcArgs,
+    k: u32,
+    r: &Report,
+    invariants: &[LoopInvariant],
+    test: Option<&str>,
+    time: Duration,
+) {
     let errors: Vec<_> = match &r.verdict {
         Verdict::False { bug, .. } => vec![json!({
             "kind": bug.kind.as_str(),
@@ -288,11 +326,26 @@ fn print_report(args: &BmcArgs, k: u32, r: &Report, test: Option<&str>, time: Du
         if let Some(why) = &r.induction {
             o["k_induction"] = json!(why);
         }
+        if args.engine == Engine::Chc {
+            o["engine"] = json!("chc");
+            o["invariants"] = crate::chc::invariants_json(invariants);
+        }
         println!("{o}");
         return;
     }
     if !args.quiet {
-        println!("unwind: {k}");
+        match args.engine {
+            Engine::Bmc => println!("unwind: {k}"),
+            Engine::Chc => println!("engine: chc"),
+        }
+        for inv in invariants {
+            println!(
+                "invariant at {}:{}: {}",
+                inv.function,
+                inv.line,
+                inv.c_expression()
+            );
+        }
         match &r.verdict {
             Verdict::False { bug, .. } => {
                 println!("violation: {bug}");

@@ -3,6 +3,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod bmc;
+mod chc;
 mod check;
 mod checks;
 mod cost;

@@ -1,8 +1,9 @@
-//! `check`'s portfolio: bounded model checking (`symex bmc --unwind auto --k-induction`) runs
-//! in a thread of its own beside the exploration, both with the whole `--max-time`. The first definite
+//! `check`'s portfolio: bounded model checking (`symex bmc --unwind auto --k-induction`) and the
+//! Horn-clause engine (`symex bmc --engine chc`) run in threads of their own beside the exploration, all
+//! with the whole `--max-time`. The first definite
 //! verdict — `TRUE` with a proof, `FALSE` with a test the concrete interpreter replayed — is printed under
 //! one lock and ends the process at once, so the other engine neither runs on nor prints; `UNKNOWN` only
-//! when both engines are undecided, with the reasons of both.
+//! when every engine is undecided, with the reasons of each.
 //!
 //! Each engine has its own solver: a Z3 context belongs to the thread that made it (`symex-solver`'s
 //! `Z3Solver` is not `Send`), and BMC builds its `Program` from a copy of the module in its thread (a
@@ -64,6 +65,11 @@ pub struct BmcJob<'a> {
 /// recursively (the main thread has the system's 8 MiB; a spawned one only 2 MiB by default).
 const BMC_STACK_BYTES: usize = 512 << 20;
 
+/// The stack of the Horn-clause engine's thread: its formulas are one iteration's, far shallower than
+/// BMC's unrolled ones. Kept small because a stack is reserved address space: under `ulimit -v` a
+/// second 512 MiB stack left too little for the exploration's own memory budget.
+const CHC_STACK_BYTES: usize = 64 << 20;
+
 /// The lock under which the one definite verdict is printed.
 static ANSWERED: Mutex<()> = Mutex::new(());
 
@@ -84,9 +90,10 @@ pub fn finish(print: impl FnOnce() -> i32) -> ! {
 /// without it (a step that does not check the clock must not hold the verdict past `--max-time`).
 const BMC_GRACE: Duration = Duration::from_secs(2);
 
-/// Runs `explore` on this thread and BMC (unless `bmc` is `None`) on another; `report(engine, answer)`
+/// Runs `explore` on this thread, and BMC and the Horn-clause engine (unless `bmc` is `None`) on two
+/// others; `report(engine, answer)`
 /// prints a verdict and returns the exit status. Ends the process: with the first definite answer, or
-/// with UNKNOWN once both engines are undecided (or BMC overran its deadline by [`BMC_GRACE`]).
+/// with UNKNOWN once every engine is undecided (or BMC or CHC overran the deadline by [`BMC_GRACE`]).
 pub fn race(
     bmc: Option<BmcJob<'_>>,
     report: &(dyn Fn(&str, Answer) -> i32 + Sync),
@@ -95,18 +102,30 @@ pub fn race(
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<Answer>();
         let deadline = bmc.as_ref().map(|job| Instant::now() + job.budget);
-        let spawned = bmc.map(|job| {
-            std::thread::Builder::new()
-                .name("bmc".into())
-                .stack_size(BMC_STACK_BYTES)
-                .spawn_scoped(s, move || {
-                    let a = bmc_answer(&job);
-                    if a.definite() {
-                        finish(|| report("bmc", a));
-                    }
-                    let _ = tx.send(a);
-                })
-        });
+        let mut spawned = Vec::new();
+        if let Some(job) = bmc.as_ref() {
+            let engines: [(&str, Engine, usize); 2] = [
+                ("bmc", bmc_answer, BMC_STACK_BYTES),
+                ("chc", crate::chc::answer, CHC_STACK_BYTES),
+            ];
+            for (name, engine, stack) in engines {
+                let tx = tx.clone();
+                spawned.push((
+                    name,
+                    std::thread::Builder::new()
+                        .name(name.into())
+                        .stack_size(stack)
+                        .spawn_scoped(s, move || {
+                            let a = engine(job);
+                            if a.definite() {
+                                finish(|| report(name, a));
+                            }
+                            let _ = tx.send(a);
+                        }),
+                ));
+            }
+        }
+        drop(tx);
         let explored = explore();
         if explored.definite() {
             finish(|| report("exploration", explored));
@@ -114,31 +133,42 @@ pub fn race(
         let Answer::Unknown(mut reasons) = explored else {
             unreachable!("a definite answer ended the process")
         };
-        match (spawned, deadline) {
-            (Some(Err(e)), _) => reasons.push(format!("bmc: its thread did not start: {e}")),
-            (Some(Ok(_)), Some(d)) => {
-                let wait = d.saturating_duration_since(Instant::now()) + BMC_GRACE;
-                match rx.recv_timeout(wait) {
+        let mut running = 0;
+        for (name, r) in spawned {
+            match r {
+                Ok(_) => running += 1,
+                Err(e) => reasons.push(format!("{name}: its thread did not start: {e}")),
+            }
+        }
+        if let Some(d) = deadline {
+            let until = d + BMC_GRACE;
+            while running > 0 {
+                match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
                     Ok(Answer::Unknown(why)) => reasons.extend(why),
                     Ok(_) => unreachable!("a definite answer ended the process"),
                     Err(RecvTimeoutError::Timeout) => {
-                        reasons.push("bmc: still running past its time limit".into())
+                        reasons.push("bmc/chc: still running past the time limit".into());
+                        break;
                     }
                     Err(RecvTimeoutError::Disconnected) => {
-                        reasons.push("bmc: its thread ended without an answer".into())
+                        reasons.push("bmc/chc: a thread ended without an answer".into());
+                        break;
                     }
                 }
+                running -= 1;
             }
-            _ => {}
         }
-        // `finish`, not a return: leaving the scope would join a BMC thread that overran.
+        // `finish`, not a return: leaving the scope would join an engine's thread that overran.
         finish(|| report("", Answer::Unknown(reasons)))
     })
 }
 
+/// An engine of the portfolio beside the exploration, on a thread of its own.
+type Engine = fn(&BmcJob<'_>) -> Answer;
+
 /// BMC with `--unwind auto --k-induction` within the job's budget (verdict rules as `check`'s: FALSE
 /// only with a replayed test, TRUE only with a proof).
-fn bmc_answer(job: &BmcJob<'_>) -> Answer {
+pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
     // The budget is per thread: this one's must be set here, not inherited from the exploration's.
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),

@@ -80,6 +80,78 @@ fn a_loop_no_bound_covers_is_true_by_k_induction() {
     }
 }
 
+/// `y == n` after a loop that counts `x` and `y` together needs `y == x`, which none of k-induction's
+/// candidates states (its step fails), and the exploration cannot complete: the Horn-clause engine
+/// decides, and its invariant, compiled into the loop condition of the native build, holds at every
+/// arrival for n = 0..200 and 2^20 (and the program passes).
+#[test]
+fn a_relational_invariant_is_true_by_the_horn_clause_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "portfolio_chc_true.c";
+    let v = check(dir.path(), name, &["--max-time", BACKSTOP]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["engine"], "chc", "{v}");
+    let o = common::symex()
+        .args(["bmc", "--property", "unreach-call", "--unwind", "8"])
+        .args(["--k-induction", "--json"])
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "bounded-true", "{b}");
+    let o = common::symex()
+        .args([
+            "bmc",
+            "--property",
+            "unreach-call",
+            "--engine",
+            "chc",
+            "--json",
+        ])
+        .arg(example(name))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "true", "{b}");
+    let inv = &b["invariants"][0];
+    assert_eq!(inv["conjuncts_omitted"], 0, "{b}");
+    let expr = inv["c_expression"].as_str().unwrap();
+    let line = inv["line"].as_u64().unwrap() as usize;
+    // The program with the invariant checked each time the loop condition is evaluated.
+    let src = std::fs::read_to_string(example(name)).unwrap();
+    let mut lines: Vec<String> = src.lines().map(String::from).collect();
+    assert!(lines[line - 1].contains("while ("), "{}", lines[line - 1]);
+    lines[line - 1] =
+        lines[line - 1].replacen("while (", &format!("while (chc_check({expr}), "), 1);
+    let instrumented = dir.path().join(name);
+    std::fs::write(
+        &instrumented,
+        format!(
+            "extern void exit(int);\nstatic void chc_check(int ok) {{ if (!ok) exit(77); }}\n#line 1\n{}\n",
+            lines.join("\n")
+        ),
+    )
+    .unwrap();
+    let build = symex_native::build(&instrumented, &BuildOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in (0..200u32).chain([1 << 20]) {
+        let test = TestFile {
+            inputs: vec![TestInput {
+                name: "__VERIFIER_nondet_uint".into(),
+                bytes: n.to_le_bytes().to_vec(),
+            }],
+            ..TestFile::default()
+        };
+        let run = symex_native::run(&build, &test, &RunOptions::default());
+        assert_eq!(
+            (run.outcome.kind.as_str(), run.outcome.code),
+            ("exit", Some(0)),
+            "n = {n}: {}",
+            run.report
+        );
+    }
+}
+
 /// The error at the 4097th iteration of a concrete loop is beyond BMC's largest automatic bound
 /// (`bmc --unwind 4096` is bounded-true, the inductive step fails), so the exploration answers; its test
 /// reaches `reach_error` natively.

@@ -1,0 +1,158 @@
+//! Proofs for unbounded loops with constrained Horn clauses (CHCs) and Z3's Spacer (IC3/PDR for
+//! software, as SeaHorn's and Ultimate's Horn back ends use it).
+//!
+//! The entry function's loop head is the cut point: one predicate over the state there (the registers
+//! and scalar variables the loop writes, and the inputs it depends on). The clauses — initiation,
+//! consecution, safety — are built from the merging executor of `symex-bmc` (the engine's instruction
+//! semantics and memory model), Spacer solves them, and:
+//!
+//! * *safe* is reported only after symex's own solver has checked Spacer's invariant against every
+//!   clause ([`recheck`]); it comes with the invariant per loop head as C expressions ([`cexpr`]);
+//! * *unsafe* names the violations the clauses reach; a counterexample with inputs comes from BMC
+//!   (the caller's), replayed concretely as every FALSE is;
+//! * anything else, or any construct the encoding does not model, is *unknown* with the reason.
+//!
+//! * [`cut`]: the loop head, the state that stands for every arrival there, and its cells;
+//! * [`clauses`]: the Horn clauses;
+//! * [`spacer`]: the SMT-LIB script for a `HORN` solver and the invariant read back;
+//! * [`recheck`]: the invariant re-checked clause by clause;
+//! * [`cexpr`]: the invariant as C expressions.
+
+pub mod cexpr;
+pub mod clauses;
+pub mod cut;
+pub mod integers;
+pub mod recheck;
+pub mod spacer;
+
+pub use spacer::Budget;
+
+use cut::{CellKind, CutPoint};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+use symex_bmc::guarded::Shared;
+use symex_bmc::{Class, Options};
+use symex_engine::{Bug, BugKind, Program};
+use symex_explore::SolverCtx;
+use symex_expr::Term;
+
+/// The invariant at one loop head.
+#[derive(Clone, Debug)]
+pub struct LoopInvariant {
+    /// The function and the source position of the loop head (its first located instruction).
+    pub function: String,
+    pub line: u32,
+    pub col: u32,
+    /// The invariant over the cells' variables, as checked.
+    pub formula: Term,
+    /// Its conjuncts as C expressions over the program's variables.
+    pub c_conjuncts: Vec<String>,
+    /// Conjuncts left out of `c_conjuncts` (over values without a name, or without a C form).
+    pub omitted: usize,
+}
+
+impl LoopInvariant {
+    /// The C conjunction (`1` when nothing could be written).
+    pub fn c_expression(&self) -> String {
+        if self.c_conjuncts.is_empty() {
+            "1".into()
+        } else {
+            self.c_conjuncts.join(" && ")
+        }
+    }
+}
+
+/// What the Horn-clause engine concludes.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// Spacer's invariants, each re-checked by symex's own queries (`queries` of them).
+    Safe {
+        invariants: Vec<LoopInvariant>,
+        queries: u64,
+    },
+    /// Spacer derived `false`: some of these violations is reachable (no inputs yet).
+    Unsafe {
+        violations: Vec<Bug>,
+    },
+    Unknown(String),
+}
+
+/// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`.
+pub fn prove(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+    budget: Budget,
+) -> Answer {
+    let shared = Shared::new(ctx);
+    shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
+    let cp = match CutPoint::find(prog, opts, &shared) {
+        Ok(cp) => cp,
+        Err(why) => return Answer::Unknown(why),
+    };
+    let c = match clauses::encode(prog, opts, &cp, classify, &shared) {
+        Ok(c) => c,
+        Err(why) => return Answer::Unknown(why),
+    };
+    match spacer::solve(&c, budget) {
+        spacer::Said::Unknown(why) => Answer::Unknown(why),
+        spacer::Said::Unsafe => Answer::Unsafe {
+            violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
+        },
+        spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &shared) {
+            Err(why) => Answer::Unknown(why),
+            Ok((inv, queries)) => {
+                let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(&cp));
+                Answer::Safe {
+                    invariants: vec![LoopInvariant {
+                        function: cp.function.clone(),
+                        line: cp.line,
+                        col: cp.col,
+                        formula: inv,
+                        c_conjuncts,
+                        omitted,
+                    }],
+                    queries,
+                }
+            }
+        },
+    }
+}
+
+/// The first reading of Spacer's invariant that symex's re-check confirms, with the queries of its check.
+fn first_that_holds(
+    c: &clauses::Clauses,
+    readings: Vec<Term>,
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<(Term, u64), String> {
+    let mut why = String::from("Spacer gave no invariant");
+    for inv in readings {
+        match recheck::recheck(c, &inv, shared) {
+            Ok(q) => return Ok((inv, q)),
+            Err(w) => why = w,
+        }
+    }
+    Err(why)
+}
+
+/// The program's names of the cells' variables: a written variable's own, and for an input the
+/// variable that holds exactly it at the head (the loop never writes that one).
+fn names(cp: &CutPoint) -> FxHashMap<Term, String> {
+    let mut m = FxHashMap::default();
+    for c in &cp.cells {
+        match &c.kind {
+            CellKind::Object { name, .. } if !name.is_empty() => {
+                m.insert(c.var.clone(), name.clone());
+            }
+            CellKind::Input => {
+                if let Some((n, _)) = cp.constants.iter().find(|(_, v)| *v == c.var) {
+                    m.insert(c.var.clone(), n.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    m
+}

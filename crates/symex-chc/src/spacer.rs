@@ -1,0 +1,366 @@
+//! Asking Z3's Horn-clause engine (Spacer, IC3/PDR for software) about the clauses: the system is
+//! written as an SMT-LIB script for a solver of logic `HORN` — one uninterpreted predicate, each clause a
+//! universally closed implication — and read back as satisfiable (safe: the model interprets the
+//! predicate by an inductive invariant), unsatisfiable (unsafe: a derivation of `false` exists) or
+//! unknown. Z3's resource limit (`rlimit`) bounds it deterministically; a time limit only for users.
+//!
+//! Spacer sees the clauses over integers ([`crate::integers`]); its invariant comes back as a
+//! bit-vector formula that evaluates its linear arithmetic exactly in 128 bits, once with the cells read
+//! as unsigned numbers and once as signed ones (the re-check keeps the first that holds).
+
+use crate::clauses::Clauses;
+use std::fmt::Write;
+use std::time::Duration;
+use symex_expr::{free_vars, smtlib_symbol, Op, Sort, Term};
+use z3::ast::{Ast, Dynamic};
+use z3::DeclKind;
+
+/// What Spacer says.
+pub enum Said {
+    /// The predicate's interpretation over the parameters: the cells read unsigned, then signed.
+    Safe(Vec<Term>),
+    Unsafe,
+    Unknown(String),
+}
+
+/// The predicate's name in the script.
+const PREDICATE: &str = "chc_inv";
+
+/// Spacer's limits: Z3's resource limit (deterministic) and a time limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    pub rlimit: Option<u32>,
+    pub timeout: Option<Duration>,
+}
+
+/// Solves `c`; on safe, the invariant with the predicate's parameters replaced by `c.params`.
+pub fn solve(c: &Clauses, budget: Budget) -> Said {
+    let script = script(c);
+    // Over bit-vectors alone Z3 would pick its Datalog engine (tables over the whole domain).
+    z3::set_global_param("fp.engine", "spacer");
+    let Some(solver) = z3::Solver::new_for_logic("HORN") else {
+        return Said::Unknown("Z3 has no solver for logic HORN".into());
+    };
+    let mut p = z3::Params::new();
+    if let Some(r) = budget.rlimit {
+        p.set_u32("rlimit", r);
+    }
+    if let Some(t) = budget.timeout {
+        p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
+    }
+    solver.set_params(&p);
+    // `SYMEX_CHC_DUMP=1`: the script on standard error, to rerun it with `z3 fp.engine=spacer` (without
+    // the logic, Z3's command line would not use the Horn-clause engine).
+    if std::env::var_os("SYMEX_CHC_DUMP").is_some() {
+        eprintln!("(set-logic HORN)\n{script}(check-sat)");
+    }
+    solver.from_string(script);
+    match solver.check() {
+        z3::SatResult::Unsat => Said::Unsafe,
+        z3::SatResult::Unknown => Said::Unknown(format!(
+            "Spacer gave no answer ({})",
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "no reason".into())
+        )),
+        z3::SatResult::Sat => match interpretation(&solver, c) {
+            Ok(t) => Said::Safe(t),
+            Err(why) => Said::Unknown(why),
+        },
+    }
+}
+
+/// The SMT-LIB text of the clauses.
+pub fn script(c: &Clauses) -> String {
+    let mut out = String::new();
+    let mut abs = crate::integers::Abstraction::default();
+    let params: Vec<Term> = c.params.iter().map(crate::integers::int_var).collect();
+    let signed = crate::integers::mostly_signed(c);
+    // The cells' range as the reading back will give it (unsigned or signed numbers of their width).
+    let range = |ps: &[Term], ws: &[u32]| -> Term {
+        Term::and_all(
+            &ps.iter()
+                .zip(ws)
+                .filter(|(_, w)| **w > 0)
+                .map(|(p, w)| crate::integers::in_range(p, *w, signed))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let widths: Vec<u32> = c
+        .params
+        .iter()
+        .map(|p| match p.sort() {
+            Sort::BitVec(w) => w,
+            _ => 0,
+        })
+        .collect();
+    let param_range = range(&params, &widths);
+    let sorts: Vec<String> = params.iter().map(|p| p.sort().to_string()).collect();
+    let _ = writeln!(out, "(declare-fun {PREDICATE} ({}) Bool)", sorts.join(" "));
+    let mut ints = |ts: &[Term]| -> Vec<Term> { ts.iter().map(|t| abs.of(t)).collect() };
+    let init: Vec<(Term, Vec<Term>)> = c
+        .init
+        .iter()
+        .map(|(g, a)| (ints(std::slice::from_ref(g))[0].clone(), ints(a)))
+        .collect();
+    let steps: Vec<(Term, Vec<Term>)> = c
+        .steps
+        .iter()
+        .map(|(g, a)| (ints(std::slice::from_ref(g))[0].clone(), ints(a)))
+        .collect();
+    let bad = ints(&c.bad);
+    let bad_prefix = ints(&c.bad_prefix);
+    for (guard, args) in &init {
+        clause(
+            &mut out,
+            None,
+            &guard.and(&range(args, &widths)),
+            Some(args),
+        );
+    }
+    for (guard, args) in &steps {
+        let g = guard.and(&param_range).and(&range(args, &widths));
+        clause(&mut out, Some(&params), &g, Some(args));
+        // A step whose integers leave the cells' range wraps around in the program: the integer
+        // invariant must rule that out (it is then exact on the bit-vectors), or Spacer says unsafe.
+        let wraps = guard.and(&param_range).and(&range(args, &widths).not());
+        clause(&mut out, Some(&params), &wraps, None);
+    }
+    for guard in &bad {
+        clause(&mut out, Some(&params), &guard.and(&param_range), None);
+    }
+    for guard in &bad_prefix {
+        clause(&mut out, None, guard, None);
+    }
+    out
+}
+
+/// One clause `body_pred ∧ guard → head`, its variables bound by `forall`; the head's arguments are
+/// fresh variables equal to the values (a head applied to variables is the clause form Z3 expects).
+fn clause(out: &mut String, body_pred: Option<&[Term]>, guard: &Term, head: Option<&[Term]>) {
+    let mut conj = Vec::new();
+    if let Some(ps) = body_pred {
+        conj.push(application(ps));
+    }
+    conj.push(guard.to_string());
+    let mut head_vars = Vec::new();
+    if let Some(args) = head {
+        for (i, a) in args.iter().enumerate() {
+            let v = Term::var(&format!("chc_head{i}"), a.sort());
+            conj.push(format!("(= {v} {a})"));
+            head_vars.push(v);
+        }
+    }
+    let mut roots: Vec<Term> = vec![guard.clone()];
+    roots.extend(body_pred.unwrap_or(&[]).iter().cloned());
+    roots.extend(head.unwrap_or(&[]).iter().cloned());
+    roots.extend(head_vars.iter().cloned());
+    let vars = free_vars(&roots);
+    let consequent = match head {
+        Some(_) => application(&head_vars),
+        None => "false".into(),
+    };
+    let body = format!("(=> (and {}) {consequent})", conj.join(" "));
+    if vars.is_empty() {
+        let _ = writeln!(out, "(assert {body})");
+        return;
+    }
+    let binders: Vec<String> = vars
+        .iter()
+        .map(|v| {
+            format!(
+                "({} {})",
+                smtlib_symbol(v.as_var().expect("a variable")),
+                v.sort()
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "(assert (forall ({}) {body}))", binders.join(" "));
+}
+
+fn application(args: &[Term]) -> String {
+    if args.is_empty() {
+        return PREDICATE.into();
+    }
+    let a: Vec<String> = args.iter().map(|t| t.to_string()).collect();
+    format!("({PREDICATE} {})", a.join(" "))
+}
+
+/// The model's interpretation of the predicate, applied to the parameters read unsigned and signed.
+fn interpretation(solver: &z3::Solver, c: &Clauses) -> Result<Vec<Term>, String> {
+    let model = solver
+        .get_model()
+        .ok_or("Spacer answered safe without a model")?;
+
+    let Some(decl) = model.iter().find(|d| d.name() == PREDICATE) else {
+        // No interpretation: the predicate is never derived (no run reaches the loop head), so `false`
+        // interprets it.
+        return Ok(vec![Term::ff()]);
+    };
+    // The interpretation's `else` is a formula over `(:var i)`, the predicate's `i`-th argument.
+    let inv = match model.get_func_interp(&decl) {
+        Some(fi) => fi
+            .get_else()
+            .ok_or("the predicate's interpretation has no formula")?,
+        None => return Err("the model does not interpret the predicate".into()),
+    };
+    let first = crate::integers::mostly_signed(c);
+    [first, !first]
+        .into_iter()
+        .map(|signed| {
+            let mut map = rustc_hash::FxHashMap::default();
+            for (i, p) in c.params.iter().enumerate() {
+                let x = match p.sort() {
+                    Sort::BitVec(_) if signed => p.sext_to(WIDE),
+                    Sort::BitVec(w) if w < WIDE => p.zext_to(WIDE),
+                    _ => p.clone(),
+                };
+                map.insert(param_name(i), x);
+            }
+            to_term(&inv, &map)
+        })
+        .collect()
+}
+
+/// The width in which the integer invariant is evaluated: exact for the linear combinations Spacer
+/// writes over values of at most 64 bits.
+pub const WIDE: u32 = 128;
+
+fn param_name(i: usize) -> String {
+    format!("chc_param{i}")
+}
+
+/// A Z3 formula as a term, its constants mapped by name; an operator symex's terms lack makes it an
+/// error that names it.
+fn to_term(a: &Dynamic, consts: &rustc_hash::FxHashMap<String, Term>) -> Result<Term, String> {
+    let decl = if a.is_app() { a.safe_decl().ok() } else { None };
+    let Some(decl) = decl else {
+        // A bound variable, printed `(:var i)`.
+        let printed = a.to_string();
+        let i: usize = printed
+            .strip_prefix("(:var ")
+            .and_then(|r| r.strip_suffix(')'))
+            .and_then(|n| n.trim().parse().ok())
+            .ok_or_else(|| format!("a quantifier in the invariant ({printed})"))?;
+        return consts
+            .get(&param_name(i))
+            .cloned()
+            .ok_or_else(|| format!("an argument {i} beyond the predicate's"));
+    };
+    let kids: Vec<Term> = a
+        .children()
+        .iter()
+        .map(|k| to_term(k, consts))
+        .collect::<Result<_, _>>()?;
+
+    let op = |o: Op| Term::try_new(o, &kids).map_err(|e| format!("an ill-sorted invariant: {e:?}"));
+    let swap = |o: Op| {
+        Term::try_new(o, &[kids[1].clone(), kids[0].clone()])
+            .map_err(|e| format!("an ill-sorted invariant: {e:?}"))
+    };
+    let fold = |o: Op| -> Result<Term, String> {
+        let mut it = kids.iter();
+        let first = it.next().ok_or("an operator without arguments")?.clone();
+        it.try_fold(first, |acc, k| {
+            Term::try_new(o.clone(), &[acc, k.clone()])
+                .map_err(|e| format!("an ill-sorted invariant: {e:?}"))
+        })
+    };
+    let int = |v: i128| Term::bv(v as u128, WIDE);
+    use DeclKind as K;
+    match decl.kind() {
+        K::Anum => {
+            let i = z3::ast::Int::try_from(a.clone())
+                .map_err(|_| "a numeral that is not an integer")?;
+            Ok(int(i
+                .as_i64()
+                .ok_or("an integer numeral beyond 64 bits in the invariant")?
+                as i128))
+        }
+        K::Add => fold(Op::BvAdd),
+        K::Sub => fold(Op::BvSub),
+        K::Mul => fold(Op::BvMul),
+        K::Uminus => op(Op::BvNeg),
+        K::Le => op(Op::BvSle),
+        K::Lt => op(Op::BvSlt),
+        K::Ge => swap(Op::BvSle),
+        K::Gt => swap(Op::BvSlt),
+        K::True => Ok(Term::tt()),
+        K::False => Ok(Term::ff()),
+        K::Uninterpreted if kids.is_empty() => consts
+            .get(&decl.name())
+            .cloned()
+            .ok_or_else(|| format!("an unknown constant {} in the invariant", decl.name())),
+        K::Bnum => {
+            let bv = a.as_bv().ok_or("a numeral that is not a bit-vector")?;
+            let w = bv.get_size();
+            let v = bv
+                .as_u64()
+                .ok_or("a bit-vector numeral wider than 64 bits in the invariant")?;
+            Ok(Term::bv(v as u128, w))
+        }
+        K::Eq | K::Iff => op(Op::Eq),
+        K::Distinct if kids.len() == 2 => Ok(op(Op::Eq)?.not()),
+        K::Ite => op(Op::Ite),
+        K::And => Ok(Term::and_all(&kids)),
+        K::Or => Ok(Term::or_all(&kids)),
+        K::Not => op(Op::Not),
+        K::Implies => op(Op::Implies),
+        K::Xor => op(Op::Xor),
+        K::Badd => fold(Op::BvAdd),
+        K::Bsub => op(Op::BvSub),
+        K::Bmul => fold(Op::BvMul),
+        K::Bneg => op(Op::BvNeg),
+        K::Budiv | K::Budiv0 => op(Op::BvUdiv),
+        K::Bsdiv | K::Bsdiv0 => op(Op::BvSdiv),
+        K::Burem | K::Burem0 => op(Op::BvUrem),
+        K::Bsrem | K::Bsrem0 => op(Op::BvSrem),
+        K::Bsmod | K::Bsmod0 => op(Op::BvSmod),
+        K::Band => fold(Op::BvAnd),
+        K::Bor => fold(Op::BvOr),
+        K::Bxor => fold(Op::BvXor),
+        K::Bnot => op(Op::BvNot),
+        K::Bshl => op(Op::BvShl),
+        K::Blshr => op(Op::BvLshr),
+        K::Bashr => op(Op::BvAshr),
+        K::Uleq => op(Op::BvUle),
+        K::Sleq => op(Op::BvSle),
+        K::Ult => op(Op::BvUlt),
+        K::Slt => op(Op::BvSlt),
+        K::Ugeq => swap(Op::BvUle),
+        K::Sgeq => swap(Op::BvSle),
+        K::Ugt => swap(Op::BvUlt),
+        K::Sgt => swap(Op::BvSlt),
+        K::Concat => fold(Op::Concat),
+        K::ZeroExt | K::SignExt => {
+            let w = a
+                .as_bv()
+                .ok_or("an extension that is not a bit-vector")?
+                .get_size();
+            let n = w - kids.first().ok_or("an extension without argument")?.width();
+            op(if decl.kind() == K::ZeroExt {
+                Op::ZeroExt(n)
+            } else {
+                Op::SignExt(n)
+            })
+        }
+        K::Extract => {
+            let (hi, lo) = extract_bounds(&a.to_string())
+                .ok_or_else(|| format!("an extract Z3 printed as {a}"))?;
+            op(Op::Extract { hi, lo })
+        }
+        k => Err(format!(
+            "unsupported: the invariant uses Z3's operator {k:?} ({})",
+            decl.name()
+        )),
+    }
+}
+
+/// `hi` and `lo` of Z3's printed `((_ extract hi lo) x)`.
+fn extract_bounds(printed: &str) -> Option<(u32, u32)> {
+    let rest = printed.trim_start_matches('(').strip_prefix("_ extract ")?;
+    let mut it = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty());
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}

@@ -1,0 +1,139 @@
+//! Spacer's answers on loops k-induction cannot prove, against the native build: for a TRUE, the
+//! invariant Spacer found (as symex prints it in C) is compiled into the program's loop condition and
+//! the native ASan/UBSan build runs over a range of inputs — the invariant must hold at every arrival
+//! at the loop head and the program must exit normally; for an unsafe answer, the failing input the
+//! native build shows.
+
+use std::path::{Path, PathBuf};
+use symex_bmc::{Class, Options};
+use symex_chc::{Answer, Budget, LoopInvariant};
+use symex_engine::{Program, TestFile, TestInput};
+use symex_explore::SolverCtx;
+use symex_native::{BuildOptions, RunOptions};
+use symex_solver::{SolverConfig, Z3Mode};
+
+/// Z3's deterministic budget for Spacer (no wall clock in tests).
+const RLIMIT: u32 = 100_000_000;
+
+/// The exit status of a native run whose invariant check failed.
+const INVARIANT_FAILED: i64 = 77;
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/chc")
+        .join(name)
+}
+
+fn prove(path: &Path) -> Answer {
+    let m = symex_ir::load(path, &symex_ir::FrontendOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let prog = Program::new(m);
+    let ctx = SolverCtx::new(
+        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
+        None,
+    );
+    let budget = Budget {
+        rlimit: Some(RLIMIT),
+        timeout: None,
+    };
+    symex_chc::prove(
+        &prog,
+        &Options::default(),
+        &|_| Class::Violation,
+        ctx,
+        budget,
+    )
+}
+
+fn safe(path: &Path) -> LoopInvariant {
+    match prove(path) {
+        Answer::Safe { mut invariants, .. } => {
+            assert_eq!(invariants.len(), 1);
+            invariants.remove(0)
+        }
+        a => panic!("{}: expected safe, got {a:?}", path.display()),
+    }
+}
+
+/// The program with `inv` checked each time the loop condition on the head's line is evaluated
+/// (`while (` becomes `while (chc_check(INV), `): a failure exits with [`INVARIANT_FAILED`].
+fn instrumented(path: &Path, inv: &LoopInvariant, dir: &Path) -> PathBuf {
+    let src = std::fs::read_to_string(path).expect("source");
+    let mut lines: Vec<String> = src.lines().map(String::from).collect();
+    let head = &mut lines[inv.line as usize - 1];
+    assert!(head.contains("while ("), "line {}: {head}", inv.line);
+    *head = head.replacen(
+        "while (",
+        &format!("while (chc_check({}), ", inv.c_expression()),
+        1,
+    );
+    let mut text = format!(
+        "extern void exit(int);\nstatic void chc_check(int ok) {{ if (!ok) exit({INVARIANT_FAILED}); }}\n"
+    );
+    // A `#line` keeps the program's own line numbers after the two lines above.
+    text.push_str(&format!("#line 1 \"{}\"\n", path.display()));
+    text.push_str(&lines.join("\n"));
+    text.push('\n');
+    let out = dir.join(path.file_name().expect("a file"));
+    std::fs::write(&out, text).expect("write");
+    out
+}
+
+fn uints(values: &[u32]) -> TestFile {
+    TestFile {
+        inputs: values
+            .iter()
+            .map(|v| TestInput {
+                name: "__VERIFIER_nondet_uint".into(),
+                bytes: v.to_le_bytes().to_vec(),
+            })
+            .collect(),
+        ..TestFile::default()
+    }
+}
+
+/// Runs the instrumented build on each input sequence: every run exits with status 0.
+fn holds_natively(path: &Path, inv: &LoopInvariant, inputs: &[Vec<u32>]) {
+    assert!(inv.omitted == 0 && !inv.c_conjuncts.is_empty(), "{inv:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = instrumented(path, inv, dir.path());
+    let build =
+        symex_native::build(&src, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for input in inputs {
+        let run = symex_native::run(&build, &uints(input), &RunOptions::default());
+        assert_eq!(
+            (run.outcome.kind.as_str(), run.outcome.code),
+            ("exit", Some(0)),
+            "{} with inputs {input:?}, invariant {}: {}",
+            path.display(),
+            inv.c_expression(),
+            run.report
+        );
+    }
+}
+
+/// The disjunctive invariant of Gulwani's example (no inputs: one run checks every arrival).
+#[test]
+fn a_disjunctive_invariant_is_proved() {
+    let path = example("disjunctive.c");
+    let inv = safe(&path);
+    holds_natively(&path, &inv, &[vec![]]);
+}
+
+/// Spacer derives the assertion's failure; natively it fails at n = 5 and not below.
+#[test]
+fn an_unsafe_loop_is_unsafe() {
+    let path = example("sum_false.c");
+    let Answer::Unsafe { violations } = prove(&path) else {
+        panic!("expected unsafe");
+    };
+    assert!(violations.iter().all(|b| b.kind.as_str() == "assertion"));
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for n in 0..5 {
+        let run = symex_native::run(&build, &uints(&[n]), &RunOptions::default());
+        assert_eq!(run.outcome.kind, "exit", "n = {n}");
+    }
+    let run = symex_native::run(&build, &uints(&[5]), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "assertion");
+}
