@@ -14,7 +14,8 @@ tasks of one data model only.
 Each TRUE's YAML 2.0 correctness witness is checked by scripts/check_invariants.py --no-native (metadata,
 hash, each loop invariant at a loop keyword). A termination FALSE's GraphML stem-and-cycle witness is checked by scripts/check_witness.py
 --expect-kind nontermination (its stem's values fed to the native build, which must not end within 2 s); a
-termination TRUE has no correctness witness to check. Each other FALSE's YAML 2.0 witness (`--witness`) is checked by scripts/check_witness.py (well-formed, hash,
+termination TRUE has no correctness witness to check. Each other FALSE's witness is read back by `symex
+validate` (it must confirm the violation), and its YAML 2.0 witness (`--witness`) is checked by scripts/check_witness.py (well-formed, hash,
 lines, and its nondet values reproducing the violation on the native build). Each FALSE is confirmed by replaying its test on a native build (`symex replay --native`); the native
 build reads uninitialised memory as zero, so a test giving it other values is replayed with them zeroed
 ("agrees, uninit as zero" when that run reaches the violation too).
@@ -118,7 +119,10 @@ def run(symex, r, limit, outdir, confirm):
             native = check_witness(symex, task, witness, "nontermination")
         elif verdict.startswith("FALSE") and confirm:
             native = confirm_natively(symex, r, task, o.get("test"))
+            native += "; " + validate(symex, r, witness)
             native += "; " + check_witness(symex, task, witness, o.get("kind"))
+            if o.get("witness_error"):
+                native += " (%s)" % o["witness_error"][:160]
         elif verdict == "TRUE" and confirm and not termination:
             native = check_correctness(task, witness)
     except subprocess.TimeoutExpired:
@@ -164,6 +168,20 @@ def check_correctness(task, witness):
         return p.stdout.strip() or p.stderr.strip()[-200:]
     n = p.stdout.split()[1] if p.stdout.startswith("ok: ") else "?"
     return "correctness witness ok (%s invariants)" % n
+
+
+def validate(symex, r, witness):
+    """`symex validate` reading a FALSE's witness back: 'validated' when it confirms the violation, else its
+    answer (the reader shares the guide with the explorer, not the writer's replay)."""
+    if not os.path.exists(witness):
+        return "no witness"
+    cmd = [symex, "validate", "--witness", witness, "--property", r["property_file"], r["task_file"]]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return "validate: timeout"
+    last = (p.stdout.strip().splitlines() or ["?"])[-1]
+    return "validated" if p.returncode == 1 else "validate: %s (exit %d)" % (last, p.returncode)
 
 
 def check_witness(symex, task, witness, kind):
@@ -272,8 +290,9 @@ def main():
         if verdict == "TRUE":
             disagrees = native != "" and not native.startswith("correctness witness ok")
         else:
-            disagrees = not (native in ("", "witness agrees") or (native.startswith("agrees")
-                                                                  and native.endswith("witness agrees")))
+            disagrees = not (native in ("", "witness agrees") or (
+                native.startswith("agrees") and "; validated; " in native
+                and native.endswith("witness agrees")))
         disagreements += disagrees
         print("%-62s %-16s %-14s %-22s %6.1fs %5d  %s%s%s" % (
             r["task"], r["property"], exp, verdict, secs, pts, native,

@@ -529,7 +529,7 @@ fn write_witness(
     let module = args
         .explore
         .frontend
-        .load(&args.file)
+        .load_untimed(&args.file)
         .map_err(|e| e.to_string())?;
     let prog = crate::property::program(module, p);
     let checks = Checks {

@@ -42,6 +42,16 @@ impl FrontendArgs {
         symex_ir::load(file, &self.options()).map_err(LoadError)
     }
 
+    /// [`Self::load`] outside `--max-time`: for reading the program again to write the witness of an
+    /// answer already found (a FALSE found just before the limit keeps its witness).
+    pub fn load_untimed(&self, file: &Path) -> Result<Module, LoadError> {
+        let opts = FrontendOptions {
+            deadline: None,
+            ..self.options()
+        };
+        symex_ir::load(file, &opts).map_err(LoadError)
+    }
+
     /// `--cflags`, split at white space.
     fn cflag_list(&self) -> Vec<String> {
         self.cflags
