@@ -83,7 +83,35 @@ pub type Step = Result<(), String>;
 /// The inductive step's outcome: proven, with the loop invariants it assumed in the source's terms
 /// (empty when one of them has no C form: a subset of a jointly inductive set need not be inductive),
 /// or why not.
-pub type Proof = Result<Vec<symex_engine::LoopInvariant>, String>;
+pub type Proof = Result<Vec<symex_engine::LoopInvariant>, StepFailure>;
+
+/// Why the inductive step does not hold, and whether a deeper bound might change that.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepFailure {
+    pub why: String,
+    /// The step's query was answered with a head state that has no violation for `k` iterations and
+    /// one in the next: a larger `k` may prove it. Every other failure (a shape the step cannot model,
+    /// a solver without an answer) stays the same at any `k`.
+    pub k_too_small: bool,
+    /// The strengthening invariants (Houdini's survivors) the failed step assumed.
+    pub survivors: usize,
+}
+
+impl From<String> for StepFailure {
+    fn from(why: String) -> StepFailure {
+        StepFailure {
+            why,
+            k_too_small: false,
+            survivors: 0,
+        }
+    }
+}
+
+impl From<&str> for StepFailure {
+    fn from(why: &str) -> StepFailure {
+        StepFailure::from(why.to_string())
+    }
+}
 
 /// The inductive step for the loop `function:line` at `k`, the base case having found no violation and
 /// only that loop's bound reachable. `queries` counts the solver queries.
@@ -120,14 +148,16 @@ pub fn inductive_step(
             return Err(format!(
                 "an iteration from the loop head reaches something not modelled ({})",
                 next.incomplete[0].0
-            ));
+            )
+            .into());
         }
         if let Some(b) = next.bounds.first() {
             // A run of the iteration that stopped at a bound never came back to be checked.
             return Err(format!(
                 "an iteration from the loop head reaches the bound of {}:{}",
                 b.function, b.line
-            ));
+            )
+            .into());
         }
         for s in &next.captured {
             same_frame_and_memory(&h, s, &objs)?;
@@ -139,7 +169,9 @@ pub fn inductive_step(
                 .all(|s| implied(shared, queries, &s.dom.guard, &holds(prog, c, s)))
         });
         if cands.len() == before {
-            step(prog, opts, &target, k, classify, shared, queries, h)?;
+            let survivors = cands.len();
+            step(prog, opts, &target, k, classify, shared, queries, h)
+                .map_err(|f| StepFailure { survivors, ..f })?;
             return Ok(crate::invariant::in_source(
                 prog, body, &target, &s0, &cands,
             ));
@@ -611,7 +643,7 @@ fn step(
     shared: &Rc<RefCell<Shared>>,
     queries: &mut u64,
     h: State<Guarded>,
-) -> Step {
+) -> Result<(), StepFailure> {
     let f = Unwinder::new(prog, opts.clone(), shared.clone())
         .bound_entry_loop(t.func, t.index, k + 1)
         .separating(t.index)
@@ -621,10 +653,7 @@ fn step(
         .iter()
         .find(|b| b.function != opts.entry || b.line != t.line)
     {
-        return Err(format!(
-            "the step reaches the bound of {}:{}",
-            b.function, b.line
-        ));
+        return Err(format!("the step reaches the bound of {}:{}", b.function, b.line).into());
     }
     let mut at: Vec<Vec<Term>> = vec![Vec::new(); k as usize + 1];
     for e in &f.errors {
@@ -646,9 +675,13 @@ fn step(
     *queries += 1;
     match shared.borrow_mut().check(&[q]) {
         SatResult::Unsat => Ok(()),
-        SatResult::Sat(_) => Err(format!(
-            "the inductive step fails at k = {k} (a state at the loop head with no violation for {k} iterations has one in the next)"
-        )),
-        SatResult::Unknown(u) => Err(format!("the solver gave no answer on the step: {u}")),
+        SatResult::Sat(_) => Err(StepFailure {
+            why: format!(
+                "the inductive step fails at k = {k} (a state at the loop head with no violation for {k} iterations has one in the next)"
+            ),
+            k_too_small: true,
+            survivors: 0,
+        }),
+        SatResult::Unknown(u) => Err(format!("the solver gave no answer on the step: {u}").into()),
     }
 }

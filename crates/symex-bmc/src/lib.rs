@@ -52,6 +52,7 @@ pub fn check(
         steps: formulas.steps,
         induction: None,
         invariants: Vec::new(),
+        steps_tried: 0,
     })
 }
 
@@ -66,17 +67,30 @@ pub fn check_k_induction(
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
+    Ok(check_k_induction_boxed(prog, opts, classify, ctx, None)?.0)
+}
+
+/// [`check_k_induction`] with the inductive step's time within `step_box` too; also, when the step
+/// was tried and its query answered that `k` is too small, the number of strengthening invariants it
+/// assumed (a deeper bound may prove it; a step that failed otherwise fails the same at every bound).
+fn check_k_induction_boxed(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+    step_box: Option<Duration>,
+) -> Result<(Report, Option<usize>), End> {
     let start = Instant::now();
     let mut r = check(prog, opts, classify, ctx.clone())?;
     let Verdict::BoundedTrue { loops } = &r.verdict else {
-        return Ok(r);
+        return Ok((r, None));
     };
     let [l] = loops.as_slice() else {
         r.induction = Some(format!(
             "not attempted: the bounds of several loops are reachable ({})",
             loops.join(", ")
         ));
-        return Ok(r);
+        return Ok((r, None));
     };
     // The base case covers the iterations up to the loop's own bound (`--unwindset` may set it).
     let k = l
@@ -91,26 +105,92 @@ pub fn check_k_induction(
     // The step gets a quarter of what the base case left of `--max-time` (its runs end there as
     // incomplete): under `--unwind auto` a step that does not hold at one bound must not take the time
     // the base case needs to deepen (a FALSE is only ever found by the base case).
-    let step_time = opts.max_time.map(|t| {
-        (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
-    });
+    let step_time = opts
+        .max_time
+        .map(|t| {
+            (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
+        })
+        .into_iter()
+        .chain(step_box)
+        .min();
     shared.borrow_mut().deadline = step_time.map(|t| Instant::now() + t);
     let mut o = opts.clone();
     o.max_time = step_time;
     let opts = &o;
     let mut queries = 0;
     let step = induction::inductive_step(prog, opts, l, k, classify, &shared, &mut queries);
+    r.steps_tried = 1;
     r.queries += queries;
     r.aux_queries += shared.borrow().aux_queries;
+    let mut progress = None;
     match step {
         Ok(invariants) => {
             r.induction = Some(format!("the inductive step holds for {l} at k = {k}"));
             r.verdict = Verdict::True;
             r.invariants = invariants;
         }
-        Err(why) => r.induction = Some(format!("{l}: {why}")),
+        Err(f) => {
+            progress = f.k_too_small.then_some(f.survivors);
+            r.induction = Some(format!("{l}: {}", f.why));
+        }
     }
-    Ok(r)
+    Ok((r, progress))
+}
+
+/// The inductive step's time box under `--unwind auto` with a time limit, after the first step (which
+/// has its share of the time left): this many times what the first bound took, plus
+/// [`STEP_BOX_EXTRA`]. It doubles with every step that makes progress.
+const STEP_BOX_FACTOR: u32 = 4;
+
+/// See [`STEP_BOX_FACTOR`].
+const STEP_BOX_EXTRA: Duration = Duration::from_secs(1);
+
+/// Under `--unwind auto`, the steps in a row without progress after which the step is no longer tried
+/// at deeper bounds (progress: the step's query answered that `k` is too small, with more strengthening
+/// invariants than the step before; the first answered step counts as progress).
+pub const MAX_STALLED_STEPS: u32 = 2;
+
+/// Whether the inductive step is still worth trying at deeper bounds under `--unwind auto`, and its
+/// time box: the stopping rule of k-induction, on counts (the step's answers), not on the clock.
+#[derive(Default)]
+struct Stepping {
+    stopped: Option<String>,
+    tried: u32,
+    stalled: u32,
+    /// The survivors of the last step whose query answered "k too small".
+    survivors: Option<usize>,
+    time_box: Option<Duration>,
+}
+
+impl Stepping {
+    /// Records a bound's step (`progress`: see [`check_k_induction_boxed`]) that took `took` with
+    /// the bound's base case, and decides whether deeper bounds try it.
+    fn record(&mut self, k: u32, r: &Report, progress: Option<usize>, took: Duration, timed: bool) {
+        if r.steps_tried == 0 {
+            return;
+        }
+        self.tried += 1;
+        let grew = match (progress, self.survivors) {
+            (Some(now), Some(before)) => now > before,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        self.stalled = if grew { 0 } else { self.stalled + 1 };
+        if progress.is_none() || self.stalled >= MAX_STALLED_STEPS {
+            self.stopped = Some(format!(
+                "not tried beyond k = {k}: the step made no progress ({})",
+                r.induction.as_deref().unwrap_or("no step")
+            ));
+        }
+        if progress.is_some() {
+            self.survivors = progress;
+        }
+        self.time_box = timed.then(|| match self.time_box {
+            Some(b) if grew => b.saturating_mul(2),
+            Some(b) => b,
+            None => took.saturating_mul(STEP_BOX_FACTOR) + STEP_BOX_EXTRA,
+        });
+    }
 }
 
 /// `--unwind auto`: iterative deepening, `K` = 1, 2, 4, … until a verdict other than `bounded-true`
@@ -136,6 +216,11 @@ pub fn check_auto_with(
 ) -> Result<(u32, Report), End> {
     let start = Instant::now();
     let mut k = 1u32;
+    // k-induction that knows when to stop: the step is tried at each bound only while it makes
+    // progress, within a time box that doubles with each such step. On a loop it cannot prove,
+    // k-induction then costs plain BMC's deepening plus a few bounded steps, and the base case (which
+    // alone finds a FALSE) runs at every bound as without the flag.
+    let mut stepping = Stepping::default();
     loop {
         let mut o = opts.clone();
         o.unwind = k;
@@ -143,11 +228,21 @@ pub fn check_auto_with(
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        let r = if k_induction {
-            check_k_induction(prog, &o, classify, ctx.clone())?
+        let mut r = if k_induction && stepping.stopped.is_none() {
+            let bound_start = Instant::now();
+            let (r, progress) =
+                check_k_induction_boxed(prog, &o, classify, ctx.clone(), stepping.time_box)?;
+            let timed = opts.max_time.is_some();
+            stepping.record(k, &r, progress, bound_start.elapsed(), timed);
+            r
         } else {
-            check(prog, &o, classify, ctx.clone())?
+            let mut r = check(prog, &o, classify, ctx.clone())?;
+            if k_induction {
+                r.induction = stepping.stopped.clone();
+            }
+            r
         };
+        r.steps_tried = stepping.tried;
         let out_of_time = opts.max_time.is_some_and(|t| start.elapsed() >= t);
         let deeper = matches!(r.verdict, Verdict::BoundedTrue { .. }) && k < max_unwind;
         if !deeper || out_of_time {

@@ -67,6 +67,9 @@ pub struct Report {
     /// With a `true` from the inductive step: the loop invariants it assumed, each proven to hold at the
     /// first arrival and to be preserved by an iteration (empty otherwise).
     pub invariants: Vec<symex_engine::LoopInvariant>,
+    /// `--k-induction`: the inductive steps tried (under `--unwind auto`, one per bound while they make
+    /// progress).
+    pub steps_tried: u32,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {

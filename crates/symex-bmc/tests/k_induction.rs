@@ -119,6 +119,66 @@ fn a_failure_after_many_iterations_is_never_true() {
     let n = u32::from_le_bytes(inputs[0].bytes[..4].try_into().expect("4 bytes"));
     assert!(n >= 1000 && k >= 1000, "n = {n}, k = {k}");
     assert_eq!(native_outcome(&build, n), "assertion");
+    // The step made no progress after the first (the same invariants each time): it stopped being tried
+    // long before K = 1024, and the base case still found the violation.
+    assert_eq!(
+        r.steps_tried,
+        1 + symex_bmc::MAX_STALLED_STEPS,
+        "{:?}",
+        r.induction
+    );
+    let why = r.induction.expect("the reason the step stopped");
+    assert!(why.contains("not tried beyond k = 4"), "{why}");
+}
+
+/// Where no candidate states the invariant (`s == i*i`, nonlinear), the step fails at every bound:
+/// under `--unwind auto` k-induction stops trying it after three steps and answers what plain BMC
+/// answers, with a count of queries close to plain BMC's. The native build passes for n = 0..300,
+/// around 2^16 and at 2^20.
+#[test]
+fn k_induction_that_cannot_prove_a_loop_stops_and_keeps_plain_bmcs_answer() {
+    let path = example("kind_square_true.c");
+    let prog = load(&path);
+    let auto = |induction| {
+        symex_bmc::check_auto_with(
+            &prog,
+            &Options::default(),
+            &|_| Class::Violation,
+            ctx(),
+            64,
+            induction,
+        )
+        .expect("starts")
+    };
+    let (pk, plain) = auto(false);
+    let (kk, kind) = auto(true);
+    assert!(
+        matches!(plain.verdict, Verdict::BoundedTrue { .. }),
+        "{:?}",
+        plain.verdict
+    );
+    assert_eq!((pk, &plain.verdict), (kk, &kind.verdict));
+    assert_eq!(plain.steps_tried, 0);
+    assert_eq!(
+        kind.steps_tried,
+        1 + symex_bmc::MAX_STALLED_STEPS,
+        "{:?}",
+        kind.induction
+    );
+    // Each step asks a handful of queries (Houdini's and the step's); every bound's base case the same
+    // as without the flag.
+    assert!(
+        kind.queries <= plain.queries + 20 * u64::from(kind.steps_tried),
+        "{} vs {}",
+        kind.queries,
+        plain.queries
+    );
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    // Native runs whose length does not depend on the machine's speed.
+    for n in (0..300).chain(65_530..65_542).chain([1 << 20]) {
+        assert_eq!(native_outcome(&build, n), "exit", "n = {n}");
+    }
 }
 
 /// `i <= n` after a signed loop fails for n < 0 (the candidate invariant `i <= n` fails at the first

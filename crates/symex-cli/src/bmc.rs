@@ -224,6 +224,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
             steps: 0,
             induction: None,
             invariants: Vec::new(),
+            steps_tried: 0,
         };
         print_report(&args, 0, &report, &[], None, start.elapsed());
         return 3;
@@ -325,6 +326,9 @@ fn print_report(
         }
         if let Some(why) = &r.induction {
             o["k_induction"] = json!(why);
+        }
+        if args.k_induction {
+            o["induction_steps"] = json!(r.steps_tried);
         }
         if args.engine == Engine::Chc {
             o["engine"] = json!("chc");

@@ -39,6 +39,7 @@ pub fn decide(
         steps: 0,
         induction: None,
         invariants: Vec::new(),
+        steps_tried: 0,
     };
     match symex_chc::prove(prog, opts, &cls, ctx, budget) {
         Answer::Safe {

@@ -12,7 +12,8 @@
 //! is poisoned to the wild id (see `exec.rs`'s `gep`), so it never reaches another object's bytes. This layout
 //! lives only in [`AddressLayout`]. Dead ids are reused only when no pointer can refer to them: at once for
 //! stack objects whose address never escaped, and for any dead stack or heap object once the ids run out
-//! and a scan finds no value that could hold its address (`reclaim.rs`), so a dangling pointer always
+//! or many objects were allocated since the last such scan, when the scan finds no value that could hold
+//! its address (`reclaim.rs`), so a dangling pointer always
 //! finds its dead object. Contents are generic over the byte type (`u8`
 //! concretely, terms symbolically) and each object
 //! sits behind an `Rc`: cloning a memory copies one pointer per object, and a write copies only the object
@@ -296,7 +297,14 @@ pub struct Memory<B> {
     reusable: Vec<ObjId>,
     /// Objects of dead locals, refilled by the next stack allocations (see [`Spare`]).
     spare: Spare<B>,
+    /// Stack and heap allocations since dead ids were last reclaimed, and how many make the next
+    /// reclaiming due (see [`Self::reclaim_due`]).
+    allocations_since_reclaim: u32,
+    reclaim_every: u32,
 }
+
+/// Stack and heap allocations between two reclaimings of dead ids at first (see [`Memory::reclaim_due`]).
+const RECLAIM_EVERY: u32 = 1 << 16;
 
 /// Dead locals' objects kept for the next stack allocations, so that a call's locals cost no host
 /// allocation: calls and returns are frequent, and each local would otherwise allocate (and free) its
@@ -335,6 +343,8 @@ impl<B: Clone> Memory<B> {
             layout,
             reusable: Vec::new(),
             spare: Spare(Vec::new()),
+            allocations_since_reclaim: 0,
+            reclaim_every: RECLAIM_EVERY,
         }
     }
 
@@ -362,6 +372,7 @@ impl<B: Clone> Memory<B> {
         initialised: bool,
     ) -> Option<ObjId> {
         if matches!(kind, ObjKind::Stack | ObjKind::Heap) && size < self.layout.max_object_size() {
+            self.allocations_since_reclaim = self.allocations_since_reclaim.saturating_add(1);
             if let Some(&id) = self.reusable.last() {
                 let object = self.new_object(kind, name, size, fill, initialised)?;
                 self.reusable.pop();
@@ -556,6 +567,21 @@ impl<B: Clone> Memory<B> {
         if o.kind != ObjKind::Stack {
             return;
         }
+        // Block-scoped locals restart on every pass through their block: one no other state shares is
+        // refilled in place (its byte vector and bitmap reused), not allocated again.
+        if let Some(obj) = Rc::get_mut(o) {
+            let size = obj.contents.size();
+            if obj.contents.refill(size, fill.clone(), false) {
+                obj.read_only = false;
+                obj.provenance = ProvenanceMap::default();
+                if let Slot::Live(o) | Slot::Ended(o) =
+                    std::mem::replace(slot, Slot::Dead(ObjKind::Stack))
+                {
+                    *slot = Slot::Live(o);
+                }
+                return;
+            }
+        }
         *slot = Slot::Live(Rc::new(Object {
             kind: o.kind,
             name: o.name.clone(),
@@ -600,7 +626,22 @@ impl<B: Clone> Memory<B> {
     /// Makes `ids` (dead stack and heap objects no pointer refers to, found by the caller) the ids that
     /// later objects take, in place of those listed before.
     pub fn set_reusable(&mut self, ids: Vec<ObjId>) {
+        // A reclaiming that frees few ids (values keep most dead objects named, or a value not known
+        // could name any) is not worth its scan as often: the next one waits twice as long.
+        if (ids.len() as u64) * 2 < u64::from(self.reclaim_every) {
+            self.reclaim_every = self.reclaim_every.saturating_mul(2);
+        }
+        self.allocations_since_reclaim = 0;
         self.reusable = ids;
+    }
+
+    /// Whether the dead ids should be reclaimed before the next allocation although ids are left: no
+    /// reusable id is left and many objects were allocated since the last reclaiming. Reclaiming early
+    /// keeps the object table near the number of objects alive at once (a long run whose locals'
+    /// addresses escape would otherwise give every call's locals new ids, growing the table, and its
+    /// memory, until the ids run out).
+    pub fn reclaim_due(&self) -> bool {
+        self.reusable.is_empty() && self.allocations_since_reclaim >= self.reclaim_every
     }
 
     /// Marks a live object read-only (string literals, `const` globals).
@@ -691,6 +732,29 @@ mod tests {
         m.end_lifetime(id);
         assert!(!m.kill(id), "an ended local is not live at return");
         assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Stack)));
+    }
+
+    #[test]
+    fn a_restart_leaves_a_forked_memory_its_bytes() {
+        let mut m = mem();
+        let id = m.allocate(ObjKind::Stack, "x".into(), 4, 0, false).unwrap();
+        m.object_mut(id)
+            .unwrap()
+            .contents
+            .write(0, 4, |o| o.copy_from_slice(&[7, 8, 9, 10]));
+        let fork = m.clone();
+        m.restart(id, 0);
+        let (o, f) = (m.object(id).unwrap(), fork.object(id).unwrap());
+        assert!(!o.contents.is_init(0, 1));
+        assert_eq!(
+            (f.contents.read(0, 4).to_vec(), f.contents.is_init(0, 4)),
+            (vec![7, 8, 9, 10], true)
+        );
+        // Unshared now: restarted in place, again indeterminate after a write.
+        m.object_mut(id).unwrap().contents.write(0, 2, |_| {});
+        m.restart(id, 0);
+        assert!(!m.object(id).unwrap().contents.is_init(0, 1));
+        assert!(fork.object(id).unwrap().contents.is_init(0, 4));
     }
 
     #[test]

@@ -94,6 +94,27 @@ impl ProvenanceMap {
             return;
         }
         let end = off + n;
+        // The shapes nearly every store meets: the first record of a fresh local, and a run of the kind
+        // of the object's only run that touches or overlaps it (a scalar stored again, an array written
+        // element by element). Both leave one run.
+        if let Some(k) = kind {
+            match self.spans.as_mut_slice() {
+                [] => {
+                    self.spans.push(Span {
+                        start: off,
+                        end,
+                        kind: k,
+                    });
+                    return;
+                }
+                [s] if s.kind == k && off <= s.end && end >= s.start => {
+                    s.start = s.start.min(off);
+                    s.end = s.end.max(end);
+                    return;
+                }
+                _ => {}
+            }
+        }
         let from = self.first_ending_after(off);
         // Already so (an integer stored over an integer): nothing changes.
         if let (Some(s), Some(k)) = (self.spans.get(from), kind) {
@@ -173,6 +194,7 @@ impl ProvenanceMap {
     }
 
     /// Whether some byte of the object has provenance `kind`.
+    #[inline(always)]
     pub fn contains(&self, kind: Provenance) -> bool {
         self.spans.iter().any(|s| s.kind == kind)
     }
@@ -277,7 +299,9 @@ impl ProvenanceMap {
     /// What a read of bytes `off..off + n` sees of stored pointers, pointers being `pointer_bytes` wide.
     #[inline]
     pub fn pointer_bytes(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
-        if self.spans.is_empty() {
+        // Most objects never held a pointer: their runs (at most one, usually) are looked at, not
+        // searched for the bytes read.
+        if !self.contains(Provenance::Pointer) {
             return PointerBytes::None;
         }
         let over = self.overlapping(off, n);

@@ -1,5 +1,7 @@
-//! Reusing the ids of dead objects once every id is taken, so that a long run never runs out of them
-//! (a loop calling a function whose locals' addresses are passed on: 4095 ids on i386, 2^24 on x86-64).
+//! Reusing the ids of dead objects, so that a long run never runs out of them (a loop calling a
+//! function whose locals' addresses are passed on: 4095 ids on i386, 2^24 on x86-64) and its object
+//! table stays near the number of objects alive at once: when every id is taken, and every so many
+//! allocations before that (see [`crate::memory::Memory::reclaim_due`]).
 //!
 //! A dead object's id may go to a new object only when no pointer to the dead one exists any more:
 //! otherwise a use after return or after free through that pointer would reach the new object instead
@@ -17,7 +19,7 @@ use std::rc::Rc;
 
 impl<D: Domain> State<D> {
     /// [`crate::memory::Memory::allocate`], reclaiming the ids of unreachable dead objects first when
-    /// every id is taken.
+    /// every id is taken or a reclaiming is due ([`crate::memory::Memory::reclaim_due`]).
     pub(crate) fn allocate_reclaiming(
         &mut self,
         kind: ObjKind,
@@ -26,7 +28,9 @@ impl<D: Domain> State<D> {
         fill: D::Byte,
         initialised: bool,
     ) -> Option<ObjId> {
-        if self.mem.ids_exhausted() && size < self.mem.layout().max_object_size() {
+        if (self.mem.ids_exhausted() || self.mem.reclaim_due())
+            && size < self.mem.layout().max_object_size()
+        {
             self.reclaim_dead_ids();
         }
         self.mem.allocate(kind, name, size, fill, initialised)
@@ -87,5 +91,43 @@ impl<D: Domain> State<D> {
             }
         }
         Some(named)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::access::tests::state;
+    use crate::bug::{BugKind, End};
+    use crate::memory::{AddressLayout, ObjKind};
+
+    /// A long run of short-lived objects keeps the object table near the number alive at once (ids are
+    /// reclaimed before they run out), while a dead object a stored pointer still names never gives its
+    /// id away: a read through that pointer is still a use after free.
+    #[test]
+    fn a_long_run_reuses_dead_ids_but_never_a_named_one() {
+        let (prog, mut st) = state(vec![]);
+        let addr = |id| AddressLayout::LP64.address(id, 0) as u128;
+        let holder = st
+            .allocate_reclaiming(ObjKind::Heap, "holder".into(), 8, 0, true)
+            .unwrap();
+        let named = st
+            .allocate_reclaiming(ObjKind::Heap, "named".into(), 4, 0, true)
+            .unwrap();
+        st.store_scalar(&prog, &addr(holder), &addr(named), 8, 64)
+            .unwrap();
+        st.mem.kill(named);
+        for _ in 0..300_000 {
+            let id = st
+                .allocate_reclaiming(ObjKind::Heap, "h".into(), 4, 0, true)
+                .unwrap();
+            assert_ne!(id, named);
+            st.mem.kill(id);
+        }
+        assert!(st.mem.object_count() < 3 << 16, "{}", st.mem.object_count());
+        let dangling = st.load_scalar(&prog, &addr(holder), 8, 64).unwrap();
+        match st.load_scalar(&prog, &dangling, 4, 32) {
+            Err(End::Bug(b)) => assert_eq!(b.kind, BugKind::UseAfterFree),
+            other => panic!("expected a use after free, got {other:?}"),
+        }
     }
 }

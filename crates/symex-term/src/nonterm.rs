@@ -91,6 +91,10 @@ pub fn search(
     None
 }
 
+/// Most memory cells and allocations the snapshots of one concrete run may hold together
+/// (about 100 MiB of host memory).
+const MAX_STORED_CELLS: usize = 1 << 20;
+
 /// Input vectors: every input the same boundary value, then a few mixtures.
 fn candidate_inputs() -> Vec<Vec<i128>> {
     let pool = [0, 1, -1, i128::MAX, i128::MIN, 2, 10, -2];
@@ -176,6 +180,7 @@ fn run(
         return None;
     }
     let mut seen: FxHashMap<Snapshot, (usize, u64)> = FxHashMap::default();
+    let mut stored = 0usize;
     for step in 0..200_000u64 {
         // A long concrete run (e.g. filling a large array) must not outlive the budget.
         if step % 4096 == 0 && Instant::now() > deadline {
@@ -192,6 +197,13 @@ fn run(
             continue;
         }
         let snap = snapshot(&st)?;
+        // Each arrival keeps a copy of the memory: a run that builds a structure from a huge
+        // input (a list of 2^32 - 1 nodes) would keep ever larger copies, quadratic in its
+        // length. Past a count of stored cells the run is given up, the same on every machine.
+        stored += snap.2.cells.len() + snap.2.allocs.len();
+        if stored > MAX_STORED_CELLS {
+            return None;
+        }
         let consumed = st.inputs.len();
         if let Some(&(before, at)) = seen.get(&snap) {
             if before == consumed {

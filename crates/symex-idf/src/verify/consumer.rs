@@ -127,14 +127,18 @@ fn take(
     };
     let what = ghost::describe(target, &recv_text);
     match ghost::locate(v, &view, target, recv)? {
-        Some(located) => located.each(v, phi.span, &what, |v, s, i| {
-            let mut rest = s.heap.clone();
-            let value = ghost::chunk_value(&rest, i);
-            rest.remove(i);
-            let mut out = state.clone();
-            out.pc = s.pc;
-            k(v, out, (rest, from_value(&value)))
-        }),
+        Some(located) => {
+            // The located states go on alone (their heaps changed in place, not copied).
+            drop(view);
+            located.each(v, phi.span, &what, |v, s, i| {
+                let mut rest = s.heap;
+                let value = ghost::chunk_value(&rest, i);
+                rest.remove(i);
+                let mut out = state.clone();
+                out.pc = s.pc;
+                k(v, out, (rest, from_value(&value)))
+            })
+        }
         None if v.dead(&view) => Ok(()),
         None => {
             Err(failed(v, &view, phi, ob)
@@ -156,7 +160,7 @@ pub fn consume_pred(
 ) -> VResult {
     let key = ghost::pred_key(call);
     if let Some(i) = heap::find_pred(v, &state, &h2, &key, targs) {
-        let mut rest = h2.clone();
+        let mut rest = h2;
         let Chunk::Pred { snap, .. } = rest.remove(i) else {
             unreachable!("find_pred returns predicate chunks")
         };

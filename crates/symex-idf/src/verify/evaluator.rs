@@ -165,6 +165,8 @@ fn read(
 ) -> VResult {
     match ghost::locate(v, &state, &target, recv)? {
         Some(located) => {
+            // The located states go on alone (changed in place, not copied).
+            drop(state);
             // The state after an inferred `open` goes on: the opened chunks stay, so that
             // `list.items[i]` finds the array chunk that opening `list`'s predicate gave.
             let what = v.text(e.span);
@@ -214,7 +216,7 @@ fn eval_list(
 /// (in a copy of the heap) to get the snapshot; with inference the `use` equation is added.
 pub fn pure_call(
     v: &mut Verifier,
-    state: State,
+    mut state: State,
     call: &Call,
     targs: Vec<Term>,
     k: K<Term>,
@@ -222,7 +224,7 @@ pub fn pure_call(
     let program = v.program.clone();
     let found = program.pure(&call.class, &call.method);
     let pure = call::callee(v, &state, call, found, "a pure method")?;
-    let callee = call::enter(v, &state, call, &pure.params, &targs)?;
+    let callee = call::enter(v, &mut state, call, &pure.params, &targs)?;
     let ob = call::precondition(v, call);
     let closes_before = v.inferred_closes;
     consumer::consume(v, callee, &pure.pre, &ob, &mut |v, after, snap| {

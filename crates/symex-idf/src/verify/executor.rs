@@ -268,22 +268,26 @@ fn write(
 ) -> VResult {
     let what = lhs_text(v, s);
     match ghost::locate(v, &state, target, recv)? {
-        Some(located) => located.each(v, s.span, &what, |v, mut st, i| {
-            let chunk = match st.heap.chunks[i].clone() {
-                Chunk::Field { recv, field, value } => Chunk::Field {
-                    recv,
-                    field,
-                    value: update(&value),
-                },
-                Chunk::Elems { recv, value } => Chunk::Elems {
-                    recv,
-                    value: update(&value),
-                },
-                other => other,
-            };
-            st.heap.chunks.set(i, chunk);
-            k(v, st, ())
-        }),
+        Some(located) => {
+            // The located states go on alone (changed in place, not copied).
+            drop(state);
+            located.each(v, s.span, &what, |v, mut st, i| {
+                let chunk = match st.heap.chunks[i].clone() {
+                    Chunk::Field { recv, field, value } => Chunk::Field {
+                        recv,
+                        field,
+                        value: update(&value),
+                    },
+                    Chunk::Elems { recv, value } => Chunk::Elems {
+                        recv,
+                        value: update(&value),
+                    },
+                    other => other,
+                };
+                st.heap.chunks.set(i, chunk);
+                k(v, st, ())
+            })
+        }
         None if v.dead(&state) => Ok(()),
         None => Err(v
             .fail(
@@ -299,7 +303,7 @@ fn write(
 /// postcondition produced with a fresh snapshot (old heap: the heap before the call).
 fn call_mutator(
     v: &mut Verifier,
-    state: State,
+    mut state: State,
     call: &Call,
     targs: Vec<Term>,
     lhs: Option<&str>,
@@ -308,7 +312,7 @@ fn call_mutator(
     let program = v.program.clone();
     let found = program.mutator(&call.class, &call.method);
     let m = call::callee(v, &state, call, found, "a mutator")?;
-    let callee = call::enter(v, &state, call, &m.params, &targs)?;
+    let callee = call::enter(v, &mut state, call, &m.params, &targs)?;
     let ob = call::precondition(v, call);
     consumer::consume(v, callee, &m.pre, &ob, &mut |v, after_pre, _| {
         let mut post = after_pre;

@@ -199,12 +199,21 @@ pub fn open(
 }
 
 /// `close e0.q(e1, …, en)`: consume the body, add the predicate chunk with the body's snapshot.
-pub fn close(v: &mut Verifier, state: State, call: &Call, targs: Vec<Term>, k: K<()>) -> VResult {
+pub fn close(
+    v: &mut Verifier,
+    mut state: State,
+    call: &Call,
+    targs: Vec<Term>,
+    k: K<()>,
+) -> VResult {
     let program = v.program.clone();
     let found = program.predicate(&call.class, &call.method);
     let p = call::callee(v, &state, call, found, "a predicate")?;
-    let s = call::enter(v, &state, call, &p.params, &targs)?;
-    let caller_store = state.store;
+    let s = call::enter(v, &mut state, call, &p.params, &targs)?;
+    // Only the caller's store is wanted back: the rest of its state is dropped here, so that
+    // the body's consumption changes the heap in place.
+    let caller_store = std::mem::take(&mut state.store);
+    drop(state);
     let ob = Obligation::at_site(
         format!(
             "predicate body might not hold at `close {}`",
@@ -298,10 +307,11 @@ pub fn assume_definition(
     let saved_termination = v.termination.take();
     let results = v.deeper(|v| collect(v, |v, k| eval(v, body_state, &pure.body, k)));
     v.termination = saved_termination;
-    if let Ok(results) = results {
-        if let [(after, t_body)] = results.as_slice() {
-            state.pc = after.pc.clone();
-            state.pc.assume(t_call.eq(t_body));
+    if let Ok(mut results) = results {
+        if let (Some((after, t_body)), true) = (results.pop(), results.is_empty()) {
+            // Moved out, so that the equation extends it in place.
+            state.pc = after.pc;
+            state.pc.assume(t_call.eq(&t_body));
         }
     }
 }

@@ -154,7 +154,7 @@ pub fn render_trace(src: &str, trace: &[TraceStep], goal: Option<&Term>) -> Stri
             .collect();
         vars.sort();
         out.push_str(&format!("  Γ = [{}]\n", vars.join(", ")));
-        let facts: Vec<Term> = st.pc.facts().iter().cloned().collect();
+        let facts = st.pc.facts();
         let pc = |fs: &[Term]| {
             fs.iter()
                 .map(|f| named(f, &names))

@@ -75,7 +75,7 @@ impl Prover {
         if !goal.is_false() && self.sliced(pc, goal) == Some(true) {
             return true;
         }
-        let facts: Vec<Term> = pc.facts().iter().cloned().collect();
+        let facts = pc.facts();
         self.ask(&facts, goal)
     }
 
@@ -88,10 +88,16 @@ impl Prover {
             self.syntactic += 1;
             return b;
         }
+        // Σ holds the goal's negation: a satisfiable Σ does not entail the goal (a linked
+        // list's `next != null ? … : …` asks this at every node, `next` being a fresh object).
+        if pc.contains(&goal.not()) {
+            self.syntactic += 1;
+            return false;
+        }
         match self.sliced(pc, goal) {
             Some(b) => b,
             None => {
-                let facts: Vec<Term> = pc.facts().iter().cloned().collect();
+                let facts = pc.facts();
                 self.ask(&facts, goal)
             }
         }

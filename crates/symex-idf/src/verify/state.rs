@@ -6,6 +6,12 @@ use std::fmt;
 use std::sync::Arc;
 use symex_expr::Term;
 
+/// A persistent map hashed with FxHash: its keys are term ids and names, which need no
+/// protection against crafted collisions, and SipHash was a tenth of the verifier's time.
+pub type Map<K, V> = im::HashMap<K, V, rustc_hash::FxBuildHasher>;
+/// A persistent set hashed with FxHash (see [`Map`]).
+pub type Set<K> = im::HashSet<K, rustc_hash::FxBuildHasher>;
+
 /// A heap chunk (Definition 1), plus the array-elements chunk of `acc(a.elems)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Chunk {
@@ -48,13 +54,13 @@ impl Chunk {
 pub struct Heap {
     pub chunks: im::Vector<Chunk>,
     /// Field → receiver id → how many chunks.
-    receivers: im::HashMap<Arc<str>, im::HashMap<u64, usize>>,
+    receivers: Map<Arc<str>, Map<u64, usize>>,
     /// The same for receivers that are not objects allocated on the path, with the receiver:
     /// only they need explicit disequalities (allocated objects differ by their allocation
     /// numbers).
-    unallocated: im::HashMap<Arc<str>, im::HashMap<u64, (Term, usize)>>,
+    unallocated: Map<Arc<str>, Map<u64, (Term, usize)>>,
     /// Receiver id → how many predicate chunks.
-    pred_receivers: im::HashMap<u64, usize>,
+    pred_receivers: Map<u64, usize>,
 }
 
 /// The family a chunk's separation is about: its field, or the array elements.
@@ -68,12 +74,7 @@ fn family(c: &Chunk) -> Option<Arc<str>> {
     }
 }
 
-fn count(
-    map: &mut im::HashMap<Arc<str>, im::HashMap<u64, usize>>,
-    f: &Arc<str>,
-    t: &Term,
-    delta: isize,
-) {
+fn count(map: &mut Map<Arc<str>, Map<u64, usize>>, f: &Arc<str>, t: &Term, delta: isize) {
     let inner = map.entry(f.clone()).or_default();
     let n = inner.get(&t.id()).copied().unwrap_or(0) as isize + delta;
     if n <= 0 {
@@ -84,7 +85,7 @@ fn count(
 }
 
 fn count_unallocated(
-    map: &mut im::HashMap<Arc<str>, im::HashMap<u64, (Term, usize)>>,
+    map: &mut Map<Arc<str>, Map<u64, (Term, usize)>>,
     f: &Arc<str>,
     t: &Term,
     delta: isize,
@@ -196,14 +197,66 @@ impl Heap {
 /// syntactic membership test that spares the solver the most common queries, and an index
 /// from each variable to the facts it occurs in, so that a query is sent only the facts its
 /// goal reaches (independence slicing: the other facts share no variable with them).
-#[derive(Clone, Debug, Default)]
+///
+/// The facts form a list shared from the newest back (and so does each variable's list of
+/// facts), and the newest facts (fewer than [`UNINDEXED`]) are in neither index but are looked
+/// at one by one: a copy of the path condition that is extended while the original lives on —
+/// a rule's state kept for its continuation — shares every earlier fact, and copies the nodes
+/// of the persistent indexes once per [`UNINDEXED`] facts instead of once per fact.
+#[derive(Clone, Default)]
 pub struct PathCondition {
-    facts: im::Vector<Term>,
-    /// The ids of the facts (see [`Heap`] on why ids).
-    set: im::HashSet<u64>,
-    /// The variables of each fact (term ids; [`GROUND`] for a fact without any).
-    vars: im::Vector<Arc<[u64]>>,
-    by_var: im::HashMap<u64, im::Vector<u32>>,
+    last: Option<Arc<Fact>>,
+    /// How many of the facts (the oldest) are in `set` and `by_var`.
+    indexed: usize,
+    /// The ids of the indexed facts (see [`Heap`] on why ids).
+    set: Set<u64>,
+    /// Variable (term id; [`GROUND`] for facts without any) → the indexed facts it occurs in.
+    by_var: Map<u64, Arc<Occurrence>>,
+}
+
+/// How many of the newest facts may wait outside the indexes.
+const UNINDEXED: usize = 16;
+
+/// A fact of the path condition and the facts assumed before it.
+struct Fact {
+    term: Term,
+    /// Its position: how many facts were assumed before it.
+    index: u32,
+    /// Its variables (term ids; [`GROUND`] for a fact without any).
+    vars: Box<[u64]>,
+    prev: Option<Arc<Fact>>,
+}
+
+/// The facts one variable occurs in, newest first.
+struct Occurrence {
+    fact: Arc<Fact>,
+    next: Option<Arc<Occurrence>>,
+}
+
+/// Unlinks a list without recursion (a path condition has one node per fact): each node
+/// whose last handle this is gives up its successor before it is dropped.
+macro_rules! drop_list {
+    ($ty:ty, $link:ident) => {
+        impl Drop for $ty {
+            fn drop(&mut self) {
+                let mut next = self.$link.take();
+                while let Some(node) = next {
+                    match Arc::try_unwrap(node) {
+                        Ok(mut node) => next = node.$link.take(),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    };
+}
+drop_list!(Fact, prev);
+drop_list!(Occurrence, next);
+
+impl fmt::Debug for PathCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.facts()).finish()
+    }
 }
 
 /// The index key of facts without variables: every slice takes them.
@@ -227,7 +280,7 @@ fn variables(t: &Term) -> Vec<u64> {
 
 impl PathCondition {
     pub fn assume(&mut self, fact: Term) {
-        if fact.is_true() || self.set.contains(&fact.id()) {
+        if fact.is_true() || self.contains(&fact) {
             return;
         }
         if let symex_expr::Op::And = fact.op() {
@@ -236,25 +289,63 @@ impl PathCondition {
             }
             return;
         }
-        let index = self.facts.len() as u32;
         let mut vars = variables(&fact);
         if vars.is_empty() {
             vars.push(GROUND);
         }
-        for x in &vars {
-            self.by_var.entry(*x).or_default().push_back(index);
+        let node = Arc::new(Fact {
+            term: fact,
+            index: self.len() as u32,
+            vars: vars.into(),
+            prev: self.last.take(),
+        });
+        self.last = Some(node);
+        if self.len() - self.indexed >= UNINDEXED {
+            self.index_all();
         }
-        self.vars.push_back(vars.into());
-        self.set.insert(fact.id());
-        self.facts.push_back(fact);
+    }
+
+    /// Puts the facts that wait outside the indexes into them, oldest first (each variable's
+    /// list stays newest first).
+    fn index_all(&mut self) {
+        let mut waiting: Vec<Arc<Fact>> = Vec::new();
+        let mut next = self.last.clone();
+        while let Some(f) = next.filter(|f| f.index as usize >= self.indexed) {
+            next = f.prev.clone();
+            waiting.push(f);
+        }
+        for f in waiting.into_iter().rev() {
+            self.set.insert(f.term.id());
+            for x in f.vars.iter() {
+                let occurrence = Occurrence {
+                    fact: f.clone(),
+                    next: self.by_var.get(x).cloned(),
+                };
+                self.by_var.insert(*x, Arc::new(occurrence));
+            }
+        }
+        self.indexed = self.len();
+    }
+
+    /// The facts not yet in the indexes, newest first.
+    fn waiting(&self) -> impl Iterator<Item = &Fact> {
+        let indexed = self.indexed;
+        self.newest_first()
+            .take_while(move |f| f.index as usize >= indexed)
     }
 
     pub fn contains(&self, fact: &Term) -> bool {
-        self.set.contains(&fact.id())
+        self.set.contains(&fact.id()) || self.waiting().any(|f| f.term == *fact)
     }
 
-    pub fn facts(&self) -> &im::Vector<Term> {
-        &self.facts
+    /// The facts from the newest back.
+    fn newest_first(&self) -> impl Iterator<Item = &Fact> {
+        std::iter::successors(self.last.as_deref(), |f| f.prev.as_deref())
+    }
+
+    /// The facts, in the order they were assumed.
+    pub fn facts(&self) -> Vec<Term> {
+        self.since(0)
     }
 
     /// The facts that share a variable with `goal`, directly or through other such facts (and
@@ -264,34 +355,42 @@ impl PathCondition {
         let mut queue = variables(goal);
         queue.push(GROUND);
         let mut seen = std::collections::HashSet::new();
-        let mut taken = std::collections::BTreeSet::new();
+        let mut taken = std::collections::BTreeMap::new();
         while let Some(x) = queue.pop() {
             if !seen.insert(x) {
                 continue;
             }
-            for &i in self.by_var.get(&x).into_iter().flatten() {
-                if taken.insert(i) {
-                    queue.extend(self.vars[i as usize].iter().copied());
+            let indexed =
+                std::iter::successors(self.by_var.get(&x).map(|o| &**o), |o| o.next.as_deref())
+                    .map(|o| &*o.fact);
+            let waiting = self.waiting().filter(|f| f.vars.contains(&x));
+            for f in indexed.chain(waiting) {
+                if let std::collections::btree_map::Entry::Vacant(e) = taken.entry(f.index) {
+                    e.insert(f.term.clone());
+                    queue.extend(f.vars.iter().copied());
                 }
             }
         }
-        taken
-            .into_iter()
-            .map(|i| self.facts[i as usize].clone())
-            .collect()
+        taken.into_values().collect()
     }
 
     pub fn len(&self) -> usize {
-        self.facts.len()
+        self.last.as_ref().map_or(0, |f| f.index as usize + 1)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.facts.is_empty()
+        self.last.is_none()
     }
 
     /// The facts added after the first `from`.
     pub fn since(&self, from: usize) -> Vec<Term> {
-        self.facts.iter().skip(from).cloned().collect()
+        let mut out: Vec<Term> = self
+            .newest_first()
+            .take_while(|f| f.index as usize >= from)
+            .map(|f| f.term.clone())
+            .collect();
+        out.reverse();
+        out
     }
 }
 
@@ -299,14 +398,14 @@ impl PathCondition {
 pub struct State {
     pub heap: Heap,
     pub old: Heap,
-    pub store: im::HashMap<Arc<str>, Term>,
+    pub store: Map<Arc<str>, Term>,
     pub pc: PathCondition,
     /// Set by `return`: the remaining statements of the body are skipped.
     pub returned: bool,
     /// Objects allocated on this path: each has a distinct `oid` in the path condition, so
     /// that no pairwise disequality among them needs stating (that would be quadratic).
     /// By term id (see [`Heap`]).
-    pub allocated: im::HashSet<u64>,
+    pub allocated: Set<u64>,
     /// References that entered the state (the store, a produced chunk) since the last
     /// allocation and are not allocated objects: the next `new` states once for each that it
     /// was allocated before (`t = null ∨ oid(t) < k`), so that a fresh object is known to
