@@ -32,13 +32,15 @@ impl Property {
     pub fn from_specification(text: &str) -> Option<Property> {
         if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
             Some(Property::UnreachCall)
-        } else if text.contains("valid-memcleanup") {
-            Some(Property::ValidMemcleanup)
         } else if text.contains("valid-deref")
             || text.contains("valid-free")
             || text.contains("valid-memtrack")
         {
+            // A memory-safety file may also name valid-memcleanup (the subset's valid-memsafety.prp does):
+            // its verdicts are still memory safety's, with valid-memtrack for a lost block.
             Some(Property::ValidMemsafety)
+        } else if text.contains("valid-memcleanup") {
+            Some(Property::ValidMemcleanup)
         } else if text.contains("overflow") {
             Some(Property::NoOverflow)
         } else if text.contains("F end") {

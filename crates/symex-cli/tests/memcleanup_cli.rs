@@ -164,3 +164,44 @@ fn a_memcleanup_counterexample_reproduces_natively() {
     assert_eq!(r["outcome"]["kind"], "not-freed", "{r}");
     assert_eq!(r["agrees"], true, "{r}");
 }
+
+/// A property file is memory safety when it names valid-free, valid-deref or valid-memtrack, even when it
+/// also names valid-memcleanup (the subset's valid-memsafety.prp has all four lines): a lost block is
+/// FALSE(valid-memtrack) there. A file naming valid-memcleanup alone is memory cleanup.
+#[test]
+fn a_memsafety_property_file_that_also_names_memcleanup_is_memory_safety() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |p: &str| format!("CHECK( init(main()), LTL(G {p}) )\n");
+    let memsafety = dir.path().join("valid-memsafety.prp");
+    std::fs::write(
+        &memsafety,
+        [
+            "valid-free",
+            "valid-deref",
+            "valid-memtrack",
+            "valid-memcleanup",
+        ]
+        .map(line)
+        .concat(),
+    )
+    .unwrap();
+    let cleanup = dir.path().join("valid-memcleanup.prp");
+    std::fs::write(&cleanup, line("valid-memcleanup")).unwrap();
+    let program = common::example("check", "leak_false.c");
+    for (prp, want) in [
+        (&memsafety, "FALSE(valid-memtrack)"),
+        (&cleanup, "FALSE(valid-memcleanup)"),
+    ] {
+        let o = common::symex()
+            .arg("check")
+            .arg("--property")
+            .arg(prp)
+            .arg("--out")
+            .arg(dir.path().join(format!("out-{}", want.len())))
+            .arg(&program)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(stdout.lines().last(), Some(want), "{stdout}");
+    }
+}
