@@ -257,3 +257,34 @@ fn a_spent_solver_rlimit_is_an_inconclusive_answer_without_a_time_limit() {
     // The same answer again: the limit is a count, not a time.
     assert_eq!(answer(&run()), first);
 }
+
+/// `--max-time` counts the validation runs of `term` and `cost` too: 2,000 runs of `g.c` / `h.c` (loops that
+/// run up to 2^32 times: most runs go to the 2,000,000-instruction cap, about two minutes in all) with 3 s
+/// given are cut, and the report says so — or, on a machine loaded enough, the analysis itself is cut
+/// before any run (`time limit reached`). Either way all 2,000 runs never happen.
+#[test]
+fn check_runs_stay_inside_max_time() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, file) in [
+        ("term", common::example("term", "g.c")),
+        ("cost", common::example("cost", "h.c")),
+    ] {
+        let o = symex(
+            cmd,
+            &[file],
+            &["--check-runs", "2000", "--max-time", "3"],
+            dir.path(),
+        );
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            stdout.contains("the time limit (--max-time) ended the runs early")
+                || stdout.contains("time limit reached"),
+            "{cmd}: {stdout}"
+        );
+        assert!(
+            !stdout.contains("2000 runs") && !stdout.contains("2000 random runs"),
+            "{cmd}: {stdout}"
+        );
+        assert!((0..=3).contains(&status(&o)), "{cmd}: {stdout}");
+    }
+}
