@@ -362,6 +362,7 @@ impl<B: Clone> Contents<B> {
     /// How many of bytes `off..off+n` were never written (without listing them).
     pub fn count_uninitialised(&self, off: usize, n: usize) -> u64 {
         match &self.repr {
+            Repr::Flat { init, .. } if init.is_init(off, n) => 0,
             Repr::Flat { init, .. } => {
                 (off..off + n).filter(|&i| !init.is_init(i, 1)).count() as u64
             }
