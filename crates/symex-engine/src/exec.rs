@@ -389,9 +389,7 @@ impl<D: Domain> State<D> {
                 on_true,
                 on_false,
             } => self.select(prog, *dst, *cond, *on_true, *on_false),
-            Inst::Load {
-                dst, ptr, size, ..
-            } => {
+            Inst::Load { dst, ptr, size, .. } => {
                 let p = self.val(*ptr);
                 let (bytes, provenance) = self.load_aggregate(prog, &p, *size as u64)?;
                 self.set_agg_carrying(*dst, bytes.into(), provenance);
@@ -567,7 +565,9 @@ impl<D: Domain> State<D> {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
-            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => return self.pointer_cast(op, from, to, a),
+            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
+                return self.pointer_cast(op, from, to, a)
+            }
         };
         self.dom.cast(op, from, to, a)
     }
