@@ -53,7 +53,7 @@ impl Ctx<'_> {
                 .with_label("unknown field")
             })?;
         Ok((
-            ir::FieldId::new(&class, &field.name, sort_of(ty)),
+            ir::FieldId::new(class, &field.name, sort_of(ty)),
             ty.clone(),
         ))
     }
