@@ -189,6 +189,7 @@ fn every_test_of_the_klee_examples_replays_natively() {
         "set_forking.c",
         "atomics.c",
         "large_array.c",
+        "negative_offset.c",
     ]
     .iter()
     .map(|f| dir.join(f))
