@@ -6,6 +6,9 @@ that every startline is a line of the program, that one entry node leads along t
 node (for `termination`, specification `LTL(F end)`: to a `cyclehead` node from which a cycle re-enters
 it through an `enterLoopHead` edge on a line with a loop keyword), and — with --expect-kind — that the `__VERIFIER_nondet_*` values of its assumptions, fed in order to
 the native build (`symex replay --native`: clang-14 with ASan/UBSan), reproduce that outcome (`--expect-kind nontermination`: the native run does not end within 2 s).
+Its `control` edges (branch directions) are checked against a native coverage build of the program with
+the witness's nondet values (clang-14 -fprofile-instr-generate, llvm-cov-14): per line, no more
+condition-true (condition-false) edges than the native run's true (false) branch counts there.
 
 A YAML 2.0 witness (`violation_sequence`): parses it with PyYAML, checks the metadata (format_version
 2.0, uuid, creation_time, producer, task with input_files, input_file_hashes = the program's SHA-256,
@@ -99,14 +102,20 @@ def graphml(a):
         path.append(d)
     if termination:
         cycle_closes(node, succ, lines)
-    values = []
+    values, controls = [], []
     for d in path:
+        if d.get("control") in ("condition-true", "condition-false"):
+            controls.append((int(d["startline"]), d["control"] == "condition-true"))
+        elif "control" in d:
+            fail("control %r is neither condition-true nor condition-false" % d["control"])
         if "assumption.resultfunction" in d:
             m = re.fullmatch(r"\s*\\result\s*==\s*(-?\d+)\s*;?\s*", d.get("assumption", ""))
             if not m:
                 fail("assumption %r is not \\result == N" % d.get("assumption"))
             values.append((d["assumption.resultfunction"], int(m.group(1))))
-    return g["architecture"], values, "%d nondet values, %d edges" % (len(values), len(path))
+    a.controls = controls
+    return g["architecture"], values, "%d nondet values, %d branch directions, %d edges" % (
+        len(values), len(controls), len(path))
 
 
 def cycle_closes(head, succ, lines):
@@ -200,6 +209,82 @@ def yaml_witness(a):
     return arch, values, "%d nondet values, %d segments" % (len(values), len(segments))
 
 
+HARNESS = r"""
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+int __llvm_profile_write_file(void);
+static const long long values[] = { %(values)s 0 };
+static int next_value;
+static long long take(void) { return next_value < %(n)d ? values[next_value++] : 0; }
+%(functions)s
+static void written(int sig) { (void)sig; __llvm_profile_write_file(); _exit(0); }
+__attribute__((constructor)) static void arm(void) {
+  int s[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM };
+  for (unsigned i = 0; i < sizeof s / sizeof *s; i++) signal(s[i], written);
+  alarm(5);
+}
+"""
+CTYPES = {"bool": "_Bool", "_Bool": "_Bool", "char": "char", "schar": "signed char",
+          "uchar": "unsigned char", "short": "short", "ushort": "unsigned short", "int": "int",
+          "uint": "unsigned", "unsigned": "unsigned", "long": "long", "ulong": "unsigned long",
+          "longlong": "long long", "ulonglong": "unsigned long long", "size_t": "unsigned long",
+          "pointer": "void *"}
+
+
+def native_branch_counts(a, values, arch):
+    """Per line, the (true, false) counts of the native run's branch regions (llvm-cov of a clang-14
+    build with the witness's nondet values; the run's profile is written at any exit, signal or 5 s)."""
+    src = open(a.program, encoding="utf-8", errors="replace").read()
+    used = sorted(set(re.findall(r"__VERIFIER_nondet_(\w+)\s*\(", src)))
+    defs = "".join("%s __VERIFIER_nondet_%s(void) { return (%s)take(); }\n" % (CTYPES[t], t, CTYPES[t])
+                   for t in used if t in CTYPES)
+    with tempfile.TemporaryDirectory() as d:
+        h = os.path.join(d, "harness.c")
+        with open(h, "w") as f:
+            f.write(HARNESS % {"values": "".join("%dLL, " % v for _, v in values), "n": len(values),
+                               "functions": defs})
+        exe, raw, prof = (os.path.join(d, x) for x in ("a.out", "run.profraw", "run.profdata"))
+        m32 = ["-m32"] if arch == "32bit" else []
+        cov = ["-fprofile-instr-generate", "-fcoverage-mapping"]
+        build = subprocess.run(["clang-14", "-O0", "-w", *m32, *cov, a.program, h, "-o", exe],
+                               capture_output=True, text=True)
+        if build.returncode != 0:
+            fail("the coverage build failed: " + build.stderr.strip()[-400:])
+        subprocess.run([exe], env=dict(os.environ, LLVM_PROFILE_FILE=raw), capture_output=True,
+                       timeout=60)
+        if not os.path.exists(raw):
+            fail("the native run wrote no profile")
+        subprocess.run(["llvm-profdata-14", "merge", "-o", prof, raw], check=True)
+        out = subprocess.run(["llvm-cov-14", "export", "-format=text", "-instr-profile", prof, exe],
+                              capture_output=True, text=True, check=True)
+    counts = {}
+    for fn in json.loads(out.stdout)["data"][0]["functions"]:
+        for b in fn.get("branches", []):
+            if os.path.realpath(fn["filenames"][b[6]]) != os.path.realpath(a.program):
+                continue
+            t, f = counts.get(b[0], (0, 0))
+            counts[b[0]] = (t + b[4], f + b[5])
+    return counts
+
+
+def check_branches(a, values, arch):
+    """Every branch direction the witness gives is one the native run took at that line: per line, the
+    witness's condition-true (-false) edges are at most the native true (false) counts there (the
+    witness leaves out operands of && and || in value context, so it may give fewer)."""
+    counts = native_branch_counts(a, values, arch)
+    wanted = {}
+    for line, taken in a.controls:
+        t, f = wanted.get(line, (0, 0))
+        wanted[line] = (t + taken, f + (not taken))
+    for line, (t, f) in sorted(wanted.items()):
+        nt, nf = counts.get(line, (0, 0))
+        if t > nt or f > nf:
+            fail("line %d: the witness takes %d true and %d false branches, the native run %d and %d"
+                 % (line, t, f, nt, nf))
+    return "; %d branch directions agree with the native run's branch counts" % len(a.controls)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("witness")
@@ -209,7 +294,10 @@ def main():
     a = ap.parse_args()
     with open(a.witness, "rb") as f:
         is_xml = f.read(64).lstrip().startswith(b"<")
+    a.controls = []
     arch, values, summary = graphml(a) if is_xml else yaml_witness(a)
+    if a.controls:
+        summary += check_branches(a, values, arch)
     if a.expect_kind:
         inputs = []
         for fn, v in values:

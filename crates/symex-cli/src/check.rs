@@ -546,6 +546,8 @@ fn write_witness(
         data_model: args.data_model,
         violation_line: bug.loc.line,
         violation_function: &bug.loc.function,
+        source_branches: !args.explore.frontend.simplify
+            && optimisation(args.explore.frontend.cflags.as_deref()).is_none(),
     };
     let yaml = crate::witness::is_yaml(to);
     let g = if yaml {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use symex_engine::concrete::Concrete;
 use symex_engine::{Checks, End, Program, State, TestFile};
-use symex_ir::{Callee, Inst};
+use symex_ir::{BlockId, Callee, Inst, Terminator};
 
 /// One `__VERIFIER_nondet_*` call of the replayed run.
 pub(crate) struct NondetCall {
@@ -21,6 +21,18 @@ pub(crate) struct NondetCall {
     pub value: i128,
 }
 
+/// One step of the replayed run a violation witness records: a nondet call's result, or the way a
+/// condition of the source went.
+pub(crate) enum Waypoint {
+    Call(NondetCall),
+    Branch { line: u32, taken: bool },
+}
+
+/// At most this many branch directions are written: a violation deep in a loop would otherwise give a
+/// witness of millions of edges. Later branches are left out, which only loosens the witness (a validator
+/// explores where it gives no direction).
+const MAX_BRANCHES: usize = 10_000;
+
 /// The nondet calls of a concrete run of `test`, in order, and how the run ended; the run stops after
 /// `upto` calls (a run that never ends is replayed only as far as its inputs go).
 pub(crate) fn nondet_calls(
@@ -30,42 +42,135 @@ pub(crate) fn nondet_calls(
     checks: Checks,
     upto: usize,
 ) -> (Vec<NondetCall>, End) {
+    let (steps, end) = replay_path(prog, test, entry, checks, upto, false);
+    let calls = steps
+        .into_iter()
+        .filter_map(|s| match s {
+            Waypoint::Call(c) => Some(c),
+            Waypoint::Branch { .. } => None,
+        })
+        .collect();
+    (calls, end)
+}
+
+/// The waypoints of a concrete run of `test`: its nondet calls and, with `branches`, the direction of each
+/// condition of the source it evaluates ([`source_direction`]), in order, and how the run ended. The run
+/// stops after `upto` calls.
+pub(crate) fn replay_path(
+    prog: &Program,
+    test: &TestFile,
+    entry: &str,
+    checks: Checks,
+    upto: usize,
+    branches: bool,
+) -> (Vec<Waypoint>, End) {
     let mut st = State::new(prog, Concrete::new(test.inputs.clone()), checks);
     st.set_stdin_size(symex_engine::stdin::stdin_size(&test.inputs));
     symex_engine::symargs::attach_from_inputs(&mut st, &test.inputs);
-    let mut calls = Vec::new();
+    let mut steps = Vec::new();
+    let (mut calls, mut directions) = (0usize, 0usize);
     if let Err(e) = st.start(prog, entry) {
-        return (calls, e);
+        return (steps, e);
     }
     // A generous step bound: the run is the replay of a test that already ended in the violation.
     for _ in 0..50_000_000u64 {
-        if calls.len() >= upto {
+        if calls >= upto {
             return (
-                calls,
+                steps,
                 End::Halt(symex_engine::Halt::Limit("call bound".into())),
             );
         }
         let pending = pending_nondet(&st, prog);
+        let condition = if branches && directions < MAX_BRANCHES {
+            pending_condition(&st, prog)
+        } else {
+            None
+        };
         if let Err(e) = st.step(prog) {
-            return (calls, e);
+            return (steps, e);
         }
         if let Some((depth, dst, (line, column), function, scope, width, signed)) = pending {
             if let Some(f) = st.frames.get(depth - 1) {
                 let raw = f.regs[dst as usize];
-                calls.push(NondetCall {
+                calls += 1;
+                steps.push(Waypoint::Call(NondetCall {
                     line,
                     column,
                     function,
                     scope,
                     value: as_c_value(raw, width, signed),
+                }));
+            }
+        }
+        if let Some(c) = condition {
+            let went = st.frames.get(c.depth - 1).map(|f| f.block);
+            if went == Some(c.if_true) || went == Some(c.if_false) {
+                directions += 1;
+                steps.push(Waypoint::Branch {
+                    line: c.line,
+                    taken: went == Some(c.if_true),
                 });
             }
         }
     }
     (
-        calls,
+        steps,
         End::Halt(symex_engine::Halt::Limit("step bound".into())),
     )
+}
+
+/// A condition of the source about to be decided: frame depth, line, and the blocks its truth and its
+/// falsity lead to.
+struct PendingCondition {
+    depth: usize,
+    line: u32,
+    if_true: BlockId,
+    if_false: BlockId,
+}
+
+/// The conditional branch the next step takes, when clang's labels show it decides a condition of the
+/// source as written: its true target is labelled as a condition's true side and its false target as a
+/// false side. A branch with the two swapped (clang's code for `!c`, and for the last operand of a negated
+/// `&&`/`||`) is left out: whether `condition-true` then means the operand or the whole condition differs
+/// between tools, and a left-out direction only loosens the witness.
+fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCondition> {
+    let f = st.frames.last()?;
+    let body = prog.module.func(f.func).body.as_ref()?;
+    let b = &body.blocks[f.block.0 as usize];
+    if f.inst as usize != b.insts.len() || b.term_loc.line == 0 {
+        return None;
+    }
+    let Terminator::CondBr {
+        if_true, if_false, ..
+    } = &b.term
+    else {
+        return None;
+    };
+    let side = |to: BlockId| source_direction(&body.blocks[to.0 as usize].name);
+    (side(if_true.to) == Some(true) && side(if_false.to) == Some(false)).then_some(
+        PendingCondition {
+            depth: st.frames.len(),
+            line: b.term_loc.line,
+            if_true: if_true.to,
+            if_false: if_false.to,
+        },
+    )
+}
+
+/// Whether clang (at -O0) labels the block `label` as the side of a condition that holds (`if.then`,
+/// `for.body`, ...) or the side that does not (`if.else`, `for.end`, ...). Other labels (operands of
+/// `&&`/`||` in value context, clang's own checks such as overflow handlers) have no side: a source-level
+/// automaton has no edge for them.
+fn source_direction(label: &str) -> Option<bool> {
+    let base = label.trim_end_matches(|c: char| c.is_ascii_digit());
+    match base {
+        "if.then" | "while.body" | "for.body" | "do.body" | "land.lhs.true" | "cond.true" => {
+            Some(true)
+        }
+        "if.else" | "if.end" | "while.end" | "for.end" | "for.cond.cleanup" | "do.end"
+        | "lor.lhs.false" | "cond.false" => Some(false),
+        _ => None,
+    }
 }
 
 type Pending = (usize, u32, (u32, u32), String, String, u32, bool);
@@ -155,6 +260,9 @@ pub struct Task<'a> {
     pub data_model: DataModel,
     pub violation_line: u32,
     pub violation_function: &'a str,
+    /// Whether the program was compiled as written (`-O0`, no passes), so that clang's block labels tell
+    /// which way each condition of the source went; branch directions are written only then.
+    pub source_branches: bool,
 }
 
 /// A GraphML 1.0 witness up to its entry node `N0`: the XML declaration, the keys (the graph data every
@@ -221,7 +329,7 @@ pub fn graphml(
     checks: Checks,
     task: &Task<'_>,
 ) -> Result<String, String> {
-    let calls = violation_calls(prog, test, entry, checks)?;
+    let path = violation_path(prog, test, entry, checks, task.source_branches)?;
     let mut g = graphml_opening(
         "violation_witness",
         task.program,
@@ -233,10 +341,11 @@ pub fn graphml(
             STEM_KEYS[1],
             STEM_KEYS[2],
             STEM_KEYS[3],
+            CONTROL_KEY,
         ],
     )?;
-    stem_edges(&mut g, &calls);
-    let last = calls.len();
+    path_edges(&mut g, &path);
+    let last = path.len();
     let _ = write!(
         g,
         "  <node id=\"N{v}\">\n   <data key=\"violation\">true</data>\n  </node>\n  <edge source=\"N{last}\" target=\"N{v}\">\n   <data key=\"startline\">{}</data>\n  </edge>\n",
@@ -245,6 +354,27 @@ pub fn graphml(
     );
     g.push_str(" </graph>\n</graphml>\n");
     Ok(g)
+}
+
+/// The key of a branch direction (`condition-true`/`condition-false`), as (name, for, type).
+const CONTROL_KEY: (&str, &str, &str) = ("control", "edge", "string");
+
+/// Nodes `N1..Nk` and the edges `N(i-1) -> Ni` of the `k` waypoints: a nondet call's line and return
+/// value, or a condition's line and the way it went.
+fn path_edges(g: &mut String, path: &[Waypoint]) {
+    for (i, w) in path.iter().enumerate() {
+        match w {
+            Waypoint::Call(c) => stem_edge(g, i, c),
+            Waypoint::Branch { line, taken } => {
+                let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
+                let _ = write!(
+                    g,
+                    "  <edge source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{line}</data>\n   <data key=\"control\">condition-{taken}</data>\n  </edge>\n",
+                    i + 1
+                );
+            }
+        }
+    }
 }
 
 /// The keys of the edges [`stem_edges`] writes, as (name, for, type).
@@ -259,30 +389,36 @@ pub(crate) const STEM_KEYS: [(&str, &str, &str); 4] = [
 /// return value as the assumption `\result == V;`.
 pub(crate) fn stem_edges(g: &mut String, calls: &[NondetCall]) {
     for (i, c) in calls.iter().enumerate() {
-        let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
-        let _ = write!(
-            g,
-            "  <edge source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{}</data>\n   <data key=\"assumption\">\\result == {};</data>\n   <data key=\"assumption.scope\">{}</data>\n   <data key=\"assumption.resultfunction\">{}</data>\n  </edge>\n",
-            i + 1,
-            c.line,
-            c.value,
-            xml_escape(&c.scope),
-            xml_escape(&c.function)
-        );
+        stem_edge(g, i, c);
     }
 }
 
-/// The nondet calls of the replay of the violation's test; `Err` when the replay does not end in it
-/// (no witness is better than one that leads elsewhere).
-fn violation_calls(
+/// Node `N(i+1)` and the edge `Ni -> N(i+1)` of the nondet call `c`.
+fn stem_edge(g: &mut String, i: usize, c: &NondetCall) {
+    let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
+    let _ = write!(
+        g,
+        "  <edge source=\"N{i}\" target=\"N{}\">\n   <data key=\"startline\">{}</data>\n   <data key=\"assumption\">\\result == {};</data>\n   <data key=\"assumption.scope\">{}</data>\n   <data key=\"assumption.resultfunction\">{}</data>\n  </edge>\n",
+        i + 1,
+        c.line,
+        c.value,
+        xml_escape(&c.scope),
+        xml_escape(&c.function)
+    );
+}
+
+/// The waypoints of the replay of the violation's test (branch directions with `branches`); `Err` when the
+/// replay does not end in it (no witness is better than one that leads elsewhere).
+fn violation_path(
     prog: &Program,
     test: &TestFile,
     entry: &str,
     checks: Checks,
-) -> Result<Vec<NondetCall>, String> {
-    let (calls, end) = nondet_calls(prog, test, entry, checks, usize::MAX);
+    branches: bool,
+) -> Result<Vec<Waypoint>, String> {
+    let (path, end) = replay_path(prog, test, entry, checks, usize::MAX, branches);
     if matches!(end, End::Bug(_)) {
-        Ok(calls)
+        Ok(path)
     } else {
         Err(format!(
             "the replay of the violation's test ended otherwise: {end:?}"
@@ -302,7 +438,13 @@ pub fn yaml(
     task: &Task<'_>,
 ) -> Result<String, String> {
     use serde_yaml::Value;
-    let calls = violation_calls(prog, test, entry, checks)?;
+    let calls: Vec<NondetCall> = violation_path(prog, test, entry, checks, false)?
+        .into_iter()
+        .filter_map(|w| match w {
+            Waypoint::Call(c) => Some(c),
+            Waypoint::Branch { .. } => None,
+        })
+        .collect();
     let hash = program_hash(task.program)?;
     let file = task.program.display().to_string();
     let file_name = task

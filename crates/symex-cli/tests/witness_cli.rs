@@ -214,3 +214,67 @@ fn a_termination_false_has_a_stem_and_cycle_the_native_build_does_not_leave() {
         );
     }
 }
+
+/// A GraphML witness names the way each condition of the source went (`control` edges), in path order:
+/// for the input the witness fixes, the directions are those C's semantics give (computed here by hand,
+/// not by symex), the independent checker finds them within the native run's branch counts (llvm-cov), and
+/// a witness with one direction turned is rejected by it.
+#[test]
+fn a_violation_witness_names_the_branches_the_run_takes() {
+    let program = common::example("witness", "branch_directions.c");
+    let dir = tempfile::tempdir().unwrap();
+    let (v, w) = check_with_witness(dir.path(), &program, "unreach-call", &[]);
+    assert_eq!(v["verdict"], "false", "{v}");
+    let text = std::fs::read_to_string(&w).unwrap();
+    let x: i64 = {
+        let start = text.find("\\result == ").unwrap() + "\\result == ".len();
+        let end = start + text[start..].find(';').unwrap();
+        text[start..end].parse().unwrap()
+    };
+    // branch_directions.c by hand: `!(x > 0 && x < 100)` is clang's swapped branch (left out); the `for`
+    // runs three times; the `do`-`while` decrements s = 3x until s % 7 == 0; then `s == 42 || s == 49`.
+    let mut expected = vec![(12, true), (12, true), (12, true), (12, false)];
+    let mut s = 3 * x;
+    loop {
+        s -= 1;
+        let again = s % 7 != 0;
+        expected.push((16, again));
+        if !again {
+            break;
+        }
+    }
+    if s == 42 {
+        expected.push((17, true));
+    } else {
+        expected.extend([(17, false), (17, true)]);
+    }
+    let edges: Vec<(u32, bool)> = text
+        .split("<edge ")
+        .skip(1)
+        .filter_map(|e| {
+            let taken = e
+                .split("<data key=\"control\">condition-")
+                .nth(1)?
+                .starts_with("true");
+            let line = e.split("<data key=\"startline\">").nth(1)?;
+            Some((line[..line.find('<')?].parse().ok()?, taken))
+        })
+        .collect();
+    assert_eq!(edges, expected, "x = {x}");
+    let Some((ok, out)) = independent_check(&w, &program, "reach-error") else {
+        return;
+    };
+    if out.contains("clang-14") && !ok {
+        eprintln!("skipped: no native build ({out})");
+        return;
+    }
+    assert!(ok && out.contains("branch directions agree"), "{out}");
+    let turned = dir.path().join("turned.graphml");
+    std::fs::write(
+        &turned,
+        text.replacen("condition-false", "condition-true", 1),
+    )
+    .unwrap();
+    let (ok, out) = independent_check(&turned, &program, "reach-error").unwrap();
+    assert!(!ok && out.contains("the native run"), "{out}");
+}

@@ -2,6 +2,7 @@
 //! assertions separated as in the paper's Figure 4, constructors turned into `init_C` mutators.
 pub use crate::syntax::ast::{BinOp, Span, UnOp};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The logical sort of a program value (`ref` covers objects and arrays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,6 +19,19 @@ pub struct FieldId {
     pub class: String,
     pub name: String,
     pub sort: Sort,
+    /// `Class.field`, the name of its chunks (built once: a chunk is looked up at every access).
+    pub key: Arc<str>,
+}
+
+impl FieldId {
+    pub fn new(class: &str, name: &str, sort: Sort) -> FieldId {
+        FieldId {
+            class: class.into(),
+            name: name.into(),
+            sort,
+            key: Arc::from(format!("{class}.{name}")),
+        }
+    }
 }
 
 impl std::fmt::Display for FieldId {
@@ -34,6 +48,22 @@ pub struct Call {
     pub recv: Box<Expr>,
     pub args: Vec<Expr>,
     pub span: Span,
+    /// `Class.method`, the name of a predicate's chunks (built once).
+    pub key: Arc<str>,
+}
+
+impl Call {
+    pub fn new(class: String, method: String, recv: Expr, args: Vec<Expr>, span: Span) -> Call {
+        let key = Arc::from(format!("{class}.{method}"));
+        Call {
+            class,
+            method,
+            recv: Box::new(recv),
+            args,
+            span,
+            key,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

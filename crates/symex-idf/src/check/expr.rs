@@ -53,11 +53,7 @@ impl Ctx<'_> {
                 .with_label("unknown field")
             })?;
         Ok((
-            ir::FieldId {
-                class: class.clone(),
-                name: field.name.clone(),
-                sort: sort_of(ty),
-            },
+            ir::FieldId::new(class, &field.name, sort_of(ty)),
             ty.clone(),
         ))
     }
@@ -115,13 +111,7 @@ impl Ctx<'_> {
             expect_assignable(pty, &a_ty, a.span, &format!("parameter `{pname}`"))?;
             args_ir.push(a_ir);
         }
-        let call = ir::Call {
-            class,
-            method: name.name.clone(),
-            recv: Box::new(recv_ir),
-            args: args_ir,
-            span: e.span,
-        };
+        let call = ir::Call::new(class, name.name.clone(), recv_ir, args_ir, e.span);
         Ok((call, sig.kind, sig.ret))
     }
 

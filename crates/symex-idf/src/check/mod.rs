@@ -165,11 +165,7 @@ pub fn check_program(program: &ast::Program) -> CResult<ir::Program> {
                         name.span,
                     ));
                 }
-                fields.push(ir::FieldId {
-                    class: c.clone(),
-                    name: name.name.clone(),
-                    sort: sort_of(ty),
-                });
+                fields.push(ir::FieldId::new(c, &name.name, sort_of(ty)));
             }
         }
         out.classes.insert(

@@ -340,13 +340,13 @@ impl Ctx<'_> {
                             kind: ir::ExprKind::Var(x.to_string(), Sort::Ref),
                             span: class.span,
                         };
-                        let call = ir::Call {
-                            class: class.name.clone(),
-                            method: init_name(&class.name),
-                            recv: Box::new(recv),
-                            args: args_ir,
-                            span: *new_span,
-                        };
+                        let call = ir::Call::new(
+                            class.name.clone(),
+                            init_name(&class.name),
+                            recv,
+                            args_ir,
+                            *new_span,
+                        );
                         out.push(S::Call(None, call));
                     }
                     (Some(args), None) if args.is_empty() => {}

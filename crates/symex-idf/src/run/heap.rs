@@ -64,7 +64,7 @@ impl fmt::Display for Loc {
 pub type Perms = im::OrdSet<Loc>;
 
 pub fn field_key(f: &FieldId) -> Arc<str> {
-    Arc::from(format!("{}.{}", f.class, f.name))
+    f.key.clone()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -60,9 +60,6 @@ pub fn enter(
 }
 
 /// The obligation of a callee's precondition, reported at the call.
-pub fn precondition(v: &Verifier, call: &Call) -> Obligation {
-    Obligation::at_site(
-        format!("precondition of `{}` might not hold", v.text(call.span)),
-        call.span,
-    )
+pub fn precondition(call: &Call) -> Obligation {
+    Obligation::at_site("precondition of `{}` might not hold", call.span).quoting(call.span)
 }

@@ -183,10 +183,8 @@ pub fn consume_pred(
     let mut body_state = state.clone();
     body_state.heap = h2.clone();
     body_state.store = callee_store(&pred.params, targs);
-    let closing = Obligation::new(format!(
-        "predicate body might not hold when closing `{}`",
-        v.text(call.span)
-    ));
+    let closing =
+        Obligation::new("predicate body might not hold when closing `{}`").quoting(call.span);
     let closed = v.deeper(|v| {
         collect(v, |v, k2| {
             consume_rest(v, body_state, h2.clone(), &pred.body, &closing, k2)

@@ -132,7 +132,7 @@ pub fn eval(v: &mut Verifier, state: State, e: &Expr, k: K<Term>) -> VResult {
 }
 
 pub fn field_key(f: &crate::ir::FieldId) -> Arc<str> {
-    Arc::from(format!("{}.{}", f.class, f.name))
+    f.key.clone()
 }
 
 fn arith(op: BinOp, l: &Term, r: &Term) -> Term {
@@ -225,7 +225,7 @@ pub fn pure_call(
     let found = program.pure(&call.class, &call.method);
     let pure = call::callee(v, &state, call, found, "a pure method")?;
     let callee = call::enter(v, &mut state, call, &pure.params, &targs)?;
-    let ob = call::precondition(v, call);
+    let ob = call::precondition(call);
     let closes_before = v.inferred_closes;
     consumer::consume(v, callee, &pure.pre, &ob, &mut |v, after, snap| {
         let mut args = vec![snap];

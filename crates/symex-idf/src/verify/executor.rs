@@ -272,7 +272,7 @@ fn write(
             // The located states go on alone (changed in place, not copied).
             drop(state);
             located.each(v, s.span, &what, |v, mut st, i| {
-                let chunk = match st.heap.chunks[i].clone() {
+                let chunk = match st.heap.get(i).clone() {
                     Chunk::Field { recv, field, value } => Chunk::Field {
                         recv,
                         field,
@@ -284,7 +284,7 @@ fn write(
                     },
                     other => other,
                 };
-                st.heap.chunks.set(i, chunk);
+                st.heap.set(i, chunk);
                 k(v, st, ())
             })
         }
@@ -313,7 +313,7 @@ fn call_mutator(
     let found = program.mutator(&call.class, &call.method);
     let m = call::callee(v, &state, call, found, "a mutator")?;
     let callee = call::enter(v, &mut state, call, &m.params, &targs)?;
-    let ob = call::precondition(v, call);
+    let ob = call::precondition(call);
     consumer::consume(v, callee, &m.pre, &ob, &mut |v, after_pre, _| {
         let mut post = after_pre;
         post.old = state.heap.clone();

@@ -38,7 +38,7 @@ fn find(v: &mut Verifier, state: &State, target: &Target, recv: &Term) -> Option
 }
 
 pub fn chunk_value(h: &Heap, i: usize) -> Term {
-    match &h.chunks[i] {
+    match h.get(i) {
         Chunk::Field { value, .. } | Chunk::Elems { value, .. } => value.clone(),
         Chunk::Pred { snap, .. } => snap.clone(),
     }
@@ -124,7 +124,7 @@ pub fn open_chunk(v: &mut Verifier, state: State, idx: usize, k: K<()>) -> VResu
         pred,
         args,
         snap,
-    } = state.heap.chunks[idx].clone()
+    } = state.heap.get(idx).clone()
     else {
         // Never silently drop a path: say what went wrong.
         return Err(v.fail(
@@ -142,7 +142,8 @@ pub fn open_chunk(v: &mut Verifier, state: State, idx: usize, k: K<()>) -> VResu
             format!("internal error: unknown predicate `{pred}`"),
         ));
     };
-    let mut s = state.clone();
+    // Changed in place: the heap is not shared with a state kept for later.
+    let mut s = state;
     s.heap.remove(idx);
     let mut targs = vec![recv];
     targs.extend(args);
@@ -166,8 +167,8 @@ fn produce_body(
     })
 }
 
-pub fn pred_key(call: &Call) -> String {
-    format!("{}.{}", call.class, call.method)
+pub fn pred_key(call: &Call) -> Arc<str> {
+    call.key.clone()
 }
 
 /// `open e0.q(e1, …, en)` with the receiver and arguments evaluated: consume the predicate,
@@ -214,19 +215,14 @@ pub fn close(
     // the body's consumption changes the heap in place.
     let caller_store = std::mem::take(&mut state.store);
     drop(state);
-    let ob = Obligation::at_site(
-        format!(
-            "predicate body might not hold at `close {}`",
-            v.text(call.span)
-        ),
-        call.span,
-    );
+    let ob = Obligation::at_site("predicate body might not hold at `close {}`", call.span)
+        .quoting(call.span);
     consumer::consume(v, s, &p.body, &ob, &mut |v, mut after, snap| {
         after.store = caller_store.clone();
         after.heap.add(
             Chunk::Pred {
                 recv: targs[0].clone(),
-                pred: Arc::from(pred_key(call)),
+                pred: pred_key(call),
                 args: targs[1..].to_vec(),
                 snap,
             },

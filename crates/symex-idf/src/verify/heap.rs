@@ -18,12 +18,7 @@ fn find<'h>(
     let same = |(recv, args): (&Term, &[Term])| recv == &want[0] && args == &want[1..];
     // From the newest chunk back: the chunk sought was most often produced just before.
     let n = heap.len();
-    if let Some(i) = heap
-        .chunks
-        .iter()
-        .rev()
-        .position(|c| shape(c).is_some_and(same))
-    {
+    if let Some(i) = heap.iter().rev().position(|c| shape(c).is_some_and(same)) {
         return Some(n - 1 - i);
     }
     heap.iter().enumerate().find_map(|(i, c)| {
@@ -97,7 +92,7 @@ pub fn preds_of(v: &mut Verifier, state: &State, heap: &Heap, recv: &Term) -> Ve
     if expected > 0 {
         // From the newest chunk back, stopping once the index says all are found.
         let mut same = Vec::new();
-        for (i, c) in heap.chunks.iter().enumerate().rev() {
+        for (i, c) in heap.iter().enumerate().rev() {
             if is_pred(c) && c.recv() == recv {
                 same.push(i);
                 if same.len() == expected {

@@ -114,30 +114,50 @@ pub type K<'k, T> = &'k mut dyn FnMut(&mut Verifier, State, T) -> VResult;
 /// ("precondition of `c.setX(5)` might not hold").
 #[derive(Clone, Debug)]
 pub struct Obligation {
-    pub what: String,
+    what: std::borrow::Cow<'static, str>,
     /// Where a failure is reported when the assertion belongs to another member (the call
     /// site for a callee's precondition); the conjunct's own position goes into a note.
     pub site: Option<Span>,
+    /// The source text whose `{}` in `what` stands for, put in only when a failure is
+    /// reported: an obligation is made at every call, and most are met.
+    quoted: Option<Span>,
 }
 
 impl Obligation {
-    pub fn new(what: impl Into<String>) -> Obligation {
+    pub fn new(what: impl Into<std::borrow::Cow<'static, str>>) -> Obligation {
         Obligation {
             what: what.into(),
             site: None,
+            quoted: None,
         }
     }
 
-    pub fn at_site(what: impl Into<String>, site: Span) -> Obligation {
+    pub fn at_site(what: impl Into<std::borrow::Cow<'static, str>>, site: Span) -> Obligation {
         Obligation {
             what: what.into(),
             site: Some(site),
+            quoted: None,
+        }
+    }
+
+    /// An obligation whose description quotes the source text at `quoted` where `what` has
+    /// `{}` ("precondition of `{}` might not hold").
+    pub fn quoting(mut self, quoted: Span) -> Obligation {
+        self.quoted = Some(quoted);
+        self
+    }
+
+    /// What is being checked, as reported.
+    pub fn what(&self, v: &Verifier) -> String {
+        match self.quoted {
+            Some(span) => self.what.replacen("{}", &v.text(span), 1),
+            None => self.what.to_string(),
         }
     }
 
     /// A failure of the part `part` of the assertion.
     pub fn fail(&self, v: &Verifier, state: &State, part: Span) -> Box<Failure> {
-        let msg = format!("{}: {}", self.what, v.text(part));
+        let msg = format!("{}: {}", self.what(v), v.text(part));
         match self.site {
             None => v.fail(state, part, msg),
             Some(site) => {

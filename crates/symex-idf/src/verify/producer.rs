@@ -12,7 +12,6 @@ use super::state::Chunk;
 use super::terms::{self, first, null, second, to_value, Shape};
 use super::{collect, consumer, Obligation, State, VResult, Verifier, K};
 use crate::ir::{Assertion, AssertionKind};
-use std::sync::Arc;
 use symex_expr::Term;
 
 pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K<()>) -> VResult {
@@ -67,7 +66,7 @@ pub fn produce(v: &mut Verifier, state: State, snap: Term, phi: &Assertion, k: K
             s.heap.add(
                 Chunk::Pred {
                     recv: targs[0].clone(),
-                    pred: Arc::from(pred_key(call)),
+                    pred: pred_key(call),
                     args: targs[1..].to_vec(),
                     snap: snap.clone(),
                 },

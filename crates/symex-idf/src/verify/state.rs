@@ -50,9 +50,12 @@ impl Chunk {
 /// reused): a persistent map of plain integers is copied on write without touching reference
 /// counts, which a state cloned at every rule (and changed after) would otherwise pay for
 /// with each of its nodes' entries.
+///
+/// Each chunk is behind its own `Arc`: a heap copied on write copies a node of up to 64
+/// chunks, and a shared chunk is one count to bump instead of one per term it holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Heap {
-    pub chunks: im::Vector<Chunk>,
+    chunks: im::Vector<Arc<Chunk>>,
     /// Field → receiver id → how many chunks.
     receivers: Map<Arc<str>, Map<u64, usize>>,
     /// The same for receivers that are not objects allocated on the path, with the receiver:
@@ -111,11 +114,30 @@ impl Heap {
                 count_unallocated(&mut self.unallocated, &f, c.recv(), 1);
             }
         }
-        self.chunks.push_back(c);
+        self.chunks.push_back(Arc::new(c));
+    }
+
+    /// The chunk at `index` (in the order chunks were added).
+    pub fn get(&self, index: usize) -> &Chunk {
+        &self.chunks[index]
+    }
+
+    /// Replaces the chunk at `index` by one of the same family and receiver.
+    pub fn set(&mut self, index: usize, c: Chunk) {
+        debug_assert_eq!(family(&c), family(&self.chunks[index]));
+        debug_assert_eq!(c.recv(), self.chunks[index].recv());
+        self.chunks.set(index, Arc::new(c));
     }
 
     pub fn remove(&mut self, index: usize) -> Chunk {
-        let c = self.chunks.remove(index);
+        // The newest chunk is the one most often taken (it was most often produced just
+        // before), and taking the last element of the vector splits and joins no tree.
+        let c = if index + 1 == self.chunks.len() {
+            self.chunks.pop_back().expect("index in bounds")
+        } else {
+            self.chunks.remove(index)
+        };
+        let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
         if let Chunk::Pred { recv, .. } = &c {
             match self.pred_receivers.get(&recv.id()).copied() {
                 Some(n) if n > 1 => {
@@ -163,8 +185,7 @@ impl Heap {
                 .unwrap_or_default();
         }
         let mut seen = std::collections::HashSet::new();
-        self.chunks
-            .iter()
+        self.iter()
             .filter(|d| family(d).as_ref() == Some(&f) && seen.insert(d.recv().id()))
             .map(|d| d.recv().clone())
             .collect()
@@ -188,8 +209,9 @@ impl Heap {
         self.chunks.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Chunk> {
-        self.chunks.iter()
+    /// The chunks in the order they were added (double-ended: searches go newest first).
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Chunk> + ExactSizeIterator {
+        self.chunks.iter().map(|c| &**c)
     }
 }
 

@@ -15,14 +15,24 @@
 //! array is the constant array of `T`'s default. `len` gives the (immutable) length of an
 //! array.
 use crate::ir::{self, Sort as VSort};
+use std::sync::OnceLock;
 use symex_expr::{Func, Op, Sort, Term};
 
+/// A sort or function symbol built once: looking one up by name hashes the name,
+/// and the verifier asks for them at every rule.
+macro_rules! once {
+    ($ty:ty, $init:expr) => {{
+        static CELL: OnceLock<$ty> = OnceLock::new();
+        CELL.get_or_init(|| $init).clone()
+    }};
+}
+
 pub fn ref_sort() -> Sort {
-    Sort::uninterpreted("Ref")
+    once!(Sort, Sort::uninterpreted("Ref"))
 }
 
 pub fn snap_sort() -> Sort {
-    Sort::uninterpreted("Snap")
+    once!(Sort, Sort::uninterpreted("Snap"))
 }
 
 fn elems_sort(elem: VSort) -> Sort {
@@ -51,6 +61,8 @@ pub fn value_sort(s: Sort) -> Option<VSort> {
     }
 }
 
+// `null` and `unit` are looked up afresh (not kept alive): when they are built decides their
+// term ids, and so the order of the arguments of the equalities they occur in.
 pub fn null() -> Term {
     Term::var("null", ref_sort())
 }
@@ -73,13 +85,16 @@ pub fn fresh(prefix: &str, s: Sort) -> Term {
 }
 
 fn combine_f() -> Func {
-    Func::new("combine", &[snap_sort(), snap_sort()], snap_sort())
+    once!(
+        Func,
+        Func::new("combine", &[snap_sort(), snap_sort()], snap_sort())
+    )
 }
 fn first_f() -> Func {
-    Func::new("first", &[snap_sort()], snap_sort())
+    once!(Func, Func::new("first", &[snap_sort()], snap_sort()))
 }
 fn second_f() -> Func {
-    Func::new("second", &[snap_sort()], snap_sort())
+    once!(Func, Func::new("second", &[snap_sort()], snap_sort()))
 }
 
 fn value_tag(s: Sort) -> String {
@@ -100,10 +115,34 @@ fn s_name(s: Sort) -> String {
 }
 
 fn from_f(s: Sort) -> Func {
-    Func::new(&format!("from{}", value_tag(s)), &[s], snap_sort())
+    conversion(s).0
 }
 fn to_f(s: Sort) -> Func {
-    Func::new(&format!("to{}", value_tag(s)), &[snap_sort()], s)
+    conversion(s).1
+}
+
+/// `fromT` and `toT` for sort `s`: those of the value sorts and their array contents are
+/// built once.
+fn conversion(s: Sort) -> (Func, Func) {
+    let build = |s: Sort| {
+        let tag = value_tag(s);
+        (
+            Func::new(&format!("from{tag}"), &[s], snap_sort()),
+            Func::new(&format!("to{tag}"), &[snap_sort()], s),
+        )
+    };
+    let common = once!(
+        Vec<(Sort, (Func, Func))>,
+        [Sort::Int, Sort::Bool, ref_sort()]
+            .into_iter()
+            .chain([VSort::Int, VSort::Bool, VSort::Ref].map(elems_sort))
+            .map(|s| (s, build(s)))
+            .collect()
+    );
+    match common.iter().find(|(t, _)| *t == s) {
+        Some((_, fs)) => *fs,
+        None => build(s),
+    }
 }
 
 /// `f(args)` if the term is an application of `f`.
@@ -267,17 +306,13 @@ pub fn array_update(elems: &Term, index: &Term, value: &Term) -> Term {
 /// `oid(o)`: the allocation number of an object allocated by `new` (distinct numbers make
 /// distinct objects, with one fact per allocation).
 pub fn object_id(o: &Term) -> Term {
-    Term::apply(
-        Func::new("oid", &[ref_sort()], Sort::Int),
-        std::slice::from_ref(o),
-    )
+    let oid = once!(Func, Func::new("oid", &[ref_sort()], Sort::Int));
+    Term::apply(oid, std::slice::from_ref(o))
 }
 
 pub fn length(array: &Term) -> Term {
-    Term::apply(
-        Func::new("len", &[ref_sort()], Sort::Int),
-        std::slice::from_ref(array),
-    )
+    let len = once!(Func, Func::new("len", &[ref_sort()], Sort::Int));
+    Term::apply(len, std::slice::from_ref(array))
 }
 
 #[cfg(test)]
