@@ -158,10 +158,16 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
 }
 
 /// The line of the condition `cond` of `b`'s branch: that of the instruction computing it, when `b`
-/// does. clang places a `do`-`while`'s branch at the end of its body (the line before `while (c);`
-/// when the body is one statement), while a validator's automaton and the coverage of the native build
-/// place it at the condition.
+/// does. clang places a `do`-`while`'s branch, and the conversion of its condition to a truth value, at
+/// the end of its body (the line before `while (c);` when the body is one statement), while a
+/// validator's automaton and the coverage of the native build place it at the condition: the block
+/// clang labels `do.cond` starts with the condition's first instruction.
 fn condition_line(b: &symex_ir::Block, cond: symex_ir::Operand) -> u32 {
+    if b.name.trim_end_matches(|c: char| c.is_ascii_digit()) == "do.cond" {
+        if let Some(l) = b.locs.iter().map(|l| l.line).find(|&l| l != 0) {
+            return l;
+        }
+    }
     let symex_ir::Operand::Slot(slot) = cond else {
         return b.term_loc.line;
     };
