@@ -119,9 +119,14 @@ fn chunk(kind: u8, r: u8) -> (Chunk, bool) {
     let recv = Term::var(&format!("r{}", r % 4), Sort::uninterpreted("Ref"));
     let value = Term::var("v", Sort::Int);
     let c = match kind % 4 {
-        0 | 1 => Chunk::Field {
+        0 => Chunk::Field {
             recv,
-            field: Arc::from(if kind % 4 == 0 { "C.f" } else { "C.g" }),
+            field: Arc::from("C.f"),
+            value,
+        },
+        1 => Chunk::Field {
+            recv,
+            field: Arc::from("C.g"),
             value,
         },
         2 => Chunk::Elems {
