@@ -136,6 +136,8 @@ pub fn run_bmc(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
         Some(solver_timeout),
     );
+    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
+    ctx.borrow_mut().large_select = false;
     let cls = move |k: BugKind| classify(property, k);
     match unwind {
         Unwind::Bound(k) => {

@@ -26,6 +26,8 @@ pub fn decide(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
         Some(solver_timeout),
     );
+    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
+    ctx.borrow_mut().large_select = false;
     let cls = move |k: BugKind| classify(property, k);
     let budget = Budget {
         rlimit,
@@ -114,6 +116,8 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
         Some(job.budget),
     );
+    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
+    ctx.borrow_mut().large_select = false;
     let p = Some(job.property);
     let cls = move |k: BugKind| classify(p, k);
     let budget = Budget {

@@ -183,10 +183,17 @@ fn every_ui_example_ends_natively_as_in_symex() {
 #[test]
 fn every_test_of_the_klee_examples_replays_natively() {
     let dir = common::examples("klee");
-    let files: Vec<PathBuf> = ["libc_runtime.c", "printf_n.c", "set_forking.c", "atomics.c"]
-        .iter()
-        .map(|f| dir.join(f))
-        .collect();
+    let files: Vec<PathBuf> = [
+        "libc_runtime.c",
+        "printf_n.c",
+        "set_forking.c",
+        "atomics.c",
+        "large_array.c",
+        "negative_offset.c",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
     let out = tempfile::tempdir().unwrap();
     let results = common::map_in_pairs(&files, |f| {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();

@@ -142,7 +142,14 @@ impl<D: Domain> State<D> {
         n: u64,
         access: Access,
     ) -> Result<(ObjId, D::Val), End> {
-        let idv = self.pointer_object(ptr);
+        // A known pointer names its object by its address bits (a known offset before the object is
+        // blamed on it by `before_next_object`). A symbolic one is resolved by its provenance: `x + k`
+        // with `k` possibly negative stays `x`'s, where its address bits would name the object below.
+        let idv = if self.dom.as_const(ptr).is_some() {
+            self.pointer_object(ptr)
+        } else {
+            self.pointer_owner(ptr)
+        };
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as ObjId;
         let verb = if access == Access::Read {
             "read"

@@ -13,7 +13,7 @@ use symex_engine::hooks::Model as LibModel;
 use symex_engine::memory::{Lookup, ObjKind};
 use symex_engine::stack::StackFrame;
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
-use symex_expr::{Model, Value};
+use symex_expr::{Model, Term, Value};
 use symex_ir::{Inst, Intrinsic, Operand, Terminator};
 
 /// Limits of `spec/cli.md`; a path stopped by one is counted `cut` and the exploration is not complete.
@@ -368,6 +368,14 @@ enum Ran {
 
 /// A sibling and, when its first step already ended it, how.
 type Sibling = (PathState, Option<End>);
+
+/// The value of an input byte: a variable, or an element of a large input's array.
+fn input_byte(model: &Model, b: &Term) -> u8 {
+    if b.as_var().is_some() {
+        return value_byte(model.get(b));
+    }
+    value_byte(model.eval(b).ok().as_ref())
+}
 
 fn value_byte(v: Option<&Value>) -> u8 {
     match v {
@@ -849,7 +857,7 @@ impl<'p> Explorer<'p> {
             .iter()
             .map(|i| TestInput {
                 name: i.name.clone(),
-                bytes: i.bytes.iter().map(|b| value_byte(model.get(b))).collect(),
+                bytes: i.bytes.iter().map(|b| input_byte(&model, b)).collect(),
             })
             .collect()
     }

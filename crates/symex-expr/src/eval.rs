@@ -172,6 +172,11 @@ impl Model {
         let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
         let mut args: Vec<Value> = Vec::with_capacity(3);
         while let Some((n, expanded)) = stack.pop() {
+            if expanded && n.op() == &Op::Store {
+                let v = fold_stores(n, memo)?;
+                memo.insert(n.id(), v);
+                continue;
+            }
             if expanded {
                 args.clear();
                 args.extend(n.args().iter().map(|a| memo[&a.id()].clone()));
@@ -183,6 +188,26 @@ impl Model {
                 continue;
             }
             stack.push((n, true));
+            if n.op() == &Op::Store {
+                // A chain of stores (a large object's bytes) is evaluated at its top in one pass: a
+                // value per intermediate store would copy the array once per store.
+                let mut cur = n;
+                loop {
+                    for a in [cur.arg(2), cur.arg(1)] {
+                        if !memo.contains_key(&a.id()) {
+                            stack.push((a, false));
+                        }
+                    }
+                    cur = cur.arg(0);
+                    if cur.op() != &Op::Store || memo.contains_key(&cur.id()) {
+                        break;
+                    }
+                }
+                if !memo.contains_key(&cur.id()) {
+                    stack.push((cur, false));
+                }
+                continue;
+            }
             for a in n.args().iter().rev() {
                 if !memo.contains_key(&a.id()) {
                     stack.push((a, false));
@@ -219,6 +244,37 @@ fn memo_table() -> FxHashMap<u64, Value> {
 
 /// Applies an interpreted operator to argument values (`Var` and `Apply` need a model and
 /// are not handled here). `sort` is the result sort.
+/// The value of the store chain topped by `top`, whose indices, elements and base (the first array
+/// down the chain that is not a store or already has a value) are in `memo`: the base copied once and
+/// every store applied to the copy, bottom first.
+fn fold_stores(top: &Term, memo: &FxHashMap<u64, Value>) -> Result<Value, EvalError> {
+    let mut chain = vec![top];
+    let mut cur = top.arg(0);
+    while cur.op() == &Op::Store && !memo.contains_key(&cur.id()) {
+        chain.push(cur);
+        cur = cur.arg(0);
+    }
+    let mut acc = memo[&cur.id()].clone();
+    for s in chain.iter().rev() {
+        let (i, e) = (&memo[&s.arg(1).id()], &memo[&s.arg(2).id()]);
+        let in_place = match (&mut acc, i, e) {
+            (Value::Array(a), Value::Bv { value: i, .. }, Value::Bv { value: e, .. }) => {
+                Arc::make_mut(a).set(*i, *e);
+                true
+            }
+            (Value::Map(m), _, _) => {
+                Arc::make_mut(m).set(i.clone(), e.clone());
+                true
+            }
+            _ => false,
+        };
+        if !in_place {
+            acc = apply(&Op::Store, s.sort(), &[acc, i.clone(), e.clone()])?;
+        }
+    }
+    Ok(acc)
+}
+
 pub fn apply(op: &Op, sort: Sort, args: &[Value]) -> Result<Value, EvalError> {
     use Value::{Bool, Bv, Int};
     let b = |i: usize| args[i].as_bool().expect("Boolean argument");

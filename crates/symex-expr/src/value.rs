@@ -57,12 +57,17 @@ impl ArrayValue {
     /// The array with `index` mapped to `element`.
     pub fn with(&self, index: u128, element: u128) -> ArrayValue {
         let mut a = self.clone();
-        if element == a.default {
-            a.entries.remove(&index);
-        } else {
-            a.entries.insert(index, element);
-        }
+        a.set(index, element);
         a
+    }
+
+    /// Maps `index` to `element` in place.
+    pub fn set(&mut self, index: u128, element: u128) {
+        if element == self.default {
+            self.entries.remove(&index);
+        } else {
+            self.entries.insert(index, element);
+        }
     }
 }
 
@@ -100,12 +105,17 @@ impl MapValue {
     /// The array with `index` mapped to `element`.
     pub fn with(&self, index: Value, element: Value) -> MapValue {
         let mut a = self.clone();
-        if element == a.default {
-            a.entries.remove(&index);
-        } else {
-            a.entries.insert(index, element);
-        }
+        a.set(index, element);
         a
+    }
+
+    /// Maps `index` to `element` in place.
+    pub fn set(&mut self, index: Value, element: Value) {
+        if element == self.default {
+            self.entries.remove(&index);
+        } else {
+            self.entries.insert(index, element);
+        }
     }
 }
 

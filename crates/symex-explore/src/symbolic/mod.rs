@@ -19,7 +19,7 @@ pub use ops::to_bool;
 pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
-use ops::{bin, bool_bv, compare, funnel, mux, overflow, start_offsets, unary};
+use ops::{bin, bool_bv, compare, funnel, input_array, mux, overflow, start_offsets, unary};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -32,8 +32,16 @@ use symex_engine::domain::{
 use symex_expr::{Model, Sort, Term, Value};
 use symex_solver::SatResult;
 
-/// Largest object read at a symbolic offset without forking (see [`Domain::select`]).
+/// Largest object read or written at a symbolic offset without forking in every exploration (see
+/// [`Domain::select`]).
 pub const SELECT_LIMIT: usize = 512;
+
+/// Largest object read at a symbolic offset without forking where [`SolverCtx::large_select`] allows
+/// (the largest flat object, `symex_engine::storage::FLAT_MAX`): an object holding a large input read
+/// as its array, any other by a multiplexer of up to 2^16 leaves. (An array term built from the bytes,
+/// a chain of stores at constant offsets read at a symbolic one, is no way out: Z3 took 53 s on 512
+/// stores and did not finish 1,024 in 60 s, where the 4,096-leaf multiplexer took 0.7 s.)
+pub const MUX_LIMIT: usize = 1 << 16;
 
 /// One answer of a decision point, as replayed into a sibling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -577,10 +585,25 @@ impl Domain for Symbolic {
     /// multiplexer over the offset's bits whose leaves are the values at each offset the access may have
     /// (KLEE reads arrays with the theory of arrays; a mux tree is as exact, array-free, and bit-blasts to
     /// a few gates per leaf where a chain of offset comparisons costs a comparator per offset). The
-    /// access is known to be in bounds, so offsets past the last one are unreachable leaves. Larger
-    /// objects fork per offset.
+    /// access is known to be in bounds, so offsets past the last one are unreachable leaves. Objects
+    /// up to [`MUX_LIMIT`] bytes are read so where [`SolverCtx::large_select`] allows (KLEE reads any
+    /// size in one expression: a fork per offset multiplies the paths by the object's size); larger
+    /// ones fork per offset.
     fn select(&mut self, bytes: &[SymByte], off: &SymVal, n: usize, w: Width) -> Option<SymVal> {
-        let (o, _, hi) = start_offsets(bytes.len(), off, n)?;
+        let limit = if self.ctx.borrow().large_select {
+            MUX_LIMIT
+        } else {
+            SELECT_LIMIT
+        };
+        if bytes.len() > SELECT_LIMIT && limit > SELECT_LIMIT {
+            if let (SymVal::Sym(o), Some(arr)) = (off, input_array(bytes)) {
+                let cells: Vec<SymByte> = (0..n)
+                    .map(|j| SymByte::from_term(arr.select(&o.bvadd(&Term::bv(j as u128, 32)))))
+                    .collect();
+                return Some(self.bytes_to_val(&cells, w));
+            }
+        }
+        let (o, _, hi) = start_offsets(bytes.len(), off, n, limit)?;
         let last = bytes.len() - n;
         let bits = usize::BITS - hi.leading_zeros();
         let mut leaf = |k: usize| {
@@ -601,7 +624,7 @@ impl Domain for Symbolic {
         n: usize,
         w: Width,
     ) -> bool {
-        let Some((o, lo, hi)) = start_offsets(bytes.len(), off, n) else {
+        let Some((o, lo, hi)) = start_offsets(bytes.len(), off, n, SELECT_LIMIT) else {
             return false;
         };
         let mut vb = vec![SymByte::Const(0); n];
@@ -698,11 +721,20 @@ impl Domain for Symbolic {
         }
     }
 
+    /// An input of more than [`SELECT_LIMIT`] bytes is one array variable, byte `i` its element `i`
+    /// (KLEE's symbolic arrays), where [`SolverCtx::large_select`] allows: a read at a symbolic offset
+    /// is then a `select` of that array ([`input_array`]), which Z3 decides without looking at every
+    /// element. Smaller inputs are a variable per byte.
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<SymByte> {
         let k = self.inputs.len();
-        let bytes: Vec<Term> = (0..n)
-            .map(|i| Term::var(&format!("in{k}_{i}"), Sort::bv(8)))
-            .collect();
+        let bytes: Vec<Term> = if n > SELECT_LIMIT && self.ctx.borrow().large_select {
+            let a = Term::var(&format!("in{k}"), Sort::array(32, 8));
+            (0..n).map(|i| a.select(&Term::bv(i as u128, 32))).collect()
+        } else {
+            (0..n)
+                .map(|i| Term::var(&format!("in{k}_{i}"), Sort::bv(8)))
+                .collect()
+        };
         let out = bytes.iter().cloned().map(SymByte::Sym).collect();
         self.inputs.push(InputVars {
             name: req.name(),

@@ -1,8 +1,7 @@
 //! The instruction semantics as terms: LLVM's integer operators, comparisons, overflow checks and
 //! funnel shifts on bit-vector terms, and the multiplexer that reads an object at a symbolic offset.
 
-use super::value::SymVal;
-use super::SELECT_LIMIT;
+use super::value::{SymByte, SymVal};
 use symex_engine::domain::{BinOp, CmpOp, OverflowOp, UnOp, Width};
 use symex_expr::{Op, Term};
 
@@ -149,16 +148,57 @@ pub(super) fn bool_bv(c: Term) -> Term {
 
 /// Where an `n`-byte access at the symbolic offset `off` of an object of `len` bytes, known to lie within
 /// it, may start: the offset term and its least and greatest value (from the term's range, capped by the
-/// last offset the access fits at). `None` for a constant offset, or an object too large to access in place
-/// ([`SELECT_LIMIT`]).
-pub(super) fn start_offsets(len: usize, off: &SymVal, n: usize) -> Option<(&Term, usize, usize)> {
+/// last offset the access fits at). `None` for a constant offset, or an object of more than `limit` bytes
+/// (at most [`super::MUX_LIMIT`]: larger ones are not accessed in place).
+pub(super) fn start_offsets(
+    len: usize,
+    off: &SymVal,
+    n: usize,
+    limit: usize,
+) -> Option<(&Term, usize, usize)> {
     let SymVal::Sym(o) = off else { return None };
-    if len > SELECT_LIMIT || len < n || n == 0 {
+    if len > limit || len < n || n == 0 {
         return None;
     }
     let (lo, hi) = symex_expr::unsigned_range(o);
     let (lo, hi) = (lo as usize, (hi as usize).min(len - n));
     (lo <= hi).then_some((o, lo, hi))
+}
+
+/// Most bytes of an object stored over its input array by [`input_array`] (each store is a case Z3's
+/// array theory splits on, for every read).
+const ARRAY_STORES: usize = 64;
+
+/// `bytes` as one array term when they are a large input's array ([`super::Symbolic`]'s `input`), byte
+/// `j` its element `j`, but for at most [`ARRAY_STORES`] bytes written since: the input's array with
+/// those bytes stored over it. `None`: the bytes are not mostly one input's.
+pub(super) fn input_array(bytes: &[SymByte]) -> Option<Term> {
+    let base = bytes
+        .iter()
+        .enumerate()
+        .take(ARRAY_STORES + 1)
+        .find_map(|(j, b)| own_element(b, j))?;
+    let mut arr = base.clone();
+    let mut stores = 0;
+    for (j, b) in bytes.iter().enumerate() {
+        if own_element(b, j).as_ref() == Some(&base) {
+            continue;
+        }
+        stores += 1;
+        if stores > ARRAY_STORES {
+            return None;
+        }
+        arr = arr.store(&Term::bv(j as u128, 32), &b.term());
+    }
+    Some(arr)
+}
+
+/// The array variable whose element `j` the byte `b` is.
+fn own_element(b: &SymByte, j: usize) -> Option<Term> {
+    let SymByte::Sym(t) = b else { return None };
+    let own =
+        t.op() == &Op::Select && t.arg(0).as_var().is_some() && t.arg(1).as_bv() == Some(j as u128);
+    own.then(|| t.arg(0).clone())
 }
 
 /// The value at offset `o` (at most `hi`) among the leaves whose offsets agree with `base` on the bits

@@ -20,6 +20,10 @@ pub struct SolverCtx {
     pub deadline: Option<Instant>,
     /// The limit currently set on the solver, when lowered to meet the deadline.
     lowered: Option<Duration>,
+    /// Whether a read at a symbolic offset of an object above [`super::SELECT_LIMIT`] bytes (up to
+    /// [`super::MUX_LIMIT`]) is one multiplexer term rather than a fork per offset. Off where formulas
+    /// are merged paths already (bounded model checking), whose terms it would multiply.
+    pub large_select: bool,
 }
 
 impl SolverCtx {
@@ -36,6 +40,7 @@ impl SolverCtx {
             query_timeout,
             deadline: None,
             lowered: None,
+            large_select: true,
         }))
     }
 
