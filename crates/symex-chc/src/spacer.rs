@@ -10,7 +10,8 @@
 
 use crate::clauses::Clauses;
 use std::fmt::Write;
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 use symex_expr::{free_vars, smtlib_symbol, Op, Sort, Term};
 use z3::ast::{Ast, Dynamic};
 use z3::DeclKind;
@@ -45,9 +46,6 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
     if let Some(r) = budget.rlimit {
         p.set_u32("rlimit", r);
     }
-    if let Some(t) = budget.timeout {
-        p.set_u32("timeout", t.as_millis().clamp(1, u32::MAX as u128) as u32);
-    }
     solver.set_params(&p);
     // `SYMEX_CHC_DUMP=1`: the script on standard error, to rerun it with `z3 fp.engine=spacer` (without
     // the logic, Z3's command line would not use the Horn-clause engine).
@@ -55,7 +53,10 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
         eprintln!("(set-logic HORN)\n{script}(check-sat)");
     }
     solver.from_string(script);
-    match solver.check() {
+    let Some(result) = check_within(&solver, budget.timeout) else {
+        return Said::Unknown("Spacer gave no answer (timeout)".into());
+    };
+    match result {
         z3::SatResult::Unsat => Said::Unsafe,
         z3::SatResult::Unknown => Said::Unknown(format!(
             "Spacer gave no answer ({})",
@@ -68,6 +69,46 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
             Err(why) => Said::Unknown(why),
         },
     }
+}
+
+/// `solver.check()`, interrupted by a watchdog thread after `timeout`; `None` when interrupted. Not
+/// Z3's own `timeout`: Z3 4.8.12 serves it from one process-wide pool of timer threads, and beside the
+/// portfolio's other engines a check could wait on that pool long after it was decided.
+fn check_within(solver: &z3::Solver, timeout: Option<Duration>) -> Option<z3::SatResult> {
+    let Some(limit) = timeout else {
+        return Some(solver.check());
+    };
+    let handle = solver.get_context().handle();
+    let (done, finished) = mpsc::channel::<()>();
+    let (result, interrupted) = std::thread::scope(|scope| {
+        let watchdog = scope.spawn(move || {
+            let end = Instant::now() + limit;
+            let mut late = false;
+            // An interrupt that lands before the check starts is lost: repeated until it returns.
+            loop {
+                let wait = if late {
+                    Duration::from_millis(10)
+                } else {
+                    end.saturating_duration_since(Instant::now())
+                };
+                if finished.recv_timeout(wait) != Err(mpsc::RecvTimeoutError::Timeout) {
+                    return late;
+                }
+                handle.interrupt();
+                late = true;
+            }
+        });
+        let r = solver.check();
+        drop(done);
+        (r, watchdog.join().unwrap_or(true))
+    });
+    if interrupted {
+        // An interrupt leaves the thread's context cancelled until the next check starts (Z3 4.8.12):
+        // an empty check clears it before anything else is asserted in this context.
+        let _ = z3::Solver::new().check();
+        return None;
+    }
+    Some(result)
 }
 
 /// The SMT-LIB text of the clauses.

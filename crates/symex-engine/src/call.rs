@@ -12,6 +12,7 @@ use smallvec::SmallVec;
 use symex_ir::{Call, Callee, FuncId, Operand};
 
 impl<D: Domain> State<D> {
+    #[inline(never)]
     pub(crate) fn exec_call(&mut self, prog: &Program, call: &Call) -> Result<Flow, End> {
         let target = match &call.callee {
             Callee::Direct(f) => *f,

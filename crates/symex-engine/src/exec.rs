@@ -4,7 +4,7 @@
 use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::memory::ObjId;
-use crate::program::Program;
+use crate::program::{Program, SlotKind};
 use crate::provenance::{self, Provenance, ProvenanceMap};
 use crate::state::State;
 use smallvec::SmallVec;
@@ -139,17 +139,29 @@ impl<D: Domain> State<D> {
             .slot_types[s.0 as usize]
     }
 
+    /// What slot `s` of the current function holds.
+    #[inline(always)]
+    pub(crate) fn slot_kind(&self, prog: &Program, s: Slot) -> SlotKind {
+        prog.slot_kind(self.frames.last().expect("a frame").func, s)
+    }
+
     /// Copies `src` into `dst`, whether scalar or aggregate.
+    #[inline(always)]
     fn copy_value(&mut self, prog: &Program, dst: Slot, src: Operand) {
-        let ty = self.slot_type(prog, dst);
-        if prog.width(ty).is_some() {
+        if self.slot_kind(prog, dst) == SlotKind::Aggregate {
+            self.copy_aggregate(prog, dst, src);
+        } else {
             let v = self.val(src);
             self.set(dst, v);
-        } else {
-            let v = self.agg_val(prog, src, ty);
-            let p = self.agg_provenance(src);
-            self.set_agg_carrying(dst, v, p);
         }
+    }
+
+    #[inline(never)]
+    fn copy_aggregate(&mut self, prog: &Program, dst: Slot, src: Operand) {
+        let ty = self.slot_type(prog, dst);
+        let v = self.agg_val(prog, src, ty);
+        let p = self.agg_provenance(src);
+        self.set_agg_carrying(dst, v, p);
     }
 
     /// The current frame's function body, its block and the index of its next instruction
@@ -251,6 +263,10 @@ impl<D: Domain> State<D> {
         }
     }
 
+    /// Executes one instruction. The common ones are handled here, each in a few lines, so that this
+    /// inlines into the run loops without the register saves of one large function; the rare ones and
+    /// the rare cases of common ones (aggregates, pointer comparisons) are out of line.
+    #[inline(always)]
     fn exec_inst(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
         match inst {
             Inst::Bin {
@@ -265,6 +281,85 @@ impl<D: Domain> State<D> {
                 let v = self.binary(prog, *op, *flags, *width, &a, &b)?;
                 self.set(*dst, v);
             }
+            Inst::ICmp {
+                pred,
+                width,
+                dst,
+                lhs,
+                rhs,
+            } => {
+                if self.is_pointer(prog, *lhs) {
+                    return self.exec_rare(prog, inst);
+                }
+                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
+                self.set(*dst, v);
+            }
+            Inst::Cast {
+                op,
+                from,
+                to,
+                dst,
+                src,
+            } => {
+                let a = self.val(*src);
+                let v = self.cast(*op, *from, *to, &a);
+                self.set(*dst, v);
+            }
+            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
+                self.copy_value(prog, *dst, *src)
+            }
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+                ..
+            } => {
+                let v = self.gep(prog, *base, *offset, indices)?;
+                self.set(*dst, v);
+            }
+            Inst::Load {
+                dst, ptr, ty, size, ..
+            } => {
+                let Some(w) = prog.width(*ty) else {
+                    return self.exec_rare(prog, inst);
+                };
+                let p = self.val(*ptr);
+                let (v, seen) = self.load_scalar_reporting(prog, &p, *size as u64, w)?;
+                let v = if *ty == ir::TypeId::PTR {
+                    v
+                } else {
+                    self.observe_loaded_integer(v, w, seen)
+                };
+                self.set(*dst, v);
+            }
+            Inst::Store {
+                ptr, val, ty, size, ..
+            } => {
+                let Some(w) = prog.width(*ty) else {
+                    return self.exec_rare(prog, inst);
+                };
+                let p = self.val(*ptr);
+                let v = self.val(*val);
+                let kind = if *ty == ir::TypeId::PTR {
+                    Provenance::Pointer
+                } else {
+                    Provenance::Integer
+                };
+                self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
+            }
+            Inst::Call(call) => return self.exec_call(prog, call),
+            Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
+            _ => return self.exec_rare(prog, inst),
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The instructions and cases [`Self::exec_inst`] leaves out of line.
+    #[inline(never)]
+    fn exec_rare(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
+        match inst {
             Inst::ICmp {
                 pred,
                 width,
@@ -288,77 +383,25 @@ impl<D: Domain> State<D> {
                 let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
                 self.set(*dst, v);
             }
-            Inst::Cast {
-                op,
-                from,
-                to,
-                dst,
-                src,
-            } => {
-                let a = self.val(*src);
-                let v = self.cast(*op, *from, *to, &a);
-                self.set(*dst, v);
-            }
-            Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
-                self.copy_value(prog, *dst, *src)
-            }
             Inst::Select {
                 dst,
                 cond,
                 on_true,
                 on_false,
             } => self.select(prog, *dst, *cond, *on_true, *on_false),
-            Inst::Gep {
-                dst,
-                base,
-                offset,
-                indices,
-                ..
-            } => {
-                let v = self.gep(prog, *base, *offset, indices)?;
-                self.set(*dst, v);
-            }
-            Inst::Load {
-                dst, ptr, ty, size, ..
-            } => {
+            Inst::Load { dst, ptr, size, .. } => {
                 let p = self.val(*ptr);
-                match prog.width(*ty) {
-                    Some(w) => {
-                        let (v, seen) = self.load_scalar_reporting(prog, &p, *size as u64, w)?;
-                        let v = if *ty == ir::TypeId::PTR {
-                            v
-                        } else {
-                            self.observe_loaded_integer(v, w, seen)
-                        };
-                        self.set(*dst, v);
-                    }
-                    None => {
-                        let (bytes, provenance) = self.load_aggregate(prog, &p, *size as u64)?;
-                        self.set_agg_carrying(*dst, bytes.into(), provenance);
-                    }
-                }
+                let (bytes, provenance) = self.load_aggregate(prog, &p, *size as u64)?;
+                self.set_agg_carrying(*dst, bytes.into(), provenance);
             }
             Inst::Store {
                 ptr, val, ty, size, ..
             } => {
                 let p = self.val(*ptr);
-                match prog.width(*ty) {
-                    Some(w) => {
-                        let v = self.val(*val);
-                        let kind = if *ty == ir::TypeId::PTR {
-                            Provenance::Pointer
-                        } else {
-                            Provenance::Integer
-                        };
-                        self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
-                    }
-                    None => {
-                        let bytes = self.agg_val(prog, *val, *ty);
-                        let mut provenance = provenance::scalar_leaves(prog, *ty);
-                        provenance.overlay(0, &self.agg_provenance(*val));
-                        self.store_aggregate(prog, &p, &bytes[..*size as usize], &provenance)?;
-                    }
-                }
+                let bytes = self.agg_val(prog, *val, *ty);
+                let mut provenance = provenance::scalar_leaves(prog, *ty);
+                provenance.overlay(0, &self.agg_provenance(*val));
+                self.store_aggregate(prog, &p, &bytes[..*size as usize], &provenance)?;
             }
             Inst::Alloca {
                 dst,
@@ -377,8 +420,6 @@ impl<D: Domain> State<D> {
                 let v = self.alloca(prog, *dst, (*elem_size as u128).saturating_mul(n))?;
                 self.set(*dst, v);
             }
-            Inst::Call(call) => return self.exec_call(prog, call),
-            Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
             Inst::ExtractValue {
                 dst,
                 agg,
@@ -448,6 +489,14 @@ impl<D: Domain> State<D> {
                 self.set_agg_carrying(*dst, bytes.into(), provenance);
             }
             Inst::Vector(v) => self.exec_vector(prog, v)?,
+            // The common instructions: one semantics, in `exec_inst`.
+            Inst::Bin { .. }
+            | Inst::Cast { .. }
+            | Inst::Copy { .. }
+            | Inst::Freeze { .. }
+            | Inst::Gep { .. }
+            | Inst::Call(_)
+            | Inst::Intrinsic { .. } => return self.exec_inst(prog, inst),
         }
         Ok(Flow::Next)
     }
@@ -510,19 +559,31 @@ impl<D: Domain> State<D> {
         Ok(self.dom.binop(map_binop(op), w, a, b))
     }
 
+    #[inline(always)]
     pub(crate) fn cast(&mut self, op: ir::CastOp, from: u32, to: u32, a: &D::Val) -> D::Val {
         let op = match op {
             ir::CastOp::Trunc => CastOp::Trunc,
             ir::CastOp::ZExt => CastOp::ZExt,
             ir::CastOp::SExt => CastOp::SExt,
+            ir::CastOp::PtrToInt | ir::CastOp::IntToPtr => {
+                return self.pointer_cast(op, from, to, a)
+            }
+        };
+        self.dom.cast(op, from, to, a)
+    }
+
+    /// `ptrtoint` and `inttoptr`.
+    #[inline(never)]
+    fn pointer_cast(&mut self, op: ir::CastOp, from: u32, to: u32, a: &D::Val) -> D::Val {
+        match op {
             // Addresses are plain 64-bit integers: pointer/integer casts only change the width, a pointer
             // into an object becomes an observed address (see `Domain::observe_address`), and an integer
             // becomes a pointer cut to the target's pointer width (32 bits on i386).
             ir::CastOp::PtrToInt if from == 64 => {
                 let observed = self.observe_address(a);
-                return self.resize_address(observed, 64, to);
+                self.resize_address(observed, 64, to)
             }
-            ir::CastOp::PtrToInt => return self.resize_address(a.clone(), from, to),
+            ir::CastOp::PtrToInt => self.resize_address(a.clone(), from, to),
             ir::CastOp::IntToPtr => {
                 let v = self.resize_address(a.clone(), from, to);
                 if to < 64 {
@@ -530,16 +591,16 @@ impl<D: Domain> State<D> {
                 }
                 // An address made into an integer and back (plus an offset) is the pointer again.
                 let layout = self.mem.layout();
-                return match self
+                match self
                     .dom
                     .unobserve_address(&v, layout.pointer_bits, layout.offset_bits)
                 {
                     Some(p) => self.wrap_ptr(p),
                     None => v,
-                };
+                }
             }
-        };
-        self.dom.cast(op, from, to, a)
+            ir::CastOp::Trunc | ir::CastOp::ZExt | ir::CastOp::SExt => self.cast(op, from, to, a),
+        }
     }
 
     /// An address (or an integer bound for a pointer) changed from `from` to `to` bits: cut or
@@ -557,8 +618,9 @@ impl<D: Domain> State<D> {
         }
     }
 
+    #[inline(always)]
     fn is_pointer(&self, prog: &Program, op: Operand) -> bool {
-        matches!(op, Operand::Slot(s) if self.slot_type(prog, s) == ir::TypeId::PTR)
+        matches!(op, Operand::Slot(s) if self.slot_kind(prog, s) == SlotKind::Pointer)
     }
 
     /// Whether `a` and `b` are known pointers derived from two different objects (neither null-based): their
@@ -635,6 +697,7 @@ impl<D: Domain> State<D> {
     /// bytes becomes a pointer to no object ([`crate::memory::AddressLayout::leaves_object`]): such arithmetic is
     /// undefined (C11 6.5.6p8), and without the poison an index 4 GiB past an object would read its
     /// neighbour instead of being out of bounds.
+    #[inline(never)]
     fn gep(
         &mut self,
         prog: &Program,
@@ -752,8 +815,16 @@ impl<D: Domain> State<D> {
     fn lifetime_marker(&mut self, _prog: &Program, ptr: &D::Val, start: bool) -> Result<(), End> {
         let idv = self.pointer_object(ptr);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
-        if !self.frames.last().expect("a frame").allocas.contains(&id) {
-            return Ok(());
+        // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
+        // in order), before a search through the frame's locals.
+        let f = self.frames.last_mut().expect("a frame");
+        let near = [f.marker_at, f.marker_at + 1, f.marker_at.wrapping_sub(1)];
+        match near.into_iter().find(|&at| f.allocas.get(at) == Some(&id)) {
+            Some(at) => f.marker_at = at,
+            None => match f.allocas.iter().position(|&a| a == id) {
+                Some(at) => f.marker_at = at,
+                None => return Ok(()),
+            },
         }
         if start {
             let fill = self.dom.const_byte(0);
@@ -786,15 +857,16 @@ impl<D: Domain> State<D> {
     #[inline]
     fn take_edge(&mut self, prog: &Program, edge: &Edge) {
         if !edge.moves.is_empty() {
-            let ty_of = |st: &Self, s: Slot| st.slot_type(prog, s);
             let values: SmallVec<[(Slot, MovedValue<D>); 8]> = edge
                 .moves
                 .iter()
                 .map(|m| {
-                    let ty = ty_of(self, m.dst);
-                    let v = match prog.width(ty) {
-                        Some(_) => Ok(self.val(m.src)),
-                        None => Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src))),
+                    let v = match self.slot_kind(prog, m.dst) {
+                        SlotKind::Integer | SlotKind::Pointer => Ok(self.val(m.src)),
+                        SlotKind::Aggregate => {
+                            let ty = self.slot_type(prog, m.dst);
+                            Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src)))
+                        }
                     };
                     (m.dst, v)
                 })
@@ -871,6 +943,7 @@ impl<D: Domain> State<D> {
         &sw.default
     }
 
+    #[inline(never)]
     fn intrinsic(
         &mut self,
         prog: &Program,

@@ -547,9 +547,11 @@ impl<B: Clone> Memory<B> {
     /// Ends the lifetime of local `id` until [`Self::restart`] (its block was left).
     pub fn end_lifetime(&mut self, id: ObjId) {
         if let Some(slot) = self.slots.get_mut(id as usize) {
-            if let Slot::Live(o) = slot {
-                if o.kind == ObjKind::Stack {
-                    *slot = Slot::Ended(o.clone());
+            if matches!(slot, Slot::Live(o) if o.kind == ObjKind::Stack) {
+                // Moved, not cloned: the object stays unshared, so that the next `restart` refills it
+                // in place.
+                if let Slot::Live(o) = std::mem::replace(slot, Slot::Dead(ObjKind::Stack)) {
+                    *slot = Slot::Ended(o);
                 }
             }
         }

@@ -6,6 +6,14 @@ use crate::memory::{AddressLayout, ObjId};
 use std::rc::Rc;
 use symex_ir::{AddrBase, FuncId, Inst, Module, Slot, TypeId, TypeKind};
 
+/// What a slot holds: a scalar integer, a pointer (a 64-bit scalar), or an aggregate's memory image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    Integer,
+    Pointer,
+    Aggregate,
+}
+
 /// A module prepared for execution. Shared (read-only) by every state that runs it.
 #[derive(Debug)]
 pub struct Program {
@@ -23,6 +31,9 @@ pub struct Program {
     /// On a 32-bit target, by function, the `alloca`s whose address never escapes (sorted): their object
     /// ids are reused once their function returns (see `escape.rs`). Empty on 64-bit targets.
     private_allocas: Vec<Vec<Slot>>,
+    /// What each slot of each function holds, by function and slot: the per-instruction question
+    /// "scalar or aggregate?" answered by one index instead of a walk through the body and its types.
+    slot_kinds: Vec<Box<[SlotKind]>>,
     /// The nondet values a violation witness fixes, in path order (`guide.rs`); `None` outside
     /// witness validation.
     pub guide: Option<Rc<[crate::guide::GuidedValue]>>,
@@ -36,7 +47,7 @@ impl Program {
             .iter()
             .map(|f| Model::for_function(&f.name, f.body.is_some()))
             .collect();
-        let widths = module
+        let widths: Vec<Option<u32>> = module
             .types
             .iter()
             .map(|t| match t.kind {
@@ -84,9 +95,25 @@ impl Program {
                 _ => Vec::new(),
             })
             .collect();
+        let slot_kinds = module
+            .functions
+            .iter()
+            .map(|f| {
+                let types = f.body.as_ref().map_or(&[][..], |b| &b.slot_types[..]);
+                types
+                    .iter()
+                    .map(|&ty| match widths.get(ty.0 as usize).copied().flatten() {
+                        _ if ty == TypeId::PTR => SlotKind::Pointer,
+                        Some(_) => SlotKind::Integer,
+                        None => SlotKind::Aggregate,
+                    })
+                    .collect()
+            })
+            .collect();
         Program {
             addr,
             private_allocas,
+            slot_kinds,
             guide: None,
             module,
             models,
@@ -152,6 +179,12 @@ impl Program {
     #[inline(always)]
     pub fn width(&self, ty: TypeId) -> Option<u32> {
         self.widths.get(ty.0 as usize).copied().flatten()
+    }
+
+    /// What slot `s` of function `f` holds.
+    #[inline(always)]
+    pub fn slot_kind(&self, f: FuncId, s: Slot) -> SlotKind {
+        self.slot_kinds[f.0 as usize][s.0 as usize]
     }
 
     /// Bytes a value of type `ty` occupies in memory.

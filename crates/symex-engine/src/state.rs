@@ -72,6 +72,9 @@ pub struct Frame<D: Domain> {
     pub allocas: SmallVec<[ObjId; 6]>,
     /// Those of `allocas` whose address never escaped: their ids are reused after the return.
     pub private: SmallVec<[ObjId; 6]>,
+    /// Where in `allocas` the last lifetime marker found its local: a block's start and end markers,
+    /// and its next pass, name the same one, and a frame may hold many locals.
+    pub marker_at: usize,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -273,6 +276,7 @@ impl<D: Domain> State<D> {
             agg_provenance: Vec::new(),
             allocas: SmallVec::new(),
             private: SmallVec::new(),
+            marker_at: 0,
             varargs: None,
             ret_dst,
         });

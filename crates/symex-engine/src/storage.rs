@@ -275,10 +275,16 @@ impl<B: Clone> Contents<B> {
         if size > FLAT_MAX {
             return false;
         }
-        bytes.clear();
-        bytes.resize(size as usize, fill);
+        // The same size again (a local's next lifetime, nearly always): overwritten where it lies.
+        if bytes.len() == size as usize {
+            bytes.fill(fill);
+        } else {
+            bytes.clear();
+            bytes.resize(size as usize, fill);
+        }
         match (&mut init.words, initialised || size == 0) {
             (_, true) => init.words = None,
+            (Some(words), false) if words.len() == (size as usize).div_ceil(64) => words.fill(0),
             (Some(words), false) => {
                 words.clear();
                 words.resize((size as usize).div_ceil(64), 0);
@@ -356,6 +362,7 @@ impl<B: Clone> Contents<B> {
     /// How many of bytes `off..off+n` were never written (without listing them).
     pub fn count_uninitialised(&self, off: usize, n: usize) -> u64 {
         match &self.repr {
+            Repr::Flat { init, .. } if init.is_init(off, n) => 0,
             Repr::Flat { init, .. } => {
                 (off..off + n).filter(|&i| !init.is_init(i, 1)).count() as u64
             }

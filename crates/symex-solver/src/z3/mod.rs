@@ -99,11 +99,12 @@ impl Z3Solver {
 
     fn apply_params(&self) {
         let mut p = z3::Params::new();
-        let ms = self
-            .timeout
-            .map(|t| u32::try_from(t.as_millis().max(1)).unwrap_or(u32::MAX))
-            .unwrap_or(u32::MAX);
-        p.set_u32("timeout", ms);
+        // No Z3 `timeout`: the watchdog of `check_with_watchdog` alone ends a query at its time limit.
+        // Z3 4.8.12 serves every `timeout` from one process-wide pool of timer threads, and with
+        // several threads checking at once (`check`'s portfolio) a check could wait for that pool
+        // long after its answer was found: a query decided in milliseconds idle ran to its whole time
+        // limit under load, so a verdict depended on the load (and on the other engines' timers).
+        p.set_u32("timeout", u32::MAX);
         // A solver parameter, so Z3 counts it from the start of each check (a context-wide
         // limit would be spent once for the solver's whole life). Zero is Z3's "no limit".
         p.set_u32("rlimit", self.rlimit.unwrap_or(0));
@@ -266,8 +267,8 @@ impl Z3Solver {
 const HALT_POLL: Duration = Duration::from_millis(50);
 
 impl Z3Solver {
-    /// Z3's own `timeout` parameter is not always honoured under load (its timer thread can
-    /// miss the deadline), so a watchdog thread also interrupts the context at the deadline.
+    /// The query's time limit: a watchdog thread interrupts the context at the deadline (Z3's own
+    /// `timeout` is not used, see `apply_params`).
     ///
     /// `Z3_interrupt` (4.8.12) leaves the context's resource limit cancelled until the next
     /// check starts, and assertions added meanwhile are silently truncated: the next model
