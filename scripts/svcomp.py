@@ -13,7 +13,7 @@ tasks of one data model only.
 
 Each TRUE's YAML 2.0 correctness witness is checked by scripts/check_invariants.py --no-native (metadata,
 hash, each loop invariant at a loop keyword). A termination FALSE's GraphML stem-and-cycle witness is checked by scripts/check_witness.py
---expect-kind nontermination (its stem's values fed to the native build, which must not end within 2 s); a
+--expect-kind nontermination (its stem's values fed to the native build, which must not end within 5 s); a
 termination TRUE has no correctness witness to check. Each other FALSE's witness is read back by `symex
 validate` (it must confirm the violation), and its YAML 2.0 witness (`--witness`) is checked by scripts/check_witness.py (well-formed, hash,
 lines, and its nondet values reproducing the violation on the native build). Each FALSE is confirmed by replaying its test on a native build (`symex replay --native`); the native

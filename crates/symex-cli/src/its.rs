@@ -185,7 +185,11 @@ fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                                 .collect::<serde_json::Map<String, Value>>()
                         }).collect::<Vec<_>>()
                     });
-                    json!({"function": function, "two_phase": phases, "multiphase": multiphase,
+                    let word_size = s.word_size.as_ref().map(|ws| {
+                        json!({"variable": its.vars[ws.var], "width": ws.width,
+                               "multipliers": ws.multipliers.iter().map(|(t, c)| json!({"transition": format!("t{t}"), "factor": c.to_string()})).collect::<Vec<_>>()})
+                    });
+                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -211,6 +215,10 @@ fn print_proof(its: &Its, proof: &[SccProof]) {
         println!("SCC {{{}}}:", locs.join(", "));
         for s in &p.steps {
             let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
+            if let Some(ws) = &s.word_size {
+                println!("  {} removes {}", ws.display(its), removed.join(", "));
+                continue;
+            }
             match (&s.multiphase, &s.two_phase) {
                 (Some(mp), _) => println!(
                     "  {}-phase ranking function {} removes {}",

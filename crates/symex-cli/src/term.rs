@@ -124,11 +124,11 @@ fn print_proof(r: &Report, check: &validate::Check) {
             for p in &r.proof {
                 for s in &p.steps {
                     let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
-                    println!(
-                        "  {} removes {}",
-                        s.function.display(its),
-                        removed.join(", ")
-                    );
+                    let function = match &s.word_size {
+                        Some(ws) => ws.display(its),
+                        None => s.function.display(its),
+                    };
+                    println!("  {function} removes {}", removed.join(", "));
                 }
             }
         }
@@ -146,7 +146,10 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
             .proof
             .iter()
             .flat_map(|p| p.steps.iter())
-            .map(|s| json!(s.function.display(pre)))
+            .map(|s| match &s.word_size {
+                Some(ws) => json!(ws.display(pre)),
+                None => json!(s.function.display(pre)),
+            })
             .collect(),
         None => vec![],
     };

@@ -141,20 +141,38 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
         return None;
     }
     let Terminator::CondBr {
-        if_true, if_false, ..
+        cond,
+        if_true,
+        if_false,
     } = &b.term
     else {
         return None;
     };
     let side = |to: BlockId| source_direction(&body.blocks[to.0 as usize].name);
-    (side(if_true.to) == Some(true) && side(if_false.to) == Some(false)).then_some(
-        PendingCondition {
-            depth: st.frames.len(),
-            line: b.term_loc.line,
-            if_true: if_true.to,
-            if_false: if_false.to,
-        },
-    )
+    (side(if_true.to) == Some(true) && side(if_false.to) == Some(false)).then(|| PendingCondition {
+        depth: st.frames.len(),
+        line: condition_line(b, *cond),
+        if_true: if_true.to,
+        if_false: if_false.to,
+    })
+}
+
+/// The line of the condition `cond` of `b`'s branch: that of the instruction computing it, when `b`
+/// does. clang places a `do`-`while`'s branch at the end of its body (the line before `while (c);`
+/// when the body is one statement), while a validator's automaton and the coverage of the native build
+/// place it at the condition.
+fn condition_line(b: &symex_ir::Block, cond: symex_ir::Operand) -> u32 {
+    let symex_ir::Operand::Slot(slot) = cond else {
+        return b.term_loc.line;
+    };
+    b.insts
+        .iter()
+        .zip(&b.locs)
+        .rev()
+        .find(|(inst, _)| inst.dst() == Some(slot))
+        .map(|(_, loc)| loc.line)
+        .filter(|&l| l != 0)
+        .unwrap_or(b.term_loc.line)
 }
 
 /// Whether clang (at -O0) labels the block `label` as the side of a condition that holds (`if.then`,

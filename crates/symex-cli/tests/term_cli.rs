@@ -83,3 +83,60 @@ fn noreturn_verifier_declarations_return() {
     assert_eq!((code, out.lines().next()), (0, Some("YES")), "{out}");
     assert!(out.contains("memory_safe: true"), "{out}");
 }
+
+/// Loops that end because of the word size (shifting or multiplying by an even number until zero) are
+/// YES, and every input ends natively: each example, compiled by clang-14 with `main` renamed, is run on
+/// every value of its one input by a harness (brute force over the 8- and 16-bit domains).
+#[test]
+fn loops_that_end_by_the_word_size_are_yes_and_end_natively_for_every_input() {
+    for (name, ty, count) in [
+        ("word_size_shift.c", "unsigned char", 256u32),
+        ("word_size_times6.c", "unsigned short", 65536),
+    ] {
+        let path = example(name);
+        let (code, out) = symex(&["term", path.to_str().unwrap()]);
+        assert_eq!(
+            (code, out.lines().next()),
+            (0, Some("YES")),
+            "{name}: {out}"
+        );
+        assert!(out.contains("word size:"), "{name}: {out}");
+        let dir = tempfile::tempdir().unwrap();
+        let harness = dir.path().join("harness.c");
+        let suffix = if ty == "unsigned char" {
+            "uchar"
+        } else {
+            "ushort"
+        };
+        std::fs::write(
+            &harness,
+            format!(
+                "#undef main\n#include <stdio.h>\n#include <unistd.h>\nint program_main(void);\nstatic unsigned next;\n\
+                 {ty} __VERIFIER_nondet_{suffix}(void) {{ return ({ty})next; }}\n\
+                 int main(void) {{ alarm(60); for (next = 0; next < {count}u; next++) program_main(); puts(\"all ended\"); return 0; }}\n"
+            ),
+        )
+        .unwrap();
+        let exe = dir.path().join("brute");
+        let built = Command::new("clang-14")
+            .args(["-O0", "-w", "-Dmain=program_main"])
+            .arg(&path)
+            .arg(&harness)
+            .arg("-o")
+            .arg(&exe)
+            .status();
+        if !built.is_ok_and(|s| s.success()) {
+            eprintln!("skipped the native brute force of {name}: clang-14 failed");
+            continue;
+        }
+        let run = Command::new(&exe).output().unwrap();
+        assert_eq!(
+            (
+                run.status.code(),
+                String::from_utf8_lossy(&run.stdout).trim()
+            ),
+            (Some(0), "all ended"),
+            "{name}: a native run did not end"
+        );
+    }
+}

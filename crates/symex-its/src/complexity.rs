@@ -1138,6 +1138,7 @@ impl Ctx<'_> {
                 removed: strict.clone(),
                 two_phase: None,
                 multiphase: None,
+                word_size: None,
             };
             if let Some(b) = self.entries_bound(&step) {
                 for &i in &strict {

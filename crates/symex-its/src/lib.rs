@@ -48,6 +48,7 @@ pub mod smt;
 pub mod termcomp;
 pub mod termination;
 pub mod twn;
+pub mod word_size;
 
 pub use its::{Atom, Goal, Its, Rel, Transition};
 pub use parse::{parse_koat, ParseError};

@@ -12,6 +12,7 @@ use crate::its::Its;
 use crate::multiphase::{self, Multiphase, TwoPhase};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease, RankingFunction};
+use crate::word_size::{self, WordSize};
 use std::time::{Duration, Instant};
 
 /// One removal: `function` is non-increasing on `remaining` and strictly decreasing and
@@ -33,6 +34,9 @@ pub struct RankingStep {
     /// `function` is its last phase. A two-phase function of a single loop also fills
     /// `two_phase`.
     pub multiphase: Option<Multiphase>,
+    /// For a word-size removal ([`word_size`]): the variable doubled modulo `2^w`; `function` is then
+    /// the constant `w` at the SCC's locations (its bound per entry), not a ranking function.
+    pub word_size: Option<WordSize>,
 }
 
 /// The deepest multiphase ranking functions tried.
@@ -201,9 +205,28 @@ fn prove_scc(
                         removed: vec![i],
                         two_phase: None,
                         multiphase: None,
+                        word_size: None,
                     });
                 }
                 break;
+            }
+            // A value doubled modulo its word size reaches 0 within that many laps (shifting left
+            // until zero): no polynomial ranks it, its trailing zero bits do.
+            if let Some(ws) = word_size::synthesize(its, &remaining, checker.as_mut()) {
+                let removed: Vec<usize> = ws.multipliers.iter().map(|&(i, _)| i).collect();
+                let w = word_size::bound(&ws);
+                steps.push(RankingStep {
+                    function: RankingFunction {
+                        at: locs.iter().map(|&l| (l, w.clone())).collect(),
+                    },
+                    remaining: remaining.clone(),
+                    removed: removed.clone(),
+                    two_phase: None,
+                    multiphase: None,
+                    word_size: Some(ws),
+                });
+                remaining.retain(|i| !removed.contains(i));
+                continue;
             }
             // A multiphase function may still exist (loops with phases); it removes its
             // strict transitions, and the lexicographic removal goes on.
@@ -265,6 +288,7 @@ fn prove_scc(
             removed,
             two_phase: None,
             multiphase: None,
+            word_size: None,
         });
     }
     Ok(SccProof {
@@ -301,6 +325,7 @@ fn multiphase_step(
         removed: strict,
         two_phase,
         multiphase: Some(mp),
+        word_size: None,
     }
 }
 

@@ -72,6 +72,20 @@ fn check_runs_from(
                     );
                     continue;
                 }
+                if let Some(ws) = &step.word_size {
+                    // w − (trailing zeros of x mod 2^w): non-increasing, and dropping from ≥ 1 on a doubling.
+                    let r = |x: i128| {
+                        let m = x.rem_euclid(1i128 << ws.width);
+                        i128::from(ws.width)
+                            - i128::from(if m == 0 { ws.width } else { m.trailing_zeros() })
+                    };
+                    let (r0, r1) = (r(before[ws.var]), r(after[ws.var]));
+                    assert!(r1 <= r0, "t{t}: trailing zeros {r0} -> {r1} increase");
+                    if step.removed.contains(&t) {
+                        assert!(r0 >= 1 && r1 < r0, "t{t}: {r0} -> {r1} not strict");
+                    }
+                    continue;
+                }
                 let f0 = step.function.eval(*l, before).unwrap();
                 let f1 = step.function.eval(*l2, after).unwrap();
                 assert!(f1 <= f0, "t{t}: {f0} -> {f1} increases");

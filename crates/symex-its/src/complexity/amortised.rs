@@ -47,7 +47,11 @@ impl Ctx<'_> {
     pub(super) fn amortised_progress(&mut self, proof: &SccProof, done: &mut [bool]) -> bool {
         let mut progress = false;
         for (k, step) in proof.steps.iter().enumerate() {
-            if done[k] || step.multiphase.is_some() || step.two_phase.is_some() {
+            if done[k]
+                || step.multiphase.is_some()
+                || step.two_phase.is_some()
+                || step.word_size.is_some()
+            {
                 continue;
             }
             if !self.fallback_time_left() {
