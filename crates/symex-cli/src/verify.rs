@@ -74,6 +74,8 @@ pub fn run(args: &VerifyArgs) -> i32 {
         trace: args.trace,
         max_time,
         query_rlimit: args.solver_rlimit,
+        // The process ends after the report.
+        free_at_end: false,
         ..Config::default()
     };
     let report = match symex_idf::verify_source(&src, config) {

@@ -1,9 +1,12 @@
 //! What keeps `symex verify` linear, checked by counts (never by time): the path condition's
-//! shared lists and indexes answer as a plain list of facts would, and a list built with
-//! explicit `close`s asks the solver the same number of questions whatever its length.
+//! shared lists and indexes answer as a plain list of facts would, the heap's indexes (with
+//! the newest changes waiting outside them) answer as indexes updated at every change would,
+//! and a list built with explicit `close`s asks the solver the same number of questions
+//! whatever its length.
 use proptest::prelude::*;
+use std::sync::Arc;
 use symex_expr::{Op, Sort, Term};
-use symex_idf::verify::state::PathCondition;
+use symex_idf::verify::state::{Chunk, Heap, Map, PathCondition};
 use symex_idf::verify::Config;
 
 /// The facts a test draws from: comparisons of a few integer variables, conjunctions of them
@@ -105,6 +108,155 @@ proptest! {
                     prop_assert_eq!(pc.contains(&f), model.contains(&f), "{:?}", f);
                     prop_assert_eq!(pc.slice(&f), model_slice(model, &f), "{:?}", f);
                 }
+            }
+        }
+    }
+}
+
+/// A chunk of one of two fields, the array elements or a predicate, for one of four receivers
+/// (the first two objects allocated on the path).
+fn chunk(kind: u8, r: u8) -> (Chunk, bool) {
+    let recv = Term::var(&format!("r{}", r % 4), Sort::uninterpreted("Ref"));
+    let value = Term::var("v", Sort::Int);
+    let c = match kind % 4 {
+        0 => Chunk::Field {
+            recv,
+            field: Arc::from("C.f"),
+            value,
+        },
+        1 => Chunk::Field {
+            recv,
+            field: Arc::from("C.g"),
+            value,
+        },
+        2 => Chunk::Elems {
+            recv,
+            value: Term::var("e", Sort::map(Sort::Int, Sort::Int)),
+        },
+        _ => Chunk::Pred {
+            recv,
+            pred: Arc::from("C.p"),
+            args: vec![value],
+            snap: Term::var("s", Sort::uninterpreted("Snap")),
+        },
+    };
+    (c, r % 4 < 2)
+}
+
+fn family(c: &Chunk) -> Option<String> {
+    match c {
+        Chunk::Field { field, .. } => Some(field.to_string()),
+        Chunk::Elems { value, .. } => Some(format!("[elems {:?}]", value.sort())),
+        Chunk::Pred { .. } => None,
+    }
+}
+
+/// The model of a heap: its chunks in order, and the unallocated receivers of each family
+/// counted at every change, in a map of the heap's own kind (whose order of iteration the
+/// heap's answers keep).
+#[derive(Clone, Default)]
+struct HeapModel {
+    chunks: Vec<Chunk>,
+    unallocated: Map<String, Map<u64, (Term, usize)>>,
+}
+
+impl HeapModel {
+    fn add(&mut self, c: Chunk, allocated: bool) {
+        if let (Some(f), false) = (family(&c), allocated) {
+            let e = self.unallocated.entry(f).or_default();
+            let n = e.get(&c.recv().id()).map_or(0, |x| x.1);
+            e.insert(c.recv().id(), (c.recv().clone(), n + 1));
+        }
+        self.chunks.push(c);
+    }
+
+    fn remove(&mut self, i: usize) -> Chunk {
+        let c = self.chunks.remove(i);
+        if let Some(f) = family(&c) {
+            let e = self.unallocated.entry(f).or_default();
+            match e.get(&c.recv().id()).map(|x| x.1) {
+                Some(n) if n > 1 => {
+                    e.insert(c.recv().id(), (c.recv().clone(), n - 1));
+                }
+                Some(_) => {
+                    e.remove(&c.recv().id());
+                }
+                None => {}
+            }
+        }
+        c
+    }
+
+    fn count(&self, c: &Chunk) -> usize {
+        self.chunks
+            .iter()
+            .filter(|d| family(d) == family(c) && d.recv() == c.recv())
+            .count()
+    }
+}
+
+proptest! {
+    /// Heaps copied and changed in any order answer whether a receiver has a chunk of a family,
+    /// which receivers do, whether a field has chunks and how many predicate chunks a receiver
+    /// has as a scan of their chunks does.
+    #[test]
+    fn heaps_answer_as_their_chunks(
+        steps in prop::collection::vec((0u8..5, 0u8..8, 0u8..4, 0u8..4), 1..150),
+    ) {
+        let mut heaps = vec![(Heap::default(), HeapModel::default())];
+        for (op, which, kind, r) in steps {
+            let i = which as usize % heaps.len();
+            match op {
+                0 => {
+                    let copy = heaps[i].clone();
+                    heaps.push(copy);
+                }
+                1 | 2 => {
+                    let (c, allocated) = chunk(kind, r);
+                    heaps[i].0.add(c.clone(), allocated);
+                    heaps[i].1.add(c, allocated);
+                }
+                _ => {
+                    let n = heaps[i].1.chunks.len();
+                    if n > 0 {
+                        let at = (kind as usize * 4 + r as usize) % n;
+                        let taken = heaps[i].0.remove(at);
+                        prop_assert_eq!(taken, heaps[i].1.remove(at));
+                    }
+                }
+            }
+        }
+        for (heap, model) in &heaps {
+            prop_assert_eq!(heap.iter().cloned().collect::<Vec<_>>(), model.chunks.clone());
+            prop_assert_eq!(heap.len(), model.chunks.len());
+            for kind in 0..4u8 {
+                for r in 0..4u8 {
+                    let (c, _) = chunk(kind, r);
+                    let n = model.count(&c);
+                    if family(&c).is_some() {
+                        prop_assert_eq!(heap.has_receiver_like(&c), n > 0);
+                        let f = family(&c).unwrap_or_default();
+                        let unallocated: Vec<Term> = model
+                            .unallocated
+                            .get(&f)
+                            .map(|m| m.values().map(|(t, _)| t.clone()).collect())
+                            .unwrap_or_default();
+                        prop_assert_eq!(heap.receivers_like(&c, true), unallocated);
+                        let mut all: Vec<Term> = Vec::new();
+                        for d in &model.chunks {
+                            if family(d) == family(&c) && !all.contains(d.recv()) {
+                                all.push(d.recv().clone());
+                            }
+                        }
+                        prop_assert_eq!(heap.receivers_like(&c, false), all);
+                    } else {
+                        prop_assert_eq!(heap.preds_with_receiver(c.recv()), n);
+                    }
+                }
+            }
+            for field in ["C.f", "C.g"] {
+                let any = model.chunks.iter().any(|d| family(d).as_deref() == Some(field));
+                prop_assert_eq!(heap.has_field(field), any);
             }
         }
     }

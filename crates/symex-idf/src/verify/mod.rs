@@ -54,6 +54,11 @@ pub struct Config {
     /// replaces `query_limit`: whether a call runs out no longer depends on the machine's
     /// load (`max_time` still bounds the whole program).
     pub query_rlimit: Option<u32>,
+    /// Free what verification built when it is done. A process that ends right after the
+    /// report (the CLI) sets it to false: the final states of `main` and the verifier (the
+    /// program, the solver) are left to the process's exit, which returns their memory at once
+    /// instead of freeing them object by object.
+    pub free_at_end: bool,
 }
 
 /// The default of [`Config::use_depth`].
@@ -72,6 +77,7 @@ impl Default for Config {
             max_time: None,
             query_limit: QUERY_LIMIT,
             query_rlimit: None,
+            free_at_end: true,
         }
     }
 }
@@ -424,14 +430,18 @@ pub fn run(program: Program, src: &str, config: Config) -> Report {
         let mut v = Verifier::new(Arc::new(program), src, config, Prover::new(solver));
         let members = validity::program(&mut v);
         warnings.append(&mut v.warnings);
-        Report {
+        let report = Report {
             members,
             warnings,
             syntactic_checks: v.prover.syntactic,
             solver_queries: v.prover.queries,
             paths: v.paths,
             time_s: start.elapsed().as_secs_f64(),
+        };
+        if !v.config.free_at_end {
+            std::mem::forget(v);
         }
+        report
     };
     on_large_stack("idf-verify", work)
 }

@@ -53,9 +53,25 @@ impl Chunk {
 ///
 /// Each chunk is behind its own `Arc`: a heap copied on write copies a node of up to 64
 /// chunks, and a shared chunk is one count to bump instead of one per term it holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The newest changes (fewer than [`UNINDEXED`]) wait outside the indexes, as the newest facts
+/// of a [`PathCondition`] do, and the indexes are asked with them applied: a copy of the heap
+/// that is changed and dropped soon after (the heap a pure method's precondition is consumed
+/// from, the one its body is evaluated in) then copies no node of the indexes.
+#[derive(Clone, Debug, Default)]
 pub struct Heap {
     chunks: im::Vector<Arc<Chunk>>,
+    /// The indexes as they were before the changes in `pending`.
+    index: HeapIndex,
+    /// The changes not yet in `index`, newest first.
+    pending: Option<Arc<Change>>,
+    /// How many changes are in `pending`.
+    waiting: usize,
+}
+
+/// The indexes of a [`Heap`].
+#[derive(Clone, Debug, Default)]
+struct HeapIndex {
     /// Field → receiver id → how many chunks.
     receivers: Map<Arc<str>, Map<u64, usize>>,
     /// The same for receivers that are not objects allocated on the path, with the receiver:
@@ -64,6 +80,19 @@ pub struct Heap {
     unallocated: Map<Arc<str>, Map<u64, (Term, usize)>>,
     /// Receiver id → how many predicate chunks.
     pred_receivers: Map<u64, usize>,
+}
+
+/// A chunk added to or removed from a heap, and the changes before it.
+#[derive(Debug)]
+struct Change {
+    recv: Term,
+    family: Option<Arc<str>>,
+    pred: bool,
+    /// Whether the chunk was added (else removed).
+    added: bool,
+    /// Whether the receiver is an object allocated on the path (for an addition).
+    allocated: bool,
+    prev: Option<Arc<Change>>,
 }
 
 /// The family a chunk's separation is about: its field, or the array elements.
@@ -102,18 +131,50 @@ fn count_unallocated(
     }
 }
 
+/// How many chunks of one family (or predicate chunks) a receiver has after a change, from how
+/// many it had before: what the indexes' updates do.
+fn recount(n: usize, added: bool) -> usize {
+    if added {
+        n + 1
+    } else {
+        n.saturating_sub(1)
+    }
+}
+
+impl HeapIndex {
+    fn apply(&mut self, c: &Change) {
+        if c.pred {
+            let n = self.pred_receivers.get(&c.recv.id()).copied().unwrap_or(0);
+            match recount(n, c.added) {
+                0 => {
+                    self.pred_receivers.remove(&c.recv.id());
+                }
+                n => {
+                    self.pred_receivers.insert(c.recv.id(), n);
+                }
+            }
+        }
+        if let Some(f) = &c.family {
+            let delta = if c.added { 1 } else { -1 };
+            count(&mut self.receivers, f, &c.recv, delta);
+            let unallocated = if c.added {
+                !c.allocated
+            } else {
+                self.unallocated
+                    .get(f)
+                    .is_some_and(|m| m.contains_key(&c.recv.id()))
+            };
+            if unallocated {
+                count_unallocated(&mut self.unallocated, f, &c.recv, delta);
+            }
+        }
+    }
+}
+
 impl Heap {
     /// Adds a chunk; `allocated` tells whether its receiver is an object allocated on the path.
     pub fn add(&mut self, c: Chunk, allocated: bool) {
-        if let Chunk::Pred { recv, .. } = &c {
-            *self.pred_receivers.entry(recv.id()).or_insert(0) += 1;
-        }
-        if let Some(f) = family(&c) {
-            count(&mut self.receivers, &f, c.recv(), 1);
-            if !allocated {
-                count_unallocated(&mut self.unallocated, &f, c.recv(), 1);
-            }
-        }
+        self.record(&c, true, allocated);
         self.chunks.push_back(Arc::new(c));
     }
 
@@ -137,37 +198,63 @@ impl Heap {
         } else {
             self.chunks.remove(index)
         };
-        let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
-        if let Chunk::Pred { recv, .. } = &c {
-            match self.pred_receivers.get(&recv.id()).copied() {
-                Some(n) if n > 1 => {
-                    self.pred_receivers.insert(recv.id(), n - 1);
-                }
-                _ => {
-                    self.pred_receivers.remove(&recv.id());
-                }
+        self.record(&c, false, false);
+        Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone())
+    }
+
+    fn record(&mut self, c: &Chunk, added: bool, allocated: bool) {
+        self.pending = Some(Arc::new(Change {
+            recv: c.recv().clone(),
+            family: family(c),
+            pred: matches!(c, Chunk::Pred { .. }),
+            added,
+            allocated,
+            prev: self.pending.take(),
+        }));
+        self.waiting += 1;
+        if self.waiting >= UNINDEXED {
+            let mut index = std::mem::take(&mut self.index);
+            for c in self.changes().iter().flatten() {
+                index.apply(c);
             }
+            self.index = index;
+            self.pending = None;
+            self.waiting = 0;
         }
-        if let Some(f) = family(&c) {
-            count(&mut self.receivers, &f, c.recv(), -1);
-            if self
-                .unallocated
-                .get(&f)
-                .is_some_and(|m| m.contains_key(&c.recv().id()))
-            {
-                count_unallocated(&mut self.unallocated, &f, c.recv(), -1);
-            }
+    }
+
+    /// The changes not yet in the indexes, oldest first.
+    fn changes(&self) -> [Option<&Change>; UNINDEXED] {
+        let mut out = [None; UNINDEXED];
+        let mut next = self.pending.as_deref();
+        let mut i = self.waiting;
+        while let Some(c) = next {
+            i -= 1;
+            out[i] = Some(c);
+            next = c.prev.as_deref();
         }
-        c
+        out
+    }
+
+    /// How many chunks of family `f` receiver `r` has.
+    fn receiver_count(&self, f: &str, r: u64) -> usize {
+        let base = self
+            .index
+            .receivers
+            .get(f)
+            .and_then(|m| m.get(&r))
+            .copied()
+            .unwrap_or(0);
+        self.changes()
+            .iter()
+            .flatten()
+            .filter(|c| c.recv.id() == r && c.family.as_deref() == Some(f))
+            .fold(base, |n, c| recount(n, c.added))
     }
 
     /// Whether a chunk of the same family as `c` has `c`'s receiver (syntactically).
     pub fn has_receiver_like(&self, c: &Chunk) -> bool {
-        family(c).is_some_and(|f| {
-            self.receivers
-                .get(&f)
-                .is_some_and(|m| m.contains_key(&c.recv().id()))
-        })
+        family(c).is_some_and(|f| self.receiver_count(&f, c.recv().id()) > 0)
     }
 
     /// The receivers of chunks of `c`'s family; only the unallocated ones if `unallocated_only`.
@@ -178,11 +265,37 @@ impl Heap {
             return Vec::new();
         };
         if unallocated_only {
-            return self
-                .unallocated
-                .get(&f)
-                .map(|m| m.values().map(|(t, _)| t.clone()).collect())
-                .unwrap_or_default();
+            let base = self.index.unallocated.get(&f);
+            let changes = self.changes();
+            let mine = || {
+                changes
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.family.as_deref() == Some(&*f))
+            };
+            // The changes leave the unallocated receivers alone unless one adds an unallocated
+            // receiver or takes a chunk of one.
+            let touched = mine().any(|c| {
+                if c.added {
+                    !c.allocated
+                } else {
+                    base.is_some_and(|m| m.contains_key(&c.recv.id()))
+                }
+            });
+            let receivers =
+                |m: &Map<u64, (Term, usize)>| m.values().map(|(t, _)| t.clone()).collect();
+            if !touched {
+                return base.map(receivers).unwrap_or_default();
+            }
+            // Applied to a copy of the index (the order of the receivers is the index's).
+            let mut index = HeapIndex {
+                unallocated: self.index.unallocated.clone(),
+                ..HeapIndex::default()
+            };
+            for c in mine() {
+                index.apply(c);
+            }
+            return index.unallocated.get(&f).map(receivers).unwrap_or_default();
         }
         let mut seen = std::collections::HashSet::new();
         self.iter()
@@ -193,12 +306,35 @@ impl Heap {
 
     /// Whether some chunk of `field` is in the heap.
     pub fn has_field(&self, field: &str) -> bool {
-        self.receivers.get(field).is_some_and(|m| !m.is_empty())
+        let base = self.index.receivers.get(field);
+        let changes = self.changes();
+        let mut receivers: Vec<u64> = changes
+            .iter()
+            .flatten()
+            .filter(|c| c.family.as_deref() == Some(field))
+            .map(|c| c.recv.id())
+            .collect();
+        receivers.sort_unstable();
+        receivers.dedup();
+        // Each receiver the changes touched counts once before and once after them.
+        let mut len = base.map_or(0, |m| m.len());
+        for r in receivers {
+            let before = base.is_some_and(|m| m.contains_key(&r));
+            let after = self.receiver_count(field, r) > 0;
+            len = len + usize::from(after) - usize::from(before);
+        }
+        len > 0
     }
 
     /// How many predicate chunks have receiver `recv` (syntactically).
     pub fn preds_with_receiver(&self, recv: &Term) -> usize {
-        self.pred_receivers.get(&recv.id()).copied().unwrap_or(0)
+        let r = recv.id();
+        let base = self.index.pred_receivers.get(&r).copied().unwrap_or(0);
+        self.changes()
+            .iter()
+            .flatten()
+            .filter(|c| c.pred && c.recv.id() == r)
+            .fold(base, |n, c| recount(n, c.added))
     }
 
     pub fn len(&self) -> usize {
@@ -288,13 +424,34 @@ const GROUND: u64 = u64::MAX;
 /// state mentions, which would join every fact into one slice.
 fn variables(t: &Term) -> Vec<u64> {
     let mut out = Vec::new();
-    symex_expr::visit::postorder(std::slice::from_ref(t), |x| {
+    // A term is a DAG (a walk that does not remember what it saw can take exponential time),
+    // but a fact is most often a few nodes: what was seen is a list, and a set only once the
+    // list grows long.
+    let mut seen: Vec<u64> = Vec::new();
+    let mut seen_set: Option<rustc_hash::FxHashSet<u64>> = None;
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        let first_visit = match &mut seen_set {
+            Some(set) => set.insert(x.id()),
+            None if seen.contains(&x.id()) => false,
+            None => {
+                seen.push(x.id());
+                if seen.len() > 32 {
+                    seen_set = Some(seen.drain(..).collect());
+                }
+                true
+            }
+        };
+        if !first_visit {
+            continue;
+        }
         if let symex_expr::Op::Var(name) = x.op() {
             if &**name != "null" && &**name != "unit" {
                 out.push(x.id());
             }
         }
-    });
+        stack.extend(x.args());
+    }
     out.sort_unstable();
     out.dedup();
     out

@@ -190,8 +190,13 @@ pub fn pure(v: &mut Verifier, p: &Pure) -> Status {
 
 /// Definition 6.
 pub fn main(v: &mut Verifier, body: &[crate::ir::Stmt]) -> Status {
-    status(exec_body(v, State::default(), body, &mut |v, _, ()| {
+    status(exec_body(v, State::default(), body, &mut |v, end, ()| {
         v.paths += 1;
+        if !v.config.free_at_end {
+            // The states of the path are dropped as the continuations return: what they
+            // share with this one is then not freed.
+            std::mem::forget(end);
+        }
         Ok(())
     }))
 }
