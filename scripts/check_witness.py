@@ -59,7 +59,8 @@ def width(fn, arch):
 
 
 def graphml(a):
-    """The architecture and the (function, value) list of a GraphML witness, checked."""
+    """The architecture, the (function, value) list, the (line, taken) branch directions and a summary
+    of a GraphML witness, checked."""
     root = ET.parse(a.witness).getroot()
     if root.tag != NS + "graphml":
         fail("the root element is %s, not graphml" % root.tag)
@@ -114,8 +115,7 @@ def graphml(a):
             if not m:
                 fail("assumption %r is not \\result == N" % d.get("assumption"))
             values.append((d["assumption.resultfunction"], int(m.group(1))))
-    a.controls = controls
-    return g["architecture"], values, "%d nondet values, %d branch directions, %d edges" % (
+    return g["architecture"], values, controls, "%d nondet values, %d branch directions, %d edges" % (
         len(values), len(controls), len(path))
 
 
@@ -149,7 +149,8 @@ def nondet_at(lines, line, column):
 
 
 def yaml_witness(a):
-    """The architecture and the (function, value) list of a YAML 2.0 witness, checked."""
+    """The architecture, the (function, value) list, no branch directions and a summary of a YAML 2.0
+    witness, checked."""
     import yaml
     with open(a.witness) as f:
         doc = yaml.safe_load(f)
@@ -207,7 +208,7 @@ def yaml_witness(a):
     if last.get("type") != "target":
         fail("the last segment does not end at the target")
     arch = "32bit" if task["data_model"] == "ILP32" else "64bit"
-    return arch, values, "%d nondet values, %d segments" % (len(values), len(segments))
+    return arch, values, [], "%d nondet values, %d segments" % (len(values), len(segments))
 
 
 HARNESS = r"""
@@ -335,7 +336,7 @@ def reads_uninitialised(program, harness, d):
     return "use-of-uninitialized-value" in r.stderr
 
 
-def check_branches(a, values, arch):
+def check_branches(a, values, controls, arch):
     """Every branch direction the witness gives is one the native run took at that line: per line, the
     witness's condition-true (-false) edges are at most the native true (false) counts there (the
     witness leaves out operands of && and || in value context, so it may give fewer)."""
@@ -344,7 +345,7 @@ def check_branches(a, values, arch):
         return ("; branch directions not checked: the native run reads uninitialised memory "
                 "(MemorySanitizer), whose values the witness does not give")
     wanted = {}
-    for line, taken in a.controls:
+    for line, taken in controls:
         t, f = wanted.get(line, (0, 0))
         wanted[line] = (t + taken, f + (not taken))
     for line, (t, f) in sorted(wanted.items()):
@@ -352,7 +353,7 @@ def check_branches(a, values, arch):
         if t > nt or f > nf:
             fail("line %d: the witness takes %d true and %d false branches, the native run %d and %d"
                  % (line, t, f, nt, nf))
-    return "; %d branch directions agree with the native run's branch counts" % len(a.controls)
+    return "; %d branch directions agree with the native run's branch counts" % len(controls)
 
 
 def main():
@@ -364,10 +365,9 @@ def main():
     a = ap.parse_args()
     with open(a.witness, "rb") as f:
         is_xml = f.read(64).lstrip().startswith(b"<")
-    a.controls = []
-    arch, values, summary = graphml(a) if is_xml else yaml_witness(a)
-    if a.controls:
-        summary += check_branches(a, values, arch)
+    arch, values, controls, summary = graphml(a) if is_xml else yaml_witness(a)
+    if controls:
+        summary += check_branches(a, values, controls, arch)
     if a.expect_kind == "nontermination":
         native_runs_forever(a, values, arch)
         summary += "; the native build runs %d s without ending" % RUNS_FOR

@@ -43,14 +43,18 @@ pub(crate) fn nondet_calls(
     upto: usize,
 ) -> (Vec<NondetCall>, End) {
     let (steps, end) = replay_path(prog, test, entry, checks, upto, false);
-    let calls = steps
+    (only_calls(steps), end)
+}
+
+/// The nondet calls among `steps`, in order.
+fn only_calls(steps: Vec<Waypoint>) -> Vec<NondetCall> {
+    steps
         .into_iter()
         .filter_map(|s| match s {
             Waypoint::Call(c) => Some(c),
             Waypoint::Branch { .. } => None,
         })
-        .collect();
-    (calls, end)
+        .collect()
 }
 
 /// The waypoints of a concrete run of `test`: its nondet calls and, with `branches`, the direction of each
@@ -462,13 +466,7 @@ pub fn yaml(
     task: &Task<'_>,
 ) -> Result<String, String> {
     use serde_yaml::Value;
-    let calls: Vec<NondetCall> = violation_path(prog, test, entry, checks, false)?
-        .into_iter()
-        .filter_map(|w| match w {
-            Waypoint::Call(c) => Some(c),
-            Waypoint::Branch { .. } => None,
-        })
-        .collect();
+    let calls = only_calls(violation_path(prog, test, entry, checks, false)?);
     let hash = program_hash(task.program)?;
     let file = task.program.display().to_string();
     let file_name = task
