@@ -274,3 +274,31 @@ fn fuzz_with_two_workers_writes_each_distinct_crash_once_and_it_replays() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"));
 }
+
+/// Hybrid mode scores a partner's queue entry by a concrete run before spending solver time on it: an
+/// entry that covers no new block (`gooX` takes `good`'s branches in `top()`) is run and dropped, and
+/// the search goes on with its own work list (16 runs as alone, plus the import).
+#[test]
+fn fuzz_drops_a_partner_input_that_covers_nothing_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let sync = dir.path().join("sync");
+    let afl_queue = sync.join("main").join("queue");
+    std::fs::create_dir_all(&afl_queue).unwrap();
+    std::fs::write(afl_queue.join("id:000000,time:0,execs:0,orig:x"), b"gooX").unwrap();
+    let seed = example("fuzz", "top.seed");
+    let (code, r) = fuzz(
+        &example("run", "top.c"),
+        &[
+            "--max-runs",
+            "100",
+            "--seed",
+            seed.to_str().unwrap(),
+            "--sync-dir",
+            sync.to_str().unwrap(),
+        ],
+        &dir.path().join("out"),
+    );
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!(r["search"]["imports_dropped"], 1, "{r}");
+    assert_eq!(r["runs"], 17, "{r}");
+}

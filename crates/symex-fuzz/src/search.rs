@@ -273,6 +273,10 @@ struct Worker<'p> {
     solver: Box<dyn Solver>,
     pcs: FxHashMap<u64, Vec<Conjunct>>,
     rng: Rng,
+    /// (configured, current) time box of one query: halved after each unknown answer (down to a
+    /// sixteenth, at least a second), back to the configured one after an answer, so that a run of
+    /// queries the solver cannot answer (a hash's bits) leaves the time to the mutator.
+    timeout: (Option<Duration>, Option<Duration>),
     /// Children run in a row that covered no new block.
     fruitless_children: usize,
 }
@@ -284,6 +288,7 @@ impl<'p> Worker<'p> {
         let mut solver = SolverConfig::default().build();
         solver.set_timeout(solver_timeout);
         Worker {
+            timeout: (solver_timeout, solver_timeout),
             id,
             prog,
             ctx,
@@ -327,8 +332,8 @@ impl<'p> Worker<'p> {
                 }
                 if st.busy == 0 {
                     // Children left unsolved: mutation takes over while there is budget.
-                    let stalled = st.stats.unknown > 0
-                        && (s.has_budget() || st.fruitless < FRUITLESS_ROUNDS);
+                    let stalled =
+                        st.stats.unknown > 0 && (s.has_budget() || st.fruitless < FRUITLESS_ROUNDS);
                     if stalled {
                         st.busy += 1;
                         drop(st);
@@ -553,6 +558,17 @@ impl<'p> Worker<'p> {
     fn solve_child(&mut self, s: &Search<'_, '_>, input: &[u8], q: &[Term]) -> Solved {
         let t = Instant::now();
         let r = self.solver.check(q);
+        let (base, now) = self.timeout;
+        let next = match (&r, base, now) {
+            (SatResult::Unknown(_), Some(b), Some(n)) => {
+                Some((n / 2).max(b / 16).max(Duration::from_secs(1)).min(b))
+            }
+            _ => base,
+        };
+        if next != now {
+            self.solver.set_timeout(next);
+            self.timeout.1 = next;
+        }
         let mut st = s.lock();
         st.stats.solver_queries += 1;
         st.stats.solver_time += t.elapsed();
