@@ -19,7 +19,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -29,7 +29,7 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -121,7 +121,7 @@ pub fn havoc(rng: &mut Rng, parent: &[u8], other: &[u8], dict: &[Vec<u8>]) -> Ve
                     b[p].wrapping_sub(d)
                 };
             }
-            3 => b[rng.below(n)] = rng.next() as u8,
+            3 => b[rng.below(n)] = rng.next_u64() as u8,
             4 => {
                 let len = 1 + rng.below(n.min(32));
                 let (from, to) = (rng.below(n - len + 1), rng.below(n - len + 1));
@@ -159,8 +159,8 @@ mod tests {
     #[test]
     fn splitmix64_matches_the_reference_outputs() {
         let mut r = Rng::new(0);
-        assert_eq!(r.next(), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(r.next(), 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(r.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(r.next_u64(), 0x6e78_9e6a_a1b9_65f4);
     }
 
     #[test]
