@@ -157,6 +157,8 @@ pub struct State<D: Domain> {
     pub(crate) guide_next: usize,
     /// The functions to call at exit (`atexit.rs`).
     pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
+    /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
+    pub(crate) guide_branches_off: bool,
 }
 
 impl<D: Domain> State<D> {
@@ -237,6 +239,7 @@ impl<D: Domain> State<D> {
             reg_pool: Vec::new(),
             guide_next: 0,
             exit_handlers: Default::default(),
+            guide_branches_off: false,
         }
     }
 
