@@ -215,6 +215,9 @@ pub struct Progress {
 /// Steps a state runs before the searcher picks again (without a fork).
 const QUANTUM: u32 = 4096;
 
+/// Where the paths' standard output goes as they run (see [`Explorer::echo_output`]).
+pub type Echo<'p> = Box<dyn FnMut(&[u8]) + 'p>;
+
 /// The exploration of one program.
 pub struct Explorer<'p> {
     prog: &'p Program,
@@ -232,7 +235,7 @@ pub struct Explorer<'p> {
     /// The live states are being dumped after a halt.
     halting: bool,
     /// Receives the program's standard output as the paths execute it.
-    echo: Option<Box<dyn FnMut(&[u8]) + 'p>>,
+    echo: Option<Echo<'p>>,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -412,7 +415,7 @@ impl<'p> Explorer<'p> {
     /// Hands the bytes each path writes to its standard output to `echo` as the path executes them, as
     /// KLEE prints them: a path forked after some output starts from the bytes already echoed, so each
     /// byte is echoed once per path that executes it.
-    pub fn echo_output(mut self, echo: Box<dyn FnMut(&[u8]) + 'p>) -> Self {
+    pub fn echo_output(mut self, echo: Echo<'p>) -> Self {
         self.echo = Some(echo);
         self
     }
