@@ -155,6 +155,8 @@ pub struct State<D: Domain> {
     pub(crate) reg_pool: Vec<Vec<D::Val>>,
     /// The next of the program's guided nondet values (`guide.rs`) this path has not used yet.
     pub(crate) guide_next: usize,
+    /// The functions to call at exit (`atexit.rs`).
+    pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
     /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
     pub(crate) guide_branches_off: bool,
 }
@@ -236,6 +238,7 @@ impl<D: Domain> State<D> {
             consts,
             reg_pool: Vec::new(),
             guide_next: 0,
+            exit_handlers: Default::default(),
             guide_branches_off: false,
         }
     }
