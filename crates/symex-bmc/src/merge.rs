@@ -6,6 +6,7 @@
 //! Two states whose shapes differ (other objects live, other initialised bytes, another stdin position)
 //! are not joined: both go on, which costs paths but never soundness.
 
+use symex_engine::regs::RegisterFile;
 use crate::guarded::Guarded;
 use std::rc::Rc;
 use symex_engine::memory::Lookup;
@@ -70,14 +71,17 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
     let g = a.dom.guard.clone();
     for (fa, fb) in a.frames.iter_mut().zip(&b.frames) {
         let body = prog.module.func(fa.func).body.as_ref().expect("a body");
-        for (i, (ra, rb)) in fa.regs.iter_mut().zip(&fb.regs).enumerate() {
+        // By index: a register both sides hold equal stays in its chunk, shared with `a`'s siblings.
+        for i in 0..fa.regs.len().min(fb.regs.len()) {
+            let (ra, rb) = (&fa.regs[i], &fb.regs[i]);
             if ra == rb {
                 continue;
             }
             let Some(w) = prog.width(body.slot_types[i]) else {
                 continue;
             };
-            *ra = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
+            let joined = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
+            fa.regs[i] = joined;
         }
         for (s, va) in fa.aggs.iter_mut() {
             let vb = fb.agg(*s).expect("same shape");

@@ -13,6 +13,7 @@
 //! known (a symbolic byte or register) could name any object, so a state holding one reclaims nothing.
 
 use crate::domain::Domain;
+use crate::regs::RegisterFile;
 use crate::memory::{ObjId, ObjKind};
 use crate::state::State;
 use std::rc::Rc;
@@ -63,7 +64,7 @@ impl<D: Domain> State<D> {
             }
         };
         for f in &self.frames {
-            for r in &f.regs {
+            for r in f.regs.iter() {
                 mark(self.dom.as_const(r)? as u64);
             }
         }
