@@ -6,11 +6,11 @@
 //! Two states whose shapes differ (other objects live, other initialised bytes, another stdin position)
 //! are not joined: both go on, which costs paths but never soundness.
 
-use symex_engine::regs::RegisterFile;
 use crate::guarded::Guarded;
 use std::rc::Rc;
 use symex_engine::memory::Lookup;
 use symex_engine::provenance::ProvenanceMap;
+use symex_engine::regs::RegisterFile;
 use symex_engine::state::Frame;
 use symex_engine::{Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};

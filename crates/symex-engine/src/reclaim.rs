@@ -13,8 +13,8 @@
 //! known (a symbolic byte or register) could name any object, so a state holding one reclaims nothing.
 
 use crate::domain::Domain;
-use crate::regs::RegisterFile;
 use crate::memory::{ObjId, ObjKind};
+use crate::regs::RegisterFile;
 use crate::state::State;
 use std::rc::Rc;
 

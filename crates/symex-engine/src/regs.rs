@@ -13,7 +13,9 @@ use std::rc::Rc;
 
 /// A register file: the scalar value of each slot of one activation. Each domain picks the kind its
 /// states need ([`crate::domain::Domain::Regs`]): one that forks shares, one that never does owns.
-pub trait RegisterFile<V>: Index<usize, Output = V> + IndexMut<usize> + Clone + fmt::Debug + Default {
+pub trait RegisterFile<V>:
+    Index<usize, Output = V> + IndexMut<usize> + Clone + fmt::Debug + Default
+{
     /// `n` slots holding `fill`, reusing this file's storage where it is its own.
     fn reset(&mut self, n: usize, fill: &V);
     /// Number of slots.
@@ -216,7 +218,10 @@ mod tests {
         assert!(Rc::ptr_eq(&a.chunks[0], &b.chunks[0]));
         assert!(!Rc::ptr_eq(&a.chunks[1], &b.chunks[1]));
         assert!(Rc::ptr_eq(&a.chunks[2], &b.chunks[2]));
-        assert_eq!(a.iter().copied().collect::<Vec<_>>(), (0..40).collect::<Vec<_>>());
+        assert_eq!(
+            a.iter().copied().collect::<Vec<_>>(),
+            (0..40).collect::<Vec<_>>()
+        );
         assert_eq!(b.iter().count(), 40);
         assert_eq!(b.get(40), None);
     }
