@@ -72,12 +72,13 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
     for (fa, fb) in a.frames.iter_mut().zip(&b.frames) {
         let body = prog.module.func(fa.func).body.as_ref().expect("a body");
         // By index: a register both sides hold equal stays in its chunk, shared with `a`'s siblings.
-        for i in 0..fa.regs.len().min(fb.regs.len()) {
+        let n = fa.regs.len().min(fb.regs.len());
+        for (i, &ty) in body.slot_types.iter().enumerate().take(n) {
             let (ra, rb) = (&fa.regs[i], &fb.regs[i]);
             if ra == rb {
                 continue;
             }
-            let Some(w) = prog.width(body.slot_types[i]) else {
+            let Some(w) = prog.width(ty) else {
                 continue;
             };
             let joined = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));

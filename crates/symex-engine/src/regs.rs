@@ -207,9 +207,7 @@ mod tests {
     fn a_clone_shares_chunks_until_written() {
         let mut a: SharedRegs<u32> = SharedRegs::default();
         a.reset(40, &0);
-        for i in 0..40 {
-            a[i] = i as u32;
-        }
+        (0..40).for_each(|i| a[i] = i as u32);
         let mut b = a.clone();
         b[17] = 1000;
         assert_eq!(a[17], 17);
