@@ -6,6 +6,7 @@
 //! them the symbolic executor.
 
 pub mod access;
+mod atexit;
 pub mod budget;
 pub mod bug;
 mod call;

@@ -156,6 +156,10 @@ pub struct State<D: Domain> {
     pub(crate) reg_pool: RegPool<D::Regs>,
     /// The next of the program's guided nondet values (`guide.rs`) this path has not used yet.
     pub(crate) guide_next: usize,
+    /// The functions to call at exit (`atexit.rs`).
+    pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
+    /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
+    pub(crate) guide_branches_off: bool,
 }
 
 impl<D: Domain> State<D> {
@@ -235,6 +239,8 @@ impl<D: Domain> State<D> {
             consts,
             reg_pool: RegPool::default(),
             guide_next: 0,
+            exit_handlers: Default::default(),
+            guide_branches_off: false,
         }
     }
 
