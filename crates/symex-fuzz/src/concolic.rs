@@ -173,6 +173,8 @@ impl Concolic {
 impl Domain for Concolic {
     type Val = CVal;
     type Byte = CByte;
+    /// A concolic run follows one path and never clones its state.
+    type Regs = symex_engine::regs::OwnedRegs<CVal>;
 
     fn constant(&mut self, w: Width, bits: u128) -> CVal {
         CVal {
