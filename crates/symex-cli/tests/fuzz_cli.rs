@@ -28,28 +28,7 @@ fn fuzz(file: &Path, args: &[&str], out: &Path) -> (Option<i32>, Value) {
 fn replay_crashes(file: &Path, r: &Value) -> Vec<PathBuf> {
     let mut bins = Vec::new();
     for c in r["crashes"].as_array().unwrap() {
-        let test = c["test"].as_str().unwrap();
-        let o = symex()
-            .arg("replay")
-            .arg(file)
-            .arg(test)
-            .arg("--json")
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(1));
-        let rep: Value = serde_json::from_slice(&o.stdout).unwrap();
-        assert_eq!(rep["outcome"]["kind"], c["kind"]);
-        assert_eq!(rep["outcome"]["line"], c["line"]);
-        let o = symex()
-            .args(["replay", "--native"])
-            .arg(file)
-            .arg(test)
-            .arg("--json")
-            .output()
-            .unwrap();
-        let nat: Value = serde_json::from_slice(&o.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-        assert_eq!(nat["agrees"], true, "{nat}");
+        common::crash_replays(file, c);
         bins.push(PathBuf::from(c["input"].as_str().unwrap()));
     }
     bins

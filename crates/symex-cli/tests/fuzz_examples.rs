@@ -29,31 +29,6 @@ fn fuzz(name: &str, args: &[&str], out: &Path) -> (Option<i32>, Value) {
     (o.status.code(), r)
 }
 
-/// The first crash's test replays (same kind and line) and agrees with the native sanitizer build.
-fn replays(file: &Path, crash: &Value) {
-    let test = crash["test"].as_str().unwrap();
-    let o = symex()
-        .arg("replay")
-        .arg(file)
-        .arg(test)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let rep: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(rep["outcome"]["kind"], crash["kind"], "{rep}");
-    assert_eq!(rep["outcome"]["line"], crash["line"], "{rep}");
-    let o = symex()
-        .args(["replay", "--native"])
-        .arg(file)
-        .arg(test)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let nat: Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-    assert_eq!(nat["agrees"], true, "{nat}");
-}
-
 /// The plain native build of `file` with `stdin` as its standard input and `env` set; `None` without
 /// clang-14 (outside CI).
 fn native(
@@ -100,7 +75,7 @@ fn stdin_example(name: &str, args: &[&str]) -> (Value, Vec<u8>) {
     let file = example("fuzz", &format!("{name}.c"));
     let crash = &r["crashes"][0];
     assert_eq!(crash["kind"], "abort", "{r}");
-    replays(&file, crash);
+    common::crash_replays(&file, crash);
     let bin = PathBuf::from(crash["input"].as_str().unwrap());
     let seed = example("fuzz", &format!("{name}.seed"));
     if let Some(st) = native(&file, dir.path(), &[], &bin, &[]) {
@@ -125,7 +100,7 @@ fn a_failing_assumption_is_negated_and_every_block_is_explored() {
     );
     let file = example("fuzz", "assume.c");
     let crash = &r["crashes"][0];
-    replays(&file, crash);
+    common::crash_replays(&file, crash);
     let bytes = std::fs::read(crash["input"].as_str().unwrap()).unwrap();
     let n = i32::from_le_bytes(bytes[..4].try_into().unwrap());
     assert!(n > 1000 && n % 7 == 3, "{n}");
