@@ -191,17 +191,18 @@ def check_file(path, symex, runs, krange, limit, rng):
     if first is not None and not GRAMMAR.match(first):
         return "VIOLATED", f"first line `{first}` is outside the competition's grammar"
     if answer.get("lower_bound") == "INF":
-        return check_unbounded(path, answer)
+        return check_unbounded(parse(open(path).read()), answer)
     expr = answer.get("expression")
     if not expr:
         return "no bound", ""
+    its = parse(open(path).read())
     lower = ""
     if answer.get("lower_bound") == "n^1":
-        verdict, detail = check_linear_lower(path, answer)
+        verdict, detail = check_linear_lower(its, answer)
         if verdict != "ok":
             return verdict, detail
         lower = "; Omega(n^1) re-checked"
-    start, rules = parse(open(path).read())
+    start, rules = its
     rules_at = {}
     for r in rules:
         rules_at.setdefault(r.src, []).append(r)
@@ -231,7 +232,7 @@ def check_file(path, symex, runs, krange, limit, rng):
 UNBOUNDED_LENGTHS = (10, 100)
 
 
-def check_unbounded(path, answer):
+def check_unbounded(its, answer):
     """Re-checks `WORST_CASE(NON_POLY, ?)` on the original file by bounded model checking.
 
     symex's witness refers to its preprocessed ITS (chained, sliced, with invariants); this
@@ -242,7 +243,7 @@ def check_unbounded(path, answer):
     stop early. It samples two lengths, so it can refute a claim but not prove one.
     """
     given = answer.get("witness", {}).get("start", {})
-    verdict, reached = runs_of(path, given, UNBOUNDED_LENGTHS, unnamed_free=True)
+    verdict, reached = runs_of(its, given, UNBOUNDED_LENGTHS, unnamed_free=True)
     if verdict != "ok":
         return verdict, f"unbounded claimed ({answer.get('unbounded_by')}): {reached}"
     return "ok", f"unbounded ({answer.get('unbounded_by')}): runs of {reached} steps from {given}"
@@ -252,7 +253,7 @@ def check_unbounded(path, answer):
 LINEAR_LAPS = (5, 10, 20)
 
 
-def check_linear_lower(path, answer):
+def check_linear_lower(its, answer):
     """Re-checks the `Omega(n^1)` side of a first line on the original file.
 
     The witness names start values and one variable whose start value is `scale*(L + shift)`;
@@ -270,18 +271,18 @@ def check_linear_lower(path, answer):
     for laps in LINEAR_LAPS:
         given = dict(w.get("start", {}))
         given[var] = str(scale * (laps + shift))
-        verdict, reached = runs_of(path, given, (laps,), unnamed_free=False)
+        verdict, reached = runs_of(its, given, (laps,), unnamed_free=False)
         if verdict != "ok":
             return verdict, f"Omega(n^1) claimed, but from {given}: {reached}"
     return "ok", f"Omega(n^1): runs of {list(LINEAR_LAPS)} steps from starts of linear size ({var} = {scale}*(L + {shift}))"
 
 
-def runs_of(path, given, lengths, unnamed_free):
-    """Whether the ITS of `path` has runs of each length of `lengths` from the start state whose
-    variables `given` names (the others free, or 0 when not `unnamed_free`): ("ok", lengths
-    reached), ("VIOLATED", why) on a length no run reaches, ("unconfirmed", why) when Z3 does
-    not decide."""
-    start, rules = parse(open(path).read())
+def runs_of(its, given, lengths, unnamed_free):
+    """Whether the parsed ITS `its` (start, rules) has runs of each length of `lengths` from the
+    start state whose variables `given` names (the others free, or 0 when not `unnamed_free`):
+    ("ok", lengths reached), ("VIOLATED", why) on a length no run reaches, ("unconfirmed", why)
+    when Z3 does not decide."""
+    start, rules = its
     locs = sorted({r.src for r in rules} | {r.dst for r in rules})
     index = {l: i for i, l in enumerate(locs)}
     width = max(max(len(r.src_args), len(r.dst_args)) for r in rules)
