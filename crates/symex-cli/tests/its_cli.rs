@@ -194,11 +194,12 @@ fn an_exponential_bound_is_a_question_mark_in_the_first_line() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("WORST_CASE(?, ?)"));
+    // The lower side: from `N = L` the loop over `I` runs `L` times.
+    assert_eq!(lines.next(), Some("WORST_CASE(Omega(n^1), ?)"));
     assert_eq!(lines.next(), Some("class: O(EXP)"));
     let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["answer"], "WORST_CASE(?, ?)");
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), ?)");
     assert_eq!(v["bound"], "O(EXP)");
 }
 
@@ -264,6 +265,25 @@ fn grammatical(line: &str) -> bool {
     let lower = matches!(l, "?" | "NON_POLY" | "Omega(1)") || power(l, "Omega(n^");
     let upper = matches!(u, "?" | "POLY" | "O(1)") || power(u, "O(n^");
     lower && upper
+}
+
+/// `O(1)` with its tight lower side: `constant.koat` runs `start` once (when `X >= 0`) and `loop`
+/// three times; the witness is a start state that enables the first step.
+#[test]
+fn a_constant_bound_gets_omega_1_from_a_first_step() {
+    let f = common::example("its", "constant.koat");
+    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(1), O(1))");
+    assert_eq!(v["expression"], "4");
+    assert_eq!(v["lower_bound"], "1");
+    let x: i64 = v["lower_witness"]["start"]["X"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x >= 0, "the first step needs X >= 0: {v}");
 }
 
 /// Recursion (`Com_k`, k ≥ 2): runs are trees, and the expected answers are counted by hand.
