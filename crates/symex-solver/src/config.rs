@@ -41,6 +41,9 @@ pub struct SolverConfig {
     pub validate: bool,
     /// Write the queries that reach Z3 to this file as SMT-LIB2.
     pub log: Option<PathBuf>,
+    /// Under a resource limit, put a nonlinear integer query to Z3's nlsat procedure first
+    /// (`Z3Solver::set_nlsat_first`).
+    pub nlsat_first: bool,
 }
 
 /// The process-wide resource limit new configurations start with (0: none).
@@ -65,6 +68,7 @@ impl Default for SolverConfig {
             cex_cache: true,
             validate: false,
             log: None,
+            nlsat_first: false,
         }
     }
 }
@@ -128,6 +132,13 @@ impl SolverConfig {
         self
     }
 
+    /// Under a resource limit, decides nonlinear integer queries by Z3's nlsat procedure
+    /// first, and by its default solver only when nlsat gives no answer.
+    pub fn nlsat_first(mut self, on: bool) -> Self {
+        self.nlsat_first = on;
+        self
+    }
+
     /// Builds the chain; fails only when the log file cannot be created.
     pub fn try_build(&self) -> io::Result<Box<dyn Solver>> {
         let log = match &self.log {
@@ -156,6 +167,7 @@ impl SolverConfig {
         let mut z3 = Z3Solver::with_mode(self.z3_mode);
         z3.set_timeout(self.timeout);
         z3.set_rlimit(self.rlimit);
+        z3.set_nlsat_first(self.nlsat_first);
         let mut s: Box<dyn Solver> = Box::new(z3);
         if let Some(f) = log {
             s = Box::new(QueryLog::new(s, Box::new(BufWriter::new(f))));

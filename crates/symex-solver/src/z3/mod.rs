@@ -64,6 +64,10 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     /// Z3's deterministic resource limit per check (its `rlimit` count), `None`: none.
     rlimit: Option<u32>,
+    /// Z3's nlsat procedure, asked first about nonlinear integer queries under a resource
+    /// limit ([`Z3Solver::set_nlsat_first`]); made on first use.
+    nlsat: Option<z3::Solver>,
+    nlsat_first: bool,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
     /// The indicator literal guarding each constraint asserted (assumption mode).
@@ -91,6 +95,8 @@ impl Z3Solver {
             mode,
             timeout: None,
             rlimit: None,
+            nlsat: None,
+            nlsat_first: false,
             asserted: Vec::new(),
             indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
@@ -121,6 +127,19 @@ impl Z3Solver {
     pub fn set_rlimit(&mut self, rlimit: Option<u32>) {
         self.rlimit = rlimit;
         self.apply_params();
+    }
+
+    /// Under a resource limit, puts each nonlinear integer query first to Z3's nlsat procedure
+    /// (the `qfnra-nlsat` tactic, exact on integers) and to the default solver only when nlsat
+    /// gives no answer, each under the limit. Z3 4.8.12 checks a fresh nonlinear integer query
+    /// with its `qfnia` tactic, whose preprocessing can spend the whole limit on a small query
+    /// that nlsat decides with a fiftieth of it (the guards of a few steps of a loop whose
+    /// update turns, for one); a time limit hid this, because on pushed assertions Z3 first
+    /// tries its incremental core, which does not count the limit. Both attempts count Z3's
+    /// steps, so the answer still does not depend on the load; a query nlsat leaves open costs
+    /// at most twice the limit.
+    pub fn set_nlsat_first(&mut self, on: bool) {
+        self.nlsat_first = on;
     }
 
     /// Resets the solver and runs an empty check, which clears a cancellation left in the
@@ -213,11 +232,38 @@ impl Z3Solver {
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
         let mode = self.query_mode(constraints);
+        if mode == Z3Mode::Fresh && self.nlsat_first && self.rlimit.is_some() {
+            // `query_mode` chose Fresh for a nonlinear query, or the mode is Fresh anyway.
+            if nonlinear_integer(constraints) {
+                if let decided @ (SatResult::Sat(_) | SatResult::Unsat) =
+                    self.check_by_nlsat(constraints)
+                {
+                    if mode != self.mode {
+                        self.reset();
+                    }
+                    return decided;
+                }
+            }
+        }
         let result = self.check_in(constraints, mode);
         if mode != self.mode {
             // The fresh assertions must not stay under the next incremental query.
             self.reset();
         }
+        result
+    }
+
+    /// The query checked afresh by the nlsat solver (swapped in for the default one meanwhile).
+    fn check_by_nlsat(&mut self, constraints: &[Term]) -> SatResult {
+        let nlsat = self
+            .nlsat
+            .take()
+            .unwrap_or_else(|| z3::Tactic::new("qfnra-nlsat").solver());
+        let default = std::mem::replace(&mut self.solver, nlsat);
+        let result = self.check_in(constraints, Z3Mode::Fresh);
+        self.reset();
+        self.nlsat = Some(std::mem::replace(&mut self.solver, default));
+        self.reset();
         result
     }
 
