@@ -155,7 +155,7 @@ pub fn solver(timeout: Duration) -> Box<dyn Solver> {
         inner: SolverConfig::bare()
             .timeout(Some(timeout))
             .rlimit(rlimit)
-            .nlsat_first(true)
+            .nlsat_fallback(true)
             .build(),
         timeout,
         applied: timeout,

@@ -432,7 +432,7 @@ fn scc_without_exit_or_uncovered_case_never_stops() {
     let w = symex_its::inescapable::prove(
         &its,
         solver.as_mut(),
-        Instant::now() + Duration::from_secs(30),
+        Instant::now() + common::BACKSTOP,
     )
     .expect("a witness");
     assert!(w.first_enabled && w.path == vec![0], "{w:?}");
@@ -463,7 +463,7 @@ fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
     let w = symex_its::inescapable::prove(
         &its,
         solver.as_mut(),
-        Instant::now() + Duration::from_secs(30),
+        Instant::now() + common::BACKSTOP,
     );
     assert!(w.is_none(), "{w:?}");
     assert!(prove(&its).is_none());

@@ -25,7 +25,7 @@ fn analyse_refined(src: &str) -> (Its, Its, Result<Complexity, String>) {
     // Queries end by Z3's step count (`count_not_time`); the deadline is only a backstop.
     let limits = Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
+        deadline: Instant::now() + common::BACKSTOP,
     };
     let (refined, c) = complexity::infer_refining(&pre, &limits);
     (its, refined, c)

@@ -41,9 +41,9 @@ pub struct SolverConfig {
     pub validate: bool,
     /// Write the queries that reach Z3 to this file as SMT-LIB2.
     pub log: Option<PathBuf>,
-    /// Under a resource limit, put a nonlinear integer query to Z3's nlsat procedure first
-    /// (`Z3Solver::set_nlsat_first`).
-    pub nlsat_first: bool,
+    /// Under a resource limit, put a nonlinear integer query the default solver left undecided
+    /// to Z3's nlsat procedure (`Z3Solver::set_nlsat_fallback`).
+    pub nlsat_fallback: bool,
 }
 
 /// The process-wide resource limit new configurations start with (0: none).
@@ -68,7 +68,7 @@ impl Default for SolverConfig {
             cex_cache: true,
             validate: false,
             log: None,
-            nlsat_first: false,
+            nlsat_fallback: false,
         }
     }
 }
@@ -132,10 +132,10 @@ impl SolverConfig {
         self
     }
 
-    /// Under a resource limit, decides nonlinear integer queries by Z3's nlsat procedure
-    /// first, and by its default solver only when nlsat gives no answer.
-    pub fn nlsat_first(mut self, on: bool) -> Self {
-        self.nlsat_first = on;
+    /// Under a resource limit, puts the nonlinear integer queries Z3's default solver leaves
+    /// undecided to its nlsat procedure.
+    pub fn nlsat_fallback(mut self, on: bool) -> Self {
+        self.nlsat_fallback = on;
         self
     }
 
@@ -167,7 +167,7 @@ impl SolverConfig {
         let mut z3 = Z3Solver::with_mode(self.z3_mode);
         z3.set_timeout(self.timeout);
         z3.set_rlimit(self.rlimit);
-        z3.set_nlsat_first(self.nlsat_first);
+        z3.set_nlsat_fallback(self.nlsat_fallback);
         let mut s: Box<dyn Solver> = Box::new(z3);
         if let Some(f) = log {
             s = Box::new(QueryLog::new(s, Box::new(BufWriter::new(f))));

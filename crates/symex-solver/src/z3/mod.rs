@@ -64,10 +64,10 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     /// Z3's deterministic resource limit per check (its `rlimit` count), `None`: none.
     rlimit: Option<u32>,
-    /// Z3's nlsat procedure, asked first about nonlinear integer queries under a resource
-    /// limit ([`Z3Solver::set_nlsat_first`]); made on first use.
+    /// Z3's nlsat procedure, asked about the nonlinear integer queries left undecided under a
+    /// resource limit ([`Z3Solver::set_nlsat_fallback`]); made on first use.
     nlsat: Option<z3::Solver>,
-    nlsat_first: bool,
+    nlsat_fallback: bool,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
     /// The indicator literal guarding each constraint asserted (assumption mode).
@@ -96,7 +96,7 @@ impl Z3Solver {
             timeout: None,
             rlimit: None,
             nlsat: None,
-            nlsat_first: false,
+            nlsat_fallback: false,
             asserted: Vec::new(),
             indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
@@ -129,17 +129,16 @@ impl Z3Solver {
         self.apply_params();
     }
 
-    /// Under a resource limit, puts each nonlinear integer query first to Z3's nlsat procedure
-    /// (the `qfnra-nlsat` tactic, exact on integers) and to the default solver only when nlsat
-    /// gives no answer, each under the limit. Z3 4.8.12 checks a fresh nonlinear integer query
-    /// with its `qfnia` tactic, whose preprocessing can spend the whole limit on a small query
-    /// that nlsat decides with a fiftieth of it (the guards of a few steps of a loop whose
-    /// update turns, for one); a time limit hid this, because on pushed assertions Z3 first
-    /// tries its incremental core, which does not count the limit. Both attempts count Z3's
-    /// steps, so the answer still does not depend on the load; a query nlsat leaves open costs
-    /// at most twice the limit.
-    pub fn set_nlsat_first(&mut self, on: bool) {
-        self.nlsat_first = on;
+    /// Under a resource limit, puts a nonlinear integer query that the default solver left
+    /// undecided to Z3's nlsat procedure (the `qfnra-nlsat` tactic, exact on integers), under
+    /// the same limit. Z3 4.8.12 checks a fresh nonlinear integer query with its `qfnia`
+    /// tactic, which can spend the whole limit on a small query that nlsat decides with a
+    /// fiftieth of it (the guards of four steps of a loop whose update turns, for one); a time
+    /// limit hid this, because on pushed assertions Z3 first tries its incremental core, which
+    /// does not count the limit. Every query the default solver decides keeps its answer and
+    /// model; both attempts count Z3's steps, so the answer still does not depend on the load.
+    pub fn set_nlsat_fallback(&mut self, on: bool) {
+        self.nlsat_fallback = on;
     }
 
     /// Resets the solver and runs an empty check, which clears a cancellation left in the
@@ -232,20 +231,20 @@ impl Z3Solver {
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
         let mode = self.query_mode(constraints);
-        if mode == Z3Mode::Fresh && self.nlsat_first && self.rlimit.is_some() {
-            // `query_mode` chose Fresh for a nonlinear query, or the mode is Fresh anyway.
-            if nonlinear_integer(constraints) {
-                if let decided @ (SatResult::Sat(_) | SatResult::Unsat) =
-                    self.check_by_nlsat(constraints)
-                {
-                    if mode != self.mode {
-                        self.reset();
-                    }
-                    return decided;
-                }
+        let mut result = self.check_in(constraints, mode);
+        // Not after the time limit: that ended the query, and nlsat would run past it.
+        let counted_out = matches!(&result, SatResult::Unknown(u) if !u.0.starts_with("timeout"));
+        if counted_out
+            && self.nlsat_fallback
+            && self.rlimit.is_some()
+            && nonlinear_integer(constraints)
+        {
+            if let decided @ (SatResult::Sat(_) | SatResult::Unsat) =
+                self.check_by_nlsat(constraints)
+            {
+                result = decided;
             }
         }
-        let result = self.check_in(constraints, mode);
         if mode != self.mode {
             // The fresh assertions must not stay under the next incremental query.
             self.reset();
