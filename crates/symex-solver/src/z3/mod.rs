@@ -129,14 +129,16 @@ impl Z3Solver {
         self.apply_params();
     }
 
-    /// Under a resource limit, puts a nonlinear integer query that the default solver left
-    /// undecided to Z3's nlsat procedure (the `qfnra-nlsat` tactic, exact on integers), under
-    /// the same limit. Z3 4.8.12 checks a fresh nonlinear integer query with its `qfnia`
-    /// tactic, which can spend the whole limit on a small query that nlsat decides with a
-    /// fiftieth of it (the guards of four steps of a loop whose update turns, for one); a time
-    /// limit hid this, because on pushed assertions Z3 first tries its incremental core, which
-    /// does not count the limit. Every query the default solver decides keeps its answer and
-    /// model; both attempts count Z3's steps, so the answer still does not depend on the load.
+    /// Under a resource limit, puts each nonlinear integer query to Z3's nlsat procedure (the
+    /// `qfnra-nlsat` tactic, exact on integers) before the default solver, each under the limit:
+    /// nlsat's unsat is the answer; its model is used only when the default solver decides
+    /// nothing. Z3 4.8.12 checks a fresh nonlinear integer query with its `qfnia` tactic, which
+    /// can spend the whole limit on a small query that nlsat decides with a hundredth of it
+    /// (the guards of four steps of a loop whose update turns, for one); a time limit hid this,
+    /// because on pushed assertions Z3 first tries its incremental core, which does not count
+    /// the limit. Every query the default solver decides keeps its answer and model (nlsat's
+    /// models differ and steer the provers elsewhere); both attempts count Z3's steps, so the
+    /// answer still does not depend on the load.
     pub fn set_nlsat_fallback(&mut self, on: bool) {
         self.nlsat_fallback = on;
     }
@@ -231,19 +233,23 @@ impl Z3Solver {
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
         let mode = self.query_mode(constraints);
-        let mut result = self.check_in(constraints, mode);
-        // Not after the time limit: that ended the query, and nlsat would run past it.
-        let counted_out = matches!(&result, SatResult::Unknown(u) if !u.0.starts_with("timeout"));
-        if counted_out
-            && self.nlsat_fallback
-            && self.rlimit.is_some()
-            && nonlinear_integer(constraints)
-        {
-            if let decided @ (SatResult::Sat(_) | SatResult::Unsat) =
-                self.check_by_nlsat(constraints)
-            {
-                result = decided;
+        let mut nlsat_model = None;
+        if self.nlsat_fallback && self.rlimit.is_some() && nonlinear_integer(constraints) {
+            match self.check_by_nlsat(constraints) {
+                // Unsat is unsat whoever proves it; a model is taken from nlsat only where the
+                // default solver finds none, so that the provers' models stay those of main Z3.
+                SatResult::Unsat => return SatResult::Unsat,
+                sat @ SatResult::Sat(_) => nlsat_model = Some(sat),
+                // The time limit ended it: the default solver would run past it.
+                SatResult::Unknown(u) if u.0.starts_with("timeout") => {
+                    return SatResult::Unknown(u)
+                }
+                SatResult::Unknown(_) => {}
             }
+        }
+        let mut result = self.check_in(constraints, mode);
+        if let (SatResult::Unknown(_), Some(sat)) = (&result, nlsat_model) {
+            result = sat;
         }
         if mode != self.mode {
             // The fresh assertions must not stay under the next incremental query.
