@@ -142,6 +142,10 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+    /// Do not print the program's standard output as the paths execute it (it is printed by default,
+    /// as KLEE prints it, before the summary; never with --json or --quiet).
+    #[arg(long)]
+    pub no_program_output: bool,
 }
 
 /// A distinct bug: its first path and test.
@@ -172,6 +176,8 @@ pub struct Output<'a> {
     pub dump_states: bool,
     /// An error file for every error path (else for the first at each place).
     pub emit_all_errors: bool,
+    /// Print the program's standard output on ours as the paths execute it.
+    pub program_output: bool,
 }
 
 /// `main`'s arguments, one list per initial state: the concrete ones, those of --sym-arg, and each
@@ -258,13 +264,20 @@ pub fn explore(
     };
     let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
     let ctx = SolverCtx::new(solver, Some(args.solver_timeout));
-    let explorer = Explorer::new(prog, opts, ctx);
+    let bar = out.progress.then(progress_bar);
+    let mut explorer = Explorer::new(prog, opts, ctx);
+    if out.program_output {
+        let bar = bar.clone();
+        explorer = explorer.echo_output(Box::new(move |bytes: &[u8]| match &bar {
+            Some(b) => b.suspend(|| echo(bytes)),
+            None => echo(bytes),
+        }));
+    }
     let mut errors: Vec<FoundError> = Vec::new();
     let mut tests = Vec::new();
     let mut unsupported = Vec::new();
     let mut validation_errors = Vec::new();
     let mut n = 0usize;
-    let bar = out.progress.then(progress_bar);
     let mut on_path = |p: &FinishedPath| -> Control {
         if let Some(v) = &p.validation_error {
             validation_errors.push(v.clone());
@@ -339,6 +352,15 @@ pub fn explore(
         unsupported,
         validation_errors,
     })
+}
+
+/// Writes a path's output to our standard output at once (a closed pipe is ignored here; the summary's
+/// `println!` ends the process quietly then).
+fn echo(bytes: &[u8]) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(bytes);
+    let _ = o.flush();
 }
 
 fn progress_bar() -> indicatif::ProgressBar {
@@ -478,6 +500,7 @@ pub fn main(mut args: RunArgs) -> i32 {
         validate: false,
         dump_states: true,
         emit_all_errors: args.emit_all_errors,
+        program_output: !args.no_program_output && !args.quiet && !args.json,
     };
     let started = std::time::SystemTime::now();
     crate::interrupt::install();

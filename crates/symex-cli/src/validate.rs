@@ -1,7 +1,8 @@
 //! `symex validate --witness W FILE`: a violation witness of another verifier (or of symex), checked the
 //! way SV-COMP's execution-based and symbolic validators check them. The witness's nondet values guide
 //! a symbolic exploration of the program (`symex_engine::guide`): every nondet call the witness fixes
-//! returns its value, every other input stays free. The witness is
+//! returns its value, every condition whose direction it names goes that way, every other input and
+//! branch stays free. The witness is
 //! - **confirmed** when a guided run violates the property, its test replays in symex's interpreter and,
 //!   where clang can build the program, on the native sanitizer build;
 //! - **rejected** when the guided exploration completes without a violation (no run the witness allows
@@ -17,8 +18,10 @@ use crate::run::{fail, ExploreArgs, Output, TestsMode};
 use crate::witness_read::ViolationWitness;
 use clap::Args;
 use serde_json::json;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use symex_engine::guide::GuideStep;
 use symex_engine::TestFile;
 
 #[derive(Args, Debug)]
@@ -121,8 +124,13 @@ pub fn main(args: ValidateArgs) -> i32 {
         Err(status) => return status,
     };
     let source = std::fs::read_to_string(&check.file).unwrap_or_default();
-    let guided = witness.guided(&source);
-    prog.guide = Some(Rc::from(guided.clone()));
+    let guided = witness.guided(&source, &condition_lines(&prog));
+    let values = guided
+        .iter()
+        .filter(|s| matches!(s, GuideStep::Value(_)))
+        .count();
+    let fixed = (values, guided.len() - values);
+    prog.guide = Some(Rc::from(guided));
     let out = Output {
         dir: Some(&dir),
         tests: TestsMode::Errors,
@@ -132,6 +140,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         validate: true,
         dump_states: false,
         emit_all_errors: false,
+        program_output: false,
     };
     let validation = match explore_answer(&prog, &check, p, checks, &out) {
         Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),
@@ -142,10 +151,25 @@ pub fn main(args: ValidateArgs) -> i32 {
     let read = Read {
         file: &args.witness,
         witness: &witness,
-        fixed: guided.len(),
+        fixed,
         notes: &notes,
     };
     report(&check, &read, p, &validation, args.json)
+}
+
+/// The lines of the program's conditional branches that decide a condition of the source.
+fn condition_lines(prog: &symex_engine::Program) -> HashSet<u32> {
+    prog.module
+        .functions
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .flat_map(|body| {
+            body.blocks
+                .iter()
+                .filter_map(|b| symex_ir::source_branch::source_condition(&body.blocks, b))
+        })
+        .map(|c| c.line)
+        .collect()
 }
 
 /// The program, and the data model and properties a task file gives.
@@ -219,11 +243,12 @@ fn native_replay(
     )))
 }
 
-/// The witness as read: its file, contents, how many nondet values it fixes, and remarks on it.
+/// The witness as read: its file, contents, how many nondet values and branch directions the guide
+/// follows, and remarks on it.
 struct Read<'a> {
     file: &'a Path,
     witness: &'a ViolationWitness,
-    fixed: usize,
+    fixed: (usize, usize),
     notes: &'a [String],
 }
 
@@ -247,7 +272,8 @@ fn report(check: &CheckArgs, read: &Read<'_>, p: Property, v: &Validation, json:
             "format": w.format,
             "producer": w.producer,
             "property": p.name(),
-            "values_followed": fixed,
+            "values_followed": fixed.0,
+            "branches_followed": fixed.1,
             "result": result,
             "notes": notes,
         });
@@ -272,14 +298,15 @@ fn report(check: &CheckArgs, read: &Read<'_>, p: Property, v: &Validation, json:
         return status;
     }
     println!(
-        "witness: {} ({}{}), {} nondet value(s) fixed",
+        "witness: {} ({}{}), {} nondet value(s) and {} branch direction(s) followed",
         witness_file.display(),
         w.format,
         w.producer
             .as_deref()
             .map(|p| format!(", by {p}"))
             .unwrap_or_default(),
-        fixed
+        fixed.0,
+        fixed.1
     );
     for n in notes {
         println!("note: {n}");

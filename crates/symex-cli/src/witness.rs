@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use symex_engine::concrete::Concrete;
 use symex_engine::{Checks, End, Program, State, TestFile};
-use symex_ir::{BlockId, Callee, Inst, Terminator};
+use symex_ir::{BlockId, Callee, Inst};
 
 /// One `__VERIFIER_nondet_*` call of the replayed run.
 pub(crate) struct NondetCall {
@@ -58,7 +58,7 @@ fn only_calls(steps: Vec<Waypoint>) -> Vec<NondetCall> {
 }
 
 /// The waypoints of a concrete run of `test`: its nondet calls and, with `branches`, the direction of each
-/// condition of the source it evaluates ([`source_direction`]), in order, and how the run ended. The run
+/// condition of the source it evaluates (`symex_ir::source_branch`), in order, and how the run ended. The run
 /// stops after `upto` calls.
 pub(crate) fn replay_path(
     prog: &Program,
@@ -133,72 +133,22 @@ struct PendingCondition {
 }
 
 /// The conditional branch the next step takes, when clang's labels show it decides a condition of the
-/// source as written: its true target is labelled as a condition's true side and its false target as a
-/// false side. A branch with the two swapped (clang's code for `!c`, and for the last operand of a negated
-/// `&&`/`||`) is left out: whether `condition-true` then means the operand or the whole condition differs
-/// between tools, and a left-out direction only loosens the witness.
+/// source as written (`symex_ir::source_branch`). A branch with its targets swapped is left out: a
+/// left-out direction only loosens the witness.
 fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCondition> {
     let f = st.frames.last()?;
     let body = prog.module.func(f.func).body.as_ref()?;
     let b = &body.blocks[f.block.0 as usize];
-    if f.inst as usize != b.insts.len() || b.term_loc.line == 0 {
+    if f.inst as usize != b.insts.len() {
         return None;
     }
-    let Terminator::CondBr {
-        cond,
-        if_true,
-        if_false,
-    } = &b.term
-    else {
-        return None;
-    };
-    let side = |to: BlockId| source_direction(&body.blocks[to.0 as usize].name);
-    (side(if_true.to) == Some(true) && side(if_false.to) == Some(false)).then(|| PendingCondition {
+    let c = symex_ir::source_branch::source_condition(&body.blocks, b)?;
+    c.labelled.then_some(PendingCondition {
         depth: st.frames.len(),
-        line: condition_line(b, *cond),
-        if_true: if_true.to,
-        if_false: if_false.to,
+        line: c.line,
+        if_true: c.if_true,
+        if_false: c.if_false,
     })
-}
-
-/// The line of the condition `cond` of `b`'s branch: that of the instruction computing it, when `b`
-/// does. clang places a `do`-`while`'s branch, and the conversion of its condition to a truth value, at
-/// the end of its body (the line before `while (c);` when the body is one statement), while a
-/// validator's automaton and the coverage of the native build place it at the condition: the block
-/// clang labels `do.cond` starts with the condition's first instruction.
-fn condition_line(b: &symex_ir::Block, cond: symex_ir::Operand) -> u32 {
-    if b.name.trim_end_matches(|c: char| c.is_ascii_digit()) == "do.cond" {
-        if let Some(l) = b.locs.iter().map(|l| l.line).find(|&l| l != 0) {
-            return l;
-        }
-    }
-    let symex_ir::Operand::Slot(slot) = cond else {
-        return b.term_loc.line;
-    };
-    b.insts
-        .iter()
-        .zip(&b.locs)
-        .rev()
-        .find(|(inst, _)| inst.dst() == Some(slot))
-        .map(|(_, loc)| loc.line)
-        .filter(|&l| l != 0)
-        .unwrap_or(b.term_loc.line)
-}
-
-/// Whether clang (at -O0) labels the block `label` as the side of a condition that holds (`if.then`,
-/// `for.body`, ...) or the side that does not (`if.else`, `for.end`, ...). Other labels (operands of
-/// `&&`/`||` in value context, clang's own checks such as overflow handlers) have no side: a source-level
-/// automaton has no edge for them.
-fn source_direction(label: &str) -> Option<bool> {
-    let base = label.trim_end_matches(|c: char| c.is_ascii_digit());
-    match base {
-        "if.then" | "while.body" | "for.body" | "do.body" | "land.lhs.true" | "cond.true" => {
-            Some(true)
-        }
-        "if.else" | "if.end" | "while.end" | "for.end" | "for.cond.cleanup" | "do.end"
-        | "lor.lhs.false" | "cond.false" => Some(false),
-        _ => None,
-    }
 }
 
 type Pending = (usize, u32, (u32, u32), String, String, u32, bool);

@@ -1,22 +1,23 @@
 //! Reading violation witnesses another tool wrote (`symex validate`): SV-COMP's GraphML 1.0 automata and
 //! YAML 2.0 `violation_sequence` entries. What a validator needs of either is the path it describes: the
-//! return values it fixes for `__VERIFIER_nondet_*` calls (`\result == V`), in path order with their
-//! lines, the line of the violation, and the task metadata (specification, program hash, producer).
-//! Constraints on program variables and branch directions are read past: the exploration covers the
-//! runs they would select among.
+//! return values it fixes for `__VERIFIER_nondet_*` calls (`\result == V`) and the ways the conditions it
+//! names go (GraphML `control`, YAML `branching`), in path order with their lines, the line of the
+//! violation, and the task metadata (specification, program hash, producer). Constraints on other
+//! program variables are read past: the exploration covers the runs they would select among.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
-use symex_engine::guide::GuidedValue;
+use symex_engine::guide::{GuideStep, GuidedValue};
 
 /// A violation witness, as far as `validate` follows it.
 #[derive(Debug, Default)]
 pub struct ViolationWitness {
     /// `GraphML 1.0` or `YAML 2.0`.
     pub format: &'static str,
-    /// The values the witness fixes, in path order: nondet results, and variables (older witnesses
-    /// write `tmp == (1);` on the edge of `tmp = __VERIFIER_nondet_int();`).
-    pub values: Vec<WitnessValue>,
+    /// The path's steps, in order: the values the witness fixes (nondet results, and variables: older
+    /// witnesses write `tmp == (1);` on the edge of `tmp = __VERIFIER_nondet_int();`) and the
+    /// directions of the conditions it names.
+    pub steps: Vec<WitnessStep>,
     /// The line of the violation, when the witness names it.
     pub target_line: Option<u32>,
     /// SV-COMP's specification text (`CHECK( init(main()), LTL(...) )`).
@@ -24,6 +25,17 @@ pub struct ViolationWitness {
     /// SHA-256 of the program the witness was written for.
     pub program_hash: Option<String>,
     pub producer: Option<String>,
+}
+
+/// One step of a witness's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WitnessStep {
+    Value(WitnessValue),
+    /// The condition at `line` holds (`taken`) or not.
+    Branch {
+        line: u32,
+        taken: bool,
+    },
 }
 
 /// A value a witness fixes on an edge or waypoint.
@@ -36,23 +48,33 @@ pub struct WitnessValue {
 }
 
 impl ViolationWitness {
-    /// The nondet results the witness fixes, in path order. A variable's value counts when the
-    /// program's line assigns a `__VERIFIER_nondet_*` result to that variable (`x = __VERIFIER_nondet_int()`,
-    /// `int x = …`); other variable constraints are left to the exploration.
-    pub fn guided(&self, source: &str) -> Vec<GuidedValue> {
+    /// The guide of the path: the nondet results the witness fixes and its branch directions, in
+    /// order. A variable's value counts when the program's line assigns a `__VERIFIER_nondet_*` result
+    /// to that variable (`x = __VERIFIER_nondet_int()`, `int x = …`); other variable constraints are
+    /// left to the exploration. A direction counts when `condition_lines` (the lines of the program's
+    /// conditions) has its line: one at a line without a condition could never be met, and would hold
+    /// back every step after it.
+    pub fn guided(&self, source: &str, condition_lines: &HashSet<u32>) -> Vec<GuideStep> {
         let lines: Vec<&str> = source.lines().collect();
-        self.values
+        self.steps
             .iter()
-            .filter(|v| match (&v.variable, v.line) {
-                (None, _) => true,
-                (Some(var), Some(l)) => lines
-                    .get(l as usize - 1)
-                    .is_some_and(|text| assigns_nondet(text, var)),
-                (Some(_), None) => false,
-            })
-            .map(|v| GuidedValue {
-                line: v.line,
-                value: v.value,
+            .filter_map(|step| match step {
+                WitnessStep::Value(v) => {
+                    let counts = match (&v.variable, v.line) {
+                        (None, _) => true,
+                        (Some(var), Some(l)) => lines
+                            .get(l as usize - 1)
+                            .is_some_and(|text| assigns_nondet(text, var)),
+                        (Some(_), None) => false,
+                    };
+                    counts.then_some(GuideStep::Value(GuidedValue {
+                        line: v.line,
+                        value: v.value,
+                    }))
+                }
+                &WitnessStep::Branch { line, taken } => condition_lines
+                    .contains(&line)
+                    .then_some(GuideStep::Branch { line, taken }),
             })
             .collect()
     }
@@ -255,14 +277,21 @@ fn graphml(text: &str) -> Result<ViolationWitness, String> {
     };
     for d in &path {
         let line = d.get("startline").and_then(|l| l.parse().ok());
+        let control = d.get("control").map(String::as_str);
+        if let (Some(line), Some("condition-true" | "condition-false")) = (line, control) {
+            w.steps.push(WitnessStep::Branch {
+                line,
+                taken: control == Some("condition-true"),
+            });
+        }
         if let Some(a) = d.get("assumption") {
             for clause in a.split(';') {
                 if let Some((variable, value)) = clause_value(clause) {
-                    w.values.push(WitnessValue {
+                    w.steps.push(WitnessStep::Value(WitnessValue {
                         line,
                         variable,
                         value,
-                    });
+                    }));
                 }
             }
         }
@@ -372,11 +401,18 @@ fn yaml(text: &str) -> Result<ViolationWitness, String> {
             match wp["type"].as_str() {
                 Some("function_return") => {
                     if let Some(value) = wp["constraint"]["value"].as_str().and_then(result_value) {
-                        w.values.push(WitnessValue {
+                        w.steps.push(WitnessStep::Value(WitnessValue {
                             line,
                             variable: None,
                             value,
-                        });
+                        }));
+                    }
+                }
+                Some("branching") => {
+                    if let (Some(line), Some(taken)) =
+                        (line, branch_value(&wp["constraint"]["value"]))
+                    {
+                        w.steps.push(WitnessStep::Branch { line, taken });
                     }
                 }
                 Some("target") => w.target_line = line,
@@ -385,6 +421,20 @@ fn yaml(text: &str) -> Result<ViolationWitness, String> {
         }
     }
     Ok(w)
+}
+
+/// The direction a `branching` waypoint's constraint names: `true`/`false` (as YAML booleans or
+/// strings). Other values (a `switch` case's label) are not branch directions.
+fn branch_value(v: &serde_yaml::Value) -> Option<bool> {
+    match v {
+        serde_yaml::Value::Bool(b) => Some(*b),
+        serde_yaml::Value::String(s) => match s.trim() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -427,14 +477,20 @@ mod tests {
         let w = graphml(g).unwrap();
         let source = "int main(void) {\n  int x;\n  int y = __VERIFIER_nondet_int(); x = 2;\n";
         assert_eq!(
-            w.guided(source),
-            vec![GuidedValue {
+            w.guided(source, &HashSet::new()),
+            vec![GuideStep::Value(GuidedValue {
                 line: Some(3),
                 value: 4
-            }]
+            })]
         );
         // `x == 2` is about a variable no nondet call is assigned to on line 3: left free.
-        assert_eq!(w.values.len(), 2);
+        assert_eq!(
+            w.steps
+                .iter()
+                .filter(|s| matches!(s, WitnessStep::Value(_)))
+                .count(),
+            2
+        );
         assert_eq!(w.target_line, Some(7));
         assert!(w.specification.unwrap().contains("reach_error"));
     }
@@ -461,11 +517,11 @@ mod tests {
 "#;
         let w = yaml(y).unwrap();
         assert_eq!(
-            w.guided(""),
-            vec![GuidedValue {
+            w.guided("", &HashSet::new()),
+            vec![GuideStep::Value(GuidedValue {
                 line: Some(3),
                 value: 42
-            }]
+            })]
         );
         assert_eq!(w.target_line, Some(5));
         assert_eq!(w.program_hash.as_deref(), Some("ab12"));
@@ -475,27 +531,95 @@ mod tests {
     #[test]
     fn a_variable_assigned_a_nondet_result_on_its_line_is_that_result() {
         let w = ViolationWitness {
-            values: vec![
-                WitnessValue {
+            steps: vec![
+                WitnessStep::Value(WitnessValue {
                     line: Some(2),
                     variable: Some("tmp".into()),
                     value: 1,
-                },
-                WitnessValue {
+                }),
+                WitnessStep::Value(WitnessValue {
                     line: Some(3),
                     variable: Some("tmp".into()),
                     value: 5,
-                },
+                }),
             ],
             ..ViolationWitness::default()
         };
         let source = "x\n  tmp = __VERIFIER_nondet_int();\n  if (tmp == 1) mytmp = __VERIFIER_nondet_int();\n";
         assert_eq!(
-            w.guided(source),
-            vec![GuidedValue {
+            w.guided(source, &HashSet::new()),
+            vec![GuideStep::Value(GuidedValue {
                 line: Some(2),
                 value: 1
-            }]
+            })]
+        );
+    }
+
+    #[test]
+    fn branch_directions_are_steps_in_path_order_where_the_program_has_a_condition() {
+        let g = r#"<?xml version="1.0"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+ <key id="c" for="edge" attr.name="control"/>
+ <key id="l" for="edge" attr.name="startline"/>
+ <key id="a" for="edge" attr.name="assumption"/>
+ <key id="e" for="node" attr.name="entry"/>
+ <key id="v" for="node" attr.name="violation"/>
+ <key id="s" for="node" attr.name="sink"/>
+ <graph edgedefault="directed">
+  <node id="A"><data key="e">true</data></node>
+  <node id="B"/><node id="C"/><node id="D"/><node id="S"><data key="s">true</data></node>
+  <node id="V"><data key="v">true</data></node>
+  <edge source="A" target="B"><data key="l">4</data><data key="a">\result == 7;</data></edge>
+  <edge source="B" target="S"><data key="l">5</data><data key="c">condition-false</data></edge>
+  <edge source="B" target="C"><data key="l">5</data><data key="c">condition-true</data></edge>
+  <edge source="C" target="D"><data key="l">6</data><data key="c">condition-false</data></edge>
+  <edge source="D" target="V"><data key="l">9</data><data key="c">condition-true</data></edge>
+ </graph>
+</graphml>"#;
+        let w = graphml(g).unwrap();
+        let conditions = HashSet::from([5, 9]);
+        assert_eq!(
+            w.guided("", &conditions),
+            vec![
+                GuideStep::Value(GuidedValue {
+                    line: Some(4),
+                    value: 7
+                }),
+                GuideStep::Branch {
+                    line: 5,
+                    taken: true
+                },
+                GuideStep::Branch {
+                    line: 9,
+                    taken: true
+                },
+            ]
+        );
+        let y = r#"
+- entry_type: violation_sequence
+  metadata: {task: {specification: "G ! call(reach_error())"}}
+  content:
+    - segment:
+        - waypoint: {type: branching, action: avoid, location: {file_name: p.c, line: 5, column: 3}, constraint: {value: "false"}}
+        - waypoint: {type: branching, action: follow, location: {file_name: p.c, line: 5, column: 3}, constraint: {value: "true"}}
+    - segment:
+        - waypoint: {type: branching, action: follow, location: {file_name: p.c, line: 9, column: 3}, constraint: {value: false}}
+    - segment:
+        - waypoint: {type: target, action: follow, location: {file_name: p.c, line: 10}}
+"#;
+        let w = yaml(y).unwrap();
+        assert_eq!(
+            w.steps,
+            vec![
+                WitnessStep::Branch {
+                    line: 5,
+                    taken: true
+                },
+                WitnessStep::Branch {
+                    line: 9,
+                    taken: false
+                },
+            ]
         );
     }
 

@@ -92,3 +92,48 @@ fn klee_programs_behave_as_under_klee() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `symex run` of `examples/klee/program_output.c` with `extra` flags: its standard output.
+fn run_printing(extra: &[&str]) -> String {
+    let out = tempfile::tempdir().expect("a scratch directory");
+    let o = common::symex()
+        .current_dir(common::examples("klee"))
+        .args(["run", "program_output.c", "--out"])
+        .arg(out.path().join("out"))
+        .args(extra)
+        .output()
+        .expect("symex runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The program's standard output is printed as the paths execute it, before the summary, as KLEE prints
+/// it: a line written before a fork once, a line after it once per path (`program_output.stdout`, the
+/// lines KLEE prints, sorted: the order between paths is the searcher's).
+#[test]
+fn program_output_is_printed_as_the_paths_run() {
+    let want = std::fs::read_to_string(common::examples("klee").join("program_output.stdout"))
+        .expect("program_output.stdout");
+    for search in ["dfs", "bfs", "random-path"] {
+        let out = run_printing(&["--search", search]);
+        let (program, summary) = out
+            .split_once("symex run program_output.c: ")
+            .unwrap_or_else(|| panic!("--search {search}: no summary in {out:?}"));
+        assert!(summary.contains("3 paths"), "{summary}");
+        assert!(
+            program.starts_with("before the branch\n"),
+            "--search {search}: the line before the fork comes first: {program:?}"
+        );
+        let mut lines: Vec<&str> = program.lines().collect();
+        lines.sort_unstable();
+        let got: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        assert_eq!(got, want, "--search {search}: {program:?}");
+    }
+    let quiet = run_printing(&["--no-program-output"]);
+    assert!(
+        quiet.starts_with("symex run program_output.c: "),
+        "{quiet:?}"
+    );
+    let json = run_printing(&["--json"]);
+    let report: Value = serde_json::from_str(&json).expect("--json prints the report alone");
+    assert_eq!(report["tests"].as_array().map(Vec::len), Some(3));
+}

@@ -80,6 +80,119 @@ fn witnesses_whose_values_miss_the_violation_are_rejected() {
     assert_eq!((status, v["result"].as_str()), (0, Some("rejected")), "{v}");
 }
 
+/// The two nondet inputs (x, n) of a confirming test of `branches.c`, as C ints.
+fn branches_inputs(v: &Value) -> (i32, i32) {
+    let test: Value =
+        serde_json::from_str(&std::fs::read_to_string(v["test"].as_str().unwrap()).unwrap())
+            .unwrap();
+    let int = |i: usize| {
+        let b: Vec<u8> = test["inputs"][i]["bytes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_u64().unwrap() as u8)
+            .collect();
+        i32::from_le_bytes(b[..4].try_into().unwrap())
+    };
+    (int(0), int(1))
+}
+
+/// Witnesses that fix no value and name only branch directions (`examples/validate/branches.c`: the
+/// violation needs n == 7, with x > 10 after two laps or x <= 10 after seven). The directions alone
+/// decide which run is meant: each confirmed run lies on the side the witness names, and witnesses
+/// whose directions no run can take, or that send the last condition away from the violation, are
+/// rejected (the program itself is FALSE, so reading directions past would confirm them).
+#[test]
+fn witnesses_that_name_only_branch_directions_are_followed() {
+    let ex = |n: &str| common::example("validate", n);
+    let dir = tempfile::tempdir().unwrap();
+    let (status, v) = validate(&ex("branches.graphml"), &ex("branches.c"), &[], dir.path());
+    assert_eq!(
+        (status, v["result"].as_str()),
+        (1, Some("confirmed")),
+        "{v}"
+    );
+    assert_eq!(
+        (
+            v["values_followed"].as_u64(),
+            v["branches_followed"].as_u64()
+        ),
+        (Some(0), Some(5)),
+        "{v}"
+    );
+    let (x, n) = branches_inputs(&v);
+    assert!(x > 10 && n == 7, "x = {x}, n = {n}");
+    assert_native_agrees(&v);
+    let (status, v) = validate(
+        &ex("branches.yml"),
+        &ex("branches.c"),
+        &[],
+        &dir.path().join("y"),
+    );
+    assert_eq!(
+        (status, v["result"].as_str()),
+        (1, Some("confirmed")),
+        "{v}"
+    );
+    assert_eq!(v["branches_followed"], 2, "{v}");
+    let (x, n) = branches_inputs(&v);
+    assert!(x <= 10 && n == 7, "x = {x}, n = {n}");
+    assert_native_agrees(&v);
+    for (i, w) in ["branches_wrong.graphml", "branches_else.graphml"]
+        .iter()
+        .enumerate()
+    {
+        let (status, v) = validate(
+            &ex(w),
+            &ex("branches.c"),
+            &[],
+            &dir.path().join(format!("r{i}")),
+        );
+        assert_eq!(
+            (status, v["result"].as_str()),
+            (0, Some("rejected")),
+            "{w}: {v}"
+        );
+    }
+}
+
+/// symex's own GraphML witness of `examples/witness/branch_directions.c` carries the directions of its
+/// run; `validate` follows them (and the value) to the violation, and rejects the witness with its first
+/// `condition-false` turned (the `for` loop's exit at i == 3 made a fourth lap, which no run takes).
+#[test]
+fn a_witness_with_a_turned_direction_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = common::example("witness", "branch_directions.c");
+    let w = dir.path().join("w.graphml");
+    let o = common::symex()
+        .args(["check", "--json", "--property", "unreach-call", "--witness"])
+        .arg(&w)
+        .arg("--out")
+        .arg(dir.path().join("c"))
+        .arg(&program)
+        .output()
+        .unwrap();
+    let c: Value =
+        serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
+    assert_eq!(c["verdict"], "false", "{c}");
+    let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
+    assert_eq!(
+        (status, v["result"].as_str()),
+        (1, Some("confirmed")),
+        "{v}"
+    );
+    assert!(v["branches_followed"].as_u64().unwrap() >= 5, "{v}");
+    let text = std::fs::read_to_string(&w).unwrap();
+    let turned = dir.path().join("turned.graphml");
+    std::fs::write(
+        &turned,
+        text.replacen("condition-false", "condition-true", 1),
+    )
+    .unwrap();
+    let (status, v) = validate(&turned, &program, &[], &dir.path().join("v2"));
+    assert_eq!((status, v["result"].as_str()), (0, Some("rejected")), "{v}");
+}
+
 /// What `check --witness` writes, in either format, `validate` confirms with the same bug; with the one
 /// value changed, the same witness is rejected.
 #[test]

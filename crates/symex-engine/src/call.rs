@@ -4,7 +4,7 @@
 use crate::bug::{BugKind, End};
 use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
-use crate::memory::{Lookup, ObjKind};
+use crate::memory::ObjKind;
 use crate::program::Program;
 use crate::provenance::{scalar_leaves, Provenance};
 use crate::state::State;
@@ -31,6 +31,15 @@ impl<D: Domain> State<D> {
             args.push(self.val(a));
         }
         if let Some(model) = prog.models[target.0 as usize] {
+            // `exit` (not `_exit`) calls the functions registered with `atexit` first (`atexit.rs`).
+            if model == crate::hooks::Model::Exit
+                && self.exit_handlers.pending()
+                && prog.module.func(target).name == "exit"
+            {
+                let c = self.dom.choose(Decision::Output, &args[0], 32);
+                self.exit_through_handlers(prog, crate::concrete::sext(c, 32) as i64)?;
+                return Ok(Flow::Moved);
+            }
             let r = crate::hooks::call(self, prog, model, call, &args)?;
             if let (Some(d), Some(v)) = (call.dst, r) {
                 self.set(d, v);
@@ -124,21 +133,7 @@ impl<D: Domain> State<D> {
     /// The function a function pointer refers to.
     fn call_target(&mut self, prog: &Program, op: Operand) -> Result<FuncId, End> {
         let p = self.val(op);
-        let addr = self.dom.choose(Decision::CallTarget, &p, 64) as u64;
-        let (id, off) = prog.addr.split(addr);
-        match self.mem.lookup(id) {
-            Lookup::Function(f) if off == 0 => Ok(FuncId(f)),
-            Lookup::Nothing if id == 0 => Err(self.bug(
-                prog,
-                BugKind::NullDeref,
-                "call through a null function pointer",
-            )),
-            _ => Err(self.bug(
-                prog,
-                BugKind::OutOfBounds,
-                format!("call through {addr:#x}, which is not a function"),
-            )),
-        }
+        self.function_at(prog, &p)
     }
 
     /// Lays the variadic arguments out as the x86-64 overflow area (8-byte slots, 16-byte aligned for
@@ -258,6 +253,9 @@ impl<D: Domain> State<D> {
     /// `ret`: pops the activation and hands the value to the caller, or ends the program when the entry
     /// function returns (its value, as an `int`, is the exit code).
     pub(crate) fn ret(&mut self, prog: &Program, op: Option<Operand>) -> Result<(), End> {
+        if let Some(next) = self.return_from_exit_handler(prog) {
+            return next;
+        }
         let ret_ty = prog
             .module
             .func(self.frames.last().expect("a frame").func)
@@ -279,6 +277,9 @@ impl<D: Domain> State<D> {
             // The entry function's locals die with it: they are no roots for the leak check.
             let loc = self.location(prog);
             self.pop_frame();
+            if self.exit_handlers.pending() {
+                return self.exit_through_handlers(prog, code);
+            }
             return Err(match self.exit(prog, code) {
                 End::Bug(mut b) => {
                     b.loc = loc;

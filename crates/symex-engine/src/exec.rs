@@ -896,6 +896,9 @@ impl<D: Domain> State<D> {
                 if_false,
             } => {
                 let c = self.val(*cond);
+                if prog.guide.is_some() {
+                    crate::guide::follow_branch(self, prog, &c)?;
+                }
                 let edge = if self.dom.decide(Decision::Branch, &c) {
                     if_true
                 } else {

@@ -6,6 +6,7 @@
 //! them the symbolic executor.
 
 pub mod access;
+mod atexit;
 pub mod budget;
 pub mod bug;
 mod call;
@@ -23,6 +24,7 @@ pub mod printf;
 pub mod program;
 pub mod provenance;
 mod reclaim;
+pub mod regs;
 pub mod stack;
 pub mod state;
 pub mod stdin;

@@ -34,9 +34,9 @@ pub struct Program {
     /// What each slot of each function holds, by function and slot: the per-instruction question
     /// "scalar or aggregate?" answered by one index instead of a walk through the body and its types.
     slot_kinds: Vec<Box<[SlotKind]>>,
-    /// The nondet values a violation witness fixes, in path order (`guide.rs`); `None` outside
-    /// witness validation.
-    pub guide: Option<Rc<[crate::guide::GuidedValue]>>,
+    /// The steps of the path a violation witness describes (nondet values, branch directions), in order
+    /// (`guide.rs`); `None` outside witness validation.
+    pub guide: Option<Rc<[crate::guide::GuideStep]>>,
 }
 
 impl Program {

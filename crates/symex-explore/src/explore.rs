@@ -92,6 +92,8 @@ pub struct PathState {
     pub new_coverage: bool,
     /// Steps since the path last covered a new block (coverage-new searcher).
     pub since_new_coverage: u64,
+    /// How many bytes of the path's standard output were echoed (see [`Explorer::echo_output`]).
+    echoed: usize,
 }
 
 impl PathState {
@@ -117,6 +119,8 @@ impl PathState {
             // the path's own, or `--tests new-coverage` would keep every descendant of the first path.
             new_coverage: false,
             since_new_coverage: self.since_new_coverage,
+            // The snapshot's bytes were echoed before the step that forked (see `run_state`).
+            echoed: self.echoed,
         }
     }
 }
@@ -211,6 +215,9 @@ pub struct Progress {
 /// Steps a state runs before the searcher picks again (without a fork).
 const QUANTUM: u32 = 4096;
 
+/// Where the paths' standard output goes as they run (see [`Explorer::echo_output`]).
+pub type Echo<'p> = Box<dyn FnMut(&[u8]) + 'p>;
+
 /// The exploration of one program.
 pub struct Explorer<'p> {
     prog: &'p Program,
@@ -227,6 +234,8 @@ pub struct Explorer<'p> {
     forks: u64,
     /// The live states are being dumped after a halt.
     halting: bool,
+    /// Receives the program's standard output as the paths execute it.
+    echo: Option<Echo<'p>>,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -399,7 +408,25 @@ impl<'p> Explorer<'p> {
             halts_before: symex_solver::halt::requests(),
             forks: 0,
             halting: false,
+            echo: None,
         }
+    }
+
+    /// Hands the bytes each path writes to its standard output to `echo` as the path executes them, as
+    /// KLEE prints them: a path forked after some output starts from the bytes already echoed, so each
+    /// byte is echoed once per path that executes it.
+    pub fn echo_output(mut self, echo: Echo<'p>) -> Self {
+        self.echo = Some(echo);
+        self
+    }
+
+    /// Echoes the bytes `ps` wrote since its last echo.
+    fn echo(&mut self, ps: &mut PathState) {
+        let Some(echo) = &mut self.echo else { return };
+        if let Some(new) = ps.st.stdout.get(ps.echoed..).filter(|b| !b.is_empty()) {
+            echo(new);
+        }
+        ps.echoed = ps.st.stdout.len();
     }
 
     /// Explores the program, calling `on_path` for each finished path and `on_progress` now and then.
@@ -440,6 +467,7 @@ impl<'p> Explorer<'p> {
                     .map(|_| FxHashMap::default()),
                 new_coverage: true,
                 since_new_coverage: 0,
+                echoed: 0,
             });
         }
         let mut last_progress = Instant::now();
@@ -456,6 +484,7 @@ impl<'p> Explorer<'p> {
                 ));
             }
             let ran = self.run_state(&mut ps);
+            self.echo(&mut ps);
             let (end, siblings) = match ran {
                 Ran::Live(sib) => (None, sib),
                 Ran::Done(e, sib) => (Some(e), sib),
@@ -656,6 +685,8 @@ impl<'p> Explorer<'p> {
                         .into(),
                 );
             }
+            // A sibling starts from the snapshot with its bytes echoed.
+            self.echo(ps);
             let snapshot = may_fork(&ps.st, prog).then(|| ps.st.clone());
             let before = position(&ps.st, prog);
             let pre_trace = ps.trace;
@@ -778,6 +809,7 @@ impl<'p> Explorer<'p> {
         end: End,
         on_path: &mut dyn FnMut(&FinishedPath) -> Control,
     ) -> Control {
+        self.echo(&mut ps);
         for why in ps.st.dom.incomplete.drain(..) {
             self.incomplete.insert(why);
         }
@@ -821,6 +853,7 @@ impl<'p> Explorer<'p> {
             PathEnd::Error(_) | PathEnd::Halted(_) => ps.st.stack_trace(self.prog),
             _ => Vec::new(),
         };
+        let killed = ps.st.dom.killed.take();
         let mut path = FinishedPath {
             end,
             inputs,
@@ -831,11 +864,13 @@ impl<'p> Explorer<'p> {
             address_dependent: ps.st.dom.address_dependent,
             stack,
         };
-        if matches!(path.end, PathEnd::Halted(_)) && ps.st.dom.killed.is_some() {
-            path.end = PathEnd::Cut(ps.st.dom.killed.take().unwrap_or_default());
-        }
-        if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
-            if let Some(why) = ps.st.dom.killed.take() {
+        // The state is not needed any more: its memory is free before the replay and the caller's
+        // handling of the path (which may write the test).
+        drop(ps.st);
+        if matches!(path.end, PathEnd::Halted(_)) && killed.is_some() {
+            path.end = PathEnd::Cut(killed.unwrap_or_default());
+        } else if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
+            if let Some(why) = killed {
                 // No model: the path cannot be given a test.
                 path.end = PathEnd::Cut(why);
             } else if self.opts.validate {

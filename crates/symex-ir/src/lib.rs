@@ -16,6 +16,7 @@ pub mod locals;
 mod lower;
 mod print;
 pub mod runtime;
+pub mod source_branch;
 pub mod uses;
 mod verifier_decls;
 

@@ -52,6 +52,10 @@ pub enum Model {
     Labs,
     Atoi,
     Exit,
+    /// `atexit(f)`, `__cxa_atexit(f, arg, dso)`, `__cxa_thread_atexit_impl(f, arg, dso)` (`atexit.rs`).
+    Atexit,
+    CxaAtexit,
+    CxaThreadAtexit,
     Abort,
     AssertFail,
     ReachError,
@@ -183,6 +187,9 @@ impl Model {
             "labs" | "llabs" => Model::Labs,
             "atoi" => Model::Atoi,
             "exit" | "_exit" | "_Exit" => Model::Exit,
+            "atexit" => Model::Atexit,
+            "__cxa_atexit" => Model::CxaAtexit,
+            "__cxa_thread_atexit_impl" | "__cxa_thread_atexit" => Model::CxaThreadAtexit,
             "abort" => Model::Abort,
             "__assert_fail" | "__assert_rtn" | "__assert" => Model::AssertFail,
             "printf" => Model::Printf,
@@ -283,6 +290,7 @@ pub(crate) fn call<D: Domain>(
         | M::Labs
         | M::Atoi
         | M::Exit
+        | M::Atexit
         | M::Puts
         | M::Putchar
         | M::Assume
@@ -330,7 +338,9 @@ pub(crate) fn call<D: Domain>(
         | M::Fscanf
         | M::Fopen
         | M::Open
-        | M::Ungetc => 2,
+        | M::Ungetc
+        | M::CxaAtexit
+        | M::CxaThreadAtexit => 2,
         M::Memcpy
         | M::Memmove
         | M::Memset
@@ -394,9 +404,15 @@ pub(crate) fn call<D: Domain>(
         | M::Strstr
         | M::Memchr
         | M::Atoi => string::call(st, prog, model, call, args),
-        M::Abs | M::Labs | M::Exit | M::Abort | M::AssertFail | M::ReachError => {
-            process::call(st, prog, model, call, args)
-        }
+        M::Abs
+        | M::Labs
+        | M::Exit
+        | M::Atexit
+        | M::CxaAtexit
+        | M::CxaThreadAtexit
+        | M::Abort
+        | M::AssertFail
+        | M::ReachError => process::call(st, prog, model, call, args),
         M::UbsanReport => Err(ubsan::runtime_report(st, prog, call, args)),
         M::SignedOverflowReport(_) if st.checks.ubsan_runtime => {
             Err(ubsan::runtime_report(st, prog, call, args))

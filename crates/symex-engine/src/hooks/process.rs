@@ -1,4 +1,5 @@
-//! How a program ends (`exit`, `abort`, failed assertions, the SV-COMP error function) and `abs`/`labs`.
+//! How a program ends (`exit`, the functions it calls registered with `atexit`, `abort`, failed
+//! assertions, the SV-COMP error function) and `abs`/`labs`.
 
 use super::{ret_width, Model};
 use crate::bug::{BugKind, End};
@@ -18,6 +19,12 @@ pub(super) fn call<D: Domain>(
         Model::Exit => {
             let c = st.dom.choose(Decision::Output, &args[0], 32);
             Err(st.exit(prog, crate::concrete::sext(c, 32) as i64))
+        }
+        Model::Atexit | Model::CxaAtexit | Model::CxaThreadAtexit => {
+            let arg = (model != Model::Atexit).then(|| args[1].clone());
+            st.register_exit_handler(prog, &args[0], arg, model == Model::CxaThreadAtexit)?;
+            // 0: registered.
+            Ok(Some(st.dom.constant(ret_width(prog, call), 0)))
         }
         Model::Abort => Err(st.abnormal_end(prog, BugKind::Abort, "abort() called")),
         Model::ReachError => {
