@@ -94,11 +94,7 @@ fn syntax_error_names_line_and_column() {
 fn print_and_dot() {
     let dir = tempfile::tempdir().unwrap();
     let f = koat(&dir, "count.koat", COUNT);
-    let out = its()
-        .args(["--print-koat"])
-        .arg(&f)
-        .output()
-        .unwrap();
+    let out = its().args(["--print-koat"]).arg(&f).output().unwrap();
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         printed.contains("l1(X,N) -> l1(X + 1,N) :|: N >= X + 1"),
