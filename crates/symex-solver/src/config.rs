@@ -41,8 +41,9 @@ pub struct SolverConfig {
     pub validate: bool,
     /// Write the queries that reach Z3 to this file as SMT-LIB2.
     pub log: Option<PathBuf>,
-    /// Under a resource limit, put a nonlinear integer query the default solver left undecided
-    /// to Z3's nlsat procedure (`Z3Solver::set_nlsat_fallback`).
+    /// Under a resource limit, ask Z3's nlsat procedure about nonlinear integer queries as well:
+    /// its unsat first, its model where the default solver decides nothing
+    /// (`Z3Solver::set_nlsat_fallback`).
     pub nlsat_fallback: bool,
 }
 
@@ -132,8 +133,8 @@ impl SolverConfig {
         self
     }
 
-    /// Under a resource limit, puts the nonlinear integer queries Z3's default solver leaves
-    /// undecided to its nlsat procedure.
+    /// Under a resource limit, asks Z3's nlsat procedure about nonlinear integer queries as well
+    /// (its unsat first, its model where the default solver decides nothing).
     pub fn nlsat_fallback(mut self, on: bool) -> Self {
         self.nlsat_fallback = on;
         self
