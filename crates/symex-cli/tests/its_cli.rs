@@ -270,3 +270,85 @@ fn grammatical(line: &str) -> bool {
     let upper = matches!(u, "?" | "POLY" | "O(1)") || power(u, "O(n^");
     lower && upper
 }
+
+/// Recursion (`Com_k`, k ≥ 2): runs are trees, and the expected answers are counted by hand.
+/// `recursion_linear.koat` from `X = n ≥ 0` uses `start` once, `f` n times and `g` n + (n − 1) + … + 1
+/// times: `1 + n + n(n + 1)/2` uses. A bound that counted one branch (a path) would be linear.
+#[test]
+fn recursive_runs_are_trees() {
+    let linear = common::example("its", "recursion_linear.koat");
+    let out = symex()
+        .args(["its", "--json"])
+        .arg(&linear)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), O(n^2))");
+    assert_eq!(v["recursion"], "linear");
+    let bound = v["expression"].as_str().unwrap();
+    for n in 0..=30i128 {
+        let uses = 1 + n + n * (n + 1) / 2;
+        assert!(
+            eval_bound(bound, n) >= uses,
+            "{bound} at X = {n} is below {uses}"
+        );
+    }
+    let out = symex()
+        .args(["its", "--goal", "termination", "--quiet"])
+        .arg(&linear)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "YES");
+
+    // f(X) -> Com_2(f(X - 1), f(X - 1)): 2^n − 1 uses from X = n.
+    let twice = common::example("its", "recursion_twice.koat");
+    let out = symex()
+        .args(["its", "--json"])
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(NON_POLY, ?)");
+    assert_eq!(v["recursion"], "branching");
+    assert_eq!(v["tree_witness"]["twins"], serde_json::json!([0, 1]));
+    let out = symex()
+        .args(["its", "--goal", "termination", "--quiet"])
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "YES");
+
+    // One branch of the tree runs g(X) -> g(X + 1) from X = 5 forever.
+    let diverges = common::example("its", "recursion_diverges.koat");
+    let out = symex()
+        .args(["its", "--quiet"])
+        .arg(&diverges)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "NO");
+}
+
+/// The value of a printed bound in the one variable `X` (`|X| + |X|^2 + 1`), with `Y = 0`.
+fn eval_bound(bound: &str, x: i128) -> i128 {
+    bound
+        .split(" + ")
+        .map(|term| {
+            let (coeff, rest) = match term.split_once('*') {
+                Some((c, r)) if c.parse::<i128>().is_ok() => (c.parse().unwrap(), r),
+                _ => (1, term),
+            };
+            let power = match rest {
+                "|X|" => x.abs(),
+                "|X|^2" => x * x,
+                "|Y|" => 0,
+                c => c
+                    .parse::<i128>()
+                    .unwrap_or_else(|_| panic!("term {term} of {bound}")),
+            };
+            coeff * power
+        })
+        .sum()
+}
