@@ -350,6 +350,16 @@ impl<D: Domain> State<D> {
                 self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
             }
             Inst::Call(call) => return self.exec_call(prog, call),
+            // A block-scoped local's markers are as common as loads at -O0: kept out of `intrinsic`,
+            // whose many cases make every call to it expensive.
+            Inst::Intrinsic {
+                op: op @ (Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd),
+                args,
+                ..
+            } => {
+                let p = self.val(args[1]);
+                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
+            }
             Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
             _ => return self.exec_rare(prog, inst),
         }
@@ -812,7 +822,8 @@ impl<D: Domain> State<D> {
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
     /// local of the current frame have no effect (LLVM: they apply to allocas).
-    fn lifetime_marker(&mut self, _prog: &Program, ptr: &D::Val, start: bool) -> Result<(), End> {
+    #[inline(never)]
+    fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
         let idv = self.pointer_object(ptr);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
@@ -823,7 +834,7 @@ impl<D: Domain> State<D> {
             Some(at) => f.marker_at = at,
             None => match f.allocas.iter().position(|&a| a == id) {
                 Some(at) => f.marker_at = at,
-                None => return Ok(()),
+                None => return,
             },
         }
         if start {
@@ -832,7 +843,6 @@ impl<D: Domain> State<D> {
         } else {
             self.mem.end_lifetime(id);
         }
-        Ok(())
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
@@ -1011,7 +1021,7 @@ impl<D: Domain> State<D> {
             }
             Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => {
                 let p = arg(self, 1);
-                self.lifetime_marker(prog, &p, matches!(op, Intrinsic::LifetimeStart))?;
+                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
                 None
             }
             Intrinsic::StackSave => {
