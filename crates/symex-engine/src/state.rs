@@ -157,6 +157,8 @@ pub struct State<D: Domain> {
     pub(crate) guide_next: usize,
     /// The functions to call at exit (`atexit.rs`).
     pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
+    /// Objects at addresses the program chose (`klee_define_fixed_object`): address, size, object.
+    pub(crate) fixed_objects: Vec<(u64, u64, ObjId)>,
     /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
     pub(crate) guide_branches_off: bool,
 }
@@ -239,6 +241,7 @@ impl<D: Domain> State<D> {
             reg_pool: Vec::new(),
             guide_next: 0,
             exit_handlers: Default::default(),
+            fixed_objects: Vec::new(),
             guide_branches_off: false,
         }
     }

@@ -130,6 +130,7 @@ pub enum Model {
     /// `klee_get_value_i32` and its siblings of integer types.
     KleeGetValue,
     KleeGetObjSize,
+    KleeDefineFixedObject,
     KleeCheckMemoryAccess,
     KleeSetForking,
     KleeWarning,
@@ -247,6 +248,7 @@ impl Model {
             "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel"
             | "klee_get_valuell" => Model::KleeGetValue,
             "klee_get_obj_size" => Model::KleeGetObjSize,
+            "klee_define_fixed_object" => Model::KleeDefineFixedObject,
             "klee_check_memory_access" => Model::KleeCheckMemoryAccess,
             "klee_set_forking" => Model::KleeSetForking,
             "klee_warning" => Model::KleeWarning,
@@ -330,6 +332,7 @@ pub(crate) fn call<D: Domain>(
         | M::Strstr
         | M::KleeRange
         | M::KleeCheckMemoryAccess
+        | M::KleeDefineFixedObject
         | M::Fprintf
         | M::Fputs
         | M::Fputc
@@ -472,6 +475,7 @@ pub(crate) fn call<D: Domain>(
         | M::KleeGetValue
         | M::KleeGetObjSize
         | M::KleeCheckMemoryAccess
+        | M::KleeDefineFixedObject
         | M::KleeSetForking
         | M::KleeWarning
         | M::KleeWarningOnce
