@@ -8,7 +8,9 @@ This script shares nothing with symex but the file and the printed bound: it par
 itself, runs the ITS from random small start values (temporaries chosen by Z3 inside a random box,
 else by any model; among enabled transitions one at random), counts one unit of cost per step and
 asserts that no run's cost exceeds the bound `symex its --json` printed, evaluated at those start
-values.
+values. Lower bounds are re-checked by bounded model checking on the file: an unbounded runtime
+(`NON_POLY`) by runs of 10 and 100 steps from the witness's start state, a linear one
+(`Omega(n^1)`) by runs of L steps from the witness's start states of size linear in L, L = 5, 10, 20.
 
     bench/its_check.py [--runs N] [--range K] [--limit S] FILE.koat ...
     SYMEX=path/to/symex bench/its_check.py ...        (default target/release/symex)
@@ -189,11 +191,18 @@ def check_file(path, symex, runs, krange, limit, rng):
     if first is not None and not GRAMMAR.match(first):
         return "VIOLATED", f"first line `{first}` is outside the competition's grammar"
     if answer.get("lower_bound") == "INF":
-        return check_unbounded(path, answer)
+        return check_unbounded(parse(open(path).read()), answer)
     expr = answer.get("expression")
     if not expr:
         return "no bound", ""
-    start, rules = parse(open(path).read())
+    its = parse(open(path).read())
+    lower = ""
+    if answer.get("lower_bound") == "n^1":
+        verdict, detail = check_linear_lower(its, answer)
+        if verdict != "ok":
+            return verdict, detail
+        lower = "; Omega(n^1) re-checked"
+    start, rules = its
     rules_at = {}
     for r in rules:
         rules_at.setdefault(r.src, []).append(r)
@@ -216,14 +225,14 @@ def check_file(path, symex, runs, krange, limit, rng):
             return "VIOLATED", f"{expr} = {bound} at {dict(zip(names, vals))}, a run cost {cost}"
         if bound > 0 and cost * worst[1] >= worst[0] * bound:
             worst = (cost, bound)
-    return "ok", f"{expr}; the costliest run used {worst[0]} of {worst[1]}"
+    return "ok", f"{expr}; the costliest run used {worst[0]} of {worst[1]}{lower}"
 
 
 # The run lengths at which an unbounded-runtime claim is re-checked.
 UNBOUNDED_LENGTHS = (10, 100)
 
 
-def check_unbounded(path, answer):
+def check_unbounded(its, answer):
     """Re-checks `WORST_CASE(NON_POLY, ?)` on the original file by bounded model checking.
 
     symex's witness refers to its preprocessed ITS (chained, sliced, with invariants); this
@@ -233,15 +242,54 @@ def check_unbounded(path, answer):
     wrong claim — a preprocessing step or a witness that invents a cycle — leaves runs that
     stop early. It samples two lengths, so it can refute a claim but not prove one.
     """
-    start, rules = parse(open(path).read())
+    given = answer.get("witness", {}).get("start", {})
+    verdict, reached = runs_of(its, given, UNBOUNDED_LENGTHS, unnamed_free=True)
+    if verdict != "ok":
+        return verdict, f"unbounded claimed ({answer.get('unbounded_by')}): {reached}"
+    return "ok", f"unbounded ({answer.get('unbounded_by')}): runs of {reached} steps from {given}"
+
+
+# The numbers of laps at which a linear lower bound's family is re-checked.
+LINEAR_LAPS = (5, 10, 20)
+
+
+def check_linear_lower(its, answer):
+    """Re-checks the `Omega(n^1)` side of a first line on the original file.
+
+    The witness names start values and one variable whose start value is `scale*(L + shift)`;
+    for each L of LINEAR_LAPS, Z3 decides whether the original ITS has a run of L steps (cost L)
+    from that start state, every variable the witness does not name set to 0, so that the start
+    states' size grows linearly in L while the runs reach length L. Like check_unbounded, it can
+    refute a claim but not prove one.
+    """
+    w = answer.get("lower_witness", {})
+    par = w.get("parameter", {})
+    try:
+        scale, shift, var = int(par["scale"]), int(par["shift"]), par["variable"]
+    except (KeyError, ValueError):
+        return "VIOLATED", f"a lower bound without a readable family: {w}"
+    for laps in LINEAR_LAPS:
+        given = dict(w.get("start", {}))
+        given[var] = str(scale * (laps + shift))
+        verdict, reached = runs_of(its, given, (laps,), unnamed_free=False)
+        if verdict != "ok":
+            return verdict, f"Omega(n^1) claimed, but from {given}: {reached}"
+    return "ok", f"Omega(n^1): runs of {list(LINEAR_LAPS)} steps from starts of linear size ({var} = {scale}*(L + {shift}))"
+
+
+def runs_of(its, given, lengths, unnamed_free):
+    """Whether the parsed ITS `its` (start, rules) has runs of each length of `lengths` from the
+    start state whose variables `given` names (the others free, or 0 when not `unnamed_free`):
+    ("ok", lengths reached), ("VIOLATED", why) on a length no run reaches, ("unconfirmed", why)
+    when Z3 does not decide."""
+    start, rules = its
     locs = sorted({r.src for r in rules} | {r.dst for r in rules})
     index = {l: i for i, l in enumerate(locs)}
     width = max(max(len(r.src_args), len(r.dst_args)) for r in rules)
     starts = [r for r in rules if r.src == start]
     if not starts:
-        return "VIOLATED", "unbounded claimed, but no rule leaves the start location"
+        return "VIOLATED", "no rule leaves the start location"
     names = starts[0].src_args
-    given = answer.get("witness", {}).get("start", {})
     solver = z3.Solver()
     solver.set("timeout", 30000)
     loc = z3.Int("loc_0")
@@ -250,10 +298,12 @@ def check_unbounded(path, answer):
     for j, n in enumerate(names):
         if n in given:
             solver.add(xs[j] == int(given[n]))
+        elif not unnamed_free:
+            solver.add(xs[j] == 0)
     # Locations a run can be at after i steps (the graph's layers): only their rules count.
     layer = {start}
     reached = []
-    for i in range(max(UNBOUNDED_LENGTHS)):
+    for i in range(max(lengths)):
         nloc = z3.Int(f"loc_{i + 1}")
         nxs = [z3.Int(f"x_{i + 1}_{j}") for j in range(width)]
         choices = []
@@ -271,15 +321,14 @@ def check_unbounded(path, answer):
         solver.add(z3.Or(choices))
         layer = {r.dst for r in rules if r.src in layer}
         loc, xs = nloc, nxs
-        if i + 1 in UNBOUNDED_LENGTHS:
+        if i + 1 in lengths:
             r = solver.check()
             if r == z3.unsat:
-                return "VIOLATED", (f"unbounded claimed ({answer.get('unbounded_by')}), but no run "
-                                    f"from {given} takes {i + 1} steps")
+                return "VIOLATED", f"no run takes {i + 1} steps (runs of {reached} steps found)"
             if r != z3.sat:
-                return "unconfirmed", f"unbounded: runs of {reached} steps, then Z3: {r}"
+                return "unconfirmed", f"runs of {reached} steps, then Z3: {r}"
             reached.append(i + 1)
-    return "ok", f"unbounded ({answer.get('unbounded_by')}): runs of {reached} steps from {given}"
+    return "ok", reached
 
 
 def main():

@@ -278,6 +278,7 @@ impl Guarded {
 impl Domain for Guarded {
     type Val = SymVal;
     type Byte = SymByte;
+    type Regs = symex_engine::regs::SharedRegs<SymVal>;
 
     #[inline]
     fn constant(&mut self, w: Width, bits: u128) -> SymVal {

@@ -10,6 +10,7 @@ use crate::guarded::Guarded;
 use std::rc::Rc;
 use symex_engine::memory::Lookup;
 use symex_engine::provenance::ProvenanceMap;
+use symex_engine::regs::RegisterFile;
 use symex_engine::state::Frame;
 use symex_engine::{Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};
@@ -70,14 +71,18 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
     let g = a.dom.guard.clone();
     for (fa, fb) in a.frames.iter_mut().zip(&b.frames) {
         let body = prog.module.func(fa.func).body.as_ref().expect("a body");
-        for (i, (ra, rb)) in fa.regs.iter_mut().zip(&fb.regs).enumerate() {
+        // By index: a register both sides hold equal stays in its chunk, shared with `a`'s siblings.
+        let n = fa.regs.len().min(fb.regs.len());
+        for (i, &ty) in body.slot_types.iter().enumerate().take(n) {
+            let (ra, rb) = (&fa.regs[i], &fb.regs[i]);
             if ra == rb {
                 continue;
             }
-            let Some(w) = prog.width(body.slot_types[i]) else {
+            let Some(w) = prog.width(ty) else {
                 continue;
             };
-            *ra = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
+            let joined = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
+            fa.regs[i] = joined;
         }
         for (s, va) in fa.aggs.iter_mut() {
             let vb = fb.agg(*s).expect("same shape");

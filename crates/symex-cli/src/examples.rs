@@ -59,7 +59,7 @@ Manual: docs/src/fuzz.md";
 
 pub const ITS: &str = "\
 Examples:
-  symex its examples/its/count_down.koat                    # WORST_CASE(?, O(n)) with the bound
+  symex its examples/its/count_down.koat                    # WORST_CASE(Omega(n^1), O(n^1)) with the bound
   symex its --goal termination examples/its/count_down.koat # YES
   symex its --print-koat --json FILE.koat
 

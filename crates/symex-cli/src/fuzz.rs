@@ -313,6 +313,10 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             "concretised": s.concretised,
             "cut": s.cut,
             "work_list": fuzzer.work_list_len(),
+            "mutants": s.mutants,
+            "mutant_finds": s.mutant_finds,
+            "skipped_hard": s.skipped_hard,
+            "imports_dropped": s.imports_dropped,
         },
         "solver": {"queries": s.solver_queries, "time_s": s.solver_time.as_secs_f64()},
     });
@@ -348,6 +352,12 @@ fn print_summary(r: &Value, dir: &Path) {
         "children solved {}, unsatisfiable {}, unknown {}, duplicates {}, divergences {}, concretised {}",
         s["children"], s["unsat"], s["unknown"], s["duplicates"], s["divergences"], s["concretised"]
     );
+    if s["mutants"].as_u64().unwrap_or(0) > 0 {
+        println!(
+            "solver stalled: {} mutants run, {} covered new blocks",
+            s["mutants"], s["mutant_finds"]
+        );
+    }
     if let Some(why) = r["stopped"].as_str() {
         println!("stopped: {why}");
     }

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
+use symex_its::linear_lower_bound::{self, LinearFamily};
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
-use symex_its::termcomp::WorstCase;
+use symex_its::termcomp::{Lower, Upper, WorstCase};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
@@ -389,6 +390,15 @@ fn complexity_answer(
         print_unbounded(args, name, its, u, time);
         return 1;
     }
+    // A linear lower bound is looked for only where the upper bound is at least linear: a family
+    // of growing runs beside an `O(1)` bound would contradict it, and is not claimed.
+    let lower = match &finite {
+        Some((c, _)) if matches!(Upper::of(&c.bound), Upper::Poly(_)) => {
+            linear_lower_bound::prove(its, limits.deadline)
+        }
+        _ => None,
+    };
+    let family_its = its;
     let its = &refined;
     let time = started.elapsed().as_secs_f64();
     wait_for_watchdog_unless_first();
@@ -405,7 +415,11 @@ fn complexity_answer(
         match &finite {
             Some((c, a)) => {
                 out["bound"] = json!(a);
-                out["answer"] = json!(WorstCase::upper_bound(&c.bound).to_string());
+                out["answer"] = json!(worst_case(&c.bound, &lower).to_string());
+                if let Some(f) = &lower {
+                    out["lower_bound"] = json!("n^1");
+                    out["lower_witness"] = linear_family_json(family_its, f);
+                }
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -422,10 +436,13 @@ fn complexity_answer(
     } else {
         match &finite {
             Some((c, a)) => {
-                println!("{}", WorstCase::upper_bound(&c.bound));
+                println!("{}", worst_case(&c.bound, &lower));
                 if !args.quiet {
                     println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
+                    if let Some(f) = &lower {
+                        print_linear_family(family_its, f);
+                    }
                     print_proof(its, &c.proof);
                     for l in &c.twn {
                         println!("{}", twn_line(its, l));
@@ -450,6 +467,77 @@ fn complexity_answer(
     } else {
         3
     }
+}
+
+/// The first line for the upper bound `bound` and, when a linear family was found, `Omega(n^1)`.
+fn worst_case(bound: &symex_its::bound::Bound, lower: &Option<LinearFamily>) -> WorstCase {
+    WorstCase {
+        lower: match lower {
+            Some(_) => Lower::Poly(1),
+            None => Lower::Unknown,
+        },
+        ..WorstCase::upper_bound(bound)
+    }
+}
+
+/// The witness of a linear lower bound: the start values with the parameter, the path and the cycle
+/// as rules (of the ITS after preprocessing, before any refinement of the upper-bound search), and
+/// the per-lap changes.
+fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&f.start)
+        .enumerate()
+        .filter(|(v, _)| *v != f.var)
+        .map(|(_, (n, v))| (n.clone(), json!(v.to_string())))
+        .collect();
+    let rules = |ts: &[usize]| -> Vec<String> {
+        ts.iter()
+            .map(|&i| print::rule(its, &its.transitions[i]))
+            .collect()
+    };
+    json!({"start": start,
+           "parameter": {"variable": its.vars[f.var], "scale": f.scale.to_string(), "shift": f.shift.to_string()},
+           "path": rules(&f.path),
+           "cycle": rules(&f.cycle),
+           "per_lap": lap_steps(its, &f.steps)})
+}
+
+fn print_linear_family(its: &Its, f: &LinearFamily) {
+    let start: Vec<String> = its
+        .vars
+        .iter()
+        .zip(&f.start)
+        .enumerate()
+        .map(|(v, (n, c))| {
+            if v == f.var {
+                format!("{n} = {}*(laps + {})", f.scale, f.shift)
+            } else {
+                format!("{n} = {c}")
+            }
+        })
+        .collect();
+    println!(
+        "lower bound: Omega(n^1), from {} with {}:",
+        its.locations[its.start],
+        start.join(", ")
+    );
+    for &i in &f.path {
+        println!("  path: {}", print::rule(its, &its.transitions[i]));
+    }
+    for &i in &f.cycle {
+        println!("  `laps` times: {}", print::rule(its, &its.transitions[i]));
+    }
+    let lengths: Vec<String> = lower_bound::REPLAY_LENGTHS
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    println!(
+        "  per lap: {}, cost >= 1, for every laps >= 1 (Z3); replayed for laps = {}",
+        lap_steps(its, &f.steps),
+        lengths.join(", ")
+    );
 }
 
 /// When the check for inescapable SCCs before the provers gives up: it is meant to be
@@ -585,8 +673,12 @@ fn family_param(its: &Its, f: &Family) -> String {
 
 /// The per-lap changes of the counted variables: `A' = A + 11, B' = B + 1`.
 fn family_steps(its: &Its, f: &Family) -> String {
-    let steps: Vec<String> = f
-        .steps
+    lap_steps(its, &f.steps)
+}
+
+/// [`family_steps`] of any family's per-lap changes.
+fn lap_steps(its: &Its, steps: &[(usize, Option<i128>)]) -> String {
+    let steps: Vec<String> = steps
         .iter()
         .filter(|(_, d)| *d != Some(0))
         .map(|(v, d)| {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use symex_engine::concrete::Concrete;
 use symex_engine::{Checks, End, Program, State, TestFile};
-use symex_ir::{BlockId, Callee, Inst, Terminator};
+use symex_ir::{BlockId, Callee, Inst};
 
 /// One `__VERIFIER_nondet_*` call of the replayed run.
 pub(crate) struct NondetCall {
@@ -143,17 +143,11 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
         return None;
     }
     let c = symex_ir::source_branch::source_condition(&body.blocks, b)?;
-    let Terminator::CondBr {
-        if_true, if_false, ..
-    } = &b.term
-    else {
-        return None;
-    };
     c.labelled.then_some(PendingCondition {
         depth: st.frames.len(),
         line: c.line,
-        if_true: if_true.to,
-        if_false: if_false.to,
+        if_true: c.if_true,
+        if_false: c.if_false,
     })
 }
 

@@ -28,28 +28,7 @@ fn fuzz(file: &Path, args: &[&str], out: &Path) -> (Option<i32>, Value) {
 fn replay_crashes(file: &Path, r: &Value) -> Vec<PathBuf> {
     let mut bins = Vec::new();
     for c in r["crashes"].as_array().unwrap() {
-        let test = c["test"].as_str().unwrap();
-        let o = symex()
-            .arg("replay")
-            .arg(file)
-            .arg(test)
-            .arg("--json")
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(1));
-        let rep: Value = serde_json::from_slice(&o.stdout).unwrap();
-        assert_eq!(rep["outcome"]["kind"], c["kind"]);
-        assert_eq!(rep["outcome"]["line"], c["line"]);
-        let o = symex()
-            .args(["replay", "--native"])
-            .arg(file)
-            .arg(test)
-            .arg("--json")
-            .output()
-            .unwrap();
-        let nat: Value = serde_json::from_slice(&o.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-        assert_eq!(nat["agrees"], true, "{nat}");
+        common::crash_replays(file, c);
         bins.push(PathBuf::from(c["input"].as_str().unwrap()));
     }
     bins
@@ -273,4 +252,32 @@ fn fuzz_with_two_workers_writes_each_distinct_crash_once_and_it_replays() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"));
+}
+
+/// Hybrid mode scores a partner's queue entry by a concrete run before spending solver time on it: an
+/// entry that covers no new block (`gooX` takes `good`'s branches in `top()`) is run and dropped, and
+/// the search goes on with its own work list (16 runs as alone, plus the import).
+#[test]
+fn fuzz_drops_a_partner_input_that_covers_nothing_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let sync = dir.path().join("sync");
+    let afl_queue = sync.join("main").join("queue");
+    std::fs::create_dir_all(&afl_queue).unwrap();
+    std::fs::write(afl_queue.join("id:000000,time:0,execs:0,orig:x"), b"gooX").unwrap();
+    let seed = example("fuzz", "top.seed");
+    let (code, r) = fuzz(
+        &example("run", "top.c"),
+        &[
+            "--max-runs",
+            "100",
+            "--seed",
+            seed.to_str().unwrap(),
+            "--sync-dir",
+            sync.to_str().unwrap(),
+        ],
+        &dir.path().join("out"),
+    );
+    assert_eq!(code, Some(1), "{r}");
+    assert_eq!(r["search"]["imports_dropped"], 1, "{r}");
+    assert_eq!(r["runs"], 17, "{r}");
 }

@@ -246,16 +246,7 @@ fn fuzz_args_option_parser_crash_replays_and_aborts_the_native_program() {
     assert_eq!(crashes.len(), 1, "{r}");
     let test = crashes[0]["test"].as_str().unwrap();
     let t: Value = serde_json::from_str(&std::fs::read_to_string(test).unwrap()).unwrap();
-    let o = symex()
-        .args(["replay", "--native"])
-        .arg(&source)
-        .arg(test)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let nat: Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-    assert_eq!(nat["agrees"], true, "{nat}");
+    let nat = common::native_replay_agrees(&source, test);
     assert_eq!(nat["outcome"]["kind"], "abort", "{nat}");
     let Some(exe) = native_build(&source, dir.path()) else {
         return;

@@ -23,7 +23,7 @@ fn bound_termination_and_json() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "WORST_CASE(?, O(n^1))"
+        "WORST_CASE(Omega(n^1), O(n^1))"
     );
 
     let out = symex()
@@ -40,6 +40,35 @@ fn bound_termination_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["bound"], "O(n)");
     assert!(v["expression"].as_str().unwrap().contains("|N|"));
+    // The linear lower bound's family, checked by hand: from X = x and N = n the loop
+    // `X < N: X + 1` runs max(n - x, 0) times after the first rule, one unit each; with the
+    // parameter's variable at scale*(L + shift) the cost must reach L while the start state's size
+    // |x| + |n| grows linearly in L.
+    assert_eq!(v["lower_bound"], "n^1", "{v}");
+    let w = &v["lower_witness"];
+    let int = |x: &serde_json::Value| x.as_str().unwrap().parse::<i128>().unwrap();
+    let (scale, shift) = (int(&w["parameter"]["scale"]), int(&w["parameter"]["shift"]));
+    let var = w["parameter"]["variable"].as_str().unwrap();
+    for laps in [1, 2, 10, 1000] {
+        let value = |name: &str| {
+            if name == var {
+                scale * (laps + shift)
+            } else {
+                int(&w["start"][name])
+            }
+        };
+        let (x, n) = (value("X"), value("N"));
+        assert!(1 + (n - x).max(0) >= laps, "{v}");
+        let fixed = if var == "X" {
+            int(&w["start"]["N"])
+        } else {
+            int(&w["start"]["X"])
+        };
+        assert!(
+            x.abs() + n.abs() <= scale.abs() * (laps + shift.abs()) + fixed.abs(),
+            "{v}"
+        );
+    }
 }
 
 #[test]
@@ -99,7 +128,7 @@ fn out_of_time_is_maybe_with_reason_timeout() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        "WORST_CASE(?, O(n^1))"
+        "WORST_CASE(Omega(n^1), O(n^1))"
     );
 }
 

@@ -203,6 +203,8 @@ impl Concrete {
 impl Domain for Concrete {
     type Val = u128;
     type Byte = u8;
+    /// A concrete run never forks.
+    type Regs = crate::regs::OwnedRegs<u128>;
 
     #[inline(always)]
     fn constant(&mut self, w: Width, bits: u128) -> u128 {

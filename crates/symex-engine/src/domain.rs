@@ -144,6 +144,9 @@ pub trait Domain: Clone {
     /// One byte of memory. Equal bytes hold the same value on every path (a constant, or the very same
     /// term): what lets a run of them be decided once (see `hooks/string.rs`).
     type Byte: Clone + Debug + PartialEq;
+    /// A frame's register file: shared copy-on-write in chunks where states fork, one plain vector
+    /// where they never do (see `regs.rs`).
+    type Regs: crate::regs::RegisterFile<Self::Val>;
 
     /// The integer `bits` (already masked to `w` bits).
     fn constant(&mut self, w: Width, bits: u128) -> Self::Val;

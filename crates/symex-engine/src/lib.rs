@@ -24,6 +24,7 @@ pub mod printf;
 pub mod program;
 pub mod provenance;
 mod reclaim;
+pub mod regs;
 pub mod stack;
 pub mod state;
 pub mod stdin;

@@ -14,6 +14,7 @@
 
 use crate::domain::Domain;
 use crate::memory::{ObjId, ObjKind};
+use crate::regs::RegisterFile;
 use crate::state::State;
 use std::rc::Rc;
 
@@ -63,7 +64,7 @@ impl<D: Domain> State<D> {
             }
         };
         for f in &self.frames {
-            for r in &f.regs {
+            for r in f.regs.iter() {
                 mark(self.dom.as_const(r)? as u64);
             }
         }

@@ -3,6 +3,7 @@
 
 use crate::domain::Domain;
 use crate::program::Program;
+use crate::regs::RegisterFile;
 use crate::state::State;
 
 /// One activation of a stack trace.

@@ -6,6 +6,7 @@ use crate::domain::{CastOp, Domain};
 use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
 use crate::provenance::{Provenance, ProvenanceMap};
+use crate::regs::RegPool;
 use crate::stdin::Stdin;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -61,8 +62,8 @@ pub struct Frame<D: Domain> {
     pub block: BlockId,
     /// Index of the next instruction of `block`; `insts.len()` means the terminator.
     pub inst: u32,
-    /// The scalar value of each slot.
-    pub regs: Vec<D::Val>,
+    /// The scalar value of each slot (shared copy-on-write in chunks with the states forked from this one).
+    pub regs: D::Regs,
     /// The value of each slot that holds an aggregate (struct, array or vector) as its memory image.
     pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
     /// The provenance of the bytes of those aggregates that carry some (loaded from memory where a pointer
@@ -152,7 +153,7 @@ pub struct State<D: Domain> {
     pub checks: Checks,
     pub(crate) consts: Rc<Consts<D>>,
     /// Register files of returned frames, reused to avoid an allocation per call.
-    pub(crate) reg_pool: Vec<Vec<D::Val>>,
+    pub(crate) reg_pool: RegPool<D::Regs>,
     /// The next of the program's guided nondet values (`guide.rs`) this path has not used yet.
     pub(crate) guide_next: usize,
     /// The functions to call at exit (`atexit.rs`).
@@ -238,7 +239,7 @@ impl<D: Domain> State<D> {
             steps: 0,
             checks,
             consts,
-            reg_pool: Vec::new(),
+            reg_pool: RegPool::default(),
             guide_next: 0,
             exit_handlers: Default::default(),
             fixed_objects: Vec::new(),
@@ -270,11 +271,9 @@ impl<D: Domain> State<D> {
             .expect("push_frame on a declaration");
         let n = body.num_slots as usize;
         let zero = self.dom.constant(1, 0);
-        let mut regs = self.reg_pool.pop().unwrap_or_default();
-        regs.clear();
-        regs.resize(n, zero);
-        for (r, a) in regs.iter_mut().zip(args) {
-            *r = a.clone();
+        let mut regs = self.reg_pool.take(n, &zero);
+        for (i, a) in args.iter().enumerate().take(n) {
+            regs[i] = a.clone();
         }
         self.frames.push(Frame {
             func,
@@ -303,7 +302,7 @@ impl<D: Domain> State<D> {
         if let Some(id) = f.varargs {
             self.mem.kill(id);
         }
-        self.reg_pool.push(std::mem::take(&mut f.regs));
+        self.reg_pool.give(std::mem::take(&mut f.regs));
         Some(f)
     }
 

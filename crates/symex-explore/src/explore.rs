@@ -853,6 +853,7 @@ impl<'p> Explorer<'p> {
             PathEnd::Error(_) | PathEnd::Halted(_) => ps.st.stack_trace(self.prog),
             _ => Vec::new(),
         };
+        let killed = ps.st.dom.killed.take();
         let mut path = FinishedPath {
             end,
             inputs,
@@ -863,11 +864,13 @@ impl<'p> Explorer<'p> {
             address_dependent: ps.st.dom.address_dependent,
             stack,
         };
-        if matches!(path.end, PathEnd::Halted(_)) && ps.st.dom.killed.is_some() {
-            path.end = PathEnd::Cut(ps.st.dom.killed.take().unwrap_or_default());
-        }
-        if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
-            if let Some(why) = ps.st.dom.killed.take() {
+        // The state is not needed any more: its memory is free before the replay and the caller's
+        // handling of the path (which may write the test).
+        drop(ps.st);
+        if matches!(path.end, PathEnd::Halted(_)) && killed.is_some() {
+            path.end = PathEnd::Cut(killed.unwrap_or_default());
+        } else if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
+            if let Some(why) = killed {
                 // No model: the path cannot be given a test.
                 path.end = PathEnd::Cut(why);
             } else if self.opts.validate {

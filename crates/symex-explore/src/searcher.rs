@@ -63,7 +63,9 @@ impl Rng {
 /// The live states and the rule that picks the next.
 pub struct Searcher {
     kind: SearcherKind,
-    states: std::collections::VecDeque<PathState>,
+    /// Boxed: a queue of many states grows by doubling, and a slot of the queue is then a pointer, not a
+    /// whole state.
+    states: std::collections::VecDeque<Box<PathState>>,
     rng: Rng,
     turn: u64,
 }
@@ -90,12 +92,12 @@ impl Searcher {
     }
 
     pub fn push(&mut self, s: PathState) {
-        self.states.push_back(s);
+        self.states.push_back(Box::new(s));
     }
 
     /// All live states (to cut them when a limit ends the exploration).
     pub fn drain(&mut self) -> Vec<PathState> {
-        self.states.drain(..).collect()
+        self.states.drain(..).map(|s| *s).collect()
     }
 
     pub fn pop(&mut self) -> Option<PathState> {
@@ -103,7 +105,7 @@ impl Searcher {
             return None;
         }
         self.turn += 1;
-        match self.kind {
+        let s = match self.kind {
             SearcherKind::Dfs => self.states.pop_back(),
             SearcherKind::Bfs => self.states.pop_front(),
             SearcherKind::RandomPath => self.weighted(random_path_weight),
@@ -112,10 +114,11 @@ impl Searcher {
                 self.weighted(random_path_weight)
             }
             SearcherKind::Default => self.weighted(coverage_weight),
-        }
+        };
+        s.map(|s| *s)
     }
 
-    fn weighted(&mut self, weight: fn(&PathState) -> f64) -> Option<PathState> {
+    fn weighted(&mut self, weight: fn(&PathState) -> f64) -> Option<Box<PathState>> {
         let n = self.states.len();
         let candidates: Vec<usize> = if n <= SAMPLE {
             (0..n).collect()

@@ -41,7 +41,9 @@ pub enum ConjunctKind {
     Branch(Decision),
     /// A value fixed to the run's (`v == c`): kept in every prefix, never negated.
     Concretisation(Decision),
-    /// `__VERIFIER_assume` / `klee_assume`: kept, never negated.
+    /// `__VERIFIER_assume` / `klee_assume` (and the engine's own assumptions on inputs): kept when the run
+    /// satisfied it; negated when the run failed it, since the run ends there and its other side — an
+    /// input that satisfies the assumption — is the only way on.
     Assumption,
 }
 
@@ -74,9 +76,13 @@ impl Conjunct {
         }
     }
 
-    /// Whether the search may negate it.
+    /// Whether the search may negate it: a branch, or an assumption the run failed.
     pub fn is_branch(&self) -> bool {
-        matches!(self.kind, ConjunctKind::Branch(_))
+        match self.kind {
+            ConjunctKind::Branch(_) => true,
+            ConjunctKind::Assumption => !self.taken,
+            ConjunctKind::Concretisation(_) => false,
+        }
     }
 }
 
@@ -167,6 +173,8 @@ impl Concolic {
 impl Domain for Concolic {
     type Val = CVal;
     type Byte = CByte;
+    /// A concolic run follows one path and never clones its state.
+    type Regs = symex_engine::regs::OwnedRegs<CVal>;
 
     fn constant(&mut self, w: Width, bits: u128) -> CVal {
         CVal {

@@ -4,9 +4,11 @@
 //!   instruction semantics run one input and record its path condition, without forking;
 //! * [`run`]: one concolic run (blocks entered, conjuncts labelled with their block, crash call stack);
 //! * [`search`]: the generational search (`GenerateInputs`, `ExpandExecution`, `Score`, `bound`);
+//! * [`mutate`]: havoc, splice and the program's dictionary, for when the solver stalls;
 //! * [`sync`]: hybrid fuzzing with AFL++ through its sync directory.
 
 pub mod concolic;
+pub mod mutate;
 pub mod run;
 pub mod search;
 pub mod sync;

@@ -17,10 +17,19 @@
 //! another's item re-runs its input to rebuild the path condition. The child of conjunct `j` has conjuncts `0..=j`
 //! fixed (the prefix and the negation that made it), so it expands from `j + 1`: read literally, `bound ← j`
 //! would make every child negate its own flipped conjunct again and regenerate its parent's path, and the
-//! lecture's `top()` would need more than the 16 runs its table shows. Only branch conjuncts are negated;
-//! concretisations and assumptions stay in every prefix. An input that was already run is not run again.
+//! lecture's `top()` would need more than the 16 runs its table shows. Branch conjuncts are negated, and so
+//! is an assumption the run failed (its other side is the child that satisfies it); concretisations and
+//! assumptions that held stay in every prefix. An input that was already run is not run again.
+//!
+//! When the solver stalls (a query answers unknown: a time-out or a spent rlimit) the search mutates
+//! ([`crate::mutate`]): a stalled expansion is followed by a round of mutants of the inputs that covered
+//! new blocks, and an empty work list with children left unsolved by rounds until the budget is spent
+//! (without a budget, until four rounds in a row find nothing). A mutant that covers new blocks enters the
+//! work list with bound 0 and its score, so the solver expands what mutation reached. A (block, side)
+//! whose query answered unknown is not asked again: the mutator gets that time.
 
 use crate::concolic::{byte_pos, Conjunct};
+use crate::mutate::{dictionary, havoc, Rng};
 use crate::run::{concolic_run, ConcolicRun, RunConfig};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -95,6 +104,14 @@ pub struct Stats {
     pub cut: u64,
     pub solver_queries: u64,
     pub solver_time: Duration,
+    /// Runs of mutants (the search's mutation rounds, when the solver stalled).
+    pub mutants: u64,
+    /// Mutants that covered new blocks (each entered the work list).
+    pub mutant_finds: u64,
+    /// Negated conjuncts not asked because their (block, side) answered unknown before.
+    pub skipped_hard: u64,
+    /// Partner fuzzer inputs (AFL++'s queue) that covered no new block: run, not expanded.
+    pub imports_dropped: u64,
     /// Whether the work list ran empty (every child of every input was run).
     pub exhausted: bool,
     /// Why the search stopped early, if it did.
@@ -134,6 +151,12 @@ struct Shared {
     stop: bool,
     /// (owner, age) of items a worker other than their owner took: the owner drops their path conditions.
     taken: Vec<(usize, u64)>,
+    /// The inputs that covered new blocks (the seeds first): the mutator's parents.
+    corpus: Vec<Vec<u8>>,
+    /// (block, side) of negated conjuncts whose query answered unknown.
+    hard: FxHashSet<((u32, u32), bool)>,
+    /// Mutation rounds in a row that found no new block.
+    fruitless: u32,
 }
 
 /// One search: the shared state and what every worker reads.
@@ -145,7 +168,16 @@ struct Search<'a, 'i> {
     start: Instant,
     on: Mutex<&'a mut (dyn FnMut(Event<'_>) + Send)>,
     import: Option<Mutex<&'i mut (dyn FnMut() -> Vec<Vec<u8>> + Send)>>,
+    /// The mutator's dictionary: the constants the program compares against.
+    dict: Vec<Vec<u8>>,
 }
+
+/// Mutants per mutation round.
+const ROUND: usize = 256;
+/// After this many children in a row covered no new block, a mutation round runs.
+const PLATEAU: usize = 256;
+/// Without a run or time limit, mutation stops after this many rounds in a row found nothing.
+const FRUITLESS_ROUNDS: u32 = 4;
 
 /// What the search allows for an input about to be run.
 enum Begin {
@@ -187,6 +219,10 @@ impl Search<'_, '_> {
         st.stop = true;
         self.wake.notify_all();
         true
+    }
+
+    fn has_budget(&self) -> bool {
+        self.opts.max_runs.is_some() || self.opts.max_time.is_some()
     }
 
     fn stopped(&self) -> bool {
@@ -236,6 +272,13 @@ struct Worker<'p> {
     ctx: Rc<RefCell<SolverCtx>>,
     solver: Box<dyn Solver>,
     pcs: FxHashMap<u64, Vec<Conjunct>>,
+    rng: Rng,
+    /// (configured, current) time box of one query: halved after each unknown answer (down to a
+    /// sixteenth, at least a second), back to the configured one after an answer, so that a run of
+    /// queries the solver cannot answer (a hash's bits) leaves the time to the mutator.
+    timeout: (Option<Duration>, Option<Duration>),
+    /// Children run in a row that covered no new block.
+    fruitless_children: usize,
 }
 
 impl<'p> Worker<'p> {
@@ -245,11 +288,14 @@ impl<'p> Worker<'p> {
         let mut solver = SolverConfig::default().build();
         solver.set_timeout(solver_timeout);
         Worker {
+            timeout: (solver_timeout, solver_timeout),
             id,
             prog,
             ctx,
             solver,
             pcs: FxHashMap::default(),
+            rng: Rng::new(0x5a6e ^ id as u64),
+            fruitless_children: 0,
         }
     }
 
@@ -268,7 +314,7 @@ impl<'p> Worker<'p> {
         loop {
             if let Some(imp) = &s.import {
                 let found = (imp.lock().unwrap_or_else(|e| e.into_inner()))();
-                if !self.add_seeds(s, &found) {
+                if !self.add_seeds(s, &found, true) {
                     return None;
                 }
             }
@@ -285,6 +331,16 @@ impl<'p> Worker<'p> {
                     return Some(item);
                 }
                 if st.busy == 0 {
+                    // Children left unsolved: mutation takes over while there is budget.
+                    let stalled =
+                        st.stats.unknown > 0 && (s.has_budget() || st.fruitless < FRUITLESS_ROUNDS);
+                    if stalled {
+                        st.busy += 1;
+                        drop(st);
+                        let _mutating = Expanding(s);
+                        self.mutation_round(s);
+                        break;
+                    }
                     if s.import.is_some() && s.opts.max_time.is_some() {
                         if s.out_of_budget(&mut st) {
                             return None;
@@ -310,8 +366,10 @@ impl<'p> Worker<'p> {
     }
 
     /// Runs the seeds not run before and puts them in the work list with bound 0; `false` when a limit
-    /// stopped it.
-    fn add_seeds(&mut self, s: &Search<'_, '_>, seeds: &[Vec<u8>]) -> bool {
+    /// stopped it. A partner's input (`imported`) is scored by its concrete run first and enters the work
+    /// list only when it covered new blocks: the partner already explored around the others, and the
+    /// solver's time goes to what is new.
+    fn add_seeds(&mut self, s: &Search<'_, '_>, seeds: &[Vec<u8>], imported: bool) -> bool {
         for seed in seeds {
             let n = match s.begin_run(seed, false) {
                 Begin::Stop => return false,
@@ -320,9 +378,54 @@ impl<'p> Worker<'p> {
             };
             let (run, score) = self.run_and_check(s, seed, n);
             let bytes = combine_base(seed, &run.bytes);
+            if imported && score == 0 {
+                s.lock().stats.imports_dropped += 1;
+                continue;
+            }
+            if !imported {
+                s.lock().corpus.push(bytes.clone());
+            }
             self.push(s, bytes, run.pc, 0, score);
         }
         true
+    }
+
+    /// One mutation round: [`ROUND`] mutants of the corpus (half of them of its newest entry, so that a
+    /// chain of finds — a hash's bits one by one — is followed), each run and scored; a mutant that covers
+    /// new blocks joins the corpus and the work list.
+    fn mutation_round(&mut self, s: &Search<'_, '_>) {
+        let mut found = false;
+        for _ in 0..ROUND {
+            let (parent, other) = {
+                let st = s.lock();
+                if st.corpus.is_empty() {
+                    return;
+                }
+                let k = st.corpus.len();
+                let p = if self.rng.below(2) == 0 {
+                    k - 1
+                } else {
+                    self.rng.below(k)
+                };
+                (st.corpus[p].clone(), st.corpus[self.rng.below(k)].clone())
+            };
+            let m = havoc(&mut self.rng, &parent, &other, &s.dict);
+            let n = match s.begin_run(&m, false) {
+                Begin::Stop => break,
+                Begin::Seen => continue,
+                Begin::Run(n) => n,
+            };
+            let (run, score) = self.run_and_check(s, &m, n);
+            s.lock().stats.mutants += 1;
+            if score > 0 {
+                found = true;
+                s.lock().stats.mutant_finds += 1;
+                let bytes = combine_base(&m, &run.bytes);
+                self.push(s, bytes, run.pc, 0, score);
+            }
+        }
+        let mut st = s.lock();
+        st.fruitless = if found { 0 } else { st.fruitless + 1 };
     }
 
     /// `Run&Check` + `Score`: runs `bytes`, adds its blocks to the coverage, records a new crash. Returns
@@ -337,6 +440,9 @@ impl<'p> Worker<'p> {
             if st.covered.insert(*b) {
                 score += 1;
             }
+        }
+        if score > 0 {
+            st.corpus.push(combine_base(bytes, &run.bytes));
         }
         match &run.end {
             End::Bug(bug) => check_crash(s, &mut st, bug, &run, n),
@@ -393,17 +499,33 @@ impl<'p> Worker<'p> {
     }
 
     /// `ExpandExecution`: negates each branch conjunct from the bound on, runs and scores each child.
+    /// A stalled expansion (a query answered unknown) is followed by a mutation round.
     fn expand_execution(&mut self, s: &Search<'_, '_>, item: Item) {
         let pc = self.path_condition(s, &item);
-        for j in item.bound..pc.len() {
-            if !pc[j].is_branch() {
-                continue;
-            }
+        let independence = Independence::of(&pc);
+        let mut stalled = false;
+        for j in expansion_order(&pc, item.bound) {
             if s.stopped() {
                 return;
             }
-            let Some(child) = self.solve_child(s, &item.bytes, &pc, j) else {
-                continue;
+            if let Some(site) = pc[j].site {
+                let mut st = s.lock();
+                if st.hard.contains(&(site, pc[j].taken)) {
+                    st.stats.skipped_hard += 1;
+                    continue;
+                }
+            }
+            let q = independence.query(&pc, j);
+            let child = match self.solve_child(s, &item.bytes, &q) {
+                Solved::Child(c) => c,
+                Solved::Unsat => continue,
+                Solved::Unknown => {
+                    stalled = true;
+                    if let Some(site) = pc[j].site {
+                        s.lock().hard.insert((site, pc[j].taken));
+                    }
+                    continue;
+                }
             };
             let n = match s.begin_run(&child, true) {
                 Begin::Stop => return,
@@ -414,22 +536,39 @@ impl<'p> Worker<'p> {
             if diverged(&pc, j, &run.pc) {
                 s.lock().stats.divergences += 1;
             }
+            self.fruitless_children = if score > 0 {
+                0
+            } else {
+                self.fruitless_children + 1
+            };
+            if self.fruitless_children >= PLATEAU {
+                // Nothing new from the solver for a while: the mutator gets the same share.
+                self.fruitless_children = 0;
+                self.mutation_round(s);
+            }
             let bytes = combine_base(&child, &run.bytes);
             self.push(s, bytes, run.pc, j + 1, score);
         }
+        if stalled && !s.stopped() {
+            self.mutation_round(s);
+        }
     }
 
-    /// `PC[0..j) ∧ ¬PC[j]`, solved and combined with the input (`None`: unsatisfiable or unknown).
-    fn solve_child(
-        &mut self,
-        s: &Search<'_, '_>,
-        input: &[u8],
-        pc: &[Conjunct],
-        j: usize,
-    ) -> Option<Vec<u8>> {
-        let q = relevant_query(&pc[..j], pc[j].negated());
+    /// A child's query, solved and combined with the input.
+    fn solve_child(&mut self, s: &Search<'_, '_>, input: &[u8], q: &[Term]) -> Solved {
         let t = Instant::now();
-        let r = self.solver.check(&q);
+        let r = self.solver.check(q);
+        let (base, now) = self.timeout;
+        let next = match (&r, base, now) {
+            (SatResult::Unknown(_), Some(b), Some(n)) => {
+                Some((n / 2).max(b / 16).max(Duration::from_secs(1)).min(b))
+            }
+            _ => base,
+        };
+        if next != now {
+            self.solver.set_timeout(next);
+            self.timeout.1 = next;
+        }
         let mut st = s.lock();
         st.stats.solver_queries += 1;
         st.stats.solver_time += t.elapsed();
@@ -441,7 +580,7 @@ impl<'p> Worker<'p> {
                 // Every byte the query mentions takes the model's value: a model may leave out a
                 // variable (the caches answer with a model of a related query, checked by evaluation,
                 // where a missing variable is 0), and then 0 is the value that satisfies the query.
-                for var in symex_expr::free_vars(&q) {
+                for var in symex_expr::free_vars(q) {
                     let (Some(p), Value::Bv { value, .. }) =
                         (var.as_var().and_then(byte_pos), m.value_of(&var))
                     else {
@@ -452,18 +591,25 @@ impl<'p> Worker<'p> {
                     }
                     bytes[p] = value as u8;
                 }
-                Some(bytes)
+                Solved::Child(bytes)
             }
             SatResult::Unsat => {
                 st.stats.unsat += 1;
-                None
+                Solved::Unsat
             }
             SatResult::Unknown(_) => {
                 st.stats.unknown += 1;
-                None
+                Solved::Unknown
             }
         }
     }
+}
+
+/// What the solver made of a child's query.
+enum Solved {
+    Child(Vec<u8>),
+    Unsat,
+    Unknown,
 }
 
 /// Records `bug` when its (kind, location, call stack) is new.
@@ -563,11 +709,12 @@ impl<'p> Fuzzer<'p> {
             start: self.start,
             on: Mutex::new(on),
             import: import.map(Mutex::new),
+            dict: dictionary(&self.prog.module),
         };
         let timeout = self.solver_timeout;
         let mut first = Worker::new(0, self.prog, timeout);
         // The seeds run first, so that the other workers do not find an empty work list and stop.
-        if first.add_seeds(&s, seeds) {
+        if first.add_seeds(&s, seeds, false) {
             let module = &self.prog.module;
             std::thread::scope(|scope| {
                 for id in 1..self.jobs {
@@ -600,35 +747,124 @@ impl<'p> Fuzzer<'p> {
     }
 }
 
-/// The query of a child: `¬PC[j]` and the prefix conjuncts that share input bytes with it, transitively.
-/// The other conjuncts mention only bytes the model then leaves alone, which keep the input's values and
-/// so still satisfy them: `Combine` changes only the bytes the flipped branch depends on (in `top()`,
-/// exactly one letter), as in the lecture's table.
-fn relevant_query(prefix: &[Conjunct], negated: Term) -> Vec<Term> {
-    let mut vars: FxHashSet<Term> = negated.free_vars().into_iter().collect();
-    let prefix_vars: Vec<Vec<Term>> = prefix.iter().map(|c| c.cond.free_vars()).collect();
-    let mut taken = vec![false; prefix.len()];
-    loop {
-        let mut grew = false;
-        for (i, vs) in prefix_vars.iter().enumerate() {
-            if !taken[i] && vs.iter().any(|v| vars.contains(v)) {
-                taken[i] = true;
-                vars.extend(vs.iter().cloned());
-                grew = true;
-            }
+/// The order in which an expansion negates the branch conjuncts from `bound` on: first the first
+/// conjunct of each (block, side), then the others in path order. A run over kilobytes repeats one
+/// decision (a newline test, a loop bound) thousands of times; the conjuncts after those repetitions —
+/// often the ones the program's logic turns on — are then not reached only after thousands of runs.
+/// Each child keeps its bound `j + 1`, so the set of children is the generational search's.
+fn expansion_order(pc: &[Conjunct], bound: usize) -> Vec<usize> {
+    let mut seen: FxHashSet<(Option<(u32, u32)>, bool)> = FxHashSet::default();
+    let (mut first, mut repeated) = (Vec::new(), Vec::new());
+    for (j, c) in pc.iter().enumerate().skip(bound) {
+        if !c.is_branch() {
+            continue;
         }
-        if !grew {
-            break;
+        if seen.insert((c.site, c.taken)) {
+            first.push(j);
+        } else {
+            repeated.push(j);
         }
     }
-    let mut q: Vec<Term> = prefix
-        .iter()
-        .zip(&taken)
-        .filter(|(_, t)| **t)
-        .map(|(c, _)| c.holds())
-        .collect();
-    q.push(negated);
-    q
+    first.extend(repeated);
+    first
+}
+
+/// The independence of the path condition's conjuncts (KLEE's constraint independence, SAGE's
+/// "relevant" constraints): conjuncts that share an input byte, transitively, fall in one class, found
+/// once per expansion by union–find over the byte variables. The query of the child of conjunct `j` is
+/// `¬PC[j]` with the prefix conjuncts that share bytes with it transitively through the prefix (a
+/// subset of `j`'s class); the other conjuncts mention only bytes the model leaves alone, which keep the
+/// input's values and so still satisfy them: `Combine` changes only the bytes the flipped branch depends
+/// on (in `top()`, exactly one letter), as in the lecture's table. A run over kilobytes of input so asks
+/// small queries, and builds each from its class, not from the whole path condition.
+struct Independence {
+    /// The free variables of each conjunct.
+    vars: Vec<Vec<Term>>,
+    /// The class (union–find root) of each conjunct; `None`: it has no variable.
+    class_of: Vec<Option<usize>>,
+    /// The conjuncts of each class, in path order.
+    members: FxHashMap<usize, Vec<usize>>,
+}
+
+impl Independence {
+    fn of(pc: &[Conjunct]) -> Independence {
+        let vars: Vec<Vec<Term>> = pc.iter().map(|c| c.cond.free_vars()).collect();
+        let mut ids: FxHashMap<&Term, usize> = FxHashMap::default();
+        let mut parent: Vec<usize> = Vec::new();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let mut first_var: Vec<Option<usize>> = Vec::with_capacity(pc.len());
+        for vs in &vars {
+            let mut prev: Option<usize> = None;
+            for v in vs {
+                let next = parent.len();
+                let id = *ids.entry(v).or_insert(next);
+                if id == next {
+                    parent.push(next);
+                }
+                if let Some(p) = prev {
+                    let (a, b) = (root(&mut parent, p), root(&mut parent, id));
+                    parent[a] = b;
+                }
+                prev = Some(id);
+            }
+            first_var.push(prev);
+        }
+        let mut members: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        let class_of: Vec<Option<usize>> = first_var
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let r = root(&mut parent, (*v)?);
+                members.entry(r).or_default().push(i);
+                Some(r)
+            })
+            .collect();
+        Independence {
+            vars,
+            class_of,
+            members,
+        }
+    }
+
+    /// `¬PC[j]` and the prefix conjuncts sharing bytes with it, transitively through the prefix.
+    fn query(&self, pc: &[Conjunct], j: usize) -> Vec<Term> {
+        let prefix: &[usize] = match self.class_of[j] {
+            Some(r) => {
+                let m = &self.members[&r];
+                &m[..m.partition_point(|&i| i < j)]
+            }
+            None => &[],
+        };
+        let mut vars: FxHashSet<&Term> = self.vars[j].iter().collect();
+        let mut taken = vec![false; prefix.len()];
+        loop {
+            let mut grew = false;
+            for (k, &i) in prefix.iter().enumerate() {
+                if !taken[k] && self.vars[i].iter().any(|v| vars.contains(v)) {
+                    taken[k] = true;
+                    vars.extend(self.vars[i].iter());
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut q: Vec<Term> = prefix
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| **t)
+            .map(|(&i, _)| pc[i].holds())
+            .collect();
+        q.push(pc[j].negated());
+        q
+    }
 }
 
 /// `Combine`'s base: the input's bytes, extended with the zeros the run read past their end.

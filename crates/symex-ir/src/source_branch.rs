@@ -3,7 +3,7 @@
 //! tells which target is which only through its block labels (`if.then`, `for.end`, ...), so both the
 //! witness writer and the validator read them here.
 
-use crate::ir::{Block, Operand, Terminator};
+use crate::ir::{Block, BlockId, Operand, Terminator};
 
 /// A conditional branch of the source: the line of its condition and whether clang's labels show its
 /// true target as the condition's true side and its false target as the false side (`labelled`).
@@ -14,6 +14,9 @@ use crate::ir::{Block, Operand, Terminator};
 pub struct SourceCondition {
     pub line: u32,
     pub labelled: bool,
+    /// The branch's targets when the condition holds and when it does not.
+    pub if_true: BlockId,
+    pub if_false: BlockId,
 }
 
 /// The source condition `b`'s terminator decides, when it is a conditional branch with a source line;
@@ -30,10 +33,12 @@ pub fn source_condition(blocks: &[Block], b: &Block) -> Option<SourceCondition> 
     if b.term_loc.line == 0 {
         return None;
     }
-    let side = |to: crate::ir::BlockId| label_side(&blocks[to.0 as usize].name);
+    let side = |to: BlockId| label_side(&blocks[to.0 as usize].name);
     Some(SourceCondition {
         line: condition_line(b, *cond),
         labelled: side(if_true.to) == Some(true) && side(if_false.to) == Some(false),
+        if_true: if_true.to,
+        if_false: if_false.to,
     })
 }
 

@@ -30,6 +30,7 @@ pub mod graph;
 pub mod inescapable;
 pub mod interp;
 pub mod its;
+pub mod linear_lower_bound;
 pub mod linear_twn;
 pub mod local_size;
 pub mod lower_bound;

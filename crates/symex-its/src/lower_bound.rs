@@ -108,7 +108,7 @@ pub fn inescapable(its: &Its, timeout: Duration, deadline: Instant) -> Option<Un
 }
 
 /// The time limit of each query of the family search (they are small and many).
-const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+pub(crate) const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The longest cycle tried.
 const MAX_CYCLE: usize = 4;
@@ -117,17 +117,17 @@ const MAX_CYCLE: usize = 4;
 const MAX_CYCLES: usize = 60;
 
 /// Candidate (cycle, parameter) pairs tried at most.
-const MAX_TRIES: usize = 200;
+pub(crate) const MAX_TRIES: usize = 200;
 
 /// The parameter's value in the search for the other values (large, so that a counter
 /// it sets runs long).
-const PROBE: i128 = 10_000;
+pub(crate) const PROBE: i128 = 10_000;
 
 /// Bound on the start values and temporaries of the search's models (readable witnesses).
-const MODEL_BOUND: i128 = 1_000_000;
+pub(crate) const MODEL_BOUND: i128 = 1_000_000;
 
 /// Shifts tried for `scale·(L + shift)`: guards like `T ≥ 100` need a start offset.
-const SHIFTS: [i128; 5] = [0, 1, 10, 100, 1000];
+pub(crate) const SHIFTS: [i128; 5] = [0, 1, 10, 100, 1000];
 
 /// Replays the witness by plain evaluation (no solver): for each length `L` of
 /// [`REPLAY_LENGTHS`] the run reaches cost at least `L` — a non-terminating witness by
@@ -143,7 +143,7 @@ pub fn replay(its: &Its, u: &Unbounded) -> bool {
 
 /// One step of `t` from `x` with `temps`: the next state and the step's cost, or `None`
 /// when the guard does not hold (or on overflow).
-fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Option<(Vec<i128>, i128)> {
+pub(crate) fn step(t: &Transition, x: &[i128], temps: &[i128]) -> Option<(Vec<i128>, i128)> {
     match checked_step(t, x, temps) {
         Stepped::Next(next, cost) => Some((next, cost)),
         Stepped::Blocked | Stepped::Overflow => None,
@@ -379,14 +379,14 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
 /// `cycle` twice in a row: the part of [`probe`] without the path, so when it is
 /// unsatisfiable no parameter or path can give the cycle a family. An unknown answer
 /// keeps the cycle.
-fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
+pub(crate) fn twice_possible(its: &Its, solver: &mut dyn Solver, cycle: &[usize]) -> bool {
     laps_possible_from_any_state(its, solver, cycle, 2 * cycle.len())
 }
 
 /// Whether some state takes the first `steps` transitions of `cycle` repeated (the same
 /// temporaries on every lap). Two laps of any rotation of a cycle contain one lap of it
 /// and its first transition again: `steps = len + 1` is the test before rotating.
-fn laps_possible_from_any_state(
+pub(crate) fn laps_possible_from_any_state(
     its: &Its,
     solver: &mut dyn Solver,
     cycle: &[usize],
@@ -428,7 +428,7 @@ fn parameters(its: &Its) -> Vec<(usize, usize)> {
 
 /// The program variables the cycle's guards and costs depend on, closed under its
 /// updates (what the number of laps can depend on).
-fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
+pub(crate) fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
     let n = its.arity();
     let mut out: BTreeSet<usize> = BTreeSet::new();
     for &i in cycle {
@@ -458,7 +458,12 @@ fn relevant_vars(its: &Its, cycle: &[usize]) -> BTreeSet<usize> {
 /// The program variables whose values at `from` the variables `vars` at `to` depend on,
 /// along the shortest path from `from` to `to` (`vars` itself when there is none or it
 /// is empty).
-fn pull_back(its: &Its, vars: &BTreeSet<usize>, from: usize, to: usize) -> BTreeSet<usize> {
+pub(crate) fn pull_back(
+    its: &Its,
+    vars: &BTreeSet<usize>,
+    from: usize,
+    to: usize,
+) -> BTreeSet<usize> {
     let n = its.arity();
     let path = graph::shortest_path(its, from, to).unwrap_or_default();
     let mut out = vars.clone();
@@ -477,7 +482,10 @@ fn pull_back(its: &Its, vars: &BTreeSet<usize>, from: usize, to: usize) -> BTree
 /// smallest location), and two different ones from the same location one after the other
 /// (T2's `randomwalk_withassume`: `F` goes up on one, down on the other, `C` down on both),
 /// shortest first, at most [`MAX_CYCLES`].
-fn simple_cycles(its: &Its, possible: &mut dyn FnMut(&[usize]) -> bool) -> Vec<Vec<usize>> {
+pub(crate) fn simple_cycles(
+    its: &Its,
+    possible: &mut dyn FnMut(&[usize]) -> bool,
+) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     for l in 0..its.locations.len() {
         let mut path = Vec::new();
@@ -530,7 +538,7 @@ fn extend_cycles(
 
 /// The rotation of `cycle` that starts at the location nearest to `from` (the parameter
 /// then reaches the cycle by the shortest way, not through an exit of the cycle).
-fn rotate_towards(its: &Its, cycle: &[usize], from: usize) -> Vec<usize> {
+pub(crate) fn rotate_towards(its: &Its, cycle: &[usize], from: usize) -> Vec<usize> {
     let distance = |k: &usize| {
         graph::shortest_path(its, from, its.transitions[cycle[*k]].source)
             .map_or(usize::MAX, |p| p.len())
@@ -570,10 +578,10 @@ fn paths_through(its: &Its, t: usize, to: usize, runs: &[Vec<usize>]) -> Vec<(Ve
 }
 
 /// Paths tried per (cycle, parameter): the shortest and those of runs.
-const MAX_PATHS: usize = 3;
+pub(crate) const MAX_PATHS: usize = 3;
 
 /// The transitions taken by a few short interpreter runs from small random start values.
-fn sample_runs(its: &Its) -> Vec<Vec<usize>> {
+pub(crate) fn sample_runs(its: &Its) -> Vec<Vec<usize>> {
     let mut interp = Interpreter::new(its);
     let mut rng = Rng::new(11);
     (1..=RUNS)
@@ -605,7 +613,12 @@ struct Probe {
 }
 
 /// Steps `t` symbolically from `x` with `temps`: its guard terms and the new state.
-fn step_terms(its: &Its, t: &Transition, x: &[Term], temps: &[Term]) -> (Vec<Term>, Vec<Term>) {
+pub(crate) fn step_terms(
+    its: &Its,
+    t: &Transition,
+    x: &[Term],
+    temps: &[Term],
+) -> (Vec<Term>, Vec<Term>) {
     let n = its.arity();
     let var = |v: usize| {
         if v < n {
@@ -619,21 +632,36 @@ fn step_terms(its: &Its, t: &Transition, x: &[Term], temps: &[Term]) -> (Vec<Ter
     (guard, next)
 }
 
+/// What a family's length is chosen by: a temporary of the path (the step, its index, and the step's
+/// temporaries tied to it), or a start value.
+#[derive(Clone, Copy)]
+pub(crate) enum Param<'a> {
+    Temp(usize, usize, &'a [usize]),
+    Start(usize),
+}
+
 /// The first query: start values and temporaries (bounded) such that the path can be
 /// taken with the parameter at `sign·PROBE` and the cycle twice after it.
-fn probe(
-    its: &Its,
-    path: &[usize],
-    param: (usize, usize, &[usize]),
-    cycle: &[usize],
-    sign: i128,
-) -> Probe {
-    let is_param = |k: usize, j: usize| k == param.0 && (j == param.1 || param.2.contains(&j));
+fn probe(its: &Its, path: &[usize], param: Param<'_>, cycle: &[usize], sign: i128) -> Probe {
+    let is_param = |k: usize, j: usize| match param {
+        Param::Temp(step, index, tied) => k == step && (j == index || tied.contains(&j)),
+        Param::Start(_) => false,
+    };
     let n = its.arity();
     let big = Term::int(MODEL_BOUND);
     let bounded = |v: &Term| [big.ineg().ile(v), v.ile(&big)];
-    let start: Vec<Term> = (0..n).map(|v| smt::int_var("lb_s", v)).collect();
-    let mut constraints: Vec<Term> = start.iter().flat_map(bounded).collect();
+    let start: Vec<Term> = (0..n)
+        .map(|v| match param {
+            Param::Start(p) if p == v => Term::int(sign * PROBE),
+            _ => smt::int_var("lb_s", v),
+        })
+        .collect();
+    let mut constraints: Vec<Term> = start
+        .iter()
+        .enumerate()
+        .filter(|(v, _)| !matches!(param, Param::Start(p) if p == *v))
+        .flat_map(|(_, t)| bounded(t))
+        .collect();
     let mut x = start.clone();
     let mut path_temps = Vec::new();
     for (k, &i) in path.iter().enumerate() {
@@ -693,30 +721,22 @@ fn try_family(
     cycle: &[usize],
     sign: i128,
 ) -> Option<Family> {
-    let p = probe(its, path, param, cycle, sign);
-    let model = solver.model(&p.constraints).ok()??;
-    let value = |t: &Term| model.eval(t).ok().and_then(|v| v.as_int());
-    let start: Vec<i128> = p.start.iter().map(value).collect::<Option<_>>()?;
-    let path_temps: Vec<Vec<i128>> = p
-        .path_temps
-        .iter()
-        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
-        .collect::<Option<_>>()?;
-    let cycle_temps: Vec<Vec<i128>> = p
-        .cycle_temps
-        .iter()
-        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
-        .collect::<Option<_>>()?;
-    let lap = compose(its, cycle, &cycle_temps)?;
-    let steps = lap.closed_form(&relevant_vars(its, cycle))?;
-    // The parameter moves a counter `|δ|` per lap at most: `|δ|·L` gives at least `L` laps.
-    let scale = sign
-        * steps
-            .iter()
-            .filter_map(|(_, d)| *d)
-            .map(i128::abs)
-            .max()?
-            .max(1);
+    let probed = probe_values(
+        its,
+        solver,
+        path,
+        Param::Temp(param.0, param.1, param.2),
+        cycle,
+        sign,
+    )?;
+    let Probed {
+        start,
+        path_temps,
+        cycle_temps,
+        lap,
+        steps,
+        scale,
+    } = probed;
     for shift in SHIFTS {
         let f = Family {
             start: start.clone(),
@@ -737,15 +757,69 @@ fn try_family(
     None
 }
 
-/// One lap of the cycle as one transition over the program variables: guard, update and
-/// cost (the temporaries constants).
-struct Lap {
-    guard: Vec<Atom>,
-    update: Vec<Poly>,
-    cost: Poly,
+/// The values of a satisfied [`probe`], the cycle as one lap, its per-lap steps, and the scale of
+/// the parameter: it moves a counter `|δ|` per lap at most, so `|δ|·L` gives at least `L` laps.
+pub(crate) struct Probed {
+    pub(crate) start: Vec<i128>,
+    pub(crate) path_temps: Vec<Vec<i128>>,
+    pub(crate) cycle_temps: Vec<Vec<i128>>,
+    pub(crate) lap: Lap,
+    pub(crate) steps: Vec<(usize, Option<i128>)>,
+    pub(crate) scale: i128,
 }
 
-fn compose(its: &Its, cycle: &[usize], temps: &[Vec<i128>]) -> Option<Lap> {
+/// Asks the [`probe`] and reads its model: `None` when it is unsatisfiable or the lap has no
+/// closed form.
+pub(crate) fn probe_values(
+    its: &Its,
+    solver: &mut dyn Solver,
+    path: &[usize],
+    param: Param<'_>,
+    cycle: &[usize],
+    sign: i128,
+) -> Option<Probed> {
+    let p = probe(its, path, param, cycle, sign);
+    let model = solver.model(&p.constraints).ok()??;
+    let value = |t: &Term| model.eval(t).ok().and_then(|v| v.as_int());
+    let start: Vec<i128> = p.start.iter().map(value).collect::<Option<_>>()?;
+    let path_temps: Vec<Vec<i128>> = p
+        .path_temps
+        .iter()
+        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    let cycle_temps: Vec<Vec<i128>> = p
+        .cycle_temps
+        .iter()
+        .map(|ts| ts.iter().map(value).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    let lap = compose(its, cycle, &cycle_temps)?;
+    let steps = lap.closed_form(&relevant_vars(its, cycle))?;
+    let scale = sign
+        * steps
+            .iter()
+            .filter_map(|(_, d)| *d)
+            .map(i128::abs)
+            .max()?
+            .max(1);
+    Some(Probed {
+        start,
+        path_temps,
+        cycle_temps,
+        lap,
+        steps,
+        scale,
+    })
+}
+
+/// One lap of the cycle as one transition over the program variables: guard, update and
+/// cost (the temporaries constants).
+pub(crate) struct Lap {
+    pub(crate) guard: Vec<Atom>,
+    pub(crate) update: Vec<Poly>,
+    pub(crate) cost: Poly,
+}
+
+pub(crate) fn compose(its: &Its, cycle: &[usize], temps: &[Vec<i128>]) -> Option<Lap> {
     let n = its.arity();
     let mut x: Vec<Poly> = (0..n).map(Poly::var).collect();
     let mut lap = Lap {
@@ -778,7 +852,10 @@ fn compose(its: &Its, cycle: &[usize], temps: &[Vec<i128>]) -> Option<Lap> {
 impl Lap {
     /// The per-lap change of each relevant variable: a constant step or a reset to a
     /// constant; `None` when some relevant variable changes otherwise.
-    fn closed_form(&self, relevant: &BTreeSet<usize>) -> Option<Vec<(usize, Option<i128>)>> {
+    pub(crate) fn closed_form(
+        &self,
+        relevant: &BTreeSet<usize>,
+    ) -> Option<Vec<(usize, Option<i128>)>> {
         relevant
             .iter()
             .map(|&v| {
@@ -797,21 +874,35 @@ impl Lap {
 /// are non-negative with the parameter at `scale·(L + shift)`, and for each `k < L` the
 /// lap's guard holds at the closed-form state `x_k` and the lap costs at least 1.
 fn proved(its: &Its, solver: &mut dyn Solver, f: &Family, lap: &Lap) -> bool {
-    let n = its.arity();
-    // Polynomials over `L` (variable 0) and `k` (variable 1).
     let l = Poly::var(0);
-    let mut x: Vec<Poly> = f.start.iter().map(|&c| Poly::constant(c)).collect();
+    let start: Vec<Poly> = f.start.iter().map(|&c| Poly::constant(c)).collect();
+    let temp = |k: usize, j: usize| -> Poly {
+        if k == f.param.0 && (j == f.param.1 || f.tied.contains(&j)) {
+            l.add(&Poly::constant(f.shift)).scale(f.scale)
+        } else {
+            Poly::constant(f.path_temps[k][j])
+        }
+    };
+    proved_from(its, solver, start, &f.path, &temp, &f.steps, lap)
+}
+
+/// [`proved`] for a run from `start` (polynomials over `L`, variable 0) along `path`, whose step `k`
+/// takes the temporaries `temp(k, j)`, then the lap `L` times, moving as `steps` say.
+pub(crate) fn proved_from(
+    its: &Its,
+    solver: &mut dyn Solver,
+    start: Vec<Poly>,
+    path: &[usize],
+    temp: &dyn Fn(usize, usize) -> Poly,
+    steps: &[(usize, Option<i128>)],
+    lap: &Lap,
+) -> bool {
+    let n = its.arity();
+    let mut x = start;
     let mut must: Vec<Atom> = Vec::new();
-    for (k, &i) in f.path.iter().enumerate() {
+    for (k, &i) in path.iter().enumerate() {
         let t = &its.transitions[i];
-        let temp = |j: usize| -> Poly {
-            if k == f.param.0 && (j == f.param.1 || f.tied.contains(&j)) {
-                l.add(&Poly::constant(f.shift)).scale(f.scale)
-            } else {
-                Poly::constant(f.path_temps[k][j])
-            }
-        };
-        let at = |v: usize| if v < n { x[v].clone() } else { temp(v - n) };
+        let at = |v: usize| if v < n { x[v].clone() } else { temp(k, v - n) };
         for a in &t.guard {
             must.push(Atom {
                 poly: a.poly.substitute(&at),
@@ -837,7 +928,7 @@ fn proved(its: &Its, solver: &mut dyn Solver, f: &Family, lap: &Lap) -> bool {
     must.extend(at_lap(&x));
     // The state before lap `k ≥ 1`: steps from `x_0`, resets at their constant.
     let mut xk = x.clone();
-    for &(v, d) in &f.steps {
+    for &(v, d) in steps {
         xk[v] = match d {
             Some(d) => x[v].add(&Poly::var(1).scale(d)),
             None => lap.update[v].clone(),

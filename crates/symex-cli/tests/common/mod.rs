@@ -78,3 +78,37 @@ long __VERIFIER_nondet_long(void) { return (long)nondet(); }
     );
     Some(exe)
 }
+
+/// `symex replay --native FILE TEST --json`: the report, asserting that the native sanitizer build
+/// ends as the test records.
+pub fn native_replay_agrees(file: &Path, test: &str) -> serde_json::Value {
+    let o = symex()
+        .args(["replay", "--native"])
+        .arg(file)
+        .arg(test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let nat: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(nat["agrees"], true, "{nat}");
+    nat
+}
+
+/// A crash `symex fuzz` reported: its test replays in symex's interpreter to the same bug (kind and
+/// line, exit status 1) and agrees with the native sanitizer build.
+pub fn crash_replays(file: &Path, crash: &serde_json::Value) {
+    let test = crash["test"].as_str().unwrap();
+    let o = symex()
+        .arg("replay")
+        .arg(file)
+        .arg(test)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let rep: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rep["outcome"]["kind"], crash["kind"], "{rep}");
+    assert_eq!(rep["outcome"]["line"], crash["line"], "{rep}");
+    native_replay_agrees(file, test);
+}

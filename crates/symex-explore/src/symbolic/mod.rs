@@ -360,6 +360,7 @@ impl Symbolic {
 impl Domain for Symbolic {
     type Val = SymVal;
     type Byte = SymByte;
+    type Regs = symex_engine::regs::SharedRegs<SymVal>;
 
     #[inline]
     fn constant(&mut self, w: Width, bits: u128) -> SymVal {
