@@ -35,7 +35,13 @@ pub struct Checks {
     /// (KLEE's `--ubsan-runtime`): unsigned overflow and any shift or division check too, not only
     /// signed overflow.
     pub ubsan_runtime: bool,
+    /// A shift by at least its operand's width is an error (KLEE's `--check-overshift`), reported as
+    /// [`OVERSHIFT_MESSAGE`] with the `overshift.err` file; otherwise it gives 0 (sign fill for `ashr`).
+    pub overshift: bool,
 }
+
+/// The message of an overshift, KLEE's words.
+pub const OVERSHIFT_MESSAGE: &str = "overshift error";
 
 /// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
 pub const ARGC_INPUT: &str = "argc";

@@ -81,7 +81,7 @@ pub enum Model {
     Time,
     Rand,
     Srand,
-    /// `sleep`, `usleep`: no time passes in a model.
+    /// `sleep`, `usleep`, `nanosleep`: no time passes in a model.
     Sleep,
     /// `getchar`: the next byte of stdin.
     Getchar,
@@ -169,17 +169,20 @@ impl Model {
             "calloc" => Model::Calloc,
             "realloc" => Model::Realloc,
             "free" => Model::Free,
-            "memcpy" => Model::Memcpy,
-            "memmove" => Model::Memmove,
-            "memset" => Model::Memset,
+            // glibc's fortified forms (`-D_FORTIFY_SOURCE`) are the plain functions, their destination
+            // size unchecked, as KLEE's klee-libc has them: a write past the object is the memory
+            // model's error either way.
+            "memcpy" | "__memcpy_chk" => Model::Memcpy,
+            "memmove" | "__memmove_chk" => Model::Memmove,
+            "memset" | "__memset_chk" => Model::Memset,
             "memcmp" | "bcmp" => Model::Memcmp,
             "strlen" => Model::Strlen,
             "strnlen" => Model::Strnlen,
             "strcmp" => Model::Strcmp,
             "strncmp" => Model::Strncmp,
-            "strcpy" => Model::Strcpy,
-            "strncpy" => Model::Strncpy,
-            "strcat" => Model::Strcat,
+            "strcpy" | "__strcpy_chk" => Model::Strcpy,
+            "strncpy" | "__strncpy_chk" => Model::Strncpy,
+            "strcat" | "__strcat_chk" => Model::Strcat,
             "strchr" => Model::Strchr,
             "strrchr" => Model::Strrchr,
             "strstr" => Model::Strstr,
@@ -211,7 +214,7 @@ impl Model {
             "time" => Model::Time,
             "rand" => Model::Rand,
             "srand" => Model::Srand,
-            "sleep" | "usleep" => Model::Sleep,
+            "sleep" | "usleep" | "nanosleep" => Model::Sleep,
             "getchar" | "getchar_unlocked" => Model::Getchar,
             "fgetc" | "getc" | "_IO_getc" | "fgetc_unlocked" | "getc_unlocked" | "__uflow" => {
                 Model::Fgetc
