@@ -99,6 +99,9 @@ pub fn main(args: ItsArgs) -> i32 {
     if args.max_time.is_some() {
         watchdog(&args, &name, goal, limits.deadline + WATCHDOG_GRACE);
     }
+    if its.has_multi_targets() {
+        return crate::its_recursion::answer(&args, &name, goal, &its, &limits, started);
+    }
     let its = preprocess::preprocess(&its, limits.query_timeout);
     match goal {
         Goal::Termination => termination_answer(&args, &name, &its, &limits, started),
@@ -119,7 +122,7 @@ fn claim_answer() -> bool {
 
 /// Returns when this thread may print the answer; else the watchdog is printing it and
 /// ends the process.
-fn wait_for_watchdog_unless_first() {
+pub(crate) fn wait_for_watchdog_unless_first() {
     while !claim_answer() {
         std::thread::park();
     }
@@ -159,7 +162,7 @@ fn watchdog(args: &ItsArgs, name: &str, goal: Goal, at: Instant) {
     });
 }
 
-fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
+pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
     let sccs: Vec<Value> = proof
         .iter()
         .map(|p| {
@@ -202,7 +205,7 @@ fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
     json!(sccs)
 }
 
-fn print_proof(its: &Its, proof: &[SccProof]) {
+pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));
@@ -282,7 +285,7 @@ fn print_witness(its: &Its, w: &Witness) {
     }
 }
 
-fn termination_answer(
+pub(crate) fn termination_answer(
     args: &ItsArgs,
     name: &str,
     its: &Its,
@@ -441,7 +444,7 @@ fn complexity_answer(
                     println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
                     if let Some(f) = &lower {
-                        print_linear_family(family_its, f);
+                        print_linear_family(family_its, f, "lower bound: Omega(n^1)");
                     }
                     print_proof(its, &c.proof);
                     for l in &c.twn {
@@ -470,7 +473,10 @@ fn complexity_answer(
 }
 
 /// The first line for the upper bound `bound` and, when a linear family was found, `Omega(n^1)`.
-fn worst_case(bound: &symex_its::bound::Bound, lower: &Option<LinearFamily>) -> WorstCase {
+pub(crate) fn worst_case(
+    bound: &symex_its::bound::Bound,
+    lower: &Option<LinearFamily>,
+) -> WorstCase {
     WorstCase {
         lower: match lower {
             Some(_) => Lower::Poly(1),
@@ -483,7 +489,7 @@ fn worst_case(bound: &symex_its::bound::Bound, lower: &Option<LinearFamily>) -> 
 /// The witness of a linear lower bound: the start values with the parameter, the path and the cycle
 /// as rules (of the ITS after preprocessing, before any refinement of the upper-bound search), and
 /// the per-lap changes.
-fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
+pub(crate) fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
     let start: serde_json::Map<String, Value> = its
         .vars
         .iter()
@@ -504,7 +510,7 @@ fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
            "per_lap": lap_steps(its, &f.steps)})
 }
 
-fn print_linear_family(its: &Its, f: &LinearFamily) {
+pub(crate) fn print_linear_family(its: &Its, f: &LinearFamily, title: &str) {
     let start: Vec<String> = its
         .vars
         .iter()
@@ -519,7 +525,7 @@ fn print_linear_family(its: &Its, f: &LinearFamily) {
         })
         .collect();
     println!(
-        "lower bound: Omega(n^1), from {} with {}:",
+        "{title}, from {} with {}:",
         its.locations[its.start],
         start.join(", ")
     );
@@ -561,7 +567,7 @@ const TIMEOUT_REASON: &str = "timeout: the time limit (--max-time) was reached";
 
 /// The reason of a MAYBE: `timeout` once the deadline has passed (the prover's own
 /// reason then only says where it stopped: a query cut short looks like a failed one).
-fn timeout_or(reason: &str, limits: &Limits) -> String {
+pub(crate) fn timeout_or(reason: &str, limits: &Limits) -> String {
     if Instant::now() >= limits.deadline {
         TIMEOUT_REASON.to_string()
     } else {

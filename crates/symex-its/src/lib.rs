@@ -43,6 +43,7 @@ pub mod preprocess;
 pub mod print;
 pub mod ranking;
 pub mod recurrent;
+pub mod recursion;
 pub mod scc_size;
 pub mod size_graph;
 pub mod smt;
