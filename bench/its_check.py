@@ -11,7 +11,8 @@ asserts that no run's cost exceeds the bound `symex its --json` printed, evaluat
 values. Lower bounds are re-checked by bounded model checking on the file: an unbounded runtime
 (`NON_POLY`) by runs of 10 and 100 steps from the witness's start state (for a recursive file by
 complete binary trees of growing depth), a linear one
-(`Omega(n^1)`) by runs of L steps from the witness's start states of size linear in L, L = 5, 10, 20.
+(`Omega(n^1)`) by runs of L steps from the witness's start states of size linear in L, L = 5, 10, 20,
+a constant one (`Omega(1)`) by a first step from the witness's start state.
 
     bench/its_check.py [--runs N] [--range K] [--limit S] FILE.koat ...
     SYMEX=path/to/symex bench/its_check.py ...        (default target/release/symex)
@@ -202,6 +203,12 @@ def check_file(path, symex, runs, krange, limit, rng):
         return "no bound", ""
     its = parse(open(path).read())
     lower = ""
+    if answer.get("lower_bound") == "1":
+        given = answer.get("lower_witness", {}).get("start", {})
+        verdict, reached = runs_of(its, given, (1,), unnamed_free=False)
+        if verdict != "ok":
+            return verdict, f"Omega(1) claimed, but from {given}: {reached}"
+        lower = "; Omega(1) re-checked"
     if answer.get("lower_bound") == "n^1":
         verdict, detail = check_linear_lower(its, answer)
         if verdict != "ok":

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
+use symex_its::first_step::{self, FirstStep};
 use symex_its::linear_lower_bound::{self, LinearFamily};
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
@@ -393,13 +394,9 @@ fn complexity_answer(
         print_unbounded(args, name, its, u, time);
         return 1;
     }
-    // A linear lower bound is looked for only where the upper bound is at least linear: a family
-    // of growing runs beside an `O(1)` bound would contradict it, and is not claimed.
     let lower = match &finite {
-        Some((c, _)) if matches!(Upper::of(&c.bound), Upper::Poly(_)) => {
-            linear_lower_bound::prove(its, limits.deadline)
-        }
-        _ => None,
+        Some((c, _)) => lower_side(its, &c.bound, limits.deadline),
+        None => LowerSide::None,
     };
     let family_its = its;
     let its = &refined;
@@ -419,10 +416,7 @@ fn complexity_answer(
             Some((c, a)) => {
                 out["bound"] = json!(a);
                 out["answer"] = json!(worst_case(&c.bound, &lower).to_string());
-                if let Some(f) = &lower {
-                    out["lower_bound"] = json!("n^1");
-                    out["lower_witness"] = linear_family_json(family_its, f);
-                }
+                lower_side_json(&mut out, family_its, &lower);
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -443,9 +437,7 @@ fn complexity_answer(
                 if !args.quiet {
                     println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
-                    if let Some(f) = &lower {
-                        print_linear_family(family_its, f, "lower bound: Omega(n^1)");
-                    }
+                    print_lower_side(family_its, &lower);
                     print_proof(its, &c.proof);
                     for l in &c.twn {
                         println!("{}", twn_line(its, l));
@@ -473,17 +465,91 @@ fn complexity_answer(
 }
 
 /// The first line for the upper bound `bound` and, when a linear family was found, `Omega(n^1)`.
-pub(crate) fn worst_case(
-    bound: &symex_its::bound::Bound,
-    lower: &Option<LinearFamily>,
-) -> WorstCase {
+pub(crate) fn worst_case(bound: &symex_its::bound::Bound, lower: &LowerSide) -> WorstCase {
     WorstCase {
         lower: match lower {
-            Some(_) => Lower::Poly(1),
-            None => Lower::Unknown,
+            LowerSide::Linear(_) => Lower::Poly(1),
+            LowerSide::Constant(_) => Lower::Poly(0),
+            LowerSide::None => Lower::Unknown,
         },
         ..WorstCase::upper_bound(bound)
     }
+}
+
+/// The lower side of a first line beside a finite upper bound, with its witness.
+pub(crate) enum LowerSide {
+    /// `Omega(n^1)`: a family of runs growing with one start value.
+    Linear(LinearFamily),
+    /// `Omega(1)`: one step of cost ≥ 1 from a start state.
+    Constant(FirstStep),
+    None,
+}
+
+/// The best lower side provable beside the upper bound `bound` of the (preprocessed) `its`: a linear
+/// family unless the bound is `O(1)` (which it would contradict), else a first step.
+pub(crate) fn lower_side(
+    its: &Its,
+    bound: &symex_its::bound::Bound,
+    deadline: Instant,
+) -> LowerSide {
+    if Upper::of(bound) != Upper::Constant {
+        if let Some(f) = linear_lower_bound::prove(its, deadline) {
+            return LowerSide::Linear(f);
+        }
+    }
+    match first_step::prove(its) {
+        Some(s) => LowerSide::Constant(s),
+        None => LowerSide::None,
+    }
+}
+
+/// The JSON of a lower side: `lower_bound` and `lower_witness`.
+pub(crate) fn lower_side_json(out: &mut Value, its: &Its, lower: &LowerSide) {
+    match lower {
+        LowerSide::Linear(f) => {
+            out["lower_bound"] = json!("n^1");
+            out["lower_witness"] = linear_family_json(its, f);
+        }
+        LowerSide::Constant(s) => {
+            out["lower_bound"] = json!("1");
+            out["lower_witness"] = first_step_json(its, s);
+        }
+        LowerSide::None => {}
+    }
+}
+
+/// Prints the witness of a lower side.
+pub(crate) fn print_lower_side(its: &Its, lower: &LowerSide) {
+    match lower {
+        LowerSide::Linear(f) => print_linear_family(its, f, "lower bound: Omega(n^1)"),
+        LowerSide::Constant(s) => println!(
+            "lower bound: Omega(1), from {} with {}: {} (cost >= 1)",
+            its.locations[its.start],
+            start_values(its, &s.start),
+            print::rule(its, &its.transitions[s.transition])
+        ),
+        LowerSide::None => {}
+    }
+}
+
+fn first_step_json(its: &Its, s: &FirstStep) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&s.start)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect();
+    json!({"start": start, "rule": print::rule(its, &its.transitions[s.transition])})
+}
+
+fn start_values(its: &Its, values: &[i128]) -> String {
+    let v: Vec<String> = its
+        .vars
+        .iter()
+        .zip(values)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    v.join(", ")
 }
 
 /// The witness of a linear lower bound: the start values with the parameter, the path and the cycle

@@ -2,15 +2,14 @@
 //! Termination is decided on the branch ITS; bounds count uses in the trees
 //! ([`symex_its::recursion`]).
 use crate::its::{
-    linear_family_json, print_linear_family, print_proof, proof_json, termination_answer,
-    timeout_or, wait_for_watchdog_unless_first, worst_case, ItsArgs,
+    linear_family_json, lower_side, lower_side_json, print_linear_family, print_lower_side,
+    print_proof, proof_json, termination_answer, timeout_or, wait_for_watchdog_unless_first,
+    worst_case, ItsArgs, LowerSide,
 };
 use serde_json::{json, Value};
 use std::time::Instant;
 use symex_its::complexity::{self, Complexity};
-use symex_its::linear_lower_bound;
 use symex_its::recursion::{self, Branches, Charge, ExponentialFamily};
-use symex_its::termcomp::Upper;
 use symex_its::termination::Limits;
 use symex_its::{preprocess, print, Goal, Its};
 
@@ -58,10 +57,8 @@ fn complexity_answer(
     };
     let charged = recursion::branches(its, Charge::Every);
     let lower = match &finite {
-        Some((c, _)) if matches!(Upper::of(&c.bound), Upper::Poly(_)) => {
-            linear_lower_bound::prove(&charged.its, limits.deadline)
-        }
-        _ => None,
+        Some((c, _)) => lower_side(&charged.its, &c.bound, limits.deadline),
+        None => LowerSide::None,
     };
     let time = started.elapsed().as_secs_f64();
     wait_for_watchdog_unless_first();
@@ -95,18 +92,13 @@ fn complexity_answer(
                              "expression": c.bound.display(&counted.its.vars),
                              "proof": proof_json(&counted.its, &c.proof),
                              "branch_its": print::to_koat(&counted.its)});
-        if let Some(f) = &lower {
-            out["lower_bound"] = json!("n^1");
-            out["lower_witness"] = linear_family_json(&charged.its, f);
-        }
+        lower_side_json(&mut out, &charged.its, &lower);
         println!("{out}");
     } else {
         println!("{first}");
         if !args.quiet {
             print_tree_bound(&counted.its, c, &a);
-            if let Some(f) = &lower {
-                print_linear_family(&charged.its, f, "lower bound: Omega(n^1)");
-            }
+            print_lower_side(&charged.its, &lower);
         }
     }
     0

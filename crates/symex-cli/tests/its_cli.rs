@@ -199,11 +199,12 @@ fn an_exponential_bound_is_a_question_mark_in_the_first_line() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("WORST_CASE(?, ?)"));
+    // The lower side: from `N = L` the loop over `I` runs `L` times.
+    assert_eq!(lines.next(), Some("WORST_CASE(Omega(n^1), ?)"));
     assert_eq!(lines.next(), Some("class: O(EXP)"));
     let out = its().args(["--json"]).arg(&f).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["answer"], "WORST_CASE(?, ?)");
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), ?)");
     assert_eq!(v["bound"], "O(EXP)");
 }
 
@@ -271,17 +272,32 @@ fn grammatical(line: &str) -> bool {
     lower && upper
 }
 
+/// `O(1)` with its tight lower side: `constant.koat` runs `start` once (when `X >= 0`) and `loop`
+/// three times; the witness is a start state that enables the first step.
+#[test]
+fn a_constant_bound_gets_omega_1_from_a_first_step() {
+    let f = common::example("its", "constant.koat");
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(1), O(1))");
+    assert_eq!(v["expression"], "4");
+    assert_eq!(v["lower_bound"], "1");
+    let x: i64 = v["lower_witness"]["start"]["X"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x >= 0, "the first step needs X >= 0: {v}");
+}
+
 /// Recursion (`Com_k`, k ≥ 2): runs are trees, and the expected answers are counted by hand.
 /// `recursion_linear.koat` from `X = n ≥ 0` uses `start` once, `f` n times and `g` n + (n − 1) + … + 1
 /// times: `1 + n + n(n + 1)/2` uses. A bound that counted one branch (a path) would be linear.
 #[test]
 fn recursive_runs_are_trees() {
     let linear = common::example("its", "recursion_linear.koat");
-    let out = symex()
-        .args(["its", "--json"])
-        .arg(&linear)
-        .output()
-        .unwrap();
+    let out = its().args(["--json"]).arg(&linear).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), O(n^2))");
@@ -294,8 +310,8 @@ fn recursive_runs_are_trees() {
             "{bound} at X = {n} is below {uses}"
         );
     }
-    let out = symex()
-        .args(["its", "--goal", "termination", "--quiet"])
+    let out = its()
+        .args(["--goal", "termination", "--quiet"])
         .arg(&linear)
         .output()
         .unwrap();
@@ -303,18 +319,14 @@ fn recursive_runs_are_trees() {
 
     // f(X) -> Com_2(f(X - 1), f(X - 1)): 2^n − 1 uses from X = n.
     let twice = common::example("its", "recursion_twice.koat");
-    let out = symex()
-        .args(["its", "--json"])
-        .arg(&twice)
-        .output()
-        .unwrap();
+    let out = its().args(["--json"]).arg(&twice).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "WORST_CASE(NON_POLY, ?)");
     assert_eq!(v["recursion"], "branching");
     assert_eq!(v["tree_witness"]["twins"], serde_json::json!([0, 1]));
-    let out = symex()
-        .args(["its", "--goal", "termination", "--quiet"])
+    let out = its()
+        .args(["--goal", "termination", "--quiet"])
         .arg(&twice)
         .output()
         .unwrap();
@@ -322,11 +334,7 @@ fn recursive_runs_are_trees() {
 
     // One branch of the tree runs g(X) -> g(X + 1) from X = 5 forever.
     let diverges = common::example("its", "recursion_diverges.koat");
-    let out = symex()
-        .args(["its", "--quiet"])
-        .arg(&diverges)
-        .output()
-        .unwrap();
+    let out = its().args(["--quiet"]).arg(&diverges).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "NO");
 }

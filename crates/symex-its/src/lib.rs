@@ -26,6 +26,7 @@ pub mod exp_bound;
 pub mod exp_size;
 pub mod farkas;
 pub mod few_steps;
+pub mod first_step;
 pub mod graph;
 pub mod inescapable;
 pub mod interp;
