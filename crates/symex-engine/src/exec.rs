@@ -6,7 +6,7 @@ use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::memory::ObjId;
 use crate::program::{Program, SlotKind};
 use crate::provenance::{self, Provenance, ProvenanceMap};
-use crate::state::State;
+use crate::state::{State, OVERSHIFT_MESSAGE};
 use smallvec::SmallVec;
 use std::rc::Rc;
 use symex_ir as ir;
@@ -511,7 +511,19 @@ impl<D: Domain> State<D> {
         Ok(Flow::Next)
     }
 
-    /// Integer arithmetic with its checks: division by zero always, signed overflow when enabled.
+    /// KLEE's overshift check: a shift by at least the width is reported as KLEE's runtime reports it
+    /// (`klee_report_error` with "overshift error" and the `overshift.err` file), not as a bug kind
+    /// of symex's own.
+    fn overshift(&self, prog: &Program) -> End {
+        let mut end = self.bug(prog, BugKind::Reported, OVERSHIFT_MESSAGE);
+        if let End::Bug(b) = &mut end {
+            b.suffix = Some("overshift.err".into());
+        }
+        end
+    }
+
+    /// Integer arithmetic with its checks: division by zero always, signed overflow and overshift
+    /// when enabled.
     pub(crate) fn binary(
         &mut self,
         prog: &Program,
@@ -542,6 +554,13 @@ impl<D: Domain> State<D> {
                             "signed division overflows (MIN / -1)",
                         ));
                     }
+                }
+            }
+            B::Shl | B::LShr | B::AShr if self.checks.overshift => {
+                let width = self.dom.constant(w, u128::from(w));
+                let over = self.dom.cmp(CmpOp::Uge, w, b, &width);
+                if self.dom.decide(Decision::Overflow, &over) {
+                    return Err(self.overshift(prog));
                 }
             }
             B::Add | B::Sub | B::Mul if self.checks.overflow && flags.nsw() => {
