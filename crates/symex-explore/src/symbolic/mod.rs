@@ -12,10 +12,12 @@
 //! terms; `solver_ctx`: the solver the states share.
 
 mod ops;
+mod path_condition;
 mod solver_ctx;
 mod value;
 
 pub use ops::to_bool;
+pub use path_condition::PathCondition;
 pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
@@ -78,8 +80,8 @@ const ADDRESS_PREFIX: &str = "addr!";
 #[derive(Clone)]
 pub struct Symbolic {
     ctx: Rc<RefCell<SolverCtx>>,
-    /// The path condition, a conjunction.
-    pub pc: Vec<Term>,
+    /// The path condition, a conjunction (shared with the states forked from this one).
+    pub pc: PathCondition,
     /// A model of `pc`, when one is known (saves the solver the side it would confirm).
     model: Option<Arc<Model>>,
     /// The inputs, in the order the program asked for them.
@@ -129,7 +131,7 @@ impl Symbolic {
     pub fn new(ctx: Rc<RefCell<SolverCtx>>) -> Symbolic {
         Symbolic {
             ctx,
-            pc: Vec::new(),
+            pc: PathCondition::default(),
             model: Some(Arc::new(Model::new())),
             inputs: Vec::new(),
             forced: VecDeque::new(),
@@ -196,7 +198,7 @@ impl Symbolic {
         if let Some(m) = &self.model {
             return Some(m.clone());
         }
-        let r = self.ctx.borrow_mut().check(&self.pc);
+        let r = self.ctx.borrow_mut().check(&self.pc.to_vec_with(None));
         match r {
             SatResult::Sat(m) => {
                 self.model = Some(m.clone());
@@ -278,9 +280,7 @@ impl Symbolic {
         if c.is_false() {
             return Ok(None);
         }
-        let mut q = Vec::with_capacity(self.pc.len() + 1);
-        q.extend_from_slice(&self.pc);
-        q.push(c.clone());
+        let q = self.pc.to_vec_with(Some(c));
         match self.ctx.borrow_mut().check(&q) {
             SatResult::Sat(m) => Ok(Some(m)),
             SatResult::Unsat => Ok(None),
