@@ -11,6 +11,7 @@
 //! Here: the domain and its decisions. `value`: constants and terms; `ops`: the operations as
 //! terms; `solver_ctx`: the solver the states share.
 
+mod bounds;
 mod ops;
 mod solver_ctx;
 mod value;
@@ -80,6 +81,8 @@ pub struct Symbolic {
     ctx: Rc<RefCell<SolverCtx>>,
     /// The path condition, a conjunction.
     pub pc: Vec<Term>,
+    /// Where `pc` holds the tightest bound of a term, and its value (`bounds.rs`).
+    bounds: FxHashMap<bounds::BoundKey, (usize, u128)>,
     /// A model of `pc`, when one is known (saves the solver the side it would confirm).
     model: Option<Arc<Model>>,
     /// The inputs, in the order the program asked for them.
@@ -130,6 +133,7 @@ impl Symbolic {
         Symbolic {
             ctx,
             pc: Vec::new(),
+            bounds: FxHashMap::default(),
             model: Some(Arc::new(Model::new())),
             inputs: Vec::new(),
             forced: VecDeque::new(),
@@ -270,13 +274,36 @@ impl Symbolic {
                 self.model = None;
             }
         }
-        self.pc.push(c);
+        self.push_pc(c);
+    }
+
+    /// Conjoins `c` to the path condition; a bound of a term replaces the looser one the path
+    /// condition holds, or is dropped when that one is tighter (`bounds.rs`).
+    fn push_pc(&mut self, c: Term) {
+        let Some(b) = bounds::bound(&c) else {
+            self.pc.push(c);
+            return;
+        };
+        match self.bounds.get_mut(&b.key) {
+            Some((_, old)) if !b.implies(*old) => {}
+            Some((i, old)) => {
+                *old = b.value;
+                self.pc[*i] = c;
+            }
+            None => {
+                self.bounds.insert(b.key, (self.pc.len(), b.value));
+                self.pc.push(c);
+            }
+        }
     }
 
     /// Whether `pc ∧ c` is satisfiable, with a model if so (`Err` when the solver gives no answer).
     fn feasible(&mut self, c: &Term) -> Result<Option<Arc<Model>>, String> {
         if c.is_false() {
             return Ok(None);
+        }
+        if let Some(answer) = self.feasible_by_bounds(c) {
+            return Ok(answer);
         }
         let mut q = Vec::with_capacity(self.pc.len() + 1);
         q.extend_from_slice(&self.pc);
@@ -286,6 +313,41 @@ impl Symbolic {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(u) => Err(u.to_string()),
         }
+    }
+
+    /// [`Self::feasible`] without the solver for a bound `c` of a term `t`: unsatisfiable when it
+    /// contradicts the bounds of `t` the path condition holds; satisfiable when the path's model with
+    /// `t` moved into the allowed interval (by assigning the input bytes `t` is made of) satisfies the
+    /// path condition and `c` — checked by evaluation, so the model returned is always a model. `None`:
+    /// ask the solver. (Each iteration of a loop whose guard compares a counter with an input forks
+    /// on such a bound: this keeps the solver out of the loop.)
+    fn feasible_by_bounds(&self, c: &Term) -> Option<Option<Arc<Model>>> {
+        let b = bounds::bound(c)?;
+        let t = &b.key.term;
+        let w = t.width();
+        let held = |upper: bool| {
+            let key = bounds::BoundKey {
+                upper,
+                ..b.key.clone()
+            };
+            self.bounds.get(&key).map(|&(_, v)| v)
+        };
+        let (mut lo, mut hi) = (held(false).unwrap_or(0), held(true).unwrap_or(bounds::max_of(w)));
+        if b.key.upper {
+            hi = hi.min(b.value);
+        } else {
+            lo = lo.max(b.value);
+        }
+        if lo > hi {
+            return Some(None);
+        }
+        let model = self.model.as_ref()?;
+        let now = bounds::encode(model.eval(t).ok()?.as_bv()?, w, b.key.signed);
+        let v = bounds::encode(now.clamp(lo, hi), w, b.key.signed);
+        let mut m = Model::clone(model);
+        bounds::assign(t, v, &mut m)?;
+        let holds = m.eval_bool(c) == Ok(true) && m.satisfies(&self.pc) == Ok(true);
+        holds.then(|| Some(Arc::new(m)))
     }
 
     fn eval(&mut self, t: &Term) -> Option<u128> {
@@ -564,13 +626,13 @@ impl Domain for Symbolic {
         }
         if let Some(m) = &self.model {
             if m.eval_bool(&c) == Ok(true) {
-                self.pc.push(c);
+                self.push_pc(c);
                 return true;
             }
         }
         match self.feasible(&c) {
             Ok(Some(m)) => {
-                self.pc.push(c);
+                self.push_pc(c);
                 self.model = Some(m);
                 true
             }
