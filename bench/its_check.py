@@ -9,8 +9,10 @@ itself, runs the ITS from random small start values (temporaries chosen by Z3 in
 else by any model; among enabled transitions one at random), counts one unit of cost per step and
 asserts that no run's cost exceeds the bound `symex its --json` printed, evaluated at those start
 values. Lower bounds are re-checked by bounded model checking on the file: an unbounded runtime
-(`NON_POLY`) by runs of 10 and 100 steps from the witness's start state, a linear one
-(`Omega(n^1)`) by runs of L steps from the witness's start states of size linear in L, L = 5, 10, 20.
+(`NON_POLY`) by runs of 10 and 100 steps from the witness's start state (for a recursive file by
+complete binary trees of growing depth), a linear one
+(`Omega(n^1)`) by runs of L steps from the witness's start states of size linear in L, L = 5, 10, 20,
+a constant one (`Omega(1)`) by a first step from the witness's start state.
 
     bench/its_check.py [--runs N] [--range K] [--limit S] FILE.koat ...
     SYMEX=path/to/symex bench/its_check.py ...        (default target/release/symex)
@@ -40,14 +42,13 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
 
 
 class Rule:
-    def __init__(self, src, src_args, dst, dst_args, guard):
+    def __init__(self, src, src_args, dsts, guard):
         self.src = src
         self.src_args = src_args  # parameter names, bound by position
-        self.dst = dst
-        self.dst_args = dst_args  # python expressions
+        self.dsts = dsts  # (location, python expressions) per target: Com_k has k of them
         self.guard = guard  # list of python comparisons
         names = set()
-        for e in dst_args + guard:
+        for e in [a for _, args in dsts for a in args] + guard:
             names.update(IDENT.findall(e))
         self.temps = sorted(names - set(src_args))
 
@@ -103,18 +104,20 @@ def parse(text):
             rhs, guard = rest, "TRUE"
         rhs = rhs.strip()
         m = re.fullmatch(r"Com_(\d+)\((.*)\)", rhs)
-        if m:
-            if m.group(1) != "1":
-                raise ValueError("Com_k with k > 1 is not supported here")
-            rhs = m.group(2)
+        calls = split_top(m.group(2)) if m else [rhs]
+        if m and len(calls) != int(m.group(1)):
+            raise ValueError(f"Com_{m.group(1)} with {len(calls)} calls")
         src, src_args = call(lhs)
-        dst, dst_args = call(rhs)
+        dsts = []
+        for c in calls:
+            dst, dst_args = call(c.strip())
+            dsts.append((dst, [to_python(a) for a in dst_args]))
         atoms = []
         for atom in re.split(r"&&|/\\", guard):
             atom = atom.strip()
             if atom and atom != "TRUE":
                 atoms.append(to_python(atom))
-        rules.append(Rule(src, src_args, dst, [to_python(a) for a in dst_args], atoms))
+        rules.append(Rule(src, src_args, dsts, atoms))
     return start, rules
 
 
@@ -149,7 +152,8 @@ def choose_temps(rule, env, rng):
 
 
 def step(rules_at, state, rng):
-    """One step from (location, values): the successor, or None when the run ends."""
+    """One use of a rule at (location, values): the children (one per target of a Com_k), or
+    None when no rule is enabled."""
     loc, vals = state
     candidates = list(rules_at.get(loc, []))
     rng.shuffle(candidates)
@@ -164,7 +168,7 @@ def step(rules_at, state, rng):
             env.update(t)
         elif not all(eval(g, {}, env) for g in rule.guard):
             continue
-        return rule.dst, [eval(e, {}, env) for e in rule.dst_args]
+        return [(dst, [eval(e, {}, env) for e in args]) for dst, args in rule.dsts]
     return None
 
 
@@ -192,11 +196,19 @@ def check_file(path, symex, runs, krange, limit, rng):
         return "VIOLATED", f"first line `{first}` is outside the competition's grammar"
     if answer.get("lower_bound") == "INF":
         return check_unbounded(parse(open(path).read()), answer)
+    if answer.get("lower_bound") == "NON_POLY":
+        return check_tree_lower(parse(open(path).read()), answer)
     expr = answer.get("expression")
     if not expr:
         return "no bound", ""
     its = parse(open(path).read())
     lower = ""
+    if answer.get("lower_bound") == "1":
+        given = answer.get("lower_witness", {}).get("start", {})
+        verdict, reached = runs_of(its, given, (1,), unnamed_free=False)
+        if verdict != "ok":
+            return verdict, f"Omega(1) claimed, but from {given}: {reached}"
+        lower = "; Omega(1) re-checked"
     if answer.get("lower_bound") == "n^1":
         verdict, detail = check_linear_lower(its, answer)
         if verdict != "ok":
@@ -215,12 +227,14 @@ def check_file(path, symex, runs, krange, limit, rng):
         vals = [rng.randint(-krange, krange) for _ in names]
         bound = bound_value(expr, names, vals)
         cap = min(bound + 1, 20000)
-        state, cost = (start, vals), 0
-        while cost < cap:
-            state = step(rules_at, state, rng)
-            if state is None:
-                break
+        # A run is a tree when a rule has several targets (recursion): its cost counts every use.
+        work, cost = [(start, vals)], 0
+        while work and cost < cap:
+            children = step(rules_at, work.pop(), rng)
+            if children is None:
+                continue
             cost += 1
+            work.extend(children)
         if cost > bound:
             return "VIOLATED", f"{expr} = {bound} at {dict(zip(names, vals))}, a run cost {cost}"
         if bound > 0 and cost * worst[1] >= worst[0] * bound:
@@ -277,15 +291,69 @@ def check_linear_lower(its, answer):
     return "ok", f"Omega(n^1): runs of {list(LINEAR_LAPS)} steps from starts of linear size ({var} = {scale}*(L + {shift}))"
 
 
+# The depths at which an exponential lower bound's complete trees are built again.
+TREE_DEPTHS = (4, 8, 11)
+
+
+def check_tree_lower(its, answer):
+    """Re-checks `WORST_CASE(NON_POLY, ?)` of a recursive file from its complete binary trees.
+
+    The witness names start values with one variable `scale*(L + shift)`, a path of (rule,
+    target) pairs of the file, then the recursive rule, the values of its temporaries and two of
+    its targets. For each L of TREE_DEPTHS the path is taken, then the tree is built node by
+    node: every node at depth < L uses the recursive rule (its guard must hold) and has a child
+    per named target. A claim holds when the tree has at least 2^L - 1 nodes: with start values
+    of size linear in L, no polynomial bounds the cost.
+    """
+    start, rules = its
+    w = answer.get("tree_witness", {})
+    try:
+        par = w["parameter"]
+        scale, shift, var = int(par["scale"]), int(par["shift"]), par["variable"]
+        rule = rules[int(w["transition"])]
+        twins = [int(k) for k in w["twins"]]
+        temps = {n: int(v) for n, v in w.get("temps", {}).items()}
+        path = [(rules[int(i)], int(k)) for i, k in w["path_origin"]]
+    except (KeyError, ValueError, IndexError, TypeError):
+        return "VIOLATED", f"NON_POLY claimed without a readable tree family: {w}"
+    names = [r for r in rules if r.src == start][0].src_args
+    for depth in TREE_DEPTHS:
+        env = {n: int(w.get("start", {}).get(n, 0)) for n in names}
+        env[var] = scale * (depth + shift)
+        loc, vals = start, [env[n] for n in names]
+        for r, k in path:
+            e = dict(zip(r.src_args, vals))
+            t = choose_temps(r, e, random.Random(depth))
+            if r.src != loc or t is None:
+                return "VIOLATED", f"NON_POLY claimed, but the path is blocked at {loc}{vals}"
+            e.update(t)
+            loc, vals = r.dsts[k][0], [eval(x, {}, e) for x in r.dsts[k][1]]
+        nodes, work = 0, [(vals, 0)]
+        while work:
+            vals, level = work.pop()
+            if level == depth:
+                continue
+            e = dict(zip(rule.src_args, vals))
+            e.update(temps)
+            if rule.src != loc or not all(eval(g, {}, e) for g in rule.guard):
+                return "VIOLATED", f"NON_POLY claimed, but the rule is disabled at depth {level}: {vals}"
+            nodes += 1
+            work.extend(([eval(x, {}, e) for x in rule.dsts[k][1]], level + 1) for k in twins
+                        if rule.dsts[k][0] == loc)
+        if nodes < 2 ** depth - 1:
+            return "VIOLATED", f"NON_POLY claimed, but the tree of depth {depth} has {nodes} nodes"
+    return "ok", f"NON_POLY: complete binary trees of depths {list(TREE_DEPTHS)} from starts of linear size ({var} = {scale}*(L + {shift}))"
+
+
 def runs_of(its, given, lengths, unnamed_free):
     """Whether the parsed ITS `its` (start, rules) has runs of each length of `lengths` from the
     start state whose variables `given` names (the others free, or 0 when not `unnamed_free`):
     ("ok", lengths reached), ("VIOLATED", why) on a length no run reaches, ("unconfirmed", why)
     when Z3 does not decide."""
     start, rules = its
-    locs = sorted({r.src for r in rules} | {r.dst for r in rules})
+    locs = sorted({r.src for r in rules} | {d for r in rules for d, _ in r.dsts})
     index = {l: i for i, l in enumerate(locs)}
-    width = max(max(len(r.src_args), len(r.dst_args)) for r in rules)
+    width = max(max([len(r.src_args)] + [len(a) for _, a in r.dsts]) for r in rules)
     starts = [r for r in rules if r.src == start]
     if not starts:
         return "VIOLATED", "no rule leaves the start location"
@@ -307,19 +375,21 @@ def runs_of(its, given, lengths, unnamed_free):
         nloc = z3.Int(f"loc_{i + 1}")
         nxs = [z3.Int(f"x_{i + 1}_{j}") for j in range(width)]
         choices = []
+        # A branch of a tree follows one target of each rule it uses.
         for k, r in enumerate(rules):
             if r.src not in layer:
                 continue
             env = dict(zip(r.src_args, xs))
             env.update({t: z3.Int(f"t_{i}_{k}_{t}") for t in r.temps})
-            conj = [loc == index[r.src], nloc == index[r.dst]]
-            conj += [eval(g, {}, env) for g in r.guard]
-            conj += [nxs[j] == eval(e, {}, env) for j, e in enumerate(r.dst_args)]
-            if any(c is False for c in conj):
-                continue
-            choices.append(z3.And([c for c in conj if c is not True]))
+            for dst, args in r.dsts:
+                conj = [loc == index[r.src], nloc == index[dst]]
+                conj += [eval(g, {}, env) for g in r.guard]
+                conj += [nxs[j] == eval(e, {}, env) for j, e in enumerate(args)]
+                if any(c is False for c in conj):
+                    continue
+                choices.append(z3.And([c for c in conj if c is not True]))
         solver.add(z3.Or(choices))
-        layer = {r.dst for r in rules if r.src in layer}
+        layer = {d for r in rules if r.src in layer for d, _ in r.dsts}
         loc, xs = nloc, nxs
         if i + 1 in lengths:
             r = solver.check()

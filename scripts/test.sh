@@ -12,6 +12,7 @@ mdbook build docs
 # committed baseline tests/perf/baseline.txt: more than 10 % worse fails.
 python3 scripts/perf-guard.py
 # symex its's bounds re-checked by an interpreter that shares nothing with symex (bench/its_check.py)
+SYMEX=target/debug/symex python3 bench/its_check.py --runs 10 examples/its/*.koat
 if [ -d ../shared/benchmarks/tpdb/Complexity_ITS ]; then
     SYMEX=target/debug/symex python3 bench/its_check.py --runs 10 \
         $(find ../shared/benchmarks/tpdb/Complexity_ITS -name '*.koat' | sort | awk 'NR % 40 == 0')

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
+use symex_its::first_step::{self, FirstStep};
 use symex_its::linear_lower_bound::{self, LinearFamily};
 use symex_its::lower_bound::{self, Family, Unbounded};
 use symex_its::nontermination::{self, Witness};
@@ -99,6 +100,9 @@ pub fn main(args: ItsArgs) -> i32 {
     if args.max_time.is_some() {
         watchdog(&args, &name, goal, limits.deadline + WATCHDOG_GRACE);
     }
+    if its.has_multi_targets() {
+        return crate::its_recursion::answer(&args, &name, goal, &its, &limits, started);
+    }
     let its = preprocess::preprocess(&its, limits.query_timeout);
     match goal {
         Goal::Termination => termination_answer(&args, &name, &its, &limits, started),
@@ -119,7 +123,7 @@ fn claim_answer() -> bool {
 
 /// Returns when this thread may print the answer; else the watchdog is printing it and
 /// ends the process.
-fn wait_for_watchdog_unless_first() {
+pub(crate) fn wait_for_watchdog_unless_first() {
     while !claim_answer() {
         std::thread::park();
     }
@@ -159,7 +163,7 @@ fn watchdog(args: &ItsArgs, name: &str, goal: Goal, at: Instant) {
     });
 }
 
-fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
+pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
     let sccs: Vec<Value> = proof
         .iter()
         .map(|p| {
@@ -202,7 +206,7 @@ fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
     json!(sccs)
 }
 
-fn print_proof(its: &Its, proof: &[SccProof]) {
+pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
     println!("Transitions (after preprocessing):");
     for (i, t) in its.transitions.iter().enumerate() {
         println!("  t{i}: {}", print::rule(its, t));
@@ -282,7 +286,7 @@ fn print_witness(its: &Its, w: &Witness) {
     }
 }
 
-fn termination_answer(
+pub(crate) fn termination_answer(
     args: &ItsArgs,
     name: &str,
     its: &Its,
@@ -390,13 +394,9 @@ fn complexity_answer(
         print_unbounded(args, name, its, u, time);
         return 1;
     }
-    // A linear lower bound is looked for only where the upper bound is at least linear: a family
-    // of growing runs beside an `O(1)` bound would contradict it, and is not claimed.
     let lower = match &finite {
-        Some((c, _)) if matches!(Upper::of(&c.bound), Upper::Poly(_)) => {
-            linear_lower_bound::prove(its, limits.deadline)
-        }
-        _ => None,
+        Some((c, _)) => lower_side(its, &c.bound, limits.deadline),
+        None => LowerSide::None,
     };
     let family_its = its;
     let its = &refined;
@@ -416,10 +416,7 @@ fn complexity_answer(
             Some((c, a)) => {
                 out["bound"] = json!(a);
                 out["answer"] = json!(worst_case(&c.bound, &lower).to_string());
-                if let Some(f) = &lower {
-                    out["lower_bound"] = json!("n^1");
-                    out["lower_witness"] = linear_family_json(family_its, f);
-                }
+                lower_side_json(&mut out, family_its, &lower);
                 out["expression"] = json!(c.bound.display(&its.vars));
                 out["proof"] = proof_json(its, &c.proof);
                 if !c.twn.is_empty() {
@@ -440,9 +437,7 @@ fn complexity_answer(
                 if !args.quiet {
                     println!("class: {a}");
                     println!("bound: {}", c.bound.display(&its.vars));
-                    if let Some(f) = &lower {
-                        print_linear_family(family_its, f);
-                    }
+                    print_lower_side(family_its, &lower);
                     print_proof(its, &c.proof);
                     for l in &c.twn {
                         println!("{}", twn_line(its, l));
@@ -470,20 +465,97 @@ fn complexity_answer(
 }
 
 /// The first line for the upper bound `bound` and, when a linear family was found, `Omega(n^1)`.
-fn worst_case(bound: &symex_its::bound::Bound, lower: &Option<LinearFamily>) -> WorstCase {
+pub(crate) fn worst_case(bound: &symex_its::bound::Bound, lower: &LowerSide) -> WorstCase {
     WorstCase {
         lower: match lower {
-            Some(_) => Lower::Poly(1),
-            None => Lower::Unknown,
+            LowerSide::Linear(_) => Lower::Poly(1),
+            LowerSide::Constant(_) => Lower::Poly(0),
+            LowerSide::None => Lower::Unknown,
         },
         ..WorstCase::upper_bound(bound)
     }
 }
 
+/// The lower side of a first line beside a finite upper bound, with its witness.
+pub(crate) enum LowerSide {
+    /// `Omega(n^1)`: a family of runs growing with one start value.
+    Linear(LinearFamily),
+    /// `Omega(1)`: one step of cost ≥ 1 from a start state.
+    Constant(FirstStep),
+    None,
+}
+
+/// The best lower side provable beside the upper bound `bound` of the (preprocessed) `its`: a linear
+/// family unless the bound is `O(1)` (which it would contradict), else a first step.
+pub(crate) fn lower_side(
+    its: &Its,
+    bound: &symex_its::bound::Bound,
+    deadline: Instant,
+) -> LowerSide {
+    if Upper::of(bound) != Upper::Constant {
+        if let Some(f) = linear_lower_bound::prove(its, deadline) {
+            return LowerSide::Linear(f);
+        }
+    }
+    match first_step::prove(its) {
+        Some(s) => LowerSide::Constant(s),
+        None => LowerSide::None,
+    }
+}
+
+/// The JSON of a lower side: `lower_bound` and `lower_witness`.
+pub(crate) fn lower_side_json(out: &mut Value, its: &Its, lower: &LowerSide) {
+    match lower {
+        LowerSide::Linear(f) => {
+            out["lower_bound"] = json!("n^1");
+            out["lower_witness"] = linear_family_json(its, f);
+        }
+        LowerSide::Constant(s) => {
+            out["lower_bound"] = json!("1");
+            out["lower_witness"] = first_step_json(its, s);
+        }
+        LowerSide::None => {}
+    }
+}
+
+/// Prints the witness of a lower side.
+pub(crate) fn print_lower_side(its: &Its, lower: &LowerSide) {
+    match lower {
+        LowerSide::Linear(f) => print_linear_family(its, f, "lower bound: Omega(n^1)"),
+        LowerSide::Constant(s) => println!(
+            "lower bound: Omega(1), from {} with {}: {} (cost >= 1)",
+            its.locations[its.start],
+            start_values(its, &s.start),
+            print::rule(its, &its.transitions[s.transition])
+        ),
+        LowerSide::None => {}
+    }
+}
+
+fn first_step_json(its: &Its, s: &FirstStep) -> Value {
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .zip(&s.start)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect();
+    json!({"start": start, "rule": print::rule(its, &its.transitions[s.transition])})
+}
+
+fn start_values(its: &Its, values: &[i128]) -> String {
+    let v: Vec<String> = its
+        .vars
+        .iter()
+        .zip(values)
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    v.join(", ")
+}
+
 /// The witness of a linear lower bound: the start values with the parameter, the path and the cycle
 /// as rules (of the ITS after preprocessing, before any refinement of the upper-bound search), and
 /// the per-lap changes.
-fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
+pub(crate) fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
     let start: serde_json::Map<String, Value> = its
         .vars
         .iter()
@@ -504,7 +576,7 @@ fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
            "per_lap": lap_steps(its, &f.steps)})
 }
 
-fn print_linear_family(its: &Its, f: &LinearFamily) {
+pub(crate) fn print_linear_family(its: &Its, f: &LinearFamily, title: &str) {
     let start: Vec<String> = its
         .vars
         .iter()
@@ -519,7 +591,7 @@ fn print_linear_family(its: &Its, f: &LinearFamily) {
         })
         .collect();
     println!(
-        "lower bound: Omega(n^1), from {} with {}:",
+        "{title}, from {} with {}:",
         its.locations[its.start],
         start.join(", ")
     );
@@ -561,7 +633,7 @@ const TIMEOUT_REASON: &str = "timeout: the time limit (--max-time) was reached";
 
 /// The reason of a MAYBE: `timeout` once the deadline has passed (the prover's own
 /// reason then only says where it stopped: a query cut short looks like a failed one).
-fn timeout_or(reason: &str, limits: &Limits) -> String {
+pub(crate) fn timeout_or(reason: &str, limits: &Limits) -> String {
     if Instant::now() >= limits.deadline {
         TIMEOUT_REASON.to_string()
     } else {

@@ -13,6 +13,7 @@ mod fuzz;
 mod input;
 mod interrupt;
 mod its;
+mod its_recursion;
 mod klee_out;
 mod klee_stats;
 mod limits;

@@ -3,6 +3,15 @@ mod common;
 
 use common::symex;
 use std::io::Write;
+use std::process::Command;
+
+/// `symex its` whose solver queries end by Z3's step count, not by a time limit: the answers
+/// these tests expect then do not depend on the machine's load.
+fn its() -> Command {
+    let mut c = symex();
+    c.args(["its", "--solver-rlimit", "5000000"]);
+    c
+}
 
 fn koat(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let p = dir.path().join(name);
@@ -19,15 +28,15 @@ const COUNT: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR X
 fn bound_termination_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let f = koat(&dir, "count.koat", COUNT);
-    let out = symex().args(["its", "--quiet"]).arg(&f).output().unwrap();
+    let out = its().args(["--quiet"]).arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "WORST_CASE(Omega(n^1), O(n^1))"
     );
 
-    let out = symex()
-        .args(["its", "--goal", "termination", "--json"])
+    let out = its()
+        .args(["--goal", "termination", "--json"])
         .arg(&f)
         .output()
         .unwrap();
@@ -36,7 +45,7 @@ fn bound_termination_and_json() {
     assert_eq!(v["answer"], "YES");
     assert!(v["proof"][0]["ranking_functions"][0]["function"]["l1"].is_string());
 
-    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["bound"], "O(n)");
     assert!(v["expression"].as_str().unwrap().contains("|N|"));
@@ -75,7 +84,7 @@ fn bound_termination_and_json() {
 fn syntax_error_names_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let f = koat(&dir, "bad.koat", &COUNT.replace("X + 1,N)", "X + ,N)"));
-    let out = symex().arg("its").arg(&f).output().unwrap();
+    let out = its().arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.koat:6:21"), "{err}");
@@ -85,17 +94,13 @@ fn syntax_error_names_line_and_column() {
 fn print_and_dot() {
     let dir = tempfile::tempdir().unwrap();
     let f = koat(&dir, "count.koat", COUNT);
-    let out = symex()
-        .args(["its", "--print-koat"])
-        .arg(&f)
-        .output()
-        .unwrap();
+    let out = its().args(["--print-koat"]).arg(&f).output().unwrap();
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         printed.contains("l1(X,N) -> l1(X + 1,N) :|: N >= X + 1"),
         "{printed}"
     );
-    let out = symex().args(["its", "--dot"]).arg(&f).output().unwrap();
+    let out = its().args(["--dot"]).arg(&f).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("digraph"));
 }
 
@@ -105,8 +110,8 @@ fn out_of_time_is_maybe_with_reason_timeout() {
     let f = koat(&dir, "count.koat", COUNT);
     // A budget of a microsecond has passed before the first solver query.
     for goal in ["complexity", "termination"] {
-        let out = symex()
-            .args(["its", "--goal", goal, "--max-time", "0.000001"])
+        let out = its()
+            .args(["--goal", goal, "--max-time", "0.000001"])
             .arg(&f)
             .output()
             .unwrap();
@@ -120,8 +125,8 @@ fn out_of_time_is_maybe_with_reason_timeout() {
         );
     }
     // `--timeout` is the same budget; a sufficient one changes nothing.
-    let out = symex()
-        .args(["its", "--quiet", "--timeout", "600"])
+    let out = its()
+        .args(["--quiet", "--timeout", "600"])
         .arg(&f)
         .output()
         .unwrap();
@@ -145,7 +150,7 @@ fn unbounded_runtime_is_non_poly_with_exit_1() {
         ("loop.koat", LOOP, "non-terminating"),
     ] {
         let f = koat(&dir, file, text);
-        let out = symex().args(["its"]).arg(&f).output().unwrap();
+        let out = its().arg(&f).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{stdout}");
         let mut lines = stdout.lines();
@@ -160,7 +165,7 @@ fn unbounded_runtime_is_non_poly_with_exit_1() {
             "{stdout}"
         );
 
-        let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+        let out = its().args(["--json"]).arg(&f).output().unwrap();
         assert_eq!(out.status.code(), Some(1));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert!(v["bound"].is_null(), "{v}");
@@ -169,7 +174,7 @@ fn unbounded_runtime_is_non_poly_with_exit_1() {
     }
     // mc91's witness names the temporary and the loop counting up from it.
     let f = koat(&dir, "mc91.koat", MC91);
-    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
         v["witness"]["parameter"]
@@ -190,15 +195,16 @@ fn an_exponential_bound_is_a_question_mark_in_the_first_line() {
         "double.koat",
         "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR X I N)\n(RULES\n  l0(X,I,N) -> l1(X,0,N)\n  l1(X,I,N) -> l1(2 * X,I + 1,N) :|: I < N\n  l1(X,I,N) -> l2(X,I,N) :|: I >= N\n  l2(X,I,N) -> l2(X - 1,I,N) :|: X > 0\n)\n",
     );
-    let out = symex().args(["its"]).arg(&f).output().unwrap();
+    let out = its().arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("WORST_CASE(?, ?)"));
+    // The lower side: from `N = L` the loop over `I` runs `L` times.
+    assert_eq!(lines.next(), Some("WORST_CASE(Omega(n^1), ?)"));
     assert_eq!(lines.next(), Some("class: O(EXP)"));
-    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["answer"], "WORST_CASE(?, ?)");
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), ?)");
     assert_eq!(v["bound"], "O(EXP)");
 }
 
@@ -264,4 +270,105 @@ fn grammatical(line: &str) -> bool {
     let lower = matches!(l, "?" | "NON_POLY" | "Omega(1)") || power(l, "Omega(n^");
     let upper = matches!(u, "?" | "POLY" | "O(1)") || power(u, "O(n^");
     lower && upper
+}
+
+/// `O(1)` with its tight lower side: `constant.koat` runs `start` once (when `X >= 0`) and `loop`
+/// three times; the witness is a start state that enables the first step.
+#[test]
+fn a_constant_bound_gets_omega_1_from_a_first_step() {
+    let f = common::example("its", "constant.koat");
+    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(1), O(1))");
+    assert_eq!(v["expression"], "4");
+    assert_eq!(v["lower_bound"], "1");
+    let x: i64 = v["lower_witness"]["start"]["X"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x >= 0, "the first step needs X >= 0: {v}");
+}
+
+/// Recursion (`Com_k`, k ≥ 2): runs are trees, and the expected answers are counted by hand.
+/// `recursion_linear.koat` from `X = n ≥ 0` uses `start` once, `f` n times and `g` n + (n − 1) + … + 1
+/// times: `1 + n + n(n + 1)/2` uses. A bound that counted one branch (a path) would be linear.
+#[test]
+fn recursive_runs_are_trees() {
+    let linear = common::example("its", "recursion_linear.koat");
+    let out = symex()
+        .args(["its", "--json"])
+        .arg(&linear)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), O(n^2))");
+    assert_eq!(v["recursion"], "linear");
+    let bound = v["expression"].as_str().unwrap();
+    for n in 0..=30i128 {
+        let uses = 1 + n + n * (n + 1) / 2;
+        assert!(
+            eval_bound(bound, n) >= uses,
+            "{bound} at X = {n} is below {uses}"
+        );
+    }
+    let out = symex()
+        .args(["its", "--goal", "termination", "--quiet"])
+        .arg(&linear)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "YES");
+
+    // f(X) -> Com_2(f(X - 1), f(X - 1)): 2^n − 1 uses from X = n.
+    let twice = common::example("its", "recursion_twice.koat");
+    let out = symex()
+        .args(["its", "--json"])
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(NON_POLY, ?)");
+    assert_eq!(v["recursion"], "branching");
+    assert_eq!(v["tree_witness"]["twins"], serde_json::json!([0, 1]));
+    let out = symex()
+        .args(["its", "--goal", "termination", "--quiet"])
+        .arg(&twice)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "YES");
+
+    // One branch of the tree runs g(X) -> g(X + 1) from X = 5 forever.
+    let diverges = common::example("its", "recursion_diverges.koat");
+    let out = symex()
+        .args(["its", "--quiet"])
+        .arg(&diverges)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "NO");
+}
+
+/// The value of a printed bound in the one variable `X` (`|X| + |X|^2 + 1`), with `Y = 0`.
+fn eval_bound(bound: &str, x: i128) -> i128 {
+    bound
+        .split(" + ")
+        .map(|term| {
+            let (coeff, rest) = match term.split_once('*') {
+                Some((c, r)) if c.parse::<i128>().is_ok() => (c.parse().unwrap(), r),
+                _ => (1, term),
+            };
+            let power = match rest {
+                "|X|" => x.abs(),
+                "|X|^2" => x * x,
+                "|Y|" => 0,
+                c => c
+                    .parse::<i128>()
+                    .unwrap_or_else(|_| panic!("term {term} of {bound}")),
+            };
+            coeff * power
+        })
+        .sum()
 }

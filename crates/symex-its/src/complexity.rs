@@ -26,6 +26,7 @@ use crate::multiphase;
 use crate::periodic_size;
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease};
+use crate::recursion::Branches;
 use crate::scc_size;
 use crate::size_graph::{self, Rvg};
 use crate::termination::{self, retry_budget, Limits, SccProof, Termination};
@@ -66,6 +67,33 @@ fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity
     infer_opts(its, limits, size_graph, false)
 }
 
+/// A bound of the cost of the computation trees of a recursive ITS, from its branch ITS
+/// ([`crate::recursion`]); only for a linear recursion, where every entry into an SCC unfolds
+/// inside it as a path. The runtime bounds count uses in the tree: a transition on no cycle
+/// runs as often as its source is reached, one leaving an SCC as often as its sibling inside it
+/// (both are copies of one use), or once per entry into the SCC.
+pub fn infer_tree(branches: &Branches, limits: &Limits) -> Result<Complexity, String> {
+    let its = &branches.its;
+    let all: Vec<usize> = (0..its.transitions.len()).collect();
+    for locs in graph::sccs(its, &all) {
+        let inside = graph::inside(its, &all, &locs);
+        for &i in &inside {
+            let siblings = inside
+                .iter()
+                .filter(|&&j| branches.origin[j] == branches.origin[i])
+                .count();
+            if siblings > 1 {
+                return Err(format!(
+                    "a transition calls its own SCC more than once (t{} of the recursive ITS): \
+                     no polynomial bound is looked for",
+                    branches.origin[i]
+                ));
+            }
+        }
+    }
+    infer_in(its, limits, false, false, Some(&branches.origin))
+}
+
 /// [`infer_with`], with guard caps as resets where an SCC is stuck ([`guard_cap`]) only
 /// if `caps`.
 fn infer_opts(
@@ -73,6 +101,18 @@ fn infer_opts(
     limits: &Limits,
     size_graph: bool,
     caps: bool,
+) -> Result<Complexity, String> {
+    infer_in(its, limits, size_graph, caps, None)
+}
+
+/// [`infer_opts`]; counting uses in computation trees when `tree` gives the origin of each
+/// transition of a branch ITS ([`infer_tree`]).
+fn infer_in(
+    its: &Its,
+    limits: &Limits,
+    size_graph: bool,
+    caps: bool,
+    tree: Option<&[usize]>,
 ) -> Result<Complexity, String> {
     let (proof, twn) = match termination::prove(its, limits) {
         Termination::Yes(p) => (p, Vec::new()),
@@ -82,6 +122,7 @@ fn infer_opts(
     ctx.twn = twn.clone();
     ctx.size_graph = size_graph;
     ctx.caps_allowed = caps;
+    ctx.tree = tree.map(<[usize]>::to_vec);
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -348,6 +389,9 @@ struct Ctx<'a> {
     fallback_left: Duration,
     /// The loops bounded by their closed forms ([`twn_entries`]).
     twn: Vec<TwnLoop>,
+    /// For a branch ITS, the transition of the recursive ITS each transition was split from:
+    /// runtime bounds then count uses in the computation trees ([`infer_tree`]).
+    tree: Option<Vec<usize>>,
     /// Per (ranking step's removed transitions, transition): how the step's function
     /// changes there ([`amortised`]).
     amortised: HashMap<(Vec<usize>, usize), amortised::Change>,
@@ -387,6 +431,7 @@ impl<'a> Ctx<'a> {
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
             fallback_left: FALLBACK_BUDGET,
             twn: Vec::new(),
+            tree: None,
             amortised: HashMap::new(),
         }
     }
@@ -496,11 +541,40 @@ impl<'a> Ctx<'a> {
                 let s = self.entry_size(&[l], v).unwrap_or(Bound::Infinite);
                 self.pre[l][v] = Some(s);
             }
+            let reached = self.times_reached(&[l]);
             for i in 0..self.its.transitions.len() {
                 if self.its.transitions[i].source == l {
-                    self.rb[i] = Some(Bound::constant(1));
+                    self.rb[i] = Some(reached.clone());
                 }
             }
+        }
+    }
+
+    /// How often a run reaches the component `locs` (on no cycle with the rest): once on a path;
+    /// in a computation tree ([`Ctx::tree`]) once per use of a transition entering it, plus the
+    /// root.
+    fn times_reached(&self, locs: &[usize]) -> Bound {
+        if self.tree.is_none() {
+            return Bound::constant(1);
+        }
+        let mut n = Bound::constant(if locs.contains(&self.its.start) { 1 } else { 0 });
+        for (e, t) in self.its.transitions.iter().enumerate() {
+            if locs.contains(&t.target()) && !locs.contains(&t.source) {
+                n = n.add(self.rb[e].as_ref().unwrap_or(&Bound::Infinite));
+            }
+        }
+        n
+    }
+
+    /// How often a transition `i` leaving the SCC `locs` runs: once on a path; in a computation
+    /// tree as often as a copy of the same use inside the SCC, else once per entry.
+    fn exit_times(&self, i: usize, locs: &[usize], inside: &[usize]) -> Bound {
+        let Some(origin) = &self.tree else {
+            return Bound::constant(1);
+        };
+        match inside.iter().find(|&&j| origin[j] == origin[i]) {
+            Some(&j) => self.rb[j].clone().unwrap_or(Bound::Infinite),
+            None => self.times_reached(locs),
         }
     }
 
@@ -908,7 +982,7 @@ impl<'a> Ctx<'a> {
         for i in 0..self.its.transitions.len() {
             let t = &self.its.transitions[i];
             if proof.locations.contains(&t.source) && !proof.transitions.contains(&i) {
-                self.rb[i] = Some(Bound::constant(1));
+                self.rb[i] = Some(self.exit_times(i, &proof.locations, &proof.transitions));
             }
         }
         self.current = None;

@@ -511,7 +511,6 @@ pub fn synthesize_size_bound(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn its(rules: &str) -> Its {
         let src = format!(
@@ -530,7 +529,7 @@ mod tests {
         let used = relevant_variables(&its, &[0, 1]);
         let tpl = Template::over(&its, &[0, 1], "a", &used);
         assert!(tpl.coeffs[&0].0[2].as_int() == Some(0));
-        let mut solver = crate::smt::solver(Duration::from_secs(10));
+        let mut solver = crate::smt::counted_solver();
         let f = synthesize(&its, &[0, 1], solver.as_mut(), false).expect("a ranking function");
         use crate::ranking::{check, Decrease};
         assert_ne!(
@@ -546,7 +545,7 @@ mod tests {
     #[test]
     fn location_only_functions_are_not_searched_on_self_loops() {
         let its = its("  l1(X, V, Z) -> l1(X - 1, V, Z) :|: X >= 1\n");
-        let mut solver = crate::smt::solver(Duration::from_secs(10));
+        let mut solver = crate::smt::counted_solver();
         assert!(synthesize(&its, &[0], solver.as_mut(), true).is_none());
         let f = synthesize(&its, &[0], solver.as_mut(), false).expect("X");
         // Over X alone (a single location: V and Z are read by no guard).

@@ -52,6 +52,15 @@ impl LinearFamily {
 /// Looks for a [`LinearFamily`] within `deadline` (and a fixed number of tries); only one that
 /// [`replay`] confirms is returned.
 pub fn prove(its: &Its, deadline: Instant) -> Option<LinearFamily> {
+    prove_where(its, deadline, &|_| true)
+}
+
+/// [`prove`], for the first family that `accept` takes.
+pub fn prove_where(
+    its: &Its,
+    deadline: Instant,
+    accept: &dyn Fn(&LinearFamily) -> bool,
+) -> Option<LinearFamily> {
     if its.has_multi_targets() {
         return None;
     }
@@ -76,7 +85,7 @@ pub fn prove(its: &Its, deadline: Instant) -> Option<LinearFamily> {
                 }
                 for sign in [1, -1] {
                     let f = try_family(its, solver, &path, var, &cycle, sign);
-                    if let Some(f) = f.filter(|f| replay(its, f)) {
+                    if let Some(f) = f.filter(|f| accept(f) && replay(its, f)) {
                         return Some(f);
                     }
                 }

@@ -155,11 +155,20 @@ pub fn solver(timeout: Duration) -> Box<dyn Solver> {
         inner: SolverConfig::bare()
             .timeout(Some(timeout))
             .rlimit(rlimit)
+            .nlsat_fallback(true)
             .build(),
         timeout,
         applied: timeout,
         stats: LayerStats::new("deadline"),
     })
+}
+
+/// A solver whose queries end by Z3's step count alone, for unit tests: their answers must not
+/// depend on the machine's load.
+#[cfg(test)]
+pub(crate) fn counted_solver() -> Box<dyn Solver> {
+    set_rlimit(Some(5_000_000));
+    solver(NO_TIMEOUT)
 }
 
 /// The time limit that stands for none (the deadline still clips it).
@@ -217,11 +226,12 @@ mod tests {
     fn queries_end_at_the_thread_deadline() {
         let x = Term::var("x", Sort::Int);
         let pc = [Term::int(3).ile(&x)];
-        let mut s = solver(Duration::from_secs(5));
+        let mut s = counted_solver();
         set_deadline(Some(Instant::now()));
         assert!(out_of_time());
         assert!(matches!(s.check(&pc), SatResult::Unknown(_)));
-        set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        // A deadline far off (only a backstop): the query ends by its count.
+        set_deadline(Some(Instant::now() + Duration::from_secs(600)));
         assert!(matches!(s.check(&pc), SatResult::Sat(_)));
         set_deadline(None);
         assert_eq!(s.is_sat(&[x.ile(&Term::int(2)), pc[0].clone()]), Ok(false));
@@ -231,7 +241,7 @@ mod tests {
     fn queries_end_at_the_query_budget_and_the_enclosing_budget_returns() {
         let x = Term::var("x", Sort::Int);
         let pc = [Term::int(3).ile(&x)];
-        let mut s = solver(Duration::from_secs(5));
+        let mut s = counted_solver();
         let before = queries();
         let outer = query_budget(3);
         let inner = query_budget(10);

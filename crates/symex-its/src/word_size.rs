@@ -175,7 +175,6 @@ mod tests {
     use super::*;
     use crate::parse::parse_koat as parse;
     use crate::smt;
-    use std::time::Duration;
 
     fn prove(src: &str) -> Option<WordSize> {
         let its = parse(src).unwrap();
@@ -186,7 +185,7 @@ mod tests {
             .filter(|(_, t)| t.source == t.target())
             .map(|(i, _)| i)
             .collect();
-        let mut s = smt::solver(Duration::from_secs(10));
+        let mut s = smt::counted_solver();
         synthesize(&its, &all, s.as_mut())
     }
 

@@ -429,12 +429,8 @@ fn scc_without_exit_or_uncovered_case_never_stops() {
     common::count_not_time();
     let its = inescapable_its(false);
     let mut solver = symex_its::smt::solver(Duration::from_secs(10));
-    let w = symex_its::inescapable::prove(
-        &its,
-        solver.as_mut(),
-        Instant::now() + Duration::from_secs(30),
-    )
-    .expect("a witness");
+    let w = symex_its::inescapable::prove(&its, solver.as_mut(), Instant::now() + common::BACKSTOP)
+        .expect("a witness");
     assert!(w.first_enabled && w.path == vec![0], "{w:?}");
     // The interpreter (random choices) never stops either, from the witness's start or
     // from others.
@@ -460,11 +456,7 @@ fn scc_with_an_uncovered_case_gets_no_inescapable_witness() {
         assert_eq!(run.end, RunEnd::Terminated, "from {start:?}");
     }
     let mut solver = symex_its::smt::solver(Duration::from_secs(10));
-    let w = symex_its::inescapable::prove(
-        &its,
-        solver.as_mut(),
-        Instant::now() + Duration::from_secs(30),
-    );
+    let w = symex_its::inescapable::prove(&its, solver.as_mut(), Instant::now() + common::BACKSTOP);
     assert!(w.is_none(), "{w:?}");
     assert!(prove(&its).is_none());
 }

@@ -19,11 +19,13 @@ fn analyse(src: &str) -> (Its, Result<Complexity, String>) {
 /// The parsed ITS, the one the bounds refer to (preprocessed and maybe refined), and its
 /// bounds.
 fn analyse_refined(src: &str) -> (Its, Its, Result<Complexity, String>) {
+    common::count_not_time();
     let its = parse_koat(src).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    // Queries end by Z3's step count (`count_not_time`); the deadline is only a backstop.
     let limits = Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(30),
+        deadline: Instant::now() + common::BACKSTOP,
     };
     let (refined, c) = complexity::infer_refining(&pre, &limits);
     (its, refined, c)

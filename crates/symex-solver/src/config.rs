@@ -41,6 +41,10 @@ pub struct SolverConfig {
     pub validate: bool,
     /// Write the queries that reach Z3 to this file as SMT-LIB2.
     pub log: Option<PathBuf>,
+    /// Under a resource limit, ask Z3's nlsat procedure about nonlinear integer queries as well:
+    /// its unsat first, its model where the default solver decides nothing
+    /// (`Z3Solver::set_nlsat_fallback`).
+    pub nlsat_fallback: bool,
 }
 
 /// The process-wide resource limit new configurations start with (0: none).
@@ -65,6 +69,7 @@ impl Default for SolverConfig {
             cex_cache: true,
             validate: false,
             log: None,
+            nlsat_fallback: false,
         }
     }
 }
@@ -128,6 +133,13 @@ impl SolverConfig {
         self
     }
 
+    /// Under a resource limit, asks Z3's nlsat procedure about nonlinear integer queries as well
+    /// (its unsat first, its model where the default solver decides nothing).
+    pub fn nlsat_fallback(mut self, on: bool) -> Self {
+        self.nlsat_fallback = on;
+        self
+    }
+
     /// Builds the chain; fails only when the log file cannot be created.
     pub fn try_build(&self) -> io::Result<Box<dyn Solver>> {
         let log = match &self.log {
@@ -156,6 +168,7 @@ impl SolverConfig {
         let mut z3 = Z3Solver::with_mode(self.z3_mode);
         z3.set_timeout(self.timeout);
         z3.set_rlimit(self.rlimit);
+        z3.set_nlsat_fallback(self.nlsat_fallback);
         let mut s: Box<dyn Solver> = Box::new(z3);
         if let Some(f) = log {
             s = Box::new(QueryLog::new(s, Box::new(BufWriter::new(f))));

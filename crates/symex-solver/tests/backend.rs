@@ -253,6 +253,75 @@ fn resource_limits_answer_unknown_independently_of_time() {
     }
 }
 
+/// The guards of the first `k` steps of the turning loop `B' = 3B − 4C, C' = 4B − 3C` while
+/// `B² > 1 ∧ A·(C + 2) > 0`, expanded by hand. Three steps in a row are possible (from
+/// A = 1, B = 2, C = −1); four are not: the guards force `C, C' ∈ {−1, 0}`, hence `B ∈ {−1, 0}`.
+fn turning_steps(k: usize) -> Vec<Term> {
+    let [a, b, c] = ["A", "B", "C"].map(|v| Term::var(v, Sort::Int));
+    let sum = |terms: &[(i128, &[&Term])]| {
+        terms.iter().fold(Term::int(0), |acc, (k, vars)| {
+            acc.iadd(&vars.iter().fold(Term::int(*k), |p, v| p.imul(v)))
+        })
+    };
+    let at_least_0 = |t: Term| Term::int(0).ile(&t);
+    let steps = [
+        [
+            sum(&[(-2, &[]), (1, &[&b, &b])]),
+            sum(&[(-1, &[]), (2, &[&a]), (1, &[&a, &c])]),
+        ],
+        [
+            sum(&[(-2, &[]), (9, &[&b, &b]), (-24, &[&b, &c]), (16, &[&c, &c])]),
+            sum(&[(-1, &[]), (2, &[&a]), (4, &[&a, &b]), (-3, &[&a, &c])]),
+        ],
+        [
+            sum(&[(-2, &[]), (49, &[&b, &b])]),
+            sum(&[(-1, &[]), (2, &[&a]), (-7, &[&a, &c])]),
+        ],
+        [
+            sum(&[
+                (-2, &[]),
+                (441, &[&b, &b]),
+                (-1176, &[&b, &c]),
+                (784, &[&c, &c]),
+            ]),
+            sum(&[(-1, &[]), (2, &[&a]), (-28, &[&a, &b]), (21, &[&a, &c])]),
+        ],
+    ];
+    steps[..k]
+        .iter()
+        .map(|[g, h]| Term::and_all(&[at_least_0(g.clone()), at_least_0(h.clone())]))
+        .collect()
+}
+
+#[test]
+fn nlsat_decides_the_nonlinear_queries_the_default_solver_leaves_open_under_a_resource_limit() {
+    // Z3 4.8.12's `qfnia` spends any limit up to millions of steps on the four steps of the
+    // turning loop; its nlsat procedure proves them impossible with a few thousand.
+    let three = turning_steps(3);
+    let four = turning_steps(4);
+    let x = Term::var("x", Sort::bv(32));
+    let easy = [x.bvugt(&Term::bv(5, 32))];
+    for mode in [Z3Mode::Incremental, Z3Mode::Fresh, Z3Mode::Assumptions] {
+        let mut s = Z3Solver::with_mode(mode);
+        s.set_rlimit(Some(1_000_000));
+        s.set_nlsat_fallback(true);
+        check_model(&mut s, &easy);
+        assert_eq!(s.check(&four), SatResult::Unsat, "{mode:?}");
+        check_model(&mut s, &three);
+        check_model(&mut s, &easy);
+    }
+    // Through the configuration (symex-its's provers ask this way); a query nlsat cannot
+    // decide either still ends by the count.
+    let mut s = SolverConfig::bare()
+        .rlimit(Some(1_000_000))
+        .nlsat_fallback(true)
+        .build();
+    assert_eq!(s.check(&four), SatResult::Unsat);
+    let r = s.check(&fermat_query());
+    assert!(matches!(r, SatResult::Unknown(_)), "{r:?}");
+    check_model(s.as_mut(), &three);
+}
+
 #[test]
 fn wrong_models_from_z3_become_unknown() {
     // Z3 4.8.12 calls this satisfiable; the two arrays differ at 254 of 256 indices.

@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 /// Z3's resource limit per query in the tests whose outcome must not depend on the load.
 pub const RLIMIT: u32 = 5_000_000;
 
+/// The deadline of an analysis whose queries end by counts ([`count_not_time`]): only a guard
+/// against a hang.
+pub const BACKSTOP: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Makes this thread's solver queries end by Z3's step count instead of a time limit, and the
 /// provers' retries take no time budget of their own: the test's outcome is then the same on
 /// a loaded machine (its `Limits` deadline is only a backstop against a hang).

@@ -64,6 +64,10 @@ pub struct Z3Solver {
     timeout: Option<Duration>,
     /// Z3's deterministic resource limit per check (its `rlimit` count), `None`: none.
     rlimit: Option<u32>,
+    /// Z3's nlsat procedure, asked about the nonlinear integer queries left undecided under a
+    /// resource limit ([`Z3Solver::set_nlsat_fallback`]); made on first use.
+    nlsat: Option<z3::Solver>,
+    nlsat_fallback: bool,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
     /// The indicator literal guarding each constraint asserted (assumption mode).
@@ -91,6 +95,8 @@ impl Z3Solver {
             mode,
             timeout: None,
             rlimit: None,
+            nlsat: None,
+            nlsat_fallback: false,
             asserted: Vec::new(),
             indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
@@ -121,6 +127,20 @@ impl Z3Solver {
     pub fn set_rlimit(&mut self, rlimit: Option<u32>) {
         self.rlimit = rlimit;
         self.apply_params();
+    }
+
+    /// Under a resource limit, puts each nonlinear integer query to Z3's nlsat procedure (the
+    /// `qfnra-nlsat` tactic, exact on integers) before the default solver, each under the limit:
+    /// nlsat's unsat is the answer; its model is used only when the default solver decides
+    /// nothing. Z3 4.8.12 checks a fresh nonlinear integer query with its `qfnia` tactic, which
+    /// can spend the whole limit on a small query that nlsat decides with a hundredth of it
+    /// (the guards of four steps of a loop whose update turns, for one); a time limit hid this,
+    /// because on pushed assertions Z3 first tries its incremental core, which does not count
+    /// the limit. Every query the default solver decides keeps its answer and model (nlsat's
+    /// models differ and steer the provers elsewhere); both attempts count Z3's steps, so the
+    /// answer still does not depend on the load.
+    pub fn set_nlsat_fallback(&mut self, on: bool) {
+        self.nlsat_fallback = on;
     }
 
     /// Resets the solver and runs an empty check, which clears a cancellation left in the
@@ -213,11 +233,42 @@ impl Z3Solver {
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
         let mode = self.query_mode(constraints);
-        let result = self.check_in(constraints, mode);
+        let mut nlsat_model = None;
+        if self.nlsat_fallback && self.rlimit.is_some() && nonlinear_integer(constraints) {
+            match self.check_by_nlsat(constraints) {
+                // Unsat is unsat whoever proves it; a model is taken from nlsat only where the
+                // default solver finds none, so that the provers' models stay those of main Z3.
+                SatResult::Unsat => return SatResult::Unsat,
+                sat @ SatResult::Sat(_) => nlsat_model = Some(sat),
+                // The time limit ended it: the default solver would run past it.
+                SatResult::Unknown(u) if u.0.starts_with("timeout") => {
+                    return SatResult::Unknown(u)
+                }
+                SatResult::Unknown(_) => {}
+            }
+        }
+        let mut result = self.check_in(constraints, mode);
+        if let (SatResult::Unknown(_), Some(sat)) = (&result, nlsat_model) {
+            result = sat;
+        }
         if mode != self.mode {
             // The fresh assertions must not stay under the next incremental query.
             self.reset();
         }
+        result
+    }
+
+    /// The query checked afresh by the nlsat solver (swapped in for the default one meanwhile).
+    fn check_by_nlsat(&mut self, constraints: &[Term]) -> SatResult {
+        let nlsat = self
+            .nlsat
+            .take()
+            .unwrap_or_else(|| z3::Tactic::new("qfnra-nlsat").solver());
+        let default = std::mem::replace(&mut self.solver, nlsat);
+        let result = self.check_in(constraints, Z3Mode::Fresh);
+        self.reset();
+        self.nlsat = Some(std::mem::replace(&mut self.solver, default));
+        self.reset();
         result
     }
 
