@@ -287,7 +287,10 @@ fn a_bug_two_to_the_sixteen_iterations_deep_is_false_by_exploration() {
             .unwrap();
         let r: Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(r["paths"]["errors"], 1, "{name}: {r}");
-        assert!(r["paths"]["completed"].as_u64() >= Some(65_536), "{name}: {r}");
+        assert!(
+            r["paths"]["completed"].as_u64() >= Some(65_536),
+            "{name}: {r}"
+        );
         assert!(r["solver"]["queries"].as_u64() <= Some(4), "{name}: {r}");
     }
 }

@@ -108,7 +108,11 @@ pub(super) fn bound(c: &Term) -> Option<Bound> {
         // K < t: t >= K + 1; K <= t: t >= K.
         (Some(k), None) => {
             let k = flip(k);
-            let lo = if strict { k.checked_add(1).filter(|&v| v <= max)? } else { k };
+            let lo = if strict {
+                k.checked_add(1).filter(|&v| v <= max)?
+            } else {
+                k
+            };
             (rhs, false, lo)
         }
         // t < K: t <= K - 1; t <= K: t <= K.

@@ -332,7 +332,10 @@ impl Symbolic {
             };
             self.bounds.get(&key).map(|&(_, v)| v)
         };
-        let (mut lo, mut hi) = (held(false).unwrap_or(0), held(true).unwrap_or(bounds::max_of(w)));
+        let (mut lo, mut hi) = (
+            held(false).unwrap_or(0),
+            held(true).unwrap_or(bounds::max_of(w)),
+        );
         if b.key.upper {
             hi = hi.min(b.value);
         } else {
