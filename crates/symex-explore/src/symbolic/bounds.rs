@@ -138,7 +138,7 @@ mod tests {
     use super::*;
 
     fn n() -> Term {
-        Term::var("n", symex_expr::Sort::Bv(32))
+        Term::var("n", symex_expr::Sort::bv(32))
     }
 
     #[test]
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn assigning_an_inputs_bytes_gives_the_term_its_value() {
-        let b = |i: u32| Term::var(&format!("b{i}"), symex_expr::Sort::Bv(8));
+        let b = |i: u32| Term::var(&format!("b{i}"), symex_expr::Sort::bv(8));
         let t = b(3).concat(&b(2)).concat(&b(1).concat(&b(0)));
         let mut m = Model::new();
         assign(&t, 0x1234_5678, &mut m).unwrap();
