@@ -154,9 +154,10 @@ mod tests {
         let b = bound(&Term::bv(5, 32).bvult(&n()).not()).unwrap();
         assert!(!b.key.signed && b.key.upper);
         assert_eq!(b.value, 5);
-        // ¬(n <u 0) holds always: no bound below 0 (n >= 0).
-        let b = bound(&n().bvult(&Term::bv(0, 32)).not()).unwrap();
-        assert!(!b.key.upper && b.value == 0);
+        // ¬(n <=s 5) is n >=s 6.
+        let b = bound(&n().bvsle(&Term::bv(5, 32)).not()).unwrap();
+        assert!(b.key.signed && !b.key.upper);
+        assert_eq!(b.value, 6 ^ (1 << 31));
     }
 
     #[test]

@@ -935,8 +935,10 @@ mod tests {
         d.ctx.borrow_mut().deadline = Some(Instant::now());
         let b = d.input(InputRequest::Named("x"), 1);
         let x = d.bytes_to_val(&b, 8);
-        let ten = d.constant(8, 10);
-        let c = d.cmp(CmpOp::Ult, 8, &x, &ten);
+        let b = d.input(InputRequest::Named("y"), 1);
+        let y = d.bytes_to_val(&b, 8);
+        // Two inputs compared: no bound of one term, which would be decided without the solver.
+        let c = d.cmp(CmpOp::Ult, 8, &x, &y);
         d.begin_step();
         d.decide(Decision::Branch, &c);
         assert_eq!(
