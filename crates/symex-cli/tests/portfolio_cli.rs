@@ -281,7 +281,7 @@ fn a_bug_two_to_the_sixteen_iterations_deep_is_false_by_exploration() {
         let o = common::symex()
             .args(["run", "--tests", "errors", "--max-depth", "65600", "--json"])
             .args(["--max-time", BACKSTOP, "--out"])
-            .arg(out.path())
+            .arg(out.path().join("run"))
             .arg(example(name))
             .output()
             .unwrap();
