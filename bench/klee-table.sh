@@ -6,9 +6,13 @@
 #
 #   bash bench/klee-table.sh [PROGRAM...]      (default: psort parray ptokens)
 #
-# Builds the release binary. Prints one row per program: symex's CPU seconds (user + system), the ratio
-# to KLEE's CPU seconds (goal: at most 0.2), queries, paths (KLEE's in brackets), peak resident memory in
-# MiB and KLEE's.
+# Builds the release binary. Prints first the concrete interpreter's row (the issue table's first line):
+# machine instructions per IR instruction counted by callgrind over csmith seed 30's first 10 M IR
+# instructions (the run to 10 M less the run to 1, so that loading cancels out; deterministic), and the
+# IR instructions per second of processor time of the same 10 M (not trustworthy on a loaded virtual
+# machine, see docs/src/measurements.md); INTERP=0 leaves the row out (callgrind takes minutes). Then one
+# row per program: symex's CPU seconds (user + system), the ratio to KLEE's CPU seconds (goal: at most
+# 0.2), queries, paths (KLEE's in brackets), peak resident memory in MiB and KLEE's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/shared.sh
@@ -16,6 +20,30 @@ require_shared bench
 cargo build -q --release -p symex-cli
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(psort parray ptokens)
+if [ "${INTERP:-1}" != 0 ]; then
+    source bench/csmith-programs.sh 30
+    for n in 1 10000000; do
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" target/release/symex replay \
+            "$work/p30.c" "$work/empty.json" -I tests/csmith --max-instructions "$n" --json \
+            > "$work/r.$n.json" 2> /dev/null
+    done
+    target/release/symex replay "$work/p30.c" "$work/empty.json" -I tests/csmith \
+        --max-instructions 10000000 --json > "$work/r.cpu.json"
+    python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+def machine(n):
+    return next(int(l.split()[1]) for l in open(f"{work}/cg.{n}") if l.startswith(("totals:", "summary:")))
+def run(name):
+    return json.loads(open(f"{work}/r.{name}.json").read().strip().splitlines()[-1])
+ir = run(10000000)["instructions"] - run(1)["instructions"]
+per_ir = (machine(10000000) - machine(1)) / ir
+cpu = run("cpu")
+print(f"interpreter (csmith seed 30, 10 M IR instructions): {per_ir:.1f} machine instructions per IR "
+      f"instruction (callgrind); {cpu['instructions'] / cpu['cpu_time_s'] / 1e6:.1f} M IR instructions "
+      f"per second of processor time (goal: 100)")
+PY
+fi
 python3 - "$shared/bench" "${programs[@]}" <<'PY'
 import json, os, re, subprocess, sys, tempfile
 

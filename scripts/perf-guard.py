@@ -45,7 +45,13 @@ def callgrind(cmd, work):
     out = os.path.join(work, "callgrind.out")
     r = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A run cut short under callgrind's slowdown (a solver query over its time limit on a loaded
+    # machine) would count less work, not less cost.
+    last = (r.stdout.strip().splitlines() or ["{}"])[-1]
+    rep = json.loads(last) if last.startswith("{") else {}
+    if rep.get("complete") is False or (rep.get("outcome") or {}).get("kind") not in (None, "exit"):
+        raise RuntimeError(f"under callgrind, {cmd} did not run to its end: {last[:300]}")
     if not os.path.exists(out):
         raise RuntimeError(f"callgrind failed on {cmd}: {r.stderr[-500:]}")
     ann = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=no", out],
@@ -110,8 +116,10 @@ def measure(symex, work):
         raise RuntimeError("valgrind is missing (scripts/ensure-deps.sh installs it)")
     figures[(interp, "machine_instructions")] = callgrind(replay, work)
     explo = os.path.join(perf, CALLGRIND_EXPLORATION + ".c")
+    # No solver time limit: under callgrind a query takes some fifty times longer.
     figures[(CALLGRIND_EXPLORATION, "machine_instructions")] = callgrind(
-        [symex, "run", explo, "--quiet", "--out", os.path.join(work, "cg-out")], work)
+        [symex, "run", explo, "--quiet", "--json", "--solver-timeout", "100000",
+         "--out", os.path.join(work, "cg-out")], work)
     return figures
 
 

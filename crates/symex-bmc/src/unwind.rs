@@ -483,6 +483,7 @@ fn plain(st: &State<Guarded>, prog: &Program, inst: &Inst) -> bool {
         Inst::Bin { op, flags, .. } => match op {
             B::UDiv | B::SDiv | B::URem | B::SRem => false,
             B::Add | B::Sub | B::Mul => !(st.checks.overflow && flags.nsw()),
+            B::Shl | B::LShr | B::AShr => !st.checks.overshift,
             _ => true,
         },
         Inst::ICmp { .. }

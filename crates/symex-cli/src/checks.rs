@@ -24,6 +24,10 @@ pub struct CheckArgs {
     /// does: unsigned overflow, any shift and division check too (KLEE's flag of the same name).
     #[arg(long)]
     pub ubsan_runtime: bool,
+    /// Report a shift by at least its operand's width as KLEE does (KLEE's flag of the same name, on
+    /// there by default): an error with the `overshift.err` file. Without it such a shift gives 0.
+    #[arg(long)]
+    pub check_overshift: bool,
 }
 
 impl CheckArgs {
@@ -36,6 +40,7 @@ impl CheckArgs {
             silent_klee_assume: self.silent_klee_assume,
             host_environment: self.env,
             ubsan_runtime: self.ubsan_runtime,
+            overshift: self.check_overshift,
             ..Checks::default()
         }
     }

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use symex_engine::{
     outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile, ARGC_INPUT,
+    OVERSHIFT_MESSAGE,
 };
 
 #[derive(Args, Debug)]
@@ -136,7 +137,7 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
 }
 
-/// The interpreter's options for `test`: a recorded signed-overflow, memory-leak or not-freed outcome
+/// The interpreter's options for `test`: a recorded signed-overflow, memory-leak, not-freed or overshift outcome
 /// turns its check on.
 pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
     let expects = |k: BugKind| test.outcome.as_ref().is_some_and(|o| o.kind == k.as_str());
@@ -155,6 +156,11 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             silent_klee_assume: args.checks.silent_klee_assume,
             host_environment: args.checks.env,
             ubsan_runtime: args.checks.ubsan_runtime,
+            overshift: args.checks.check_overshift
+                || test.outcome.as_ref().is_some_and(|o| {
+                    o.kind == BugKind::Reported.as_str()
+                        && o.message.as_deref() == Some(OVERSHIFT_MESSAGE)
+                }),
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(crate::limits::left),

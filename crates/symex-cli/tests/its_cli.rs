@@ -277,7 +277,7 @@ fn grammatical(line: &str) -> bool {
 #[test]
 fn a_constant_bound_gets_omega_1_from_a_first_step() {
     let f = common::example("its", "constant.koat");
-    let out = symex().args(["its", "--json"]).arg(&f).output().unwrap();
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "WORST_CASE(Omega(1), O(1))");
@@ -297,11 +297,7 @@ fn a_constant_bound_gets_omega_1_from_a_first_step() {
 #[test]
 fn recursive_runs_are_trees() {
     let linear = common::example("its", "recursion_linear.koat");
-    let out = symex()
-        .args(["its", "--json"])
-        .arg(&linear)
-        .output()
-        .unwrap();
+    let out = its().args(["--json"]).arg(&linear).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), O(n^2))");
@@ -314,8 +310,8 @@ fn recursive_runs_are_trees() {
             "{bound} at X = {n} is below {uses}"
         );
     }
-    let out = symex()
-        .args(["its", "--goal", "termination", "--quiet"])
+    let out = its()
+        .args(["--goal", "termination", "--quiet"])
         .arg(&linear)
         .output()
         .unwrap();
@@ -323,18 +319,14 @@ fn recursive_runs_are_trees() {
 
     // f(X) -> Com_2(f(X - 1), f(X - 1)): 2^n − 1 uses from X = n.
     let twice = common::example("its", "recursion_twice.koat");
-    let out = symex()
-        .args(["its", "--json"])
-        .arg(&twice)
-        .output()
-        .unwrap();
+    let out = its().args(["--json"]).arg(&twice).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["answer"], "WORST_CASE(NON_POLY, ?)");
     assert_eq!(v["recursion"], "branching");
     assert_eq!(v["tree_witness"]["twins"], serde_json::json!([0, 1]));
-    let out = symex()
-        .args(["its", "--goal", "termination", "--quiet"])
+    let out = its()
+        .args(["--goal", "termination", "--quiet"])
         .arg(&twice)
         .output()
         .unwrap();
@@ -342,11 +334,7 @@ fn recursive_runs_are_trees() {
 
     // One branch of the tree runs g(X) -> g(X + 1) from X = 5 forever.
     let diverges = common::example("its", "recursion_diverges.koat");
-    let out = symex()
-        .args(["its", "--quiet"])
-        .arg(&diverges)
-        .output()
-        .unwrap();
+    let out = its().args(["--quiet"]).arg(&diverges).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "NO");
 }

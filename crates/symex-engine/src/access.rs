@@ -91,8 +91,25 @@ impl<D: Domain> State<D> {
                     });
                 }
             }
+            if let Some(place) = self.fixed_place(p as u64, n) {
+                return Ok(place);
+            }
         }
         self.resolve_general(prog, ptr, n, access)
+    }
+
+    /// The place of an `n`-byte access at the known address `addr` inside an object the program placed
+    /// there (`klee_define_fixed_object`).
+    fn fixed_place(&self, addr: u64, n: u64) -> Option<Place> {
+        self.fixed_objects
+            .iter()
+            .find(|&&(base, size, _)| {
+                addr >= base && addr.checked_add(n).is_some_and(|e| e <= base + size)
+            })
+            .map(|&(base, _, obj)| Place {
+                obj,
+                off: (addr - base) as usize,
+            })
     }
 
     /// [`Self::resolve`] for symbolic addresses and for every failing access.
@@ -378,9 +395,12 @@ impl<D: Domain> State<D> {
         in_place: impl FnOnce(&mut Self, ObjId, &D::Val) -> Option<R>,
     ) -> Result<Target<R>, End> {
         if self.dom.as_const(ptr).is_some() {
-            return self.resolve(prog, ptr, n, access).map(Target::Place);
+            let place = self.resolve(prog, ptr, n, access)?;
+            self.init_heap_block(place.obj);
+            return Ok(Target::Place(place));
         }
         let (obj, offv) = self.resolve_object(prog, ptr, n, access)?;
+        self.init_heap_block(obj);
         // The domain's in-place accesses take a 32-bit offset and the whole object as one slice: small
         // (flat) objects, the access being within bounds.
         let whole = |o: &Object<D::Byte>| {
@@ -394,6 +414,25 @@ impl<D: Domain> State<D> {
         }
         let off = self.dom.choose(Decision::PointerOffset, &offv, 64) as usize;
         Ok(Target::Place(Place { obj, off }))
+    }
+
+    /// The bytes of a (flat) heap block never written become inputs at its first scalar access, all at
+    /// once, whether the offset is known or not: a write at a symbolic offset then finds the block
+    /// initialised and is carried out in place (as KLEE writes once) where it forked per offset, and the
+    /// replay of a test, whose offsets are known, asks for the same inputs in the same order.
+    #[inline(always)]
+    fn init_heap_block(&mut self, id: ObjId) {
+        let Some(o) = self.mem.object(id) else {
+            return;
+        };
+        if o.kind != ObjKind::Heap || !o.contents.flat_with_uninitialised() {
+            return;
+        }
+        let size = o.size() as usize;
+        self.ensure_init(Place { obj: id, off: 0 }, size);
+        if let Some(o) = self.mem.object_mut(id) {
+            o.contents.settle_init();
+        }
     }
 
     /// Loads an `n`-byte aggregate at `ptr`: its bytes and their provenance (a union holding a pointer

@@ -6,7 +6,7 @@ use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::memory::ObjId;
 use crate::program::{Program, SlotKind};
 use crate::provenance::{self, Provenance, ProvenanceMap};
-use crate::state::State;
+use crate::state::{State, OVERSHIFT_MESSAGE};
 use smallvec::SmallVec;
 use std::rc::Rc;
 use symex_ir as ir;
@@ -350,6 +350,16 @@ impl<D: Domain> State<D> {
                 self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
             }
             Inst::Call(call) => return self.exec_call(prog, call),
+            // A block-scoped local's markers are as common as loads at -O0: kept out of `intrinsic`,
+            // whose many cases make every call to it expensive.
+            Inst::Intrinsic {
+                op: op @ (Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd),
+                args,
+                ..
+            } => {
+                let p = self.val(args[1]);
+                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
+            }
             Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
             _ => return self.exec_rare(prog, inst),
         }
@@ -501,7 +511,19 @@ impl<D: Domain> State<D> {
         Ok(Flow::Next)
     }
 
-    /// Integer arithmetic with its checks: division by zero always, signed overflow when enabled.
+    /// KLEE's overshift check: a shift by at least the width is reported as KLEE's runtime reports it
+    /// (`klee_report_error` with "overshift error" and the `overshift.err` file), not as a bug kind
+    /// of symex's own.
+    fn overshift(&self, prog: &Program) -> End {
+        let mut end = self.bug(prog, BugKind::Reported, OVERSHIFT_MESSAGE);
+        if let End::Bug(b) = &mut end {
+            b.suffix = Some("overshift.err".into());
+        }
+        end
+    }
+
+    /// Integer arithmetic with its checks: division by zero always, signed overflow and overshift
+    /// when enabled.
     pub(crate) fn binary(
         &mut self,
         prog: &Program,
@@ -532,6 +554,13 @@ impl<D: Domain> State<D> {
                             "signed division overflows (MIN / -1)",
                         ));
                     }
+                }
+            }
+            B::Shl | B::LShr | B::AShr if self.checks.overshift => {
+                let width = self.dom.constant(w, u128::from(w));
+                let over = self.dom.cmp(CmpOp::Uge, w, b, &width);
+                if self.dom.decide(Decision::Overflow, &over) {
+                    return Err(self.overshift(prog));
                 }
             }
             B::Add | B::Sub | B::Mul if self.checks.overflow && flags.nsw() => {
@@ -812,7 +841,8 @@ impl<D: Domain> State<D> {
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
     /// local of the current frame have no effect (LLVM: they apply to allocas).
-    fn lifetime_marker(&mut self, _prog: &Program, ptr: &D::Val, start: bool) -> Result<(), End> {
+    #[inline(never)]
+    fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
         let idv = self.pointer_object(ptr);
         let id = self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
@@ -823,7 +853,7 @@ impl<D: Domain> State<D> {
             Some(at) => f.marker_at = at,
             None => match f.allocas.iter().position(|&a| a == id) {
                 Some(at) => f.marker_at = at,
-                None => return Ok(()),
+                None => return,
             },
         }
         if start {
@@ -832,7 +862,6 @@ impl<D: Domain> State<D> {
         } else {
             self.mem.end_lifetime(id);
         }
-        Ok(())
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
@@ -1011,7 +1040,7 @@ impl<D: Domain> State<D> {
             }
             Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => {
                 let p = arg(self, 1);
-                self.lifetime_marker(prog, &p, matches!(op, Intrinsic::LifetimeStart))?;
+                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
                 None
             }
             Intrinsic::StackSave => {

@@ -38,5 +38,5 @@ pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
 pub use interp::{outcome, run, RunOptions, RunResult};
 pub use invariant::LoopInvariant;
 pub use program::Program;
-pub use state::{Checks, State, ARGC_INPUT};
+pub use state::{Checks, State, ARGC_INPUT, OVERSHIFT_MESSAGE};
 pub use testfile::{Outcome, TestFile, TestInput};

@@ -14,6 +14,17 @@ pub enum SlotKind {
     Aggregate,
 }
 
+/// What an `alloca` into a slot makes.
+#[derive(Clone, Debug, Default)]
+struct AllocaSite {
+    /// The object's name: `function:variable` or `function:line` of the declaration, so that reports
+    /// and uninitialised inputs say where the variable is (`None`: the slot is no `alloca`'s).
+    name: Option<Rc<str>>,
+    /// On a 32-bit target, whether the object's address never escapes: its id is reused once its
+    /// function returns (see `escape.rs`). Never on 64-bit targets.
+    private: bool,
+}
+
 /// A module prepared for execution. Shared (read-only) by every state that runs it.
 #[derive(Debug)]
 pub struct Program {
@@ -25,12 +36,9 @@ pub struct Program {
     /// How addresses are made, from the target's pointer size: pointer values are 64-bit scalars whose
     /// arithmetic wraps at [`AddressLayout::pointer_bits`].
     pub addr: AddressLayout,
-    /// Names of the stack objects, by function and then by the `alloca`'s slot: `function:line` of the
-    /// declaration, so that reports and uninitialised inputs say where the variable is.
-    alloca_names: Vec<Vec<(Slot, Rc<str>)>>,
-    /// On a 32-bit target, by function, the `alloca`s whose address never escapes (sorted): their object
-    /// ids are reused once their function returns (see `escape.rs`). Empty on 64-bit targets.
-    private_allocas: Vec<Vec<Slot>>,
+    /// The stack object each `alloca` makes, by function and then by slot (dense: an `alloca` runs as
+    /// often as a call, and an index costs less than a search).
+    alloca_sites: Vec<Box<[AllocaSite]>>,
     /// What each slot of each function holds, by function and slot: the per-instruction question
     /// "scalar or aggregate?" answered by one index instead of a walk through the body and its types.
     slot_kinds: Vec<Box<[SlotKind]>>,
@@ -56,7 +64,7 @@ impl Program {
                 _ => None,
             })
             .collect();
-        let alloca_names = module
+        let alloca_names: Vec<Vec<(Slot, Rc<str>)>> = module
             .functions
             .iter()
             .map(|f| {
@@ -87,12 +95,26 @@ impl Program {
             })
             .collect();
         let addr = AddressLayout::for_pointer_bytes(module.target.pointer_bytes);
-        let private_allocas = module
+        let alloca_sites = module
             .functions
             .iter()
-            .map(|f| match &f.body {
-                Some(b) if addr.pointer_bits < 64 => crate::escape::private_allocas(b),
-                _ => Vec::new(),
+            .zip(alloca_names)
+            .map(|(f, names)| {
+                let n = f.body.as_ref().map_or(0, |b| b.num_slots as usize);
+                let mut sites = vec![AllocaSite::default(); n];
+                for (s, name) in names {
+                    if let Some(site) = sites.get_mut(s.0 as usize) {
+                        site.name = Some(name);
+                    }
+                }
+                if let Some(b) = f.body.as_ref().filter(|_| addr.pointer_bits < 64) {
+                    for s in crate::escape::private_allocas(b) {
+                        if let Some(site) = sites.get_mut(s.0 as usize) {
+                            site.private = true;
+                        }
+                    }
+                }
+                sites.into_boxed_slice()
             })
             .collect();
         let slot_kinds = module
@@ -112,13 +134,12 @@ impl Program {
             .collect();
         Program {
             addr,
-            private_allocas,
+            alloca_sites,
             slot_kinds,
             guide: None,
             module,
             models,
             widths,
-            alloca_names,
         }
     }
 
@@ -135,18 +156,20 @@ impl Program {
 
     /// The name of the stack object that `alloca` into `dst` of function `f` creates.
     pub fn alloca_name(&self, f: FuncId, dst: Slot) -> Rc<str> {
-        let names = &self.alloca_names[f.0 as usize];
-        match names.binary_search_by_key(&dst, |(s, _)| *s) {
-            Ok(i) => names[i].1.clone(),
-            Err(_) => Rc::from("alloca"),
+        match self.alloca_site(f, dst).and_then(|s| s.name.as_ref()) {
+            Some(name) => name.clone(),
+            None => Rc::from("alloca"),
         }
     }
 
     /// Whether the stack object of `alloca` into `dst` of `f` may give its id to a later one when `f` returns.
     pub fn alloca_is_private(&self, f: FuncId, dst: Slot) -> bool {
-        self.private_allocas[f.0 as usize]
-            .binary_search(&dst)
-            .is_ok()
+        self.alloca_site(f, dst).is_some_and(|s| s.private)
+    }
+
+    #[inline(always)]
+    fn alloca_site(&self, f: FuncId, dst: Slot) -> Option<&AllocaSite> {
+        self.alloca_sites.get(f.0 as usize)?.get(dst.0 as usize)
     }
 
     /// The object id of function `f`: functions come first, right after the null object.

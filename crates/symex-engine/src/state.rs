@@ -35,7 +35,13 @@ pub struct Checks {
     /// (KLEE's `--ubsan-runtime`): unsigned overflow and any shift or division check too, not only
     /// signed overflow.
     pub ubsan_runtime: bool,
+    /// A shift by at least its operand's width is an error (KLEE's `--check-overshift`), reported as
+    /// [`OVERSHIFT_MESSAGE`] with the `overshift.err` file; otherwise it gives 0 (sign fill for `ashr`).
+    pub overshift: bool,
 }
+
+/// The message of an overshift, KLEE's words.
+pub const OVERSHIFT_MESSAGE: &str = "overshift error";
 
 /// The name of the input `main`'s `argc` is read from under [`Checks::symbolic_argc`].
 pub const ARGC_INPUT: &str = "argc";
@@ -158,6 +164,8 @@ pub struct State<D: Domain> {
     pub(crate) guide_next: usize,
     /// The functions to call at exit (`atexit.rs`).
     pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
+    /// Objects at addresses the program chose (`klee_define_fixed_object`): address, size, object.
+    pub(crate) fixed_objects: Vec<(u64, u64, ObjId)>,
     /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
     pub(crate) guide_branches_off: bool,
 }
@@ -240,6 +248,7 @@ impl<D: Domain> State<D> {
             reg_pool: RegPool::default(),
             guide_next: 0,
             exit_handlers: Default::default(),
+            fixed_objects: Vec::new(),
             guide_branches_off: false,
         }
     }

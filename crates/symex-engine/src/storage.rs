@@ -343,6 +343,22 @@ impl<B: Clone> Contents<B> {
         }
     }
 
+    /// Whether the object is flat and some of its bytes may never have been written (cheap: a flat
+    /// object whose bytes were all written since [`Self::settle_init`] says no).
+    #[inline(always)]
+    pub fn flat_with_uninitialised(&self) -> bool {
+        matches!(&self.repr, Repr::Flat { init, .. } if init.words.is_some())
+    }
+
+    /// Forgets the map of written bytes of a flat object all of whose bytes were written.
+    pub fn settle_init(&mut self) {
+        if let Repr::Flat { bytes, init } = &mut self.repr {
+            if init.is_init(0, bytes.len()) {
+                init.words = None;
+            }
+        }
+    }
+
     /// Whether bytes `off..off+n` were all written.
     #[inline(always)]
     pub fn is_init(&self, off: usize, n: usize) -> bool {

@@ -307,6 +307,7 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
             B::Add | B::Sub | B::Mul => {
                 st.checks.overflow && flags.nsw() && !(is_const(st, *lhs) && is_const(st, *rhs))
             }
+            B::Shl | B::LShr | B::AShr => st.checks.overshift && !is_const(st, *rhs),
             _ => false,
         },
         // On a 32-bit target a symbolic address computation asks whether it stays in its object.
@@ -319,8 +320,9 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
         | Inst::Copy { .. }
         | Inst::Freeze { .. }
         | Inst::ExtractValue { .. }
-        | Inst::InsertValue { .. }
-        | Inst::Vector(_) => false,
+        | Inst::InsertValue { .. } => false,
+        // Lanes run through the scalar rules, the overshift check's decision with them.
+        Inst::Vector(_) => st.checks.overshift,
         Inst::Select { dst, cond, .. } => {
             prog.width(body.slot_types[dst.0 as usize]).is_none() && !is_const(st, *cond)
         }

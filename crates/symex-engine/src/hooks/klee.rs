@@ -57,6 +57,7 @@ pub(super) fn call<D: Domain>(
             Ok(Some(st.dom.constant(w, size as u128)))
         }
         Model::KleeCheckMemoryAccess => check_memory_access(st, prog, args).map(|()| None),
+        Model::KleeDefineFixedObject => define_fixed_object(st, prog, args).map(|()| None),
         Model::KleeSetForking => {
             let Some(on) = st.dom.as_const(&args[0]) else {
                 return Err(st.bug(
@@ -221,4 +222,49 @@ pub(super) fn choose<D: Domain>(
     } else {
         Err(End::Halt(Halt::SilentExit(st.location(prog))))
     }
+}
+
+/// `klee_define_fixed_object(addr, n)`: an object of `n` zero bytes at the address `addr` the program
+/// chose (KLEE's `allocateFixed`), reached through that address and those after it (see
+/// `State::fixed_place`); both arguments must be constants, as KLEE requires.
+fn define_fixed_object<D: Domain>(
+    st: &mut State<D>,
+    prog: &Program,
+    args: &[D::Val],
+) -> Result<(), End> {
+    let (Some(addr), Some(size)) = (st.dom.as_const(&args[0]), st.dom.as_const(&args[1])) else {
+        return Err(st.bug(
+            prog,
+            BugKind::User,
+            "expected constant address and size arguments to klee_define_fixed_object",
+        ));
+    };
+    let (addr, size) = (addr as u64, size as u64);
+    let taken = st
+        .fixed_objects
+        .iter()
+        .any(|&(b, n, _)| addr < b + n && b < addr.saturating_add(size));
+    if taken || st.mem.object(prog.addr.split(addr).0).is_some() {
+        return Err(st.bug(
+            prog,
+            BugKind::User,
+            format!("klee_define_fixed_object: {addr:#x} overlaps an object"),
+        ));
+    }
+    let zero = st.dom.const_byte(0);
+    let name = format!("fixed object at {addr:#x}");
+    let id = st
+        .mem
+        .allocate(
+            crate::memory::ObjKind::Global,
+            name.into(),
+            size,
+            zero,
+            true,
+        )
+        .ok_or_else(|| {
+            crate::exec::unsupported(st, prog, "more objects than addresses can tell apart")
+        })?;
+    st.fixed_objects.push((addr, size, id));
+    Ok(())
 }

@@ -1,6 +1,6 @@
 //! Small library functions whose result does not come from memory: byte order (`htonl`, `htons`,
 //! `ntohl`, `ntohs`), the environment (`getenv`), the clock (`time`), glibc's `rand`/`srand`, and
-//! `sleep`/`usleep`, which take no time in a model.
+//! `sleep`/`usleep`/`nanosleep`, which take no time in a model.
 
 use super::{ret_width, Model};
 use crate::bug::End;

@@ -81,7 +81,7 @@ pub enum Model {
     Time,
     Rand,
     Srand,
-    /// `sleep`, `usleep`: no time passes in a model.
+    /// `sleep`, `usleep`, `nanosleep`: no time passes in a model.
     Sleep,
     /// `getchar`: the next byte of stdin.
     Getchar,
@@ -130,6 +130,7 @@ pub enum Model {
     /// `klee_get_value_i32` and its siblings of integer types.
     KleeGetValue,
     KleeGetObjSize,
+    KleeDefineFixedObject,
     KleeCheckMemoryAccess,
     KleeSetForking,
     KleeWarning,
@@ -168,17 +169,20 @@ impl Model {
             "calloc" => Model::Calloc,
             "realloc" => Model::Realloc,
             "free" => Model::Free,
-            "memcpy" => Model::Memcpy,
-            "memmove" => Model::Memmove,
-            "memset" => Model::Memset,
+            // glibc's fortified forms (`-D_FORTIFY_SOURCE`) are the plain functions, their destination
+            // size unchecked, as KLEE's klee-libc has them: a write past the object is the memory
+            // model's error either way.
+            "memcpy" | "__memcpy_chk" => Model::Memcpy,
+            "memmove" | "__memmove_chk" => Model::Memmove,
+            "memset" | "__memset_chk" => Model::Memset,
             "memcmp" | "bcmp" => Model::Memcmp,
             "strlen" => Model::Strlen,
             "strnlen" => Model::Strnlen,
             "strcmp" => Model::Strcmp,
             "strncmp" => Model::Strncmp,
-            "strcpy" => Model::Strcpy,
-            "strncpy" => Model::Strncpy,
-            "strcat" => Model::Strcat,
+            "strcpy" | "__strcpy_chk" => Model::Strcpy,
+            "strncpy" | "__strncpy_chk" => Model::Strncpy,
+            "strcat" | "__strcat_chk" => Model::Strcat,
             "strchr" => Model::Strchr,
             "strrchr" => Model::Strrchr,
             "strstr" => Model::Strstr,
@@ -210,7 +214,7 @@ impl Model {
             "time" => Model::Time,
             "rand" => Model::Rand,
             "srand" => Model::Srand,
-            "sleep" | "usleep" => Model::Sleep,
+            "sleep" | "usleep" | "nanosleep" => Model::Sleep,
             "getchar" | "getchar_unlocked" => Model::Getchar,
             "fgetc" | "getc" | "_IO_getc" | "fgetc_unlocked" | "getc_unlocked" | "__uflow" => {
                 Model::Fgetc
@@ -247,6 +251,7 @@ impl Model {
             "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel"
             | "klee_get_valuell" => Model::KleeGetValue,
             "klee_get_obj_size" => Model::KleeGetObjSize,
+            "klee_define_fixed_object" => Model::KleeDefineFixedObject,
             "klee_check_memory_access" => Model::KleeCheckMemoryAccess,
             "klee_set_forking" => Model::KleeSetForking,
             "klee_warning" => Model::KleeWarning,
@@ -330,6 +335,7 @@ pub(crate) fn call<D: Domain>(
         | M::Strstr
         | M::KleeRange
         | M::KleeCheckMemoryAccess
+        | M::KleeDefineFixedObject
         | M::Fprintf
         | M::Fputs
         | M::Fputc
@@ -472,6 +478,7 @@ pub(crate) fn call<D: Domain>(
         | M::KleeGetValue
         | M::KleeGetObjSize
         | M::KleeCheckMemoryAccess
+        | M::KleeDefineFixedObject
         | M::KleeSetForking
         | M::KleeWarning
         | M::KleeWarningOnce

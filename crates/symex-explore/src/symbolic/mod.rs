@@ -13,10 +13,12 @@
 
 mod bounds;
 mod ops;
+mod path_condition;
 mod solver_ctx;
 mod value;
 
 pub use ops::to_bool;
+pub use path_condition::PathCondition;
 pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
@@ -79,10 +81,8 @@ const ADDRESS_PREFIX: &str = "addr!";
 #[derive(Clone)]
 pub struct Symbolic {
     ctx: Rc<RefCell<SolverCtx>>,
-    /// The path condition, a conjunction.
-    pub pc: Vec<Term>,
-    /// Where `pc` holds the tightest bound of a term, and its value (`bounds.rs`).
-    bounds: FxHashMap<bounds::BoundKey, (usize, u128)>,
+    /// The path condition, a conjunction (shared with the states forked from this one).
+    pub pc: PathCondition,
     /// A model of `pc`, when one is known (saves the solver the side it would confirm).
     model: Option<Arc<Model>>,
     /// The inputs, in the order the program asked for them.
@@ -132,8 +132,7 @@ impl Symbolic {
     pub fn new(ctx: Rc<RefCell<SolverCtx>>) -> Symbolic {
         Symbolic {
             ctx,
-            pc: Vec::new(),
-            bounds: FxHashMap::default(),
+            pc: PathCondition::default(),
             model: Some(Arc::new(Model::new())),
             inputs: Vec::new(),
             forced: VecDeque::new(),
@@ -200,7 +199,7 @@ impl Symbolic {
         if let Some(m) = &self.model {
             return Some(m.clone());
         }
-        let r = self.ctx.borrow_mut().check(&self.pc);
+        let r = self.ctx.borrow_mut().check(&self.pc.to_vec_with(None));
         match r {
             SatResult::Sat(m) => {
                 self.model = Some(m.clone());
@@ -274,27 +273,7 @@ impl Symbolic {
                 self.model = None;
             }
         }
-        self.push_pc(c);
-    }
-
-    /// Conjoins `c` to the path condition; a bound of a term replaces the looser one the path
-    /// condition holds, or is dropped when that one is tighter (`bounds.rs`).
-    fn push_pc(&mut self, c: Term) {
-        let Some(b) = bounds::bound(&c) else {
-            self.pc.push(c);
-            return;
-        };
-        match self.bounds.get_mut(&b.key) {
-            Some((_, old)) if !b.implies(*old) => {}
-            Some((i, old)) => {
-                *old = b.value;
-                self.pc[*i] = c;
-            }
-            None => {
-                self.bounds.insert(b.key, (self.pc.len(), b.value));
-                self.pc.push(c);
-            }
-        }
+        self.pc.push(c);
     }
 
     /// Whether `pc ∧ c` is satisfiable, with a model if so (`Err` when the solver gives no answer).
@@ -305,9 +284,7 @@ impl Symbolic {
         if let Some(answer) = self.feasible_by_bounds(c) {
             return Ok(answer);
         }
-        let mut q = Vec::with_capacity(self.pc.len() + 1);
-        q.extend_from_slice(&self.pc);
-        q.push(c.clone());
+        let q = self.pc.to_vec_with(Some(c));
         match self.ctx.borrow_mut().check(&q) {
             SatResult::Sat(m) => Ok(Some(m)),
             SatResult::Unsat => Ok(None),
@@ -330,7 +307,7 @@ impl Symbolic {
                 upper,
                 ..b.key.clone()
             };
-            self.bounds.get(&key).map(|&(_, v)| v)
+            self.pc.bound_value(&key)
         };
         let (mut lo, mut hi) = (
             held(false).unwrap_or(0),
@@ -349,7 +326,8 @@ impl Symbolic {
         let v = bounds::encode(now.clamp(lo, hi), w, b.key.signed);
         let mut m = Model::clone(model);
         bounds::assign(t, v, &mut m)?;
-        let holds = m.eval_bool(c) == Ok(true) && m.satisfies(&self.pc) == Ok(true);
+        let holds =
+            m.eval_bool(c) == Ok(true) && m.satisfies(&self.pc.to_vec_with(None)) == Ok(true);
         holds.then(|| Some(Arc::new(m)))
     }
 
@@ -629,13 +607,13 @@ impl Domain for Symbolic {
         }
         if let Some(m) = &self.model {
             if m.eval_bool(&c) == Ok(true) {
-                self.push_pc(c);
+                self.pc.push(c);
                 return true;
             }
         }
         match self.feasible(&c) {
             Ok(Some(m)) => {
-                self.push_pc(c);
+                self.pc.push(c);
                 self.model = Some(m);
                 true
             }
