@@ -159,8 +159,8 @@ fn infer_in(
     })
 }
 
-/// As [`infer`]; when that finds no finite bound, retries on refinements of the ITS (same
-/// runs, same costs): partial evaluation of the SCCs without a proof
+/// As [`infer`]; when that finds no finite bound, or one of degree 2 or more, retries on
+/// refinements of the ITS (same runs, same costs) and keeps the best bound ([`better`]): partial evaluation of the SCCs without a proof
 /// ([`crate::preprocess::refine_by_partial_evaluation`]), then unfolding by the last
 /// transition ([`crate::preprocess::refine`]). Returns the ITS the result's transition
 /// indices refer to.
@@ -172,18 +172,18 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     let first = infer_with(its, limits, false);
     let first_took = started.elapsed();
     let first_asked = crate::smt::queries() - asked;
-    if rank(&first) == 2 {
+    if settled(&first) {
         return (its.clone(), first);
     }
     let mut best = refine_and_infer(its, limits, first_took, first_asked, first);
-    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+    if !settled(&best.1) && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given.
         let c = infer_with(its, limits, true);
-        if rank(&c) > rank(&best.1) {
+        if better(&c, &best.1) {
             best = (its.clone(), c);
         }
     }
-    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+    if !settled(&best.1) && Instant::now() < limits.deadline {
         best = last_resorts(its, limits, first_took, first_asked, best);
     }
     best
@@ -233,9 +233,9 @@ fn refine_and_infer(
         let Some(refined) = refined else { continue };
         let c = infer_with(&refined, &retry, false);
         // A refinement's bound is taken when it is better: polynomial before exponential.
-        if rank(&c) > rank(&best.1) {
+        if better(&c, &best.1) {
             best = (refined, c);
-            if rank(&best.1) == 2 {
+            if settled(&best.1) {
                 break;
             }
         }
@@ -261,16 +261,16 @@ fn last_resorts(
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
             let c = infer_with(&refined, &last, false);
-            if rank(&c) > rank(&best.1) {
+            if better(&c, &best.1) {
                 best = (refined, c);
             }
         }
     }
     drop(budget);
-    if rank(&best.1) < 2 && Instant::now() < limits.deadline {
+    if !settled(&best.1) && Instant::now() < limits.deadline {
         let _budget = retry_budget(first_asked);
         let c = infer_opts(its, &limits_now(), true, true);
-        if rank(&c) > rank(&best.1) {
+        if better(&c, &best.1) {
             best = (its.clone(), c);
         }
     }
@@ -284,6 +284,29 @@ fn rank(r: &Result<Complexity, String>) -> u8 {
         Ok(c) if c.bound != Bound::Infinite => 1,
         _ => 0,
     }
+}
+
+/// The degree of a polynomial answer.
+fn degree(r: &Result<Complexity, String>) -> Option<u32> {
+    match r {
+        Ok(Complexity {
+            bound: Bound::Poly(p),
+            ..
+        }) => Some(p.degree()),
+        _ => None,
+    }
+}
+
+/// Whether `a` is better than `b`: a higher [`rank`], or a polynomial of a lower degree (the
+/// first polynomial found need not be the tightest one a refinement proves: T2's `sumit`).
+fn better(a: &Result<Complexity, String>, b: &Result<Complexity, String>) -> bool {
+    rank(a) > rank(b) || matches!((degree(a), degree(b)), (Some(x), Some(y)) if x < y)
+}
+
+/// Whether the search can stop at `r`: a bound of degree at most 1 (refinements are not tried
+/// for `O(n)` → `O(1)`).
+fn settled(r: &Result<Complexity, String>) -> bool {
+    degree(r).is_some_and(|d| d <= 1)
 }
 
 /// The SCCs a refinement should work on after `first` failed: those with a transition
