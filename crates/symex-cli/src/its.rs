@@ -248,12 +248,7 @@ pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
 }
 
 fn witness_json(its: &Its, w: &Witness) -> Value {
-    let start: serde_json::Map<String, Value> = its
-        .vars
-        .iter()
-        .zip(&w.start)
-        .map(|(n, v)| (n.clone(), json!(v.to_string())))
-        .collect();
+    let start = named_values_json(&its.vars, &w.start);
     json!({"start": start,
            "path": w.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "loop": format!("t{}", w.lp),
@@ -262,17 +257,11 @@ fn witness_json(its: &Its, w: &Witness) -> Value {
 }
 
 fn print_witness(its: &Its, w: &Witness) {
-    let start: Vec<String> = its
-        .vars
-        .iter()
-        .zip(&w.start)
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect();
+    let start = named_values(&its.vars, &w.start);
     let path: Vec<String> = w.path.iter().map(|i| format!("t{i}")).collect();
     println!(
         "witness: start at {} with {}",
-        its.locations[its.start],
-        start.join(", ")
+        its.locations[its.start], start
     );
     let cycle: Vec<String> = w.cycle.iter().map(|i| format!("t{i}")).collect();
     println!(
@@ -525,7 +514,7 @@ pub(crate) fn print_lower_side(its: &Its, lower: &LowerSide) {
         LowerSide::Constant(s) => println!(
             "lower bound: Omega(1), from {} with {}: {} (cost >= 1)",
             its.locations[its.start],
-            start_values(its, &s.start),
+            named_values(&its.vars, &s.start),
             print::rule(its, &its.transitions[s.transition])
         ),
         LowerSide::None => {}
@@ -533,23 +522,29 @@ pub(crate) fn print_lower_side(its: &Its, lower: &LowerSide) {
 }
 
 fn first_step_json(its: &Its, s: &FirstStep) -> Value {
-    let start: serde_json::Map<String, Value> = its
-        .vars
-        .iter()
-        .zip(&s.start)
-        .map(|(n, v)| (n.clone(), json!(v.to_string())))
-        .collect();
+    let start = named_values_json(&its.vars, &s.start);
     json!({"start": start, "rule": print::rule(its, &its.transitions[s.transition])})
 }
 
-fn start_values(its: &Its, values: &[i128]) -> String {
-    let v: Vec<String> = its
-        .vars
+/// `A = 1, B = 0`: values with their names.
+fn named_values(names: &[String], values: &[i128]) -> String {
+    let v: Vec<String> = names
         .iter()
         .zip(values)
         .map(|(n, v)| format!("{n} = {v}"))
         .collect();
     v.join(", ")
+}
+
+/// `{"A": "1", "B": "0"}`: values with their names, as decimal strings (they may exceed JSON's
+/// exact integers).
+pub(crate) fn named_values_json(names: &[String], values: &[i128]) -> Value {
+    names
+        .iter()
+        .zip(values)
+        .map(|(n, v)| (n.clone(), json!(v.to_string())))
+        .collect::<serde_json::Map<String, Value>>()
+        .into()
 }
 
 /// The witness of a linear lower bound: the start values with the parameter, the path and the cycle
@@ -766,12 +761,7 @@ fn lap_steps(its: &Its, steps: &[(usize, Option<i128>)]) -> String {
 }
 
 fn family_json(its: &Its, f: &Family) -> Value {
-    let start: serde_json::Map<String, Value> = its
-        .vars
-        .iter()
-        .zip(&f.start)
-        .map(|(n, v)| (n.clone(), json!(v.to_string())))
-        .collect();
+    let start = named_values_json(&its.vars, &f.start);
     json!({"start": start,
            "path": f.path.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
            "parameter": family_param(its, f),
@@ -780,16 +770,10 @@ fn family_json(its: &Its, f: &Family) -> Value {
 }
 
 fn print_family(its: &Its, f: &Family) {
-    let start: Vec<String> = its
-        .vars
-        .iter()
-        .zip(&f.start)
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect();
+    let start = named_values(&its.vars, &f.start);
     println!(
         "witness: start at {} with {}",
-        its.locations[its.start],
-        start.join(", ")
+        its.locations[its.start], start
     );
     let path: Vec<String> = f.path.iter().map(|i| format!("t{i}")).collect();
     let cycle: Vec<String> = f.cycle.iter().map(|i| format!("t{i}")).collect();

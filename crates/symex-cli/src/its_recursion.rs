@@ -2,9 +2,9 @@
 //! Termination is decided on the branch ITS; bounds count uses in the trees
 //! ([`symex_its::recursion`]).
 use crate::its::{
-    linear_family_json, lower_side, lower_side_json, print_linear_family, print_lower_side,
-    print_proof, proof_json, termination_answer, timeout_or, wait_for_watchdog_unless_first,
-    worst_case, ItsArgs, LowerSide,
+    linear_family_json, lower_side, lower_side_json, named_values_json, print_linear_family,
+    print_lower_side, print_proof, proof_json, termination_answer, timeout_or,
+    wait_for_watchdog_unless_first, worst_case, ItsArgs, LowerSide,
 };
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -138,13 +138,7 @@ fn print_exponential(
         witness["transition"] = json!(e.transition);
         witness["twins"] = json!([e.twins.0, e.twins.1]);
         witness["rule"] = json!(print::rule(its, t));
-        witness["temps"] = t
-            .temps
-            .iter()
-            .zip(&e.family.cycle_temps[0])
-            .map(|(n, v)| (n.clone(), json!(v.to_string())))
-            .collect::<serde_json::Map<String, Value>>()
-            .into();
+        witness["temps"] = named_values_json(&t.temps, &e.family.cycle_temps[0]);
         // The path as (rule, target) of the file: rule `i` is the file's `i`-th.
         witness["path_origin"] = json!(e
             .family
