@@ -162,6 +162,8 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             ubsan_runtime: args.checks.ubsan_runtime,
             overshift: args.checks.overshift(overshift_by_default(test)),
             max_stack_frames: args.max_stack_frames,
+            // A concrete run takes the same target either way.
+            switch_per_value: false,
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(crate::limits::left),

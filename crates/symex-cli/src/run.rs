@@ -140,6 +140,10 @@ pub struct RunArgs {
     /// the stack, as KLEE does ("Maximum stack size reached."); 0: no limit.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STACK_FRAMES)]
     pub max_stack_frames: u32,
+    /// How a `switch` forks: `internal`, one path per target (KLEE's default), or `simple`, one path
+    /// per case value, as KLEE's chain of comparisons.
+    #[arg(long, value_enum, default_value = "internal")]
+    pub switch_type: SwitchType,
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Print one JSON object (the report) instead of the summary.
@@ -152,6 +156,15 @@ pub struct RunArgs {
     /// as KLEE prints it, before the summary; never with --json or --quiet).
     #[arg(long)]
     pub no_program_output: bool,
+}
+
+/// KLEE's `--switch-type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SwitchType {
+    /// One path per target.
+    Internal,
+    /// One path per case value.
+    Simple,
 }
 
 /// KLEE's default `--max-stack-frames`.
@@ -525,6 +538,7 @@ pub fn main(mut args: RunArgs) -> i32 {
     };
     let checks = Checks {
         max_stack_frames: args.max_stack_frames,
+        switch_per_value: args.switch_type == SwitchType::Simple,
         ..args.checks.checks(true)
     };
     let out = Output {

@@ -955,6 +955,16 @@ impl<D: Domain> State<D> {
     /// the disjunction of the case values leading there; cases that lead to the default are the default.
     fn switch_target<'s>(&mut self, sw: &'s ir::Switch) -> &'s Edge {
         let v = self.val(sw.value);
+        if self.checks.switch_per_value {
+            for (case, edge) in &sw.cases {
+                let c = self.dom.constant(sw.width, *case);
+                let eq = self.dom.cmp(CmpOp::Eq, sw.width, &v, &c);
+                if self.dom.decide(Decision::SwitchCase, &eq) {
+                    return edge;
+                }
+            }
+            return &sw.default;
+        }
         let mut targets: Vec<(&Edge, D::Val)> = Vec::new();
         for (case, edge) in &sw.cases {
             if *edge == sw.default {

@@ -41,6 +41,9 @@ pub struct Checks {
     /// A call made with more frames than this on the stack ends its path early
     /// ([`crate::Halt::StackLimit`], KLEE's `--max-stack-frames`); 0: no limit.
     pub max_stack_frames: u32,
+    /// A `switch` decides its value against each case in turn, one path per feasible case value
+    /// (KLEE's `--switch-type=simple`, a chain of comparisons); otherwise one path per target.
+    pub switch_per_value: bool,
 }
 
 /// The message of an overshift, KLEE's words.
@@ -354,6 +357,9 @@ impl<D: Domain> State<D> {
                 loc: SourceLoc::default(),
             })
         };
+        if entry.is_empty() {
+            return Err(unsupported("the entry point cannot be empty".into()));
+        }
         let f = prog
             .module
             .function_by_name(entry)
