@@ -219,7 +219,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let witness = match (&nonterm, &args.witness) {
             (Some(w), Some(to)) => Some(
                 crate::witness_term::write(&prog, w, &e.entry, &args.file, args.data_model, to)
-                    .map(|p| (p, Vec::new())),
+                    .map(|p| (p, Vec::new(), None)),
             ),
             _ => None,
         };
@@ -404,8 +404,9 @@ fn report_by(
     report_full(args, engine, verdict, bug, test, reasons, None)
 }
 
-/// A correctness witness written (its path, and the invariants left out) or why not.
-type Written = Result<(String, Vec<String>), String>;
+/// A correctness witness written (its path, the invariants left out, and what `term`'s abstract states
+/// added) or why not.
+type Written = Result<(String, Vec<String>, Option<String>), String>;
 
 /// [`report_by`] with a witness already written: a TRUE's correctness witness, or a termination
 /// FALSE's stem and cycle.
@@ -441,7 +442,7 @@ fn report_full(
     };
     let witness = match (verdict, bug, &test, &args.witness) {
         ("false", Some((b, sub)), Some(t), Some(w)) => {
-            Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new())))
+            Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new(), None)))
         }
         // An optimised build's TRUE became UNKNOWN above: its witness is not written. A FALSE without
         // a bug (termination's) comes with its witness already written.
@@ -464,10 +465,13 @@ fn report_full(
             o["test"] = json!(test);
         }
         match &witness {
-            Some(Ok((w, left_out))) => {
+            Some(Ok((w, left_out, from_term))) => {
                 o["witness"] = json!(w);
                 if !left_out.is_empty() {
                     o["invariants_left_out"] = json!(left_out);
+                }
+                if let Some(note) = from_term {
+                    o["invariants_from_term"] = json!(note);
                 }
             }
             Some(Err(why)) => o["witness_error"] = json!(why),
@@ -489,10 +493,13 @@ fn report_full(
                 }
             }
             match &witness {
-                Some(Ok((w, left_out))) => {
+                Some(Ok((w, left_out, from_term))) => {
                     println!("witness: {w}");
                     for l in left_out {
                         println!("invariant left out: {l}");
+                    }
+                    if let Some(note) = from_term {
+                        println!("invariants from term: {note}");
                     }
                 }
                 Some(Err(why)) => println!("witness not written: {why}"),
@@ -576,8 +583,28 @@ fn write_correctness_witness(
         data_model: args.data_model,
     };
     let yaml = crate::witness::is_yaml(to);
+    let mut invariants = invariants.to_vec();
+    let mut from_term = None;
+    if yaml {
+        // The loops the proof gave no invariant: what `term`'s abstract states offer, confirmed.
+        from_term = Some(
+            match crate::term_invariants::confirmed(args, task.property) {
+                Ok((inv, note)) => {
+                    if let Some(i) = inv.filter(|i| {
+                        !invariants
+                            .iter()
+                            .any(|j| j.function == i.function && j.line == i.line)
+                    }) {
+                        invariants.push(i);
+                    }
+                    note
+                }
+                Err(why) => format!("none: {why}"),
+            },
+        );
+    }
     let (text, left_out) = if yaml {
-        crate::witness_correct::invariant_set(&task, invariants)?
+        crate::witness_correct::invariant_set(&task, &invariants)?
     } else {
         let why = invariants
             .iter()
@@ -591,5 +618,5 @@ fn write_correctness_witness(
         (crate::witness_correct::graphml(&task)?, why)
     };
     std::fs::write(to, text).map_err(|e| format!("{}: {e}", to.display()))?;
-    Ok((to.display().to_string(), left_out))
+    Ok((to.display().to_string(), left_out, from_term))
 }

@@ -167,3 +167,41 @@ fn a_proof_without_loops_writes_an_empty_invariant_set_and_a_graphml_correctness
         .collect();
     assert_eq!(hash, want);
 }
+
+/// A proof by the exploration needs no invariant; the witness gets the facts of `symex term`'s abstract
+/// state at the loop head that the Horn-clause encoding shows inductive. Not every candidate is (the
+/// general state's facts hold after the first lap, some not at the first arrival), and what is written
+/// holds natively at every arrival at the loop head on all 256 inputs.
+#[test]
+fn an_exploration_proof_writes_the_inductive_facts_of_terms_abstract_states() {
+    let program = common::example("witness", "inv_term_exploration.c");
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("witness.yml");
+    let v = check(&program, &w, &["--no-bmc"]);
+    assert_eq!(v["verdict"], "true", "{v}");
+    assert_eq!(v["engine"], "exploration", "{v}");
+    let note = v["invariants_from_term"].as_str().unwrap_or("");
+    let counts: Vec<u64> = note
+        .split(' ')
+        .filter_map(|w| w.parse().ok())
+        .take(2)
+        .collect();
+    assert!(
+        matches!(counts[..], [kept, offered] if kept >= 1 && kept < offered),
+        "{v}"
+    );
+    let text = std::fs::read_to_string(&w).unwrap();
+    assert!(
+        text.contains("(long long)(unsigned char)n - (long long)(unsigned int)x >= 0LL"),
+        "{text}"
+    );
+    let Some((ok, out)) = independent_check(&w, &program, &["--min-invariants", "1"]) else {
+        return;
+    };
+    if !ok && out.contains("clang-14") && out.contains("No such file") {
+        eprintln!("skipped: no clang-14 ({out})");
+        return;
+    }
+    assert!(ok, "{out}\n{text}");
+    assert!(out.contains("all 256 inputs natively"), "{out}");
+}
