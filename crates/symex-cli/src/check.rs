@@ -27,7 +27,7 @@ pub enum DataModel {
 pub struct CheckArgs {
     /// The program (.c, .i, .ll or .bc), or an SV-COMP task-definition file (.yml).
     pub file: PathBuf,
-    /// unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, or an SV-COMP .prp file (with a task
+    /// unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, def-behavior, or an SV-COMP .prp file (with a task
     /// file: the one of its properties to check; all of them without it).
     #[arg(long, value_parser = Property::parse)]
     pub property: Option<Property>,
@@ -188,7 +188,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
-    if p == Property::NoOverflow {
+    if p.checks_overflow() {
         args.explore.frontend.check_signed_overflow();
     }
     // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
@@ -243,9 +243,10 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let _ = MADE_DIR.set(dir.clone());
     }
     let checks = Checks {
-        overflow: p == Property::NoOverflow,
+        overflow: p.checks_overflow(),
         leaks: p == Property::ValidMemsafety,
         cleanup: p == Property::ValidMemcleanup,
+        overshift: p == Property::DefBehavior,
         symbolic_argc,
         ..Checks::default()
     };
@@ -339,9 +340,11 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
     let engine = (!engine.is_empty()).then_some(engine);
     match a {
         Answer::True(invariants) => {
+            let proves = args.property.is_none_or(Property::proves);
             let w = args
                 .witness
                 .as_deref()
+                .filter(|_| proves)
                 .map(|to| write_correctness_witness(args, &invariants, to));
             report_full(args, engine, "true", None, None, &[], w)
         }
@@ -420,6 +423,19 @@ fn report_full(
     written: Option<Written>,
 ) -> i32 {
     let mut reasons = std::borrow::Cow::Borrowed(reasons);
+    let verdict = match args.property {
+        Some(p) if verdict == "true" && !p.proves() => {
+            reasons.to_mut().push(format!(
+                "no violation of {} was found, but TRUE is not answered: the undefined behaviour symex \
+                 checks (invalid dereferences and frees, division by zero, signed overflow and shifts \
+                 out of range, unreachable code reached) is not all of C's (reads of uninitialised \
+                 memory, unsequenced side effects, strict aliasing, ...)",
+                p.name()
+            ));
+            "unknown"
+        }
+        _ => verdict,
+    };
     let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
         Some(level) if verdict == "true" => {
             reasons.to_mut().push(format!(
@@ -544,9 +560,10 @@ fn write_witness(
         .map_err(|e| e.to_string())?;
     let prog = crate::property::program(module, p);
     let checks = Checks {
-        overflow: p == Property::NoOverflow,
+        overflow: p.checks_overflow(),
         leaks: p == Property::ValidMemsafety,
         cleanup: p == Property::ValidMemcleanup,
+        overshift: p == Property::DefBehavior,
         symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
         ..Checks::default()
     };

@@ -48,7 +48,7 @@ pub fn confirmed(
     let bmc = symex_bmc::Options {
         entry: args.explore.entry.clone(),
         checks: Checks {
-            overflow: property == Property::NoOverflow,
+            overflow: property.checks_overflow(),
             ..Checks::default()
         },
         unwind: 1,

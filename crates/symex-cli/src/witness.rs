@@ -216,6 +216,7 @@ pub(crate) fn specification(p: Property, sub: Option<&str>) -> String {
         (Property::ValidMemcleanup, _) => "G valid-memcleanup".to_string(),
         (Property::NoOverflow, _) => "G ! overflow".to_string(),
         (Property::Termination, _) => "F end".to_string(),
+        (Property::DefBehavior, _) => "G def-behavior".to_string(),
     };
     format!("CHECK( init(main()), LTL({inner}) )")
 }
