@@ -181,7 +181,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     let opts = FuzzOptions {
         run: RunConfig {
             entry: args.entry.clone(),
-            checks: args.checks.checks(),
+            checks: args.checks.checks(true),
             stdin: args.stdin,
             file: args.sym_file.clone(),
             args: args.sym_args.clone(),
