@@ -706,6 +706,9 @@ impl<'p> Explorer<'p> {
                     if let Some(end) = self.path_limit(ps) {
                         return Ran::Done(end, Vec::new());
                     }
+                    if self.instructions_left() == 0 {
+                        return Ran::Live(Vec::new());
+                    }
                 }
             }
             if compares_dead_pointer(&ps.st, prog) {
