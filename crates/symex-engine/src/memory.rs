@@ -222,7 +222,10 @@ enum Slot<B> {
 }
 
 /// Bits of an object id that select the entry within a chunk of the object table.
-const CHUNK_BITS: u32 = 6;
+///
+/// Small: a state that allocates or frees after a fork copies the chunk it touches, and every queued state
+/// of an exploration may hold such a copy.
+const CHUNK_BITS: u32 = 4;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
 /// A vector of slots in copy-on-write chunks of [`CHUNK`] entries.
@@ -262,6 +265,12 @@ impl<B: Clone> SlotTable<B> {
             self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
         }
         let last = self.chunks.last_mut().expect("a chunk");
+        if Rc::get_mut(last).is_none() {
+            // Copied at its full size: `make_mut`'s copy would have only its length and grow by doubling.
+            let mut own = Vec::with_capacity(CHUNK);
+            own.extend(last.iter().cloned());
+            *last = Rc::new(own);
+        }
         Rc::make_mut(last).push(s);
         self.len += 1;
     }
