@@ -257,7 +257,12 @@ impl<B: Clone> SlotTable<B> {
     #[inline(always)]
     fn get_mut(&mut self, i: usize) -> Option<&mut Slot<B>> {
         let chunk = self.chunks.get_mut(i >> CHUNK_BITS)?;
-        Rc::make_mut(chunk).get_mut(i & (CHUNK - 1))
+        if Rc::get_mut(chunk).is_none() {
+            // Shared with another state: copied here. (Not `make_mut`, whose call stays out of line on
+            // the hot path of every allocation, lifetime marker and return.)
+            *chunk = Rc::new(chunk.as_ref().clone());
+        }
+        Rc::get_mut(chunk)?.get_mut(i & (CHUNK - 1))
     }
 
     fn push(&mut self, s: Slot<B>) {
@@ -266,12 +271,14 @@ impl<B: Clone> SlotTable<B> {
         }
         let last = self.chunks.last_mut().expect("a chunk");
         if Rc::get_mut(last).is_none() {
-            // Copied at its full size: `make_mut`'s copy would have only its length and grow by doubling.
+            // Copied at its full size: a copy of its length would grow by doubling.
             let mut own = Vec::with_capacity(CHUNK);
             own.extend(last.iter().cloned());
             *last = Rc::new(own);
         }
-        Rc::make_mut(last).push(s);
+        if let Some(last) = Rc::get_mut(last) {
+            last.push(s);
+        }
         self.len += 1;
     }
 
