@@ -16,7 +16,9 @@ A YAML 2.0 witness (`violation_sequence`): parses it with PyYAML, checks the met
 specification, data_model, language), that every waypoint's line is a line of the program, that the last
 segment's waypoint is the target, and takes the `function_return` values (`\result == N`) in order, the
 nondet function being the `__VERIFIER_nondet_*` call the program text has at the waypoint's line and
-column.
+column. Its `branching` waypoints must sit at an `if`, `while` or `for` keyword of the program text (line
+and column) with the constraint `true` or `false`; their directions are checked against the native
+coverage build as GraphML's `control` edges are.
 
 usage: check_witness.py WITNESS PROGRAM [--expect-kind KIND --symex PATH]
 prints "ok: ..." and exits 0, or names the first problem and exits 1.
@@ -186,7 +188,7 @@ def yaml_witness(a):
     segments = e.get("content") or []
     if not segments:
         fail("no segments")
-    values, last = [], None
+    values, controls, last = [], [], None
     for seg in segments:
         wps = [w.get("waypoint") or {} for w in seg.get("segment") or []]
         follows = [w for w in wps if w.get("action") == "follow"]
@@ -205,10 +207,26 @@ def yaml_witness(a):
                 fail("constraint %r is not \\result == N" % c)
             loc = w["location"]
             values.append((nondet_at(lines, loc["line"], loc.get("column")), int(m.group(1))))
+        elif w.get("type") == "branching":
+            controls.append((w["location"]["line"], branching_at(lines, w)))
     if last.get("type") != "target":
         fail("the last segment does not end at the target")
     arch = "32bit" if task["data_model"] == "ILP32" else "64bit"
-    return arch, values, [], "%d nondet values, %d segments" % (len(values), len(segments))
+    return arch, values, controls, "%d nondet values, %d segments" % (len(values), len(segments))
+
+
+def branching_at(lines, w):
+    """The direction of a `branching` waypoint, which must be located at a branching keyword."""
+    loc = w["location"]
+    col = loc.get("column")
+    text = lines[loc["line"] - 1]
+    if not isinstance(col, int) or not re.match(r"(if|while|for)\b", text[col - 1:]) \
+            or (col > 1 and re.match(r"\w", text[col - 2])):
+        fail("branching waypoint at %d:%r is not at an if/while/for keyword" % (loc["line"], col))
+    v = str((w.get("constraint") or {}).get("value", "")).strip().lower()
+    if v not in ("true", "false"):
+        fail("branching constraint %r is neither true nor false" % v)
+    return v == "true"
 
 
 HARNESS = r"""

@@ -21,6 +21,7 @@
 pub mod cexpr;
 pub mod clauses;
 pub mod cut;
+pub mod houdini;
 pub mod integers;
 pub mod recheck;
 pub mod spacer;

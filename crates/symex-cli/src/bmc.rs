@@ -204,6 +204,11 @@ pub fn main(mut args: BmcArgs) -> i32 {
     if args.property == Some(Property::Termination) {
         return fail("bmc does not decide termination (use `symex term` or `symex check`)");
     }
+    if args.property == Some(Property::DefBehavior) {
+        return fail(
+            "bmc does not decide def-behavior (use `symex check`, which reports its violations)",
+        );
+    }
     let mut checks = args.checks.checks();
     checks.overflow |= args.property == Some(Property::NoOverflow);
     checks.leaks |= args.property == Some(Property::ValidMemsafety);

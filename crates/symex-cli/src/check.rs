@@ -27,7 +27,7 @@ pub enum DataModel {
 pub struct CheckArgs {
     /// The program (.c, .i, .ll or .bc), or an SV-COMP task-definition file (.yml).
     pub file: PathBuf,
-    /// unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, or an SV-COMP .prp file (with a task
+    /// unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, def-behavior, or an SV-COMP .prp file (with a task
     /// file: the one of its properties to check; all of them without it).
     #[arg(long, value_parser = Property::parse)]
     pub property: Option<Property>,
@@ -185,7 +185,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let flags = args.explore.frontend.cflags.take().unwrap_or_default();
         args.explore.frontend.cflags = Some(format!("-m32 {flags}"));
     }
-    if p == Property::NoOverflow {
+    if p.checks_overflow() {
         args.explore.frontend.check_signed_overflow();
     }
     // `check` never aborts on host memory: without `--max-memory` the run stops (UNKNOWN, with the
@@ -216,7 +216,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let witness = match (&nonterm, &args.witness) {
             (Some(w), Some(to)) => Some(
                 crate::witness_term::write(&prog, w, &e.entry, &args.file, args.data_model, to)
-                    .map(|p| (p, Vec::new())),
+                    .map(|p| (p, Vec::new(), None)),
             ),
             _ => None,
         };
@@ -240,9 +240,10 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let _ = MADE_DIR.set(dir.clone());
     }
     let checks = Checks {
-        overflow: p == Property::NoOverflow,
+        overflow: p.checks_overflow(),
         leaks: p == Property::ValidMemsafety,
         cleanup: p == Property::ValidMemcleanup,
+        overshift: p == Property::DefBehavior,
         symbolic_argc,
         ..Checks::default()
     };
@@ -336,9 +337,11 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
     let engine = (!engine.is_empty()).then_some(engine);
     match a {
         Answer::True(invariants) => {
+            let proves = args.property.is_none_or(Property::proves);
             let w = args
                 .witness
                 .as_deref()
+                .filter(|_| proves)
                 .map(|to| write_correctness_witness(args, &invariants, to));
             report_full(args, engine, "true", None, None, &[], w)
         }
@@ -401,8 +404,9 @@ fn report_by(
     report_full(args, engine, verdict, bug, test, reasons, None)
 }
 
-/// A correctness witness written (its path, and the invariants left out) or why not.
-type Written = Result<(String, Vec<String>), String>;
+/// A correctness witness written (its path, the invariants left out, and what `term`'s abstract states
+/// added) or why not.
+type Written = Result<(String, Vec<String>, Option<String>), String>;
 
 /// [`report_by`] with a witness already written: a TRUE's correctness witness, or a termination
 /// FALSE's stem and cycle.
@@ -416,6 +420,19 @@ fn report_full(
     written: Option<Written>,
 ) -> i32 {
     let mut reasons = std::borrow::Cow::Borrowed(reasons);
+    let verdict = match args.property {
+        Some(p) if verdict == "true" && !p.proves() => {
+            reasons.to_mut().push(format!(
+                "no violation of {} was found, but TRUE is not answered: the undefined behaviour symex \
+                 checks (invalid dereferences and frees, division by zero, signed overflow and shifts \
+                 out of range, unreachable code reached) is not all of C's (reads of uninitialised \
+                 memory, unsequenced side effects, strict aliasing, ...)",
+                p.name()
+            ));
+            "unknown"
+        }
+        _ => verdict,
+    };
     let verdict = match optimisation(args.explore.frontend.cflags.as_deref()) {
         Some(level) if verdict == "true" => {
             reasons.to_mut().push(format!(
@@ -438,7 +455,7 @@ fn report_full(
     };
     let witness = match (verdict, bug, &test, &args.witness) {
         ("false", Some((b, sub)), Some(t), Some(w)) => {
-            Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new())))
+            Some(write_witness(args, b, sub, t, w).map(|p| (p, Vec::new(), None)))
         }
         // An optimised build's TRUE became UNKNOWN above: its witness is not written. A FALSE without
         // a bug (termination's) comes with its witness already written.
@@ -461,10 +478,13 @@ fn report_full(
             o["test"] = json!(test);
         }
         match &witness {
-            Some(Ok((w, left_out))) => {
+            Some(Ok((w, left_out, from_term))) => {
                 o["witness"] = json!(w);
                 if !left_out.is_empty() {
                     o["invariants_left_out"] = json!(left_out);
+                }
+                if let Some(note) = from_term {
+                    o["invariants_from_term"] = json!(note);
                 }
             }
             Some(Err(why)) => o["witness_error"] = json!(why),
@@ -486,10 +506,13 @@ fn report_full(
                 }
             }
             match &witness {
-                Some(Ok((w, left_out))) => {
+                Some(Ok((w, left_out, from_term))) => {
                     println!("witness: {w}");
                     for l in left_out {
                         println!("invariant left out: {l}");
+                    }
+                    if let Some(note) = from_term {
+                        println!("invariants from term: {note}");
                     }
                 }
                 Some(Err(why)) => println!("witness not written: {why}"),
@@ -534,9 +557,10 @@ fn write_witness(
         .map_err(|e| e.to_string())?;
     let prog = crate::property::program(module, p);
     let checks = Checks {
-        overflow: p == Property::NoOverflow,
+        overflow: p.checks_overflow(),
         leaks: p == Property::ValidMemsafety,
         cleanup: p == Property::ValidMemcleanup,
+        overshift: p == Property::DefBehavior,
         symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
         ..Checks::default()
     };
@@ -573,8 +597,28 @@ fn write_correctness_witness(
         data_model: args.data_model,
     };
     let yaml = crate::witness::is_yaml(to);
+    let mut invariants = invariants.to_vec();
+    let mut from_term = None;
+    if yaml {
+        // The loops the proof gave no invariant: what `term`'s abstract states offer, confirmed.
+        from_term = Some(
+            match crate::term_invariants::confirmed(args, task.property) {
+                Ok((inv, note)) => {
+                    if let Some(i) = inv.filter(|i| {
+                        !invariants
+                            .iter()
+                            .any(|j| j.function == i.function && j.line == i.line)
+                    }) {
+                        invariants.push(i);
+                    }
+                    note
+                }
+                Err(why) => format!("none: {why}"),
+            },
+        );
+    }
     let (text, left_out) = if yaml {
-        crate::witness_correct::invariant_set(&task, invariants)?
+        crate::witness_correct::invariant_set(&task, &invariants)?
     } else {
         let why = invariants
             .iter()
@@ -588,5 +632,5 @@ fn write_correctness_witness(
         (crate::witness_correct::graphml(&task)?, why)
     };
     std::fs::write(to, text).map_err(|e| format!("{}: {e}", to.display()))?;
-    Ok((to.display().to_string(), left_out))
+    Ok((to.display().to_string(), left_out, from_term))
 }

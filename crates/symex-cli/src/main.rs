@@ -24,6 +24,7 @@ mod replay;
 mod run;
 mod task;
 mod term;
+mod term_invariants;
 mod validate;
 mod verify;
 mod verify_run;

@@ -15,6 +15,9 @@ pub enum Property {
     ValidMemcleanup,
     NoOverflow,
     Termination,
+    /// No undefined behaviour. Only its violations are decided: a `FALSE` for each kind of undefined
+    /// behaviour symex checks; never `TRUE`, since other kinds are not checked ([`Property::proves`]).
+    DefBehavior,
 }
 
 impl Property {
@@ -25,12 +28,28 @@ impl Property {
             Property::ValidMemcleanup => "valid-memcleanup",
             Property::NoOverflow => "no-overflow",
             Property::Termination => "termination",
+            Property::DefBehavior => "def-behavior",
         }
+    }
+
+    /// Whether signed overflow (and clang's shift checks) is part of the property.
+    pub fn checks_overflow(self) -> bool {
+        matches!(self, Property::NoOverflow | Property::DefBehavior)
+    }
+
+    /// Whether a complete search without a violation proves the property: not for `def-behavior`, whose
+    /// undefined behaviour includes kinds no engine here checks (reads of uninitialised memory,
+    /// unsequenced side effects, strict aliasing, ...).
+    pub fn proves(self) -> bool {
+        self != Property::DefBehavior
     }
 
     /// The property an SV-COMP specification names (a `.prp` file's text, a witness's `specification`).
     pub fn from_specification(text: &str) -> Option<Property> {
-        if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())") {
+        if text.contains("def-behavior") {
+            Some(Property::DefBehavior)
+        } else if text.contains("call(reach_error())") || text.contains("call(__VERIFIER_error())")
+        {
             Some(Property::UnreachCall)
         } else if text.contains("valid-deref")
             || text.contains("valid-free")
@@ -58,10 +77,11 @@ impl Property {
             "valid-memcleanup" => return Ok(Property::ValidMemcleanup),
             "no-overflow" => return Ok(Property::NoOverflow),
             "termination" => return Ok(Property::Termination),
+            "def-behavior" => return Ok(Property::DefBehavior),
             _ => {}
         }
         let text = std::fs::read_to_string(s).map_err(|e| {
-            format!("`{s}` is neither a property (unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination) nor a readable .prp file: {e}")
+            format!("`{s}` is neither a property (unreach-call, valid-memsafety, valid-memcleanup, no-overflow, termination, def-behavior) nor a readable .prp file: {e}")
         })?;
         Property::from_specification(&text)
             .ok_or_else(|| format!("{s}: no SV-COMP property symex checks in `{}`", text.trim()))
@@ -91,11 +111,28 @@ pub fn meaning(p: Property, kind: BugKind) -> Meaning {
         (Property::ValidMemsafety, K::MemoryLeak) => Meaning::Violation(Some("valid-memtrack")),
         (Property::ValidMemcleanup, K::NotFreed) => Meaning::Violation(Some("valid-memcleanup")),
         (Property::NoOverflow, K::SignedOverflow) => Meaning::Violation(None),
+        (
+            Property::DefBehavior,
+            K::NullDeref
+            | K::OutOfBounds
+            | K::UseAfterFree
+            | K::DoubleFree
+            | K::InvalidFree
+            | K::DivByZero
+            | K::SignedOverflow
+            | K::Unreachable
+            // The shift check's report (`Checks::overshift`: an exponent not below the width, signed
+            // or not); SV-COMP programs call no `klee_report_error` of their own.
+            | K::Reported,
+        ) => Meaning::Violation(None),
         (_, K::Abort | K::Assertion) => Meaning::End,
         // Only a bodiless `reach_error` is still the error model here (one with a body runs as an
         // ordinary call): SV-COMP declares it not to return, so the run ends there.
         (
-            Property::ValidMemsafety | Property::ValidMemcleanup | Property::NoOverflow,
+            Property::ValidMemsafety
+            | Property::ValidMemcleanup
+            | Property::NoOverflow
+            | Property::DefBehavior,
             K::ReachError,
         ) => Meaning::End,
         _ => Meaning::Undecided,
@@ -127,7 +164,7 @@ pub fn program(module: Module, p: Property) -> Program {
 /// Why `p` is not decided for the program in `file`, when it is not: `no-overflow` with an unsuffixed
 /// decimal literal above `INT_MAX`, or on LLVM input, which carries none of clang's overflow checks.
 pub fn declined(p: Property, file: &Path) -> Option<String> {
-    if p != Property::NoOverflow {
+    if !p.checks_overflow() {
         return None;
     }
     wide_unsuffixed_literal(file).or_else(|| llvm_input(file))

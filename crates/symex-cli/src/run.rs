@@ -262,6 +262,10 @@ pub fn limits(a: &ExploreArgs) -> Limits {
     }
 }
 
+/// The instructions `check`'s replays of paths without a violation may take beyond the exploration's
+/// own: every test of a program whose paths are short is replayed.
+const REPLAY_ALLOWANCE: u64 = 1 << 24;
+
 /// Explores `prog`; the exploration ends at the first path `stop` accepts.
 pub fn explore(
     prog: &Program,
@@ -287,6 +291,8 @@ pub fn explore(
         searcher: args.search,
         seed: args.seed,
         validate: args.validate_tests || out.validate,
+        // `check` replays for its verdicts: a violation always, other paths while cheap.
+        replay_allowance: (out.validate && !args.validate_tests).then_some(REPLAY_ALLOWANCE),
         stdin: args.stdin as usize,
         dump_states_on_halt: out.dump_states,
         max_forks: args.max_forks,

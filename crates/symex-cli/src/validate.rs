@@ -88,7 +88,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         ));
     };
     if p == Property::Termination {
-        return fail("validate follows violation witnesses of unreach-call, valid-memsafety, valid-memcleanup and no-overflow (termination witnesses are lassos, not paths)");
+        return fail("validate follows violation witnesses of unreach-call, valid-memsafety, valid-memcleanup, no-overflow and def-behavior (termination witnesses are lassos, not paths)");
     }
     let mut notes = Vec::new();
     if let Some(h) = &witness.program_hash {
@@ -227,7 +227,7 @@ fn native_replay(
     let opts = check
         .explore
         .frontend
-        .native_build_options(p == Property::NoOverflow, p != Property::UnreachCall);
+        .native_build_options(p.checks_overflow(), p != Property::UnreachCall);
     let build = symex_native::build(&check.file, &opts)?;
     let run = symex_native::run(
         &build,

@@ -25,7 +25,11 @@ pub(crate) struct NondetCall {
 /// condition of the source went.
 pub(crate) enum Waypoint {
     Call(NondetCall),
-    Branch { line: u32, taken: bool },
+    Branch {
+        line: u32,
+        taken: bool,
+        function: String,
+    },
 }
 
 /// At most this many branch directions are written: a violation deep in a loop would otherwise give a
@@ -113,6 +117,7 @@ pub(crate) fn replay_path(
                 steps.push(Waypoint::Branch {
                     line: c.line,
                     taken: went == Some(c.if_true),
+                    function: c.function,
                 });
             }
         }
@@ -128,6 +133,7 @@ pub(crate) fn replay_path(
 struct PendingCondition {
     depth: usize,
     line: u32,
+    function: String,
     if_true: BlockId,
     if_false: BlockId,
 }
@@ -143,9 +149,10 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
         return None;
     }
     let c = symex_ir::source_branch::source_condition(&body.blocks, b)?;
-    c.labelled.then_some(PendingCondition {
+    c.labelled.then(|| PendingCondition {
         depth: st.frames.len(),
         line: c.line,
+        function: prog.module.func(f.func).name.to_string(),
         if_true: c.if_true,
         if_false: c.if_false,
     })
@@ -209,6 +216,7 @@ pub(crate) fn specification(p: Property, sub: Option<&str>) -> String {
         (Property::ValidMemcleanup, _) => "G valid-memcleanup".to_string(),
         (Property::NoOverflow, _) => "G ! overflow".to_string(),
         (Property::Termination, _) => "F end".to_string(),
+        (Property::DefBehavior, _) => "G def-behavior".to_string(),
     };
     format!("CHECK( init(main()), LTL({inner}) )")
 }
@@ -343,7 +351,7 @@ fn path_edges(g: &mut String, path: &[Waypoint]) {
     for (i, w) in path.iter().enumerate() {
         match w {
             Waypoint::Call(c) => stem_edge(g, i, c),
-            Waypoint::Branch { line, taken } => {
+            Waypoint::Branch { line, taken, .. } => {
                 let _ = writeln!(g, "  <node id=\"N{}\"/>", i + 1);
                 let _ = write!(
                     g,
@@ -405,9 +413,13 @@ fn violation_path(
 }
 
 /// The YAML 2.0 violation witness (one `violation_sequence` entry) of the run of `test` on `prog`: one
-/// segment per nondet call, whose `follow` waypoint is the call's `function_return` with the ACSL
-/// constraint `\result == V`, and a last segment with the `target` waypoint at the violation. `Err`
-/// when the replay does not end in the violation.
+/// segment per step of the run, in order — a nondet call's `function_return` with the ACSL constraint
+/// `\result == V`, or (with the task's source branches) a condition's `branching` waypoint with the
+/// direction it went — and a last segment with the `target` waypoint at the violation. A branching
+/// waypoint is located at its statement's keyword, so a direction is written only where the line has
+/// exactly one `if`/`while`/`for` and no other branching (`?`, `&&`, `||`, `switch`): elsewhere the
+/// keyword's column would be a guess, and a left-out direction only loosens the witness. `Err` when
+/// the replay does not end in the violation.
 pub fn yaml(
     prog: &Program,
     test: &TestFile,
@@ -416,7 +428,10 @@ pub fn yaml(
     task: &Task<'_>,
 ) -> Result<String, String> {
     use serde_yaml::Value;
-    let calls = only_calls(violation_path(prog, test, entry, checks, false)?);
+    let path = violation_path(prog, test, entry, checks, task.source_branches)?;
+    let text = std::fs::read_to_string(task.program)
+        .map_err(|e| format!("{}: {e}", task.program.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
     let hash = program_hash(task.program)?;
     let file = task.program.display().to_string();
     let file_name = task
@@ -435,10 +450,9 @@ pub fn yaml(
         pairs.push(("function", Value::from(function)));
         map(pairs)
     };
-    let mut segments: Vec<Value> = calls
-        .iter()
-        .map(|c| {
-            let waypoint = map(vec![
+    let waypoint = |w: &Waypoint| -> Option<Value> {
+        Some(match w {
+            Waypoint::Call(c) => map(vec![
                 ("type", Value::from("function_return")),
                 ("action", Value::from("follow")),
                 ("location", location(c.line, c.column, &c.scope)),
@@ -449,13 +463,37 @@ pub fn yaml(
                         ("format", Value::from("acsl_expression")),
                     ]),
                 ),
-            ]);
+            ]),
+            Waypoint::Branch {
+                line,
+                taken,
+                function,
+            } => {
+                let text = (*line as usize).checked_sub(1).and_then(|i| lines.get(i))?;
+                let column = branching_keyword_column(text)?;
+                map(vec![
+                    ("type", Value::from("branching")),
+                    ("action", Value::from("follow")),
+                    ("location", location(*line, column, function)),
+                    (
+                        "constraint",
+                        map(vec![("value", Value::from(taken.to_string()))]),
+                    ),
+                ])
+            }
+        })
+    };
+    let mut segments: Vec<Value> = path
+        .iter()
+        .filter_map(waypoint)
+        .map(|w| {
             map(vec![(
                 "segment",
-                Value::Sequence(vec![map(vec![("waypoint", waypoint)])]),
+                Value::Sequence(vec![map(vec![("waypoint", w)])]),
             )])
         })
         .collect();
+    let calls = only_calls(path);
     let target = map(vec![
         ("type", Value::from("target")),
         ("action", Value::from("follow")),
@@ -484,6 +522,37 @@ pub fn yaml(
         ("content", Value::Sequence(segments)),
     ]);
     serde_yaml::to_string(&Value::Sequence(vec![entry])).map_err(|e| e.to_string())
+}
+
+/// The 1-based column of the only branching keyword (`if`, `while`, `for`) on `line`, when the line has
+/// no other branching: no second keyword, no `switch`, `?`, `&&` or `||` (each of which would be a
+/// branching of its own at the same line).
+pub(crate) fn branching_keyword_column(line: &str) -> Option<u32> {
+    let code = line.split("//").next().unwrap_or(line);
+    if code.contains('?') || code.contains("&&") || code.contains("||") {
+        return None;
+    }
+    match keyword_columns(code, &["if", "while", "for", "switch"]).as_slice() {
+        [(c, kw)] if *kw != "switch" => Some(*c),
+        _ => None,
+    }
+}
+
+/// The 1-based columns of the whole-word occurrences of `keywords` on `line`, with the keyword.
+pub(crate) fn keyword_columns<'k>(line: &str, keywords: &[&'k str]) -> Vec<(u32, &'k str)> {
+    let b = line.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut found = Vec::new();
+    for kw in keywords {
+        for (i, _) in line.match_indices(kw) {
+            let before = i.checked_sub(1).map(|j| b[j]);
+            let after = b.get(i + kw.len()).copied();
+            if !(before.is_some_and(ident) || after.is_some_and(ident)) {
+                found.push((i as u32 + 1, *kw));
+            }
+        }
+    }
+    found
 }
 
 /// A YAML 2.0 entry's `metadata`: format version, identity, producer and the task (the program by path and

@@ -90,23 +90,10 @@ pub fn invariant_set(
 
 /// The 1-based column of the only `while` or `for` keyword on `line`, if there is exactly one.
 fn loop_keyword_column(line: &str) -> Option<u32> {
-    let b = line.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut found = None;
-    for kw in ["while", "for"] {
-        for (i, _) in line.match_indices(kw) {
-            let before = i.checked_sub(1).map(|j| b[j]);
-            let after = b.get(i + kw.len()).copied();
-            if before.is_some_and(ident) || after.is_some_and(ident) {
-                continue;
-            }
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i as u32 + 1);
-        }
+    match crate::witness::keyword_columns(line, &["while", "for"]).as_slice() {
+        [(c, _)] => Some(*c),
+        _ => None,
     }
-    found
 }
 
 /// A GraphML 1.0 correctness witness: the program's entry, with no invariants (the trivial automaton

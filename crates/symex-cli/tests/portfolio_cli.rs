@@ -263,3 +263,34 @@ fn an_assigned_int_min_literal_is_decided() {
     let run = symex_native::run(&build, &TestFile::default(), &RunOptions::default());
     assert_eq!(run.outcome.kind, "signed-overflow", "{:?}", run.outcome);
 }
+
+/// Bugs 2^16 iterations deep in loops whose guard compares a counter with an input: the path forks in
+/// every iteration, and the exploration reaches the error (BMC's `--unwind auto` stops at 4096). Its
+/// test reaches `reach_error` natively. The iterations do not reach the solver: `run` to a depth of
+/// 65,600 forks asks it at most a handful of queries (the path condition keeps one bound of the input,
+/// and each fork's model is the path's model moved to the bound, checked by evaluation).
+#[test]
+fn a_bug_two_to_the_sixteen_iterations_deep_is_false_by_exploration() {
+    for name in ["deep_guard_false.c", "deep_counter_false.c"] {
+        let dir = tempfile::tempdir().unwrap();
+        let v = check(dir.path(), name, &["--max-time", BACKSTOP]);
+        assert_eq!(v["verdict"], "false", "{name}: {v}");
+        assert_eq!(v["engine"], "exploration", "{name}: {v}");
+        assert_eq!(native_outcome_of_test(&native(name), &v), "reach-error");
+        let out = tempfile::tempdir().unwrap();
+        let o = common::symex()
+            .args(["run", "--tests", "errors", "--max-depth", "65600", "--json"])
+            .args(["--max-time", BACKSTOP, "--out"])
+            .arg(out.path().join("run"))
+            .arg(example(name))
+            .output()
+            .unwrap();
+        let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(r["paths"]["errors"], 1, "{name}: {r}");
+        assert!(
+            r["paths"]["completed"].as_u64() >= Some(65_536),
+            "{name}: {r}"
+        );
+        assert!(r["solver"]["queries"].as_u64() <= Some(4), "{name}: {r}");
+    }
+}

@@ -141,7 +141,7 @@ fn an_unknown_property_file_is_exit_2_naming_it() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("unknown_property.yml:6: property properties/def-behavior.prp"),
+        stderr.contains("unknown_property.yml:6: property properties/no-data-race.prp"),
         "{stderr}"
     );
     // a property the task does not name

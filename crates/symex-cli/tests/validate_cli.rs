@@ -156,41 +156,50 @@ fn witnesses_that_name_only_branch_directions_are_followed() {
     }
 }
 
-/// symex's own GraphML witness of `examples/witness/branch_directions.c` carries the directions of its
-/// run; `validate` follows them (and the value) to the violation, and rejects the witness with its first
-/// `condition-false` turned (the `for` loop's exit at i == 3 made a fourth lap, which no run takes).
+/// symex's own witness of `examples/witness/branch_directions.c`, GraphML or YAML, carries the directions
+/// of its run; `validate` follows them (and the value) to the violation, and rejects the witness with its
+/// first `false` direction turned (the `for` loop's exit at i == 3 made a fourth lap, which no run takes).
 #[test]
 fn a_witness_with_a_turned_direction_is_rejected() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = common::example("witness", "branch_directions.c");
-    let w = dir.path().join("w.graphml");
-    let o = common::symex()
-        .args(["check", "--json", "--property", "unreach-call", "--witness"])
-        .arg(&w)
-        .arg("--out")
-        .arg(dir.path().join("c"))
-        .arg(&program)
-        .output()
-        .unwrap();
-    let c: Value =
-        serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
-    assert_eq!(c["verdict"], "false", "{c}");
-    let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
-    assert_eq!(
-        (status, v["result"].as_str()),
-        (1, Some("confirmed")),
-        "{v}"
-    );
-    assert!(v["branches_followed"].as_u64().unwrap() >= 5, "{v}");
-    let text = std::fs::read_to_string(&w).unwrap();
-    let turned = dir.path().join("turned.graphml");
-    std::fs::write(
-        &turned,
-        text.replacen("condition-false", "condition-true", 1),
-    )
-    .unwrap();
-    let (status, v) = validate(&turned, &program, &[], &dir.path().join("v2"));
-    assert_eq!((status, v["result"].as_str()), (0, Some("rejected")), "{v}");
+    // GraphML `control` edges and YAML `branching` waypoints: the first `false` direction turned.
+    for (ext, from, to) in [
+        ("graphml", "condition-false", "condition-true"),
+        ("yml", "value: 'false'", "value: 'true'"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let program = common::example("witness", "branch_directions.c");
+        let w = dir.path().join(format!("w.{ext}"));
+        let o = common::symex()
+            .args(["check", "--json", "--property", "unreach-call", "--witness"])
+            .arg(&w)
+            .arg("--out")
+            .arg(dir.path().join("c"))
+            .arg(&program)
+            .output()
+            .unwrap();
+        let c: Value =
+            serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap())
+                .unwrap();
+        assert_eq!(c["verdict"], "false", "{c}");
+        let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
+        assert_eq!(
+            (status, v["result"].as_str()),
+            (1, Some("confirmed")),
+            "{ext}: {v}"
+        );
+        // The `for` loop's four directions (its line has one keyword); in GraphML also the others.
+        assert!(v["branches_followed"].as_u64().unwrap() >= 4, "{ext}: {v}");
+        let text = std::fs::read_to_string(&w).unwrap();
+        assert!(text.contains(from), "{ext}: {text}");
+        let turned = dir.path().join(format!("turned.{ext}"));
+        std::fs::write(&turned, text.replacen(from, to, 1)).unwrap();
+        let (status, v) = validate(&turned, &program, &[], &dir.path().join("v2"));
+        assert_eq!(
+            (status, v["result"].as_str()),
+            (0, Some("rejected")),
+            "{ext}: {v}"
+        );
+    }
 }
 
 /// What `check --witness` writes, in either format, `validate` confirms with the same bug; with the one

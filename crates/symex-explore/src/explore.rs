@@ -40,6 +40,11 @@ pub struct Options {
     pub seed: u64,
     /// Replay every test concretely and compare block sequence and ending (`--validate-tests`).
     pub validate: bool,
+    /// With `validate`: how many instructions the replays of paths that end without a violation may
+    /// take beyond the exploration's own (`None`: no limit). A path that forks in every iteration of a
+    /// loop leaves one exit per iteration, and replaying each from the start costs the square of the
+    /// loop's length where exploring them cost its length; a violation's test is always replayed.
+    pub replay_allowance: Option<u64>,
     /// Symbolic bytes standard input holds (`--stdin N`; 0: stdin is empty).
     pub stdin: usize,
     /// When the exploration halts (time limit, the user's SIGINT), hand every live state to the caller
@@ -73,6 +78,7 @@ impl Default for Options {
             searcher: SearcherKind::Dfs,
             seed: 1,
             validate: false,
+            replay_allowance: None,
             stdin: 0,
             dump_states_on_halt: false,
             max_forks: None,
@@ -199,6 +205,10 @@ pub struct Summary {
     pub time: Duration,
     pub instructions: u64,
     pub validation_failures: u64,
+    /// Instructions the replays of tests ran.
+    pub replayed_instructions: u64,
+    /// Paths ending without a violation whose tests were not replayed ([`Options::replay_allowance`]).
+    pub unreplayed: u64,
 }
 
 /// Progress figures for a live display.
@@ -856,6 +866,7 @@ impl<'p> Explorer<'p> {
             _ => Vec::new(),
         };
         let killed = ps.st.dom.killed.take();
+        let steps = ps.st.steps;
         let mut path = FinishedPath {
             end,
             inputs,
@@ -875,7 +886,8 @@ impl<'p> Explorer<'p> {
             if let Some(why) = killed {
                 // No model: the path cannot be given a test.
                 path.end = PathEnd::Cut(why);
-            } else if self.opts.validate {
+            } else if self.opts.validate && self.replay_affordable(&path.end, steps) {
+                self.summary.replayed_instructions += steps;
                 self.validate(&mut path);
             }
         }
@@ -897,6 +909,27 @@ impl<'p> Explorer<'p> {
                 bytes: i.bytes.iter().map(|b| input_byte(&model, b)).collect(),
             })
             .collect()
+    }
+
+    /// Whether the test of a path of `steps` instructions is replayed within
+    /// [`Options::replay_allowance`] (counted in instructions, so the answer is the same on every
+    /// machine). A path not replayed makes the exploration incomplete: its verdicts rest on replays.
+    fn replay_affordable(&mut self, end: &PathEnd, steps: u64) -> bool {
+        let Some(allowance) = self.opts.replay_allowance else {
+            return true;
+        };
+        let limit = self.summary.instructions.saturating_add(allowance);
+        if matches!(end, PathEnd::Error(_))
+            || self.summary.replayed_instructions.saturating_add(steps) <= limit
+        {
+            return true;
+        }
+        self.summary.unreplayed += 1;
+        self.incomplete.insert(
+            "not every test was replayed: replaying them would take more instructions than exploring their paths"
+                .into(),
+        );
+        false
     }
 
     /// Replays the test concretely: it must enter the same blocks and end the same way.

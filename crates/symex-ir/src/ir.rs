@@ -313,6 +313,20 @@ pub struct Body {
     /// The source variables among the allocas, where their LLVM names identify them unambiguously
     /// (see [`crate::locals`]).
     pub locals: Vec<LocalVar>,
+    /// Where a register holds a source variable (`llvm.dbg.value`, after `mem2reg`), in order.
+    pub dbg_values: Vec<DbgValue>,
+}
+
+/// `llvm.dbg.value`: from this point of the block on, the source variable `name` holds `slot`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DbgValue {
+    pub block: BlockId,
+    /// Only φ-nodes and debug intrinsics precede it in the block: it describes the block's entry.
+    pub leading: bool,
+    pub slot: Slot,
+    pub name: String,
+    /// Which variable of the function (two may share a name in different scopes).
+    pub variable: u32,
 }
 
 /// A local variable of the source program: the alloca that holds it.

@@ -40,10 +40,36 @@ pub(crate) struct LlvmFacts {
     pub wide_in_global: FxHashMap<String, Vec<(u32, u128)>>,
     /// The source variable each `alloca` holds (`llvm.dbg.declare`), by function name and position.
     pub var_names: FxHashMap<String, FxHashMap<InstKey, String>>,
+    /// The `llvm.dbg.value` calls of each function (after `mem2reg`, what holds a source variable), by
+    /// function name, in order.
+    pub dbg_values: FxHashMap<String, Vec<DbgValue>>,
     /// Module-wide fallback: (width, low 64 bits) → full value, when that is unique.
     wide: FxHashMap<(u32, u64), u128>,
     /// (width, low 64 bits) pairs shared by several distinct wide constants of the module.
     ambiguous: FxHashSet<(u32, u64)>,
+}
+
+/// A call `llvm.dbg.value(v, !DILocalVariable(name: ...), !DIExpression())`: from here on, the source
+/// variable holds `v` itself (calls with a non-empty expression — a fragment, an offset — are left out).
+#[derive(Clone, Debug)]
+pub(crate) struct DbgValue {
+    /// The call's position.
+    pub at: InstKey,
+    pub value: DbgOperand,
+    pub name: String,
+    /// Which `DILocalVariable` (two variables of one function may share a name in different scopes).
+    pub variable: usize,
+    /// Only φ-nodes and debug intrinsics precede the call in its block: it describes the block's entry.
+    pub leading: bool,
+}
+
+/// The value a `llvm.dbg.value` names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DbgOperand {
+    /// The result of the instruction at this position.
+    Inst(InstKey),
+    /// The function's parameter of this index.
+    Param(u32),
 }
 
 impl LlvmFacts {
@@ -116,12 +142,25 @@ impl LlvmFacts {
             let mut block = LLVMGetFirstBasicBlock(func);
             let mut b = 0u32;
             let mut allocas: FxHashMap<usize, InstKey> = FxHashMap::default();
+            // Only modules after `mem2reg` have `llvm.dbg.value` calls: the positions are built at the first.
+            let mut positions: Option<FxHashMap<usize, InstKey>> = None;
             while !block.is_null() {
+                let mut leading = true;
                 let mut inst = LLVMGetFirstInstruction(block);
                 let mut i = 0u32;
                 while !inst.is_null() {
                     if !LLVMIsAAllocaInst(inst).is_null() {
                         allocas.insert(inst as usize, (b, i));
+                    }
+                    if is_dbg_value(inst) {
+                        let positions =
+                            positions.get_or_insert_with(|| instruction_positions(func));
+                        if let Some(d) = dbg_value(inst, func, positions, (b, i), leading) {
+                            self.dbg_values.entry(name.clone()).or_default().push(d);
+                        }
+                    }
+                    if leading {
+                        leading = !LLVMIsAPHINode(inst).is_null() || is_debug_intrinsic(inst);
                     }
                     if let Some((alloca, var)) = declared_variable(inst) {
                         if let Some(&key) = allocas.get(&(alloca as usize)) {
@@ -178,6 +217,106 @@ unsafe fn value_name(v: LLVMValueRef) -> String {
         return String::new();
     }
     String::from_utf8_lossy(std::slice::from_raw_parts(ptr as *const u8, len)).into_owned()
+}
+
+/// Every instruction of `func` by its position (block index, index in the block).
+unsafe fn instruction_positions(func: LLVMValueRef) -> FxHashMap<usize, InstKey> {
+    let mut m = FxHashMap::default();
+    let mut block = LLVMGetFirstBasicBlock(func);
+    let mut b = 0u32;
+    while !block.is_null() {
+        let mut inst = LLVMGetFirstInstruction(block);
+        let mut i = 0u32;
+        while !inst.is_null() {
+            m.insert(inst as usize, (b, i));
+            inst = LLVMGetNextInstruction(inst);
+            i += 1;
+        }
+        block = LLVMGetNextBasicBlock(block);
+        b += 1;
+    }
+    m
+}
+
+/// Whether `inst` calls `llvm.dbg.value`.
+unsafe fn is_dbg_value(inst: LLVMValueRef) -> bool {
+    if LLVMIsACallInst(inst).is_null() {
+        return false;
+    }
+    let callee = LLVMGetCalledValue(inst);
+    !callee.is_null() && value_name(callee) == "llvm.dbg.value"
+}
+
+/// Whether `inst` calls an `llvm.dbg.*` intrinsic.
+unsafe fn is_debug_intrinsic(inst: LLVMValueRef) -> bool {
+    if LLVMIsACallInst(inst).is_null() {
+        return false;
+    }
+    let callee = LLVMGetCalledValue(inst);
+    !callee.is_null() && value_name(callee).starts_with("llvm.dbg.")
+}
+
+/// For a call `llvm.dbg.value(metadata V, metadata !DILocalVariable(name: "x", ...), metadata
+/// !DIExpression())`: `V` (an instruction or a parameter of `func`) and the variable.
+unsafe fn dbg_value(
+    inst: LLVMValueRef,
+    func: LLVMValueRef,
+    positions: &FxHashMap<usize, InstKey>,
+    at: InstKey,
+    leading: bool,
+) -> Option<DbgValue> {
+    if LLVMIsACallInst(inst).is_null() || LLVMGetNumOperands(inst) < 3 {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(inst);
+    if callee.is_null() || value_name(callee) != "llvm.dbg.value" {
+        return None;
+    }
+    let (val, var, expr) = (
+        LLVMGetOperand(inst, 0),
+        LLVMGetOperand(inst, 1),
+        LLVMGetOperand(inst, 2),
+    );
+    if val.is_null() || var.is_null() || expr.is_null() || LLVMIsAMDNode(var).is_null() {
+        return None;
+    }
+    let printed = LLVMPrintValueToString(expr);
+    let empty = CStr::from_ptr(printed)
+        .to_string_lossy()
+        .ends_with("!DIExpression()");
+    LLVMDisposeMessage(printed);
+    if !empty || LLVMGetMDNodeNumOperands(val) != 1 || LLVMGetMDNodeNumOperands(var) < 2 {
+        return None;
+    }
+    let mut value = std::ptr::null_mut();
+    LLVMGetMDNodeOperands(val, &mut value);
+    let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(var) as usize];
+    LLVMGetMDNodeOperands(var, ops.as_mut_ptr());
+    if value.is_null() || ops[1].is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let ptr = LLVMGetMDString(ops[1], &mut len);
+    if ptr.is_null() || len == 0 {
+        return None;
+    }
+    let name = String::from_utf8_lossy(std::slice::from_raw_parts(ptr as *const u8, len as usize))
+        .into_owned();
+    let value = if let Some(&k) = positions.get(&(value as usize)) {
+        DbgOperand::Inst(k)
+    } else {
+        let n = LLVMCountParams(func);
+        (0..n)
+            .find(|&k| LLVMGetParam(func, k) == value)
+            .map(DbgOperand::Param)?
+    };
+    Some(DbgValue {
+        at,
+        value,
+        name,
+        variable: var as usize,
+        leading,
+    })
 }
 
 /// For a call of `llvm.dbg.declare(metadata ptr %a, metadata !DILocalVariable(name: "x", ...), ...)`:

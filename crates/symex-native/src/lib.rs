@@ -92,8 +92,21 @@ impl NativeRun {
         if o.kind == "assumption-violated" {
             return symex.kind == o.kind;
         }
+        if overshift(symex) && o.kind == "undefined-behavior" {
+            return o
+                .message
+                .as_deref()
+                .is_some_and(|m| m.starts_with("shift exponent"));
+        }
         self.reproduced() && o.kind == symex.kind && (o.kind != "exit" || o.code == symex.code)
     }
+}
+
+/// symex's report of a shift whose exponent is not below the width (`--check-overshift`, KLEE's
+/// runtime check): UBSan's shift-exponent check reports the same undefined behaviour ("shift exponent
+/// 32 is too large for 32-bit type 'unsigned int'", "shift exponent -1 is negative").
+fn overshift(symex: &Outcome) -> bool {
+    symex.kind == "reported" && symex.message.as_deref() == Some(symex_engine::OVERSHIFT_MESSAGE)
 }
 
 /// The outcome of a run that did not happen or ended for a reason of the replay itself.

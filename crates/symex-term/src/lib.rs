@@ -15,6 +15,7 @@
 pub mod classify;
 pub mod guard_split;
 pub mod heads;
+pub mod invariants;
 pub mod its_build;
 pub mod kb;
 pub mod list;
@@ -166,6 +167,26 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
         }
     }
     report
+}
+
+/// The SEG of `opts.entry` alone, without a termination proof: the abstract states of its loop heads
+/// (for candidate invariants, [`invariants`]), or why it could not be built.
+pub fn build_seg(module: &Module, opts: &Options) -> Result<Seg, String> {
+    let entry = module
+        .function_by_name(&opts.entry)
+        .ok_or_else(|| format!("no function `{}`", opts.entry))?;
+    let query_timeout = opts.max_time.min(Duration::from_secs(10));
+    let mut ex = Exec::new(module, opts.sem, kb::Kb::new(query_timeout));
+    let limits = Limits {
+        max_states: 50_000,
+        max_rounds: 200,
+        deadline: Instant::now() + opts.max_time,
+    };
+    seg::build(&mut ex, entry, &limits).map_err(|s| match s {
+        Stop::Err(r) => format!("ERR state: {r}"),
+        Stop::Unsupported(r) => r,
+        Stop::Limit(r) => format!("limit: {r}"),
+    })
 }
 
 /// Builds the SEG and proves its ITS terminating, filling `report`'s answer, reason, SEG,

@@ -11,6 +11,7 @@
 //! Here: the domain and its decisions. `value`: constants and terms; `ops`: the operations as
 //! terms; `solver_ctx`: the solver the states share.
 
+mod bounds;
 mod ops;
 mod path_condition;
 mod solver_ctx;
@@ -281,12 +282,54 @@ impl Symbolic {
         if c.is_false() {
             return Ok(None);
         }
+        if let Some(answer) = self.feasible_by_bounds(c) {
+            return Ok(answer);
+        }
         let q = self.pc.to_vec_with(Some(c));
         match self.ctx.borrow_mut().check(&q) {
             SatResult::Sat(m) => Ok(Some(m)),
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(u) => Err(u.to_string()),
         }
+    }
+
+    /// [`Self::feasible`] without the solver for a bound `c` of a term `t`: unsatisfiable when it
+    /// contradicts the bounds of `t` the path condition holds; satisfiable when the path's model with
+    /// `t` moved into the allowed interval (by assigning the input bytes `t` is made of) satisfies the
+    /// path condition and `c` — checked by evaluation, so the model returned is always a model. `None`:
+    /// ask the solver. (Each iteration of a loop whose guard compares a counter with an input forks
+    /// on such a bound: this keeps the solver out of the loop.)
+    fn feasible_by_bounds(&self, c: &Term) -> Option<Option<Arc<Model>>> {
+        let b = bounds::bound(c)?;
+        let t = &b.key.term;
+        let w = t.width();
+        let held = |upper: bool| {
+            let key = bounds::BoundKey {
+                upper,
+                ..b.key.clone()
+            };
+            self.pc.bound_value(&key)
+        };
+        let (mut lo, mut hi) = (
+            held(false).unwrap_or(0),
+            held(true).unwrap_or(bounds::max_of(w)),
+        );
+        if b.key.upper {
+            hi = hi.min(b.value);
+        } else {
+            lo = lo.max(b.value);
+        }
+        if lo > hi {
+            return Some(None);
+        }
+        let model = self.model.as_ref()?;
+        let now = bounds::encode(model.eval(t).ok()?.as_bv()?, w, b.key.signed);
+        let v = bounds::encode(now.clamp(lo, hi), w, b.key.signed);
+        let mut m = Model::clone(model);
+        bounds::assign(t, v, &mut m)?;
+        let holds =
+            m.eval_bool(c) == Ok(true) && m.satisfies(&self.pc.to_vec_with(None)) == Ok(true);
+        holds.then(|| Some(Arc::new(m)))
     }
 
     fn eval(&mut self, t: &Term) -> Option<u128> {
@@ -871,8 +914,10 @@ mod tests {
         d.ctx.borrow_mut().deadline = Some(Instant::now());
         let b = d.input(InputRequest::Named("x"), 1);
         let x = d.bytes_to_val(&b, 8);
-        let ten = d.constant(8, 10);
-        let c = d.cmp(CmpOp::Ult, 8, &x, &ten);
+        let b = d.input(InputRequest::Named("y"), 1);
+        let y = d.bytes_to_val(&b, 8);
+        // Two inputs compared: no bound of one term, which would be decided without the solver.
+        let c = d.cmp(CmpOp::Ult, 8, &x, &y);
         d.begin_step();
         d.decide(Decision::Branch, &c);
         assert_eq!(

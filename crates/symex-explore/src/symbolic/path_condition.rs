@@ -3,14 +3,21 @@
 //! (A vector per state copied every constraint at each fork and grew by doubling: a tenth of the heap of
 //! an exploration with a hundred thousand states waiting.)
 
+use super::bounds::{bound, BoundKey};
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use symex_expr::Term;
 
-/// A conjunction of constraints in the order they were added.
+/// A conjunction of constraints in the order they were added, and the tightest bounds of terms.
 #[derive(Clone, Default)]
 pub struct PathCondition {
     newest: Option<Rc<Link>>,
     len: usize,
+    /// The tightest lower and upper bound of each term compared with a constant, and its value
+    /// (`bounds.rs`): a tighter bound replaces a looser one, which it implies, so a path that forks on
+    /// `i < n` in every iteration holds one bound of `n`, not one per iteration. Kept out of the shared
+    /// list, which cannot replace a link, and small (one entry per bounded term and order).
+    bounds: FxHashMap<BoundKey, (Term, u128)>,
 }
 
 struct Link {
@@ -19,8 +26,27 @@ struct Link {
 }
 
 impl PathCondition {
-    /// Adds `c` as the newest constraint.
+    /// Conjoins `c`: a bound of a term replaces the looser one held, or is dropped when the one held is
+    /// tighter; any other constraint is the newest of the list.
     pub fn push(&mut self, c: Term) {
+        let Some(b) = bound(&c) else {
+            return self.push_link(c);
+        };
+        match self.bounds.get_mut(&b.key) {
+            Some((_, old)) if !b.implies(*old) => {}
+            Some(held) => *held = (c, b.value),
+            None => {
+                self.bounds.insert(b.key, (c, b.value));
+            }
+        }
+    }
+
+    /// The value of the bound held under `key`, if any.
+    pub(super) fn bound_value(&self, key: &BoundKey) -> Option<u128> {
+        self.bounds.get(key).map(|&(_, v)| v)
+    }
+
+    fn push_link(&mut self, c: Term) {
         let older = self.newest.take();
         self.newest = Some(Rc::new(Link {
             constraint: c,
@@ -30,23 +56,27 @@ impl PathCondition {
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.len + self.bounds.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
-    /// The constraints, newest first.
+    /// The constraints of the list, newest first (the bounds are not among them).
     pub fn newest_first(&self) -> impl Iterator<Item = &Term> {
         std::iter::successors(self.newest.as_deref(), |l| l.older.as_deref()).map(|l| &l.constraint)
     }
 
-    /// The constraints in the order they were added, followed by `extra` (a query's last conjunct).
+    /// The constraints in the order they were added, then the bounds (ordered by term, so that the
+    /// same path condition gives the same query), followed by `extra` (a query's last conjunct).
     pub fn to_vec_with(&self, extra: Option<&Term>) -> Vec<Term> {
-        let mut v = Vec::with_capacity(self.len + extra.is_some() as usize);
+        let mut v = Vec::with_capacity(self.len() + extra.is_some() as usize);
         v.extend(self.newest_first().cloned());
         v.reverse();
+        let mut held: Vec<&Term> = self.bounds.values().map(|(c, _)| c).collect();
+        held.sort_by_key(|c| c.id());
+        v.extend(held.into_iter().cloned());
         v.extend(extra.cloned());
         v
     }
@@ -97,6 +127,24 @@ mod tests {
         assert_eq!((a.len(), b.len()), (3, 3));
         drop(a);
         assert_eq!(b.to_vec_with(None), vec![var(0), var(1), var(3)]);
+    }
+
+    #[test]
+    fn a_tighter_bound_replaces_the_looser_one() {
+        let n = Term::var("n", symex_expr::Sort::bv(32));
+        let above = |k: u128| Term::bv(k, 32).bvslt(&n);
+        let mut p = PathCondition::default();
+        p.push(var(0));
+        for k in 0..1000 {
+            p.push(above(k));
+        }
+        // n > 5 is implied by n > 999: dropped.
+        p.push(above(5));
+        assert_eq!(p.to_vec_with(None), vec![var(0), above(999)]);
+        let below = n.bvult(&Term::bv(7, 32));
+        p.push(below.clone());
+        assert_eq!(p.len(), 3);
+        assert!(p.to_vec_with(None).contains(&below));
     }
 
     #[test]

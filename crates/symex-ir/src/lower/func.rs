@@ -105,6 +105,7 @@ impl FnLower<'_, '_> {
             });
         }
         let locals = crate::locals::source_variables(&blocks, &self.allocas);
+        let dbg_values = self.dbg_values(f);
         Ok(Body {
             blocks,
             num_slots: self.slot_types.len() as u32,
@@ -114,7 +115,40 @@ impl FnLower<'_, '_> {
                 local_names
             },
             locals,
+            dbg_values,
         })
+    }
+
+    /// The function's `llvm.dbg.value` calls whose value is a register of ours.
+    fn dbg_values(&self, f: &llvm_ir::Function) -> Vec<crate::ir::DbgValue> {
+        use crate::llvm_facts::DbgOperand;
+        let Some(calls) = self.ctx.facts.dbg_values.get(self.fname) else {
+            return Vec::new();
+        };
+        let mut ids: Vec<usize> = calls.iter().map(|c| c.variable).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        calls
+            .iter()
+            .filter_map(|c| {
+                let name = match c.value {
+                    DbgOperand::Inst((b, i)) => f
+                        .basic_blocks
+                        .get(b as usize)?
+                        .instrs
+                        .get(i as usize)?
+                        .try_get_result()?,
+                    DbgOperand::Param(k) => &f.parameters.get(k as usize)?.name,
+                };
+                Some(crate::ir::DbgValue {
+                    block: BlockId(c.at.0),
+                    leading: c.leading,
+                    slot: *self.slots.get(name)?,
+                    name: c.name.clone(),
+                    variable: ids.binary_search(&c.variable).ok()? as u32,
+                })
+            })
+            .collect()
     }
 
     /// The IR type of an instruction's result. `llvm-ir` cannot type an `extractvalue` from a
