@@ -312,6 +312,13 @@ impl<'p> Unwinder<'p> {
                 entry_counts: s.counts.first().cloned().unwrap_or_default(),
             }),
             End::Halt(Halt::Limit(why)) => self.out.incomplete.push((why, guard)),
+            End::Halt(Halt::StackLimit(loc)) => self.out.incomplete.push((
+                format!(
+                    "stack frame limit reached ({}:{} in {})",
+                    loc.file, loc.line, loc.function
+                ),
+                guard,
+            )),
             End::Halt(Halt::Unsupported { what, loc }) => self.out.incomplete.push((
                 format!(
                     "unsupported: {what} ({}:{} in {})",

@@ -147,7 +147,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         program: program.clone(),
         progress: false,
         validate: true,
-        dump_states: false,
+        klee_halting: false,
         emit_all_errors: false,
         program_output: false,
     };

@@ -1,4 +1,5 @@
-//! The optional bug checks that `run` and `replay` share (`--check-overflow`, `--check-leaks`).
+//! The optional bug checks that `run`, `replay`, `fuzz` and `bmc` share (`--check-overflow`,
+//! `--check-leaks`, `--check-overshift`, ...).
 
 use clap::Args;
 use symex_engine::Checks;
@@ -24,15 +25,34 @@ pub struct CheckArgs {
     /// does: unsigned overflow, any shift and division check too (KLEE's flag of the same name).
     #[arg(long)]
     pub ubsan_runtime: bool,
-    /// Report a shift by at least its operand's width as KLEE does (KLEE's flag of the same name, on
-    /// there by default): an error with the `overshift.err` file. Without it such a shift gives 0.
-    #[arg(long)]
-    pub check_overshift: bool,
+    /// Report a shift by at least its operand's width as KLEE does (KLEE's flag of the same name):
+    /// an error with the `overshift.err` file. On by default for `run`, `replay` and `fuzz` (as in
+    /// KLEE), off for `bmc` (SV-COMP's semantics); `--check-overshift=false` turns it off, and an
+    /// unchecked shift by at least the width gives 0.
+    #[arg(
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        overrides_with = "no_check_overshift"
+    )]
+    pub check_overshift: Option<bool>,
+    /// The same as `--check-overshift=false`.
+    #[arg(long, overrides_with = "check_overshift")]
+    pub no_check_overshift: bool,
 }
 
 impl CheckArgs {
-    /// The engine's checks these flags ask for.
-    pub fn checks(self) -> Checks {
+    /// Whether shifts are checked: as the flags say, `default` when they say nothing.
+    pub fn overshift(self, default: bool) -> bool {
+        !self.no_check_overshift && self.check_overshift.unwrap_or(default)
+    }
+
+    /// The engine's checks these flags ask for; `overshift` is the command's default for
+    /// `--check-overshift`.
+    pub fn checks(self, overshift: bool) -> Checks {
         Checks {
             overflow: self.check_overflow,
             leaks: self.check_leaks,
@@ -40,7 +60,7 @@ impl CheckArgs {
             silent_klee_assume: self.silent_klee_assume,
             host_environment: self.env,
             ubsan_runtime: self.ubsan_runtime,
-            overshift: self.check_overshift,
+            overshift: self.overshift(overshift),
             ..Checks::default()
         }
     }

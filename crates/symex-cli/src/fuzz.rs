@@ -2,7 +2,7 @@
 //! Writes each distinct crash as `crashNNNNNN.bin` (the input bytes) with `crashNNNNNN.json` (a test file
 //! `symex replay` reproduces), each input that covered new blocks into `queue/`, and `report.json`.
 //! Exit status: 1 a crash was found, 0 the work list ran empty without one (nothing wrong on the explored
-//! space: the inputs keep the seeds' lengths), 2 bad input, 3 a limit stopped the search first, a run was
+//! space: the solver's children keep the seeds' lengths), 2 bad input, 3 a limit stopped the search first, a run was
 //! cut by the instruction limit or the solver left a child unsolved.
 
 use crate::checks::CheckArgs;
@@ -179,7 +179,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     let opts = FuzzOptions {
         run: RunConfig {
             entry: args.entry.clone(),
-            checks: args.checks.checks(),
+            checks: args.checks.checks(true),
             stdin: args.stdin,
             file: args.sym_file.clone(),
             args: args.sym_args.clone(),

@@ -64,11 +64,15 @@ pub fn write_error(
     Ok(name)
 }
 
-/// Writes the `.early` file of test `n`: KLEE's message for a state alive at a halt.
-pub fn write_early(dir: &Path, n: usize) -> std::io::Result<()> {
+/// KLEE's message for a state alive at a halt (its `.early` file).
+pub const HALT_MESSAGE: &str = "Execution halting.";
+
+/// Writes the `.early` file of test `n`: KLEE's message for a path it ended early (a state alive at
+/// a halt, [`HALT_MESSAGE`]; one at the stack-frame limit).
+pub fn write_early(dir: &Path, n: usize, message: &str) -> std::io::Result<()> {
     std::fs::write(
         dir.join(format!("test{n:06}.early")),
-        "Execution halting.\n",
+        format!("{message}\n"),
     )
 }
 

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use symex_engine::{
     outcome, BugKind, Checks, End, Halt, Program, RunOptions, TestFile, ARGC_INPUT,
-    OVERSHIFT_MESSAGE,
+    OVERSHIFT_MESSAGE, STACK_LIMIT_MESSAGE,
 };
 
 #[derive(Args, Debug)]
@@ -33,6 +33,10 @@ pub struct ReplayArgs {
     /// Stop after this many IR instructions (exit status 3).
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
+    /// End the run early at a call made with more than N frames on the stack, as `run` does; 0: no
+    /// limit.
+    #[arg(long, value_name = "N", default_value_t = crate::run::DEFAULT_MAX_STACK_FRAMES)]
+    pub max_stack_frames: u32,
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Print one JSON object instead of the program's output and the outcome line.
@@ -137,8 +141,8 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
 }
 
-/// The interpreter's options for `test`: a recorded signed-overflow, memory-leak, not-freed or overshift outcome
-/// turns its check on.
+/// The interpreter's options for `test`: a recorded signed-overflow, memory-leak or not-freed outcome turns
+/// its check on; the overshift check follows [`overshift_by_default`] unless the flags say.
 pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
     let expects = |k: BugKind| test.outcome.as_ref().is_some_and(|o| o.kind == k.as_str());
     RunOptions {
@@ -156,14 +160,24 @@ pub(crate) fn run_options(args: &ReplayArgs, test: &TestFile) -> RunOptions {
             silent_klee_assume: args.checks.silent_klee_assume,
             host_environment: args.checks.env,
             ubsan_runtime: args.checks.ubsan_runtime,
-            overshift: args.checks.check_overshift
-                || test.outcome.as_ref().is_some_and(|o| {
-                    o.kind == BugKind::Reported.as_str()
-                        && o.message.as_deref() == Some(OVERSHIFT_MESSAGE)
-                }),
+            overshift: args.checks.overshift(overshift_by_default(test)),
+            max_stack_frames: args.max_stack_frames,
         },
         max_instructions: args.max_instructions.unwrap_or(u64::MAX),
         max_time: args.max_time.map(crate::limits::left),
+    }
+}
+
+/// `--check-overshift`'s default for `test`: on as in `run`, unless the test records another outcome.
+/// A test of `run` that ends otherwise took no shift out of range, so the check cannot change it; a
+/// test of `check` or `bmc` (which do not check shifts) may have, and replays as it was found. A test
+/// without an outcome (a `.ktest`) replays as KLEE runs it.
+fn overshift_by_default(test: &TestFile) -> bool {
+    match &test.outcome {
+        None => true,
+        Some(o) => {
+            o.kind == BugKind::Reported.as_str() && o.message.as_deref() == Some(OVERSHIFT_MESSAGE)
+        }
     }
 }
 
@@ -182,6 +196,10 @@ fn describe(end: &End) -> String {
             )
         }
         End::Halt(Halt::Limit(msg)) => format!("outcome: limit: {msg}"),
+        End::Halt(Halt::StackLimit(l)) => format!(
+            "outcome: early at {}:{} in {}: {STACK_LIMIT_MESSAGE}",
+            l.file, l.line, l.function
+        ),
         End::Halt(Halt::Unsupported { what, loc }) => {
             format!(
                 "outcome: unsupported at {}:{} in {}: {what}",

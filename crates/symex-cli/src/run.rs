@@ -4,12 +4,13 @@
 
 use crate::checks::CheckArgs;
 use crate::frontend::FrontendArgs;
+use crate::klee_out::HALT_MESSAGE;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use symex_engine::{outcome, Checks, End, Halt, Program, TestFile};
+use symex_engine::{outcome, Checks, End, Halt, Program, TestFile, STACK_LIMIT_MESSAGE};
 use symex_explore::{
     Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, SearcherKind,
     SolverCtx, Summary,
@@ -48,7 +49,8 @@ pub struct ExploreArgs {
     /// Stop exploring when the process uses this many MiB.
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,
-    /// Cut a path after this many IR instructions along it.
+    /// `run`: halt after this many IR instructions in all, the live paths getting tests (KLEE's
+    /// --max-instructions); `check`: cut a path after this many IR instructions along it.
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
     /// Cut a path that enters one block more than this many times (loop iterations, recursion).
@@ -134,6 +136,10 @@ pub struct RunArgs {
     /// Also write each test in KLEE's .ktest format.
     #[arg(long)]
     pub ktest: bool,
+    /// End a path early (with a test and a `.early` file) at a call made with more than N frames on
+    /// the stack, as KLEE does ("Maximum stack size reached."); 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STACK_FRAMES)]
+    pub max_stack_frames: u32,
     #[command(flatten)]
     pub checks: CheckArgs,
     /// Print one JSON object (the report) instead of the summary.
@@ -147,6 +153,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_program_output: bool,
 }
+
+/// KLEE's default `--max-stack-frames`.
+pub const DEFAULT_MAX_STACK_FRAMES: u32 = 8192;
 
 /// A distinct bug: its first path and test.
 pub struct FoundError {
@@ -172,8 +181,9 @@ pub struct Output<'a> {
     pub progress: bool,
     /// Replay every test whatever the flags say (`check` answers only from replayed tests).
     pub validate: bool,
-    /// Give the states alive at a halt their tests (`.early` files), as KLEE does.
-    pub dump_states: bool,
+    /// KLEE's halting: `--max-instructions` bounds the whole run (not each path), and the states
+    /// alive at a halt get their tests (`.early` files).
+    pub klee_halting: bool,
     /// An error file for every error path (else for the first at each place).
     pub emit_all_errors: bool,
     /// Print the program's standard output on ours as the paths execute it.
@@ -223,12 +233,19 @@ pub fn sym_file(a: &ExploreArgs) -> Result<Option<(String, usize)>, String> {
     }
 }
 
-pub fn limits(a: &ExploreArgs) -> Limits {
+/// The exploration's limits; `whole_run`: `--max-instructions` bounds the whole run (KLEE's reading)
+/// instead of each path.
+pub fn limits(a: &ExploreArgs, whole_run: bool) -> Limits {
+    let (per_path, total) = match whole_run {
+        true => (None, a.max_instructions),
+        false => (a.max_instructions, None),
+    };
     Limits {
         max_time: a.max_time.map(crate::limits::left),
         max_depth: a.max_depth,
         max_memory_mb: a.max_memory,
-        max_instructions: a.max_instructions,
+        max_instructions: per_path,
+        max_total_instructions: total,
         max_loop_iterations: a.max_loop_iterations,
     }
 }
@@ -258,14 +275,14 @@ pub fn explore(
         sym_file,
         entry: args.entry.clone(),
         checks,
-        limits: limits(args),
+        limits: limits(args, out.klee_halting),
         searcher: args.search,
         seed: args.seed,
         validate: args.validate_tests || out.validate,
         // `check` replays for its verdicts: a violation always, other paths while cheap.
         replay_allowance: (out.validate && !args.validate_tests).then_some(REPLAY_ALLOWANCE),
         stdin: args.stdin as usize,
-        dump_states_on_halt: out.dump_states,
+        dump_states_on_halt: out.klee_halting,
         max_forks: args.max_forks,
     };
     let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
@@ -302,9 +319,15 @@ pub fn explore(
             _ => false,
         };
         let wanted = match (&p.end, out.tests) {
-            (PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_), TestsMode::All) => true,
+            (
+                PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_) | PathEnd::StackLimit(_),
+                TestsMode::All,
+            ) => true,
             (PathEnd::Error(_), _) => first_error || out.emit_all_errors,
-            (PathEnd::Exit(_) | PathEnd::Halted(_), TestsMode::NewCoverage) => p.new_coverage,
+            (
+                PathEnd::Exit(_) | PathEnd::Halted(_) | PathEnd::StackLimit(_),
+                TestsMode::NewCoverage,
+            ) => p.new_coverage,
             _ => false,
         };
         let mut test_path = None;
@@ -319,7 +342,10 @@ pub fn explore(
                     PathEnd::Error(b) if first_error || out.emit_all_errors => {
                         crate::klee_out::write_error(d, n, b, &p.stack).map(|_| ())
                     }
-                    PathEnd::Halted(_) => crate::klee_out::write_early(d, n),
+                    PathEnd::Halted(_) => crate::klee_out::write_early(d, n, HALT_MESSAGE),
+                    PathEnd::StackLimit(_) => {
+                        crate::klee_out::write_early(d, n, STACK_LIMIT_MESSAGE)
+                    }
                     _ => Ok(()),
                 };
             }
@@ -388,6 +414,7 @@ fn write_test(
         (None, PathEnd::Exit(c)) => outcome(&End::Exit(*c)),
         (None, PathEnd::Error(b)) => outcome(&End::Bug(b.clone())),
         (None, PathEnd::Halted(why)) => outcome(&End::Halt(Halt::Limit(why.clone()))),
+        (None, PathEnd::StackLimit(loc)) => outcome(&End::Halt(Halt::StackLimit(loc.clone()))),
         (None, _) => outcome(&End::Halt(Halt::Limit("cut".into()))),
     };
     let t = TestFile {
@@ -496,7 +523,10 @@ pub fn main(mut args: RunArgs) -> i32 {
         Ok(d) => d,
         Err(e) => return fail(&e),
     };
-    let checks = args.checks.checks();
+    let checks = Checks {
+        max_stack_frames: args.max_stack_frames,
+        ..args.checks.checks(true)
+    };
     let out = Output {
         dir: Some(&dir),
         tests: args.tests,
@@ -504,7 +534,7 @@ pub fn main(mut args: RunArgs) -> i32 {
         program: args.file.display().to_string(),
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
         validate: false,
-        dump_states: true,
+        klee_halting: true,
         emit_all_errors: args.emit_all_errors,
         program_output: !args.no_program_output && !args.quiet && !args.json,
     };

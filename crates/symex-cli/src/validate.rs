@@ -138,7 +138,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         program: check.file.display().to_string(),
         progress: false,
         validate: true,
-        dump_states: false,
+        klee_halting: false,
         emit_all_errors: false,
         program_output: false,
     };

@@ -132,7 +132,7 @@ fn the_hash_tree_crash_is_found_by_mutation_when_the_solver_stalls() {
         "hashtree",
         &[
             "--max-runs",
-            "8000",
+            "3000",
             "--solver-rlimit",
             "200000",
             "--solver-timeout",
@@ -148,11 +148,12 @@ fn the_checksum_crash_is_found() {
     stdin_example("checksum", &["--max-runs", "100"]);
 }
 
-/// The keywords come from the dictionary of the program's constants (its string literals): strcmp's
-/// byte-by-byte decisions cover no new block, so the solver's children alone do not lead there.
+/// The keywords come from the dictionary of the program's constants (its string literals), placed at
+/// word boundaries in place of the seed's words of other lengths: strcmp's byte-by-byte decisions cover
+/// no new block, so the solver's children alone do not lead there.
 #[test]
 fn the_keywords_crash_is_found() {
-    stdin_example("keywords", &["--max-runs", "70000"]);
+    stdin_example("keywords", &["--max-runs", "12000"]);
 }
 
 /// 4 KB of input, 40 lines to tag: the branch on the tag count is negated first among the path's

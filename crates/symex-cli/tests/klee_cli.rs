@@ -61,11 +61,31 @@ fn run(name: &str) -> String {
             e["message"].as_str().unwrap_or("")
         );
     }
+    text += &early_tests(&r);
     for m in r["messages"].as_array().into_iter().flatten() {
         text += &format!("stderr: {}\n", m.as_str().unwrap_or(""));
     }
     for u in r["unsupported"].as_array().into_iter().flatten() {
         text += &format!("unsupported: {}\n", u.as_str().unwrap_or(""));
+    }
+    text
+}
+
+/// A line per test with a `.early` file (a path KLEE ends early): the line of its outcome, if it has
+/// one, and the file's message.
+fn early_tests(r: &Value) -> String {
+    let mut text = String::new();
+    for t in r["tests"].as_array().into_iter().flatten() {
+        let json = std::path::PathBuf::from(t.as_str().unwrap_or(""));
+        let Ok(message) = std::fs::read_to_string(json.with_extension("early")) else {
+            continue;
+        };
+        let test: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_default())
+            .unwrap_or_default();
+        let line = test["outcome"]["line"]
+            .as_u64()
+            .map_or(String::new(), |l| format!(" {l}"));
+        text += &format!("early{line}: {}\n", message.trim_end());
     }
     text
 }

@@ -119,7 +119,14 @@ pub enum Halt {
     SilentExit(SourceLoc),
     /// The program needs something symex does not model (named).
     Unsupported { what: String, loc: SourceLoc },
+    /// A call found the stack at its frame limit ([`crate::Checks::max_stack_frames`], KLEE's
+    /// `--max-stack-frames`): the path ends early where the call was made, with a test, as KLEE
+    /// ends it ([`STACK_LIMIT_MESSAGE`]).
+    StackLimit(SourceLoc),
 }
+
+/// KLEE's message for a path ended at the stack-frame limit (its `.early` file and warning).
+pub const STACK_LIMIT_MESSAGE: &str = "Maximum stack size reached.";
 
 /// How a run ends.
 #[derive(Clone, Debug, PartialEq, Eq)]

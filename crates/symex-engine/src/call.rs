@@ -1,7 +1,7 @@
 //! Calls and returns: activations of functions with bodies, library models for declarations, the
 //! x86-64 variadic argument area, and the end of the program when the entry function returns.
 
-use crate::bug::{BugKind, End};
+use crate::bug::{BugKind, End, Halt, STACK_LIMIT_MESSAGE};
 use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
 use crate::memory::ObjKind;
@@ -67,6 +67,7 @@ impl<D: Domain> State<D> {
                 ),
             ));
         }
+        self.within_stack_limit(prog)?;
         let varargs = if func.is_vararg {
             Some(self.varargs_area(prog, target, call, func.params.len(), &args)?)
         } else {
@@ -83,6 +84,17 @@ impl<D: Domain> State<D> {
         self.push_frame(prog, target, &args[..n], call.dst);
         self.frames.last_mut().expect("a frame").varargs = varargs;
         Ok(Flow::Moved)
+    }
+
+    /// KLEE's stack-frame limit, checked before a call to a function with a body: with more frames than
+    /// the limit on the stack, the path ends early at the call and says so as KLEE does.
+    fn within_stack_limit(&mut self, prog: &Program) -> Result<(), End> {
+        let max = self.checks.max_stack_frames as usize;
+        if max == 0 || self.frames.len() <= max {
+            return Ok(());
+        }
+        self.message(format!("KLEE: WARNING: {STACK_LIMIT_MESSAGE}"), false);
+        Err(End::Halt(Halt::StackLimit(self.location(prog))))
     }
 
     /// A call through a function pointer of another type (undefined in C11 6.3.2.3p8) passes its values as

@@ -140,6 +140,14 @@ pub fn outcome(end: &End) -> Outcome {
             message: Some("klee_silent_exit: the path ends without a test".into()),
             ..blank
         },
+        End::Halt(Halt::StackLimit(loc)) => Outcome {
+            kind: "early".into(),
+            file: Some(loc.file.clone()),
+            line: Some(loc.line),
+            function: Some(loc.function.clone()),
+            message: Some(crate::bug::STACK_LIMIT_MESSAGE.into()),
+            ..blank
+        },
         End::Halt(Halt::Limit(msg)) => Outcome {
             kind: "limit".into(),
             message: Some(msg.clone()),

@@ -34,7 +34,7 @@ pub mod symfile;
 pub mod testfile;
 mod vector;
 
-pub use bug::{Bug, BugKind, End, Halt, SourceLoc};
+pub use bug::{Bug, BugKind, End, Halt, SourceLoc, STACK_LIMIT_MESSAGE};
 pub use interp::{outcome, run, RunOptions, RunResult};
 pub use invariant::{LinearCandidate, LinearTerm, LoopInvariant};
 pub use program::Program;

@@ -38,6 +38,9 @@ pub struct Checks {
     /// A shift by at least its operand's width is an error (KLEE's `--check-overshift`), reported as
     /// [`OVERSHIFT_MESSAGE`] with the `overshift.err` file; otherwise it gives 0 (sign fill for `ashr`).
     pub overshift: bool,
+    /// A call made with more frames than this on the stack ends its path early
+    /// ([`crate::Halt::StackLimit`], KLEE's `--max-stack-frames`); 0: no limit.
+    pub max_stack_frames: u32,
 }
 
 /// The message of an overshift, KLEE's words.

@@ -26,6 +26,9 @@ pub struct Limits {
     pub max_memory_mb: Option<u64>,
     /// Instructions along one path.
     pub max_instructions: Option<u64>,
+    /// Instructions of the whole exploration (KLEE's `--max-instructions`): reaching it halts the
+    /// exploration as `max_time` does, the states alive then handed over as halted.
+    pub max_total_instructions: Option<u64>,
     /// Entries of one block along one path (loop iterations, recursion depth).
     pub max_loop_iterations: Option<u32>,
 }
@@ -141,6 +144,9 @@ pub enum PathEnd {
     Cut(String),
     /// Alive when the exploration halted (KLEE's early termination, `.early` files); the reason.
     Halted(String),
+    /// Ended early at a call that found the stack at its frame limit (KLEE's `--max-stack-frames`:
+    /// a test and a `.early` file); where the call was made.
+    StackLimit(SourceLoc),
     /// The program needs something symex does not model.
     Unsupported {
         what: String,
@@ -608,6 +614,11 @@ impl<'p> Explorer<'p> {
                 return Some(format!("time limit of {:.1} s reached", t.as_secs_f64()));
             }
         }
+        if let Some(n) = self.opts.limits.max_total_instructions {
+            if self.summary.instructions >= n {
+                return Some(format!("instruction limit of {n} reached"));
+            }
+        }
         // The memory limit (measured every few milliseconds: `check` always has one).
         symex_engine::budget::poll()
     }
@@ -662,12 +673,18 @@ impl<'p> Explorer<'p> {
             if let Some(end) = self.path_limit(ps) {
                 return Ran::Done(end, Vec::new());
             }
+            let left = self.instructions_left();
+            if left == 0 {
+                // The state stays alive: the exploration halts before its next step.
+                return Ran::Live(Vec::new());
+            }
             if ps.st.dom.rebuilt() {
                 let budget = self
                     .opts
                     .limits
                     .max_instructions
-                    .map_or(u64::MAX, |n| n.saturating_sub(ps.st.steps));
+                    .map_or(u64::MAX, |n| n.saturating_sub(ps.st.steps))
+                    .min(left);
                 let (ran, r) = ps.st.run_in_block(prog, budget, |st, body, inst| {
                     st.dom.killed.is_none() && !st.dom.forked() && plain(st, prog, body, inst)
                 });
@@ -792,6 +809,14 @@ impl<'p> Explorer<'p> {
         Some((f, b))
     }
 
+    /// Instructions the whole exploration may still execute (KLEE's `--max-instructions`).
+    fn instructions_left(&self) -> u64 {
+        self.opts
+            .limits
+            .max_total_instructions
+            .map_or(u64::MAX, |n| n.saturating_sub(self.summary.instructions))
+    }
+
     /// A limit that stops this path.
     fn path_limit(&self, ps: &PathState) -> Option<End> {
         let l = &self.opts.limits;
@@ -840,6 +865,7 @@ impl<'p> Explorer<'p> {
             }
             End::Halt(Halt::Limit(why)) if halted => PathEnd::Halted(why),
             End::Halt(Halt::Limit(why)) => PathEnd::Cut(why),
+            End::Halt(Halt::StackLimit(loc)) => PathEnd::StackLimit(loc),
             End::Halt(Halt::Unsupported { what, loc }) => PathEnd::Unsupported { what, loc },
         };
         match &end {
@@ -848,6 +874,13 @@ impl<'p> Explorer<'p> {
             PathEnd::Cut(why) | PathEnd::Halted(why) => {
                 self.summary.cut += 1;
                 self.incomplete.insert(why.clone());
+            }
+            PathEnd::StackLimit(_) => {
+                self.summary.cut += 1;
+                self.incomplete.insert(format!(
+                    "stack frame limit of {} reached on a path",
+                    self.opts.checks.max_stack_frames
+                ));
             }
             PathEnd::Unsupported { what, loc } => {
                 self.summary.unsupported += 1;
@@ -858,11 +891,15 @@ impl<'p> Explorer<'p> {
             }
         }
         let inputs = match &end {
-            PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_) => self.test_inputs(&mut ps),
+            PathEnd::Exit(_) | PathEnd::Error(_) | PathEnd::Halted(_) | PathEnd::StackLimit(_) => {
+                self.test_inputs(&mut ps)
+            }
             _ => Vec::new(),
         };
         let stack = match &end {
-            PathEnd::Error(_) | PathEnd::Halted(_) => ps.st.stack_trace(self.prog),
+            PathEnd::Error(_) | PathEnd::Halted(_) | PathEnd::StackLimit(_) => {
+                ps.st.stack_trace(self.prog)
+            }
             _ => Vec::new(),
         };
         let killed = ps.st.dom.killed.take();
@@ -880,7 +917,7 @@ impl<'p> Explorer<'p> {
         // The state is not needed any more: its memory is free before the replay and the caller's
         // handling of the path (which may write the test).
         drop(ps.st);
-        if matches!(path.end, PathEnd::Halted(_)) && killed.is_some() {
+        if matches!(path.end, PathEnd::Halted(_) | PathEnd::StackLimit(_)) && killed.is_some() {
             path.end = PathEnd::Cut(killed.unwrap_or_default());
         } else if matches!(path.end, PathEnd::Exit(_) | PathEnd::Error(_)) {
             if let Some(why) = killed {

@@ -88,7 +88,10 @@ fn claimed(p: &FinishedPath) -> Option<Outcome> {
             kind: b.kind.as_str().into(),
             ..blank
         }),
-        PathEnd::Cut(_) | PathEnd::Halted(_) | PathEnd::Unsupported { .. } => None,
+        PathEnd::Cut(_)
+        | PathEnd::Halted(_)
+        | PathEnd::StackLimit(_)
+        | PathEnd::Unsupported { .. } => None,
     }
 }
 

@@ -111,6 +111,10 @@ pub struct Concolic {
     pub pc: Vec<Conjunct>,
     /// Values fixed to the run's because no term could be kept.
     pub concretised: usize,
+    /// Whether input bytes carry their variables. Without them no value has a term, so the run is the
+    /// interpreter's concrete run (no term built, an empty path condition): what a run whose only use
+    /// is its coverage needs.
+    symbolic: bool,
 }
 
 impl std::fmt::Debug for Concolic {
@@ -132,6 +136,15 @@ impl Concolic {
             consumed: Vec::new(),
             pc: Vec::new(),
             concretised: 0,
+            symbolic: true,
+        }
+    }
+
+    /// A domain reading the bytes of `stream` concretely: no input byte has a variable.
+    pub fn concrete(ctx: Rc<RefCell<SolverCtx>>, stream: &[u8]) -> Concolic {
+        Concolic {
+            symbolic: false,
+            ..Concolic::new(ctx, stream)
         }
     }
 
@@ -318,7 +331,8 @@ impl Domain for Concolic {
         side
     }
 
-    /// The next `n` bytes of the stream (zero past its end), each with its byte variable.
+    /// The next `n` bytes of the stream (zero past its end), each with its byte variable (none in a
+    /// concrete run).
     fn input(&mut self, req: InputRequest<'_>, n: usize) -> Vec<CByte> {
         let start = self.pos;
         let bytes: Vec<u8> = (start..start + n)
@@ -335,7 +349,7 @@ impl Domain for Concolic {
             .enumerate()
             .map(|(i, &c)| CByte {
                 c,
-                t: Some(byte_var(start + i)),
+                t: self.symbolic.then(|| byte_var(start + i)),
             })
             .collect()
     }
@@ -432,5 +446,19 @@ mod tests {
         assert_eq!((more[0].c, more[1].c), (0, 0));
         assert_eq!(more[1].t, Some(byte_var(3)));
         assert_eq!(d.consumed_bytes, vec![3, 0, 0, 0]);
+    }
+
+    /// A concrete run's decisions follow the same values and record nothing.
+    #[test]
+    fn a_concrete_run_builds_no_term() {
+        let mut d = Concolic::concrete(SolverCtx::new(SolverConfig::default().build(), None), &[7]);
+        let b = d.input(InputRequest::Named("x"), 1);
+        let x = d.bytes_to_val(&b, 8);
+        assert_eq!((x.c, &x.t), (7, &None));
+        let ten = d.constant(8, 10);
+        let lt = d.cmp(CmpOp::Ult, 8, &x, &ten);
+        assert!(d.decide(Decision::Branch, &lt));
+        assert!(d.pc.is_empty());
+        assert_eq!(d.consumed_bytes, vec![7]);
     }
 }

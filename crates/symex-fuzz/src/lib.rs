@@ -14,6 +14,6 @@ pub mod search;
 pub mod sync;
 
 pub use concolic::{Concolic, Conjunct, ConjunctKind};
-pub use run::{concolic_run, ConcolicRun, RunConfig};
+pub use run::{concolic_run, concrete_run, ConcolicRun, RunConfig};
 pub use search::{coverage_counts, Crash, Event, FuzzOptions, Fuzzer, Stats};
 pub use sync::AflSync;

@@ -3,7 +3,11 @@
 //! copies), splicing with another input of the corpus, and a dictionary of the constants the program
 //! compares against (AFL++'s auto-dictionary, taken here from the IR). Hybrid fuzzers (Driller, QSYM)
 //! pair a mutator and a concolic executor the same way; here both live in one process and share the
-//! coverage. Mutants keep their parent's length, as the generational search keeps the seed's.
+//! coverage. A dictionary word goes where a parser reads words: at a token boundary (the start of a
+//! run of letters and digits, or of other bytes), overwriting the bytes there, inserting it, or
+//! replacing the token whole, so that a keyword of another length than the seed's word fits; blocks
+//! are deleted and inserted too (AFL's length-changing havoc operations). A mutant is at most
+//! [`MAX_GROWTH`] bytes longer than its parent.
 //!
 //! The random choices come from a seeded generator, so a search with a run limit is the same search on
 //! every machine.
@@ -95,18 +99,26 @@ pub fn dictionary(m: &Module) -> Vec<Vec<u8>> {
     d
 }
 
+/// How much longer than its parent a mutant may grow.
+pub const MAX_GROWTH: usize = 64;
+
 /// One mutant of `parent`: 1 to 16 stacked havoc operations (as AFL's havoc stage stacks them), each a
-/// bit flip, an interesting value, a small addition, a random byte, a block copy, a dictionary word or a
-/// splice with `other`. Same length as `parent`; an empty parent stays empty.
+/// bit flip, an interesting value, a small addition, a random byte, a block copy, a dictionary word
+/// (anywhere, or at a token boundary, possibly changing the length), a block deleted or duplicated, or
+/// a splice with `other`. An empty parent stays empty.
 pub fn havoc(rng: &mut Rng, parent: &[u8], other: &[u8], dict: &[Vec<u8>]) -> Vec<u8> {
     let mut b = parent.to_vec();
     if b.is_empty() {
         return b;
     }
-    let n = b.len();
+    let max_len = parent.len() + MAX_GROWTH;
     let ops = 1 << rng.below(5);
     for _ in 0..ops {
-        match rng.below(8) {
+        let n = b.len();
+        if n == 0 {
+            break;
+        }
+        match rng.below(12) {
             0 => {
                 let p = rng.below(n * 8);
                 b[p / 8] ^= 1 << (p % 8);
@@ -134,10 +146,52 @@ pub fn havoc(rng: &mut Rng, parent: &[u8], other: &[u8], dict: &[Vec<u8>]) -> Ve
                     b[p..p + w.len()].copy_from_slice(w);
                 }
             }
+            7 | 8 if !dict.is_empty() => {
+                let w = &dict[rng.below(dict.len())];
+                word_at_boundary(rng, &mut b, w, max_len);
+            }
+            9 if n > 1 => {
+                let len = 1 + rng.below((n - 1).min(32));
+                let at = rng.below(n - len + 1);
+                b.drain(at..at + len);
+            }
+            10 => {
+                let len = (1 + rng.below(n.min(32))).min(max_len.saturating_sub(n));
+                let (from, to) = (rng.below(n - len + 1), rng.below(n + 1));
+                let block = b[from..from + len].to_vec();
+                b.splice(to..to, block);
+            }
             _ => splice(rng, &mut b, other),
         }
     }
     b
+}
+
+/// Whether `x` is a word byte (a letter, a digit or `_`): a token is a run of bytes of one kind.
+fn wordish(x: u8) -> bool {
+    x.is_ascii_alphanumeric() || x == b'_'
+}
+
+/// Puts `w` at a token boundary of `b` (position 0, or one whose byte is of another kind than the one
+/// before): overwriting the bytes there, inserted before the token, or in place of the token; the last
+/// two change the length, within `max_len`.
+fn word_at_boundary(rng: &mut Rng, b: &mut Vec<u8>, w: &[u8], max_len: usize) {
+    let n = b.len();
+    let starts: Vec<usize> = (0..n)
+        .filter(|&p| p == 0 || wordish(b[p - 1]) != wordish(b[p]))
+        .collect();
+    let at = starts[rng.below(starts.len())];
+    let end = (at..n)
+        .find(|&q| wordish(b[q]) != wordish(b[at]))
+        .unwrap_or(n);
+    let (from, to) = match rng.below(3) {
+        0 if at + w.len() <= n => (at, at + w.len()),
+        1 => (at, at),
+        _ => (at, end),
+    };
+    if n - (to - from) + w.len() <= max_len {
+        b.splice(from..to, w.iter().copied());
+    }
 }
 
 /// AFL's splice, keeping the length: the bytes of `b` from a random point on are `other`'s (where
@@ -164,16 +218,37 @@ mod tests {
     }
 
     #[test]
-    fn mutants_keep_the_length_and_use_the_dictionary() {
+    fn mutants_stay_within_their_growth_and_use_the_dictionary() {
         let mut r = Rng::new(7);
         let dict = vec![b"MAGIC".to_vec()];
-        let mut saw_word = false;
+        let (mut saw_word, mut longer, mut shorter) = (false, false, false);
         for _ in 0..2000 {
             let m = havoc(&mut r, &[0u8; 16], &[9u8; 16], &dict);
-            assert_eq!(m.len(), 16);
+            assert!(!m.is_empty() && m.len() <= 16 + MAX_GROWTH, "{m:?}");
             saw_word |= m.windows(5).any(|w| w == b"MAGIC");
+            longer |= m.len() > 16;
+            shorter |= m.len() < 16;
         }
-        assert!(saw_word);
+        assert!(saw_word && longer && shorter);
         assert!(havoc(&mut r, &[], &[], &dict).is_empty());
+    }
+
+    /// A keyword replaces a word of another length whole, at a word boundary: `a bb ccc` becomes
+    /// `a WHERE ccc` for some choices, and every placement starts at a boundary.
+    #[test]
+    fn a_word_replaces_a_token_of_another_length() {
+        let mut r = Rng::new(3);
+        let mut replaced = false;
+        for _ in 0..200 {
+            let mut b = b"a bb ccc".to_vec();
+            word_at_boundary(&mut r, &mut b, b"WHERE", 64);
+            let p = b.windows(5).position(|w| w == b"WHERE").expect("placed");
+            assert!([0, 1, 2, 4, 5].contains(&p), "{b:?}");
+            replaced |= b == b"a WHERE ccc";
+        }
+        assert!(replaced);
+        let mut b = b"abc".to_vec();
+        word_at_boundary(&mut r, &mut b, b"WHERE", 4);
+        assert!(b.len() <= 4, "{b:?}");
     }
 }

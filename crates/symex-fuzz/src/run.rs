@@ -66,9 +66,29 @@ pub fn concolic_run(
     ctx: &Rc<RefCell<SolverCtx>>,
     input: &[u8],
 ) -> ConcolicRun {
-    let mut st = State::new(prog, Concolic::new(ctx.clone(), input), cfg.checks);
+    run_in(prog, cfg, input.len(), Concolic::new(ctx.clone(), input))
+}
+
+/// Runs `prog` on `input` concretely only: the same run (end, blocks, inputs) without a term or a
+/// path condition, for a run whose only use is its coverage and its crash.
+pub fn concrete_run(
+    prog: &Program,
+    cfg: &RunConfig,
+    ctx: &Rc<RefCell<SolverCtx>>,
+    input: &[u8],
+) -> ConcolicRun {
+    run_in(
+        prog,
+        cfg,
+        input.len(),
+        Concolic::concrete(ctx.clone(), input),
+    )
+}
+
+fn run_in(prog: &Program, cfg: &RunConfig, input_len: usize, dom: Concolic) -> ConcolicRun {
+    let mut st = State::new(prog, dom, cfg.checks);
     st.set_sym_args(&cfg.args);
-    let rest = input.len().saturating_sub(cfg.args.iter().sum());
+    let rest = input_len.saturating_sub(cfg.args.iter().sum());
     if cfg.stdin {
         st.set_stdin_size(rest);
     }

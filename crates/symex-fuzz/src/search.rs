@@ -26,11 +26,16 @@
 //! new blocks, and an empty work list with children left unsolved by rounds until the budget is spent
 //! (without a budget, until four rounds in a row find nothing). A mutant that covers new blocks enters the
 //! work list with bound 0 and its score, so the solver expands what mutation reached. A (block, side)
-//! whose query answered unknown is not asked again: the mutator gets that time.
+//! whose query answered unknown is not asked again: the mutator gets that time. A query that ran out of
+//! time owes the mutator as much time as it took: after a stalled expansion mutation rounds run until
+//! the debt is paid (at least one round), so that a program whose branches the solver cannot decide is
+//! fuzzed at least half of the time, as hybrid fuzzers share it. Mutants run concretely (no term is
+//! built: their only use is coverage and crashes); one that covers new blocks runs again concolically
+//! for the path condition the work list needs.
 
 use crate::concolic::{byte_pos, Conjunct};
 use crate::mutate::{dictionary, havoc, Rng};
-use crate::run::{concolic_run, ConcolicRun, RunConfig};
+use crate::run::{concolic_run, concrete_run, ConcolicRun, RunConfig};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -279,6 +284,8 @@ struct Worker<'p> {
     timeout: (Option<Duration>, Option<Duration>),
     /// Children run in a row that covered no new block.
     fruitless_children: usize,
+    /// Time the solver spent on queries that ran out of time, not yet given to the mutator.
+    owed: Duration,
 }
 
 impl<'p> Worker<'p> {
@@ -296,6 +303,7 @@ impl<'p> Worker<'p> {
             pcs: FxHashMap::default(),
             rng: Rng::new(0x5a6e ^ id as u64),
             fruitless_children: 0,
+            owed: Duration::ZERO,
         }
     }
 
@@ -376,7 +384,7 @@ impl<'p> Worker<'p> {
                 Begin::Seen => continue,
                 Begin::Run(n) => n,
             };
-            let (run, score) = self.run_and_check(s, seed, n);
+            let (run, score) = self.run_and_check(s, seed, n, true);
             let bytes = combine_base(seed, &run.bytes);
             if imported && score == 0 {
                 s.lock().stats.imports_dropped += 1;
@@ -415,23 +423,47 @@ impl<'p> Worker<'p> {
                 Begin::Seen => continue,
                 Begin::Run(n) => n,
             };
-            let (run, score) = self.run_and_check(s, &m, n);
+            let (run, score) = self.run_and_check(s, &m, n, false);
             s.lock().stats.mutants += 1;
             if score > 0 {
                 found = true;
                 s.lock().stats.mutant_finds += 1;
                 let bytes = combine_base(&m, &run.bytes);
-                self.push(s, bytes, run.pc, 0, score);
+                let pc = concolic_run(self.prog, &s.opts.run, &self.ctx, &bytes).pc;
+                self.push(s, bytes, pc, 0, score);
             }
         }
         let mut st = s.lock();
         st.fruitless = if found { 0 } else { st.fruitless + 1 };
     }
 
-    /// `Run&Check` + `Score`: runs `bytes`, adds its blocks to the coverage, records a new crash. Returns
-    /// the run and its score (blocks it covered first).
-    fn run_and_check(&mut self, s: &Search<'_, '_>, bytes: &[u8], n: u64) -> (ConcolicRun, usize) {
-        let run = concolic_run(self.prog, &s.opts.run, &self.ctx, bytes);
+    /// Mutation rounds after a stalled expansion: one, then more until the time owed for queries
+    /// that ran out is paid.
+    fn mutate_for_the_stall(&mut self, s: &Search<'_, '_>) {
+        loop {
+            let t = Instant::now();
+            self.mutation_round(s);
+            self.owed = self.owed.saturating_sub(t.elapsed());
+            if self.owed.is_zero() || s.stopped() {
+                return;
+            }
+        }
+    }
+
+    /// `Run&Check` + `Score`: runs `bytes` (`symbolic`: with its path condition), adds its blocks to the
+    /// coverage, records a new crash. Returns the run and its score (blocks it covered first).
+    fn run_and_check(
+        &mut self,
+        s: &Search<'_, '_>,
+        bytes: &[u8],
+        n: u64,
+        symbolic: bool,
+    ) -> (ConcolicRun, usize) {
+        let run = if symbolic {
+            concolic_run(self.prog, &s.opts.run, &self.ctx, bytes)
+        } else {
+            concrete_run(self.prog, &s.opts.run, &self.ctx, bytes)
+        };
         let mut st = s.lock();
         st.stats.concretised += run.concretised as u64;
         st.traces.insert(run.trace);
@@ -532,7 +564,7 @@ impl<'p> Worker<'p> {
                 Begin::Seen => continue,
                 Begin::Run(n) => n,
             };
-            let (run, score) = self.run_and_check(s, &child, n);
+            let (run, score) = self.run_and_check(s, &child, n, true);
             if diverged(&pc, j, &run.pc) {
                 s.lock().stats.divergences += 1;
             }
@@ -550,7 +582,7 @@ impl<'p> Worker<'p> {
             self.push(s, bytes, run.pc, j + 1, score);
         }
         if stalled && !s.stopped() {
-            self.mutation_round(s);
+            self.mutate_for_the_stall(s);
         }
     }
 
@@ -568,6 +600,9 @@ impl<'p> Worker<'p> {
         if next != now {
             self.solver.set_timeout(next);
             self.timeout.1 = next;
+        }
+        if matches!(&r, SatResult::Unknown(u) if u.0.starts_with("timeout")) {
+            self.owed += t.elapsed();
         }
         let mut st = s.lock();
         st.stats.solver_queries += 1;

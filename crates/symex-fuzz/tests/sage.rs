@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use symex_engine::{BugKind, End, Program};
 use symex_explore::trace::Trace;
 use symex_explore::{Control, Explorer, Limits, Options, SearcherKind, SolverCtx};
-use symex_fuzz::{Event, FuzzOptions, Fuzzer, RunConfig};
+use symex_fuzz::mutate::{dictionary, havoc, Rng};
+use symex_fuzz::{concolic_run, concrete_run, Event, FuzzOptions, Fuzzer, RunConfig};
 use symex_solver::SolverConfig;
 
 fn example(rel: &str) -> PathBuf {
@@ -342,4 +343,34 @@ fn two_workers_find_the_crashes_of_one_worker_on_the_examples() {
     // Measured: all 28 searched to exhaustion, 15 of them crash.
     assert!(compared >= 28, "only {compared} examples compared");
     assert!(with_crashes >= 15, "only {with_crashes} examples crash");
+}
+
+/// A mutant's concrete run (no term built) is the concolic run without its path condition: the same
+/// end, blocks, block sequence and inputs, on each stdin example of `examples/fuzz` from its seed and
+/// 64 of its mutants.
+#[test]
+fn a_concrete_run_is_the_concolic_run_without_terms() {
+    let ctx = SolverCtx::new(SolverConfig::default().build(), None);
+    for name in ["magic", "checksum", "keywords", "hashtree", "longlines"] {
+        let prog = load(&example(&format!("fuzz/{name}.c")));
+        let seed = std::fs::read(example(&format!("fuzz/{name}.seed"))).unwrap();
+        let cfg = RunConfig {
+            stdin: true,
+            ..RunConfig::default()
+        };
+        let dict = dictionary(&prog.module);
+        let mut rng = Rng::new(11);
+        let mut inputs = vec![seed.clone()];
+        inputs.extend((0..64).map(|_| havoc(&mut rng, &seed, &seed, &dict)));
+        for input in &inputs {
+            let a = concolic_run(&prog, &cfg, &ctx, input);
+            let b = concrete_run(&prog, &cfg, &ctx, input);
+            assert!(b.pc.is_empty(), "{name}");
+            assert_eq!(a.end, b.end, "{name}: {input:?}");
+            assert_eq!(a.blocks, b.blocks, "{name}: {input:?}");
+            assert!(a.trace == b.trace, "{name}: {input:?}");
+            assert_eq!(a.bytes, b.bytes, "{name}: {input:?}");
+            assert_eq!(a.stack, b.stack, "{name}: {input:?}");
+        }
+    }
 }
