@@ -70,6 +70,12 @@ pub fn check_k_induction(
     Ok(check_k_induction_boxed(prog, opts, classify, ctx, None)?.0)
 }
 
+/// Whether the solvers run under Z3's resource limit (`--solver-rlimit`): then no time box or time
+/// share of the inductive step depends on the clock.
+fn counted() -> bool {
+    symex_solver::SolverConfig::default().rlimit.is_some()
+}
+
 /// [`check_k_induction`] with the inductive step's time within `step_box` too; also, when the step
 /// was tried and its query answered that `k` is too small, the number of strengthening invariants it
 /// assumed (a deeper bound may prove it; a step that failed otherwise fails the same at every bound).
@@ -105,11 +111,12 @@ fn check_k_induction_boxed(
     // The step gets a quarter of what the base case left of `--max-time` (its runs end there as
     // incomplete): under `--unwind auto` a step that does not hold at one bound must not take the time
     // the base case needs to deepen (a FALSE is only ever found by the base case).
+    // Under a resource limit the step is bounded by counts (every query's limit, the stopping rule of
+    // `--unwind auto`): it keeps only the run's own deadline, so that its answer does not depend on the load.
+    let share = if counted() { 1 } else { STEP_SHARE_DIVISOR };
     let step_time = opts
         .max_time
-        .map(|t| {
-            (t.saturating_sub(start.elapsed()) / STEP_SHARE_DIVISOR).max(Duration::from_millis(1))
-        })
+        .map(|t| (t.saturating_sub(start.elapsed()) / share).max(Duration::from_millis(1)))
         .into_iter()
         .chain(step_box)
         .min();
@@ -232,7 +239,7 @@ pub fn check_auto_with(
             let bound_start = Instant::now();
             let (r, progress) =
                 check_k_induction_boxed(prog, &o, classify, ctx.clone(), stepping.time_box)?;
-            let timed = opts.max_time.is_some();
+            let timed = opts.max_time.is_some() && !counted();
             stepping.record(k, &r, progress, bound_start.elapsed(), timed);
             r
         } else {

@@ -100,12 +100,13 @@ pub struct BmcArgs {
     /// Stop after this many seconds (the answer is then unknown, or the last bounded-true of `auto`).
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
     pub max_time: Option<std::time::Duration>,
-    /// Time limit of one solver query, in seconds.
-    #[arg(long, value_name = "DURATION", default_value = "60", value_parser = crate::limits::parse_duration)]
-    pub solver_timeout: std::time::Duration,
+    /// Time limit of one solver query, in seconds [default: 60, none under --solver-rlimit].
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: Option<std::time::Duration>,
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     /// Where the counterexample's test goes (default: a fresh symex-out-N).
     #[arg(long, value_name = "DIR")]
@@ -118,6 +119,9 @@ pub struct BmcArgs {
     pub quiet: bool,
 }
 
+/// The time limit of one of BMC's queries without `--solver-timeout` and `--solver-rlimit`.
+pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The largest bound `--unwind auto` tries.
 pub const MAX_AUTO_UNWIND: u32 = 1 << 12;
 
@@ -127,14 +131,14 @@ pub fn run_bmc(
     opts: &Options,
     unwind: Unwind,
     property: Option<Property>,
-    solver_timeout: Duration,
+    solver_timeout: Option<Duration>,
     k_induction: bool,
 ) -> Result<(u32, Report), End> {
     // Bit-blasting per query: the formulas are large `ite` terms, where Z3's incremental core is slow
     // (the lecture's example 2 at k = 5: over 60 s incrementally, 0.5 s bit-blasted).
     let ctx = SolverCtx::new(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        Some(solver_timeout),
+        solver_timeout,
     );
     // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
     ctx.borrow_mut().large_select = false;
@@ -222,7 +226,11 @@ pub fn main(mut args: BmcArgs) -> i32 {
         max_time: args.max_time.map(crate::limits::left),
         stdin: 0,
     };
-    let timeout = args.solver_timeout;
+    let timeout = crate::limits::query_timeout(
+        args.solver_timeout,
+        args.solver_rlimit,
+        DEFAULT_QUERY_TIMEOUT,
+    );
     if let Some(why) = declined(&args) {
         let report = Report {
             verdict: Verdict::Unknown(why),

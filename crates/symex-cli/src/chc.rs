@@ -18,20 +18,20 @@ pub fn decide(
     prog: &Program,
     opts: &Options,
     property: Option<Property>,
-    solver_timeout: Duration,
+    solver_timeout: Option<Duration>,
     rlimit: Option<u32>,
 ) -> Result<(Report, Vec<LoopInvariant>), End> {
     let start = Instant::now();
     let ctx = SolverCtx::new(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        Some(solver_timeout),
+        solver_timeout,
     );
     // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
     ctx.borrow_mut().large_select = false;
     let cls = move |k: BugKind| classify(property, k);
     let budget = Budget {
         rlimit,
-        timeout: Some(opts.max_time.unwrap_or(solver_timeout)),
+        timeout: opts.max_time.or(solver_timeout),
     };
     let report = |verdict, queries| Report {
         verdict,
@@ -101,7 +101,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
     use crate::portfolio::Answer as A;
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),
-        deadline: Some(Instant::now() + job.budget),
+        deadline: job.budget.map(|b| Instant::now() + b),
     });
     let prog = crate::property::program(job.module.clone(), job.property);
     let opts = Options {
@@ -109,12 +109,12 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         checks: job.checks,
         unwind: 1,
         unwindset: Vec::new(),
-        max_time: Some(job.budget),
+        max_time: job.budget,
         stdin: job.stdin as usize,
     };
     let ctx = SolverCtx::new(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        Some(job.budget),
+        job.budget,
     );
     // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
     ctx.borrow_mut().large_select = false;
@@ -122,7 +122,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
     let cls = move |k: BugKind| classify(p, k);
     let budget = Budget {
         rlimit: SolverConfig::default().rlimit,
-        timeout: Some(job.budget),
+        timeout: job.budget,
     };
     match symex_chc::prove(&prog, &opts, &cls, ctx, budget) {
         Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),

@@ -111,7 +111,9 @@ fn main_parameters(prog: &Program) -> Result<bool, String> {
     }
 }
 
-/// The budget of bounded model checking without `--max-time` (the exploration has none).
+/// The budget of bounded model checking and the Horn-clause engine without `--max-time` and
+/// `--solver-rlimit` (the exploration has none). Under `--solver-rlimit` alone they have none either:
+/// BMC deepens until a verdict, a query that spends the limit, or the largest unwinding.
 const DEFAULT_BMC_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// What `check` explores, once the input is read and the property's program made.
@@ -159,10 +161,11 @@ pub fn main(mut args: CheckArgs) -> i32 {
         entry: &args.explore.entry,
         checks,
         stdin: args.explore.stdin,
-        budget: args
-            .explore
-            .max_time
-            .map_or(DEFAULT_BMC_BUDGET, crate::limits::left),
+        budget: match (args.explore.max_time, args.explore.solver_rlimit) {
+            (Some(t), _) => Some(crate::limits::left(t)),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_BMC_BUDGET),
+        },
         dir: &dir,
         program: &program,
         max_memory_mb: max_memory,

@@ -28,7 +28,8 @@ pub struct CostArgs {
     pub max_time: Option<std::time::Duration>,
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     /// Signed overflow wraps around instead of being undefined behaviour (the paper's setting).
     #[arg(long)]

@@ -64,12 +64,14 @@ pub struct FuzzArgs {
     /// own solver; the work list, the block coverage, the inputs run and the crashes are shared.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// Time limit of one solver query, in seconds (a child whose query runs out is not run).
-    #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
-    pub solver_timeout: std::time::Duration,
+    /// Time limit of one solver query, in seconds (a child whose query runs out is not run)
+    /// [default: 10, none under --solver-rlimit].
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: Option<std::time::Duration>,
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     #[command(flatten)]
     pub checks: CheckArgs,
@@ -218,7 +220,11 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     };
     let program = args.file.display().to_string();
     let mut fuzzer = Fuzzer::new(&prog, opts);
-    fuzzer.set_solver_timeout(Some(args.solver_timeout));
+    fuzzer.set_solver_timeout(crate::limits::query_timeout(
+        args.solver_timeout,
+        args.solver_rlimit,
+        crate::run::DEFAULT_QUERY_TIMEOUT,
+    ));
     fuzzer.set_jobs(args.jobs as usize);
     let bar = (!args.quiet && !args.json && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();

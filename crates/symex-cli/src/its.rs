@@ -35,7 +35,8 @@ pub struct ItsArgs {
     pub max_time: Option<std::time::Duration>,
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     /// Print the parsed ITS back in the KoAT format and stop.
     #[arg(long)]
@@ -283,7 +284,7 @@ pub(crate) fn termination_answer(
     started: Instant,
 ) -> i32 {
     // An SCC that runs cannot leave or stop in (cheap to find): no search for a proof.
-    let early = match lower_bound::inescapable(its, limits.query_timeout, early_deadline(limits)) {
+    let early = match early_inescapable(its, limits) {
         Some(Unbounded::NonTerminating(w)) => Some(w),
         _ => None,
     };
@@ -353,7 +354,7 @@ fn complexity_answer(
     started: Instant,
 ) -> i32 {
     // An SCC that runs cannot leave or stop in: no bound, and no search for one.
-    if let Some(u) = lower_bound::inescapable(its, limits.query_timeout, early_deadline(limits)) {
+    if let Some(u) = early_inescapable(its, limits) {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
         print_unbounded(args, name, its, &u, time);
@@ -607,13 +608,22 @@ pub(crate) fn print_linear_family(its: &Its, f: &LinearFamily, title: &str) {
     );
 }
 
-/// When the check for inescapable SCCs before the provers gives up: it is meant to be
-/// cheap, a tenth of the budget at most (3 s at most).
-fn early_deadline(limits: &Limits) -> Instant {
+/// The check for inescapable SCCs before the provers. It is meant to be cheap: a tenth of
+/// the budget at most (3 s at most); under a resource limit, [`EARLY_QUERIES`] solver queries
+/// instead, so that whether it finds an SCC does not depend on the machine's load.
+fn early_inescapable(its: &Its, limits: &Limits) -> Option<Unbounded> {
+    if symex_its::smt::rlimit().is_some() {
+        let _budget = symex_its::smt::query_budget(EARLY_QUERIES);
+        return lower_bound::inescapable(its, limits.query_timeout, limits.deadline);
+    }
     let now = Instant::now();
     let left = limits.deadline.saturating_duration_since(now);
-    now + (left / 10).min(Duration::from_secs(3))
+    let deadline = now + (left / 10).min(Duration::from_secs(3));
+    lower_bound::inescapable(its, limits.query_timeout, deadline)
 }
+
+/// The solver queries the check for inescapable SCCs may ask under a resource limit.
+const EARLY_QUERIES: u64 = 2_000;
 
 /// The time the upper-bound search leaves to the lower-bound search: a sixth of the
 /// budget, at most 3 s (a non-termination witness is found in a second or two where the

@@ -50,6 +50,21 @@ pub fn deadline(budget: Duration) -> Instant {
     started() + budget
 }
 
+/// The time limit of one solver query: the user's `--solver-timeout` when given; none when only
+/// `--solver-rlimit` is (Z3's count then bounds each query alone, so that an answer is the same on an
+/// idle and on a loaded machine); otherwise the subcommand's `default`.
+pub fn query_timeout(
+    given: Option<Duration>,
+    rlimit: Option<u32>,
+    default: Duration,
+) -> Option<Duration> {
+    match (given, rlimit) {
+        (Some(t), _) => Some(t),
+        (None, Some(_)) => None,
+        (None, None) => Some(default),
+    }
+}
+
 /// Parses `30`, `2.5`, `30s`, `500ms`, `5min`, `1h` (a clap value parser).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let trimmed = text.trim();
@@ -99,6 +114,16 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_rlimit_alone_leaves_queries_without_a_clock() {
+        let ten = Duration::from_secs(10);
+        let one = Duration::from_secs(1);
+        assert_eq!(query_timeout(None, None, ten), Some(ten));
+        assert_eq!(query_timeout(None, Some(1000), ten), None);
+        assert_eq!(query_timeout(Some(one), Some(1000), ten), Some(one));
+        assert_eq!(query_timeout(Some(one), None, ten), Some(one));
+    }
 
     #[test]
     fn numbers_and_units_are_seconds() {

@@ -51,7 +51,9 @@ pub struct BmcJob<'a> {
     /// Symbolic bytes of standard input (`--stdin`): BMC must decide the same program the exploration
     /// runs (with stdin empty instead, it once answered TRUE where a read byte reaches the error).
     pub stdin: u32,
-    pub budget: Duration,
+    /// Its time budget; `None`: none (under `--solver-rlimit` without `--max-time`, where counts
+    /// bound BMC's deepening and every query, and the exploration's end is awaited).
+    pub budget: Option<Duration>,
     /// Where its counterexample's test goes (under a name of its own: the exploration writes
     /// `testNNNNNN.json` into the same directory at the same time).
     pub dir: &'a Path,
@@ -101,7 +103,10 @@ pub fn race(
 ) -> ! {
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel::<Answer>();
-        let deadline = bmc.as_ref().map(|job| Instant::now() + job.budget);
+        let deadline = bmc
+            .as_ref()
+            .and_then(|job| job.budget)
+            .map(|b| Instant::now() + b);
         let mut spawned = Vec::new();
         if let Some(job) = bmc.as_ref() {
             let engines: [(&str, Engine, usize); 2] = [
@@ -140,10 +145,14 @@ pub fn race(
                 Err(e) => reasons.push(format!("{name}: its thread did not start: {e}")),
             }
         }
-        if let Some(d) = deadline {
-            let until = d + BMC_GRACE;
+        if bmc.is_some() {
+            let until = deadline.map(|d| d + BMC_GRACE);
             while running > 0 {
-                match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                let received = match until {
+                    Some(u) => rx.recv_timeout(u.saturating_duration_since(Instant::now())),
+                    None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                };
+                match received {
                     Ok(Answer::Unknown(why)) => reasons.extend(why),
                     Ok(_) => unreachable!("a definite answer ended the process"),
                     Err(RecvTimeoutError::Timeout) => {
@@ -172,7 +181,7 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
     // The budget is per thread: this one's must be set here, not inherited from the exploration's.
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),
-        deadline: Some(std::time::Instant::now() + job.budget),
+        deadline: job.budget.map(|b| std::time::Instant::now() + b),
     });
     let prog = crate::property::program(job.module.clone(), job.property);
     let opts = Options {
@@ -180,7 +189,7 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         checks: job.checks,
         unwind: 1,
         unwindset: Vec::new(),
-        max_time: Some(job.budget),
+        max_time: job.budget,
         stdin: job.stdin as usize,
     };
     let p = Some(job.property);

@@ -17,6 +17,9 @@ use symex_explore::{
 };
 use symex_solver::{SolverConfig, Z3Mode};
 
+/// The time limit of one exploration query without `--solver-timeout` and `--solver-rlimit`.
+pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Which paths get a test file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TestsMode {
@@ -65,12 +68,14 @@ pub struct ExploreArgs {
     /// Replay every test concretely and check it follows its path's blocks and ending.
     #[arg(long)]
     pub validate_tests: bool,
-    /// Time limit of one solver query, in seconds (a query that runs out cuts its path).
-    #[arg(long, value_name = "DURATION", default_value = "10", value_parser = crate::limits::parse_duration)]
-    pub solver_timeout: std::time::Duration,
+    /// Time limit of one solver query, in seconds (a query that runs out cuts its path) [default: 10,
+    /// none under --solver-rlimit].
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
+    pub solver_timeout: Option<std::time::Duration>,
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     /// Standard input holds N symbolic bytes (read with getchar, fgetc, fread, read, fgets, scanf
     /// "%d"); without it stdin is empty. At most 1 MiB: every byte is a solver variable.
@@ -286,7 +291,12 @@ pub fn explore(
         max_forks: args.max_forks,
     };
     let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
-    let ctx = SolverCtx::new(solver, Some(args.solver_timeout));
+    let timeout = crate::limits::query_timeout(
+        args.solver_timeout,
+        args.solver_rlimit,
+        DEFAULT_QUERY_TIMEOUT,
+    );
+    let ctx = SolverCtx::new(solver, timeout);
     let bar = out.progress.then(progress_bar);
     let mut explorer = Explorer::new(prog, opts, ctx);
     if out.program_output {

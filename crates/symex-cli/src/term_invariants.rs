@@ -58,7 +58,12 @@ pub fn confirmed(
     };
     let ctx = SolverCtx::new(
         SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        Some(args.explore.solver_timeout.min(budget)),
+        crate::limits::query_timeout(
+            args.explore.solver_timeout,
+            args.explore.solver_rlimit,
+            crate::run::DEFAULT_QUERY_TIMEOUT,
+        )
+        .map(|t| t.min(budget)),
     );
     ctx.borrow_mut().large_select = false;
     let p = Some(property);

@@ -30,7 +30,8 @@ pub struct VerifyArgs {
     /// Z3's deterministic resource limit per solver call (its `rlimit` steps): a call that
     /// spends it answers unknown, the same way on an idle and on a loaded machine. It takes
     /// the place of the 10 s limit per call.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", env = "SYMEX_SOLVER_RLIMIT",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_rlimit: Option<u32>,
     /// Print only the verdict.
     #[arg(long)]

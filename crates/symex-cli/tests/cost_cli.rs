@@ -1,8 +1,9 @@
 //! `symex cost` on the examples: the answer line, the bound line, the exit status, the JSON
 //! fields, and the entry-function choice.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -11,10 +12,7 @@ fn example(name: &str) -> PathBuf {
 }
 
 fn symex(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .output()
-        .expect("runs");
+    let out = common::symex().args(args).output().expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -5,6 +5,8 @@
 //! `TRYCMD=overwrite cargo test -p symex-cli --test manual` rewrites the blocks with what symex prints now
 //! (then put the elisions back where a time or a path appears).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -125,6 +127,8 @@ fn documented_commands_print_what_the_manual_shows() {
     std::env::set_current_dir(scratch.path()).unwrap();
     let cases = trycmd::TestCases::new();
     cases.register_bin("symex", Path::new(env!("CARGO_BIN_EXE_symex")));
+    // On counts, as every test's `symex`: the shown verdicts must not depend on the load.
+    cases.env("SYMEX_SOLVER_RLIMIT", common::TEST_RLIMIT);
     // Only pages with a console block: trycmd would also run a fence without a language.
     for page in pages(&root.join("docs/src")) {
         if std::fs::read_to_string(&page)

@@ -1,6 +1,8 @@
 //! `symex term` and `symex check --property termination` on the paper's examples: the answer
 //! line, the exit status of `spec/cli.md`, the JSON fields and the DOT file.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -11,10 +13,7 @@ fn example(name: &str) -> PathBuf {
 }
 
 fn symex(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_symex"))
-        .args(args)
-        .output()
-        .expect("runs");
+    let out = common::symex().args(args).output().expect("runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
