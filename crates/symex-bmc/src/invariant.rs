@@ -115,15 +115,5 @@ fn alloca_size(body: &Body, slot: symex_ir::Slot) -> Option<u64> {
 
 /// The standard C integer type of `bytes` bytes (`long long` for 8: 64 bits on LP64 and ILP32 alike).
 fn int_type(bytes: u32, signed: bool) -> Option<&'static str> {
-    Some(match (bytes, signed) {
-        (1, true) => "signed char",
-        (1, false) => "unsigned char",
-        (2, true) => "short",
-        (2, false) => "unsigned short",
-        (4, true) => "int",
-        (4, false) => "unsigned int",
-        (8, true) => "long long",
-        (8, false) => "unsigned long long",
-        _ => return None,
-    })
+    symex_engine::invariant::c_integer_type(bytes.checked_mul(8)?, signed)
 }

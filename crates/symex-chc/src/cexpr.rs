@@ -36,23 +36,11 @@ fn split(t: &Term, out: &mut Vec<Term>) {
 }
 
 fn unsigned(w: u32) -> Option<&'static str> {
-    Some(match w {
-        8 => "unsigned char",
-        16 => "unsigned short",
-        32 => "unsigned int",
-        64 => "unsigned long long",
-        _ => return None,
-    })
+    symex_engine::invariant::c_integer_type(w, false)
 }
 
 fn signed(w: u32) -> Option<&'static str> {
-    Some(match w {
-        8 => "signed char",
-        16 => "short",
-        32 => "int",
-        64 => "long long",
-        _ => return None,
-    })
+    symex_engine::invariant::c_integer_type(w, true)
 }
 
 /// A Boolean term as a C condition.

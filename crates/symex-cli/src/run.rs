@@ -185,9 +185,38 @@ pub struct FoundError {
 pub struct Exploration {
     pub summary: Summary,
     pub errors: Vec<FoundError>,
-    pub tests: Vec<String>,
+    pub tests: TestFiles,
     pub unsupported: Vec<String>,
     pub validation_errors: Vec<String>,
+}
+
+/// The test files an exploration wrote, by number: an exploration may write hundreds of thousands, and
+/// their names are only printed at its end.
+pub struct TestFiles {
+    dir: Option<PathBuf>,
+    numbers: Vec<u32>,
+}
+
+impl TestFiles {
+    pub fn count(&self) -> usize {
+        self.numbers.len()
+    }
+
+    /// The files' paths, as [`write_test`] names them.
+    pub fn paths(&self) -> Vec<String> {
+        let Some(dir) = &self.dir else {
+            return Vec::new();
+        };
+        self.numbers
+            .iter()
+            .map(|&n| test_json_path(dir, n as usize).display().to_string())
+            .collect()
+    }
+}
+
+/// The JSON test file number `n` in `dir`.
+fn test_json_path(dir: &Path, n: usize) -> PathBuf {
+    dir.join(format!("test{n:06}.json"))
 }
 
 /// Where the files of an exploration go, and how.
@@ -320,7 +349,7 @@ pub fn explore(
         }));
     }
     let mut errors: Vec<FoundError> = Vec::new();
-    let mut tests = Vec::new();
+    let mut tests: Vec<u32> = Vec::new();
     let mut unsupported = Vec::new();
     let mut validation_errors = Vec::new();
     let mut n = 0usize;
@@ -359,8 +388,8 @@ pub fn explore(
             test_path = out
                 .dir
                 .and_then(|d| write_test(d, n, out, p, &args.entry).ok());
-            if let (Some(t), Some(d)) = (&test_path, out.dir) {
-                tests.push(t.clone());
+            if let (Some(_), Some(d)) = (&test_path, out.dir) {
+                tests.push(n as u32);
                 let _ = match &p.end {
                     PathEnd::Error(b) if first_error || out.emit_all_errors => {
                         crate::klee_out::write_error(d, n, b, &p.stack).map(|_| ())
@@ -403,7 +432,10 @@ pub fn explore(
     Ok(Exploration {
         summary,
         errors,
-        tests,
+        tests: TestFiles {
+            dir: out.dir.map(Path::to_path_buf),
+            numbers: tests,
+        },
         unsupported,
         validation_errors,
     })
@@ -446,7 +478,7 @@ fn write_test(
         inputs: p.inputs.clone(),
         outcome: Some(oc),
     };
-    let path = dir.join(format!("test{n:06}.json"));
+    let path = test_json_path(dir, n);
     std::fs::write(&path, t.to_json())?;
     if out.ktest {
         let k = symex_explore::ktest::encode(std::slice::from_ref(&out.program), &p.inputs);
@@ -582,7 +614,7 @@ pub fn main(mut args: RunArgs) -> i32 {
                   "unsupported": s.unsupported},
         "messages": s.messages,
         "errors": errors_json(&ex.errors),
-        "tests": ex.tests,
+        "tests": ex.tests.paths(),
         "coverage": {"blocks_covered": s.blocks_covered, "blocks_total": s.blocks_total},
         "solver": {"queries": s.queries, "time_s": s.solver_time.as_secs_f64(),
                    "layers": s.solver_layers.iter().map(|l| json!({
@@ -608,7 +640,7 @@ pub fn main(mut args: RunArgs) -> i32 {
         started,
         finished: std::time::SystemTime::now(),
         summary: s,
-        tests: ex.tests.len(),
+        tests: ex.tests.count(),
     };
     let _ = std::fs::write(dir.join("info"), crate::klee_out::info_file(&info));
     if let Err(e) = crate::klee_stats::write(
@@ -671,14 +703,14 @@ fn print_summary(file: &Path, dir: &Path, ex: &Exploration) {
     if s.complete {
         println!(
             "exploration complete; {} tests in {}",
-            ex.tests.len(),
+            ex.tests.count(),
             dir.display()
         );
     } else {
         println!(
             "exploration incomplete ({}); {} tests in {}",
             s.incomplete_reasons.join("; "),
-            ex.tests.len(),
+            ex.tests.count(),
             dir.display()
         );
     }

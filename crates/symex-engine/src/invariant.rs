@@ -38,6 +38,22 @@ pub struct LinearTerm {
     pub signed: bool,
 }
 
+/// C's standard integer type of `bits` bits (8, 16, 32, 64), signed or not: what the invariants written
+/// for witnesses cast a value to so that it means what the proof read.
+pub fn c_integer_type(bits: u32, signed: bool) -> Option<&'static str> {
+    Some(match (bits, signed) {
+        (8, true) => "signed char",
+        (8, false) => "unsigned char",
+        (16, true) => "short",
+        (16, false) => "unsigned short",
+        (32, true) => "int",
+        (32, false) => "unsigned int",
+        (64, true) => "long long",
+        (64, false) => "unsigned long long",
+        _ => return None,
+    })
+}
+
 /// Largest coefficient and term count for which `long long` arithmetic over variables of at most 32 bits
 /// cannot overflow: 16 · 2^20 · 2^32 < 2^63.
 const MAX_C_COEFFICIENT: i128 = 1 << 20;
@@ -59,15 +75,7 @@ impl LinearCandidate {
             if t.coefficient == 0 || t.coefficient.abs() > MAX_C_COEFFICIENT {
                 return None;
             }
-            let ty = match (t.width, t.signed) {
-                (8, true) => "signed char",
-                (8, false) => "unsigned char",
-                (16, true) => "short",
-                (16, false) => "unsigned short",
-                (32, true) => "int",
-                (32, false) => "unsigned int",
-                _ => return None,
-            };
+            let ty = c_integer_type(t.width, t.signed).filter(|_| t.width <= 32)?;
             let value = format!("(long long)({ty}){}", t.variable);
             let sign = if t.coefficient < 0 { "-" } else { "+" };
             let factor = match t.coefficient.abs() {

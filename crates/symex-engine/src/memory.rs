@@ -222,7 +222,10 @@ enum Slot<B> {
 }
 
 /// Bits of an object id that select the entry within a chunk of the object table.
-const CHUNK_BITS: u32 = 6;
+///
+/// Small: a state that allocates or frees after a fork copies the chunk it touches, and every queued state
+/// of an exploration may hold such a copy.
+const CHUNK_BITS: u32 = 4;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
 /// A vector of slots in copy-on-write chunks of [`CHUNK`] entries.
@@ -254,7 +257,12 @@ impl<B: Clone> SlotTable<B> {
     #[inline(always)]
     fn get_mut(&mut self, i: usize) -> Option<&mut Slot<B>> {
         let chunk = self.chunks.get_mut(i >> CHUNK_BITS)?;
-        Rc::make_mut(chunk).get_mut(i & (CHUNK - 1))
+        if Rc::get_mut(chunk).is_none() {
+            // Shared with another state: copied here. (Not `make_mut`, whose call stays out of line on
+            // the hot path of every allocation, lifetime marker and return.)
+            *chunk = Rc::new(chunk.as_ref().clone());
+        }
+        Rc::get_mut(chunk)?.get_mut(i & (CHUNK - 1))
     }
 
     fn push(&mut self, s: Slot<B>) {
@@ -262,7 +270,15 @@ impl<B: Clone> SlotTable<B> {
             self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
         }
         let last = self.chunks.last_mut().expect("a chunk");
-        Rc::make_mut(last).push(s);
+        if Rc::get_mut(last).is_none() {
+            // Copied at its full size: a copy of its length would grow by doubling.
+            let mut own = Vec::with_capacity(CHUNK);
+            own.extend(last.iter().cloned());
+            *last = Rc::new(own);
+        }
+        if let Some(last) = Rc::get_mut(last) {
+            last.push(s);
+        }
         self.len += 1;
     }
 

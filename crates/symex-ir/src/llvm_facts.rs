@@ -285,23 +285,10 @@ unsafe fn dbg_value(
         .to_string_lossy()
         .ends_with("!DIExpression()");
     LLVMDisposeMessage(printed);
-    if !empty || LLVMGetMDNodeNumOperands(val) != 1 || LLVMGetMDNodeNumOperands(var) < 2 {
+    if !empty {
         return None;
     }
-    let mut value = std::ptr::null_mut();
-    LLVMGetMDNodeOperands(val, &mut value);
-    let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(var) as usize];
-    LLVMGetMDNodeOperands(var, ops.as_mut_ptr());
-    if value.is_null() || ops[1].is_null() {
-        return None;
-    }
-    let mut len = 0u32;
-    let ptr = LLVMGetMDString(ops[1], &mut len);
-    if ptr.is_null() || len == 0 {
-        return None;
-    }
-    let name = String::from_utf8_lossy(std::slice::from_raw_parts(ptr as *const u8, len as usize))
-        .into_owned();
+    let (value, name) = value_and_variable(val, var)?;
     let value = if let Some(&k) = positions.get(&(value as usize)) {
         DbgOperand::Inst(k)
     } else {
@@ -333,12 +320,20 @@ unsafe fn declared_variable(inst: LLVMValueRef) -> Option<(LLVMValueRef, String)
     if addr.is_null() || var.is_null() || LLVMIsAMDNode(var).is_null() {
         return None;
     }
-    // A `ValueAsMetadata` reports its value as its one operand.
-    if LLVMGetMDNodeNumOperands(addr) != 1 || LLVMGetMDNodeNumOperands(var) < 2 {
+    value_and_variable(addr, var)
+}
+
+/// The value a `ValueAsMetadata` operand wraps (its one operand) and the name of a `DIVariable` operand
+/// (its operand 1), as the debug intrinsics pass them.
+unsafe fn value_and_variable(
+    wrapped: LLVMValueRef,
+    var: LLVMValueRef,
+) -> Option<(LLVMValueRef, String)> {
+    if LLVMGetMDNodeNumOperands(wrapped) != 1 || LLVMGetMDNodeNumOperands(var) < 2 {
         return None;
     }
     let mut value = std::ptr::null_mut();
-    LLVMGetMDNodeOperands(addr, &mut value);
+    LLVMGetMDNodeOperands(wrapped, &mut value);
     let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(var) as usize];
     LLVMGetMDNodeOperands(var, ops.as_mut_ptr());
     if value.is_null() || ops[1].is_null() {

@@ -7,6 +7,7 @@ use crate::bug::End;
 use crate::domain::{CastOp, Decision, Domain, InputRequest, UnOp};
 use crate::program::Program;
 use crate::state::State;
+use std::rc::Rc;
 use symex_ir::Call;
 
 pub(super) fn call<D: Domain>(
@@ -71,9 +72,12 @@ pub(super) fn call<D: Domain>(
 /// glibc's `random_r` in its default state (`TYPE_3`: an additive feedback generator over 34 words
 /// seeded by a Lehmer generator, its first 310 outputs dropped), so that `rand()` gives the numbers a
 /// native run gives (KLEE calls the host's `rand`).
+///
+/// The words are shared by forked states until one of them calls `rand` or `srand`: every state holds a
+/// generator, and few programs use it.
 #[derive(Clone, Debug)]
 pub struct GlibcRandom {
-    words: Vec<u32>,
+    words: Rc<Vec<u32>>,
 }
 
 impl Default for GlibcRandom {
@@ -99,7 +103,7 @@ impl GlibcRandom {
         for i in 31..34 {
             r[i] = r[i - 31];
         }
-        let mut g = GlibcRandom { words: r };
+        let mut g = GlibcRandom { words: Rc::new(r) };
         for _ in 34..344 {
             g.step();
         }
@@ -108,10 +112,11 @@ impl GlibcRandom {
 
     /// The next word of the feedback sequence: `r[i] = r[i-31] + r[i-3]`.
     fn step(&mut self) -> u32 {
-        let n = self.words.len();
-        let x = self.words[n - 31].wrapping_add(self.words[n - 3]);
-        self.words.remove(0);
-        self.words.push(x);
+        let words = Rc::make_mut(&mut self.words);
+        let n = words.len();
+        let x = words[n - 31].wrapping_add(words[n - 3]);
+        words.remove(0);
+        words.push(x);
         x
     }
 

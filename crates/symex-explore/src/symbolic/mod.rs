@@ -85,8 +85,9 @@ pub struct Symbolic {
     pub pc: PathCondition,
     /// A model of `pc`, when one is known (saves the solver the side it would confirm).
     model: Option<Arc<Model>>,
-    /// The inputs, in the order the program asked for them.
-    pub inputs: Vec<InputVars>,
+    /// The inputs, in the order the program asked for them (shared with the states forked from this one
+    /// until one of them asks for another).
+    pub inputs: Rc<Vec<InputVars>>,
     /// Answers to force at the next decisions (a sibling being rebuilt).
     forced: VecDeque<Forced>,
     /// Answers of the non-constant decisions of the current step.
@@ -134,7 +135,7 @@ impl Symbolic {
             ctx,
             pc: PathCondition::default(),
             model: Some(Arc::new(Model::new())),
-            inputs: Vec::new(),
+            inputs: Rc::default(),
             forced: VecDeque::new(),
             step_log: Vec::new(),
             forks: Vec::new(),
@@ -780,7 +781,7 @@ impl Domain for Symbolic {
                 .collect()
         };
         let out = bytes.iter().cloned().map(SymByte::Sym).collect();
-        self.inputs.push(InputVars {
+        Rc::make_mut(&mut self.inputs).push(InputVars {
             name: req.name(),
             bytes,
         });
