@@ -22,12 +22,7 @@ pub fn decide(
     rlimit: Option<u32>,
 ) -> Result<(Report, Vec<LoopInvariant>), End> {
     let start = Instant::now();
-    let ctx = SolverCtx::new(
-        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        solver_timeout,
-    );
-    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
-    ctx.borrow_mut().large_select = false;
+    let ctx = merging_solver(solver_timeout);
     let cls = move |k: BugKind| classify(property, k);
     let budget = Budget {
         rlimit,
@@ -81,6 +76,18 @@ pub fn decide(
     }
 }
 
+/// The solver of the Horn-clause encoding (and of anything else built on the merging executor's terms),
+/// with `timeout` per query.
+pub fn merging_solver(timeout: Option<Duration>) -> std::rc::Rc<std::cell::RefCell<SolverCtx>> {
+    let ctx = SolverCtx::new(
+        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
+        timeout,
+    );
+    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
+    ctx.borrow_mut().large_select = false;
+    ctx
+}
+
 /// The invariants as JSON: function, line, column, the C expression and the conjuncts left out.
 pub fn invariants_json(invariants: &[LoopInvariant]) -> serde_json::Value {
     json!(invariants
@@ -112,12 +119,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         max_time: job.budget,
         stdin: job.stdin as usize,
     };
-    let ctx = SolverCtx::new(
-        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
-        job.budget,
-    );
-    // Terms here merge paths: reads of large objects at symbolic offsets fork, as they did.
-    ctx.borrow_mut().large_select = false;
+    let ctx = merging_solver(job.budget);
     let p = Some(job.property);
     let cls = move |k: BugKind| classify(p, k);
     let budget = Budget {

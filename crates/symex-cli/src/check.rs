@@ -243,12 +243,8 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
         let _ = MADE_DIR.set(dir.clone());
     }
     let checks = Checks {
-        overflow: p.checks_overflow(),
-        leaks: p == Property::ValidMemsafety,
-        cleanup: p == Property::ValidMemcleanup,
-        overshift: p == Property::DefBehavior,
         symbolic_argc,
-        ..Checks::default()
+        ..p.checks()
     };
     Ok(Prepared {
         prog,
@@ -560,12 +556,8 @@ fn write_witness(
         .map_err(|e| e.to_string())?;
     let prog = crate::property::program(module, p);
     let checks = Checks {
-        overflow: p.checks_overflow(),
-        leaks: p == Property::ValidMemsafety,
-        cleanup: p == Property::ValidMemcleanup,
-        overshift: p == Property::DefBehavior,
         symbolic_argc: t.inputs.iter().any(|i| i.name == symex_engine::ARGC_INPUT),
-        ..Checks::default()
+        ..p.checks()
     };
     let task = crate::witness::Task {
         program: &args.file,

@@ -32,6 +32,17 @@ impl Property {
         }
     }
 
+    /// The engine's checks the property asks for (beside them a run may need others, e.g. `argc`).
+    pub fn checks(self) -> symex_engine::Checks {
+        symex_engine::Checks {
+            overflow: self.checks_overflow(),
+            leaks: self == Property::ValidMemsafety,
+            cleanup: self == Property::ValidMemcleanup,
+            overshift: self == Property::DefBehavior,
+            ..symex_engine::Checks::default()
+        }
+    }
+
     /// Whether signed overflow (and clang's shift checks) is part of the property.
     pub fn checks_overflow(self) -> bool {
         matches!(self, Property::NoOverflow | Property::DefBehavior)

@@ -9,8 +9,6 @@ use crate::check::CheckArgs;
 use crate::property::{classify, Property};
 use std::time::Duration;
 use symex_engine::{BugKind, Checks, LoopInvariant};
-use symex_explore::SolverCtx;
-use symex_solver::{SolverConfig, Z3Mode};
 use symex_term::rules::Semantics;
 
 /// At most this long for the SEG and the confirmation together: they only add to a verdict already
@@ -56,8 +54,7 @@ pub fn confirmed(
         max_time: Some(budget),
         stdin: args.explore.stdin as usize,
     };
-    let ctx = SolverCtx::new(
-        SolverConfig::default().z3_mode(Z3Mode::Bitblast).build(),
+    let ctx = crate::chc::merging_solver(
         crate::limits::query_timeout(
             args.explore.solver_timeout,
             args.explore.solver_rlimit,
@@ -65,7 +62,6 @@ pub fn confirmed(
         )
         .map(|t| t.min(budget)),
     );
-    ctx.borrow_mut().large_select = false;
     let p = Some(property);
     let cls = move |k: BugKind| classify(p, k);
     let c = symex_chc::houdini::confirm(&prog, &bmc, &cls, ctx, &candidates)?;
