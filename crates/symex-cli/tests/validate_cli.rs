@@ -156,6 +156,26 @@ fn witnesses_that_name_only_branch_directions_are_followed() {
     }
 }
 
+/// `check --json --property PROPERTY --witness W` on `program` (its output in `out`): the JSON object.
+fn check_with_witness(
+    program: &Path,
+    property: &str,
+    extra: &[&str],
+    w: &Path,
+    out: &Path,
+) -> Value {
+    let o = common::symex()
+        .args(["check", "--json", "--property", property, "--witness"])
+        .arg(w)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .arg(program)
+        .output()
+        .unwrap();
+    serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap()
+}
+
 /// symex's own witness of `examples/witness/branch_directions.c`, GraphML or YAML, carries the directions
 /// of its run; `validate` follows them (and the value) to the violation, and rejects the witness with its
 /// first `false` direction turned (the `for` loop's exit at i == 3 made a fourth lap, which no run takes).
@@ -169,17 +189,7 @@ fn a_witness_with_a_turned_direction_is_rejected() {
         let dir = tempfile::tempdir().unwrap();
         let program = common::example("witness", "branch_directions.c");
         let w = dir.path().join(format!("w.{ext}"));
-        let o = common::symex()
-            .args(["check", "--json", "--property", "unreach-call", "--witness"])
-            .arg(&w)
-            .arg("--out")
-            .arg(dir.path().join("c"))
-            .arg(&program)
-            .output()
-            .unwrap();
-        let c: Value =
-            serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap())
-                .unwrap();
+        let c = check_with_witness(&program, "unreach-call", &[], &w, &dir.path().join("c"));
         assert_eq!(c["verdict"], "false", "{c}");
         let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
         assert_eq!(
@@ -221,18 +231,7 @@ fn symex_witnesses_round_trip_and_a_changed_value_is_rejected() {
             let dir = tempfile::tempdir().unwrap();
             let program = common::example(folder, name);
             let w = dir.path().join(format!("w.{ext}"));
-            let o = common::symex()
-                .args(["check", "--json", "--property", property, "--witness"])
-                .arg(&w)
-                .arg("--out")
-                .arg(dir.path().join("c"))
-                .args(extra)
-                .arg(&program)
-                .output()
-                .unwrap();
-            let c: Value =
-                serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap())
-                    .unwrap();
+            let c = check_with_witness(&program, property, extra, &w, &dir.path().join("c"));
             assert_eq!(c["verdict"], "false", "{c}");
             let (status, v) = validate(&w, &program, extra, &dir.path().join("v"));
             assert_eq!(status, 1, "{name} {ext}: {v}");
