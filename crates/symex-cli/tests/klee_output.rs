@@ -117,6 +117,80 @@ fn the_first_sigint_halts_with_a_test_for_every_live_state() {
     assert!(info.contains("KLEE: done: completed paths = 1"), "{info}");
 }
 
+/// A pipe whose buffer is already full: the read end, and the write end to give a child as its stdout.
+/// Every write the child makes to it blocks until the read end is drained.
+fn full_pipe() -> (std::fs::File, Stdio) {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: pipe(2) fills `fds` with two new descriptors, which the OwnedFds then own; fcntl(2) and
+    // write(2) act on the write end only, from a static buffer.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0, "pipe(2)");
+        let flags = libc::fcntl(fds[1], libc::F_GETFL);
+        libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK);
+        static FILL: [u8; 4096] = [b'.'; 4096];
+        while libc::write(fds[1], FILL.as_ptr().cast(), FILL.len()) > 0 {}
+        // The last write may have taken part of the buffer: fill the remaining bytes one by one.
+        while libc::write(fds[1], FILL.as_ptr().cast(), 1) > 0 {}
+        libc::fcntl(fds[1], libc::F_SETFL, flags);
+        (
+            std::fs::File::from(OwnedFd::from_raw_fd(fds[0])),
+            Stdio::from(OwnedFd::from_raw_fd(fds[1])),
+        )
+    }
+}
+
+#[test]
+fn a_second_sigint_ends_the_run_during_the_halt() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().expect("a scratch directory");
+    let out = tmp.path().join("out");
+    // halt.c never ends by itself, and its halt cannot end either: the report it writes last goes to a
+    // stdout this test keeps full (a terminal the user paused, say). So the second SIGINT always finds the
+    // halt under way, whatever the machine's load; only the signal can end the process.
+    let (stdout, full) = full_pipe();
+    let mut child = run("halt.c", &out, &["--json"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("symex starts");
+    // The bounds below only keep a broken build from hanging the suite: every signal is sent on an
+    // observed event, not after a delay.
+    let backstop = std::time::Duration::from_secs(600);
+    let started = std::time::Instant::now();
+    while !out.join("test000002.json").exists() {
+        assert!(started.elapsed() < backstop, "the finite paths never ended");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr piped"));
+    let mut log = String::new();
+    while !log.contains("SIGINT received, halting") {
+        let n = stderr.read_line(&mut log).expect("stderr readable");
+        assert!(n > 0, "symex ended before its halt began: {log}");
+    }
+    // The halt has begun: the second signal.
+    // SAFETY: as above; the child has not been waited for, so the pid is still its own.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let ended = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("waitpid") {
+            break s;
+        }
+        if ended.elapsed() > backstop {
+            child.kill().ok();
+            panic!("the second SIGINT did not end symex: {log}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::io::Read::read_to_string(&mut stderr, &mut log).expect("stderr readable");
+    assert_eq!(status.code(), Some(130), "{log}");
+    assert!(log.contains("second SIGINT, exiting"), "{log}");
+    drop(stdout);
+}
+
 /// The error files of a run of `errors.c` with `flags`.
 fn error_files(flags: &[&str]) -> Vec<String> {
     let tmp = tempfile::tempdir().expect("a scratch directory");
