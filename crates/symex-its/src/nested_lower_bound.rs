@@ -20,7 +20,7 @@ use crate::its::{Atom, Its, Rel};
 use crate::linear_lower_bound::paths_to;
 use crate::lower_bound::{
     self, compose, pull_back, relevant_vars, sample_runs, simple_cycles, step_terms, Lap,
-    MAX_TRIES, MODEL_BOUND, PROBE, QUERY_TIMEOUT, SHIFTS,
+    MODEL_BOUND, PROBE, QUERY_TIMEOUT, SHIFTS,
 };
 use crate::poly::Poly;
 use crate::smt;
@@ -65,12 +65,19 @@ impl NestedFamily {
 /// The outer laps [`replay`] runs the family for.
 pub const REPLAY_LAPS: [i128; 3] = [5, 20, 60];
 
-/// Looks for a [`NestedFamily`] within `deadline` (and a fixed number of tries); only one that
-/// [`replay`] confirms is returned.
+/// (Nest, path, parameters) triples tried at most: each try is a probe and up to 5 proof
+/// queries per acceleration and shift, and the linear family is looked for after this search.
+const MAX_NEST_TRIES: usize = 40;
+
+/// Looks for a [`NestedFamily`] within a third of the time left before `deadline` (and a fixed
+/// number of tries), so that the linear search after it keeps most of the time; only a family
+/// that [`replay`] confirms is returned.
 pub fn prove(its: &Its, deadline: Instant) -> Option<NestedFamily> {
     if its.has_multi_targets() {
         return None;
     }
+    let now = Instant::now();
+    let deadline = now + deadline.saturating_duration_since(now) / 3;
     let mut solver = smt::solver(QUERY_TIMEOUT);
     let solver = solver.as_mut();
     let runs = sample_runs(its);
@@ -93,7 +100,7 @@ pub fn prove(its: &Its, deadline: Instant) -> Option<NestedFamily> {
             for path in paths_to(its, at, &runs) {
                 for vars in &params {
                     tries += 1;
-                    if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
+                    if tries > MAX_NEST_TRIES || Instant::now() >= deadline || smt::out_of_time() {
                         return None;
                     }
                     for sign in [1, -1] {
