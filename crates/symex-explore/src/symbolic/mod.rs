@@ -653,6 +653,20 @@ impl Domain for Symbolic {
         }
     }
 
+    /// The model's value of `v` when no other is feasible on the path (one query); no fork, no answer
+    /// logged: the step's re-runs from its snapshot get the same answer from the same path condition.
+    fn determined(&mut self, _why: Decision, v: &SymVal, w: Width) -> Option<u128> {
+        let t = match v {
+            SymVal::Const(x) => return Some(*x),
+            SymVal::Sym(t) => t,
+        };
+        let x = self.eval(t)?;
+        match self.feasible(&t.ne(&Term::bv(x, w))) {
+            Ok(None) => Some(x),
+            _ => None,
+        }
+    }
+
     fn assume(&mut self, cond: &SymVal) -> bool {
         let c = match cond {
             SymVal::Const(x) => return x & 1 == 1,
