@@ -97,8 +97,9 @@ pub struct ExploreArgs {
     /// Arguments given to the program (`main`'s argv[1], ...), after `--`.
     #[arg(last = true, value_name = "ARGS")]
     pub program_args: Vec<String>,
-    /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
-    /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
+    /// How Z3 is driven: incremental (push/pop on the path condition's prefix; a query holding a
+    /// multiplexer bit-blasted afresh), bitblast (a fresh bit-blasting tactic per query; faster on
+    /// queries with large ite/mux terms), fresh, assumptions.
     #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
     pub solver_mode: Z3Mode,
 }
