@@ -659,7 +659,12 @@ impl<'p> Explorer<'p> {
     /// Moves the lines the path's intrinsics printed into the summary as they are printed, so that a
     /// line printed before a fork appears once (a `klee_warning_once` line once per run).
     fn take_messages(&mut self, st: &mut State<Symbolic>) {
-        for (line, once) in st.messages.drain(..) {
+        // Called after every batch of steps: nearly always nothing to move.
+        if st.messages.is_empty() && st.dom.array_warnings.is_empty() {
+            return;
+        }
+        let arrays = st.dom.array_warnings.drain(..).map(|l| (l, true));
+        for (line, once) in st.messages.drain(..).chain(arrays) {
             if !(once && self.summary.messages.contains(&line)) {
                 self.summary.messages.push(line);
             }
