@@ -408,4 +408,8 @@ fn multiplexer_queries_keep_the_incremental_state() {
     check_model(&mut s, &pc);
     check_model(&mut s, &[pc[0].clone(), sum]);
     assert_eq!(s.multiplexer_queries(), 3);
+    // A multiplexer beside an array stays with the incremental core (the tactic bit-blasts no array).
+    let mem = Term::var("mem", Sort::array(32, 8));
+    check_model(&mut s, &[mem.select(&x).eq(&table_read(&i))]);
+    assert_eq!(s.multiplexer_queries(), 3);
 }

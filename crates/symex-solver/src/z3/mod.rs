@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
-use symex_expr::{Op, Term};
+use symex_expr::{Op, Sort, Term};
 
 use crate::solver::{SatResult, Solver, Unknown};
 use crate::stats::LayerStats;
@@ -78,8 +78,8 @@ pub struct Z3Solver {
     /// The bit-blasting solver that incremental mode hands multiplexer queries to
     /// ([`Z3Solver::query_mode`]); made on first use.
     blaster: Option<z3::Solver>,
-    /// Whether each constraint seen holds a multiplexer, by term id (ids are never reused).
-    mux_memo: FxHashMap<u64, bool>,
+    /// The shape of each constraint seen, by term id (ids are never reused).
+    mux_memo: FxHashMap<u64, Shape>,
     /// Queries bit-blasted that way.
     blasted: u64,
     /// The constraints currently asserted, one push level each (incremental mode).
@@ -261,21 +261,26 @@ impl Z3Solver {
         }
     }
 
-    /// Whether a constraint holds a multiplexer: at least [`MUX_ITES`] `ite` nodes of bit-vector
-    /// sort (memoised per constraint).
+    /// Whether the query is for the bit-blasting tactic: one constraint holds a multiplexer (at least
+    /// [`MUX_ITES`] `ite` nodes of bit-vector sort) and every constraint is over Booleans and
+    /// bit-vectors alone, which that tactic decides (arrays, integers and functions it does not).
+    /// Memoised per constraint.
     fn holds_multiplexer(&mut self, constraints: &[Term]) -> bool {
         if self.mux_memo.len() > MUX_MEMO_LIMIT {
             self.mux_memo.clear();
         }
-        constraints.iter().any(|c| {
-            *self.mux_memo.entry(c.id()).or_insert_with(|| {
-                let mut ites = 0;
-                symex_expr::visit::postorder(std::slice::from_ref(c), |t| {
-                    ites += (matches!(t.op(), Op::Ite) && !t.sort().is_bool()) as usize;
-                });
-                ites >= MUX_ITES
-            })
-        })
+        let mut mux = false;
+        for c in constraints {
+            let shape = *self
+                .mux_memo
+                .entry(c.id())
+                .or_insert_with(|| constraint_shape(c));
+            if shape == Shape::Other {
+                return false;
+            }
+            mux |= shape == Shape::Multiplexer;
+        }
+        mux
     }
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
@@ -445,6 +450,31 @@ impl Z3Solver {
             return None;
         }
         Some(result)
+    }
+}
+
+/// What a constraint is, for [`Z3Solver::holds_multiplexer`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Shape {
+    /// Booleans and bit-vectors, with at least [`MUX_ITES`] bit-vector `ite` nodes.
+    Multiplexer,
+    /// Booleans and bit-vectors, fewer `ite` nodes.
+    BitVector,
+    /// Some node of another sort, or an uninterpreted function.
+    Other,
+}
+
+fn constraint_shape(c: &Term) -> Shape {
+    let (mut ites, mut other) = (0, false);
+    symex_expr::visit::postorder(std::slice::from_ref(c), |t| {
+        let sort = t.sort();
+        other |= !matches!(sort, Sort::Bool | Sort::BitVec(_)) || matches!(t.op(), Op::Apply(_));
+        ites += (matches!(t.op(), Op::Ite) && !sort.is_bool()) as usize;
+    });
+    match (other, ites >= MUX_ITES) {
+        (true, _) => Shape::Other,
+        (false, true) => Shape::Multiplexer,
+        (false, false) => Shape::BitVector,
     }
 }
 
