@@ -22,6 +22,7 @@ pub use path_condition::PathCondition;
 pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
+use crate::signature::{Answer, Trail};
 use ops::{bin, bool_bv, compare, funnel, mux, object_array, overflow, start_offsets, unary};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -113,6 +114,10 @@ pub struct Symbolic {
     pub address_dependent: bool,
     /// `klee_set_forking(0)` is in force: branches follow the model's side and fork no sibling.
     forking_off: bool,
+    /// The answers of the path's decisions from its root (its [`crate::signature::PathSignature`]).
+    pub trail: Trail,
+    /// The forced answers rebuild a path from its signature: they may span many steps.
+    replaying: bool,
     /// Warnings about accesses at a symbolic offset that send an array of more than
     /// [`LARGE_ARRAY_WARNING`] bytes to the solver (as KLEE warns once each), each once; the explorer
     /// prints them.
@@ -153,6 +158,8 @@ impl Symbolic {
             addr_vars: Vec::new(),
             address_dependent: false,
             forking_off: false,
+            trail: Trail::default(),
+            replaying: false,
             array_warnings: Vec::new(),
         }
     }
@@ -189,6 +196,25 @@ impl Symbolic {
         self.depth += 1;
     }
 
+    /// Makes this fresh domain the start of a path rebuilt from its signature: `answers` are forced at
+    /// its decisions, over as many steps as they take (see [`crate::Explorer::rebuild`]).
+    pub fn replay(&mut self, answers: &[Answer]) {
+        self.forced = answers
+            .iter()
+            .map(|a| match a {
+                Answer::Bool(b) => Forced::Bool(*b),
+                Answer::Value(x) => Forced::Value(*x),
+            })
+            .collect();
+        self.replaying = true;
+    }
+
+    /// Whether answers of a rebuilt path wait: ends the replay when none do.
+    pub fn replay_pending(&mut self) -> bool {
+        self.replaying &= !self.forced.is_empty();
+        self.replaying
+    }
+
     /// The siblings the step asked for (taken: a second call returns none).
     pub fn take_forks(&mut self) -> Vec<ForkRequest> {
         std::mem::take(&mut self.forks)
@@ -197,7 +223,7 @@ impl Symbolic {
     /// Ends a step: the siblings it asked for. Forced answers still waiting mean a sibling's re-run
     /// diverged from its original, and the path is cut.
     pub fn end_step(&mut self) -> Vec<ForkRequest> {
-        if !self.forced.is_empty() {
+        if !self.forced.is_empty() && !self.replaying {
             self.kill("internal: a sibling diverged from its fork".into());
         }
         self.take_forks()
@@ -381,6 +407,10 @@ impl Symbolic {
     /// Follows the answer `answer` of the current decision, which adds `c` to the path condition.
     fn follow(&mut self, c: Term, answer: Forced) {
         self.constrain(c);
+        self.trail.push(match answer {
+            Forced::Value(x) => Answer::Value(x),
+            _ => Answer::Bool(matches!(answer, Forced::Bool(true))),
+        });
         self.step_log.push(answer);
     }
 
@@ -591,7 +621,11 @@ impl Domain for Symbolic {
         }
         self.note_address_dependence(&c);
         let side = match self.forced.pop_front() {
-            Some(f) => matches!(f, Forced::Bool(true)),
+            Some(Forced::Bool(b)) => b,
+            Some(_) => {
+                self.kill("a sibling's forced answers did not match its decisions".into());
+                return false;
+            }
             None => {
                 let Some(m) = self.current_model() else {
                     return false;
