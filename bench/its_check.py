@@ -214,6 +214,11 @@ def check_file(path, symex, runs, krange, limit, rng):
         if verdict != "ok":
             return verdict, detail
         lower = "; Omega(n^1) re-checked"
+    if answer.get("lower_bound") == "n^2":
+        verdict, detail = check_quadratic_lower(its, answer)
+        if verdict != "ok":
+            return verdict, detail
+        lower = "; Omega(n^2) re-checked"
     start, rules = its
     rules_at = {}
     for r in rules:
@@ -289,6 +294,36 @@ def check_linear_lower(its, answer):
         if verdict != "ok":
             return verdict, f"Omega(n^1) claimed, but from {given}: {reached}"
     return "ok", f"Omega(n^1): runs of {list(LINEAR_LAPS)} steps from starts of linear size ({var} = {scale}*(L + {shift}))"
+
+
+# The numbers of outer laps at which a quadratic lower bound's family is re-checked.
+QUADRATIC_LAPS = (2, 3, 4)
+
+
+def check_quadratic_lower(its, answer):
+    """Re-checks the `Omega(n^2)` side of a first line on the original file.
+
+    The witness gives every start value as `scale*L + offset` and twice the claimed least cost of
+    the runs from that state as a polynomial `c0 + c1*L + c2*L^2` with c2 > 0: the start states'
+    size grows linearly in L and the runs' length quadratically. For each L of QUADRATIC_LAPS,
+    Z3 decides whether the original ITS has a run of that many steps from that start state (as
+    check_linear_lower does; it can refute a claim, not prove one).
+    """
+    w = answer.get("lower_witness", {})
+    try:
+        start = {n: (int(a), int(b)) for n, (a, b) in w["start_affine"].items()}
+        c0, c1, c2 = (int(c) for c in w["twice_min_cost"])
+    except (KeyError, ValueError, TypeError):
+        return "VIOLATED", f"a quadratic lower bound without a readable family: {w}"
+    if c2 <= 0:
+        return "VIOLATED", f"Omega(n^2) claimed with a cost of degree < 2: {w['twice_min_cost']}"
+    for laps in QUADRATIC_LAPS:
+        given = {n: str(a * laps + b) for n, (a, b) in start.items()}
+        steps = max(1, -(-(c0 + c1 * laps + c2 * laps * laps) // 2))
+        verdict, reached = runs_of(its, given, (steps,), unnamed_free=False)
+        if verdict != "ok":
+            return verdict, f"Omega(n^2) claimed, but from {given} (L = {laps}): {reached}"
+    return "ok", f"Omega(n^2): runs of (c0 + c1*L + c2*L^2)/2 steps for L in {list(QUADRATIC_LAPS)} from starts of linear size"
 
 
 # The depths at which an exponential lower bound's complete trees are built again.

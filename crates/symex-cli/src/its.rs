@@ -9,7 +9,9 @@ use symex_its::complexity;
 use symex_its::first_step::{self, FirstStep};
 use symex_its::linear_lower_bound::{self, LinearFamily};
 use symex_its::lower_bound::{self, Family, Unbounded};
+use symex_its::nested_lower_bound::{self, NestedFamily};
 use symex_its::nontermination::{self, Witness};
+use symex_its::poly::Poly;
 use symex_its::termcomp::{Lower, Upper, WorstCase};
 use symex_its::termination::{self, Limits, SccProof, Termination};
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
@@ -458,6 +460,7 @@ fn complexity_answer(
 pub(crate) fn worst_case(bound: &symex_its::bound::Bound, lower: &LowerSide) -> WorstCase {
     WorstCase {
         lower: match lower {
+            LowerSide::Quadratic(_) => Lower::Poly(2),
             LowerSide::Linear(_) => Lower::Poly(1),
             LowerSide::Constant(_) => Lower::Poly(0),
             LowerSide::None => Lower::Unknown,
@@ -468,6 +471,8 @@ pub(crate) fn worst_case(bound: &symex_its::bound::Bound, lower: &LowerSide) -> 
 
 /// The lower side of a first line beside a finite upper bound, with its witness.
 pub(crate) enum LowerSide {
+    /// `Omega(n^2)`: a family of nested runs growing with one start value.
+    Quadratic(NestedFamily),
     /// `Omega(n^1)`: a family of runs growing with one start value.
     Linear(LinearFamily),
     /// `Omega(1)`: one step of cost ≥ 1 from a start state.
@@ -482,6 +487,12 @@ pub(crate) fn lower_side(
     bound: &symex_its::bound::Bound,
     deadline: Instant,
 ) -> LowerSide {
+    // A quadratic family would contradict an upper bound of lower degree: it is not looked for then.
+    if matches!(Upper::of(bound), Upper::Poly(k) if k >= 2) {
+        if let Some(f) = nested_lower_bound::prove(its, deadline) {
+            return LowerSide::Quadratic(f);
+        }
+    }
     if Upper::of(bound) != Upper::Constant {
         if let Some(f) = linear_lower_bound::prove(its, deadline) {
             return LowerSide::Linear(f);
@@ -496,6 +507,10 @@ pub(crate) fn lower_side(
 /// The JSON of a lower side: `lower_bound` and `lower_witness`.
 pub(crate) fn lower_side_json(out: &mut Value, its: &Its, lower: &LowerSide) {
     match lower {
+        LowerSide::Quadratic(f) => {
+            out["lower_bound"] = json!("n^2");
+            out["lower_witness"] = nested_family_json(its, f);
+        }
         LowerSide::Linear(f) => {
             out["lower_bound"] = json!("n^1");
             out["lower_witness"] = linear_family_json(its, f);
@@ -511,6 +526,7 @@ pub(crate) fn lower_side_json(out: &mut Value, its: &Its, lower: &LowerSide) {
 /// Prints the witness of a lower side.
 pub(crate) fn print_lower_side(its: &Its, lower: &LowerSide) {
     match lower {
+        LowerSide::Quadratic(f) => print_nested_family(its, f),
         LowerSide::Linear(f) => print_linear_family(its, f, "lower bound: Omega(n^1)"),
         LowerSide::Constant(s) => println!(
             "lower bound: Omega(1), from {} with {}: {} (cost >= 1)",
@@ -570,6 +586,85 @@ pub(crate) fn linear_family_json(its: &Its, f: &LinearFamily) -> Value {
            "path": rules(&f.path),
            "cycle": rules(&f.cycle),
            "per_lap": lap_steps(its, &f.steps)})
+}
+
+/// The witness of a quadratic lower bound: as [`linear_family_json`], with the inner and outer
+/// cycles, the inner laps per outer lap, and twice the least cost of `L` outer laps.
+fn nested_family_json(its: &Its, f: &NestedFamily) -> Value {
+    // Each start value as `[scale, offset]`: `scale·L + offset`.
+    let start: serde_json::Map<String, Value> = its
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(v, n)| {
+            let pair = [f.start_scale[v].to_string(), f.start_offset[v].to_string()];
+            (n.clone(), json!(pair))
+        })
+        .collect();
+    let rules = |ts: &[usize]| -> Vec<String> {
+        ts.iter()
+            .map(|&i| print::rule(its, &its.transitions[i]))
+            .collect()
+    };
+    // Coefficients of L^0, L^1, L^2 (the polynomial has the one variable L).
+    let twice: Vec<String> = (0..=2u32)
+        .map(|d| {
+            f.twice_cost
+                .terms()
+                .filter(|(m, _)| m.iter().map(|(_, e)| e).sum::<u32>() == d)
+                .map(|(_, c)| c)
+                .sum::<i128>()
+                .to_string()
+        })
+        .collect();
+    json!({"start_affine": start,
+           "path": rules(&f.path),
+           "inner": rules(&f.inner),
+           "outer": rules(&f.outer),
+           "inner_laps": f.inner_laps.display(&|v| its.vars[v].clone()),
+           "twice_min_cost": twice})
+}
+
+fn print_nested_family(its: &Its, f: &NestedFamily) {
+    let start: Vec<String> = its
+        .vars
+        .iter()
+        .enumerate()
+        .map(|(v, n)| {
+            let value = Poly::var(0)
+                .scale(f.start_scale[v])
+                .add(&Poly::constant(f.start_offset[v]));
+            format!("{n} = {}", value.display(&|_| "L".to_string()))
+        })
+        .collect();
+    println!(
+        "lower bound: Omega(n^2), from {} with {}:",
+        its.locations[its.start],
+        start.join(", ")
+    );
+    for &i in &f.path {
+        println!("  path: {}", print::rule(its, &its.transitions[i]));
+    }
+    println!("  then L times:");
+    for &i in &f.inner {
+        println!(
+            "    {} times: {}",
+            f.inner_laps.display(&|v| its.vars[v].clone()),
+            print::rule(its, &its.transitions[i])
+        );
+    }
+    for &i in &f.outer {
+        println!("    once: {}", print::rule(its, &its.transitions[i]));
+    }
+    let laps: Vec<String> = nested_lower_bound::REPLAY_LAPS
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    println!(
+        "  cost >= ({})/2, for every L >= 1 (Z3); replayed for L = {}",
+        f.twice_cost.display(&|_| "L".to_string()),
+        laps.join(", ")
+    );
 }
 
 pub(crate) fn print_linear_family(its: &Its, f: &LinearFamily, title: &str) {

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symex_engine::{outcome, Checks, End, Halt, Program, TestFile, STACK_LIMIT_MESSAGE};
 use symex_explore::{
-    Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, SearcherKind,
-    SolverCtx, Summary,
+    parallel, Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress,
+    SearcherKind, SolverCtx, Summary,
 };
 use symex_solver::{SolverConfig, Z3Mode};
 
@@ -97,6 +97,11 @@ pub struct ExploreArgs {
     /// Arguments given to the program (`main`'s argv[1], ...), after `--`.
     #[arg(last = true, value_name = "ARGS")]
     pub program_args: Vec<String>,
+    /// Explore on N threads, sharing the live states by work stealing (each thread has its own
+    /// solver); the paths explored, tests and report are those of one thread.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
     /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
     /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
     #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
@@ -157,6 +162,10 @@ pub struct RunArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+    /// Write each finished path's signature (its decisions from the root: `0:1101[2a]`), one a
+    /// line, sorted: two explorations of one program explored the same paths when the files agree.
+    #[arg(long, value_name = "FILE")]
+    pub paths_out: Option<PathBuf>,
     /// Do not print the program's standard output as the paths execute it (it is printed by default,
     /// as KLEE prints it, before the summary; never with --json or --quiet).
     #[arg(long)]
@@ -188,6 +197,8 @@ pub struct Exploration {
     pub tests: TestFiles,
     pub unsupported: Vec<String>,
     pub validation_errors: Vec<String>,
+    /// The finished paths' signatures, sorted (with [`Output::signatures`]).
+    pub signatures: Vec<String>,
 }
 
 /// The test files an exploration wrote, by number: an exploration may write hundreds of thousands, and
@@ -235,6 +246,8 @@ pub struct Output<'a> {
     pub emit_all_errors: bool,
     /// Print the program's standard output on ours as the paths execute it.
     pub program_output: bool,
+    /// Keep each finished path's signature (`--paths-out`).
+    pub signatures: bool,
 }
 
 /// `main`'s arguments, one list per initial state: the concrete ones, those of --sym-arg, and each
@@ -331,29 +344,32 @@ pub fn explore(
         stdin: args.stdin as usize,
         dump_states_on_halt: out.klee_halting,
         max_forks: args.max_forks,
+        signatures: out.signatures,
     };
-    let solver = SolverConfig::default().z3_mode(args.solver_mode).build();
+    if args.jobs > 1 && (args.max_forks.is_some() || opts.limits.max_total_instructions.is_some()) {
+        return Err(bad_args(
+            "--jobs above 1 does not take bounds of the whole run yet (--max-forks, run's --max-instructions)"
+                .into(),
+        ));
+    }
+    let mode = args.solver_mode;
     let timeout = crate::limits::query_timeout(
         args.solver_timeout,
         args.solver_rlimit,
         DEFAULT_QUERY_TIMEOUT,
     );
-    let ctx = SolverCtx::new(solver, timeout);
+    let new_solver = || SolverCtx::new(SolverConfig::default().z3_mode(mode).build(), timeout);
     let bar = out.progress.then(progress_bar);
-    let mut explorer = Explorer::new(prog, opts, ctx);
-    if out.program_output {
-        let bar = bar.clone();
-        explorer = explorer.echo_output(Box::new(move |bytes: &[u8]| match &bar {
-            Some(b) => b.suspend(|| echo(bytes)),
-            None => echo(bytes),
-        }));
-    }
     let mut errors: Vec<FoundError> = Vec::new();
     let mut tests: Vec<u32> = Vec::new();
     let mut unsupported = Vec::new();
     let mut validation_errors = Vec::new();
+    let mut signatures = Vec::new();
     let mut n = 0usize;
     let mut on_path = |p: &FinishedPath| -> Control {
+        if let Some(sig) = &p.signature {
+            signatures.push(sig.to_string());
+        }
         if let Some(v) = &p.validation_error {
             validation_errors.push(v.clone());
         }
@@ -425,10 +441,34 @@ pub fn explore(
             ));
         }
     };
-    let summary = explorer.run(&mut on_path, &mut on_progress)?;
+    let summary = if args.jobs > 1 {
+        let setup = parallel::Setup {
+            prog,
+            opts,
+            jobs: args.jobs as usize,
+            solver: &new_solver,
+            echo: out.program_output,
+        };
+        let mut on_output = |bytes: &[u8]| match &bar {
+            Some(b) => b.suspend(|| echo(bytes)),
+            None => echo(bytes),
+        };
+        parallel::explore(setup, &mut on_path, &mut on_output, &mut on_progress)?
+    } else {
+        let mut explorer = Explorer::new(prog, opts, new_solver());
+        if out.program_output {
+            let bar = bar.clone();
+            explorer = explorer.echo_output(Box::new(move |bytes: &[u8]| match &bar {
+                Some(b) => b.suspend(|| echo(bytes)),
+                None => echo(bytes),
+            }));
+        }
+        explorer.run(&mut on_path, &mut on_progress)?
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    signatures.sort_unstable();
     Ok(Exploration {
         summary,
         errors,
@@ -438,6 +478,7 @@ pub fn explore(
         },
         unsupported,
         validation_errors,
+        signatures,
     })
 }
 
@@ -593,6 +634,7 @@ pub fn main(mut args: RunArgs) -> i32 {
         klee_halting: true,
         emit_all_errors: args.emit_all_errors,
         program_output: !args.no_program_output && !args.quiet && !args.json,
+        signatures: args.paths_out.is_some(),
     };
     let started = std::time::SystemTime::now();
     crate::interrupt::install();
@@ -602,6 +644,12 @@ pub fn main(mut args: RunArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return fail(&describe_start_failure(&e)),
     };
+    if let Some(f) = &args.paths_out {
+        let lines: String = ex.signatures.iter().map(|s| format!("{s}\n")).collect();
+        if let Err(e) = std::fs::write(f, lines) {
+            return fail(&format!("cannot write --paths-out {}: {e}", f.display()));
+        }
+    }
     let s = &ex.summary;
     let report = json!({
         "command": "run",
@@ -622,6 +670,8 @@ pub fn main(mut args: RunArgs) -> i32 {
                        "sat": l.sat, "unsat": l.unsat, "unknown": l.unknown,
                        "time_s": l.time.as_secs_f64()})).collect::<Vec<_>>()},
         "instructions": s.instructions,
+        "jobs": args.explore.jobs,
+        "states_moved": s.states_taken,
         "unsupported": ex.unsupported,
         "validation_failures": ex.validation_errors,
         "out": dir.display().to_string(),

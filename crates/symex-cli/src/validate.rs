@@ -141,6 +141,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         klee_halting: false,
         emit_all_errors: false,
         program_output: false,
+        signatures: false,
     };
     let validation = match explore_answer(&prog, &check, p, checks, &out) {
         Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),

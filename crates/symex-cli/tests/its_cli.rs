@@ -360,3 +360,47 @@ fn eval_bound(bound: &str, x: i128) -> i128 {
         })
         .sum()
 }
+
+/// Nested loops get the tight `Omega(n^2)`. The runs are counted by hand from the files, not by
+/// symex: from `N = n ≥ 0` (the other start values do not matter, `I` and `J` are set before they
+/// are read) `nested.koat` takes `l0` once and, for each of the n values of `I`, one step into the
+/// inner loop, n inner steps and one step out: `1 + n(n + 2)` steps; `triangle.koat` starts the
+/// inner loop at `J = I`: `1 + Σ_{i<n} (2 + n − i) = 1 + 2n + n(n + 1)/2`. The witness's start
+/// states must be of linear size in `L` and its claimed least cost (half of `twice_min_cost`,
+/// quadratic in `L`) at most the counted length.
+#[test]
+fn nested_loops_get_a_quadratic_lower_bound() {
+    type Counted = fn(i128) -> i128;
+    let steps: [(&str, Counted); 2] = [
+        ("nested.koat", |n| 1 + n * (n + 2)),
+        ("triangle.koat", |n| 1 + 2 * n + n * (n + 1) / 2),
+    ];
+    for (file, counted) in steps {
+        let f = common::example("its", file);
+        let out = its().args(["--json"]).arg(&f).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["answer"], "WORST_CASE(Omega(n^2), O(n^2))", "{file}: {v}");
+        assert_eq!(v["lower_bound"], "n^2");
+        let w = &v["lower_witness"];
+        let int = |x: &serde_json::Value| x.as_str().unwrap().parse::<i128>().unwrap();
+        let affine = |name: &str| {
+            let pair = w["start_affine"][name].as_array().unwrap();
+            (int(&pair[0]), int(&pair[1]))
+        };
+        let twice: Vec<i128> = w["twice_min_cost"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(int)
+            .collect();
+        assert!(twice[2] > 0, "{file}: {v}");
+        let (a, b) = affine("N");
+        assert!(a != 0, "N must grow with L: {v}");
+        for l in [1, 2, 5, 30, 200] {
+            let n = a * l + b;
+            let claimed = (twice[0] + twice[1] * l + twice[2] * l * l + 1) / 2;
+            assert!(n >= 0 && claimed <= counted(n), "{file} at L = {l}: {v}");
+        }
+    }
+}

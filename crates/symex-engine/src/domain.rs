@@ -187,6 +187,12 @@ pub trait Domain: Clone {
     /// Picks one value of `v` (width `w`) for the current state to continue with; a symbolic domain
     /// adds `v == result` to the path condition (and may fork over other feasible values).
     fn choose(&mut self, why: Decision, v: &Self::Val, w: Width) -> u128;
+    /// The value `v` (width `w`) has on every run of the path, when the path fixes it; `None` when it may
+    /// take several, and the caller does without it rather than fork per value (the object of a pointer
+    /// made from an input may be any of millions). Domains without forking costs choose a value.
+    fn determined(&mut self, why: Decision, v: &Self::Val, w: Width) -> Option<u128> {
+        Some(self.choose(why, v, w))
+    }
     /// Restricts the path to `cond` (`__VERIFIER_assume`, `klee_assume`). Returns false when the path
     /// becomes infeasible (concretely: the assumption does not hold on this run).
     fn assume(&mut self, cond: &Self::Val) -> bool;

@@ -690,14 +690,17 @@ impl<D: Domain> State<D> {
         if self.dom.as_const(&raw) == Some(0) {
             return p.clone();
         }
-        // Which object a pointer was derived from is no address bit: fixing it (forking per object) lets
-        // two addresses of one object share the mark, so that their difference cancels it (`a - 1` and
-        // `a` included, see `AddressLayout::owner`).
+        // Which object a pointer was derived from is no address bit: when the path fixes it, two
+        // addresses of one object share the mark, so that their difference cancels it (`a - 1` and `a`
+        // included, see `AddressLayout::owner`). When it does not (a pointer made from an input, which
+        // may name any object), the address gets a mark of its own rather than a fork per object: the
+        // conversion is no decision (KLEE's `ptrtoint` is the pointer's bits), and decisions on the
+        // integer are still known to depend on the layout.
         let idv = self.pointer_owner(p);
-        let id = self.dom.choose(Decision::PointerObject, &idv, 32);
-        match id {
-            0 => p.clone(),
-            id => self.dom.observe_address(p, Some(id as u32)),
+        match self.dom.determined(Decision::PointerObject, &idv, 32) {
+            Some(0) => p.clone(),
+            Some(id) => self.dom.observe_address(p, Some(id as u32)),
+            None => self.dom.observe_address(p, None),
         }
     }
 

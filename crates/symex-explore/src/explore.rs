@@ -1,7 +1,9 @@
 //! The executor: runs symbolic states with the reference semantics, builds the siblings the symbolic
 //! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
 
+use crate::parallel::{Pool, WorkItem};
 use crate::searcher::{Searcher, SearcherKind};
+use crate::signature::PathSignature;
 use crate::symbolic::{Forced, ForkRequest, SolverCtx, Symbolic};
 use crate::trace::{entered, position, run_concrete, Trace};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -61,6 +63,8 @@ pub struct Options {
     pub argv: Vec<Vec<ProgramArg>>,
     /// The symbolic file (KLEE's `--sym-files 1 N`: its name and size), as `symex fuzz --file`.
     pub sym_file: Option<(String, usize)>,
+    /// Give every finished path its [`PathSignature`] (`--paths-out`).
+    pub signatures: bool,
 }
 
 /// One argument of `main` (KLEE's POSIX runtime).
@@ -87,6 +91,7 @@ impl Default for Options {
             max_forks: None,
             argv: Vec::new(),
             sym_file: None,
+            signatures: false,
         }
     }
 }
@@ -172,6 +177,8 @@ pub struct FinishedPath {
     pub address_dependent: bool,
     /// The call stack where an error or halt ended the path, innermost first (empty for exits).
     pub stack: Vec<StackFrame>,
+    /// The path's decisions from the root, with [`Options::signatures`].
+    pub signature: Option<PathSignature>,
 }
 
 /// What the caller wants after a path finished.
@@ -215,6 +222,8 @@ pub struct Summary {
     pub replayed_instructions: u64,
     /// Paths ending without a violation whose tests were not replayed ([`Options::replay_allowance`]).
     pub unreplayed: u64,
+    /// States this worker took from another and rebuilt from their signatures ([`crate::parallel`]).
+    pub states_taken: u64,
 }
 
 /// Progress figures for a live display.
@@ -252,6 +261,8 @@ pub struct Explorer<'p> {
     halting: bool,
     /// Receives the program's standard output as the paths execute it.
     echo: Option<Echo<'p>>,
+    /// The work list shared with other workers, and whether this one starts the initial states.
+    pool: Option<(Arc<Pool>, bool)>,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -427,7 +438,60 @@ impl<'p> Explorer<'p> {
             forks: 0,
             halting: false,
             echo: None,
+            pool: None,
         }
+    }
+
+    /// Makes this explorer a worker of a parallel exploration: it takes states from `pool` when its
+    /// own run out and gives states to it when another worker waits; only the `first` worker starts
+    /// the initial states.
+    pub fn in_pool(mut self, pool: Arc<Pool>, first: bool) -> Self {
+        self.pool = Some((pool, first));
+        self
+    }
+
+    /// The next state to run: the searcher's, else one taken from the pool (rebuilt from its signature).
+    fn next_state(&mut self) -> Option<PathState> {
+        if let Some(ps) = self.searcher.pop() {
+            return Some(ps);
+        }
+        let pool = self.pool.as_ref()?.0.clone();
+        while let Some(item) = pool.take() {
+            match self.rebuild(&item.sig, Some(item.steps)) {
+                Ok(mut ps) => {
+                    self.summary.states_taken += 1;
+                    ps.st.dom.depth = item.depth;
+                    ps.new_coverage = item.new_coverage;
+                    ps.since_new_coverage = item.since_new_coverage;
+                    return Some(ps);
+                }
+                // Not expected: the signature came from this program. The path is lost, and says so.
+                Err(why) => {
+                    self.summary.cut += 1;
+                    self.incomplete.insert(why);
+                }
+            }
+        }
+        None
+    }
+
+    /// Gives the oldest live state to the pool when another worker waits for work and this one has
+    /// more than one. A sibling whose first step is still to run (forced answers waiting) stays.
+    fn donate(&mut self) {
+        let Some((pool, _)) = &self.pool else { return };
+        if !pool.hungry() || self.searcher.len() < 2 {
+            return;
+        }
+        let Some(ps) = self.searcher.take_oldest(|s| s.st.dom.rebuilt()) else {
+            return;
+        };
+        pool.give(WorkItem {
+            sig: ps.st.dom.trail.signature(),
+            steps: ps.st.steps,
+            depth: ps.st.dom.depth,
+            new_coverage: ps.new_coverage,
+            since_new_coverage: ps.since_new_coverage,
+        });
     }
 
     /// Hands the bytes each path writes to its standard output to `echo` as the path executes them, as
@@ -456,13 +520,9 @@ impl<'p> Explorer<'p> {
     ) -> Result<Summary, End> {
         let prog = self.prog;
         self.ctx.borrow_mut().deadline = self.opts.limits.max_time.map(|t| self.start + t);
-        let argvs = match self.opts.argv.is_empty() {
-            true => vec![Vec::new()],
-            false => self.opts.argv.clone(),
-        };
-        let mut initial = Vec::with_capacity(argvs.len());
-        for args in &argvs {
-            initial.push(self.initial_state(args)?);
+        let mut initial = Vec::new();
+        for root in 0..self.roots() {
+            initial.push(self.initial_state(root as usize)?);
         }
         // The engine honours the same limits inside a step (a large copy), on this thread, until the
         // exploration ends.
@@ -474,24 +534,24 @@ impl<'p> Explorer<'p> {
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
         }
-        for st in initial {
-            self.searcher.push(PathState {
-                st,
-                trace: Trace::start(prog, &self.opts.entry),
-                loop_counts: self
-                    .opts
-                    .limits
-                    .max_loop_iterations
-                    .map(|_| FxHashMap::default()),
-                new_coverage: true,
-                since_new_coverage: 0,
-                echoed: 0,
-            });
+        if self.pool.as_ref().is_none_or(|(_, first)| *first) {
+            for st in initial {
+                let ps = self.path_state(st);
+                self.searcher.push(ps);
+            }
         }
         let mut last_progress = Instant::now();
         let mut stop_reason = None;
-        while let Some(mut ps) = self.searcher.pop() {
+        while let Some(mut ps) = self.next_state() {
+            if self.pool.as_ref().is_some_and(|(p, _)| p.stopped()) {
+                self.summary.stopped_early = true;
+                self.searcher.push(ps);
+                break;
+            }
             if let Some(r) = self.global_limit() {
+                if let Some((pool, _)) = &self.pool {
+                    pool.halt_at_limit(r.clone());
+                }
                 stop_reason = Some(r);
                 self.searcher.push(ps);
                 break;
@@ -520,6 +580,7 @@ impl<'p> Explorer<'p> {
                 self.summary.stopped_early = true;
                 break;
             }
+            self.donate();
             if last_progress.elapsed() >= Duration::from_millis(100) {
                 last_progress = Instant::now();
                 on_progress(&self.progress());
@@ -563,12 +624,96 @@ impl<'p> Explorer<'p> {
         Ok(s)
     }
 
-    /// A state at the entry with `args` after the program name, the symbolic file and stdin. The inputs
-    /// are asked in the order replay expects: arguments, file, stdin. A concrete argument is an input too
-    /// (so that its test carries it) whose bytes the path condition fixes and the state holds as constants.
-    fn initial_state(&self, args: &[ProgramArg]) -> Result<State<Symbolic>, End> {
+    /// The number of initial states (one per `--sym-args` count).
+    fn roots(&self) -> u32 {
+        self.opts.argv.len().max(1) as u32
+    }
+
+    /// A path at the start of state `st`.
+    fn path_state(&self, st: State<Symbolic>) -> PathState {
+        PathState {
+            st,
+            trace: Trace::start(self.prog, &self.opts.entry),
+            loop_counts: self
+                .opts
+                .limits
+                .max_loop_iterations
+                .map(|_| FxHashMap::default()),
+            new_coverage: true,
+            since_new_coverage: 0,
+            echoed: 0,
+        }
+    }
+
+    /// Rebuilds the live path of signature `sig` on this program: its initial state run with the
+    /// signature's answers forced, up to its `steps`-th instruction (`None`: up to the step of its last
+    /// decision). No solver query decides a branch on the way, and no sibling is forked: the siblings of
+    /// the prefix are other paths. The instructions are not counted again in the summary.
+    pub fn rebuild(
+        &mut self,
+        sig: &PathSignature,
+        steps: Option<u64>,
+    ) -> Result<PathState, String> {
+        if sig.root >= self.roots() {
+            return Err(format!(
+                "path signature {sig}: no initial state {}",
+                sig.root
+            ));
+        }
+        let st = self
+            .initial_state(sig.root as usize)
+            .map_err(|e| format!("path signature {sig}: the program does not start ({e:?})"))?;
+        let mut ps = self.path_state(st);
+        ps.st.dom.replay(&sig.answers);
+        let diverged = |why: &str| format!("path signature {sig}: the replay {why}");
+        loop {
+            let pending = ps.st.dom.replay_pending();
+            let done = match steps {
+                Some(n) => ps.st.steps >= n,
+                None => !pending,
+            };
+            if done {
+                break;
+            }
+            let before = position(&ps.st, self.prog);
+            ps.st.dom.begin_step();
+            let r = ps.st.step(self.prog);
+            self.after_step(&mut ps, before);
+            if !ps.st.dom.end_step().is_empty() {
+                return Err(diverged("reached a decision the signature does not answer"));
+            }
+            if let Some(why) = ps.st.dom.killed.take() {
+                return Err(diverged(&format!("was cut ({why})")));
+            }
+            if r.is_err() {
+                return Err(diverged(
+                    match ps.st.dom.replay_pending() || steps.is_some() {
+                        true => "ended the path before its last step",
+                        false => {
+                            "ended the path at its last decision: nothing of it is left to explore"
+                        }
+                    },
+                ));
+            }
+        }
+        if ps.st.dom.replay_pending() {
+            return Err(diverged("ended with answers left over"));
+        }
+        // The path's lines and output were taken where it ran first.
+        ps.st.messages.clear();
+        ps.echoed = ps.st.stdout.len();
+        Ok(ps)
+    }
+
+    /// Initial state `root`: at the entry with its arguments after the program name, the symbolic file
+    /// and stdin. The inputs are asked in the order replay expects: arguments, file, stdin. A concrete
+    /// argument is an input too (so that its test carries it) whose bytes the path condition fixes and
+    /// the state holds as constants.
+    fn initial_state(&self, root: usize) -> Result<State<Symbolic>, End> {
         let prog = self.prog;
+        let args: &[ProgramArg] = self.opts.argv.get(root).map_or(&[], Vec::as_slice);
         let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
+        st.dom.trail = crate::signature::Trail::new(root as u32);
         let lens: Vec<usize> = args
             .iter()
             .map(|a| match a {
@@ -608,6 +753,9 @@ impl<'p> Explorer<'p> {
     fn global_limit(&self) -> Option<String> {
         if symex_solver::halt::requests() != self.halts_before {
             return Some("interrupted by the user (SIGINT)".into());
+        }
+        if let Some(why) = self.pool.as_ref().and_then(|(p, _)| p.limit()) {
+            return Some(why);
         }
         if let Some(t) = self.opts.limits.max_time {
             if self.start.elapsed() >= t {
@@ -659,7 +807,12 @@ impl<'p> Explorer<'p> {
     /// Moves the lines the path's intrinsics printed into the summary as they are printed, so that a
     /// line printed before a fork appears once (a `klee_warning_once` line once per run).
     fn take_messages(&mut self, st: &mut State<Symbolic>) {
-        for (line, once) in st.messages.drain(..) {
+        // Called after every batch of steps: nearly always nothing to move.
+        if st.messages.is_empty() && st.dom.array_warnings.is_empty() {
+            return;
+        }
+        let arrays = st.dom.array_warnings.drain(..).map(|l| (l, true));
+        for (line, once) in st.messages.drain(..).chain(arrays) {
             if !(once && self.summary.messages.contains(&line)) {
                 self.summary.messages.push(line);
             }
@@ -907,6 +1060,7 @@ impl<'p> Explorer<'p> {
         };
         let killed = ps.st.dom.killed.take();
         let steps = ps.st.steps;
+        let signature = self.opts.signatures.then(|| ps.st.dom.trail.signature());
         let mut path = FinishedPath {
             end,
             inputs,
@@ -916,6 +1070,7 @@ impl<'p> Explorer<'p> {
             replay_end: None,
             address_dependent: ps.st.dom.address_dependent,
             stack,
+            signature,
         };
         // The state is not needed any more: its memory is free before the replay and the caller's
         // handling of the path (which may write the test).

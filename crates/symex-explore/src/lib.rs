@@ -3,6 +3,8 @@
 //! * [`symbolic`]: the symbolic value domain (terms, path condition, fork requests);
 //! * [`explore`]: the executor (snapshots, siblings, limits, tests of finished paths);
 //! * [`searcher`]: which state runs next;
+//! * [`parallel`]: one exploration on several threads, sharing work by path signatures;
+//! * [`signature`]: a path as its decisions from the root, which rebuild its state;
 //! * [`trace`]: block traces, and the traced concrete run that checks each test;
 //! * [`coverage`]: line coverage in lcov format.
 //!
@@ -12,7 +14,9 @@
 pub mod coverage;
 pub mod explore;
 pub mod ktest;
+pub mod parallel;
 pub mod searcher;
+pub mod signature;
 pub mod symbolic;
 pub mod trace;
 
@@ -20,4 +24,5 @@ pub use explore::{
     Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress, Summary,
 };
 pub use searcher::SearcherKind;
+pub use signature::PathSignature;
 pub use symbolic::{SolverCtx, Symbolic};

@@ -100,6 +100,13 @@ impl Searcher {
         self.states.drain(..).map(|s| *s).collect()
     }
 
+    /// The oldest state that `ok` accepts, among the oldest few: in a depth-first search the root of the
+    /// largest unexplored subtree, what a worker gives away ([`crate::parallel`]).
+    pub fn take_oldest(&mut self, ok: impl Fn(&PathState) -> bool) -> Option<PathState> {
+        let i = self.states.iter().take(SAMPLE).position(|s| ok(s))?;
+        self.states.remove(i).map(|s| *s)
+    }
+
     pub fn pop(&mut self) -> Option<PathState> {
         if self.states.is_empty() {
             return None;

@@ -36,6 +36,7 @@ pub mod linear_twn;
 pub mod local_size;
 pub mod lower_bound;
 pub mod multiphase;
+pub mod nested_lower_bound;
 pub mod nontermination;
 pub mod parse;
 pub mod periodic_size;

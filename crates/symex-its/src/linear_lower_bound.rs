@@ -97,7 +97,7 @@ pub fn prove_where(
 
 /// Paths from the start location to `to`: the shortest, then the prefixes of sampled runs up to
 /// their first arrival there.
-fn paths_to(its: &Its, to: usize, runs: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(crate) fn paths_to(its: &Its, to: usize, runs: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = graph::shortest_path(its, its.start, to)
         .into_iter()
         .collect();

@@ -22,7 +22,8 @@ pub use path_condition::PathCondition;
 pub use solver_ctx::SolverCtx;
 pub use value::{SymByte, SymVal};
 
-use ops::{bin, bool_bv, compare, funnel, input_array, mux, overflow, start_offsets, unary};
+use crate::signature::{Answer, Trail};
+use ops::{bin, bool_bv, compare, funnel, mux, object_array, overflow, start_offsets, unary};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -45,6 +46,10 @@ pub const SELECT_LIMIT: usize = 512;
 /// a chain of stores at constant offsets read at a symbolic one, is no way out: Z3 took 53 s on 512
 /// stores and did not finish 1,024 in 60 s, where the 4,096-leaf multiplexer took 0.7 s.)
 pub const MUX_LIMIT: usize = 1 << 16;
+
+/// Above this many bytes, an access at a symbolic offset sent to the solver as an array is worth a
+/// warning (KLEE's threshold for its "large symbolic arrays" warning).
+const LARGE_ARRAY_WARNING: usize = 4096;
 
 /// One answer of a decision point, as replayed into a sibling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +114,14 @@ pub struct Symbolic {
     pub address_dependent: bool,
     /// `klee_set_forking(0)` is in force: branches follow the model's side and fork no sibling.
     forking_off: bool,
+    /// The answers of the path's decisions from its root (its [`crate::signature::PathSignature`]).
+    pub trail: Trail,
+    /// The forced answers rebuild a path from its signature: they may span many steps.
+    replaying: bool,
+    /// Warnings about accesses at a symbolic offset that send an array of more than
+    /// [`LARGE_ARRAY_WARNING`] bytes to the solver (as KLEE warns once each), each once; the explorer
+    /// prints them.
+    pub array_warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Symbolic {
@@ -145,6 +158,9 @@ impl Symbolic {
             addr_vars: Vec::new(),
             address_dependent: false,
             forking_off: false,
+            trail: Trail::default(),
+            replaying: false,
+            array_warnings: Vec::new(),
         }
     }
 
@@ -180,6 +196,25 @@ impl Symbolic {
         self.depth += 1;
     }
 
+    /// Makes this fresh domain the start of a path rebuilt from its signature: `answers` are forced at
+    /// its decisions, over as many steps as they take (see [`crate::Explorer::rebuild`]).
+    pub fn replay(&mut self, answers: &[Answer]) {
+        self.forced = answers
+            .iter()
+            .map(|a| match a {
+                Answer::Bool(b) => Forced::Bool(*b),
+                Answer::Value(x) => Forced::Value(*x),
+            })
+            .collect();
+        self.replaying = true;
+    }
+
+    /// Whether answers of a rebuilt path wait: ends the replay when none do.
+    pub fn replay_pending(&mut self) -> bool {
+        self.replaying &= !self.forced.is_empty();
+        self.replaying
+    }
+
     /// The siblings the step asked for (taken: a second call returns none).
     pub fn take_forks(&mut self) -> Vec<ForkRequest> {
         std::mem::take(&mut self.forks)
@@ -188,7 +223,7 @@ impl Symbolic {
     /// Ends a step: the siblings it asked for. Forced answers still waiting mean a sibling's re-run
     /// diverged from its original, and the path is cut.
     pub fn end_step(&mut self) -> Vec<ForkRequest> {
-        if !self.forced.is_empty() {
+        if !self.forced.is_empty() && !self.replaying {
             self.kill("internal: a sibling diverged from its fork".into());
         }
         self.take_forks()
@@ -372,12 +407,62 @@ impl Symbolic {
     /// Follows the answer `answer` of the current decision, which adds `c` to the path condition.
     fn follow(&mut self, c: Term, answer: Forced) {
         self.constrain(c);
+        self.trail.push(match answer {
+            Forced::Value(x) => Answer::Value(x),
+            _ => Answer::Bool(matches!(answer, Forced::Bool(true))),
+        });
         self.step_log.push(answer);
     }
 
     /// A `choose` that takes the least feasible value of `v` and asks for a sibling that takes a larger one
     /// (which takes the least of those, and so on): allocation sizes are explored smallest first, one path
     /// per size, so small sizes (where bugs hide) come first and a bounded size is explored completely.
+    /// A write at a symbolic offset of an object above [`SELECT_LIMIT`] bytes (at most
+    /// [`MUX_LIMIT`]), as KLEE writes its symbolic arrays: the object's bytes as one array term
+    /// ([`object_array`]), the value's bytes stored at `off..off + n`, and every byte of the object
+    /// becomes its element of the new array, so the write is one path and a later read at a symbolic
+    /// offset one `select`. `false` (the offset is then fixed) when the bytes make no cheap array.
+    fn update_array(
+        &mut self,
+        bytes: &mut [SymByte],
+        off: &SymVal,
+        v: &SymVal,
+        n: usize,
+        w: Width,
+    ) -> bool {
+        let SymVal::Sym(o) = off else { return false };
+        if bytes.len() > MUX_LIMIT || bytes.len() < n || n == 0 {
+            return false;
+        }
+        let Some(mut arr) = object_array(bytes) else {
+            return false;
+        };
+        let mut vb = vec![SymByte::Const(0); n];
+        self.val_to_bytes(v, w, &mut vb);
+        for (j, b) in vb.iter().enumerate() {
+            arr = arr.store(&o.bvadd(&Term::bv(j as u128, 32)), &b.term());
+        }
+        for (k, byte) in bytes.iter_mut().enumerate() {
+            *byte = SymByte::from_term(arr.select(&Term::bv(k as u128, 32)));
+        }
+        self.warn_large_array("write", bytes.len());
+        true
+    }
+
+    /// Notes that a `what` access at a symbolic offset sent an array of `size` bytes to the solver, when
+    /// that is more than [`LARGE_ARRAY_WARNING`] bytes (a cost the user may not expect).
+    fn warn_large_array(&mut self, what: &str, size: usize) {
+        if size <= LARGE_ARRAY_WARNING {
+            return;
+        }
+        let line = format!(
+            "warning: a symbolic memory {what} sends an array of {size} bytes to the solver"
+        );
+        if !self.array_warnings.contains(&line) {
+            self.array_warnings.push(line);
+        }
+    }
+
     fn choose_least(&mut self, v: &Term, w: Width) -> u128 {
         let Some(x) = self.minimum(v, w) else {
             return 0;
@@ -536,7 +621,11 @@ impl Domain for Symbolic {
         }
         self.note_address_dependence(&c);
         let side = match self.forced.pop_front() {
-            Some(f) => matches!(f, Forced::Bool(true)),
+            Some(Forced::Bool(b)) => b,
+            Some(_) => {
+                self.kill("a sibling's forced answers did not match its decisions".into());
+                return false;
+            }
             None => {
                 let Some(m) = self.current_model() else {
                     return false;
@@ -598,6 +687,20 @@ impl Domain for Symbolic {
         }
     }
 
+    /// The model's value of `v` when no other is feasible on the path (one query); no fork, no answer
+    /// logged: the step's re-runs from its snapshot get the same answer from the same path condition.
+    fn determined(&mut self, _why: Decision, v: &SymVal, w: Width) -> Option<u128> {
+        let t = match v {
+            SymVal::Const(x) => return Some(*x),
+            SymVal::Sym(t) => t,
+        };
+        let x = self.eval(t)?;
+        match self.feasible(&t.ne(&Term::bv(x, w))) {
+            Ok(None) => Some(x),
+            _ => None,
+        }
+    }
+
     fn assume(&mut self, cond: &SymVal) -> bool {
         let c = match cond {
             SymVal::Const(x) => return x & 1 == 1,
@@ -641,10 +744,11 @@ impl Domain for Symbolic {
             SELECT_LIMIT
         };
         if bytes.len() > SELECT_LIMIT && limit > SELECT_LIMIT {
-            if let (SymVal::Sym(o), Some(arr)) = (off, input_array(bytes)) {
+            if let (SymVal::Sym(o), Some(arr)) = (off, object_array(bytes)) {
                 let cells: Vec<SymByte> = (0..n)
                     .map(|j| SymByte::from_term(arr.select(&o.bvadd(&Term::bv(j as u128, 32)))))
                     .collect();
+                self.warn_large_array("read", bytes.len());
                 return Some(self.bytes_to_val(&cells, w));
             }
         }
@@ -660,7 +764,8 @@ impl Domain for Symbolic {
 
     /// A write at a symbolic offset of an object of at most [`SELECT_LIMIT`] bytes, without forking: each
     /// byte the write may reach becomes `ite(off = k - j, byte j of v, old byte)` over the offsets `k - j`
-    /// the write may start at (KLEE's array update, byte by byte). Larger objects fork per offset.
+    /// the write may start at (KLEE's array update, byte by byte). Larger objects are updated as an
+    /// array where [`SolverCtx::large_select`] allows ([`Self::update_array`]), else fork per offset.
     fn update(
         &mut self,
         bytes: &mut [SymByte],
@@ -669,6 +774,9 @@ impl Domain for Symbolic {
         n: usize,
         w: Width,
     ) -> bool {
+        if bytes.len() > SELECT_LIMIT {
+            return self.ctx.borrow().large_select && self.update_array(bytes, off, v, n, w);
+        }
         let Some((o, lo, hi)) = start_offsets(bytes.len(), off, n, SELECT_LIMIT) else {
             return false;
         };

@@ -3,7 +3,7 @@
 
 use super::value::{SymByte, SymVal};
 use symex_engine::domain::{BinOp, CmpOp, OverflowOp, UnOp, Width};
-use symex_expr::{Op, Term};
+use symex_expr::{Op, Sort, Term};
 
 /// A width-1 value as a Boolean term (undoing the `ite(c, 1, 0)` that comparisons build).
 pub fn to_bool(t: &Term) -> Term {
@@ -165,23 +165,57 @@ pub(super) fn start_offsets(
     (lo <= hi).then_some((o, lo, hi))
 }
 
-/// Most bytes of an object stored over its input array by [`input_array`] (each store is a case Z3's
-/// array theory splits on, for every read).
+/// Most bytes of an object stored over its array by [`object_array`] (each store is a case Z3's array
+/// theory splits on, for every read).
 const ARRAY_STORES: usize = 64;
 
-/// `bytes` as one array term when they are a large input's array ([`super::Symbolic`]'s `input`), byte
-/// `j` its element `j`, but for at most [`ARRAY_STORES`] bytes written since: the input's array with
-/// those bytes stored over it. `None`: the bytes are not mostly one input's.
-pub(super) fn input_array(bytes: &[SymByte]) -> Option<Term> {
+/// `bytes` as one array term, byte `j` its element `j`, where that costs at most [`ARRAY_STORES`] stores:
+/// the array the bytes are elements of (a large input's array, KLEE's symbolic array, or the array an
+/// earlier write at a symbolic offset left, see [`super::Symbolic`]'s `update`) with the bytes written
+/// since stored over it; else, for bytes that are mostly one constant (a zeroed or partly initialised
+/// buffer), the constant array of that byte with the others stored over it. `None`: neither is cheap.
+pub(super) fn object_array(bytes: &[SymByte]) -> Option<Term> {
+    element_array(bytes).or_else(|| constant_array(bytes))
+}
+
+/// The array most of `bytes` are their own elements of, with the others stored over it.
+fn element_array(bytes: &[SymByte]) -> Option<Term> {
     let base = bytes
         .iter()
         .enumerate()
         .take(ARRAY_STORES + 1)
         .find_map(|(j, b)| own_element(b, j))?;
-    let mut arr = base.clone();
+    let own = |j: usize, b: &SymByte| own_element(b, j).as_ref() == Some(&base);
+    stored_over(base.clone(), bytes, own)
+}
+
+/// The constant array of the commonest constant byte of `bytes` (among the first [`ARRAY_STORES`] + 1,
+/// which hold it when at most [`ARRAY_STORES`] bytes differ), with the others stored over it.
+fn constant_array(bytes: &[SymByte]) -> Option<Term> {
+    let mut counts = [0usize; 256];
+    for b in bytes.iter().take(ARRAY_STORES + 1) {
+        if let SymByte::Const(c) = b {
+            counts[*c as usize] += 1;
+        }
+    }
+    let fill = (0..256)
+        .max_by_key(|&c| counts[c])
+        .filter(|&c| counts[c] > 0)? as u8;
+    let base = Term::const_array(Sort::array(32, 8), &Term::bv(fill as u128, 8));
+    stored_over(base, bytes, |_, b| *b == SymByte::Const(fill))
+}
+
+/// `base` with every byte of `bytes` that is not `kept` stored over it at its offset; `None` past
+/// [`ARRAY_STORES`] stores.
+fn stored_over(
+    base: Term,
+    bytes: &[SymByte],
+    kept: impl Fn(usize, &SymByte) -> bool,
+) -> Option<Term> {
+    let mut arr = base;
     let mut stores = 0;
     for (j, b) in bytes.iter().enumerate() {
-        if own_element(b, j).as_ref() == Some(&base) {
+        if kept(j, b) {
             continue;
         }
         stores += 1;
@@ -193,11 +227,10 @@ pub(super) fn input_array(bytes: &[SymByte]) -> Option<Term> {
     Some(arr)
 }
 
-/// The array variable whose element `j` the byte `b` is.
+/// The array whose element `j` the byte `b` is.
 fn own_element(b: &SymByte, j: usize) -> Option<Term> {
     let SymByte::Sym(t) = b else { return None };
-    let own =
-        t.op() == &Op::Select && t.arg(0).as_var().is_some() && t.arg(1).as_bv() == Some(j as u128);
+    let own = t.op() == &Op::Select && t.arg(1).as_bv() == Some(j as u128);
     own.then(|| t.arg(0).clone())
 }
 
