@@ -102,8 +102,9 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// How Z3 is driven: incremental (push/pop on the path condition's prefix), bitblast (a fresh
-    /// bit-blasting tactic per query; faster on queries with large ite/mux terms), fresh, assumptions.
+    /// How Z3 is driven: incremental (push/pop on the path condition's prefix; a query holding a
+    /// multiplexer bit-blasted afresh), bitblast (a fresh bit-blasting tactic per query; faster on
+    /// queries with large ite/mux terms), fresh, assumptions.
     #[arg(long, value_name = "MODE", default_value = "incremental", value_parser = parse_solver_mode)]
     pub solver_mode: Z3Mode,
 }

@@ -139,3 +139,58 @@ fn loops_that_end_by_the_word_size_are_yes_and_end_natively_for_every_input() {
         );
     }
 }
+
+/// NO without a repeating state: `alternating_residues.c` moves an even `x` up and an odd one down
+/// while `y` counts on, so no state repeats; from every `x >= 2` it runs forever (derived by hand:
+/// `{x >= 2}` is closed under both branches and excludes the exit). The witness's input must lie in
+/// that set, and the native build run on it must not end: it is stopped by `alarm` (a slow machine
+/// only makes that likelier), while the same build on `x = 1` ends at once.
+#[test]
+fn a_recurrent_set_without_a_repeating_state_is_no_and_runs_forever_natively() {
+    let path = example("alternating_residues.c");
+    let (code, out) = symex(&["term", "--json", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answer"], "NO", "{v}");
+    let x: i64 = v["witness"]["inputs"][0]["value"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        x >= 2,
+        "the witness's x = {x} is not in the non-terminating set: {v}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let harness = dir.path().join("harness.c");
+    std::fs::write(
+        &harness,
+        "#undef main\n#include <stdlib.h>\n#include <unistd.h>\nint program_main(void);\n\
+         int __VERIFIER_nondet_int(void) { return atoi(getenv(\"X\")); }\n\
+         int main(void) { alarm(2); program_main(); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("native");
+    let built = Command::new("clang-14")
+        .args(["-O0", "-w", "-Dmain=program_main"])
+        .arg(&path)
+        .arg(&harness)
+        .arg("-o")
+        .arg(&exe)
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the native run: clang-14 failed");
+        return;
+    }
+    let ends = |x: i64| {
+        use std::os::unix::process::ExitStatusExt;
+        let s = Command::new(&exe).env("X", x.to_string()).status().unwrap();
+        (s.code(), s.signal())
+    };
+    assert_eq!(ends(1), (Some(0), None), "x = 1 ends natively");
+    assert_eq!(
+        ends(x).1,
+        Some(14),
+        "x = {x} must still run at the alarm (SIGALRM)"
+    );
+}

@@ -263,6 +263,8 @@ pub struct Explorer<'p> {
     echo: Option<Echo<'p>>,
     /// The work list shared with other workers, and whether this one starts the initial states.
     pool: Option<(Arc<Pool>, bool)>,
+    /// `summary.instructions` when this worker last gave a state away.
+    donated_at: u64,
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -439,6 +441,7 @@ impl<'p> Explorer<'p> {
             halting: false,
             echo: None,
             pool: None,
+            donated_at: 0,
         }
     }
 
@@ -477,14 +480,24 @@ impl<'p> Explorer<'p> {
 
     /// Gives the oldest live state to the pool when another worker waits for work and this one has
     /// more than one. A sibling whose first step is still to run (forced answers waiting) stays.
+    ///
+    /// Rebuilding a state re-runs its instructions from the root, so a state is given only when this
+    /// worker ran at least as many instructions since its last gift: the rebuilds cost at most the
+    /// exploration itself. (A loop that forks in every iteration leaves one short-lived exit state per
+    /// iteration; giving each away would rebuild the whole loop each time, quadratic in its length.)
     fn donate(&mut self) {
         let Some((pool, _)) = &self.pool else { return };
         if !pool.hungry() || self.searcher.len() < 2 {
             return;
         }
-        let Some(ps) = self.searcher.take_oldest(|s| s.st.dom.rebuilt()) else {
+        let earned = self.summary.instructions - self.donated_at;
+        let Some(ps) = self
+            .searcher
+            .take_oldest(|s| s.st.dom.rebuilt() && s.st.steps <= earned)
+        else {
             return;
         };
+        self.donated_at = self.summary.instructions;
         pool.give(WorkItem {
             sig: ps.st.dom.trail.signature(),
             steps: ps.st.steps,

@@ -363,3 +363,53 @@ fn the_time_limit_covers_building_the_query() {
         );
     }
 }
+
+/// A multiplexer over the low 6 bits of `i`: the value at offset `k` is `(37 k + 11) mod 256`, as a
+/// read of a 64-byte table at a symbolic offset builds it.
+fn table_read(i: &Term) -> Term {
+    fn node(i: &Term, bit: u32, base: u128) -> Term {
+        if bit == 0 {
+            return Term::bv((base * 37 + 11) % 256, 8);
+        }
+        let b = bit - 1;
+        let set = i.extract(b, b).eq(&Term::bv(1, 1));
+        set.ite(&node(i, b, base + (1 << b)), &node(i, b, base))
+    }
+    node(i, 6, 0)
+}
+
+#[test]
+fn multiplexer_queries_keep_the_incremental_state() {
+    // Incremental mode bit-blasts a query holding a multiplexer afresh, beside its pushed assertions:
+    // the answers around it must be those of the path conditions asked, whatever was pushed before.
+    let mut s = Z3Solver::with_mode(Z3Mode::Incremental);
+    let x = Term::var("x", Sort::bv(32));
+    let i = Term::var("i", Sort::bv(32));
+    let j = Term::var("j", Sort::bv(32));
+    let pc = vec![x.bvugt(&Term::bv(10, 32)), x.bvult(&Term::bv(20, 32))];
+    check_model(&mut s, &pc);
+    // Two table reads summing to 11 + 48 (offsets 0 and 1, among others).
+    let sum = table_read(&i)
+        .zext(8)
+        .bvadd(&table_read(&j).zext(8))
+        .eq(&Term::bv(59, 16));
+    let mut with_mux = pc.clone();
+    with_mux.push(sum.clone());
+    check_model(&mut s, &with_mux);
+    // No offset holds a value from 111 to 119 (37 k + 11 mod 256 for k < 64): unsatisfiable.
+    let mut none = pc.clone();
+    none.push(table_read(&i).zext(24).eq(&x.bvadd(&Term::bv(100, 32))));
+    assert_eq!(s.check(&none), SatResult::Unsat);
+    // The pushed prefix is still the solver's: a contradiction of it is unsatisfiable, and the prefix
+    // alone satisfiable again.
+    let mut contra = pc.clone();
+    contra.push(x.eq(&Term::bv(5, 32)));
+    assert_eq!(s.check(&contra), SatResult::Unsat);
+    check_model(&mut s, &pc);
+    check_model(&mut s, &[pc[0].clone(), sum]);
+    assert_eq!(s.multiplexer_queries(), 3);
+    // A multiplexer beside an array stays with the incremental core (the tactic bit-blasts no array).
+    let mem = Term::var("mem", Sort::array(32, 8));
+    check_model(&mut s, &[mem.select(&x).eq(&table_read(&i))]);
+    assert_eq!(s.multiplexer_queries(), 3);
+}

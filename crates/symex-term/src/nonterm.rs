@@ -14,7 +14,7 @@
 use crate::kb::Kb;
 use crate::rules::{Exec, Outcome};
 use crate::seg::{Origin, Seg};
-use crate::state::{eq, State, Val};
+use crate::state::{eq, ge_c, le_c, State, Val};
 use crate::Options;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -288,6 +288,18 @@ fn recurrent_sets(kb: &mut Kb, seg: &Seg, deadline: Instant) -> Vec<Recurrent> {
             let (lo, hi) = crate::rules::range(*w, *r);
             for c in [0, 1, lo, hi, hi - 1] {
                 candidates.push(vec![eq(&Poly::var(i), &Poly::constant(c))]);
+            }
+        }
+        // Half-lines a little inside the usual guard bounds: a value that steps around inside
+        // one (`x >= 2` when an even `x` goes up by 1 and an odd one down by 1, while another
+        // register counts on) is closed though no state repeats.
+        for (i, (_, _, w, _)) in spec.slots.iter().enumerate() {
+            if vars.get(i).copied().flatten().is_none() || *w == 1 {
+                continue;
+            }
+            for c in [1, 2] {
+                candidates.push(vec![ge_c(&Poly::var(i), c)]);
+                candidates.push(vec![le_c(&Poly::var(i), -c)]);
             }
         }
         candidates.extend(crate::recurrent::guard_candidates(seg, h));

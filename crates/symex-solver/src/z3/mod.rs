@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
-use symex_expr::{Op, Term};
+use symex_expr::{Op, Sort, Term};
 
 use crate::solver::{SatResult, Solver, Unknown};
 use crate::stats::LayerStats;
@@ -49,6 +49,13 @@ impl Z3Mode {
     }
 }
 
+/// Bit-vector `ite` nodes from which a constraint counts as a multiplexer (a read at a symbolic offset
+/// of a 16-byte object has 15).
+const MUX_ITES: usize = 15;
+
+/// Constraints whose multiplexer test is remembered before the memo starts afresh.
+const MUX_MEMO_LIMIT: usize = 1 << 18;
+
 /// Indicators kept before the assumption-mode solver starts afresh.
 const INDICATOR_LIMIT: usize = 20_000;
 
@@ -68,6 +75,13 @@ pub struct Z3Solver {
     /// resource limit ([`Z3Solver::set_nlsat_fallback`]); made on first use.
     nlsat: Option<z3::Solver>,
     nlsat_fallback: bool,
+    /// The bit-blasting solver that incremental mode hands multiplexer queries to
+    /// ([`Z3Solver::query_mode`]); made on first use.
+    blaster: Option<z3::Solver>,
+    /// The shape of each constraint seen, by term id (ids are never reused).
+    mux_memo: FxHashMap<u64, Shape>,
+    /// Queries bit-blasted that way.
+    blasted: u64,
     /// The constraints currently asserted, one push level each (incremental mode).
     asserted: Vec<Term>,
     /// The indicator literal guarding each constraint asserted (assumption mode).
@@ -97,6 +111,9 @@ impl Z3Solver {
             rlimit: None,
             nlsat: None,
             nlsat_fallback: false,
+            blaster: None,
+            mux_memo: FxHashMap::default(),
+            blasted: 0,
             asserted: Vec::new(),
             indicators: FxHashMap::default(),
             stats: LayerStats::new("z3"),
@@ -141,6 +158,11 @@ impl Z3Solver {
     /// answer still does not depend on the load.
     pub fn set_nlsat_fallback(&mut self, on: bool) {
         self.nlsat_fallback = on;
+    }
+
+    /// How many queries incremental mode bit-blasted afresh because they hold a multiplexer.
+    pub fn multiplexer_queries(&self) -> u64 {
+        self.blasted
     }
 
     /// Resets the solver and runs an empty check, which clears a cancellation left in the
@@ -222,13 +244,43 @@ impl Z3Solver {
     /// its resource limit in its nonlinear integer search, which is what runs on pushed
     /// assertions; on a fresh assertion set Z3 takes a nonlinear procedure that counts. So under
     /// a resource limit a nonlinear integer query is checked afresh, whatever the mode.
-    fn query_mode(&self, constraints: &[Term]) -> Z3Mode {
+    ///
+    /// In incremental mode a query holding a multiplexer (a read at a symbolic offset, an `ite` tree
+    /// over bit-vector leaves) is bit-blasted afresh: Z3's incremental core, which push/pop selects,
+    /// took about four times the processor time of the bit-blasting tactic on such queries (`parray`:
+    /// 70 queries, each with 64-leaf multiplexers), while on comparison-shaped path conditions it is
+    /// the faster one. The pushed assertions stay as they are for the next query.
+    fn query_mode(&mut self, constraints: &[Term]) -> Z3Mode {
         let counted_anyway = matches!(self.mode, Z3Mode::Fresh | Z3Mode::Bitblast);
         if self.rlimit.is_some() && !counted_anyway && nonlinear_integer(constraints) {
             Z3Mode::Fresh
+        } else if self.mode == Z3Mode::Incremental && self.holds_multiplexer(constraints) {
+            Z3Mode::Bitblast
         } else {
             self.mode
         }
+    }
+
+    /// Whether the query is for the bit-blasting tactic: one constraint holds a multiplexer (at least
+    /// [`MUX_ITES`] `ite` nodes of bit-vector sort) and every constraint is over Booleans and
+    /// bit-vectors alone, which that tactic decides (arrays, integers and functions it does not).
+    /// Memoised per constraint.
+    fn holds_multiplexer(&mut self, constraints: &[Term]) -> bool {
+        if self.mux_memo.len() > MUX_MEMO_LIMIT {
+            self.mux_memo.clear();
+        }
+        let mut mux = false;
+        for c in constraints {
+            let shape = *self
+                .mux_memo
+                .entry(c.id())
+                .or_insert_with(|| constraint_shape(c));
+            if shape == Shape::Other {
+                return false;
+            }
+            mux |= shape == Shape::Multiplexer;
+        }
+        mux
     }
 
     fn check_inner(&mut self, constraints: &[Term]) -> SatResult {
@@ -246,6 +298,9 @@ impl Z3Solver {
                 }
                 SatResult::Unknown(_) => {}
             }
+        }
+        if mode == Z3Mode::Bitblast && self.mode == Z3Mode::Incremental {
+            return self.check_by_blasting(constraints);
         }
         let mut result = self.check_in(constraints, mode);
         if let (SatResult::Unknown(_), Some(sat)) = (&result, nlsat_model) {
@@ -269,6 +324,22 @@ impl Z3Solver {
         self.reset();
         self.nlsat = Some(std::mem::replace(&mut self.solver, default));
         self.reset();
+        result
+    }
+
+    /// The query checked afresh by the bit-blasting solver, swapped in for the incremental one
+    /// meanwhile, whose pushed assertions are kept for the next query.
+    fn check_by_blasting(&mut self, constraints: &[Term]) -> SatResult {
+        self.blasted += 1;
+        let blaster = self
+            .blaster
+            .take()
+            .unwrap_or_else(|| make_solver(Z3Mode::Bitblast));
+        let incremental = std::mem::replace(&mut self.solver, blaster);
+        let asserted = std::mem::take(&mut self.asserted);
+        let result = self.check_in(constraints, Z3Mode::Bitblast);
+        self.blaster = Some(std::mem::replace(&mut self.solver, incremental));
+        self.asserted = asserted;
         result
     }
 
@@ -379,6 +450,31 @@ impl Z3Solver {
             return None;
         }
         Some(result)
+    }
+}
+
+/// What a constraint is, for [`Z3Solver::holds_multiplexer`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Shape {
+    /// Booleans and bit-vectors, with at least [`MUX_ITES`] bit-vector `ite` nodes.
+    Multiplexer,
+    /// Booleans and bit-vectors, fewer `ite` nodes.
+    BitVector,
+    /// Some node of another sort, or an uninterpreted function.
+    Other,
+}
+
+fn constraint_shape(c: &Term) -> Shape {
+    let (mut ites, mut other) = (0, false);
+    symex_expr::visit::postorder(std::slice::from_ref(c), |t| {
+        let sort = t.sort();
+        other |= !matches!(sort, Sort::Bool | Sort::BitVec(_)) || matches!(t.op(), Op::Apply(_));
+        ites += (matches!(t.op(), Op::Ite) && !sort.is_bool()) as usize;
+    });
+    match (other, ites >= MUX_ITES) {
+        (true, _) => Shape::Other,
+        (false, true) => Shape::Multiplexer,
+        (false, false) => Shape::BitVector,
     }
 }
 
