@@ -97,28 +97,64 @@ pub fn prove(
         Ok(c) => c,
         Err(why) => return Answer::Unknown(why),
     };
-    match spacer::solve(&c, budget) {
-        spacer::Said::Unknown(why) => Answer::Unknown(why),
-        spacer::Said::Unsafe => Answer::Unsafe {
-            violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
-        },
-        spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &shared) {
-            Err(why) => Answer::Unknown(why),
-            Ok((inv, queries)) => {
-                let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(&cp));
-                Answer::Safe {
-                    invariants: vec![LoopInvariant {
-                        function: cp.function.clone(),
-                        line: cp.line,
-                        col: cp.col,
-                        formula: inv,
-                        c_conjuncts,
-                        omitted,
-                    }],
-                    queries,
+    let start = std::time::Instant::now();
+    let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
+    let mut why: Vec<String> = Vec::new();
+    for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
+        // Each variant gets its share of the time; the last one what is left.
+        let timeout = budget.timeout.map(|t| {
+            let left = t.saturating_sub(start.elapsed());
+            if i + 1 == spacer::VARIANTS.len() {
+                left
+            } else {
+                (t * *share / shares).min(left)
+            }
+        });
+        if timeout.is_some_and(|t| t.is_zero()) {
+            break;
+        }
+        let b = Budget {
+            rlimit: budget.rlimit,
+            timeout,
+        };
+        let reason = match spacer::solve(&c, *variant, b) {
+            spacer::Said::Unknown(w) => w,
+            // A derivation of `false` is only a hint (the caller looks for inputs): no other variant
+            // could turn it into a proof.
+            spacer::Said::Unsafe => {
+                return Answer::Unsafe {
+                    violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
                 }
             }
-        },
+            spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &shared) {
+                Err(w) => w,
+                Ok((inv, queries)) => return safe(&cp, inv, queries),
+            },
+        };
+        if !why.contains(&reason) {
+            why.push(reason);
+        }
+    }
+    Answer::Unknown(if why.is_empty() {
+        "Spacer gave no answer (timeout)".into()
+    } else {
+        why.join("; ")
+    })
+}
+
+/// The safe answer with `inv` at `cp`'s loop head, written in C.
+fn safe(cp: &CutPoint, inv: Term, queries: u64) -> Answer {
+    let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(cp));
+    Answer::Safe {
+        invariants: vec![LoopInvariant {
+            function: cp.function.clone(),
+            line: cp.line,
+            col: cp.col,
+            formula: inv,
+            c_conjuncts,
+            omitted,
+        }],
+        queries,
     }
 }
 
@@ -129,10 +165,17 @@ fn first_that_holds(
     shared: &Rc<RefCell<Shared>>,
 ) -> Result<(Term, u64), String> {
     let mut why = String::from("Spacer gave no invariant");
-    for inv in readings {
-        match recheck::recheck(c, &inv, shared) {
-            Ok(q) => return Ok((inv, q)),
+    for inv in &readings {
+        match recheck::recheck(c, inv, shared) {
+            Ok(q) => return Ok((inv.clone(), q)),
             Err(w) => why = w,
+        }
+    }
+    // None holds as it is: the inductive part of one, with the facts of the first arrival.
+    for inv in &readings {
+        match recheck::strengthen(c, inv, shared) {
+            Ok((j, q)) => return Ok((j, q)),
+            Err(w) => why = format!("{why}; {w}"),
         }
     }
     Err(why)

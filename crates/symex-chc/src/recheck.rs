@@ -48,3 +48,112 @@ pub fn recheck(c: &Clauses, inv: &Term, shared: &Rc<RefCell<Shared>>) -> Result<
     }
     Ok(queries)
 }
+
+/// When Spacer's invariant `inv` fails the re-check (an invariant of the integer clauses without
+/// wrap-around often leaves out the bound that keeps a step from wrapping), its largest inductive part:
+/// Houdini's fixpoint over `inv`'s conjuncts and the facts the first arrival states about the cells no
+/// step changes (`n <= 1000000` for an input `n` the loop only reads) — drop each candidate initiation
+/// violates, then each that one step under all kept candidates violates, until none changes — and
+/// the conjunction of the survivors if it implies safety. `Ok((J, queries))` as [`recheck`]'s.
+pub fn strengthen(
+    c: &Clauses,
+    inv: &Term,
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<(Term, u64), String> {
+    let mut kept: Vec<Term> = conjuncts(inv);
+    for f in frozen_facts(c) {
+        if !kept.contains(&f) {
+            kept.push(f);
+        }
+    }
+    let at = |j: &Term, args: &[Term]| {
+        let map: FxHashMap<Term, Term> =
+            c.params.iter().cloned().zip(args.iter().cloned()).collect();
+        j.substitute(&map)
+    };
+    let mut queries = 0;
+    let mut sat = |q: Term| -> Result<bool, String> {
+        if q.is_false() {
+            return Ok(false);
+        }
+        queries += 1;
+        match shared.borrow_mut().check(&[q]) {
+            SatResult::Unsat => Ok(false),
+            SatResult::Sat(_) => Ok(true),
+            SatResult::Unknown(u) => Err(format!("the solver could not strengthen: {u}")),
+        }
+    };
+    let mut survivors = Vec::new();
+    for k in kept {
+        if !c.init.iter().try_fold(false, |bad, (g, args)| {
+            Ok::<bool, String>(bad || sat(g.and(&at(&k, args).not()))?)
+        })? {
+            survivors.push(k);
+        }
+    }
+    let mut kept = survivors;
+    loop {
+        let all = Term::and_all(&kept);
+        let mut next = Vec::new();
+        for k in &kept {
+            let mut bad = false;
+            for (g, args) in &c.steps {
+                if sat(g.and(&all).and(&at(k, args).not()))? {
+                    bad = true;
+                    break;
+                }
+            }
+            if !bad {
+                next.push(k.clone());
+            }
+        }
+        if next.len() == kept.len() {
+            break;
+        }
+        kept = next;
+    }
+    let j = Term::and_all(&kept);
+    for g in &c.bad {
+        if sat(g.and(&j))? {
+            return Err(
+                "Spacer's invariant fails consecution, and its inductive part safety".into(),
+            );
+        }
+    }
+    for g in &c.bad_prefix {
+        if sat(g.clone())? {
+            return Err("a violation before the loop is reachable".into());
+        }
+    }
+    Ok((j, queries))
+}
+
+/// The top-level conjuncts of `t`.
+fn conjuncts(t: &Term) -> Vec<Term> {
+    match t.op() {
+        symex_expr::Op::And => t.args().iter().flat_map(conjuncts).collect(),
+        _ => vec![t.clone()],
+    }
+}
+
+/// The conjuncts of the first arrival's guard over cells that are a plain variable there and that no
+/// step changes, written over the cells' parameters.
+fn frozen_facts(c: &Clauses) -> Vec<Term> {
+    let mut out = Vec::new();
+    for (guard, args) in &c.init {
+        let mut map = FxHashMap::default();
+        for (i, (p, a)) in c.params.iter().zip(args).enumerate() {
+            let frozen = c.steps.iter().all(|(_, next)| next[i] == *p);
+            if frozen && a.as_var().is_some() {
+                map.insert(a.clone(), p.clone());
+            }
+        }
+        for k in conjuncts(guard) {
+            let vars = k.free_vars();
+            if !vars.is_empty() && vars.iter().all(|v| map.contains_key(v)) {
+                out.push(k.substitute(&map));
+            }
+        }
+    }
+    out
+}

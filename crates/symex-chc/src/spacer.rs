@@ -34,11 +34,76 @@ pub struct Budget {
     pub timeout: Option<Duration>,
 }
 
-/// Solves `c`; on safe, the invariant with the predicate's parameters replaced by `c.params`.
-pub fn solve(c: &Clauses, budget: Budget) -> Said {
-    let script = script(c);
+/// One way of asking Spacer: how a step that leaves a cell's range is written, and which of Spacer's
+/// unsat-core generators its lemmas come from. Each finds invariants the others miss with libz3 4.8.12
+/// (the scripts of `examples/chc/` under `z3 fp.engine=spacer`): the exact system with the default
+/// generator gets stuck on `x + y == n` (`sum_relation.c`) and finds Gulwani's disjunctive invariant
+/// only after tens of seconds; the old generator (`spacer.iuc=0`) finds `x + y == n` in 0.1 s; without
+/// the wrap-around clauses Spacer answers `post_loop.c`, `twice_bound.c` and the disjunctive examples
+/// in under a second, but its invariant may leave out the bound that keeps a step from wrapping (the
+/// re-check then fails, and [`crate::recheck::strengthen`] looks for an inductive part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// A step whose integers leave the cells' range is a violation (`true`: the invariant must rule
+    /// wrap-around out, so it is exact on the bit-vectors), or is left out (`false`: Spacer sees only
+    /// the steps that stay in range; the invariant may then fail the bit-vector re-check, where a
+    /// wrap-around it ignored comes back).
+    pub wraps_are_violations: bool,
+    /// Spacer's parameter `spacer.iuc` (0: the old unsat-core generation; 1: Z3's default).
+    pub iuc: u32,
+}
+
+/// The variants in the order they are tried, with the share of the time budget each gets (the last
+/// gets what is left).
+pub const VARIANTS: [(Variant, u32); 3] = [
+    (
+        Variant {
+            wraps_are_violations: true,
+            iuc: 0,
+        },
+        1,
+    ),
+    (
+        Variant {
+            wraps_are_violations: false,
+            iuc: 1,
+        },
+        1,
+    ),
+    (
+        Variant {
+            wraps_are_violations: true,
+            iuc: 1,
+        },
+        1,
+    ),
+];
+
+/// Solves `c` as `variant` says; on safe, the invariant with the predicate's parameters replaced by
+/// `c.params`.
+pub fn solve(c: &Clauses, variant: Variant, budget: Budget) -> Said {
+    let script = script(c, variant.wraps_are_violations);
+    let params = c.params.clone();
+    let signed = crate::integers::mostly_signed(c);
+    // A context of its own: in the context where the bit-vector queries of the encoding ran before,
+    // libz3 4.8.12's Spacer took more than 10 s on clauses it solves in 20 ms in a fresh one.
+    z3::with_z3_config(&z3::Config::new(), move || {
+        solve_in_context(&script, &params, signed, variant, budget)
+    })
+}
+
+fn solve_in_context(
+    script: &str,
+    params: &[Term],
+    signed: bool,
+    variant: Variant,
+    budget: Budget,
+) -> Said {
     // Over bit-vectors alone Z3 would pick its Datalog engine (tables over the whole domain).
     z3::set_global_param("fp.engine", "spacer");
+    // A global parameter, as the engine is: the Horn solver reads the `fp` module's parameters when it
+    // is made (only this thread makes Horn solvers).
+    z3::set_global_param("fp.spacer.iuc", &variant.iuc.to_string());
     let Some(solver) = z3::Solver::new_for_logic("HORN") else {
         return Said::Unknown("Z3 has no solver for logic HORN".into());
     };
@@ -50,7 +115,7 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
     // `SYMEX_CHC_DUMP=1`: the script on standard error, to rerun it with `z3 fp.engine=spacer` (without
     // the logic, Z3's command line would not use the Horn-clause engine).
     if std::env::var_os("SYMEX_CHC_DUMP").is_some() {
-        eprintln!("(set-logic HORN)\n{script}(check-sat)");
+        eprintln!("; {variant:?}\n(set-logic HORN)\n{script}(check-sat)");
     }
     solver.from_string(script);
     let Some(result) = check_within(&solver, budget.timeout) else {
@@ -64,7 +129,7 @@ pub fn solve(c: &Clauses, budget: Budget) -> Said {
                 .get_reason_unknown()
                 .unwrap_or_else(|| "no reason".into())
         )),
-        z3::SatResult::Sat => match interpretation(&solver, c) {
+        z3::SatResult::Sat => match interpretation(&solver, params, signed) {
             Ok(t) => Said::Safe(t),
             Err(why) => Said::Unknown(why),
         },
@@ -111,8 +176,8 @@ fn check_within(solver: &z3::Solver, timeout: Option<Duration>) -> Option<z3::Sa
     Some(result)
 }
 
-/// The SMT-LIB text of the clauses.
-pub fn script(c: &Clauses) -> String {
+/// The SMT-LIB text of the clauses (with the wrap-around clauses when `wraps` is set).
+pub fn script(c: &Clauses, wraps: bool) -> String {
     let mut out = String::new();
     let mut abs = crate::integers::Abstraction::default();
     let params: Vec<Term> = c.params.iter().map(crate::integers::int_var).collect();
@@ -164,8 +229,10 @@ pub fn script(c: &Clauses) -> String {
         clause(&mut out, Some(&params), &g, Some(args));
         // A step whose integers leave the cells' range wraps around in the program: the integer
         // invariant must rule that out (it is then exact on the bit-vectors), or Spacer says unsafe.
-        let wraps = guard.and(&param_range).and(&range(args, &widths).not());
-        clause(&mut out, Some(&params), &wraps, None);
+        if wraps {
+            let wrap = guard.and(&param_range).and(&range(args, &widths).not());
+            clause(&mut out, Some(&params), &wrap, None);
+        }
     }
     for guard in &bad {
         clause(&mut out, Some(&params), &guard.and(&param_range), None);
@@ -227,8 +294,13 @@ fn application(args: &[Term]) -> String {
     format!("({PREDICATE} {})", a.join(" "))
 }
 
-/// The model's interpretation of the predicate, applied to the parameters read unsigned and signed.
-fn interpretation(solver: &z3::Solver, c: &Clauses) -> Result<Vec<Term>, String> {
+/// The model's interpretation of the predicate, applied to the parameters read signed first when
+/// `signed_first`, then the other way.
+fn interpretation(
+    solver: &z3::Solver,
+    params: &[Term],
+    signed_first: bool,
+) -> Result<Vec<Term>, String> {
     let model = solver
         .get_model()
         .ok_or("Spacer answered safe without a model")?;
@@ -245,12 +317,11 @@ fn interpretation(solver: &z3::Solver, c: &Clauses) -> Result<Vec<Term>, String>
             .ok_or("the predicate's interpretation has no formula")?,
         None => return Err("the model does not interpret the predicate".into()),
     };
-    let first = crate::integers::mostly_signed(c);
-    [first, !first]
+    [signed_first, !signed_first]
         .into_iter()
         .map(|signed| {
             let mut map = rustc_hash::FxHashMap::default();
-            for (i, p) in c.params.iter().enumerate() {
+            for (i, p) in params.iter().enumerate() {
                 let x = match p.sort() {
                     Sort::BitVec(_) if signed => p.sext_to(WIDE),
                     Sort::BitVec(w) if w < WIDE => p.zext_to(WIDE),
