@@ -115,41 +115,7 @@ fn a_relational_invariant_is_true_by_the_horn_clause_engine() {
     assert_eq!(b["verdict"], "true", "{b}");
     let inv = &b["invariants"][0];
     assert_eq!(inv["conjuncts_omitted"], 0, "{b}");
-    let expr = inv["c_expression"].as_str().unwrap();
-    let line = inv["line"].as_u64().unwrap() as usize;
-    // The program with the invariant checked each time the loop condition is evaluated.
-    let src = std::fs::read_to_string(example(name)).unwrap();
-    let mut lines: Vec<String> = src.lines().map(String::from).collect();
-    assert!(lines[line - 1].contains("while ("), "{}", lines[line - 1]);
-    lines[line - 1] =
-        lines[line - 1].replacen("while (", &format!("while (chc_check({expr}), "), 1);
-    let instrumented = dir.path().join(name);
-    std::fs::write(
-        &instrumented,
-        format!(
-            "extern void exit(int);\nstatic void chc_check(int ok) {{ if (!ok) exit(77); }}\n#line 1\n{}\n",
-            lines.join("\n")
-        ),
-    )
-    .unwrap();
-    let build = symex_native::build(&instrumented, &BuildOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    for n in (0..200u32).chain([1 << 20]) {
-        let test = TestFile {
-            inputs: vec![TestInput {
-                name: "__VERIFIER_nondet_uint".into(),
-                bytes: n.to_le_bytes().to_vec(),
-            }],
-            ..TestFile::default()
-        };
-        let run = symex_native::run(&build, &test, &RunOptions::default());
-        assert_eq!(
-            (run.outcome.kind.as_str(), run.outcome.code),
-            ("exit", Some(0)),
-            "n = {n}: {}",
-            run.report
-        );
-    }
+    invariant_holds_natively(&example(name), inv, (0..200u32).chain([1 << 20]));
 }
 
 /// The error at the 4097th iteration of a concrete loop is beyond BMC's largest automatic bound
@@ -318,14 +284,22 @@ fn a_sum_relation_is_true_by_the_horn_clause_engine() {
         expr.contains('x') && expr.contains('y') && expr.contains('n'),
         "{b}"
     );
+    invariant_holds_natively(&path, inv, (0..=300u32).chain([1 << 20]));
+}
+
+/// The invariant `inv` (a `c_expression` at a `line` of `program`) compiled into the loop condition
+/// of the native build, where a violation exits 77: the program must pass for every `n` of `inputs`
+/// (its one `__VERIFIER_nondet_uint`), so the invariant holds at every arrival of those runs.
+fn invariant_holds_natively(program: &Path, inv: &Value, inputs: impl Iterator<Item = u32>) {
+    let expr = inv["c_expression"].as_str().unwrap();
     let line = inv["line"].as_u64().unwrap() as usize;
-    let src = std::fs::read_to_string(&path).unwrap();
+    let src = std::fs::read_to_string(program).unwrap();
     let mut lines: Vec<String> = src.lines().map(String::from).collect();
     assert!(lines[line - 1].contains("while ("), "{}", lines[line - 1]);
     lines[line - 1] =
         lines[line - 1].replacen("while (", &format!("while (chc_check({expr}), "), 1);
     let dir = tempfile::tempdir().unwrap();
-    let instrumented = dir.path().join("sum_relation.c");
+    let instrumented = dir.path().join(program.file_name().unwrap());
     std::fs::write(
         &instrumented,
         format!(
@@ -336,7 +310,7 @@ fn a_sum_relation_is_true_by_the_horn_clause_engine() {
     .unwrap();
     let build = symex_native::build(&instrumented, &BuildOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    for n in (0..=300u32).chain([1 << 20]) {
+    for n in inputs {
         let test = TestFile {
             inputs: vec![TestInput {
                 name: "__VERIFIER_nondet_uint".into(),

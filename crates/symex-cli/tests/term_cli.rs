@@ -100,34 +100,20 @@ fn loops_that_end_by_the_word_size_are_yes_and_end_natively_for_every_input() {
             "{name}: {out}"
         );
         assert!(out.contains("word size:"), "{name}: {out}");
-        let dir = tempfile::tempdir().unwrap();
-        let harness = dir.path().join("harness.c");
         let suffix = if ty == "unsigned char" {
             "uchar"
         } else {
             "ushort"
         };
-        std::fs::write(
-            &harness,
-            format!(
-                "#undef main\n#include <stdio.h>\n#include <unistd.h>\nint program_main(void);\nstatic unsigned next;\n\
-                 {ty} __VERIFIER_nondet_{suffix}(void) {{ return ({ty})next; }}\n\
-                 int main(void) {{ alarm(60); for (next = 0; next < {count}u; next++) program_main(); puts(\"all ended\"); return 0; }}\n"
-            ),
-        )
-        .unwrap();
-        let exe = dir.path().join("brute");
-        let built = Command::new("clang-14")
-            .args(["-O0", "-w", "-Dmain=program_main"])
-            .arg(&path)
-            .arg(&harness)
-            .arg("-o")
-            .arg(&exe)
-            .status();
-        if !built.is_ok_and(|s| s.success()) {
+        let harness = format!(
+            "#include <stdio.h>\n#include <unistd.h>\nstatic unsigned next;\n\
+             {ty} __VERIFIER_nondet_{suffix}(void) {{ return ({ty})next; }}\n\
+             int main(void) {{ alarm(60); for (next = 0; next < {count}u; next++) program_main(); puts(\"all ended\"); return 0; }}\n"
+        );
+        let Some((_dir, exe)) = native_build(&path, &harness) else {
             eprintln!("skipped the native brute force of {name}: clang-14 failed");
             continue;
-        }
+        };
         let run = Command::new(&exe).output().unwrap();
         assert_eq!(
             (
@@ -161,27 +147,13 @@ fn a_recurrent_set_without_a_repeating_state_is_no_and_runs_forever_natively() {
         x >= 2,
         "the witness's x = {x} is not in the non-terminating set: {v}"
     );
-    let dir = tempfile::tempdir().unwrap();
-    let harness = dir.path().join("harness.c");
-    std::fs::write(
-        &harness,
-        "#undef main\n#include <stdlib.h>\n#include <unistd.h>\nint program_main(void);\n\
+    let harness = "#include <stdlib.h>\n#include <unistd.h>\n\
          int __VERIFIER_nondet_int(void) { return atoi(getenv(\"X\")); }\n\
-         int main(void) { alarm(2); program_main(); return 0; }\n",
-    )
-    .unwrap();
-    let exe = dir.path().join("native");
-    let built = Command::new("clang-14")
-        .args(["-O0", "-w", "-Dmain=program_main"])
-        .arg(&path)
-        .arg(&harness)
-        .arg("-o")
-        .arg(&exe)
-        .status();
-    if !built.is_ok_and(|s| s.success()) {
+         int main(void) { alarm(2); program_main(); return 0; }\n";
+    let Some((_dir, exe)) = native_build(&path, harness) else {
         eprintln!("skipped the native run: clang-14 failed");
         return;
-    }
+    };
     let ends = |x: i64| {
         use std::os::unix::process::ExitStatusExt;
         let s = Command::new(&exe).env("X", x.to_string()).status().unwrap();
@@ -193,4 +165,26 @@ fn a_recurrent_set_without_a_repeating_state_is_no_and_runs_forever_natively() {
         Some(14),
         "x = {x} must still run at the alarm (SIGALRM)"
     );
+}
+
+/// `program` built by clang-14 with its `main` renamed `program_main`, linked with `harness` (C that
+/// defines the nondet functions and a `main` calling `program_main`); `None` when clang-14 fails.
+/// The folder holding the executable comes with it.
+fn native_build(program: &std::path::Path, harness: &str) -> Option<(tempfile::TempDir, PathBuf)> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("harness.c");
+    std::fs::write(
+        &file,
+        format!("#undef main\nint program_main(void);\n{harness}"),
+    )
+    .unwrap();
+    let exe = dir.path().join("native");
+    let built = Command::new("clang-14")
+        .args(["-O0", "-w", "-Dmain=program_main"])
+        .arg(program)
+        .arg(&file)
+        .arg("-o")
+        .arg(&exe)
+        .status();
+    built.is_ok_and(|s| s.success()).then_some((dir, exe))
 }
