@@ -294,7 +294,7 @@ impl Domain for Guarded {
     fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
         if a.as_const().is_none() || b.as_const().is_none() {
             if let Some(x) = crate::order::decide(op, &a.term(w), &b.term(w)) {
-                return SymVal::Const(x as u128);
+                return SymVal::Const(x as u64);
             }
         }
         self.ops.cmp(op, w, a, b)
@@ -332,9 +332,9 @@ impl Domain for Guarded {
     }
 
     fn decide(&mut self, _why: Decision, cond: &SymVal) -> bool {
-        let c = match cond {
-            SymVal::Const(x) => return x & 1 == 1,
-            SymVal::Sym(t) => to_bool(t),
+        let c = match cond.split() {
+            Ok(x) => return x & 1 == 1,
+            Err(t) => to_bool(t),
         };
         if let Some(b) = c.as_bool() {
             return b;
@@ -361,9 +361,9 @@ impl Domain for Guarded {
     }
 
     fn choose(&mut self, why: Decision, v: &SymVal, w: Width) -> u128 {
-        let t = match v {
-            SymVal::Const(x) => return *x,
-            SymVal::Sym(t) => t.clone(),
+        let t = match v.split() {
+            Ok(x) => return x,
+            Err(t) => t.clone(),
         };
         if why == Decision::Output {
             // A printed value steers nothing; the replay prints its own.
@@ -416,9 +416,9 @@ impl Domain for Guarded {
     }
 
     fn assume(&mut self, cond: &SymVal) -> bool {
-        let c = match cond {
-            SymVal::Const(x) => return x & 1 == 1,
-            SymVal::Sym(t) => to_bool(t),
+        let c = match cond.split() {
+            Ok(x) => return x & 1 == 1,
+            Err(t) => to_bool(t),
         };
         self.constrain(c);
         !self.guard.is_false()

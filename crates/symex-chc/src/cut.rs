@@ -522,10 +522,7 @@ fn inputs(st: &State<Guarded>, body: &Body, member: &[bool]) -> Vec<Term> {
         symex_ir::uses::terminator_operands(&blk.term, &mut note);
     }
     let regs = &st.frames[0].regs;
-    terms.extend(used.iter().filter_map(|&s| match &regs[s as usize] {
-        SymVal::Sym(t) => Some(t.clone()),
-        SymVal::Const(_) => None,
-    }));
+    terms.extend(used.iter().filter_map(|&s| regs[s as usize].split().err().cloned()));
     for id in 0..st.mem.object_count() as u32 {
         if let Some(bytes) = st.mem.object(id).and_then(|o| o.contents.flat()) {
             terms.extend(bytes.iter().filter_map(|b| match b {

@@ -148,10 +148,11 @@ impl Concolic {
         }
     }
 
-    fn lift(a: &CVal) -> SymVal {
+    /// `a` in the symbolic domain, as a value of width `w`.
+    fn lift(a: &CVal, w: Width) -> SymVal {
         match &a.t {
             Some(t) => SymVal::Sym(t.clone()),
-            None => SymVal::Const(a.c),
+            None => SymVal::constant(a.c, w),
         }
     }
 
@@ -164,9 +165,12 @@ impl Concolic {
 
     /// `c` with the term `s`, dropped when it folded to a constant.
     fn with(c: u128, s: SymVal) -> CVal {
-        match s {
-            SymVal::Const(_) => CVal { c, t: None },
-            SymVal::Sym(t) => CVal { c, t: Some(t) },
+        match s.split() {
+            Ok(_) => CVal { c, t: None },
+            Err(t) => CVal {
+                c,
+                t: Some(t.clone()),
+            },
         }
     }
 
@@ -203,7 +207,7 @@ impl Domain for Concolic {
         if a.t.is_none() && b.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.binop(op, w, &Self::lift(a), &Self::lift(b));
+        let s = self.sym.binop(op, w, &Self::lift(a, w), &Self::lift(b, w));
         Self::with(c, s)
     }
     fn cmp(&mut self, op: CmpOp, w: Width, a: &CVal, b: &CVal) -> CVal {
@@ -211,7 +215,7 @@ impl Domain for Concolic {
         if a.t.is_none() && b.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.cmp(op, w, &Self::lift(a), &Self::lift(b));
+        let s = self.sym.cmp(op, w, &Self::lift(a, w), &Self::lift(b, w));
         Self::with(c, s)
     }
     fn unop(&mut self, op: UnOp, w: Width, a: &CVal) -> CVal {
@@ -219,7 +223,7 @@ impl Domain for Concolic {
         if a.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.unop(op, w, &Self::lift(a));
+        let s = self.sym.unop(op, w, &Self::lift(a, w));
         Self::with(c, s)
     }
     fn cast(&mut self, op: CastOp, from: Width, to: Width, a: &CVal) -> CVal {
@@ -227,7 +231,7 @@ impl Domain for Concolic {
         if a.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.cast(op, from, to, &Self::lift(a));
+        let s = self.sym.cast(op, from, to, &Self::lift(a, from));
         Self::with(c, s)
     }
     fn ite(&mut self, cond: &CVal, w: Width, a: &CVal, b: &CVal) -> CVal {
@@ -237,7 +241,7 @@ impl Domain for Concolic {
         }
         let s = self
             .sym
-            .ite(&Self::lift(cond), w, &Self::lift(a), &Self::lift(b));
+            .ite(&Self::lift(cond, 1), w, &Self::lift(a, w), &Self::lift(b, w));
         Self::with(pick.c, s)
     }
     fn overflows(&mut self, op: OverflowOp, w: Width, a: &CVal, b: &CVal) -> CVal {
@@ -245,7 +249,7 @@ impl Domain for Concolic {
         if a.t.is_none() && b.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.overflows(op, w, &Self::lift(a), &Self::lift(b));
+        let s = self.sym.overflows(op, w, &Self::lift(a, w), &Self::lift(b, w));
         Self::with(c, s)
     }
     fn funnel_shift(&mut self, left: bool, w: Width, a: &CVal, b: &CVal, s: &CVal) -> CVal {
@@ -255,7 +259,13 @@ impl Domain for Concolic {
         }
         let t = self
             .sym
-            .funnel_shift(left, w, &Self::lift(a), &Self::lift(b), &Self::lift(s));
+            .funnel_shift(
+                left,
+                w,
+                &Self::lift(a, w),
+                &Self::lift(b, w),
+                &Self::lift(s, w),
+            );
         Self::with(c, t)
     }
     fn const_byte(&mut self, b: u8) -> CByte {
@@ -360,7 +370,7 @@ impl Domain for Concolic {
         let o = off.c as usize;
         let window = bytes.get(o..o + n)?;
         let sb: Vec<SymByte> = bytes.iter().map(Self::lift_byte).collect();
-        let s = self.sym.select(&sb, &Self::lift(off), n, w)?;
+        let s = self.sym.select(&sb, &Self::lift(off, 64), n, w)?;
         let c = self.bytes_to_val(window, w).c;
         Some(Self::with(c, s))
     }
@@ -375,7 +385,7 @@ impl Domain for Concolic {
         let mut sb: Vec<SymByte> = bytes.iter().map(Self::lift_byte).collect();
         if !self
             .sym
-            .update(&mut sb, &Self::lift(off), &Self::lift(v), n, w)
+            .update(&mut sb, &Self::lift(off, 64), &Self::lift(v, w), n, w)
         {
             return false;
         }

@@ -430,7 +430,7 @@ impl Symbolic {
         n: usize,
         w: Width,
     ) -> bool {
-        let SymVal::Sym(o) = off else { return false };
+        let Err(o) = off.split() else { return false };
         if bytes.len() > MUX_LIMIT || bytes.len() < n || n == 0 {
             return false;
         }
@@ -493,7 +493,7 @@ impl Domain for Symbolic {
 
     #[inline]
     fn constant(&mut self, w: Width, bits: u128) -> SymVal {
-        SymVal::Const(bits & concrete::mask(w))
+        SymVal::constant(bits & concrete::mask(w), w)
     }
     #[inline]
     fn as_const(&self, v: &SymVal) -> Option<u128> {
@@ -501,31 +501,29 @@ impl Domain for Symbolic {
     }
     #[inline]
     fn binop(&mut self, op: BinOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
-        match (a, b) {
-            (SymVal::Const(x), SymVal::Const(y)) => SymVal::Const(concrete::binop(op, w, *x, *y)),
+        match (a.as_const(), b.as_const()) {
+            (Some(x), Some(y)) => SymVal::constant(concrete::binop(op, w, x, y), w),
             _ => SymVal::from_term(bin(op, &a.term(w), &b.term(w))),
         }
     }
     #[inline]
     fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
-        match (a, b) {
-            (SymVal::Const(x), SymVal::Const(y)) => {
-                SymVal::Const(concrete::cmp(op, w, *x, *y) as u128)
-            }
+        match (a.as_const(), b.as_const()) {
+            (Some(x), Some(y)) => SymVal::Const(concrete::cmp(op, w, x, y) as u64),
             _ => SymVal::from_term(bool_bv(compare(op, &a.term(w), &b.term(w)))),
         }
     }
     fn unop(&mut self, op: UnOp, w: Width, a: &SymVal) -> SymVal {
-        match a {
-            SymVal::Const(x) => SymVal::Const(concrete::unop(op, w, *x)),
-            SymVal::Sym(t) => SymVal::from_term(unary(op, w, t)),
+        match a.split() {
+            Ok(x) => SymVal::constant(concrete::unop(op, w, x), w),
+            Err(t) => SymVal::from_term(unary(op, w, t)),
         }
     }
     #[inline]
     fn cast(&mut self, op: CastOp, from: Width, to: Width, a: &SymVal) -> SymVal {
-        match a {
-            SymVal::Const(x) => SymVal::Const(concrete::cast(op, from, to, *x)),
-            SymVal::Sym(t) => SymVal::from_term(match op {
+        match a.split() {
+            Ok(x) => SymVal::constant(concrete::cast(op, from, to, x), to),
+            Err(t) => SymVal::from_term(match op {
                 CastOp::Trunc | CastOp::ZExt => t.zext_to(to),
                 CastOp::SExt => t.sext_to(to),
             }),
@@ -533,28 +531,26 @@ impl Domain for Symbolic {
     }
     #[inline]
     fn ite(&mut self, c: &SymVal, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
-        match c {
-            SymVal::Const(x) => {
+        match c.split() {
+            Ok(x) => {
                 if x & 1 == 1 {
                     a.clone()
                 } else {
                     b.clone()
                 }
             }
-            SymVal::Sym(t) => SymVal::from_term(to_bool(t).ite(&a.term(w), &b.term(w))),
+            Err(t) => SymVal::from_term(to_bool(t).ite(&a.term(w), &b.term(w))),
         }
     }
     fn overflows(&mut self, op: OverflowOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
-        match (a, b) {
-            (SymVal::Const(x), SymVal::Const(y)) => {
-                SymVal::Const(concrete::overflows(op, w, *x, *y) as u128)
-            }
+        match (a.as_const(), b.as_const()) {
+            (Some(x), Some(y)) => SymVal::Const(concrete::overflows(op, w, x, y) as u64),
             _ => SymVal::from_term(bool_bv(overflow(op, w, &a.term(w), &b.term(w)))),
         }
     }
     fn funnel_shift(&mut self, left: bool, w: Width, a: &SymVal, b: &SymVal, s: &SymVal) -> SymVal {
-        if let (SymVal::Const(x), SymVal::Const(y), SymVal::Const(z)) = (a, b, s) {
-            return SymVal::Const(concrete::funnel_shift(left, w, *x, *y, *z));
+        if let (Some(x), Some(y), Some(z)) = (a.as_const(), b.as_const(), s.as_const()) {
+            return SymVal::constant(concrete::funnel_shift(left, w, x, y, z), w);
         }
         SymVal::from_term(funnel(left, w, &a.term(w), &b.term(w), &s.term(w)))
     }
@@ -571,14 +567,14 @@ impl Domain for Symbolic {
     }
     #[inline]
     fn val_to_bytes(&mut self, v: &SymVal, _w: Width, out: &mut [SymByte]) {
-        match v {
-            SymVal::Const(c) => {
+        match v.split() {
+            Ok(c) => {
                 let le = c.to_le_bytes();
                 for (o, b) in out.iter_mut().zip(le) {
                     *o = SymByte::Const(b);
                 }
             }
-            SymVal::Sym(t) => {
+            Err(t) => {
                 let n = out.len() as u32;
                 let full = t.zext_to(8 * n);
                 for (i, o) in out.iter_mut().enumerate() {
@@ -602,7 +598,7 @@ impl Domain for Symbolic {
             }
         }
         if all_const {
-            return SymVal::Const(u128::from_le_bytes(le) & concrete::mask(w));
+            return SymVal::constant(u128::from_le_bytes(le) & concrete::mask(w), w);
         }
         let mut acc = bytes[0].term();
         for b in &bytes[1..] {
@@ -612,9 +608,9 @@ impl Domain for Symbolic {
     }
 
     fn decide(&mut self, _why: Decision, cond: &SymVal) -> bool {
-        let c = match cond {
-            SymVal::Const(x) => return x & 1 == 1,
-            SymVal::Sym(t) => to_bool(t),
+        let c = match cond.split() {
+            Ok(x) => return x & 1 == 1,
+            Err(t) => to_bool(t),
         };
         if let Some(b) = c.as_bool() {
             return b;
@@ -652,9 +648,9 @@ impl Domain for Symbolic {
     }
 
     fn choose(&mut self, why: Decision, v: &SymVal, w: Width) -> u128 {
-        let v = match v {
-            SymVal::Const(x) => return *x,
-            SymVal::Sym(t) => t,
+        let v = match v.split() {
+            Ok(x) => return x,
+            Err(t) => t,
         };
         self.note_address_dependence(v);
         match why {
@@ -690,9 +686,9 @@ impl Domain for Symbolic {
     /// The model's value of `v` when no other is feasible on the path (one query); no fork, no answer
     /// logged: the step's re-runs from its snapshot get the same answer from the same path condition.
     fn determined(&mut self, _why: Decision, v: &SymVal, w: Width) -> Option<u128> {
-        let t = match v {
-            SymVal::Const(x) => return Some(*x),
-            SymVal::Sym(t) => t,
+        let t = match v.split() {
+            Ok(x) => return Some(x),
+            Err(t) => t,
         };
         let x = self.eval(t)?;
         match self.feasible(&t.ne(&Term::bv(x, w))) {
@@ -702,9 +698,9 @@ impl Domain for Symbolic {
     }
 
     fn assume(&mut self, cond: &SymVal) -> bool {
-        let c = match cond {
-            SymVal::Const(x) => return x & 1 == 1,
-            SymVal::Sym(t) => to_bool(t),
+        let c = match cond.split() {
+            Ok(x) => return x & 1 == 1,
+            Err(t) => to_bool(t),
         };
         if let Some(b) = c.as_bool() {
             return b;
@@ -744,7 +740,7 @@ impl Domain for Symbolic {
             SELECT_LIMIT
         };
         if bytes.len() > SELECT_LIMIT && limit > SELECT_LIMIT {
-            if let (SymVal::Sym(o), Some(arr)) = (off, object_array(bytes)) {
+            if let (Err(o), Some(arr)) = (off.split(), object_array(bytes)) {
                 let cells: Vec<SymByte> = (0..n)
                     .map(|j| SymByte::from_term(arr.select(&o.bvadd(&Term::bv(j as u128, 32)))))
                     .collect();
@@ -823,7 +819,7 @@ impl Domain for Symbolic {
         pointer_bits: u32,
         offset_bits: u32,
     ) -> Option<SymVal> {
-        let SymVal::Sym(t) = v else { return None };
+        let Err(t) = v.split() else { return None };
         let marks: Vec<Term> = t
             .free_vars()
             .into_iter()
@@ -912,7 +908,7 @@ mod tests {
         m.insert(x, Value::Bv { value: a, width: 8 });
         m.insert(y, Value::Bv { value: b, width: 8 });
         match t {
-            SymVal::Const(c) => *c,
+            SymVal::Const(c) => *c as u128,
             SymVal::Sym(t) => bv_of_value(&m.eval(t).unwrap()),
         }
     }
@@ -928,7 +924,7 @@ mod tests {
         let samples: [u128; 7] = [0, 1, 7, 0x7f, 0x80, 0x81, 0xff];
         for op in [BinOp::URem, BinOp::UDiv] {
             for k in [1u128, 2, 8, 0x80] {
-                let t = d.binop(op, 8, &sx, &SymVal::Const(k));
+                let t = d.binop(op, 8, &sx, &SymVal::constant(k, 8));
                 for &a in &samples {
                     let want = concrete::binop(op, 8, a, k);
                     assert_eq!(eval(&t, &x, a, &y, 0), want, "{op:?} {a} {k}");

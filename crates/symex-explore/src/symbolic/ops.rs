@@ -156,7 +156,7 @@ pub(super) fn start_offsets(
     n: usize,
     limit: usize,
 ) -> Option<(&Term, usize, usize)> {
-    let SymVal::Sym(o) = off else { return None };
+    let Err(o) = off.split() else { return None };
     if len > limit || len < n || n == 0 {
         return None;
     }

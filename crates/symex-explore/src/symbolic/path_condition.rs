@@ -4,7 +4,6 @@
 //! an exploration with a hundred thousand states waiting.)
 
 use super::bounds::{bound, BoundKey};
-use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use symex_expr::Term;
 
@@ -17,7 +16,53 @@ pub struct PathCondition {
     /// (`bounds.rs`): a tighter bound replaces a looser one, which it implies, so a path that forks on
     /// `i < n` in every iteration holds one bound of `n`, not one per iteration. Kept out of the shared
     /// list, which cannot replace a link, and small (one entry per bounded term and order).
-    bounds: FxHashMap<BoundKey, (Term, u128)>,
+    bounds: Bounds,
+}
+
+/// The held bounds, sorted by key (term id, then order), shared copy-on-write with the states forked
+/// from this one: a fork copies a pointer, and a state copies the entries (exactly as many as there
+/// are) only when it tightens one. (A hash map per state cost a table of at least four 48-byte buckets
+/// and its control bytes at every fork: tens of MiB with tens of thousands of states waiting.)
+#[derive(Clone, Default)]
+struct Bounds(Option<Rc<Vec<Held>>>);
+
+/// A bound held: its key, the constraint that states it, and its value in the key's order.
+#[derive(Clone)]
+struct Held {
+    key: BoundKey,
+    constraint: Term,
+    value: u128,
+}
+
+impl Bounds {
+    fn entries(&self) -> &[Held] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// Where `key` is, or would be inserted.
+    fn search(&self, key: &BoundKey) -> Result<usize, usize> {
+        let order = |k: &BoundKey| (k.term.id(), k.signed, k.upper);
+        self.entries()
+            .binary_search_by_key(&order(key), |h| order(&h.key))
+    }
+
+    fn get(&self, key: &BoundKey) -> Option<&Held> {
+        self.search(key).ok().map(|i| &self.entries()[i])
+    }
+
+    /// Holds `h`, replacing the entry of its key.
+    fn set(&mut self, h: Held) {
+        let at = self.search(&h.key);
+        let v = Rc::make_mut(self.0.get_or_insert_with(Default::default));
+        match at {
+            Ok(i) => v[i] = h,
+            Err(i) => v.insert(i, h),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.entries().len()
+    }
 }
 
 struct Link {
@@ -32,18 +77,19 @@ impl PathCondition {
         let Some(b) = bound(&c) else {
             return self.push_link(c);
         };
-        match self.bounds.get_mut(&b.key) {
-            Some((_, old)) if !b.implies(*old) => {}
-            Some(held) => *held = (c, b.value),
-            None => {
-                self.bounds.insert(b.key, (c, b.value));
-            }
+        if self.bounds.get(&b.key).is_some_and(|h| !b.implies(h.value)) {
+            return;
         }
+        self.bounds.set(Held {
+            key: b.key,
+            constraint: c,
+            value: b.value,
+        });
     }
 
     /// The value of the bound held under `key`, if any.
     pub(super) fn bound_value(&self, key: &BoundKey) -> Option<u128> {
-        self.bounds.get(key).map(|&(_, v)| v)
+        self.bounds.get(key).map(|h| h.value)
     }
 
     fn push_link(&mut self, c: Term) {
@@ -74,7 +120,7 @@ impl PathCondition {
         let mut v = Vec::with_capacity(self.len() + extra.is_some() as usize);
         v.extend(self.newest_first().cloned());
         v.reverse();
-        let mut held: Vec<&Term> = self.bounds.values().map(|(c, _)| c).collect();
+        let mut held: Vec<&Term> = self.bounds.entries().iter().map(|h| &h.constraint).collect();
         held.sort_by_key(|c| c.id());
         v.extend(held.into_iter().cloned());
         v.extend(extra.cloned());
@@ -145,6 +191,23 @@ mod tests {
         p.push(below.clone());
         assert_eq!(p.len(), 3);
         assert!(p.to_vec_with(None).contains(&below));
+    }
+
+    #[test]
+    fn a_fork_tightens_its_own_bounds_only() {
+        let n = Term::var("n", symex_expr::Sort::bv(8));
+        let m = Term::var("m", symex_expr::Sort::bv(8));
+        let below = |t: &Term, k: u128| t.bvult(&Term::bv(k, 8));
+        let mut a = PathCondition::default();
+        a.push(below(&n, 100));
+        let mut b = a.clone();
+        b.push(below(&n, 50));
+        b.push(below(&m, 7));
+        a.push(below(&n, 200));
+        assert_eq!(a.to_vec_with(None), vec![below(&n, 100)]);
+        let mut want = vec![below(&n, 50), below(&m, 7)];
+        want.sort_by_key(|c| c.id());
+        assert_eq!(b.to_vec_with(None), want);
     }
 
     #[test]
