@@ -522,7 +522,10 @@ fn inputs(st: &State<Guarded>, body: &Body, member: &[bool]) -> Vec<Term> {
         symex_ir::uses::terminator_operands(&blk.term, &mut note);
     }
     let regs = &st.frames[0].regs;
-    terms.extend(used.iter().filter_map(|&s| regs[s as usize].split().err().cloned()));
+    terms.extend(
+        used.iter()
+            .filter_map(|&s| regs[s as usize].split().err().cloned()),
+    );
     for id in 0..st.mem.object_count() as u32 {
         if let Some(bytes) = st.mem.object(id).and_then(|o| o.contents.flat()) {
             terms.extend(bytes.iter().filter_map(|b| match b {

@@ -239,9 +239,12 @@ impl Domain for Concolic {
         if cond.t.is_none() {
             return pick.clone();
         }
-        let s = self
-            .sym
-            .ite(&Self::lift(cond, 1), w, &Self::lift(a, w), &Self::lift(b, w));
+        let s = self.sym.ite(
+            &Self::lift(cond, 1),
+            w,
+            &Self::lift(a, w),
+            &Self::lift(b, w),
+        );
         Self::with(pick.c, s)
     }
     fn overflows(&mut self, op: OverflowOp, w: Width, a: &CVal, b: &CVal) -> CVal {
@@ -249,7 +252,9 @@ impl Domain for Concolic {
         if a.t.is_none() && b.t.is_none() {
             return CVal { c, t: None };
         }
-        let s = self.sym.overflows(op, w, &Self::lift(a, w), &Self::lift(b, w));
+        let s = self
+            .sym
+            .overflows(op, w, &Self::lift(a, w), &Self::lift(b, w));
         Self::with(c, s)
     }
     fn funnel_shift(&mut self, left: bool, w: Width, a: &CVal, b: &CVal, s: &CVal) -> CVal {
@@ -257,15 +262,13 @@ impl Domain for Concolic {
         if a.t.is_none() && b.t.is_none() && s.t.is_none() {
             return CVal { c, t: None };
         }
-        let t = self
-            .sym
-            .funnel_shift(
-                left,
-                w,
-                &Self::lift(a, w),
-                &Self::lift(b, w),
-                &Self::lift(s, w),
-            );
+        let t = self.sym.funnel_shift(
+            left,
+            w,
+            &Self::lift(a, w),
+            &Self::lift(b, w),
+            &Self::lift(s, w),
+        );
         Self::with(c, t)
     }
     fn const_byte(&mut self, b: u8) -> CByte {

@@ -120,7 +120,12 @@ impl PathCondition {
         let mut v = Vec::with_capacity(self.len() + extra.is_some() as usize);
         v.extend(self.newest_first().cloned());
         v.reverse();
-        let mut held: Vec<&Term> = self.bounds.entries().iter().map(|h| &h.constraint).collect();
+        let mut held: Vec<&Term> = self
+            .bounds
+            .entries()
+            .iter()
+            .map(|h| &h.constraint)
+            .collect();
         held.sort_by_key(|c| c.id());
         v.extend(held.into_iter().cloned());
         v.extend(extra.cloned());
