@@ -715,6 +715,8 @@ impl<'p> Explorer<'p> {
             .initial_state(sig.root as usize)
             .map_err(|e| format!("path signature {sig}: the program does not start ({e:?})"))?;
         let mut ps = self.path_state(st);
+        // A rebuilt path is named by its signature: it keeps its trail.
+        ps.st.dom.trail = crate::signature::Trail::new(sig.root);
         ps.st.dom.replay(&sig.answers);
         let diverged = |why: &str| format!("path signature {sig}: the replay {why}");
         loop {
@@ -765,7 +767,12 @@ impl<'p> Explorer<'p> {
         let prog = self.prog;
         let args: &[ProgramArg] = self.opts.argv.get(root).map_or(&[], Vec::as_slice);
         let mut st = State::new(prog, Symbolic::new(self.ctx.clone()), self.opts.checks);
-        st.dom.trail = crate::signature::Trail::new(root as u32);
+        // A path's answers are kept only where its signature is asked for: by another worker
+        // (`donate`) or for `--paths-out`.
+        st.dom.trail = match self.pool.is_some() || self.opts.signatures {
+            true => crate::signature::Trail::new(root as u32),
+            false => crate::signature::Trail::unrecorded(root as u32),
+        };
         let lens: Vec<usize> = args
             .iter()
             .map(|a| match a {

@@ -240,6 +240,15 @@ impl Symbolic {
         if !self.forced.is_empty() && !self.replaying {
             self.kill("internal: a sibling diverged from its fork".into());
         }
+        // A state between steps keeps no buffer of its step (the answers it logged, the answers it
+        // was forced to): a sibling goes to wait right after its first step, and tens of thousands
+        // wait at once.
+        if self.step_log.capacity() > 0 {
+            self.step_log = Vec::new();
+        }
+        if self.forced.is_empty() && self.forced.capacity() > 0 {
+            self.forced = VecDeque::new();
+        }
         self.take_forks()
     }
 
