@@ -235,6 +235,25 @@ fn signature(
 }
 
 /// Function table: definitions first (in module order), then the non-intrinsic declarations.
+impl Ctx<'_> {
+    /// The type of parameter `i` of function `f` as LLVM declares it (ids follow
+    /// [`declare_functions`]: definitions, then declarations other than intrinsics).
+    pub(crate) fn param_type(&mut self, f: FuncId, i: usize) -> Result<Option<TypeId>> {
+        let llm = self.llm;
+        let k = f.0 as usize;
+        let ty = match llm.functions.get(k) {
+            Some(def) => def.parameters.get(i).map(|p| p.ty.clone()),
+            None => llm
+                .func_declarations
+                .iter()
+                .filter(|d| !d.name.starts_with("llvm."))
+                .nth(k - llm.functions.len())
+                .and_then(|d| d.parameters.get(i).map(|p| p.ty.clone())),
+        };
+        ty.map(|t| self.ty(&t)).transpose()
+    }
+}
+
 fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
     let llm = ctx.llm;
     // Definitions and declarations are different llvm-ir types with the same signature fields.
