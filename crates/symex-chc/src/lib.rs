@@ -80,8 +80,9 @@ pub enum Answer {
 }
 
 /// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` are candidate
-/// invariants another analysis proposes (`symex term`'s abstract states): their inductive part is tried
-/// first, and joins each of Spacer's invariants that fails the re-check (nothing unchecked is used).
+/// invariants another analysis proposes (`symex term`'s abstract states): they join each of Spacer's
+/// invariants that fails the re-check, and their inductive part alone is tried after the first way of
+/// asking Spacer (nothing unchecked is used).
 pub fn prove(
     prog: &Program,
     opts: &Options,
@@ -103,15 +104,7 @@ pub fn prove(
     let start = std::time::Instant::now();
     let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
     let mut why: Vec<String> = Vec::new();
-    // The hints' inductive part (Houdini) first: a relation such as `i == y` that the octagons of
-    // `term` state and Spacer's invariant over the clauses without wrap-around leaves out.
     let hints = houdini::formulas(&cp, hints);
-    if !hints.is_empty() {
-        match recheck::strengthen(&c, &Term::and_all(&hints), &shared) {
-            Ok((inv, queries)) => return safe(&cp, inv, queries),
-            Err(w) => why.push(format!("term's candidates: {w}")),
-        }
-    }
     for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
         // Each variant gets its share of the time; the last one what is left.
         let timeout = budget.timeout.map(|t| {
@@ -145,6 +138,14 @@ pub fn prove(
         };
         if !why.contains(&reason) {
             why.push(reason);
+        }
+        // After the first (quick) variant, the hints' inductive part alone (Houdini): relations such
+        // as `i == y` that the octagons of `term` state and Spacer's invariants leave out.
+        if i == 0 && !hints.is_empty() {
+            match recheck::strengthen(&c, &Term::and_all(&hints), &shared) {
+                Ok((inv, queries)) => return safe(&cp, inv, queries),
+                Err(w) => why.push(format!("term's candidates: {w}")),
+            }
         }
     }
     Answer::Unknown(if why.is_empty() {
