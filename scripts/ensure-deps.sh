@@ -19,6 +19,8 @@ command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 # run.stats is an SQLite database (KLEE's format, which klee-stats reads): rusqlite links the system library.
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+# redis-server: the server of the campaign tests (symex-cli's campaign_cli; `symex run --redis`).
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # valgrind's callgrind counts the machine instructions of the performance guard (scripts/perf-guard.py).
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then

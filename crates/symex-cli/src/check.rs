@@ -153,6 +153,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
         emit_all_errors: false,
         program_output: false,
         signatures: false,
+        campaign: None,
     };
     // The portfolio: bounded model checking in its own thread beside the exploration, both with the
     // whole budget; the first definite verdict ends the process (`portfolio.rs`).

@@ -9,6 +9,14 @@ Examples:
 
 Manual: docs/src/run.md";
 
+pub const CAMPAIGN: &str = "\
+Examples:
+  symex run examples/run/top.c --redis redis://127.0.0.1:6379/ --campaign top --out w1   # one worker
+  symex campaign status --redis redis://127.0.0.1:6379/ --campaign top     # items, workers, paths
+  symex campaign collect --redis redis://127.0.0.1:6379/ --campaign top --paths-out top.paths
+
+Manual: docs/src/campaign.md";
+
 pub const STATS: &str = "\
 Examples:
   symex run examples/run/top.c --out top-out

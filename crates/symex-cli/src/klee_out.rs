@@ -52,14 +52,14 @@ pub fn error_file(bug: &Bug, stack: &[StackFrame]) -> String {
     s + &stack_text(stack)
 }
 
-/// Writes the error file of test `n`; returns its name.
+/// Writes the error file of the test named `stem` (`test000001`); returns its name.
 pub fn write_error(
     dir: &Path,
-    n: usize,
+    stem: &str,
     bug: &Bug,
     stack: &[StackFrame],
 ) -> std::io::Result<String> {
-    let name = format!("test{n:06}.{}", error_extension(bug));
+    let name = format!("{stem}.{}", error_extension(bug));
     std::fs::write(dir.join(&name), error_file(bug, stack))?;
     Ok(name)
 }
@@ -67,13 +67,10 @@ pub fn write_error(
 /// KLEE's message for a state alive at a halt (its `.early` file).
 pub const HALT_MESSAGE: &str = "Execution halting.";
 
-/// Writes the `.early` file of test `n`: KLEE's message for a path it ended early (a state alive at
+/// Writes the `.early` file of the test named `stem`: KLEE's message for a path it ended early (a state alive at
 /// a halt, [`HALT_MESSAGE`]; one at the stack-frame limit).
-pub fn write_early(dir: &Path, n: usize, message: &str) -> std::io::Result<()> {
-    std::fs::write(
-        dir.join(format!("test{n:06}.early")),
-        format!("{message}\n"),
-    )
+pub fn write_early(dir: &Path, stem: &str, message: &str) -> std::io::Result<()> {
+    std::fs::write(dir.join(format!("{stem}.early")), format!("{message}\n"))
 }
 
 /// A local time as KLEE prints it in `info` (`%Y-%m-%d %H:%M:%S`).

@@ -3,6 +3,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 
 mod bmc;
+mod campaign;
 mod chc;
 mod check;
 mod checks;
@@ -51,6 +52,9 @@ enum Command {
     /// Explore the paths of a C program symbolically, report bugs, write one test per path.
     #[command(after_long_help = examples::RUN)]
     Run(run::RunArgs),
+    /// A campaign over Redis (`symex run --redis URL --campaign NAME`): its progress, its paths.
+    #[command(after_long_help = examples::CAMPAIGN)]
+    Campaign(campaign::CampaignArgs),
     /// Statistics of `symex run` (or KLEE) output directories, as klee-stats prints them.
     #[command(after_long_help = examples::STATS)]
     Stats(klee_stats::StatsArgs),
@@ -122,7 +126,7 @@ impl Command {
             Command::Replay(a) => a.max_time,
             Command::Verify(a) => a.max_time,
             Command::Run(a) => a.explore.max_time,
-            Command::Stats(_) => None,
+            Command::Stats(_) | Command::Campaign(_) => None,
             Command::Check(a) => a.explore.max_time,
             Command::Validate(a) => a.explore.max_time,
             Command::Fuzz(a) => a.max_time,
@@ -151,6 +155,7 @@ impl Command {
             Command::Cost(a) => a.solver_rlimit,
             Command::Replay(_)
             | Command::Stats(_)
+            | Command::Campaign(_)
             | Command::Completions { .. }
             | Command::Man { .. } => None,
         }
@@ -171,7 +176,7 @@ fn input_files(command: &Command) -> Vec<(&std::path::Path, input::Kind)> {
         Command::Replay(a) => vec![(&a.file, Kind::Program), (&a.test, Kind::Test)],
         Command::Verify(a) => vec![(&a.file, Kind::Idf)],
         Command::Run(a) => vec![(&a.file, Kind::Program)],
-        Command::Stats(_) => Vec::new(),
+        Command::Stats(_) | Command::Campaign(_) => Vec::new(),
         Command::Check(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Validate(a) => vec![(&a.file, Kind::ProgramOrTask)],
         Command::Fuzz(a) => vec![(&a.file, Kind::Program)],
@@ -204,6 +209,7 @@ fn main() {
         Command::Verify(args) => verify::run(&args),
         Command::Run(args) => run::main(args),
         Command::Stats(args) => klee_stats::main(args),
+        Command::Campaign(args) => campaign::main(args),
         Command::Check(args) => check::main(args),
         Command::Validate(args) => validate::main(args),
         Command::Its(args) => its::main(args),

@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
+use symex_campaign::Worker;
 use symex_engine::{outcome, Checks, End, Halt, Program, TestFile, STACK_LIMIT_MESSAGE};
 use symex_explore::{
     parallel, Control, Explorer, FinishedPath, Limits, Options, PathEnd, ProgramArg, Progress,
@@ -171,6 +173,8 @@ pub struct RunArgs {
     /// as KLEE prints it, before the summary; never with --json or --quiet).
     #[arg(long)]
     pub no_program_output: bool,
+    #[command(flatten)]
+    pub worker: crate::campaign::WorkerArgs,
 }
 
 /// KLEE's `--switch-type`.
@@ -206,6 +210,8 @@ pub struct Exploration {
 /// their names are only printed at its end.
 pub struct TestFiles {
     dir: Option<PathBuf>,
+    /// Before each name: a campaign's worker's (`w3-`), so that names are unique in the campaign.
+    prefix: String,
     numbers: Vec<u32>,
 }
 
@@ -221,14 +227,17 @@ impl TestFiles {
         };
         self.numbers
             .iter()
-            .map(|&n| test_json_path(dir, n as usize).display().to_string())
+            .map(|&n| {
+                let stem = test_stem(&self.prefix, n as usize);
+                dir.join(format!("{stem}.json")).display().to_string()
+            })
             .collect()
     }
 }
 
-/// The JSON test file number `n` in `dir`.
-fn test_json_path(dir: &Path, n: usize) -> PathBuf {
-    dir.join(format!("test{n:06}.json"))
+/// The name of test number `n` without its extension (`test000001`, in a campaign `w3-test000001`).
+fn test_stem(prefix: &str, n: usize) -> String {
+    format!("{prefix}test{n:06}")
 }
 
 /// Where the files of an exploration go, and how.
@@ -249,6 +258,17 @@ pub struct Output<'a> {
     pub program_output: bool,
     /// Keep each finished path's signature (`--paths-out`).
     pub signatures: bool,
+    /// The campaign this process is a worker of (`--redis`, `--campaign`).
+    pub campaign: Option<Arc<Worker>>,
+}
+
+impl Output<'_> {
+    /// What goes before the tests' names.
+    fn test_prefix(&self) -> String {
+        self.campaign
+            .as_ref()
+            .map_or(String::new(), |w| format!("{}-", w.name))
+    }
 }
 
 /// `main`'s arguments, one list per initial state: the concrete ones, those of --sym-arg, and each
@@ -345,8 +365,16 @@ pub fn explore(
         stdin: args.stdin as usize,
         dump_states_on_halt: out.klee_halting,
         max_forks: args.max_forks,
-        signatures: out.signatures,
+        // A campaign records its paths by their signatures.
+        signatures: out.signatures || out.campaign.is_some(),
     };
+    if out.campaign.is_some() && (args.jobs > 1 || args.max_forks.is_some()) {
+        return Err(bad_args(
+            "a campaign's worker takes neither --jobs above 1 nor --max-forks (a bound of one \
+             worker's share would change the campaign's paths)"
+                .into(),
+        ));
+    }
     if args.jobs > 1 && (args.max_forks.is_some() || opts.limits.max_total_instructions.is_some()) {
         return Err(bad_args(
             "--jobs above 1 does not take bounds of the whole run yet (--max-forks, run's --max-instructions)"
@@ -367,6 +395,7 @@ pub fn explore(
     let mut validation_errors = Vec::new();
     let mut signatures = Vec::new();
     let mut n = 0usize;
+    let prefix = out.test_prefix();
     let mut on_path = |p: &FinishedPath| -> Control {
         if let Some(sig) = &p.signature {
             signatures.push(sig.to_string());
@@ -402,21 +431,27 @@ pub fn explore(
         let mut test_path = None;
         if wanted {
             n += 1;
+            let stem = test_stem(&prefix, n);
             test_path = out
                 .dir
-                .and_then(|d| write_test(d, n, out, p, &args.entry).ok());
+                .and_then(|d| write_test(d, &stem, out, p, &args.entry).ok());
             if let (Some(_), Some(d)) = (&test_path, out.dir) {
                 tests.push(n as u32);
                 let _ = match &p.end {
                     PathEnd::Error(b) if first_error || out.emit_all_errors => {
-                        crate::klee_out::write_error(d, n, b, &p.stack).map(|_| ())
+                        crate::klee_out::write_error(d, &stem, b, &p.stack).map(|_| ())
                     }
-                    PathEnd::Halted(_) => crate::klee_out::write_early(d, n, HALT_MESSAGE),
+                    PathEnd::Halted(_) => crate::klee_out::write_early(d, &stem, HALT_MESSAGE),
                     PathEnd::StackLimit(_) => {
-                        crate::klee_out::write_early(d, n, STACK_LIMIT_MESSAGE)
+                        crate::klee_out::write_early(d, &stem, STACK_LIMIT_MESSAGE)
                     }
                     _ => Ok(()),
                 };
+            }
+        }
+        if let Some(w) = &out.campaign {
+            if let Some(r) = crate::campaign::record(w, p, test_path.clone()) {
+                w.record(r);
             }
         }
         if let (PathEnd::Error(b), true) = (&p.end, first_error) {
@@ -457,6 +492,10 @@ pub fn explore(
         parallel::explore(setup, &mut on_path, &mut on_output, &mut on_progress)?
     } else {
         let mut explorer = Explorer::new(prog, opts, new_solver());
+        if let Some(w) = &out.campaign {
+            let shared: Arc<dyn parallel::WorkList> = w.clone();
+            explorer = explorer.in_pool(shared, false);
+        }
         if out.program_output {
             let bar = bar.clone();
             explorer = explorer.echo_output(Box::new(move |bytes: &[u8]| match &bar {
@@ -475,6 +514,7 @@ pub fn explore(
         errors,
         tests: TestFiles {
             dir: out.dir.map(Path::to_path_buf),
+            prefix,
             numbers: tests,
         },
         unsupported,
@@ -501,7 +541,7 @@ fn progress_bar() -> indicatif::ProgressBar {
 /// Writes test number `n` (JSON, and `.ktest` when asked); returns the JSON file's path.
 fn write_test(
     dir: &Path,
-    n: usize,
+    stem: &str,
     out: &Output<'_>,
     p: &FinishedPath,
     entry: &str,
@@ -520,11 +560,11 @@ fn write_test(
         inputs: p.inputs.clone(),
         outcome: Some(oc),
     };
-    let path = test_json_path(dir, n);
+    let path = dir.join(format!("{stem}.json"));
     std::fs::write(&path, t.to_json())?;
     if out.ktest {
         let k = symex_explore::ktest::encode(std::slice::from_ref(&out.program), &p.inputs);
-        std::fs::write(dir.join(format!("test{n:06}.ktest")), k)?;
+        std::fs::write(dir.join(format!("{stem}.ktest")), k)?;
     }
     Ok(path.display().to_string())
 }
@@ -615,15 +655,19 @@ pub fn main(mut args: RunArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return e.report(),
     };
-    let prog = Program::new(module);
-    let dir = match fresh_output_dir(args.out.as_deref(), args.out_overwrite) {
-        Ok(d) => d,
-        Err(e) => return fail(&e),
-    };
     let checks = Checks {
         max_stack_frames: args.max_stack_frames,
         switch_per_value: args.switch_type == SwitchType::Simple,
         ..args.checks.checks(true)
+    };
+    let campaign = match join_campaign(&args, &module, &checks) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let prog = Program::new(module);
+    let dir = match fresh_output_dir(args.out.as_deref(), args.out_overwrite) {
+        Ok(d) => d,
+        Err(e) => return fail(&e),
     };
     let out = Output {
         dir: Some(&dir),
@@ -636,6 +680,7 @@ pub fn main(mut args: RunArgs) -> i32 {
         emit_all_errors: args.emit_all_errors,
         program_output: !args.no_program_output && !args.quiet && !args.json,
         signatures: args.paths_out.is_some(),
+        campaign: campaign.clone(),
     };
     let started = std::time::SystemTime::now();
     crate::interrupt::install();
@@ -645,8 +690,21 @@ pub fn main(mut args: RunArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return fail(&describe_start_failure(&e)),
     };
+    if let Some(e) = campaign.as_ref().and_then(|w| w.error()) {
+        return fail(&format!("campaign worker stopped: {e}"));
+    }
     if let Some(f) = &args.paths_out {
-        let lines: String = ex.signatures.iter().map(|s| format!("{s}\n")).collect();
+        // A worker's paths are those it recorded in the campaign (a path of an item another worker
+        // took over is that worker's).
+        let signatures = match &campaign {
+            Some(w) => {
+                let mut v: Vec<String> = w.committed().into_iter().map(|r| r.signature).collect();
+                v.sort_unstable();
+                v
+            }
+            None => ex.signatures.clone(),
+        };
+        let lines: String = signatures.iter().map(|s| format!("{s}\n")).collect();
         if let Err(e) = std::fs::write(f, lines) {
             return fail(&format!("cannot write --paths-out {}: {e}", f.display()));
         }
@@ -672,6 +730,9 @@ pub fn main(mut args: RunArgs) -> i32 {
                        "time_s": l.time.as_secs_f64()})).collect::<Vec<_>>()},
         "instructions": s.instructions,
         "jobs": args.explore.jobs,
+        "campaign": campaign.as_ref().map(|w| json!({
+            "name": args.worker.campaign, "worker": w.name,
+            "paths_recorded": w.committed().len(), "items_taken_over": w.lost_items()})),
         "states_moved": s.states_taken,
         "unsupported": ex.unsupported,
         "validation_failures": ex.validation_errors,
@@ -717,6 +778,20 @@ pub fn main(mut args: RunArgs) -> i32 {
         eprintln!("symex: error: a test does not replay along its path: {v}");
     }
     status(&ex)
+}
+
+/// Joins the campaign of `--redis` and `--campaign`, if given (after checking the program's hash).
+fn join_campaign(
+    args: &RunArgs,
+    module: &symex_ir::Module,
+    checks: &Checks,
+) -> Result<Option<Arc<Worker>>, String> {
+    if args.worker.redis.is_none() {
+        return Ok(None);
+    }
+    let roots = program_argv(&args.explore)?.len().max(1) as u32;
+    let hash = crate::campaign::program_hash(module, &args.explore, checks);
+    crate::campaign::join(&args.worker, &hash, roots).map(|w| Some(Arc::new(w)))
 }
 
 fn print_summary(file: &Path, dir: &Path, ex: &Exploration) {

@@ -142,6 +142,7 @@ pub fn main(args: ValidateArgs) -> i32 {
         emit_all_errors: false,
         program_output: false,
         signatures: false,
+        campaign: None,
     };
     let validation = match explore_answer(&prog, &check, p, checks, &out) {
         Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),

@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 const SUBCOMMANDS: &[&str] = &[
     "run",
     "stats",
+    "campaign",
     "replay",
     "check",
     "bmc",

@@ -80,3 +80,41 @@ fn the_entry_is_main_or_the_only_uncalled_function() {
     assert_eq!(code, 2);
     assert!(err.contains("no function `nope`"), "{err}");
 }
+
+/// A recursive program's run is a tree of frames, each costing its instructions before and
+/// after its inner calls: the bound counts them all (the ITS's `Com_k` transitions), so runs
+/// on the reference interpreter never exceed it. A bound that counted only the path of
+/// calls (the frames' instructions before the call) is exceeded by every run with n ≥ 1.
+#[test]
+fn recursive_functions_are_bounded_as_computation_trees() {
+    for (file, class) in [
+        ("recursive_sum.c", "O(n^1)"),
+        ("recursive_loops.c", "O(n^2)"),
+        ("parity.c", "O(n^1)"),
+    ] {
+        let path = example(file);
+        let (code, out, err) = symex(&[
+            "cost",
+            "--json",
+            "--check-runs",
+            "60",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+        assert_eq!(v["answer"], format!("WORST_CASE(?, {class})"), "{file}");
+        assert!(
+            v["its"].as_str().unwrap().contains("Com_2("),
+            "{file}: {out}"
+        );
+        assert_eq!(v["check"]["violated"], 0, "{file}: {out}");
+        // Small inputs end within the cap: some runs are judged, not only capped.
+        assert!(v["check"]["within"].as_u64().unwrap() >= 5, "{file}: {out}");
+    }
+    // Two inner calls per frame: about fib(n) frames, no polynomial bound.
+    let fib = example("fib.c");
+    let (code, out, _) = symex(&["cost", fib.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}");
+    assert_eq!(out.lines().next(), Some("MAYBE"));
+    assert!(out.contains("branching recursion"), "{out}");
+}

@@ -21,6 +21,7 @@ fn root() -> PathBuf {
 const CHAPTERS: &[(&str, &[&str])] = &[
     ("run", &["run.md"]),
     ("stats", &["run.md"]),
+    ("campaign", &["campaign.md"]),
     ("replay", &["replay.md", "replay-native.md"]),
     ("check", &["check.md"]),
     ("validate", &["validate.md"]),

@@ -17,6 +17,7 @@ pub mod whole_its;
 use std::time::{Duration, Instant};
 use symex_ir::{Module, Slot};
 use symex_its::complexity::{self, Complexity};
+use symex_its::recursion::{self, Charge};
 use symex_its::termination::Limits;
 use symex_its::{preprocess, Its};
 use symex_term::kb::Kb;
@@ -167,8 +168,15 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
             query_timeout,
             deadline,
         };
-        let pre = preprocess::preprocess(&whole.its, query_timeout);
-        let (its, result) = complexity::infer_refining(&pre, &limits);
+        let (its, result) = if whole.lost_calls {
+            let r = "a recursive call's chain is missing from the SEG".to_string();
+            (whole.its.clone(), Err(r))
+        } else if whole.its.has_multi_targets() {
+            tree_bound(&whole.its, &limits)
+        } else {
+            let pre = preprocess::preprocess(&whole.its, query_timeout);
+            complexity::infer_refining(&pre, &limits)
+        };
         let inputs = whole.inputs.clone();
         report.whole = Some(whole);
         match result {
@@ -197,4 +205,17 @@ pub fn analyse(module: &Module, opts: &Options) -> Report {
     }
     report.seg = Some(seg);
     report
+}
+
+/// The bound of a recursive program's ITS, whose runs are trees: counted in the branch ITS
+/// ([`recursion::branches`]) when the recursion is linear (each call of an SCC unfolds as a
+/// path); a branching recursion (`fib`) has no polynomial bound in general.
+fn tree_bound(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
+    let counted = recursion::branches(its, Charge::First);
+    if !recursion::is_linear(its) {
+        let r = "a transition calls its own SCC more than once (a branching recursion)";
+        return (counted.its, Err(r.into()));
+    }
+    let result = complexity::infer_tree(&counted, limits);
+    (counted.its, result)
 }

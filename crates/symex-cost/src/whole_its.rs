@@ -98,6 +98,9 @@ pub type Params = Vec<(usize, u32, Reading, usize)>;
 pub struct WholeIts {
     pub its: Its,
     pub inputs: Vec<Input>,
+    /// A chain went on after a recursive call whose own chain is not in the SEG: the ITS
+    /// would leave out that call's computation, so it bounds nothing.
+    pub lost_calls: bool,
 }
 
 /// Builds the weighted whole-SEG ITS. `names` are the parameters' C names (or `None`).
@@ -141,17 +144,53 @@ pub fn build(seg: &Seg, params: &Params, names: Option<&[String]>, mode: SizeMod
         pos: &pos,
         arity,
     };
+    let calls = call_edges(seg);
+    let mut lost_calls = false;
+    let mut spawned = |returned: &[u32]| -> Vec<(usize, &[Option<Poly>])> {
+        let found: Vec<_> = returned
+            .iter()
+            .filter_map(|n| calls.get(n).copied())
+            .collect();
+        lost_calls |= found.len() < returned.len();
+        found
+    };
     for e in &seg.edges {
         let target = Target::Head(e.to, &e.mu);
-        its.transitions
-            .push(b.transition(e.from, &e.kb, &e.inputs, target, e.steps));
+        let chain = Chain {
+            from: e.from,
+            kb: &e.kb,
+            ins: &e.inputs,
+            steps: e.steps,
+        };
+        let calls = spawned(&e.calls.returned);
+        its.transitions.push(b.transition(&chain, target, &calls));
     }
     for l in &seg.leaves {
-        let mut t = b.transition(l.from, &l.kb, &l.inputs, Target::Exit, l.steps);
+        let chain = Chain {
+            from: l.from,
+            kb: &l.kb,
+            ins: &l.inputs,
+            steps: l.steps,
+        };
+        let calls = spawned(&l.returned);
+        let mut t = b.transition(&chain, Target::Exit, &calls);
         t.targets[0].0 = exit;
         its.transitions.push(t);
     }
-    WholeIts { its, inputs }
+    WholeIts {
+        its,
+        inputs,
+        lost_calls,
+    }
+}
+
+/// The chains that are recursive calls arriving at their callee's call head, by call number:
+/// (head, `μ`).
+fn call_edges(seg: &Seg) -> FxHashMap<u32, (usize, &[Option<Poly>])> {
+    seg.edges
+        .iter()
+        .filter_map(|e| Some((e.calls.made?, (e.to, &e.mu[..]))))
+        .collect()
 }
 
 /// The input-function values read on the chains from the start, by call order; a position
@@ -206,6 +245,15 @@ fn size_vars_used(seg: &Seg) -> Vec<SizeVar> {
     found.into_iter().collect()
 }
 
+/// A chain of the SEG: where it starts, its KB at the end, the inputs it reads, its
+/// instructions.
+struct Chain<'a> {
+    from: Origin,
+    kb: &'a [Atom],
+    ins: &'a [(String, u32, Val)],
+    steps: u64,
+}
+
 enum Target<'a> {
     Head(usize, &'a [Option<Poly>]),
     Exit,
@@ -236,15 +284,21 @@ impl Builder<'_> {
     }
 
     /// One chain as a transition: guard = the KB at its end, update = `μ` for a head,
-    /// inputs and size variables kept, cost = its instructions.
+    /// inputs and size variables kept, cost = its instructions. Each returned recursive call
+    /// of the chain (`spawned`: the callee's call head and `μ`) is a further target: a run
+    /// of a recursive program is a tree, KoAT's `Com_k` ([B] counts every node's cost).
     fn transition(
         &self,
-        from: Origin,
-        kb: &[Atom],
-        ins: &[(String, u32, Val)],
+        chain: &Chain,
         target: Target,
-        steps: u64,
+        spawned: &[(usize, &[Option<Poly>])],
     ) -> Transition {
+        let Chain {
+            from,
+            kb,
+            ins,
+            steps,
+        } = *chain;
         let n_in = self.inputs.len();
         let mut map: FxHashMap<usize, usize> = FxHashMap::default();
         let source = match from {
@@ -268,6 +322,8 @@ impl Builder<'_> {
         };
         let mut all: Vec<usize> = kb.iter().flat_map(|a| a.poly.vars()).collect();
         all.extend(mu.iter().flatten().flat_map(|p| p.vars()));
+        let spawned_mu = spawned.iter().flat_map(|(_, mu)| mu.iter().flatten());
+        all.extend(spawned_mu.flat_map(|p| p.vars()));
         for v in all {
             map.entry(v).or_insert_with(|| {
                 temps.push(format!("T{v}"));
@@ -295,33 +351,40 @@ impl Builder<'_> {
                 rel: a.rel,
             })
             .collect();
-        let mut update: Vec<Poly> = (0..self.arity)
-            .map(|i| {
-                if i < n_in {
-                    Poly::var(i)
-                } else {
-                    Poly::constant(0)
-                }
-            })
-            .collect();
-        let target_loc = match target {
-            Target::Head(h, mu) => {
-                for (i, m) in mu.iter().enumerate() {
-                    if let (Some(p), Some(j)) = (m, self.pos[h].get(&i)) {
-                        update[n_in + *j] = conv(p);
+        let mut head_target = |h: usize, mu: &[Option<Poly>]| {
+            let mut update: Vec<Poly> = (0..self.arity)
+                .map(|i| {
+                    if i < n_in {
+                        Poly::var(i)
+                    } else {
+                        Poly::constant(0)
                     }
+                })
+                .collect();
+            for (i, m) in mu.iter().enumerate() {
+                if let (Some(p), Some(j)) = (m, self.pos[h].get(&i)) {
+                    update[n_in + *j] = conv(p);
                 }
-                h + 1
             }
-            Target::Exit => usize::MAX,
+            (h + 1, update)
         };
+        let mut targets = vec![match target {
+            Target::Head(h, mu) => head_target(h, mu),
+            Target::Exit => (usize::MAX, vec![Poly::constant(0); self.arity]),
+        }];
+        if let Target::Exit = target {
+            for (i, u) in targets[0].1.iter_mut().enumerate().take(n_in) {
+                *u = Poly::var(i);
+            }
+        }
+        targets.extend(spawned.iter().map(|&(h, mu)| head_target(h, mu)));
         Transition {
             source,
-            targets: vec![(target_loc, update)],
+            com: targets.len() > 1,
+            targets,
             guard,
             cost: Poly::constant(steps as i128),
             temps,
-            com: false,
         }
     }
 }

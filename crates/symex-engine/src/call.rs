@@ -6,10 +6,15 @@ use crate::domain::{CastOp, Decision, Domain};
 use crate::exec::{unsupported, Flow};
 use crate::memory::ObjKind;
 use crate::program::Program;
+use crate::provenance::ProvenanceMap;
 use crate::provenance::{scalar_leaves, Provenance};
 use crate::state::State;
 use smallvec::SmallVec;
-use symex_ir::{Call, Callee, FuncId, Operand};
+use std::rc::Rc;
+use symex_ir::{Call, Callee, FuncId, Operand, Slot};
+
+/// An aggregate argument: its bytes and where they came from.
+type AggArg<D> = (Rc<[<D as Domain>::Byte]>, ProvenanceMap);
 
 impl<D: Domain> State<D> {
     #[inline(never)]
@@ -20,17 +25,19 @@ impl<D: Domain> State<D> {
         };
         // Inline: a call allocates nothing for its arguments.
         let mut args: SmallVec<[D::Val; 8]> = SmallVec::with_capacity(call.args.len());
+        // Aggregates passed by value (a vector, a struct the ABI passes in registers): their bytes,
+        // by argument position; the scalar list holds a placeholder there.
+        let mut aggs: SmallVec<[(usize, AggArg<D>); 1]> = SmallVec::new();
         for (i, (&a, &ty)) in call.args.iter().zip(&call.arg_types).enumerate() {
             if prog.width(ty).is_none() {
-                return Err(unsupported(
-                    self,
-                    prog,
-                    format!("aggregate passed by value as argument {} of a call", i + 1),
-                ));
+                aggs.push((i, (self.agg_val(prog, a, ty), self.agg_provenance(a))));
+                args.push(self.dom.constant(1, 0));
+                continue;
             }
             args.push(self.val(a));
         }
         if let Some(model) = prog.models[target.0 as usize] {
+            self.aggregates_as_integers(prog, call, &aggs, &mut args)?;
             // `exit` (not `_exit`) calls the functions registered with `atexit` first (`atexit.rs`).
             if model == crate::hooks::Model::Exit
                 && self.exit_handlers.pending()
@@ -74,6 +81,14 @@ impl<D: Domain> State<D> {
             None
         };
         self.check_signature(prog, target, call, &mut args)?;
+        if func.is_vararg && aggs.iter().any(|&(i, _)| i >= func.params.len()) {
+            return Err(unsupported(
+                self,
+                prog,
+                "aggregate passed by value as a variadic argument of a defined function"
+                    .to_string(),
+            ));
+        }
         // Missing arguments (K&R-style calls) are zero; extra ones of a non-variadic callee are dropped.
         let n = func.params.len();
         while args.len() < n {
@@ -82,8 +97,43 @@ impl<D: Domain> State<D> {
         }
         self.frames.last_mut().expect("a frame").inst += 1;
         self.push_frame(prog, target, &args[..n], call.dst);
-        self.frames.last_mut().expect("a frame").varargs = varargs;
+        let frame = self.frames.last_mut().expect("a frame");
+        frame.varargs = varargs;
+        // Parameter `i` lives in slot `i`; an aggregate parameter holds its bytes there.
+        for (i, (bytes, provenance)) in aggs.into_iter().filter(|&(i, _)| i < n) {
+            frame.set_agg(Slot(i as u32), bytes);
+            frame.set_agg_provenance(Slot(i as u32), provenance);
+        }
         Ok(Flow::Moved)
+    }
+
+    /// A library model takes scalars: an aggregate argument of at most 128 bits (a vector such as
+    /// `<4 x i32>` given to `klee_print_expr`) is the integer of its bytes, as KLEE's expression of it
+    /// is their concatenation. A larger one is unsupported, named.
+    fn aggregates_as_integers(
+        &mut self,
+        prog: &Program,
+        call: &Call,
+        aggs: &[(usize, AggArg<D>)],
+        args: &mut [D::Val],
+    ) -> Result<(), End> {
+        for (i, (bytes, _)) in aggs {
+            let bits = bytes.len() * 8;
+            if bits == 0 || bits > 128 {
+                return Err(unsupported(
+                    self,
+                    prog,
+                    format!(
+                        "aggregate of {} bytes passed by value as argument {} of a call to `{}`",
+                        bytes.len(),
+                        i + 1,
+                        crate::hooks::callee_name(prog, call)
+                    ),
+                ));
+            }
+            args[*i] = self.dom.bytes_to_val(bytes, bits as u32);
+        }
+        Ok(())
     }
 
     /// KLEE's stack-frame limit, checked before a call to a function with a body: with more frames than
@@ -110,7 +160,11 @@ impl<D: Domain> State<D> {
     ) -> Result<(), End> {
         let func = prog.module.func(target);
         for (i, (a, &ty)) in args.iter_mut().zip(&func.params).enumerate() {
-            let (Some(from), Some(to)) = (prog.width(call.arg_types[i]), prog.width(ty)) else {
+            let (passed, taken) = (call.arg_types[i], ty);
+            if prog.width(passed).is_none() && passed == taken {
+                continue; // an aggregate by value, of the parameter's own type
+            }
+            let (Some(from), Some(to)) = (prog.width(passed), prog.width(taken)) else {
                 return Err(self.signature_mismatch(prog, target, format!("argument {}", i + 1)));
             };
             if from > to {

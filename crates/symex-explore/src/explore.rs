@@ -1,7 +1,7 @@
 //! The executor: runs symbolic states with the reference semantics, builds the siblings the symbolic
 //! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
 
-use crate::parallel::{Pool, WorkItem};
+use crate::parallel::{Share, WorkItem, WorkList};
 use crate::searcher::{Searcher, SearcherKind};
 use crate::signature::PathSignature;
 use crate::symbolic::{Forced, ForkRequest, SolverCtx, Symbolic};
@@ -262,9 +262,21 @@ pub struct Explorer<'p> {
     /// Receives the program's standard output as the paths execute it.
     echo: Option<Echo<'p>>,
     /// The work list shared with other workers, and whether this one starts the initial states.
-    pool: Option<(Arc<Pool>, bool)>,
+    pool: Option<(Arc<dyn WorkList>, bool)>,
     /// `summary.instructions` when this worker last gave a state away.
     donated_at: u64,
+}
+
+/// A live state as a work item another worker rebuilds: its signature (with the answers it is forced
+/// to give at its next step, when it is a sibling not built yet) and its instructions so far.
+fn work_item(ps: &PathState) -> Option<WorkItem> {
+    Some(WorkItem {
+        sig: ps.st.dom.signature_ahead()?,
+        steps: ps.st.steps,
+        depth: ps.st.dom.depth,
+        new_coverage: ps.new_coverage,
+        since_new_coverage: ps.since_new_coverage,
+    })
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -448,7 +460,7 @@ impl<'p> Explorer<'p> {
     /// Makes this explorer a worker of a parallel exploration: it takes states from `pool` when its
     /// own run out and gives states to it when another worker waits; only the `first` worker starts
     /// the initial states.
-    pub fn in_pool(mut self, pool: Arc<Pool>, first: bool) -> Self {
+    pub fn in_pool(mut self, pool: Arc<dyn WorkList>, first: bool) -> Self {
         self.pool = Some((pool, first));
         self
     }
@@ -459,7 +471,7 @@ impl<'p> Explorer<'p> {
             return Some(ps);
         }
         let pool = self.pool.as_ref()?.0.clone();
-        while let Some(item) = pool.take() {
+        while let Some(item) = pool.take(&self.covered) {
             match self.rebuild(&item.sig, Some(item.steps)) {
                 Ok(mut ps) => {
                     self.summary.states_taken += 1;
@@ -487,10 +499,14 @@ impl<'p> Explorer<'p> {
     /// iteration; giving each away would rebuild the whole loop each time, quadratic in its length.)
     fn donate(&mut self) {
         let Some((pool, _)) = &self.pool else { return };
-        if !pool.hungry() || self.searcher.len() < 2 {
+        let share = pool.share();
+        if share == Share::Keep || (share == Share::Oldest && self.searcher.len() < 2) {
             return;
         }
         let earned = self.summary.instructions - self.donated_at;
+        if share == Share::All {
+            return self.checkpoint(earned);
+        }
         let Some(ps) = self
             .searcher
             .take_oldest(|s| s.st.dom.rebuilt() && s.st.steps <= earned)
@@ -498,13 +514,30 @@ impl<'p> Explorer<'p> {
             return;
         };
         self.donated_at = self.summary.instructions;
-        pool.give(WorkItem {
-            sig: ps.st.dom.trail.signature(),
-            steps: ps.st.steps,
-            depth: ps.st.dom.depth,
-            new_coverage: ps.new_coverage,
-            since_new_coverage: ps.since_new_coverage,
-        });
+        match work_item(&ps) {
+            Some(item) => pool.give(vec![item], &self.covered),
+            None => self.searcher.push(ps),
+        }
+    }
+
+    /// Gives every live state away (ending the work item this worker holds) when each has a signature
+    /// and rebuilding them all costs no more than this worker ran since its last gift.
+    fn checkpoint(&mut self, earned: u64) {
+        let Some((pool, _)) = &self.pool else { return };
+        let mut items = Vec::with_capacity(self.searcher.len());
+        let mut cost = 0u64;
+        for ps in self.searcher.iter() {
+            let Some(item) = work_item(ps) else { return };
+            cost += item.steps;
+            items.push(item);
+        }
+        if cost > earned {
+            return;
+        }
+        let pool = pool.clone();
+        self.searcher.drain();
+        self.donated_at = self.summary.instructions;
+        pool.give(items, &self.covered);
     }
 
     /// Hands the bytes each path writes to its standard output to `echo` as the path executes them, as
@@ -600,7 +633,12 @@ impl<'p> Explorer<'p> {
             }
         }
         symex_engine::budget::set(outer_budget);
-        let live = self.searcher.drain();
+        let mut live = self.searcher.drain();
+        if let Some((pool, _)) = self.pool.clone().filter(|_| !live.is_empty()) {
+            if pool.hand_back(live.iter().map(work_item).collect(), &self.covered) {
+                live.clear();
+            }
+        }
         let live_left = !live.is_empty();
         if live_left {
             let why = stop_reason.unwrap_or_else(|| "exploration stopped".into());
@@ -709,7 +747,8 @@ impl<'p> Explorer<'p> {
                 ));
             }
         }
-        if ps.st.dom.replay_pending() {
+        // Answers left at the given step belong to that step: the path is a sibling not built yet.
+        if steps.is_none() && ps.st.dom.replay_pending() {
             return Err(diverged("ended with answers left over"));
         }
         // The path's lines and output were taken where it ran first.

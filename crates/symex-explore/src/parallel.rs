@@ -12,6 +12,7 @@
 use crate::explore::{Control, Explorer, FinishedPath, Options, Progress, Summary};
 use crate::signature::PathSignature;
 use crate::symbolic::SolverCtx;
+use rustc_hash::FxHashSet;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -31,6 +32,75 @@ pub struct WorkItem {
     pub depth: u32,
     pub new_coverage: bool,
     pub since_new_coverage: u64,
+}
+
+/// What a worker gives to the work list it shares with others, asked at every scheduling step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// Nothing now.
+    Keep,
+    /// Its oldest live state (the root of its largest subtree), keeping the others.
+    Oldest,
+    /// All its live states, ending the work item it holds (a campaign's checkpoint: the item it took
+    /// is replaced by its unexplored subtrees, so a worker that dies later loses only what followed).
+    All,
+}
+
+/// A work list shared by the workers of one exploration: the threads' [`Pool`], or a campaign's
+/// stream that workers in other processes read (`symex-campaign`).
+pub trait WorkList {
+    /// The next item, once the worker's own states ran out; `covered` is the worker's block
+    /// coverage so far. `None`: the exploration is over (or halted). May block.
+    fn take(&self, covered: &FxHashSet<(u32, u32)>) -> Option<WorkItem>;
+    /// What to give now (read often: must be cheap).
+    fn share(&self) -> Share;
+    /// States given away as [`Share`] asked.
+    fn give(&self, items: Vec<WorkItem>, covered: &FxHashSet<(u32, u32)>);
+    /// The worker stopped with live states left: hand them back (`Some`) or cut them (`None`, as
+    /// the threads' pool does: a limit of the whole exploration was reached). A state that has no
+    /// signature is given as `None`.
+    fn hand_back(&self, items: Vec<Option<WorkItem>>, covered: &FxHashSet<(u32, u32)>) -> bool;
+    /// Whether the caller wants no more paths.
+    fn stopped(&self) -> bool;
+    /// The limit another worker halted at, if any.
+    fn limit(&self) -> Option<String>;
+    /// Halts every worker at a limit of the whole exploration.
+    fn halt_at_limit(&self, why: String);
+}
+
+impl WorkList for Pool {
+    fn take(&self, _: &FxHashSet<(u32, u32)>) -> Option<WorkItem> {
+        Pool::take(self)
+    }
+
+    fn share(&self) -> Share {
+        match self.hungry() {
+            true => Share::Oldest,
+            false => Share::Keep,
+        }
+    }
+
+    fn give(&self, items: Vec<WorkItem>, _: &FxHashSet<(u32, u32)>) {
+        for item in items {
+            Pool::give(self, item);
+        }
+    }
+
+    fn hand_back(&self, _: Vec<Option<WorkItem>>, _: &FxHashSet<(u32, u32)>) -> bool {
+        false
+    }
+
+    fn stopped(&self) -> bool {
+        Pool::stopped(self)
+    }
+
+    fn limit(&self) -> Option<String> {
+        Pool::limit(self)
+    }
+
+    fn halt_at_limit(&self, why: String) {
+        Pool::halt_at_limit(self, why)
+    }
 }
 
 /// Why the workers stop before the work runs out.
@@ -204,7 +274,8 @@ pub fn explore(
             s.spawn(move || {
                 let mut prog = Program::new(module.clone());
                 prog.guide = guide.clone().map(Rc::from);
-                let mut ex = Explorer::new(&prog, opts, solver()).in_pool(pool.clone(), id == 0);
+                let shared: Arc<dyn WorkList> = pool.clone();
+                let mut ex = Explorer::new(&prog, opts, solver()).in_pool(shared, id == 0);
                 if echo {
                     let tx = tx.clone();
                     ex = ex.echo_output(Box::new(move |b: &[u8]| {

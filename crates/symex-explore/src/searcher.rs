@@ -95,6 +95,11 @@ impl Searcher {
         self.states.push_back(Box::new(s));
     }
 
+    /// The live states, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &PathState> {
+        self.states.iter().map(|s| &**s)
+    }
+
     /// All live states (to cut them when a limit ends the exploration).
     pub fn drain(&mut self) -> Vec<PathState> {
         self.states.drain(..).map(|s| *s).collect()

@@ -175,6 +175,7 @@ fn run(
         unrolled: 0,
         inputs: Vec::new(),
         mem: crate::rules::alloc::initial_mem(module),
+        calls: Default::default(),
     };
     if !module.func(entry).params.is_empty() {
         return None;

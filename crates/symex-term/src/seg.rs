@@ -61,6 +61,9 @@ pub struct SegEdge {
     pub steps: u64,
     /// The `__VERIFIER_nondet_*` values the chain reads, in call order.
     pub inputs: Vec<(String, u32, Val)>,
+    /// `made`: this chain is the call of that number, arriving at the callee's call head;
+    /// `returned`: the calls the chain made whose callers went on.
+    pub calls: crate::state::Calls,
 }
 
 /// A path that ended (program exit) from `from`, with its KB.
@@ -71,6 +74,8 @@ pub struct Leaf {
     /// As [`SegEdge::steps`], up to the end of the program.
     pub steps: u64,
     pub inputs: Vec<(String, u32, Val)>,
+    /// The calls the path made that returned ([`crate::state::Calls::returned`]).
+    pub returned: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -123,6 +128,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
         seg.head_kb = vec![Vec::new(); seg.heads.len()];
         let mut instantiated = vec![false; seg.heads.len()];
         ex.nvars = 0;
+        ex.ncalls = 0;
         ex.rebuild = false;
         let mut init = initial(ex, entry)?;
         let mut work: Vec<(Origin, State, u64)> = Vec::new();
@@ -167,6 +173,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                                 kb: s.kb,
                                 steps: steps + 1,
                                 inputs: s.inputs,
+                                returned: s.calls.returned,
                             });
                         } else if s.arrived {
                             let arrived = (origin, s, steps + 1);
@@ -186,6 +193,7 @@ pub fn build(ex: &mut Exec, entry: FuncId, limits: &Limits) -> Result<Seg, Stop>
                     kb: s.kb,
                     steps: steps + 1,
                     inputs: s.inputs,
+                    returned: s.calls.returned,
                 }),
                 Outcome::Err(r) => return Err(Stop::Err(r)),
                 Outcome::Unsupported(r) => return Err(Stop::Unsupported(r)),
@@ -217,6 +225,7 @@ fn initial(ex: &mut Exec, entry: FuncId) -> Result<State, Stop> {
         unrolled: 0,
         inputs: Vec::new(),
         mem: crate::rules::alloc::initial_mem(ex.module),
+        calls: Default::default(),
     };
     // Parameters of the entry function (`main(argc, argv)`) are unconstrained inputs.
     for i in 0..ex.module.func(entry).params.len() {
@@ -307,6 +316,7 @@ fn arrival(
             kb: s.kb.clone(),
             steps: steps + rest,
             inputs: s.inputs.clone(),
+            returned: s.calls.returned.clone(),
         });
         return Arrival::Continue;
     }
@@ -325,6 +335,7 @@ fn arrival(
                 kb: c.state.kb,
                 steps: steps + rest,
                 inputs: c.state.inputs,
+                returned: c.state.calls.returned,
             });
             continue;
         }
@@ -419,6 +430,7 @@ fn close(
         mu,
         steps,
         inputs: s.inputs,
+        calls: s.calls,
     });
     if !instantiated[h] {
         instantiated[h] = true;
@@ -440,6 +452,7 @@ fn instantiate(ex: &mut Exec, spec: &HeadSpec) -> (State, Vec<Option<usize>>) {
         unrolled: 0,
         inputs: Vec::new(),
         mem: Default::default(),
+        calls: Default::default(),
     };
     let mut vars = Vec::new();
     for ((fi, slot, width, reading), live) in spec.slots.iter().zip(&spec.live) {

@@ -68,6 +68,20 @@ pub struct State {
     pub inputs: Vec<(String, u32, Val)>,
     /// `AL` and `PT`.
     pub mem: Mem,
+    /// The recursive calls this chain made, for the ITS of a computation tree.
+    pub calls: Calls,
+}
+
+/// Recursive calls on a chain ([`crate::rules::recursion`]): a run of a recursive program is a
+/// tree, and a chain that went on after a call returned also started the callee's computation.
+/// Numbers are per SEG round.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Calls {
+    /// On the callee's state at its call head: the number of the call it makes.
+    pub made: Option<u32>,
+    /// The calls this chain made that returned (the caller went on with their summaries), in
+    /// order.
+    pub returned: Vec<u32>,
 }
 
 impl State {

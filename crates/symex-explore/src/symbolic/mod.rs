@@ -196,6 +196,20 @@ impl Symbolic {
         self.depth += 1;
     }
 
+    /// The signature this path has once its forced answers are followed (a sibling not built yet, a
+    /// path being rebuilt): `None` when one of them excludes values instead of naming one.
+    pub fn signature_ahead(&self) -> Option<crate::signature::PathSignature> {
+        let mut sig = self.trail.signature();
+        for f in &self.forced {
+            sig.answers.push(match f {
+                Forced::Bool(b) => Answer::Bool(*b),
+                Forced::Value(x) => Answer::Value(*x),
+                Forced::Exclude(_) | Forced::Above(_) => return None,
+            });
+        }
+        Some(sig)
+    }
+
     /// Makes this fresh domain the start of a path rebuilt from its signature: `answers` are forced at
     /// its decisions, over as many steps as they take (see [`crate::Explorer::rebuild`]).
     pub fn replay(&mut self, answers: &[Answer]) {

@@ -408,6 +408,9 @@ impl Ctx<'_> {
             }
         };
         let source = self.ty(&source)?;
+        if let Some(k) = self.fold_null_plus_address(g, source)? {
+            return Ok(k);
+        }
         let indices = g
             .indices
             .iter()
@@ -434,6 +437,32 @@ impl Ctx<'_> {
             Const::Null => int(64, offset as u64 as u128),
             Const::Int { value, .. } => int(64, value.wrapping_add(offset as u64 as u128)),
             _ => return Err(FrontendError::unsupported("constant GEP on a non-address")),
+        })
+    }
+
+    /// `&((char *)0)[(long)&g + k]`: null advanced by an address as an integer, one byte per unit, is
+    /// that address (`getelementptr (i8, i8* null, i64 ptrtoint (@g))`, KLEE's
+    /// `2008-05-23-gep-with-global-const`). Anything else with such an index is computed at run time.
+    fn fold_null_plus_address(
+        &mut self,
+        g: &llvm_ir::constant::GetElementPtr,
+        source: TypeId,
+    ) -> Result<Option<Const>> {
+        let [index] = g.indices.as_slice() else {
+            return Ok(None);
+        };
+        if self.info(source).store_size != 1
+            || !matches!(self.lower_const(&g.address)?, Const::Null)
+        {
+            return Ok(None);
+        }
+        Ok(match self.lower_const(index)? {
+            Const::AddrAsInt {
+                base,
+                offset,
+                width,
+            } if width >= self.pointer_bits() => Some(Const::Addr { base, offset }),
+            _ => None,
         })
     }
 

@@ -26,6 +26,11 @@ pub(crate) struct FnLower<'a, 'm> {
     blocks: FxHashMap<Name, BlockId>,
     /// Every alloca with its LLVM value name (for [`crate::locals`]).
     allocas: Vec<(Slot, String)>,
+    /// Whether an unfoldable constant expression may become instructions (not in phis: they take
+    /// their values on an edge, where nothing can run).
+    pub(super) materialise_allowed: bool,
+    /// Instructions computing such expressions, to be placed before the instruction using them.
+    pub(super) pending: Vec<Inst>,
 }
 
 pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Result<Body> {
@@ -37,6 +42,8 @@ pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Res
         slot_types: Vec::new(),
         blocks: FxHashMap::default(),
         allocas: Vec::new(),
+        materialise_allowed: false,
+        pending: Vec::new(),
     };
     fl.lower(f).map_err(|e| e.at(None, Some(fname)))
 }
@@ -79,8 +86,12 @@ impl FnLower<'_, '_> {
                 let loc = self.ctx.loc(inst.get_debug_loc());
                 let before = insts.len();
                 self.enter((b as u32, i as u32));
-                self.inst(inst, (b as u32, i as u32), &mut insts)
-                    .map_err(|e| self.here(e, inst.get_debug_loc()))?;
+                self.materialise_allowed = true;
+                let lowered = self.inst(inst, (b as u32, i as u32), &mut insts);
+                self.materialise_allowed = false;
+                lowered.map_err(|e| self.here(e, inst.get_debug_loc()))?;
+                let computed = self.take_materialised();
+                insts.splice(before..before, computed);
                 if let (Some(Inst::Alloca { dst, .. }), Some(var)) = (
                     insts.last().filter(|_| insts.len() > before),
                     var_names.and_then(|v| v.get(&(b as u32, i as u32))),
@@ -92,9 +103,13 @@ impl FnLower<'_, '_> {
             let term_loc = self.ctx.loc(bb.term.get_debug_loc());
             // LLVM counts the terminator as the block's last instruction.
             self.enter((b as u32, bb.instrs.len() as u32));
-            let term = self
-                .terminator(&bb.term, BlockId(b as u32), &phis)
-                .map_err(|e| self.here(e, bb.term.get_debug_loc()))?;
+            self.materialise_allowed = true;
+            let term = self.terminator(&bb.term, BlockId(b as u32), &phis);
+            self.materialise_allowed = false;
+            let term = term.map_err(|e| self.here(e, bb.term.get_debug_loc()))?;
+            let computed = self.take_materialised();
+            locs.resize(locs.len() + computed.len(), term_loc);
+            insts.extend(computed);
             blocks.push(Block {
                 name: name_str(&bb.name),
                 phis: phis[b].clone(),
@@ -177,6 +192,10 @@ impl FnLower<'_, '_> {
         s
     }
 
+    pub(super) fn declare_slot(&mut self, name: &Name, ty: TypeId) -> Slot {
+        self.new_slot(name, ty)
+    }
+
     fn new_slot(&mut self, name: &Name, ty: TypeId) -> Slot {
         let s = Slot(self.slot_types.len() as u32);
         self.slot_types.push(ty);
@@ -193,7 +212,10 @@ impl FnLower<'_, '_> {
     pub fn op(&mut self, o: &llvm_ir::Operand) -> Result<Operand> {
         match o {
             llvm_ir::Operand::LocalOperand { name, .. } => Ok(Operand::Slot(self.dst(name)?)),
-            llvm_ir::Operand::ConstantOperand(c) => Ok(Operand::Const(self.ctx.const_id(c)?)),
+            llvm_ir::Operand::ConstantOperand(c) => match self.ctx.const_id(c) {
+                Ok(id) => Ok(Operand::Const(id)),
+                Err(e) => self.materialise(c).ok_or(e),
+            },
             llvm_ir::Operand::MetadataOperand => {
                 Err(FrontendError::unsupported("metadata operand"))
             }
@@ -436,7 +458,12 @@ impl FnLower<'_, '_> {
         Ok(())
     }
 
-    fn inst(&mut self, inst: &Instruction, key: (u32, u32), out: &mut Vec<Inst>) -> Result<()> {
+    pub(super) fn inst(
+        &mut self,
+        inst: &Instruction,
+        key: (u32, u32),
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
         if let Some(e) = float_error(inst) {
             return Err(e);
         }
@@ -616,9 +643,11 @@ impl FnLower<'_, '_> {
         let mut known = Vec::with_capacity(g.indices.len());
         for idx in &g.indices {
             known.push(match idx {
-                llvm_ir::Operand::ConstantOperand(c) => match self.ctx.lower_const(c)? {
-                    Const::Int { width, value } => Some(sext(value, width) as i64),
-                    _ => return Err(FrontendError::unsupported("non-integer GEP index")),
+                // An index that is an address as an integer (`ptrtoint @g`) is computed at run
+                // time, as a register index is.
+                llvm_ir::Operand::ConstantOperand(c) => match self.ctx.lower_const(c) {
+                    Ok(Const::Int { width, value }) => Some(sext(value, width) as i64),
+                    _ => None,
                 },
                 _ => None,
             });

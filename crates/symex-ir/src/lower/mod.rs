@@ -3,6 +3,7 @@
 //! intrinsics in the submodules.
 
 mod atomic;
+mod const_expr;
 mod consts;
 mod func;
 mod gep;

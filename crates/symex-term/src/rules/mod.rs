@@ -60,6 +60,8 @@ pub struct Exec<'m> {
     pub sem: Semantics,
     pub kb: Kb,
     pub nvars: usize,
+    /// Recursive calls numbered so far in this SEG round ([`crate::state::Calls`]).
+    pub ncalls: u32,
     /// Loop heads: targets of DFS back edges, per function.
     pub heads: FxHashSet<(FuncId, BlockId)>,
     /// Concrete mode: the values `__VERIFIER_nondet_*` return, in order.
@@ -91,6 +93,7 @@ impl<'m> Exec<'m> {
             sem,
             kb,
             nvars: 0,
+            ncalls: 0,
             heads: crate::heads::loop_heads(module),
             concrete_inputs: None,
             ub_ends_run: false,

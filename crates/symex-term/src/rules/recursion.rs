@@ -268,7 +268,13 @@ pub fn call(ex: &mut Exec, mut st: State, c: &Call, fid: FuncId) -> Outcome {
         ex.bind(&mut callee, *p, v.clone(), *width, *reading);
     }
     callee.arrived = true;
+    // The callee's computation and the caller's continuation are both part of one run (a
+    // tree): the number ties the call's chain to the chains that go on after it returned.
+    let number = ex.ncalls;
+    ex.ncalls += 1;
+    callee.calls.made = Some(number);
     out.push(callee);
+    st.calls.returned.push(number);
     if returns_ptr {
         out.extend(pointer_continuations(ex, st, c, fid, &vals));
     } else if let Some(back) = continuation(ex, st, c, fid, &vals, result) {
