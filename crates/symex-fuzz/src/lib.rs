@@ -5,13 +5,15 @@
 //! * [`run`]: one concolic run (blocks entered, conjuncts labelled with their block, crash call stack);
 //! * [`search`]: the generational search (`GenerateInputs`, `ExpandExecution`, `Score`, `bound`);
 //! * [`mutate`]: havoc, splice and the program's dictionary, for when the solver stalls;
-//! * [`sync`]: hybrid fuzzing with AFL++ through its sync directory.
+//! * [`sync`]: hybrid fuzzing with AFL++ through its sync directory;
+//! * [`work_list`]: the work list the workers of `--jobs N` share, with owner affinity.
 
 pub mod concolic;
 pub mod mutate;
 pub mod run;
 pub mod search;
 pub mod sync;
+pub mod work_list;
 
 pub use concolic::{Concolic, Conjunct, ConjunctKind};
 pub use run::{concolic_run, concrete_run, ConcolicRun, RunConfig};

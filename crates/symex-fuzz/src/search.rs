@@ -36,10 +36,9 @@
 use crate::concolic::{byte_pos, Conjunct};
 use crate::mutate::{dictionary, havoc, Rng};
 use crate::run::{concolic_run, concrete_run, ConcolicRun, RunConfig};
+use crate::work_list::{Item, WorkList};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -123,27 +122,13 @@ pub struct Stats {
     pub stopped: Option<String>,
 }
 
-/// A work-list item: an input that was run, with its bound (its `Score` and age are its key in the work
-/// list). Its path condition stays with the worker that ran it (its terms belong to that worker's solver
-/// context): another worker that picks the item re-runs the input to rebuild it.
-struct Item {
-    bytes: Vec<u8>,
-    bound: usize,
-    /// The worker holding the path condition.
-    owner: usize,
-    age: u64,
-}
-
-/// Work-list key: (score, -age), so that the last entry is PickFirstItem's choice.
-type Key = (usize, Reverse<u64>);
-
 /// The search state all workers share. The lecture's note on parallel SAGE: only the work list and the
 /// block coverage need sharing; the inputs run, the crash keys and the counters go with them so that
 /// duplicates, crash deduplication and numbering stay global.
 #[derive(Default)]
 struct Shared {
     covered: FxHashSet<(u32, u32)>,
-    work: BTreeMap<Key, Item>,
+    work: WorkList,
     seen: FxHashSet<Vec<u8>>,
     crash_keys: FxHashSet<(String, String, u32, String, Vec<String>)>,
     crashes: Vec<Crash>,
@@ -331,7 +316,7 @@ impl<'p> Worker<'p> {
                 if st.stop {
                     return None;
                 }
-                if let Some((_, item)) = st.work.pop_last() {
+                if let Some(item) = st.work.pick(self.id) {
                     st.busy += 1;
                     if item.owner != self.id {
                         st.taken.push((item.owner, item.age));
@@ -506,7 +491,7 @@ impl<'p> Worker<'p> {
             owner: self.id,
             age,
         };
-        st.work.insert((score, Reverse(age)), item);
+        st.work.insert(score, item);
         self.pcs.insert(age, pc);
         let (id, pcs) = (self.id, &mut self.pcs);
         st.taken.retain(|&(owner, age)| {

@@ -3,6 +3,7 @@
 //! intrinsics in the submodules.
 
 mod atomic;
+mod computed_goto;
 mod const_expr;
 mod consts;
 mod func;
@@ -40,6 +41,8 @@ pub(crate) struct Ctx<'m> {
     /// Initializers list their wide constants in element order, one per occurrence, and
     /// `write_const` visits the elements in that order: each use consumes its entry.
     pub wide_scope_ordered: bool,
+    /// The labels (`blockaddress`: function name, block index) of the instruction being lowered.
+    pub label_scope: Vec<(String, u32)>,
 }
 
 impl<'m> Ctx<'m> {
@@ -130,6 +133,7 @@ pub(crate) fn lower_module(
         file_ids: FxHashMap::default(),
         wide_scope: Vec::new(),
         wide_scope_ordered: false,
+        label_scope: Vec::new(),
     };
     let main_file = if llm.source_file_name.is_empty() {
         source_path.to_owned()
