@@ -228,6 +228,7 @@ pub fn check_auto_with(
     // k-induction then costs plain BMC's deepening plus a few bounded steps, and the base case (which
     // alone finds a FALSE) runs at every bound as without the flag.
     let mut stepping = Stepping::default();
+    let mut bounded = None;
     loop {
         let mut o = opts.clone();
         o.unwind = k;
@@ -250,6 +251,13 @@ pub fn check_auto_with(
             r
         };
         r.steps_tried = stepping.tried;
+        // An UNKNOWN at a deep bound still says how deep no violation was found (the bound before).
+        if let (Verdict::Unknown(why), Some(p)) = (&mut r.verdict, bounded) {
+            why.push_str(&format!(" (at k = {k}; no violation up to k = {p})"));
+        }
+        if matches!(r.verdict, Verdict::BoundedTrue { .. }) {
+            bounded = Some(k);
+        }
         let out_of_time = opts.max_time.is_some_and(|t| start.elapsed() >= t);
         let deeper = matches!(r.verdict, Verdict::BoundedTrue { .. }) && k < max_unwind;
         if !deeper || out_of_time {

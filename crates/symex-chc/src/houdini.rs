@@ -132,6 +132,17 @@ pub fn confirm(
     })
 }
 
+/// The candidates of `cp`'s loop head as formulas over its variables (those over a variable the
+/// head does not name, or of another width, are left out): hints for [`crate::recheck::strengthen`].
+pub fn formulas(cp: &CutPoint, candidates: &[LinearCandidate]) -> Vec<Term> {
+    let names = variables(cp);
+    candidates
+        .iter()
+        .filter(|k| k.function == cp.function && k.line == cp.line)
+        .filter_map(|k| formula(k, &names))
+        .collect()
+}
+
 /// `t` over the predicate's parameters, at the arguments `args` of a clause.
 fn substitute(c: &Clauses, t: &Term, args: &[Term]) -> Term {
     let map: FxHashMap<Term, Term> = c.params.iter().cloned().zip(args.iter().cloned()).collect();

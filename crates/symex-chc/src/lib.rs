@@ -79,13 +79,17 @@ pub enum Answer {
     Unknown(String),
 }
 
-/// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`.
+/// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` are candidate
+/// invariants another analysis proposes (`symex term`'s abstract states): they join each of Spacer's
+/// invariants that fails the re-check, and their inductive part alone is tried after the first way of
+/// asking Spacer (nothing unchecked is used).
 pub fn prove(
     prog: &Program,
     opts: &Options,
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
     budget: Budget,
+    hints: &[symex_engine::LinearCandidate],
 ) -> Answer {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
@@ -100,6 +104,7 @@ pub fn prove(
     let start = std::time::Instant::now();
     let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
     let mut why: Vec<String> = Vec::new();
+    let hints = houdini::formulas(&cp, hints);
     for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
         // Each variant gets its share of the time; the last one what is left.
         let timeout = budget.timeout.map(|t| {
@@ -126,13 +131,21 @@ pub fn prove(
                     violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
                 }
             }
-            spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &shared) {
+            spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &hints, &shared) {
                 Err(w) => w,
                 Ok((inv, queries)) => return safe(&cp, inv, queries),
             },
         };
         if !why.contains(&reason) {
             why.push(reason);
+        }
+        // After the first (quick) variant, the hints' inductive part alone (Houdini): relations such
+        // as `i == y` that the octagons of `term` state and Spacer's invariants leave out.
+        if i == 0 && !hints.is_empty() {
+            match recheck::strengthen(&c, &Term::and_all(&hints), &shared) {
+                Ok((inv, queries)) => return safe(&cp, inv, queries),
+                Err(w) => why.push(format!("term's candidates: {w}")),
+            }
         }
     }
     Answer::Unknown(if why.is_empty() {
@@ -162,18 +175,26 @@ fn safe(cp: &CutPoint, inv: Term, queries: u64) -> Answer {
 fn first_that_holds(
     c: &clauses::Clauses,
     readings: Vec<Term>,
+    hints: &[Term],
     shared: &Rc<RefCell<Shared>>,
 ) -> Result<(Term, u64), String> {
     let mut why = String::from("Spacer gave no invariant");
+    // Each reading with the first arrival's facts about the cells no step changes (`n <= 1000000`): an
+    // invariant of the integer clauses without wrap-around leaves them out, and without them its
+    // consecution fails on the bit-vectors (a query Z3 needs long to show satisfiable). They are
+    // inductive on their own (true at the first arrival, over cells no step writes).
+    let frozen = Term::and_all(&recheck::frozen_facts(c));
+    let readings: Vec<Term> = readings.into_iter().map(|r| r.and(&frozen)).collect();
     for inv in &readings {
         match recheck::recheck(c, inv, shared) {
             Ok(q) => return Ok((inv.clone(), q)),
             Err(w) => why = w,
         }
     }
-    // None holds as it is: the inductive part of one, with the facts of the first arrival.
+    // None holds as it is: the inductive part of one, with the facts of the first arrival and the hints.
+    let hints = Term::and_all(hints);
     for inv in &readings {
-        match recheck::strengthen(c, inv, shared) {
+        match recheck::strengthen(c, &inv.and(&hints), shared) {
             Ok((j, q)) => return Ok((j, q)),
             Err(w) => why = format!("{why}; {w}"),
         }

@@ -115,9 +115,7 @@ pub fn strengthen(
     let j = Term::and_all(&kept);
     for g in &c.bad {
         if sat(g.and(&j))? {
-            return Err(
-                "Spacer's invariant fails consecution, and its inductive part safety".into(),
-            );
+            return Err("the inductive part does not imply safety".into());
         }
     }
     for g in &c.bad_prefix {
@@ -136,22 +134,25 @@ fn conjuncts(t: &Term) -> Vec<Term> {
     }
 }
 
-/// The conjuncts of the first arrival's guard over cells that are a plain variable there and that no
-/// step changes, written over the cells' parameters.
-fn frozen_facts(c: &Clauses) -> Vec<Term> {
+/// The conjuncts of the first arrival's guard over the values of cells that no step changes, written
+/// over the cells' parameters.
+pub fn frozen_facts(c: &Clauses) -> Vec<Term> {
     let mut out = Vec::new();
     for (guard, args) in &c.init {
         let mut map = FxHashMap::default();
         for (i, (p, a)) in c.params.iter().zip(args).enumerate() {
+            // The arrival's value may be a term over inputs (an `unsigned int` read byte by byte is
+            // their concatenation): the term itself is replaced by the parameter.
             let frozen = c.steps.iter().all(|(_, next)| next[i] == *p);
-            if frozen && a.as_var().is_some() {
+            if frozen && !a.free_vars().is_empty() {
                 map.insert(a.clone(), p.clone());
             }
         }
         for k in conjuncts(guard) {
-            let vars = k.free_vars();
-            if !vars.is_empty() && vars.iter().all(|v| map.contains_key(v)) {
-                out.push(k.substitute(&map));
+            let j = k.substitute(&map);
+            let vars = j.free_vars();
+            if !vars.is_empty() && vars.iter().all(|v| c.params.contains(v)) {
+                out.push(j);
             }
         }
     }

@@ -42,6 +42,7 @@ fn prove(path: &Path) -> Answer {
         &|_| Class::Violation,
         ctx,
         budget,
+        &[],
     )
 }
 
@@ -136,4 +137,22 @@ fn an_unsafe_loop_is_unsafe() {
     }
     let run = symex_native::run(&build, &uints(&[5]), &RunOptions::default());
     assert_eq!(run.outcome.kind, "assertion");
+}
+
+/// A check after the loop over its final values (`s == 3*n`): Spacer's invariant of the clauses
+/// without wrap-around (`s == 3*i && s <= 3*n`) passes the bit-vector re-check only with the first
+/// arrival's bound on the input (`n <= 1000000`), which the re-check adds.
+#[test]
+fn a_post_loop_check_is_proved_with_the_input_bound() {
+    let path = example("post_loop.c");
+    let inv = safe(&path);
+    assert!(
+        inv.c_conjuncts.iter().any(|c| c.contains("1000000")),
+        "{inv:?}"
+    );
+    let inputs: Vec<Vec<u32>> = (0..=300u32)
+        .chain([999_999, 1_000_000, 1 << 20])
+        .map(|n| vec![n])
+        .collect();
+    holds_natively(&path, &inv, &inputs);
 }

@@ -247,11 +247,26 @@ pub fn main(mut args: BmcArgs) -> i32 {
     }
     let mut invariants = Vec::new();
     let decided = match args.engine {
-        Engine::Chc => crate::chc::decide(&prog, &opts, args.property, timeout, args.solver_rlimit)
+        Engine::Chc => {
+            let hints = crate::term_invariants::hints(
+                &args.file,
+                args.frontend.options(),
+                &args.entry,
+                opts.max_time,
+            );
+            crate::chc::decide(
+                &prog,
+                &opts,
+                args.property,
+                timeout,
+                args.solver_rlimit,
+                &hints,
+            )
             .map(|(r, inv)| {
                 invariants = inv;
                 (0, r)
-            }),
+            })
+        }
         Engine::Bmc => run_bmc(
             &prog,
             &opts,

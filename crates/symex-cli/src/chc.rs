@@ -8,7 +8,7 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 use symex_bmc::{Options, Report, Verdict};
 use symex_chc::{Answer, Budget, LoopInvariant};
-use symex_engine::{BugKind, End, Program};
+use symex_engine::{BugKind, End, LinearCandidate, Program};
 use symex_explore::SolverCtx;
 use symex_solver::{SolverConfig, Z3Mode};
 
@@ -20,6 +20,7 @@ pub fn decide(
     property: Option<Property>,
     solver_timeout: Option<Duration>,
     rlimit: Option<u32>,
+    hints: &[LinearCandidate],
 ) -> Result<(Report, Vec<LoopInvariant>), End> {
     let start = Instant::now();
     let ctx = merging_solver(solver_timeout);
@@ -38,7 +39,7 @@ pub fn decide(
         invariants: Vec::new(),
         steps_tried: 0,
     };
-    match symex_chc::prove(prog, opts, &cls, ctx, budget) {
+    match symex_chc::prove(prog, opts, &cls, ctx, budget, hints) {
         Answer::Safe {
             invariants,
             queries,
@@ -126,7 +127,9 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         rlimit: SolverConfig::default().rlimit,
         timeout: job.budget,
     };
-    match symex_chc::prove(&prog, &opts, &cls, ctx, budget) {
+    let hints =
+        crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
+    match symex_chc::prove(&prog, &opts, &cls, ctx, budget, &hints) {
         Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),
         Answer::Unsafe { .. } => A::Unknown(vec![
             "chc: Spacer derives a violation (BMC looks for its inputs)".into(),

@@ -171,6 +171,8 @@ pub fn main(mut args: CheckArgs) -> i32 {
         dir: &dir,
         program: &program,
         max_memory_mb: max_memory,
+        source: &args.file,
+        frontend: args.explore.frontend.options(),
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
     let explored = || match explore_answer(&prog, &args, p, checks, &out) {

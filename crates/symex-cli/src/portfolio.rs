@@ -61,6 +61,10 @@ pub struct BmcJob<'a> {
     pub program: &'a str,
     /// The host memory limit (MiB) BMC's copies of the engine honour, as the exploration's do.
     pub max_memory_mb: u64,
+    /// The source and how it is compiled: `symex term`'s abstract states give the Horn-clause engine
+    /// candidate invariants (from its own build of the source).
+    pub source: &'a Path,
+    pub frontend: symex_ir::FrontendOptions,
 }
 
 /// The stack of BMC's thread: its terms are deep `ite` trees that the solver and the simplifier walk

@@ -7,13 +7,52 @@
 
 use crate::check::CheckArgs;
 use crate::property::{classify, Property};
+use std::path::Path;
 use std::time::Duration;
-use symex_engine::{BugKind, Checks, LoopInvariant};
+use symex_engine::{BugKind, Checks, LinearCandidate, LoopInvariant};
 use symex_term::rules::Semantics;
 
 /// At most this long for the SEG and the confirmation together: they only add to a verdict already
 /// printed-to-be, so they must not hold it long.
 const BUDGET: Duration = Duration::from_secs(60);
+
+/// The candidate invariants of the loop heads of `file` (from `entry`) that the SEG's abstract states
+/// state, built within `budget`; `Err` says why there are none.
+pub fn seg_candidates(
+    file: &Path,
+    frontend: symex_ir::FrontendOptions,
+    entry: &str,
+    budget: Duration,
+) -> Result<Vec<LinearCandidate>, String> {
+    let promoted = symex_term::promoted(frontend);
+    let module = symex_ir::load(file, &promoted).map_err(|e| e.to_string())?;
+    let opts = symex_term::Options {
+        sem: Semantics::default(),
+        entry: entry.to_string(),
+        max_time: budget,
+    };
+    let seg = symex_term::build_seg(&module, &opts).map_err(|e| format!("no SEG: {e}"))?;
+    let candidates = symex_term::invariants::candidates(&seg, &module);
+    if candidates.is_empty() {
+        return Err("the SEG's loop heads give no candidate over named variables".into());
+    }
+    Ok(candidates)
+}
+
+/// Hints for the Horn-clause engine ([`seg_candidates`]; none when the SEG gives none): at most
+/// [`HINT_BUDGET`] of `budget` for the SEG.
+pub fn hints(
+    file: &Path,
+    frontend: symex_ir::FrontendOptions,
+    entry: &str,
+    budget: Option<Duration>,
+) -> Vec<LinearCandidate> {
+    let t = budget.map_or(HINT_BUDGET, |b| (b / 4).min(HINT_BUDGET));
+    seg_candidates(file, frontend, entry, t).unwrap_or_default()
+}
+
+/// The most time the SEG for [`hints`] takes (a quarter of the engine's budget when that is less).
+const HINT_BUDGET: Duration = Duration::from_secs(10);
 
 /// The confirmed invariant of the entry function's loop (`None`: no candidate survived), with a note
 /// saying how many candidates were offered and kept; `Err` says why there is none to offer.
@@ -25,18 +64,12 @@ pub fn confirmed(
         .explore
         .max_time
         .map_or(BUDGET, |t| crate::limits::left(t).min(BUDGET));
-    let promoted = symex_term::promoted(args.explore.frontend.options());
-    let module = symex_ir::load(&args.file, &promoted).map_err(|e| e.to_string())?;
-    let opts = symex_term::Options {
-        sem: Semantics::default(),
-        entry: args.explore.entry.clone(),
-        max_time: budget,
-    };
-    let seg = symex_term::build_seg(&module, &opts).map_err(|e| format!("no SEG: {e}"))?;
-    let candidates = symex_term::invariants::candidates(&seg, &module);
-    if candidates.is_empty() {
-        return Err("the SEG's loop heads give no candidate over named variables".into());
-    }
+    let candidates = seg_candidates(
+        &args.file,
+        args.explore.frontend.options(),
+        &args.explore.entry,
+        budget,
+    )?;
     let plain = args
         .explore
         .frontend

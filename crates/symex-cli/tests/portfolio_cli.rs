@@ -291,6 +291,19 @@ fn a_sum_relation_is_true_by_the_horn_clause_engine() {
 /// of the native build, where a violation exits 77: the program must pass for every `n` of `inputs`
 /// (its one `__VERIFIER_nondet_uint`), so the invariant holds at every arrival of those runs.
 fn invariant_holds_natively(program: &Path, inv: &Value, inputs: impl Iterator<Item = u32>) {
+    let tests = inputs.map(|n| vec![uint_input(n)]).collect();
+    invariant_holds_natively_on(program, inv, tests);
+}
+
+fn uint_input(n: u32) -> TestInput {
+    TestInput {
+        name: "__VERIFIER_nondet_uint".into(),
+        bytes: n.to_le_bytes().to_vec(),
+    }
+}
+
+/// [`invariant_holds_natively`] with the runs' inputs given in full (each a run's values in order).
+fn invariant_holds_natively_on(program: &Path, inv: &Value, tests: Vec<Vec<TestInput>>) {
     let expr = inv["c_expression"].as_str().unwrap();
     let line = inv["line"].as_u64().unwrap() as usize;
     let src = std::fs::read_to_string(program).unwrap();
@@ -310,20 +323,59 @@ fn invariant_holds_natively(program: &Path, inv: &Value, inputs: impl Iterator<I
     .unwrap();
     let build = symex_native::build(&instrumented, &BuildOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    for n in inputs {
+    for inputs in tests {
         let test = TestFile {
-            inputs: vec![TestInput {
-                name: "__VERIFIER_nondet_uint".into(),
-                bytes: n.to_le_bytes().to_vec(),
-            }],
+            inputs,
             ..TestFile::default()
         };
         let run = symex_native::run(&build, &test, &RunOptions::default());
         assert_eq!(
             (run.outcome.kind.as_str(), run.outcome.code),
             ("exit", Some(0)),
-            "n = {n}: {}",
+            "inputs {:?}: {}",
+            test.inputs,
             run.report
         );
     }
+}
+
+/// `x <= 2*y` after a loop adding 1 or 2 to `x` and 1 to `y` (`twice_bound.c`, `n <= 10^6`): Spacer's
+/// invariant over the integer clauses (`x <= 2*y`) misses what keeps a step from wrapping, and the
+/// octagons of `symex term` at the loop head (`i == y`, `i <= n`, `x <= i + y`) give it; the
+/// Horn-clause engine, forced with `bmc --engine chc`, keeps their inductive part, which implies
+/// safety. The invariant, compiled into the native build, holds for every choice sequence of
+/// n = 0..=6 and for n = 300 and 1000 with all choices 1, all 0, and alternating.
+#[test]
+fn a_relation_from_terms_octagons_proves_twice_bound() {
+    let path = common::example("chc", "twice_bound.c");
+    let o = common::symex()
+        .args(["bmc", "--property", "unreach-call", "--engine", "chc"])
+        .arg("--json")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "true", "{b}");
+    let inv = &b["invariants"][0];
+    assert_eq!(inv["conjuncts_omitted"], 0, "{b}");
+    let run = |n: u32, choice: &dyn Fn(u32) -> bool| {
+        let mut v = vec![uint_input(n)];
+        v.extend((0..n).map(|k| TestInput {
+            name: "__VERIFIER_nondet_bool".into(),
+            bytes: vec![u8::from(choice(k))],
+        }));
+        v
+    };
+    let mut tests = Vec::new();
+    for n in 0..=6u32 {
+        for bits in 0..(1u32 << n) {
+            tests.push(run(n, &|k| bits >> k & 1 == 1));
+        }
+    }
+    for n in [300, 1000] {
+        tests.push(run(n, &|_| true));
+        tests.push(run(n, &|_| false));
+        tests.push(run(n, &|k| k % 2 == 0));
+    }
+    invariant_holds_natively_on(&path, inv, tests);
 }

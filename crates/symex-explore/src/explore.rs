@@ -499,8 +499,9 @@ impl<'p> Explorer<'p> {
     /// iteration; giving each away would rebuild the whole loop each time, quadratic in its length.)
     fn donate(&mut self) {
         let Some((pool, _)) = &self.pool else { return };
+        // One live state given away would only move the work, not split it.
         let share = pool.share();
-        if share == Share::Keep || (share == Share::Oldest && self.searcher.len() < 2) {
+        if share == Share::Keep || self.searcher.len() < 2 {
             return;
         }
         let earned = self.summary.instructions - self.donated_at;

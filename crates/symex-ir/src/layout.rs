@@ -180,6 +180,9 @@ impl TypeTable {
                 )))
             }
             Type::PointerType { .. } => TypeId::PTR,
+            // `llvm-ir` types a `blockaddress` constant (an `i8*` in LLVM) as `label`; no other value
+            // has that type.
+            Type::LabelType => TypeId::PTR,
             Type::FPType(_) => {
                 return Err(FrontendError::unsupported(format!(
                     "floating-point type `{ty}`"

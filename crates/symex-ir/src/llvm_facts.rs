@@ -4,7 +4,9 @@
 //!   them, so we call the exported C++ accessors of `llvm::Instruction` — plain non-virtual
 //!   member functions taking `this`, which follow the C calling convention on x86-64);
 //! * the full value of integer constants wider than 64 bits (`llvm-ir` keeps only the low
-//!   64 bits; we recover the high bits by folding `trunc(lshr(c, 64))` in LLVM).
+//!   64 bits; we recover the high bits by folding `trunc(lshr(c, 64))` in LLVM);
+//! * the label a `blockaddress` constant names (`llvm-ir` represents it without its function
+//!   and block).
 
 use crate::error::{FrontendError, Result};
 use crate::ir::ArithFlags;
@@ -43,6 +45,9 @@ pub(crate) struct LlvmFacts {
     /// The `llvm.dbg.value` calls of each function (after `mem2reg`, what holds a source variable), by
     /// function name, in order.
     pub dbg_values: FxHashMap<String, Vec<DbgValue>>,
+    /// The labels (`blockaddress(@f, %bb)`: function name, block index) inside each instruction's
+    /// operands, by function name and position, for the instructions that have any.
+    pub labels_in_inst: FxHashMap<String, FxHashMap<InstKey, Vec<(String, u32)>>>,
     /// Module-wide fallback: (width, low 64 bits) → full value, when that is unique.
     wide: FxHashMap<(u32, u64), u128>,
     /// (width, low 64 bits) pairs shared by several distinct wide constants of the module.
@@ -190,6 +195,16 @@ impl LlvmFacts {
                             .or_default()
                             .insert((b, i), wides);
                     }
+                    let mut labels = Vec::new();
+                    for k in 0..LLVMGetNumOperands(inst).max(0) as u32 {
+                        labels_in(LLVMGetOperand(inst, k), &mut labels);
+                    }
+                    if !labels.is_empty() {
+                        self.labels_in_inst
+                            .entry(name.clone())
+                            .or_default()
+                            .insert((b, i), labels);
+                    }
                     inst = LLVMGetNextInstruction(inst);
                     i += 1;
                 }
@@ -198,6 +213,33 @@ impl LlvmFacts {
             }
             func = LLVMGetNextFunction(func);
         }
+    }
+}
+
+/// The labels `blockaddress` constants inside the constant `c` name: (function, block index).
+unsafe fn labels_in(c: LLVMValueRef, out: &mut Vec<(String, u32)>) {
+    if c.is_null() || LLVMIsAConstant(c).is_null() || !LLVMIsAGlobalValue(c).is_null() {
+        return;
+    }
+    if !LLVMIsABlockAddress(c).is_null() {
+        let (func, block) = (LLVMGetOperand(c, 0), LLVMGetOperand(c, 1));
+        if func.is_null() || block.is_null() {
+            return;
+        }
+        let target = LLVMValueAsBasicBlock(block);
+        let mut bb = LLVMGetFirstBasicBlock(func);
+        let mut index = 0u32;
+        while !bb.is_null() && bb != target {
+            bb = LLVMGetNextBasicBlock(bb);
+            index += 1;
+        }
+        if !bb.is_null() {
+            out.push((value_name(func), index));
+        }
+        return;
+    }
+    for k in 0..LLVMGetNumOperands(c).max(0) as u32 {
+        labels_in(LLVMGetOperand(c, k), out);
     }
 }
 

@@ -174,11 +174,7 @@ impl Ctx<'_> {
                     "floating-point constant `{c}`"
                 )))
             }
-            Constant::BlockAddress => {
-                return Err(FrontendError::unsupported(
-                    "`blockaddress` (label as value)",
-                ))
-            }
+            Constant::BlockAddress => self.label_address()?,
             Constant::GetElementPtr(g) => self.fold_gep(g)?,
             Constant::BitCast(cast) => self.fold_cast_same(&cast.operand, &cast.to_type, c)?,
             Constant::AddrSpaceCast(cast) => {

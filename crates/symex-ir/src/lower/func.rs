@@ -31,6 +31,12 @@ pub(crate) struct FnLower<'a, 'm> {
     pub(super) materialise_allowed: bool,
     /// Instructions computing such expressions, to be placed before the instruction using them.
     pub(super) pending: Vec<Inst>,
+    /// Blocks the lowering adds after the function's own (the comparisons of a computed goto).
+    pub(super) extra_blocks: Vec<Block>,
+    /// The position of the terminator being lowered (for the blocks it adds).
+    pub(super) term_loc: Loc,
+    /// (destination, added block, original block) for each edge from an added block.
+    pub(super) extra_preds: Vec<(BlockId, BlockId, BlockId)>,
 }
 
 pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Result<Body> {
@@ -44,6 +50,9 @@ pub(crate) fn lower_body<'m>(ctx: &mut Ctx<'m>, f: &'m llvm_ir::Function) -> Res
         allocas: Vec::new(),
         materialise_allowed: false,
         pending: Vec::new(),
+        extra_blocks: Vec::new(),
+        term_loc: Loc::default(),
+        extra_preds: Vec::new(),
     };
     fl.lower(f).map_err(|e| e.at(None, Some(fname)))
 }
@@ -104,6 +113,7 @@ impl FnLower<'_, '_> {
             // LLVM counts the terminator as the block's last instruction.
             self.enter((b as u32, bb.instrs.len() as u32));
             self.materialise_allowed = true;
+            self.term_loc = term_loc;
             let term = self.terminator(&bb.term, BlockId(b as u32), &phis);
             self.materialise_allowed = false;
             let term = term.map_err(|e| self.here(e, bb.term.get_debug_loc()))?;
@@ -119,6 +129,8 @@ impl FnLower<'_, '_> {
                 term_loc,
             });
         }
+        blocks.append(&mut self.extra_blocks);
+        super::computed_goto::add_phi_predecessors(&mut blocks, &self.extra_preds);
         let locals = crate::locals::source_variables(&blocks, &self.allocas);
         let dbg_values = self.dbg_values(f);
         Ok(Body {
@@ -245,7 +257,12 @@ impl FnLower<'_, '_> {
         }
     }
 
-    fn block(&self, name: &Name) -> Result<BlockId> {
+    /// How many blocks the LLVM function has (added blocks come after them).
+    pub(super) fn own_blocks(&self) -> u32 {
+        self.blocks.len() as u32
+    }
+
+    pub(super) fn block(&self, name: &Name) -> Result<BlockId> {
         self.blocks.get(name).copied().ok_or_else(|| {
             FrontendError::unsupported(format!("branch to unknown block `%{}`", name_str(name)))
         })
@@ -257,6 +274,14 @@ impl FnLower<'_, '_> {
         self.ctx.wide_scope.clear();
         if let Some(wides) = facts.wide_in_inst.get(self.fname).and_then(|f| f.get(&key)) {
             self.ctx.wide_scope.extend_from_slice(wides);
+        }
+        self.ctx.label_scope.clear();
+        if let Some(labels) = facts
+            .labels_in_inst
+            .get(self.fname)
+            .and_then(|f| f.get(&key))
+        {
+            self.ctx.label_scope.extend_from_slice(labels);
         }
     }
 
@@ -284,7 +309,7 @@ impl FnLower<'_, '_> {
     }
 
     /// The edge `from → to` with the phi moves of `to`.
-    fn edge(&self, from: BlockId, to: &Name, phis: &[Vec<Phi>]) -> Result<Edge> {
+    pub(super) fn edge(&self, from: BlockId, to: &Name, phis: &[Vec<Phi>]) -> Result<Edge> {
         let to = self.block(to)?;
         let moves = phis[to.0 as usize]
             .iter()
@@ -348,9 +373,7 @@ impl FnLower<'_, '_> {
                 }))
             }
             Terminator::Unreachable(_) => T::Unreachable,
-            Terminator::IndirectBr(_) => {
-                return Err(FrontendError::unsupported("computed goto (`indirectbr`)"))
-            }
+            Terminator::IndirectBr(ib) => self.indirect_br(ib, from, phis)?,
             Terminator::CallBr(_) => {
                 return Err(FrontendError::unsupported("`asm goto` (`callbr`)"))
             }

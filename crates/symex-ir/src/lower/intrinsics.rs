@@ -64,8 +64,12 @@ impl FnLower<'_, '_> {
                 byval.push((i, self.ctx.ty(&ty)?));
                 arg = self.byval_copy(arg, &ty, &mut stack_token, out)?;
             }
+            let mut ty = self.op_ty(a)?;
+            if let Callee::Direct(f) = callee {
+                (arg, ty) = self.abi_extended(f, i, attrs, arg, ty, out)?;
+            }
             args.push(arg);
-            arg_types.push(self.op_ty(a)?);
+            arg_types.push(ty);
         }
         // LLVM 14 has no call-site function type in llvm-ir; the result slot carries it.
         let ret = dst.map_or(TypeId::VOID, |d| self.slot_types[d.0 as usize]);
@@ -85,6 +89,44 @@ impl FnLower<'_, '_> {
             });
         }
         Ok(())
+    }
+
+    /// An argument marked `signext`/`zeroext` is extended by the caller to the register's width (x86-64
+    /// SysV), so a callee declared with a wider parameter (`short f(short)` as an alias of
+    /// `int g(int)`, KLEE's FunctionAlias test) reads the extended value: the extension is made here.
+    fn abi_extended(
+        &mut self,
+        f: FuncId,
+        i: usize,
+        attrs: &[ParameterAttribute],
+        arg: Operand,
+        ty: TypeId,
+        out: &mut Vec<Inst>,
+    ) -> Result<(Operand, TypeId)> {
+        let op = if attrs.contains(&ParameterAttribute::SignExt) {
+            CastOp::SExt
+        } else if attrs.contains(&ParameterAttribute::ZeroExt) {
+            CastOp::ZExt
+        } else {
+            return Ok((arg, ty));
+        };
+        let Some(param) = self.ctx.param_type(f, i)? else {
+            return Ok((arg, ty));
+        };
+        match (self.shape(ty), self.shape(param)) {
+            (Shape::Int(from), Shape::Int(to)) if from < to && to <= 32 => {
+                let dst = self.fresh_slot(param);
+                out.push(Inst::Cast {
+                    op,
+                    from,
+                    to,
+                    dst,
+                    src: arg,
+                });
+                Ok((Operand::Slot(dst), param))
+            }
+            _ => Ok((arg, ty)),
+        }
     }
 
     /// A `byval` argument is the callee's own copy of the pointee, which the callee may write:

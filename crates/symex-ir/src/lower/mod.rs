@@ -3,6 +3,7 @@
 //! intrinsics in the submodules.
 
 mod atomic;
+mod computed_goto;
 mod const_expr;
 mod consts;
 mod func;
@@ -40,6 +41,8 @@ pub(crate) struct Ctx<'m> {
     /// Initializers list their wide constants in element order, one per occurrence, and
     /// `write_const` visits the elements in that order: each use consumes its entry.
     pub wide_scope_ordered: bool,
+    /// The labels (`blockaddress`: function name, block index) of the instruction being lowered.
+    pub label_scope: Vec<(String, u32)>,
 }
 
 impl<'m> Ctx<'m> {
@@ -130,6 +133,7 @@ pub(crate) fn lower_module(
         file_ids: FxHashMap::default(),
         wide_scope: Vec::new(),
         wide_scope_ordered: false,
+        label_scope: Vec::new(),
     };
     let main_file = if llm.source_file_name.is_empty() {
         source_path.to_owned()
@@ -231,6 +235,25 @@ fn signature(
 }
 
 /// Function table: definitions first (in module order), then the non-intrinsic declarations.
+impl Ctx<'_> {
+    /// The type of parameter `i` of function `f` as LLVM declares it (ids follow
+    /// [`declare_functions`]: definitions, then declarations other than intrinsics).
+    pub(crate) fn param_type(&mut self, f: FuncId, i: usize) -> Result<Option<TypeId>> {
+        let llm = self.llm;
+        let k = f.0 as usize;
+        let ty = match llm.functions.get(k) {
+            Some(def) => def.parameters.get(i).map(|p| p.ty.clone()),
+            None => llm
+                .func_declarations
+                .iter()
+                .filter(|d| !d.name.starts_with("llvm."))
+                .nth(k - llm.functions.len())
+                .and_then(|d| d.parameters.get(i).map(|p| p.ty.clone())),
+        };
+        ty.map(|t| self.ty(&t)).transpose()
+    }
+}
+
 fn declare_functions(ctx: &mut Ctx) -> Result<Vec<Function>> {
     let llm = ctx.llm;
     // Definitions and declarations are different llvm-ir types with the same signature fields.

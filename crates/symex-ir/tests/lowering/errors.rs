@@ -51,17 +51,16 @@ fn inline_assembly_is_refused() {
     assert!(err.location().is_some_and(|l| l.contains(":1:")), "{err}");
 }
 
+/// Computed goto is lowered, but `llvm-sys` tells the label of a `blockaddress` per instruction only:
+/// a table of labels in a global initializer is refused, naming the construct.
 #[test]
-fn computed_goto_is_refused() {
+fn a_label_table_in_a_global_initializer_is_refused() {
     let err = try_c(
         "int f(int i) { static void *t[] = { &&a, &&b }; goto *t[i]; a: return 1; b: return 2; }",
         &FrontendOptions::default(),
     )
     .unwrap_err();
-    assert!(
-        err.to_string().contains("blockaddress") || err.to_string().contains("indirectbr"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("blockaddress"), "{err}");
 }
 
 #[test]
