@@ -28,6 +28,38 @@ pub struct Clauses {
     pub violations: Vec<ErrorRecord>,
 }
 
+impl Clauses {
+    /// `t`, a formula over the predicate's parameters, at the arguments `args` of a clause.
+    pub fn at(&self, t: &Term, args: &[Term]) -> Term {
+        let map: rustc_hash::FxHashMap<Term, Term> = self
+            .params
+            .iter()
+            .cloned()
+            .zip(args.iter().cloned())
+            .collect();
+        t.substitute(&map)
+    }
+}
+
+/// Whether `q` is satisfiable, asked through the solver chain of BMC's verdicts (not Spacer); a literal
+/// `false` costs no query, every other one is counted in `queries`. `Err`: the solver's reason for
+/// answering unknown.
+pub fn satisfiable(
+    shared: &Rc<RefCell<Shared>>,
+    q: Term,
+    queries: &mut u64,
+) -> Result<bool, String> {
+    if q.is_false() {
+        return Ok(false);
+    }
+    *queries += 1;
+    match shared.borrow_mut().check(&[q]) {
+        symex_solver::SatResult::Unsat => Ok(false),
+        symex_solver::SatResult::Sat(_) => Ok(true),
+        symex_solver::SatResult::Unknown(u) => Err(u.to_string()),
+    }
+}
+
 /// Builds the clauses of `cp`'s loop.
 pub fn encode(
     prog: &Program,

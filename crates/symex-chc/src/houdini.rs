@@ -8,7 +8,7 @@
 //! A candidate over `n` variables `Σ cᵢ·xᵢ + c ≥ 0` is evaluated on 128-bit two's complement values
 //! (each variable extended by its reading), where it cannot overflow: its meaning over ℤ is kept.
 
-use crate::clauses::{self, Clauses};
+use crate::clauses;
 use crate::cut::{CellKind, CutPoint};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -18,7 +18,6 @@ use symex_bmc::{Class, Options};
 use symex_engine::{BugKind, LinearCandidate, LoopInvariant, Program};
 use symex_explore::SolverCtx;
 use symex_expr::{Sort, Term};
-use symex_solver::SatResult;
 
 /// The width candidates are evaluated in.
 const WIDE: u32 = 128;
@@ -55,18 +54,11 @@ pub fn confirm(
         .collect();
     let offered = kept.len();
     let mut queries = 0;
-    let mut sat = |q: Term| -> Result<bool, String> {
-        if q.is_false() {
-            return Ok(false);
-        }
-        queries += 1;
-        match shared.borrow_mut().check(&[q]) {
-            SatResult::Unsat => Ok(false),
-            SatResult::Sat(_) => Ok(true),
-            SatResult::Unknown(u) => Err(format!("the solver could not decide a candidate: {u}")),
-        }
+    let mut sat = |q: Term| {
+        clauses::satisfiable(&shared, q, &mut queries)
+            .map_err(|u| format!("the solver could not decide a candidate: {u}"))
     };
-    let at = |t: &Term, args: &[Term]| substitute(&c, t, args);
+    let at = |t: &Term, args: &[Term]| c.at(t, args);
     let mut init_ok = Vec::new();
     for k in kept.drain(..) {
         let mut holds = true;
@@ -141,12 +133,6 @@ pub fn formulas(cp: &CutPoint, candidates: &[LinearCandidate]) -> Vec<Term> {
         .filter(|k| k.function == cp.function && k.line == cp.line)
         .filter_map(|k| formula(k, &names))
         .collect()
-}
-
-/// `t` over the predicate's parameters, at the arguments `args` of a clause.
-fn substitute(c: &Clauses, t: &Term, args: &[Term]) -> Term {
-    let map: FxHashMap<Term, Term> = c.params.iter().cloned().zip(args.iter().cloned()).collect();
-    t.substitute(&map)
 }
 
 /// The program's variables at the head by name: the named cells, and the variables the loop does not

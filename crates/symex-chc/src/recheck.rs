@@ -7,31 +7,22 @@
 //!
 //! The queries go through the same solver chain as BMC's verdicts, not through Spacer.
 
-use crate::clauses::Clauses;
+use crate::clauses::{satisfiable, Clauses};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 use symex_bmc::guarded::Shared;
 use symex_expr::Term;
-use symex_solver::SatResult;
 
 /// The check's outcome: `Ok(queries)`, or the first clause `J` fails (or the solver could not decide).
 pub fn recheck(c: &Clauses, inv: &Term, shared: &Rc<RefCell<Shared>>) -> Result<u64, String> {
-    let at = |args: &[Term]| {
-        let map: FxHashMap<Term, Term> =
-            c.params.iter().cloned().zip(args.iter().cloned()).collect();
-        inv.substitute(&map)
-    };
+    let at = |args: &[Term]| c.at(inv, args);
     let mut queries = 0;
     let mut unsat = |what: &str, q: Term| -> Result<(), String> {
-        if q.is_false() {
-            return Ok(());
-        }
-        queries += 1;
-        match shared.borrow_mut().check(&[q]) {
-            SatResult::Unsat => Ok(()),
-            SatResult::Sat(_) => Err(format!("Spacer's invariant fails {what}")),
-            SatResult::Unknown(u) => Err(format!("the solver could not check {what}: {u}")),
+        match satisfiable(shared, q, &mut queries) {
+            Ok(false) => Ok(()),
+            Ok(true) => Err(format!("Spacer's invariant fails {what}")),
+            Err(u) => Err(format!("the solver could not check {what}: {u}")),
         }
     };
     for (g, args) in &c.init {
@@ -66,22 +57,11 @@ pub fn strengthen(
             kept.push(f);
         }
     }
-    let at = |j: &Term, args: &[Term]| {
-        let map: FxHashMap<Term, Term> =
-            c.params.iter().cloned().zip(args.iter().cloned()).collect();
-        j.substitute(&map)
-    };
+    let at = |j: &Term, args: &[Term]| c.at(j, args);
     let mut queries = 0;
-    let mut sat = |q: Term| -> Result<bool, String> {
-        if q.is_false() {
-            return Ok(false);
-        }
-        queries += 1;
-        match shared.borrow_mut().check(&[q]) {
-            SatResult::Unsat => Ok(false),
-            SatResult::Sat(_) => Ok(true),
-            SatResult::Unknown(u) => Err(format!("the solver could not strengthen: {u}")),
-        }
+    let mut sat = |q: Term| {
+        satisfiable(shared, q, &mut queries)
+            .map_err(|u| format!("the solver could not strengthen: {u}"))
     };
     let mut survivors = Vec::new();
     for k in kept {
