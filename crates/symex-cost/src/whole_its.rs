@@ -351,16 +351,18 @@ impl Builder<'_> {
                 rel: a.rel,
             })
             .collect();
+        // Inputs keep their values; a head's slots get `μ`, every other position 0.
+        let kept: Vec<Poly> = (0..self.arity)
+            .map(|i| {
+                if i < n_in {
+                    Poly::var(i)
+                } else {
+                    Poly::constant(0)
+                }
+            })
+            .collect();
         let mut head_target = |h: usize, mu: &[Option<Poly>]| {
-            let mut update: Vec<Poly> = (0..self.arity)
-                .map(|i| {
-                    if i < n_in {
-                        Poly::var(i)
-                    } else {
-                        Poly::constant(0)
-                    }
-                })
-                .collect();
+            let mut update = kept.clone();
             for (i, m) in mu.iter().enumerate() {
                 if let (Some(p), Some(j)) = (m, self.pos[h].get(&i)) {
                     update[n_in + *j] = conv(p);
@@ -370,13 +372,8 @@ impl Builder<'_> {
         };
         let mut targets = vec![match target {
             Target::Head(h, mu) => head_target(h, mu),
-            Target::Exit => (usize::MAX, vec![Poly::constant(0); self.arity]),
+            Target::Exit => (usize::MAX, kept.clone()),
         }];
-        if let Target::Exit = target {
-            for (i, u) in targets[0].1.iter_mut().enumerate().take(n_in) {
-                *u = Poly::var(i);
-            }
-        }
         targets.extend(spawned.iter().map(|&(h, mu)| head_target(h, mu)));
         Transition {
             source,

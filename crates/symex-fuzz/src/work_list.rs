@@ -49,8 +49,9 @@ impl WorkList {
             .get(worker)
             .and_then(|keys| keys.last().copied())
             .filter(|k| k.0 == top.0);
-        let item = self.items.remove(&own.unwrap_or(top))?;
-        self.by_owner[item.owner].remove(&own.unwrap_or(top));
+        let key = own.unwrap_or(top);
+        let item = self.items.remove(&key)?;
+        self.by_owner[item.owner].remove(&key);
         Some(item)
     }
 
