@@ -135,6 +135,9 @@ pub struct Unwinder<'p> {
     bounds: Vec<Vec<u32>>,
     out: Formulas,
     capture: Option<Capture>,
+    /// Stop the states at every arrival at a loop header of the entry function (the Horn-clause
+    /// encoding's cut points: each run between two of them is one clause).
+    capture_headers: bool,
     /// A loop of the entry function whose iterations are never joined (k-induction tells them apart).
     separate: Option<usize>,
 }
@@ -172,6 +175,7 @@ impl<'p> Unwinder<'p> {
             bounds,
             out: Formulas::default(),
             capture: None,
+            capture_headers: false,
             separate: None,
         }
     }
@@ -186,6 +190,23 @@ impl<'p> Unwinder<'p> {
     /// Stops the states that reach `c` instead of running them on.
     pub fn capturing(mut self, c: Capture) -> Self {
         self.capture = Some(c);
+        self
+    }
+
+    /// Stops the states that arrive at any loop header of the entry function (from outside the loop or
+    /// along a back edge) instead of running them on; every loop of the entry function gets the bound
+    /// 1, so that no run there is cut by a bound before it reaches a header.
+    pub fn capturing_headers(mut self) -> Self {
+        self.capture_headers = true;
+        if let Some(f) = self
+            .prog
+            .module
+            .functions
+            .iter()
+            .position(|f| *f.name == *self.opts.entry)
+        {
+            self.bounds[f].iter_mut().for_each(|b| *b = 1);
+        }
         self
     }
 
@@ -383,6 +404,12 @@ impl<'p> Unwinder<'p> {
             let (func, to) = (f.func.0, f.block.0);
             if let Some(line) = self.enter_edge(&mut l, func, before.block, to) {
                 return self.bound_reached(l, func, line);
+            }
+            if self.capture_headers
+                && depth == 1
+                && self.loops[func as usize].header_of[to as usize].is_some()
+            {
+                return (l, Next::Captured);
             }
             if let Some(c) = self.capture {
                 let ls = &self.loops[func as usize];

@@ -1,43 +1,83 @@
-//! The constrained Horn clauses of one loop: with `inv` the loop head's predicate over its cells,
+//! The constrained Horn clauses of the entry function: one predicate `inv_h` per loop head `h` over its
+//! cells, and one clause per run of the merging executor between two cut points (the program's start,
+//! each loop head, the program's end):
 //!
-//! * initiation: `g₀ → inv(v₀)` (the first arrival's guard and cell values),
-//! * consecution: `inv(c) ∧ gᵢ → inv(vᵢ)` for each state an iteration brings back to the head,
-//! * safety: `inv(c) ∧ eⱼ → false` for each violation reachable from the head (inside the loop or after
-//!   it), and `eₖ → false` for those before it.
+//! * `g → inv_h(v)` for the runs from the start that arrive at `h` (initiation),
+//! * `inv_h(c) ∧ g → inv_k(v)` for the runs from `h` that arrive at `k` (consecution when `k = h`),
+//! * `inv_h(c) ∧ e → false` for each violation a run from `h` reaches, and `e → false` for those before
+//!   any loop head (safety).
 //!
 //! Guards and values are the merging executor's terms, so the clauses say what the engine's instruction
 //! semantics says (no second semantics).
 
-use crate::cut::CutPoint;
+use crate::cut::{complete, CutPoint, EntryFunction};
 use std::cell::RefCell;
 use std::rc::Rc;
 use symex_bmc::guarded::Shared;
-use symex_bmc::unwind::{ErrorRecord, Options};
+use symex_bmc::merge::join;
+use symex_bmc::unwind::{ErrorRecord, Formulas, Options, Unwinder};
 use symex_bmc::Class;
 use symex_engine::{BugKind, Program};
 use symex_expr::Term;
 
-/// The clauses, with the predicate's parameters (the cells' variables).
+/// One clause: `from`'s predicate over its parameters (none: the program's start) and `guard` imply
+/// `to`'s predicate at the arguments (none: `false`).
+pub struct Rule {
+    pub from: Option<usize>,
+    pub guard: Term,
+    pub to: Option<(usize, Vec<Term>)>,
+}
+
+/// What a clause says, for the messages of the re-check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Initiation,
+    Consecution,
+    Safety,
+    SafetyBeforeLoops,
+}
+
+impl Rule {
+    pub fn kind(&self) -> Kind {
+        match (&self.from, &self.to) {
+            (None, Some(_)) => Kind::Initiation,
+            (Some(_), Some(_)) => Kind::Consecution,
+            (Some(_), None) => Kind::Safety,
+            (None, None) => Kind::SafetyBeforeLoops,
+        }
+    }
+}
+
+/// The clauses, with each predicate's parameters (its cells' variables).
 pub struct Clauses {
-    pub params: Vec<Term>,
-    pub init: Vec<(Term, Vec<Term>)>,
-    pub steps: Vec<(Term, Vec<Term>)>,
-    pub bad: Vec<Term>,
-    pub bad_prefix: Vec<Term>,
-    /// The bugs of `bad` and `bad_prefix`, for the report.
+    pub params: Vec<Vec<Term>>,
+    pub rules: Vec<Rule>,
+    /// The bugs of the safety clauses, for the report.
     pub violations: Vec<ErrorRecord>,
 }
 
 impl Clauses {
-    /// `t`, a formula over the predicate's parameters, at the arguments `args` of a clause.
-    pub fn at(&self, t: &Term, args: &[Term]) -> Term {
-        let map: rustc_hash::FxHashMap<Term, Term> = self
-            .params
+    /// `t`, a formula over predicate `p`'s parameters, at the arguments `args` of a clause.
+    pub fn at(&self, p: usize, t: &Term, args: &[Term]) -> Term {
+        let map: rustc_hash::FxHashMap<Term, Term> = self.params[p]
             .iter()
             .cloned()
             .zip(args.iter().cloned())
             .collect();
         t.substitute(&map)
+    }
+
+    /// The formula that the clause `r` is violated under when `invs` interpret the predicates: its
+    /// guard, its body's invariant, and the negation of its head's at the arguments.
+    pub fn violated(&self, r: &Rule, invs: &[Term]) -> Term {
+        let mut q = r.guard.clone();
+        if let Some(p) = r.from {
+            q = q.and(&invs[p]);
+        }
+        if let Some((k, args)) = &r.to {
+            q = q.and(&self.at(*k, &invs[*k], args).not());
+        }
+        q
     }
 }
 
@@ -60,46 +100,105 @@ pub fn satisfiable(
     }
 }
 
-/// Builds the clauses of `cp`'s loop.
+/// Builds the clauses of the entry function: the runs from its start, then from each loop head as it is
+/// first reached, each to the next loop heads or the end. The cut points come back in the order they
+/// were reached (the predicates' order).
 pub fn encode(
     prog: &Program,
     opts: &Options,
-    cp: &CutPoint,
     classify: &dyn Fn(BugKind) -> Class,
     shared: &Rc<RefCell<Shared>>,
-) -> Result<Clauses, String> {
-    let it = cp.iteration(prog, opts, shared)?;
-    let violation = |e: &&ErrorRecord| classify(e.bug.kind) != Class::End;
+) -> Result<(Vec<CutPoint>, Clauses), String> {
+    let f = EntryFunction::of(prog, opts)?;
+    let mut cps: Vec<CutPoint> = Vec::new();
     let mut c = Clauses {
-        params: cp.cells.iter().map(|c| c.var.clone()).collect(),
-        init: vec![(cp.first.dom.guard.clone(), cp.initial.clone())],
-        steps: Vec::new(),
-        bad: it
-            .errors
-            .iter()
-            .filter(violation)
-            .map(|e| e.guard.clone())
-            .collect(),
-        bad_prefix: cp
-            .prefix
-            .errors
-            .iter()
-            .filter(violation)
-            .map(|e| e.guard.clone())
-            .collect(),
+        params: Vec::new(),
+        rules: Vec::new(),
         violations: Vec::new(),
     };
-    for s in &it.captured {
-        c.steps
-            .push((s.dom.guard.clone(), cp.values(prog, s, shared)?));
+    let start = Unwinder::new(prog, opts.clone(), shared.clone())
+        .capturing_headers()
+        .run()
+        .map_err(|e| format!("the program cannot start: {e:?}"))?;
+    complete(&start, "before the first loop")?;
+    add(prog, &f, None, start, classify, &mut cps, &mut c, shared)?;
+    let mut next = 0;
+    while next < cps.len() {
+        let seg = cps[next].segment(prog, opts, shared)?;
+        add(
+            prog,
+            &f,
+            Some(next),
+            seg,
+            classify,
+            &mut cps,
+            &mut c,
+            shared,
+        )?;
+        next += 1;
     }
-    c.violations = cp
-        .prefix
-        .errors
+    if cps.is_empty() {
+        return Err("no run reaches a loop".into());
+    }
+    c.params = cps
         .iter()
-        .chain(&it.errors)
-        .filter(violation)
-        .cloned()
+        .map(|cp| cp.cells.iter().map(|x| x.var.clone()).collect())
         .collect();
-    Ok(c)
+    Ok((cps, c))
+}
+
+/// The clauses of the runs `seg` from `from`: one per violation, and one per loop head its runs arrive
+/// at — those from elsewhere joined into one (as the first arrival from the start is), those along
+/// `from`'s own back edges one each. A head reached for the first time becomes a cut point.
+#[allow(clippy::too_many_arguments)]
+fn add(
+    prog: &Program,
+    f: &EntryFunction,
+    from: Option<usize>,
+    seg: Formulas,
+    classify: &dyn Fn(BugKind) -> Class,
+    cps: &mut Vec<CutPoint>,
+    c: &mut Clauses,
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<(), String> {
+    for e in seg.errors {
+        if classify(e.bug.kind) != Class::End {
+            c.rules.push(Rule {
+                from,
+                guard: e.guard.clone(),
+                to: None,
+            });
+            c.violations.push(e);
+        }
+    }
+    let own = from.map(|p| cps[p].header);
+    let mut arrivals: Vec<symex_engine::State<symex_bmc::guarded::Guarded>> = Vec::new();
+    for s in seg.captured {
+        let h = s.frames[0].block;
+        if own != Some(h.0) {
+            if let Some(a) = arrivals.iter_mut().find(|a| a.frames[0].block == h) {
+                if join(prog, a, &s) {
+                    continue;
+                }
+            }
+        }
+        arrivals.push(s);
+    }
+    for s in arrivals {
+        let h = s.frames[0].block.0;
+        let k = match cps.iter().position(|cp| cp.header == h) {
+            Some(k) => k,
+            None => {
+                cps.push(CutPoint::at(prog, f, &s, shared)?);
+                cps.len() - 1
+            }
+        };
+        let args = cps[k].values(prog, &s, shared)?;
+        c.rules.push(Rule {
+            from,
+            guard: s.dom.guard.clone(),
+            to: Some((k, args)),
+        });
+    }
+    Ok(())
 }

@@ -1,35 +1,36 @@
-//! The cut point: the entry function's loop head, where the Horn encoding places its one predicate, and
-//! the state that stands for every arrival there.
+//! The cut points: every loop header of the entry function (nested loops included), where the Horn
+//! encoding places one predicate each, and the state that stands for every arrival there.
 //!
-//! The head state is the first arrival (the merging executor of `symex-bmc` runs the prefix and joins
-//! the runs that reach the head) with what the loop writes replaced by fresh variables: each register
-//! the loop defines and each scalar local (or global) its stores name directly. Those variables, and the
-//! inputs the first arrival depends on, are the predicate's parameters — its *cells*. That nothing else
-//! changes is not assumed: [`CutPoint::check_frame`] compares every state that comes back to the head
-//! with the head state, object by object.
+//! A head state is the first arrival at the header (the merging executor of `symex-bmc` runs the
+//! program, or another cut point's segment, and joins the runs that reach the header together) with
+//! what can differ between arrivals replaced by fresh variables: the header's phi registers, every
+//! register live into the header whose value is not a constant, and every scalar object that a store
+//! reachable from the header names directly or that the program names. Those variables, and the
+//! inputs the state still depends on, are the predicate's parameters — its *cells*. That nothing else
+//! differs is not assumed: [`CutPoint::values`] compares every state that arrives at the header with the
+//! head state, object by object and register by register.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use symex_bmc::guarded::{Guarded, Shared};
-use symex_bmc::loops::Loops;
-use symex_bmc::merge::join;
-use symex_bmc::unwind::{Capture, Formulas, Options, Unwinder};
+use symex_bmc::loops::{successors, Loops};
+use symex_bmc::unwind::{Formulas, Options, Unwinder};
 use symex_engine::memory::Lookup;
 use symex_engine::{Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};
 use symex_expr::{Sort, Term};
 use symex_ir::{AddrBase, Body, Const, Inst, Operand, Terminator};
 
-/// What a parameter of the loop head's predicate stands for.
+/// What a parameter of a loop head's predicate stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CellKind {
-    /// A scalar object the loop stores to (`size` bytes, little-endian), named as the program names it
-    /// (empty when it has no name: a temporary).
+    /// A scalar object (`size` bytes, little-endian), named as the program names it (empty when it has
+    /// no name: a temporary).
     Object { obj: u32, size: u32, name: String },
-    /// A register the loop defines.
+    /// A register whose value crosses the header.
     Register { slot: u32 },
-    /// An input the state at the loop head depends on but the loop never changes (a `nondet` value read
-    /// before the loop, an address).
+    /// An input the head state depends on that no arrival changes (a `nondet` value read before, an
+    /// address, a value of another loop head's predicate held where no cell is).
     Input,
 }
 
@@ -40,37 +41,18 @@ pub struct Cell {
     pub var: Term,
 }
 
-/// The loop the encoding is about, with its head state.
-pub struct CutPoint {
+/// The entry function's graph as the encoding needs it: its loops and the registers live into each
+/// block.
+pub struct EntryFunction<'p> {
     pub func: u32,
-    pub index: usize,
-    /// The function and source line of the loop head.
-    pub function: String,
-    pub line: u32,
-    pub col: u32,
-    /// The first arrival: every run that reaches the head from outside, joined.
-    pub first: State<Guarded>,
-    /// The runs before the head that end in a bug (their guards and bugs).
-    pub prefix: Formulas,
-    /// The head state: `first` with the cells' variables in place of what the loop writes.
-    pub head: State<Guarded>,
-    pub cells: Vec<Cell>,
-    /// The cells' values at the first arrival (the initiation clause's arguments).
-    pub initial: Vec<Term>,
-    /// Program variables the loop does not write, with their value at the first arrival: an input cell
-    /// equal to one of them is written under its name.
-    pub constants: Vec<(String, Term)>,
+    pub body: &'p Body,
+    pub loops: Loops,
+    /// Per block, the registers read on some path from its start before they are written (sorted).
+    live_in: Vec<Vec<u32>>,
 }
 
-type Why = String;
-
-impl CutPoint {
-    /// The loop head of the entry function, when it has exactly one loop that is not nested in another.
-    pub fn find(
-        prog: &Program,
-        opts: &Options,
-        shared: &Rc<RefCell<Shared>>,
-    ) -> Result<CutPoint, Why> {
+impl<'p> EntryFunction<'p> {
+    pub fn of(prog: &'p Program, opts: &Options) -> Result<EntryFunction<'p>, Why> {
         let func = prog
             .module
             .functions
@@ -78,136 +60,137 @@ impl CutPoint {
             .position(|f| *f.name == *opts.entry)
             .ok_or_else(|| format!("no function {}", opts.entry))? as u32;
         let body = body(prog, func)?;
-        let ls = Loops::of(body);
-        let outer: Vec<usize> = (0..ls.loops.len())
-            .filter(|&i| ls.nest[ls.loops[i].header as usize].len() == 1)
-            .collect();
-        let index = match outer.as_slice() {
-            [] => return Err(format!("{} has no loop", opts.entry)),
-            [i] => *i,
-            _ => {
-                let lines: Vec<String> = outer
-                    .iter()
-                    .map(|&i| format!("{}:{}", opts.entry, ls.loops[i].line))
-                    .collect();
-                return Err(format!(
-                    "unsupported: several loops in sequence ({}); the encoding has one loop head",
-                    lines.join(", ")
-                ));
-            }
-        };
-        let lp = &ls.loops[index];
-        let blk = &body.blocks[lp.header as usize];
+        let loops = Loops::of(body);
+        if loops.loops.is_empty() {
+            return Err(format!("{} has no loop", opts.entry));
+        }
+        Ok(EntryFunction {
+            func,
+            body,
+            loops,
+            live_in: live_in(body),
+        })
+    }
+}
+
+/// One loop head with its head state.
+pub struct CutPoint {
+    pub func: u32,
+    /// The loop's index in the entry function's [`Loops`], and its header block.
+    pub index: usize,
+    pub header: u32,
+    /// The function and source position of the loop head.
+    pub function: String,
+    pub line: u32,
+    pub col: u32,
+    /// The head state: the first arrival with the cells' variables in place of what can differ.
+    pub head: State<Guarded>,
+    pub cells: Vec<Cell>,
+    /// Registers live into the header that are no cell (constants at the first arrival): every
+    /// arrival must hold the same value.
+    fixed: Vec<u32>,
+}
+
+type Why = String;
+
+impl CutPoint {
+    /// The cut point at the header `arrival` stands at, its head state made from `arrival`.
+    pub fn at(
+        prog: &Program,
+        f: &EntryFunction,
+        arrival: &State<Guarded>,
+        shared: &Rc<RefCell<Shared>>,
+    ) -> Result<CutPoint, Why> {
+        let header = arrival.frames[0].block.0;
+        let index = f.loops.header_of[header as usize].ok_or("an arrival away from a loop head")?;
+        let blk = &f.body.blocks[header as usize];
         let col = blk
             .locs
             .iter()
             .chain([&blk.term_loc])
             .find(|l| l.line != 0)
             .map_or(0, |l| l.col);
-        let mut prefix = Unwinder::new(prog, opts.clone(), shared.clone())
-            .capturing(Capture {
-                index,
-                back_edge: false,
-            })
-            .run()
-            .map_err(|e| format!("the program cannot start: {e:?}"))?;
-        if let Some((why, _)) = prefix.incomplete.first() {
-            return Err(format!("before the loop: {why}"));
-        }
-        if let Some(b) = prefix.bounds.first() {
-            return Err(format!(
-                "unsupported: the loop {}:{} before the loop head is not unwound completely",
-                b.function, b.line
-            ));
-        }
-        let mut arrivals = std::mem::take(&mut prefix.captured).into_iter();
-        let mut first = arrivals.next().ok_or("no run reaches the loop")?;
-        for s in arrivals {
-            if !join(prog, &mut first, &s) {
-                return Err(
-                    "the runs that reach the loop differ in shape (objects, frames)".into(),
-                );
-            }
-        }
         let mut cp = CutPoint {
-            func,
+            func: f.func,
             index,
-            function: opts.entry.clone(),
-            line: lp.line,
+            header,
+            function: prog.module.functions[f.func as usize].name.to_string(),
+            line: f.loops.loops[index].line,
             col,
-            head: first.clone(),
-            first,
-            prefix,
+            head: arrival.clone(),
             cells: Vec::new(),
-            initial: Vec::new(),
-            constants: Vec::new(),
+            fixed: Vec::new(),
         };
-        cp.havoc(prog, body, &lp.body, shared)?;
+        cp.havoc(prog, f, arrival, shared)?;
         Ok(cp)
     }
 
-    /// Replaces the state at the head by the cells' variables: the header's phi registers (in SSA form
-    /// the only registers whose value crosses the back edge), every scalar object the loop's stores
-    /// name directly, and every other named scalar variable (so that the predicate relates the program's
-    /// variables, not the bytes of the inputs they came from); then the inputs the loop can still read
-    /// (through registers defined before it, or objects that are not cells).
+    /// Replaces the state at the head by the cells' variables: the header's phi registers and the live
+    /// registers whose value is not a constant, every scalar object a store reachable from the header
+    /// names directly, and every other named scalar variable (so that the predicate relates the
+    /// program's variables, not the bytes of the inputs they came from); then the inputs the state still
+    /// holds (in registers and objects that are not cells).
     fn havoc(
         &mut self,
         prog: &Program,
-        body: &Body,
-        member: &[bool],
+        f: &EntryFunction,
+        first: &State<Guarded>,
         shared: &Rc<RefCell<Shared>>,
     ) -> Result<(), Why> {
-        let header = self.head.frames[0].block.0;
-        let (regs, stores) = written(body, member, header);
-        let names = local_names(prog, body, &self.first);
+        let body = f.body;
+        let header = self.header;
+        let reach = reachable(body, header);
+        let (mut regs, stores) = written(body, &reach, header);
+        for &r in &f.live_in[header as usize] {
+            if first.frames[0].regs[r as usize].as_const().is_none() {
+                regs.push(r);
+            } else {
+                self.fixed.push(r);
+            }
+        }
+        regs.sort_unstable();
+        regs.dedup();
+        self.fixed.retain(|r| regs.binary_search(r).is_err());
+        let names = local_names(prog, body, first);
         for r in regs {
             let w = prog.width(body.slot_types[r as usize]).ok_or_else(|| {
                 "unsupported: the loop carries an aggregate (struct or array) register".to_string()
             })?;
             let var = fresh(shared, "chc_reg", w);
-            self.initial
-                .push(self.first.frames[0].regs[r as usize].term(w));
             self.head.frames[0].regs[r as usize] = SymVal::from_term(var.clone());
             self.cells.push(Cell {
                 kind: CellKind::Register { slot: r },
                 var,
             });
         }
-        let mut objs: Vec<u32> = stores
-            .into_iter()
-            .filter_map(|p| object_of(prog, &self.first, p))
-            .collect();
-        objs.sort_unstable();
-        objs.dedup();
-        for &obj in &objs {
-            let o = self
-                .first
+        // Stores to arrays or structs are no cells: the comparison of each arrival with the head
+        // state finds them when they change.
+        let scalar = |obj: u32| {
+            first
                 .mem
                 .object(obj)
-                .ok_or("the loop writes an object that is not live at its head")?;
-            let size = o.size() as u32;
-            if !matches!(size, 1 | 2 | 4 | 8) || o.contents.flat().is_none() {
-                return Err(format!(
-                    "unsupported: the loop writes a {size}-byte object (an array or struct) directly"
-                ));
-            }
-        }
-        // The named scalars the loop does not write, with an initialised value: cells too.
+                .is_some_and(|o| matches!(o.size(), 1 | 2 | 4 | 8) && o.contents.flat().is_some())
+        };
+        let mut objs: Vec<u32> = stores
+            .into_iter()
+            .filter_map(|p| object_of(prog, first, p))
+            .filter(|&o| scalar(o))
+            .collect();
+        // The named scalars no store reachable from the head writes, with an initialised value: cells
+        // too.
         for (obj, _) in &names {
-            let Some(o) = self.first.mem.object(*obj) else {
-                continue;
-            };
-            let size = o.size() as usize;
-            let scalar = matches!(size, 1 | 2 | 4 | 8)
-                && o.contents.flat().is_some()
-                && o.contents.is_init(0, size);
-            if scalar && !objs.contains(obj) {
+            let init = first
+                .mem
+                .object(*obj)
+                .is_some_and(|o| o.contents.is_init(0, o.size() as usize));
+            if scalar(*obj) && init {
                 objs.push(*obj);
             }
         }
+        objs.sort_unstable();
+        objs.dedup();
         for obj in objs {
-            let size = self.first.mem.object(obj).map_or(0, |o| o.size() as u32);
+            let size = first.mem.object(obj).map_or(0, |o| o.size() as u32);
             let var = fresh(shared, "chc_var", size * 8);
             let bytes: Vec<SymByte> = (0..size)
                 .map(|i| SymByte::Sym(var.extract(8 * i + 7, 8 * i)))
@@ -215,9 +198,6 @@ impl CutPoint {
             let o = self.head.mem.object_mut(obj).ok_or("an object not live")?;
             o.contents
                 .write(0, size as usize, |b| b.clone_from_slice(&bytes));
-            let before = read_scalar(&self.first, obj, size)
-                .unwrap_or_else(|| fresh(shared, "chc_uninit", size * 8));
-            self.initial.push(before);
             let name = names
                 .iter()
                 .find(|(o, _)| *o == obj)
@@ -227,55 +207,47 @@ impl CutPoint {
                 var,
             });
         }
-        // The first arrival's guard is the initiation clause's; at the head the cells carry it.
+        // The arrival's guard is its clause's; at the head the cells carry it.
         self.head.dom.guard = Term::tt();
-        for v in inputs(&self.head, body, member) {
-            self.initial.push(v.clone());
-            self.cells.push(Cell {
-                kind: CellKind::Input,
-                var: v,
-            });
+        let own: Vec<Term> = self.cells.iter().map(|c| c.var.clone()).collect();
+        for v in inputs(&self.head, &f.live_in[header as usize]) {
+            if !own.contains(&v) {
+                self.cells.push(Cell {
+                    kind: CellKind::Input,
+                    var: v,
+                });
+            }
         }
         Ok(())
     }
 
-    /// One iteration from the head state: the states back at the head, and every run that leaves the
-    /// loop, to the program's end (its bugs are the safety clauses').
-    pub fn iteration(
+    /// The runs from the head state to the next loop heads (stopped on arrival there, in
+    /// `captured`), or to the program's end (their bugs are safety clauses').
+    pub fn segment(
         &self,
         prog: &Program,
         opts: &Options,
         shared: &Rc<RefCell<Shared>>,
     ) -> Result<Formulas, Why> {
         let f = Unwinder::new(prog, opts.clone(), shared.clone())
-            .bound_entry_loop(self.func, self.index, 1)
-            .capturing(Capture {
-                index: self.index,
-                back_edge: true,
-            })
+            .capturing_headers()
             .run_from(self.head.clone());
-        if let Some((why, _)) = f.incomplete.first() {
-            return Err(format!("in an iteration: {why}"));
-        }
-        if let Some(b) = f.bounds.first() {
-            return Err(format!(
-                "unsupported: the loop {}:{} inside or after the loop head is not unwound completely",
-                b.function, b.line
-            ));
-        }
-        for s in &f.captured {
-            self.check_frame(s)?;
-        }
+        complete(
+            &f,
+            &format!("after the loop head {}:{}", self.function, self.line),
+        )?;
         Ok(f)
     }
 
-    /// The cells' values in a state back at the head.
+    /// The cells' values in a state `s` that arrives at the head (a variable never written there reads
+    /// as a fresh, unconstrained value); `Err` when `s` differs from the head state elsewhere.
     pub fn values(
         &self,
         prog: &Program,
         s: &State<Guarded>,
         shared: &Rc<RefCell<Shared>>,
     ) -> Result<Vec<Term>, Why> {
+        self.check_frame(s)?;
         let body = body(prog, self.func)?;
         self.cells
             .iter()
@@ -286,16 +258,16 @@ impl CutPoint {
                         .ok_or("an aggregate register")?;
                     Ok(s.frames[0].regs[*slot as usize].term(w))
                 }
-                CellKind::Object { obj, size, .. } => read_scalar(s, *obj, *size)
+                CellKind::Object { obj, size, .. } => Ok(read_scalar(s, *obj, *size)
                     .map(|t| reassembled(t, shared))
-                    .ok_or_else(|| "an iteration leaves a variable uninitialised".to_string()),
+                    .unwrap_or_else(|| fresh(shared, "chc_uninit", size * 8))),
                 CellKind::Input => Ok(c.var.clone()),
             })
             .collect()
     }
 
-    /// That `s`, back at the head after an iteration from the head state, differs from it only in the
-    /// cells: the same frame, standard input, and every other object's status and bytes.
+    /// That `s`, arriving at the head, differs from the head state only in the cells: the same frame,
+    /// standard input, registers live into the header, and every other object's status and bytes.
     fn check_frame(&self, s: &State<Guarded>) -> Result<(), Why> {
         let h = &self.head;
         let (fa, fb) = (&h.frames[0], &s.frames[0]);
@@ -308,7 +280,17 @@ impl CutPoint {
             && fb.aggs.is_empty()
             && format!("{:?}", h.stdin) == format!("{:?}", s.stdin);
         if !shape {
-            return Err("unsupported: an iteration changes the frame or standard input".into());
+            return Err("unsupported: a run changes the frame or standard input".into());
+        }
+        if let Some(r) = self
+            .fixed
+            .iter()
+            .find(|&&r| fa.regs[r as usize] != fb.regs[r as usize])
+        {
+            return Err(format!(
+                "unsupported: register {r}, live at the loop head {}:{}, differs between arrivals",
+                self.function, self.line
+            ));
         }
         let cell_obj = |id: u32| {
             self.cells
@@ -321,27 +303,48 @@ impl CutPoint {
                     std::ptr::eq(x, y)
                         || (x.size() == y.size()
                             && x.kind == y.kind
-                            && ((cell_obj(id) && y.contents.is_init(0, y.size() as usize))
+                            && (cell_obj(id)
                                 || (x.contents.flat().is_some()
                                     && x.contents.flat() == y.contents.flat()
                                     && (0..x.size() as usize).all(|i| {
                                         x.contents.is_init(i, 1) == y.contents.is_init(i, 1)
                                     }))))
                 }
+                // A block-scoped local (`llvm.lifetime.*`) is out of scope at some arrivals and live
+                // without a value at others (its lifetime starts again, uninitialised, before any use):
+                // as a cell it reads as a fresh value either way.
+                (Lookup::Live(x), Lookup::OutOfScope) | (Lookup::OutOfScope, Lookup::Live(x)) => {
+                    cell_obj(id) || !(0..x.size() as usize).any(|i| x.contents.is_init(i, 1))
+                }
                 (Lookup::Dead(a), Lookup::Dead(b)) => a == b,
                 (Lookup::Live(_), _) | (_, Lookup::Live(_)) => false,
-                // Objects of calls that returned within the iteration.
+                // Objects of calls that returned within the run.
                 (Lookup::Nothing, _) => true,
                 (x, y) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
             };
             if !same {
                 return Err(format!(
-                    "unsupported: an iteration writes memory the encoding does not track (object {id}: an array, or a store through a pointer)"
+                    "unsupported: a run writes memory the encoding does not track (object {id}: an array, or a store through a pointer)"
                 ));
             }
         }
         Ok(())
     }
+}
+
+/// That a run of the merging executor covered every path: `Err` names what it did not model (`at`
+/// says where the run started).
+pub fn complete(f: &Formulas, at: &str) -> Result<(), Why> {
+    if let Some((why, _)) = f.incomplete.first() {
+        return Err(format!("{at}: {why}"));
+    }
+    if let Some(b) = f.bounds.first() {
+        return Err(format!(
+            "unsupported: the loop {}:{} (in a called function, or a recursion) is not unwound completely",
+            b.function, b.line
+        ));
+    }
+    Ok(())
 }
 
 fn body(prog: &Program, func: u32) -> Result<&Body, Why> {
@@ -356,27 +359,18 @@ fn fresh(shared: &Rc<RefCell<Shared>>, prefix: &str, w: u32) -> Term {
     Term::var(&format!("{prefix}{k}"), Sort::bv(w))
 }
 
-/// The header's phi registers (the moves on the edges into it) and the pointer operands of the loop's
-/// stores that were computed before it (the others have no value at the head).
+/// The header's phi registers (the moves on the edges into it) and the pointer operands of the stores
+/// in `member` blocks (those reachable from the header) that were computed before (the others have no
+/// value at the head).
 fn written(body: &Body, member: &[bool], header: u32) -> (Vec<u32>, Vec<Operand>) {
     let mut defined = Vec::new();
     let mut regs = Vec::new();
     let mut stores = Vec::new();
     for (b, blk) in body.blocks.iter().enumerate() {
-        let edges: Vec<&symex_ir::Edge> = match &blk.term {
-            Terminator::Br(e) => vec![e],
-            Terminator::CondBr {
-                if_true, if_false, ..
-            } => vec![if_true, if_false],
-            Terminator::Switch(sw) => sw
-                .cases
-                .iter()
-                .map(|(_, e)| e)
-                .chain([&sw.default])
-                .collect(),
-            _ => Vec::new(),
-        };
-        for e in edges.into_iter().filter(|e| member[e.to.0 as usize]) {
+        for e in edges(&blk.term)
+            .into_iter()
+            .filter(|e| member[e.to.0 as usize])
+        {
             let into_header = e.to.0 == header;
             for m in e.moves.iter() {
                 if into_header {
@@ -504,28 +498,14 @@ fn read_scalar(st: &State<Guarded>, obj: u32, size: u32) -> Option<Term> {
     t
 }
 
-/// The free variables the loop can read at the head (bit-vector and Boolean ones): those of the
-/// registers its blocks use and of the objects' bytes (the cells' own variables aside).
-fn inputs(st: &State<Guarded>, body: &Body, member: &[bool]) -> Vec<Term> {
-    let mut terms = Vec::new();
-    let mut used = Vec::new();
-    for (b, blk) in body.blocks.iter().enumerate().filter(|(b, _)| member[*b]) {
-        let _ = b;
-        let mut note = |op: &Operand| {
-            if let Operand::Slot(s) = op {
-                used.push(s.0);
-            }
-        };
-        for inst in &blk.insts {
-            symex_ir::uses::inst_operands(inst, &mut note);
-        }
-        symex_ir::uses::terminator_operands(&blk.term, &mut note);
-    }
+/// The free variables the head state still holds where no cell is (bit-vector and Boolean ones): those
+/// of the registers `live` and of the objects' bytes.
+fn inputs(st: &State<Guarded>, live: &[u32]) -> Vec<Term> {
     let regs = &st.frames[0].regs;
-    terms.extend(
-        used.iter()
-            .filter_map(|&s| regs[s as usize].split().err().cloned()),
-    );
+    let mut terms: Vec<Term> = live
+        .iter()
+        .filter_map(|&s| regs[s as usize].split().err().cloned())
+        .collect();
     for id in 0..st.mem.object_count() as u32 {
         if let Some(bytes) = st.mem.object(id).and_then(|o| o.contents.flat()) {
             terms.extend(bytes.iter().filter_map(|b| match b {
@@ -537,6 +517,93 @@ fn inputs(st: &State<Guarded>, body: &Body, member: &[bool]) -> Vec<Term> {
     symex_expr::free_vars(&terms)
         .into_iter()
         .filter(|v| matches!(v.sort(), Sort::Bool | Sort::BitVec(_)))
-        .filter(|v| !v.as_var().is_some_and(|n| n.starts_with("chc_")))
         .collect()
+}
+
+/// The blocks reachable from `from` (itself included), by index.
+fn reachable(body: &Body, from: u32) -> Vec<bool> {
+    let mut seen = vec![false; body.blocks.len()];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if std::mem::replace(&mut seen[b as usize], true) {
+            continue;
+        }
+        work.extend(successors(&body.blocks[b as usize].term));
+    }
+    seen
+}
+
+/// Per block, the registers live at its start (read before written on some path from there): the
+/// classic backward fixpoint, a phi move read at the end of its edge's source and written there too.
+fn live_in(body: &Body) -> Vec<Vec<u32>> {
+    let n = body.blocks.len();
+    let mut uses: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut defs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, blk) in body.blocks.iter().enumerate() {
+        let (u, d) = (&mut uses[b], &mut defs[b]);
+        for inst in &blk.insts {
+            symex_ir::uses::inst_operands(inst, &mut |op: &Operand| {
+                if let Operand::Slot(s) = op {
+                    if !d.contains(&s.0) {
+                        u.push(s.0);
+                    }
+                }
+            });
+            d.extend(inst.dst().map(|x| x.0));
+        }
+        symex_ir::uses::terminator_operands(&blk.term, &mut |op: &Operand| {
+            if let Operand::Slot(s) = op {
+                if !d.contains(&s.0) {
+                    u.push(s.0);
+                }
+            }
+        });
+        for e in edges(&blk.term) {
+            d.extend(e.moves.iter().map(|m| m.dst.0));
+        }
+    }
+    let mut live: Vec<Vec<u32>> = uses.clone();
+    for l in &mut live {
+        l.sort_unstable();
+        l.dedup();
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let mut l = live[b].clone();
+            for s in successors(&body.blocks[b].term) {
+                l.extend(
+                    live[s as usize]
+                        .iter()
+                        .filter(|r| !defs[b].contains(r))
+                        .copied(),
+                );
+            }
+            l.sort_unstable();
+            l.dedup();
+            if l != live[b] {
+                live[b] = l;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// The edges a terminator ends its block with.
+fn edges(term: &Terminator) -> Vec<&symex_ir::Edge> {
+    match term {
+        Terminator::Br(e) => vec![e],
+        Terminator::CondBr {
+            if_true, if_false, ..
+        } => vec![if_true, if_false],
+        Terminator::Switch(sw) => sw
+            .cases
+            .iter()
+            .map(|(_, e)| e)
+            .chain([&sw.default])
+            .collect(),
+        _ => Vec::new(),
+    }
 }

@@ -2,14 +2,16 @@
 //! when symex's own queries show them inductive on the Horn clauses of [`crate::clauses`], which say what
 //! the engine's bit-precise semantics says: Houdini's fixpoint — drop each candidate the first arrival
 //! can violate, then each that one iteration from the head, under all candidates still kept, can
-//! violate, until nothing changes. The survivors are together an inductive invariant of the loop head
-//! (not necessarily one that implies safety: nothing is concluded about the property from them).
+//! violate, until nothing changes (over every loop head's predicate at once,
+//! [`crate::recheck::inductive_part`]). The survivors are together inductive invariants of the loop
+//! heads (not necessarily ones that imply safety: nothing is concluded about the property from them).
 //!
 //! A candidate over `n` variables `Σ cᵢ·xᵢ + c ≥ 0` is evaluated on 128-bit two's complement values
 //! (each variable extended by its reading), where it cannot overflow: its meaning over ℤ is kept.
 
 use crate::clauses;
 use crate::cut::{CellKind, CutPoint};
+use crate::recheck;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -22,19 +24,20 @@ use symex_expr::{Sort, Term};
 /// The width candidates are evaluated in.
 const WIDE: u32 = 128;
 
-/// The candidates that survived, as one loop invariant, and the work it took.
+/// The candidates that survived, as loop invariants, and the work it took.
 #[derive(Clone, Debug)]
 pub struct Confirmed {
-    /// The conjunction of the survivors' C expressions (`None` when none survived).
-    pub invariant: Option<LoopInvariant>,
-    /// Candidates of this loop head offered, and kept.
+    /// Per loop head with survivors, the conjunction of their C expressions.
+    pub invariants: Vec<LoopInvariant>,
+    /// Candidates of the entry function's loop heads offered, and kept.
     pub offered: usize,
     pub kept: usize,
     pub queries: u64,
 }
 
-/// Confirms `candidates` at the loop head of `prog`'s entry function (those of other loops are not
-/// offered). `Err` when the loop cannot be encoded (see [`CutPoint::find`]) or a query is undecided.
+/// Confirms `candidates` at the loop heads of `prog`'s entry function (those of other functions are
+/// not offered). `Err` when the function cannot be encoded (see [`clauses::encode`]) or a query is
+/// undecided.
 pub fn confirm(
     prog: &Program,
     opts: &Options,
@@ -44,99 +47,68 @@ pub fn confirm(
 ) -> Result<Confirmed, String> {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
-    let cp = CutPoint::find(prog, opts, &shared)?;
-    let c = clauses::encode(prog, opts, &cp, classify, &shared)?;
-    let names = variables(&cp);
-    let mut kept: Vec<(&LinearCandidate, String, Term)> = candidates
+    let (cps, c) = clauses::encode(prog, opts, classify, &shared)?;
+    let offered_per: Vec<Vec<(&LinearCandidate, Term)>> = cps
         .iter()
-        .filter(|k| k.function == cp.function && k.line == cp.line)
-        .filter_map(|k| Some((k, k.c_expression()?, formula(k, &names)?)))
-        .collect();
-    let offered = kept.len();
-    let mut queries = 0;
-    let mut sat = |q: Term| {
-        clauses::satisfiable(&shared, q, &mut queries)
-            .map_err(|u| format!("the solver could not decide a candidate: {u}"))
-    };
-    let at = |t: &Term, args: &[Term]| c.at(t, args);
-    let mut init_ok = Vec::new();
-    for k in kept.drain(..) {
-        let mut holds = true;
-        for (g, args) in &c.init {
-            if sat(g.and(&at(&k.2, args).not()))? {
-                holds = false;
-                break;
-            }
-        }
-        if holds {
-            init_ok.push(k);
-        }
-    }
-    kept = init_ok;
-    loop {
-        let all = Term::and_all(kept.iter().map(|k| &k.2));
-        let before = kept.len();
-        let mut next = Vec::new();
-        for k in kept.drain(..) {
-            let mut holds = true;
-            for (g, args) in &c.steps {
-                if sat(g.and(&all).and(&at(&k.2, args).not()))? {
-                    holds = false;
-                    break;
-                }
-            }
-            if holds {
-                next.push(k);
-            }
-        }
-        kept = next;
-        if kept.len() == before {
-            break;
-        }
-    }
-    // A survivor implied by a stronger one over the same sum (`Σ + c ≥ 0` by `Σ + c' ≥ 0`, c' ≤ c) is
-    // not written.
-    let strongest: Vec<_> = kept
-        .iter()
-        .filter(|k| {
-            !kept.iter().any(|j| {
-                !j.0.equality
-                    && !k.0.equality
-                    && j.0.terms == k.0.terms
-                    && j.0.constant < k.0.constant
-            })
+        .map(|cp| {
+            let names = variables(cp);
+            candidates
+                .iter()
+                .filter(|k| k.function == cp.function && k.line == cp.line)
+                .filter(|k| k.c_expression().is_some())
+                .filter_map(|k| Some((k, formula(k, &names)?)))
+                .collect()
         })
         .collect();
-    let invariant = (!strongest.is_empty()).then(|| LoopInvariant {
-        function: cp.function.clone(),
-        line: cp.line,
-        expression: strongest
+    let offered = offered_per.iter().map(Vec::len).sum();
+    let mut queries = 0;
+    let kept = recheck::inductive_part(&c, offered_per, &shared, &mut queries)
+        .map_err(|w| w.replace("strengthen", "decide a candidate"))?;
+    let mut invariants = Vec::new();
+    for (cp, ks) in cps.iter().zip(&kept) {
+        // A survivor implied by a stronger one over the same sum (`Σ + c ≥ 0` by `Σ + c' ≥ 0`,
+        // c' ≤ c) is not written.
+        let strongest: Vec<String> = ks
             .iter()
-            .map(|k| k.1.as_str())
-            .collect::<Vec<_>>()
-            .join(" && "),
-    });
+            .filter(|(k, _)| {
+                !ks.iter().any(|(j, _)| {
+                    !j.equality && !k.equality && j.terms == k.terms && j.constant < k.constant
+                })
+            })
+            .filter_map(|(k, _)| k.c_expression())
+            .collect();
+        if !strongest.is_empty() {
+            invariants.push(LoopInvariant {
+                function: cp.function.clone(),
+                line: cp.line,
+                expression: strongest.join(" && "),
+            });
+        }
+    }
     Ok(Confirmed {
-        invariant,
+        invariants,
         offered,
-        kept: kept.len(),
+        kept: kept.iter().map(Vec::len).sum(),
         queries,
     })
 }
 
-/// The candidates of `cp`'s loop head as formulas over its variables (those over a variable the
-/// head does not name, or of another width, are left out): hints for [`crate::recheck::strengthen`].
-pub fn formulas(cp: &CutPoint, candidates: &[LinearCandidate]) -> Vec<Term> {
-    let names = variables(cp);
-    candidates
-        .iter()
-        .filter(|k| k.function == cp.function && k.line == cp.line)
-        .filter_map(|k| formula(k, &names))
+/// Per cut point, its candidates as formulas over its variables (those over a variable the head does
+/// not name, or of another width, are left out): hints for [`crate::recheck::strengthen`].
+pub fn formulas(cps: &[CutPoint], candidates: &[LinearCandidate]) -> Vec<Vec<Term>> {
+    cps.iter()
+        .map(|cp| {
+            let names = variables(cp);
+            candidates
+                .iter()
+                .filter(|k| k.function == cp.function && k.line == cp.line)
+                .filter_map(|k| formula(k, &names))
+                .collect()
+        })
         .collect()
 }
 
-/// The program's variables at the head by name: the named cells, and the variables the loop does not
-/// write (their value at the first arrival).
+/// The program's variables at the head by name: the named cells.
 fn variables(cp: &CutPoint) -> FxHashMap<String, Term> {
     let mut m = FxHashMap::default();
     for c in &cp.cells {
@@ -146,12 +118,8 @@ fn variables(cp: &CutPoint) -> FxHashMap<String, Term> {
             }
         }
     }
-    for (name, t) in &cp.constants {
-        m.entry(name.clone()).or_insert_with(|| t.clone());
-    }
     m
 }
-
 /// `k` as a formula over the head's variables (`None` when a variable is unknown or of another width).
 fn formula(k: &LinearCandidate, names: &FxHashMap<String, Term>) -> Option<Term> {
     let mut sum = Term::bv(k.constant as u128, WIDE);

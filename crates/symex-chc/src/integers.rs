@@ -131,11 +131,10 @@ fn flatten(t: &Term, out: &mut Vec<Term>) {
 /// Whether the clauses compare signed more often than unsigned: the cells are then read as signed
 /// numbers (Spacer's integers get that range, and the invariant is read back the same way first).
 pub fn mostly_signed(c: &crate::clauses::Clauses) -> bool {
-    let mut roots: Vec<Term> = c.bad.clone();
-    roots.extend(c.bad_prefix.iter().cloned());
-    for (g, a) in c.init.iter().chain(&c.steps) {
-        roots.push(g.clone());
-        roots.extend(a.iter().cloned());
+    let mut roots: Vec<Term> = Vec::new();
+    for r in &c.rules {
+        roots.push(r.guard.clone());
+        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
     }
     let (mut s, mut u) = (0, 0);
     symex_expr::visit::postorder(&roots, |t| match t.op() {

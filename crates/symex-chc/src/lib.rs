@@ -1,10 +1,11 @@
 //! Proofs for unbounded loops with constrained Horn clauses (CHCs) and Z3's Spacer (IC3/PDR for
 //! software, as SeaHorn's and Ultimate's Horn back ends use it).
 //!
-//! The entry function's loop head is the cut point: one predicate over the state there (the registers
-//! and scalar variables the loop writes, and the inputs it depends on). The clauses — initiation,
-//! consecution, safety — are built from the merging executor of `symex-bmc` (the engine's instruction
-//! semantics and memory model), Spacer solves them, and:
+//! Every loop head of the entry function (loops in sequence and nested loops alike) is a cut point: one
+//! predicate each over the state there (the registers and scalar variables that can differ between
+//! arrivals, and the inputs it depends on). The clauses — one per run between two cut points — are
+//! built from the merging executor of `symex-bmc` (the engine's instruction semantics and memory
+//! model), Spacer solves them, and:
 //!
 //! * *safe* is reported only after symex's own solver has checked Spacer's invariant against every
 //!   clause ([`recheck`]); it comes with the invariant per loop head as C expressions ([`cexpr`]);
@@ -12,7 +13,7 @@
 //!   (the caller's), replayed concretely as every FALSE is;
 //! * anything else, or any construct the encoding does not model, is *unknown* with the reason.
 //!
-//! * [`cut`]: the loop head, the state that stands for every arrival there, and its cells;
+//! * [`cut`]: the loop heads, the state that stands for every arrival at each, and its cells;
 //! * [`clauses`]: the Horn clauses;
 //! * [`spacer`]: the SMT-LIB script for a `HORN` solver and the invariant read back;
 //! * [`recheck`]: the invariant re-checked clause by clause;
@@ -93,18 +94,18 @@ pub fn prove(
 ) -> Answer {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
-    let cp = match CutPoint::find(prog, opts, &shared) {
-        Ok(cp) => cp,
-        Err(why) => return Answer::Unknown(why),
-    };
-    let c = match clauses::encode(prog, opts, &cp, classify, &shared) {
-        Ok(c) => c,
+    let (cps, c) = match clauses::encode(prog, opts, classify, &shared) {
+        Ok(x) => x,
         Err(why) => return Answer::Unknown(why),
     };
     let start = std::time::Instant::now();
     let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
     let mut why: Vec<String> = Vec::new();
-    let hints = houdini::formulas(&cp, hints);
+    let hints: Vec<Term> = houdini::formulas(&cps, hints)
+        .iter()
+        .map(|h| Term::and_all(h))
+        .collect();
+    let hinted = hints.iter().any(|h| !h.is_true());
     for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
         // Each variant gets its share of the time; the last one what is left.
         let timeout = budget.timeout.map(|t| {
@@ -126,6 +127,9 @@ pub fn prove(
             spacer::Said::Unknown(w) => w,
             // A derivation of `false` is only a hint (the caller looks for inputs): no other variant
             // could turn it into a proof.
+            spacer::Said::Unsafe if !variant.trusts_unsafe() => {
+                format!("Spacer derived false with {variant:?}, which is not trusted")
+            }
             spacer::Said::Unsafe => {
                 return Answer::Unsafe {
                     violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
@@ -133,7 +137,7 @@ pub fn prove(
             }
             spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &hints, &shared) {
                 Err(w) => w,
-                Ok((inv, queries)) => return safe(&cp, inv, queries),
+                Ok((invs, queries)) => return safe(&cps, invs, queries),
             },
         };
         if !why.contains(&reason) {
@@ -141,9 +145,9 @@ pub fn prove(
         }
         // After the first (quick) variant, the hints' inductive part alone (Houdini): relations such
         // as `i == y` that the octagons of `term` state and Spacer's invariants leave out.
-        if i == 0 && !hints.is_empty() {
-            match recheck::strengthen(&c, &Term::and_all(&hints), &shared) {
-                Ok((inv, queries)) => return safe(&cp, inv, queries),
+        if i == 0 && hinted {
+            match recheck::strengthen(&c, &hints, &shared) {
+                Ok((invs, queries)) => return safe(&cps, invs, queries),
                 Err(w) => why.push(format!("term's candidates: {w}")),
             }
         }
@@ -155,46 +159,60 @@ pub fn prove(
     })
 }
 
-/// The safe answer with `inv` at `cp`'s loop head, written in C.
-fn safe(cp: &CutPoint, inv: Term, queries: u64) -> Answer {
-    let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(cp));
+/// The safe answer with `invs[k]` at the loop head `cps[k]`, written in C.
+fn safe(cps: &[CutPoint], invs: Vec<Term>, queries: u64) -> Answer {
+    let invariants = cps
+        .iter()
+        .zip(invs)
+        .map(|(cp, inv)| {
+            let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(cp));
+            LoopInvariant {
+                function: cp.function.clone(),
+                line: cp.line,
+                col: cp.col,
+                formula: inv,
+                c_conjuncts,
+                omitted,
+            }
+        })
+        .collect();
     Answer::Safe {
-        invariants: vec![LoopInvariant {
-            function: cp.function.clone(),
-            line: cp.line,
-            col: cp.col,
-            formula: inv,
-            c_conjuncts,
-            omitted,
-        }],
+        invariants,
         queries,
     }
 }
 
-/// The first reading of Spacer's invariant that symex's re-check confirms, with the queries of its check.
+/// The first reading of Spacer's invariants that symex's re-check confirms, with the queries of its
+/// check.
 fn first_that_holds(
     c: &clauses::Clauses,
-    readings: Vec<Term>,
+    readings: Vec<Vec<Term>>,
     hints: &[Term],
     shared: &Rc<RefCell<Shared>>,
-) -> Result<(Term, u64), String> {
+) -> Result<(Vec<Term>, u64), String> {
     let mut why = String::from("Spacer gave no invariant");
-    // Each reading with the first arrival's facts about the cells no step changes (`n <= 1000000`): an
-    // invariant of the integer clauses without wrap-around leaves them out, and without them its
-    // consecution fails on the bit-vectors (a query Z3 needs long to show satisfiable). They are
-    // inductive on their own (true at the first arrival, over cells no step writes).
-    let frozen = Term::and_all(&recheck::frozen_facts(c));
-    let readings: Vec<Term> = readings.into_iter().map(|r| r.and(&frozen)).collect();
-    for inv in &readings {
-        match recheck::recheck(c, inv, shared) {
-            Ok(q) => return Ok((inv.clone(), q)),
+    // Each reading with the facts of the arrivals from elsewhere about the cells no step changes
+    // (`n <= 1000000`): an invariant of the integer clauses without wrap-around leaves them out, and
+    // without them its consecution fails on the bit-vectors (a query Z3 needs long to show
+    // satisfiable). The re-check decides whether they hold.
+    let frozen: Vec<Term> = recheck::frozen_facts(c)
+        .iter()
+        .map(|f| Term::and_all(f))
+        .collect();
+    let readings: Vec<Vec<Term>> = readings
+        .into_iter()
+        .map(|r| r.iter().zip(&frozen).map(|(j, f)| j.and(f)).collect())
+        .collect();
+    for invs in &readings {
+        match recheck::recheck(c, invs, shared) {
+            Ok(q) => return Ok((invs.clone(), q)),
             Err(w) => why = w,
         }
     }
-    // None holds as it is: the inductive part of one, with the facts of the first arrival and the hints.
-    let hints = Term::and_all(hints);
-    for inv in &readings {
-        match recheck::strengthen(c, &inv.and(&hints), shared) {
+    // None holds as it is: the inductive part of one, with the facts of the arrivals and the hints.
+    for invs in &readings {
+        let with_hints: Vec<Term> = invs.iter().zip(hints).map(|(j, h)| j.and(h)).collect();
+        match recheck::strengthen(c, &with_hints, shared) {
             Ok((j, q)) => return Ok((j, q)),
             Err(w) => why = format!("{why}; {w}"),
         }
@@ -202,19 +220,13 @@ fn first_that_holds(
     Err(why)
 }
 
-/// The program's names of the cells' variables: a written variable's own, and for an input the
-/// variable that holds exactly it at the head (the loop never writes that one).
+/// The program's names of the cells' variables.
 fn names(cp: &CutPoint) -> FxHashMap<Term, String> {
     let mut m = FxHashMap::default();
     for c in &cp.cells {
         match &c.kind {
             CellKind::Object { name, .. } if !name.is_empty() => {
                 m.insert(c.var.clone(), name.clone());
-            }
-            CellKind::Input => {
-                if let Some((n, _)) = cp.constants.iter().find(|(_, v)| *v == c.var) {
-                    m.insert(c.var.clone(), n.clone());
-                }
             }
             _ => {}
         }

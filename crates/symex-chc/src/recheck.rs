@@ -1,140 +1,184 @@
-//! symex's own check of Spacer's invariant, before any `true` rests on it: with `J` the interpretation
-//! of the loop head's predicate, each clause must hold with `J` in its place —
+//! symex's own check of Spacer's invariants, before any `true` rests on them: with `J_h` the
+//! interpretation of loop head `h`'s predicate, each clause must hold with the `J`s in their place —
 //!
-//! * initiation: `g₀ ∧ ¬J(v₀)` unsatisfiable,
-//! * consecution: `gᵢ ∧ J(c) ∧ ¬J(vᵢ)` unsatisfiable for each state an iteration brings back,
-//! * safety: `eⱼ ∧ J(c)` unsatisfiable for each violation from the head, `eₖ` for those before it.
+//! * initiation: `g ∧ ¬J_h(v)` unsatisfiable,
+//! * consecution: `g ∧ J_h(c) ∧ ¬J_k(v)` unsatisfiable for each run from `h` that arrives at `k`,
+//! * safety: `e ∧ J_h(c)` unsatisfiable for each violation from `h`, `e` for those before any head.
 //!
 //! The queries go through the same solver chain as BMC's verdicts, not through Spacer.
 
-use crate::clauses::{satisfiable, Clauses};
+use crate::clauses::{satisfiable, Clauses, Kind};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 use symex_bmc::guarded::Shared;
 use symex_expr::Term;
 
-/// The check's outcome: `Ok(queries)`, or the first clause `J` fails (or the solver could not decide).
-pub fn recheck(c: &Clauses, inv: &Term, shared: &Rc<RefCell<Shared>>) -> Result<u64, String> {
-    let at = |args: &[Term]| c.at(inv, args);
+/// The clauses' kinds in the order they are checked (the cheap ones first).
+const ORDER: [Kind; 4] = [
+    Kind::Initiation,
+    Kind::Consecution,
+    Kind::Safety,
+    Kind::SafetyBeforeLoops,
+];
+
+/// The check's outcome: `Ok(queries)`, or the first clause the `invs` fail (or the solver could not
+/// decide).
+pub fn recheck(c: &Clauses, invs: &[Term], shared: &Rc<RefCell<Shared>>) -> Result<u64, String> {
     let mut queries = 0;
-    let mut unsat = |what: &str, q: Term| -> Result<(), String> {
-        match satisfiable(shared, q, &mut queries) {
-            Ok(false) => Ok(()),
-            Ok(true) => Err(format!("Spacer's invariant fails {what}")),
-            Err(u) => Err(format!("the solver could not check {what}: {u}")),
+    for kind in ORDER {
+        let what = match kind {
+            Kind::Initiation => "initiation",
+            Kind::Consecution => "consecution",
+            Kind::Safety => "safety",
+            Kind::SafetyBeforeLoops => "safety before the loop",
+        };
+        for r in c.rules.iter().filter(|r| r.kind() == kind) {
+            match satisfiable(shared, c.violated(r, invs), &mut queries) {
+                Ok(false) => {}
+                Ok(true) => return Err(format!("Spacer's invariant fails {what}")),
+                Err(u) => return Err(format!("the solver could not check {what}: {u}")),
+            }
         }
-    };
-    for (g, args) in &c.init {
-        unsat("initiation", g.and(&at(args).not()))?;
-    }
-    for (g, args) in &c.steps {
-        unsat("consecution", g.and(inv).and(&at(args).not()))?;
-    }
-    for g in &c.bad {
-        unsat("safety", g.and(inv))?;
-    }
-    for g in &c.bad_prefix {
-        unsat("safety before the loop", g.clone())?;
     }
     Ok(queries)
 }
 
-/// When Spacer's invariant `inv` fails the re-check (an invariant of the integer clauses without
-/// wrap-around often leaves out the bound that keeps a step from wrapping), its largest inductive part:
-/// Houdini's fixpoint over `inv`'s conjuncts and the facts the first arrival states about the cells no
-/// step changes (`n <= 1000000` for an input `n` the loop only reads) — drop each candidate initiation
-/// violates, then each that one step under all kept candidates violates, until none changes — and
-/// the conjunction of the survivors if it implies safety. `Ok((J, queries))` as [`recheck`]'s.
-pub fn strengthen(
+/// Houdini's fixpoint over candidate conjuncts per predicate: drop each candidate some clause into its
+/// predicate violates (with every candidate still kept in place of the clause's body), until nothing
+/// changes. The survivors are together inductive (each clause into a predicate keeps them); the tag of
+/// each candidate comes back with it.
+pub fn inductive_part<T>(
     c: &Clauses,
-    inv: &Term,
+    mut kept: Vec<Vec<(T, Term)>>,
     shared: &Rc<RefCell<Shared>>,
-) -> Result<(Term, u64), String> {
-    let mut kept: Vec<Term> = conjuncts(inv);
-    for f in frozen_facts(c) {
-        if !kept.contains(&f) {
-            kept.push(f);
-        }
-    }
-    let at = |j: &Term, args: &[Term]| c.at(j, args);
-    let mut queries = 0;
-    let mut sat = |q: Term| {
-        satisfiable(shared, q, &mut queries)
-            .map_err(|u| format!("the solver could not strengthen: {u}"))
-    };
-    let mut survivors = Vec::new();
-    for k in kept {
-        if !c.init.iter().try_fold(false, |bad, (g, args)| {
-            Ok::<bool, String>(bad || sat(g.and(&at(&k, args).not()))?)
-        })? {
-            survivors.push(k);
-        }
-    }
-    let mut kept = survivors;
+    queries: &mut u64,
+) -> Result<Vec<Vec<(T, Term)>>, String> {
     loop {
-        let all = Term::and_all(&kept);
-        let mut next = Vec::new();
-        for k in &kept {
-            let mut bad = false;
-            for (g, args) in &c.steps {
-                if sat(g.and(&all).and(&at(k, args).not()))? {
-                    bad = true;
-                    break;
+        let mut changed = false;
+        for r in &c.rules {
+            let Some((k, args)) = &r.to else {
+                continue;
+            };
+            let body = r
+                .from
+                .map_or_else(Term::tt, |p| Term::and_all(kept[p].iter().map(|x| &x.1)));
+            let pre = r.guard.and(&body);
+            let mut survivors = Vec::new();
+            for cand in std::mem::take(&mut kept[*k]) {
+                let q = pre.and(&c.at(*k, &cand.1, args).not());
+                if satisfiable(shared, q, queries)
+                    .map_err(|u| format!("the solver could not strengthen: {u}"))?
+                {
+                    changed = true;
+                } else {
+                    survivors.push(cand);
                 }
             }
-            if !bad {
-                next.push(k.clone());
+            kept[*k] = survivors;
+        }
+        if !changed {
+            return Ok(kept);
+        }
+    }
+}
+
+/// When Spacer's invariants `invs` fail the re-check (an invariant of the integer clauses without
+/// wrap-around often leaves out the bound that keeps a step from wrapping), their largest inductive
+/// part: Houdini's fixpoint ([`inductive_part`]) over their conjuncts and the facts the arrivals from
+/// elsewhere state about the cells no step of the loop changes (`n <= 1000000` for an input `n` the
+/// loop only reads), and the conjunction of the survivors if it implies safety. `Ok((J, queries))`
+/// as [`recheck`]'s.
+pub fn strengthen(
+    c: &Clauses,
+    invs: &[Term],
+    shared: &Rc<RefCell<Shared>>,
+) -> Result<(Vec<Term>, u64), String> {
+    let frozen = frozen_facts(c);
+    let candidates: Vec<Vec<((), Term)>> = invs
+        .iter()
+        .zip(frozen)
+        .map(|(inv, fs)| {
+            let mut ks = conjuncts(inv);
+            for f in fs {
+                if !ks.contains(&f) {
+                    ks.push(f);
+                }
             }
+            ks.into_iter().map(|k| ((), k)).collect()
+        })
+        .collect();
+    let mut queries = 0;
+    let kept = inductive_part(c, candidates, shared, &mut queries)?;
+    let js: Vec<Term> = kept
+        .iter()
+        .map(|ks| Term::and_all(ks.iter().map(|k| &k.1)))
+        .collect();
+    for r in c.rules.iter().filter(|r| r.to.is_none()) {
+        let q = c.violated(r, &js);
+        if satisfiable(shared, q, &mut queries)
+            .map_err(|u| format!("the solver could not strengthen: {u}"))?
+        {
+            return Err(if r.from.is_some() {
+                "the inductive part does not imply safety".into()
+            } else {
+                "a violation before the loop is reachable".into()
+            });
         }
-        if next.len() == kept.len() {
-            break;
-        }
-        kept = next;
     }
-    let j = Term::and_all(&kept);
-    for g in &c.bad {
-        if sat(g.and(&j))? {
-            return Err("the inductive part does not imply safety".into());
-        }
-    }
-    for g in &c.bad_prefix {
-        if sat(g.clone())? {
-            return Err("a violation before the loop is reachable".into());
-        }
-    }
-    Ok((j, queries))
+    Ok((js, queries))
 }
 
 /// The top-level conjuncts of `t`.
-fn conjuncts(t: &Term) -> Vec<Term> {
+pub fn conjuncts(t: &Term) -> Vec<Term> {
     match t.op() {
         symex_expr::Op::And => t.args().iter().flat_map(conjuncts).collect(),
         _ => vec![t.clone()],
     }
 }
 
-/// The conjuncts of the first arrival's guard over the values of cells that no step changes, written
-/// over the cells' parameters.
-pub fn frozen_facts(c: &Clauses) -> Vec<Term> {
-    let mut out = Vec::new();
-    for (guard, args) in &c.init {
-        let mut map = FxHashMap::default();
-        for (i, (p, a)) in c.params.iter().zip(args).enumerate() {
-            // The arrival's value may be a term over inputs (an `unsigned int` read byte by byte is
-            // their concatenation): the term itself is replaced by the parameter.
-            let frozen = c.steps.iter().all(|(_, next)| next[i] == *p);
-            if frozen && !a.free_vars().is_empty() {
-                map.insert(a.clone(), p.clone());
+/// Per predicate, the conjuncts of the guards of the clauses that arrive from elsewhere over the values
+/// of cells that no clause from the head back to itself changes, written over the cells' parameters.
+pub fn frozen_facts(c: &Clauses) -> Vec<Vec<Term>> {
+    (0..c.params.len())
+        .map(|k| {
+            let params = &c.params[k];
+            let own = |r: &&crate::clauses::Rule| r.from == Some(k);
+            let into = |r: &crate::clauses::Rule| match &r.to {
+                Some((q, args)) if *q == k => Some(args.clone()),
+                _ => None,
+            };
+            let mut out = Vec::new();
+            for r in c.rules.iter().filter(|r| !own(r)) {
+                let Some(args) = into(r) else {
+                    continue;
+                };
+                let mut map = FxHashMap::default();
+                for (i, (p, a)) in params.iter().zip(&args).enumerate() {
+                    // The arrival's value may be a term over inputs (an `unsigned int` read byte by
+                    // byte is their concatenation): the term itself is replaced by the parameter.
+                    let frozen = c
+                        .rules
+                        .iter()
+                        .filter(own)
+                        .filter_map(into)
+                        .all(|next| next[i] == *p);
+                    if frozen && !a.free_vars().is_empty() {
+                        map.insert(a.clone(), p.clone());
+                    }
+                }
+                for g in conjuncts(&r.guard) {
+                    let j = g.substitute(&map);
+                    let vars = j.free_vars();
+                    if !vars.is_empty()
+                        && vars.iter().all(|v| params.contains(v))
+                        && !out.contains(&j)
+                    {
+                        out.push(j);
+                    }
+                }
             }
-        }
-        for k in conjuncts(guard) {
-            let j = k.substitute(&map);
-            let vars = j.free_vars();
-            if !vars.is_empty() && vars.iter().all(|v| c.params.contains(v)) {
-                out.push(j);
-            }
-        }
-    }
-    out
+            out
+        })
+        .collect()
 }

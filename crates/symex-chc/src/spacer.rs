@@ -8,7 +8,7 @@
 //! bit-vector formula that evaluates its linear arithmetic exactly in 128 bits, once with the cells read
 //! as unsigned numbers and once as signed ones (the re-check keeps the first that holds).
 
-use crate::clauses::Clauses;
+use crate::clauses::{Clauses, Kind};
 use std::fmt::Write;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -18,8 +18,9 @@ use z3::DeclKind;
 
 /// What Spacer says.
 pub enum Said {
-    /// The predicate's interpretation over the parameters: the cells read unsigned, then signed.
-    Safe(Vec<Term>),
+    /// The predicates' interpretations over their parameters (one formula per loop head): the cells
+    /// read unsigned, then signed.
+    Safe(Vec<Vec<Term>>),
     Unsafe,
     Unknown(String),
 }
@@ -34,14 +35,16 @@ pub struct Budget {
     pub timeout: Option<Duration>,
 }
 
-/// One way of asking Spacer: how a step that leaves a cell's range is written, and which of Spacer's
-/// unsat-core generators its lemmas come from. Each finds invariants the others miss with libz3 4.8.12
-/// (the scripts of `examples/chc/` under `z3 fp.engine=spacer`): the exact system with the default
+/// One way of asking Spacer: how a step that leaves a cell's range is written, and how Spacer makes
+/// its lemmas. Each finds invariants the others miss with libz3 4.8.12 (the scripts of `examples/chc/`
+/// and of SV-COMP's `loop-invgen/down.i` under `z3 fp.engine=spacer`): the exact system with the default
 /// generator gets stuck on `x + y == n` (`sum_relation.c`) and finds Gulwani's disjunctive invariant
 /// only after tens of seconds; the old generator (`spacer.iuc=0`) finds `x + y == n` in 0.1 s; without
 /// the wrap-around clauses Spacer answers `post_loop.c`, `twice_bound.c` and the disjunctive examples
 /// in under a second, but its invariant may leave out the bound that keeps a step from wrapping (the
-/// re-check then fails, and [`crate::recheck::strengthen`] looks for an inductive part).
+/// re-check then fails, and [`crate::recheck::strengthen`] looks for an inductive part); Gaussian
+/// elimination in the interpolating unsat cores (`spacer.iuc.arith=2`) answers `nested.c` in 4 s and
+/// `down.i` (two loops in sequence), where the others run out of 6 s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// A step whose integers leave the cells' range is a violation (`true`: the invariant must rule
@@ -51,17 +54,35 @@ pub struct Variant {
     pub wraps_are_violations: bool,
     /// Spacer's parameter `spacer.iuc` (0: the old unsat-core generation; 1: Z3's default).
     pub iuc: u32,
+    /// Spacer's parameter `spacer.iuc.arith` (1: Z3's default; 2: Gaussian elimination, which Z3's
+    /// documentation calls broken: its `unsafe` is not trusted, its invariants are re-checked as all).
+    pub iuc_arith: u32,
+}
+
+impl Variant {
+    /// Whether a derivation of `false` under this variant is taken as Spacer's answer.
+    pub fn trusts_unsafe(&self) -> bool {
+        self.iuc_arith != 2
+    }
 }
 
 /// The variants in the order they are tried, with the share of the time budget each gets (the last
-/// gets what is left). The one without wrap-around clauses first: where it answers it does so in
-/// under a second (and its invariant, with the first arrival's facts, usually passes the re-check),
-/// where the exact one with the old generator may spend its whole share first.
-pub const VARIANTS: [(Variant, u32); 3] = [
+/// gets what is left). The ones without wrap-around clauses first: where they answer they do so in
+/// seconds (and their invariant, with the facts of the arrivals, usually passes the re-check).
+pub const VARIANTS: [(Variant, u32); 4] = [
     (
         Variant {
             wraps_are_violations: false,
             iuc: 1,
+            iuc_arith: 1,
+        },
+        1,
+    ),
+    (
+        Variant {
+            wraps_are_violations: false,
+            iuc: 1,
+            iuc_arith: 2,
         },
         1,
     ),
@@ -69,6 +90,7 @@ pub const VARIANTS: [(Variant, u32); 3] = [
         Variant {
             wraps_are_violations: true,
             iuc: 0,
+            iuc_arith: 1,
         },
         1,
     ),
@@ -76,6 +98,7 @@ pub const VARIANTS: [(Variant, u32); 3] = [
         Variant {
             wraps_are_violations: true,
             iuc: 1,
+            iuc_arith: 1,
         },
         1,
     ),
@@ -87,6 +110,12 @@ pub fn solve(c: &Clauses, variant: Variant, budget: Budget) -> Said {
     let script = script(c, variant.wraps_are_violations);
     let params = c.params.clone();
     let signed = crate::integers::mostly_signed(c);
+    // Over bit-vectors alone Z3 would pick its Datalog engine (tables over the whole domain).
+    z3::set_global_param("fp.engine", "spacer");
+    // A global parameter, as the engine is: the Horn solver reads the `fp` module's parameters when it
+    // is made (only this thread makes Horn solvers).
+    z3::set_global_param("fp.spacer.iuc", &variant.iuc.to_string());
+    z3::set_global_param("fp.spacer.iuc.arith", &variant.iuc_arith.to_string());
     // A context of its own: in the context where the bit-vector queries of the encoding ran before,
     // libz3 4.8.12's Spacer took more than 10 s on clauses it solves in 20 ms in a fresh one.
     z3::with_z3_config(&z3::Config::new(), move || {
@@ -96,16 +125,11 @@ pub fn solve(c: &Clauses, variant: Variant, budget: Budget) -> Said {
 
 fn solve_in_context(
     script: &str,
-    params: &[Term],
+    params: &[Vec<Term>],
     signed: bool,
     variant: Variant,
     budget: Budget,
 ) -> Said {
-    // Over bit-vectors alone Z3 would pick its Datalog engine (tables over the whole domain).
-    z3::set_global_param("fp.engine", "spacer");
-    // A global parameter, as the engine is: the Horn solver reads the `fp` module's parameters when it
-    // is made (only this thread makes Horn solvers).
-    z3::set_global_param("fp.spacer.iuc", &variant.iuc.to_string());
     let Some(solver) = z3::Solver::new_for_logic("HORN") else {
         return Said::Unknown("Z3 has no solver for logic HORN".into());
     };
@@ -182,7 +206,6 @@ fn check_within(solver: &z3::Solver, timeout: Option<Duration>) -> Option<z3::Sa
 pub fn script(c: &Clauses, wraps: bool) -> String {
     let mut out = String::new();
     let mut abs = crate::integers::Abstraction::default();
-    let params: Vec<Term> = c.params.iter().map(crate::integers::int_var).collect();
     let signed = crate::integers::mostly_signed(c);
     // The cells' range as the reading back will give it (unsigned or signed numbers of their width).
     let range = |ps: &[Term], ws: &[u32]| -> Term {
@@ -194,67 +217,95 @@ pub fn script(c: &Clauses, wraps: bool) -> String {
                 .collect::<Vec<_>>(),
         )
     };
-    let widths: Vec<u32> = c
+    let params: Vec<Vec<Term>> = c
         .params
         .iter()
-        .map(|p| match p.sort() {
-            Sort::BitVec(w) => w,
-            _ => 0,
+        .map(|ps| ps.iter().map(crate::integers::int_var).collect())
+        .collect();
+    let widths: Vec<Vec<u32>> = c
+        .params
+        .iter()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| match p.sort() {
+                    Sort::BitVec(w) => w,
+                    _ => 0,
+                })
+                .collect()
         })
         .collect();
-    let param_range = range(&params, &widths);
-    let sorts: Vec<String> = params.iter().map(|p| p.sort().to_string()).collect();
-    let _ = writeln!(out, "(declare-fun {PREDICATE} ({}) Bool)", sorts.join(" "));
-    let mut ints = |ts: &[Term]| -> Vec<Term> { ts.iter().map(|t| abs.of(t)).collect() };
-    let init: Vec<(Term, Vec<Term>)> = c
-        .init
-        .iter()
-        .map(|(g, a)| (ints(std::slice::from_ref(g))[0].clone(), ints(a)))
-        .collect();
-    let steps: Vec<(Term, Vec<Term>)> = c
-        .steps
-        .iter()
-        .map(|(g, a)| (ints(std::slice::from_ref(g))[0].clone(), ints(a)))
-        .collect();
-    let bad = ints(&c.bad);
-    let bad_prefix = ints(&c.bad_prefix);
-    for (guard, args) in &init {
-        clause(
-            &mut out,
-            None,
-            &guard.and(&range(args, &widths)),
-            Some(args),
+    for (k, ps) in params.iter().enumerate() {
+        let sorts: Vec<String> = ps.iter().map(|p| p.sort().to_string()).collect();
+        let _ = writeln!(
+            out,
+            "(declare-fun {} ({}) Bool)",
+            predicate(k),
+            sorts.join(" ")
         );
     }
-    for (guard, args) in &steps {
-        let g = guard.and(&param_range).and(&range(args, &widths));
-        clause(&mut out, Some(&params), &g, Some(args));
-        // A step whose integers leave the cells' range wraps around in the program: the integer
-        // invariant must rule that out (it is then exact on the bit-vectors), or Spacer says unsafe.
-        if wraps {
-            let wrap = guard.and(&param_range).and(&range(args, &widths).not());
-            clause(&mut out, Some(&params), &wrap, None);
+    // In the order the re-check takes them (initiation first), as the single-loop encoding wrote them.
+    let kinds = [
+        Kind::Initiation,
+        Kind::Consecution,
+        Kind::Safety,
+        Kind::SafetyBeforeLoops,
+    ];
+    for r in kinds
+        .iter()
+        .flat_map(|k| c.rules.iter().filter(move |r| r.kind() == *k))
+    {
+        let guard = abs.of(&r.guard);
+        let body = r.from.map(|p| (p, params[p].as_slice()));
+        let g = match r.from {
+            Some(p) => guard.and(&range(&params[p], &widths[p])),
+            None => guard.clone(),
+        };
+        // The wrap-around clause's other variables (inputs, a variable's value before its first
+        // store) are in their range too: without it, it could choose one outside.
+        let mut roots = vec![r.guard.clone()];
+        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
+        let (vs, ws): (Vec<Term>, Vec<u32>) = free_vars(&roots)
+            .into_iter()
+            .filter(|v| r.from.is_none_or(|p| !c.params[p].contains(v)))
+            .filter_map(|v| match v.sort() {
+                Sort::BitVec(w) => Some((crate::integers::int_var(&v), w)),
+                _ => None,
+            })
+            .unzip();
+        let others = range(&vs, &ws);
+        match &r.to {
+            Some((k, args)) => {
+                let args: Vec<Term> = args.iter().map(|t| abs.of(t)).collect();
+                let in_range = range(&args, &widths[*k]);
+                clause(&mut out, body, &g.and(&in_range), Some((*k, &args)));
+                // A step whose integers leave the cells' range wraps around in the program: the
+                // integer invariant must rule that out (it is then exact on the bit-vectors), or
+                // Spacer says unsafe.
+                if wraps && r.from.is_some() {
+                    clause(&mut out, body, &g.and(&others).and(&in_range.not()), None);
+                }
+            }
+            None => clause(&mut out, body, &g, None),
         }
-    }
-    for guard in &bad {
-        clause(&mut out, Some(&params), &guard.and(&param_range), None);
-    }
-    for guard in &bad_prefix {
-        clause(&mut out, None, guard, None);
     }
     out
 }
 
 /// One clause `body_pred ∧ guard → head`, its variables bound by `forall`; the head's arguments are
 /// fresh variables equal to the values (a head applied to variables is the clause form Z3 expects).
-fn clause(out: &mut String, body_pred: Option<&[Term]>, guard: &Term, head: Option<&[Term]>) {
+fn clause(
+    out: &mut String,
+    body_pred: Option<(usize, &[Term])>,
+    guard: &Term,
+    head: Option<(usize, &[Term])>,
+) {
     let mut conj = Vec::new();
-    if let Some(ps) = body_pred {
-        conj.push(application(ps));
+    if let Some((p, ps)) = body_pred {
+        conj.push(application(p, ps));
     }
     conj.push(guard.to_string());
     let mut head_vars = Vec::new();
-    if let Some(args) = head {
+    if let Some((_, args)) = head {
         for (i, a) in args.iter().enumerate() {
             let v = Term::var(&format!("chc_head{i}"), a.sort());
             conj.push(format!("(= {v} {a})"));
@@ -262,12 +313,12 @@ fn clause(out: &mut String, body_pred: Option<&[Term]>, guard: &Term, head: Opti
         }
     }
     let mut roots: Vec<Term> = vec![guard.clone()];
-    roots.extend(body_pred.unwrap_or(&[]).iter().cloned());
-    roots.extend(head.unwrap_or(&[]).iter().cloned());
+    roots.extend(body_pred.map_or(&[][..], |b| b.1).iter().cloned());
+    roots.extend(head.map_or(&[][..], |h| h.1).iter().cloned());
     roots.extend(head_vars.iter().cloned());
     let vars = free_vars(&roots);
     let consequent = match head {
-        Some(_) => application(&head_vars),
+        Some((k, _)) => application(k, &head_vars),
         None => "false".into(),
     };
     let body = format!("(=> (and {}) {consequent})", conj.join(" "));
@@ -288,42 +339,48 @@ fn clause(out: &mut String, body_pred: Option<&[Term]>, guard: &Term, head: Opti
     let _ = writeln!(out, "(assert (forall ({}) {body}))", binders.join(" "));
 }
 
-fn application(args: &[Term]) -> String {
-    if args.is_empty() {
-        return PREDICATE.into();
-    }
-    let a: Vec<String> = args.iter().map(|t| t.to_string()).collect();
-    format!("({PREDICATE} {})", a.join(" "))
+/// The name of loop head `k`'s predicate in the script.
+fn predicate(k: usize) -> String {
+    format!("{PREDICATE}{k}")
 }
 
-/// The model's interpretation of the predicate, applied to the parameters read signed first when
-/// `signed_first`, then the other way.
+fn application(k: usize, args: &[Term]) -> String {
+    if args.is_empty() {
+        return predicate(k);
+    }
+    let a: Vec<String> = args.iter().map(|t| t.to_string()).collect();
+    format!("({} {})", predicate(k), a.join(" "))
+}
+
+/// The model's interpretation of each predicate, applied to the parameters read signed first when
+/// `signed_first`, then the other way: one reading per way, each with a formula per predicate.
 fn interpretation(
     solver: &z3::Solver,
-    params: &[Term],
+    params: &[Vec<Term>],
     signed_first: bool,
-) -> Result<Vec<Term>, String> {
+) -> Result<Vec<Vec<Term>>, String> {
     let model = solver
         .get_model()
         .ok_or("Spacer answered safe without a model")?;
-
-    let Some(decl) = model.iter().find(|d| d.name() == PREDICATE) else {
-        // No interpretation: the predicate is never derived (no run reaches the loop head), so `false`
-        // interprets it.
-        return Ok(vec![Term::ff()]);
-    };
-    // The interpretation's `else` is a formula over `(:var i)`, the predicate's `i`-th argument.
-    let inv = match model.get_func_interp(&decl) {
-        Some(fi) => fi
-            .get_else()
-            .ok_or("the predicate's interpretation has no formula")?,
-        None => return Err("the model does not interpret the predicate".into()),
-    };
-    [signed_first, !signed_first]
-        .into_iter()
-        .map(|signed| {
+    let mut readings = vec![Vec::new(), Vec::new()];
+    for (k, ps) in params.iter().enumerate() {
+        let name = predicate(k);
+        let Some(decl) = model.iter().find(|d| d.name() == name) else {
+            // No interpretation: the predicate is never derived (no run reaches the loop head), so
+            // `false` interprets it.
+            readings.iter_mut().for_each(|r| r.push(Term::ff()));
+            continue;
+        };
+        // The interpretation's `else` is a formula over `(:var i)`, the predicate's `i`-th argument.
+        let inv = match model.get_func_interp(&decl) {
+            Some(fi) => fi
+                .get_else()
+                .ok_or("the predicate's interpretation has no formula")?,
+            None => return Err("the model does not interpret the predicate".into()),
+        };
+        for (reading, signed) in readings.iter_mut().zip([signed_first, !signed_first]) {
             let mut map = rustc_hash::FxHashMap::default();
-            for (i, p) in params.iter().enumerate() {
+            for (i, p) in ps.iter().enumerate() {
                 let x = match p.sort() {
                     Sort::BitVec(_) if signed => p.sext_to(WIDE),
                     Sort::BitVec(w) if w < WIDE => p.zext_to(WIDE),
@@ -331,9 +388,10 @@ fn interpretation(
                 };
                 map.insert(param_name(i), x);
             }
-            to_term(&inv, &map)
-        })
-        .collect()
+            reading.push(to_term(&inv, &map)?);
+        }
+    }
+    Ok(readings)
 }
 
 /// The width in which the integer invariant is evaluated: exact for the linear combinations Spacer

@@ -602,13 +602,14 @@ fn write_correctness_witness(
         // The loops the proof gave no invariant: what `term`'s abstract states offer, confirmed.
         from_term = Some(
             match crate::term_invariants::confirmed(args, task.property) {
-                Ok((inv, note)) => {
-                    if let Some(i) = inv.filter(|i| {
-                        !invariants
+                Ok((invs, note)) => {
+                    for i in invs {
+                        if !invariants
                             .iter()
                             .any(|j| j.function == i.function && j.line == i.line)
-                    }) {
-                        invariants.push(i);
+                        {
+                            invariants.push(i);
+                        }
                     }
                     note
                 }

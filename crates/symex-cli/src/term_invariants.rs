@@ -54,12 +54,12 @@ pub fn hints(
 /// The most time the SEG for [`hints`] takes (a quarter of the engine's budget when that is less).
 const HINT_BUDGET: Duration = Duration::from_secs(10);
 
-/// The confirmed invariant of the entry function's loop (`None`: no candidate survived), with a note
+/// The confirmed invariants of the entry function's loops (none: no candidate survived), with a note
 /// saying how many candidates were offered and kept; `Err` says why there is none to offer.
 pub fn confirmed(
     args: &CheckArgs,
     property: Property,
-) -> Result<(Option<LoopInvariant>, String), String> {
+) -> Result<(Vec<LoopInvariant>, String), String> {
     let budget = args
         .explore
         .max_time
@@ -102,5 +102,5 @@ pub fn confirmed(
         "{} of {} candidates from term's abstract states are inductive ({} queries)",
         c.kept, c.offered, c.queries
     );
-    Ok((c.invariant, note))
+    Ok((c.invariants, note))
 }
