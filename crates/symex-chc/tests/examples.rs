@@ -56,18 +56,21 @@ fn safe(path: &Path) -> LoopInvariant {
     }
 }
 
-/// The program with `inv` checked each time the loop condition on the head's line is evaluated
-/// (`while (` becomes `while (chc_check(INV), `): a failure exits with [`INVARIANT_FAILED`].
-fn instrumented(path: &Path, inv: &LoopInvariant, dir: &Path) -> PathBuf {
+/// The program with each invariant of `invs` checked each time the loop condition on its head's line
+/// is evaluated (`while (` becomes `while (chc_check(INV), `): a failure exits with
+/// [`INVARIANT_FAILED`].
+fn instrumented(path: &Path, invs: &[LoopInvariant], dir: &Path) -> PathBuf {
     let src = std::fs::read_to_string(path).expect("source");
     let mut lines: Vec<String> = src.lines().map(String::from).collect();
-    let head = &mut lines[inv.line as usize - 1];
-    assert!(head.contains("while ("), "line {}: {head}", inv.line);
-    *head = head.replacen(
-        "while (",
-        &format!("while (chc_check({}), ", inv.c_expression()),
-        1,
-    );
+    for inv in invs {
+        let head = &mut lines[inv.line as usize - 1];
+        assert!(head.contains("while ("), "line {}: {head}", inv.line);
+        *head = head.replacen(
+            "while (",
+            &format!("while (chc_check({}), ", inv.c_expression()),
+            1,
+        );
+    }
     let mut text = format!(
         "extern void exit(int);\nstatic void chc_check(int ok) {{ if (!ok) exit({INVARIANT_FAILED}); }}\n"
     );
@@ -95,9 +98,16 @@ fn uints(values: &[u32]) -> TestFile {
 
 /// Runs the instrumented build on each input sequence: every run exits with status 0.
 fn holds_natively(path: &Path, inv: &LoopInvariant, inputs: &[Vec<u32>]) {
-    assert!(inv.omitted == 0 && !inv.c_conjuncts.is_empty(), "{inv:?}");
+    all_hold_natively(path, std::slice::from_ref(inv), inputs);
+}
+
+/// As [`holds_natively`], with every invariant of `invs` checked at its own loop head.
+fn all_hold_natively(path: &Path, invs: &[LoopInvariant], inputs: &[Vec<u32>]) {
+    for inv in invs {
+        assert!(inv.omitted == 0 && !inv.c_conjuncts.is_empty(), "{inv:?}");
+    }
     let dir = tempfile::tempdir().expect("tempdir");
-    let src = instrumented(path, inv, dir.path());
+    let src = instrumented(path, invs, dir.path());
     let build =
         symex_native::build(&src, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     for input in inputs {
@@ -105,9 +115,9 @@ fn holds_natively(path: &Path, inv: &LoopInvariant, inputs: &[Vec<u32>]) {
         assert_eq!(
             (run.outcome.kind.as_str(), run.outcome.code),
             ("exit", Some(0)),
-            "{} with inputs {input:?}, invariant {}: {}",
+            "{} with inputs {input:?}, invariants {:?}: {}",
             path.display(),
-            inv.c_expression(),
+            invs.iter().map(|i| i.c_expression()).collect::<Vec<_>>(),
             run.report
         );
     }
@@ -155,4 +165,42 @@ fn a_post_loop_check_is_proved_with_the_input_bound() {
         .map(|n| vec![n])
         .collect();
     holds_natively(&path, &inv, &inputs);
+}
+
+/// Two loops in sequence (`loop_sequence.c`: `k` counted up with `i` to `n`, then down with `j`): one
+/// invariant per loop head, both on the lines of the two `while`s, and both hold at every arrival of
+/// the native build's runs.
+#[test]
+fn loops_in_sequence_get_an_invariant_each() {
+    let path = example("loop_sequence.c");
+    let Answer::Safe { invariants, .. } = prove(&path) else {
+        panic!("expected safe");
+    };
+    let lines: Vec<u32> = invariants.iter().map(|i| i.line).collect();
+    assert_eq!(lines, [14, 19], "{invariants:?}");
+    let inputs: Vec<Vec<u32>> = (0..=300u32)
+        .chain([999_999, 1_000_000])
+        .map(|n| vec![n])
+        .collect();
+    all_hold_natively(&path, &invariants, &inputs);
+}
+
+/// A loop nested in another whose inner loop runs once more when `i == 3` (`nested_false.c`): Spacer
+/// derives the failure over both loop heads' predicates; natively the program exits normally for
+/// n = 0..=3 and reaches the error for n = 4.
+#[test]
+fn a_nested_loop_bug_is_unsafe() {
+    let path = example("nested_false.c");
+    let Answer::Unsafe { violations } = prove(&path) else {
+        panic!("expected unsafe");
+    };
+    assert!(violations.iter().all(|b| b.kind.as_str() == "reach-error"));
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for n in 0..4 {
+        let run = symex_native::run(&build, &uints(&[n]), &RunOptions::default());
+        assert_eq!(run.outcome.kind, "exit", "n = {n}");
+    }
+    let run = symex_native::run(&build, &uints(&[4]), &RunOptions::default());
+    assert_eq!(run.outcome.kind, "reach-error");
 }

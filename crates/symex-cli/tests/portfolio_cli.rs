@@ -378,3 +378,20 @@ fn a_relation_from_terms_octagons_proves_twice_bound() {
     }
     invariant_holds_natively_on(&path, inv, tests);
 }
+
+/// Two loops in sequence (`loop_sequence.c`: `k` counted up with `i` to `n <= 10^6`, then down with
+/// `j`): the Horn-clause engine, forced with `bmc --engine chc`, proves `k == 0` after both with an
+/// invariant at each loop head (lines 14 and 19); each, compiled into the loop condition of the
+/// native build, holds at every arrival for n = 0..=300 and 10^6.
+#[test]
+fn loops_in_sequence_are_true_by_the_horn_clause_engine() {
+    let path = common::example("chc", "loop_sequence.c");
+    let b = true_by_the_horn_clause_engine(&path);
+    let invs = b["invariants"].as_array().unwrap();
+    let lines: Vec<u64> = invs.iter().map(|i| i["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [14, 19], "{b}");
+    for inv in invs {
+        assert_eq!(inv["conjuncts_omitted"], 0, "{b}");
+        invariant_holds_natively(&path, inv, (0..=300u32).chain([1_000_000]));
+    }
+}
