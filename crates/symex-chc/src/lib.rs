@@ -103,7 +103,7 @@ pub fn prove(
     let mut why: Vec<String> = Vec::new();
     let hints: Vec<Term> = houdini::formulas(&cps, hints)
         .iter()
-        .map(|h| Term::and_all(h))
+        .map(Term::and_all)
         .collect();
     let hinted = hints.iter().any(|h| !h.is_true());
     for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
@@ -197,7 +197,7 @@ fn first_that_holds(
     // satisfiable). The re-check decides whether they hold.
     let frozen: Vec<Term> = recheck::frozen_facts(c)
         .iter()
-        .map(|f| Term::and_all(f))
+        .map(Term::and_all)
         .collect();
     let readings: Vec<Vec<Term>> = readings
         .into_iter()

@@ -167,24 +167,6 @@ fn a_post_loop_check_is_proved_with_the_input_bound() {
     holds_natively(&path, &inv, &inputs);
 }
 
-/// Two loops in sequence (`loop_sequence.c`: `k` counted up with `i` to `n`, then down with `j`): one
-/// invariant per loop head, both on the lines of the two `while`s, and both hold at every arrival of
-/// the native build's runs.
-#[test]
-fn loops_in_sequence_get_an_invariant_each() {
-    let path = example("loop_sequence.c");
-    let Answer::Safe { invariants, .. } = prove(&path) else {
-        panic!("expected safe");
-    };
-    let lines: Vec<u32> = invariants.iter().map(|i| i.line).collect();
-    assert_eq!(lines, [14, 19], "{invariants:?}");
-    let inputs: Vec<Vec<u32>> = (0..=300u32)
-        .chain([999_999, 1_000_000])
-        .map(|n| vec![n])
-        .collect();
-    all_hold_natively(&path, &invariants, &inputs);
-}
-
 /// A loop nested in another whose inner loop runs once more when `i == 3` (`nested_false.c`): Spacer
 /// derives the failure over both loop heads' predicates; natively the program exits normally for
 /// n = 0..=3 and reaches the error for n = 4.
