@@ -21,9 +21,11 @@
 use redis::{Client, Connection, RedisError, Script, Value};
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 use symex_explore::parallel::{Share, WorkItem, WorkList};
 use symex_explore::PathSignature;
+
+pub mod fuzz;
 
 type Covered = rustc_hash::FxHashSet<(u32, u32)>;
 
@@ -32,24 +34,35 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a worker keeps reconnecting to a server that went away (a restart) before giving up.
 const RECONNECT_FOR: Duration = Duration::from_secs(30);
 /// How long a waiting worker sleeps between two looks at the stream.
-const POLL: Duration = Duration::from_millis(100);
+pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// How often a working worker tells the campaign it still holds its item, and looks for idle workers.
-const BEAT: Duration = Duration::from_millis(250);
+pub(crate) const BEAT: Duration = Duration::from_millis(250);
 /// A worker counts as waiting for work while it looked at the stream this recently.
 const IDLE_WINDOW_MS: u64 = 2000;
 
 /// The keys of campaign `name`.
-struct Keys {
+pub(crate) struct Keys {
     prefix: String,
 }
 
 impl Keys {
-    fn key(&self, k: &str) -> String {
+    pub(crate) fn key(&self, k: &str) -> String {
         format!("{}:{k}", self.prefix)
     }
 }
 
 const GROUP: &str = "workers";
+
+/// The server's clock in ms, as `now`: one clock for the workers of every machine.
+const NOW: &str = r#"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"#;
+
+/// A script that starts by reading the server's clock into `now`.
+pub(crate) fn with_now(body: &str) -> Script {
+    Script::new(&format!("{NOW}{body}"))
+}
 
 /// Creates the campaign on first use (its program hash, the stream and group, one entry per initial
 /// state) or checks the hash; then numbers the worker.
@@ -70,8 +83,9 @@ return {'ok', tostring(redis.call('INCR', KEYS[4]))}
 "#;
 
 /// An item for worker ARGV[1]: one claimed back from a worker silent for ARGV[2] ms, else a new one;
-/// else 'over' (nothing in flight) or 'wait' (the worker is marked idle at time ARGV[3]).
+/// else 'over' (nothing in flight) or 'wait' (the worker is marked idle now). Marks the worker alive.
 const TAKE: &str = r#"
+redis.call('ZADD', KEYS[4], now, ARGV[1])
 local c = redis.call('XAUTOCLAIM', KEYS[1], 'workers', ARGV[1], ARGV[2], '0-0', 'COUNT', 1)
 local e = c[2][1]
 if not e then
@@ -84,9 +98,10 @@ if e then
 end
 if tonumber(redis.call('GET', KEYS[2]) or '0') == 0 then
   redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
   return 'over'
 end
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[3], now, ARGV[1])
 return 'wait'
 "#;
 
@@ -116,15 +131,16 @@ return 1
 "#;
 
 /// Resets the idle time of item ARGV[2] when worker ARGV[1] still holds it (1), else 0; and counts
-/// the workers that looked for work since ARGV[3] (ms).
+/// the workers that looked for work in the last ARGV[3] ms. Marks the worker alive.
 const BEAT_SCRIPT: &str = r#"
+redis.call('ZADD', KEYS[3], now, ARGV[1])
 local held = 0
 local p = redis.call('XPENDING', KEYS[1], 'workers', ARGV[2], ARGV[2], 1)
 if p[1] and p[1][2] == ARGV[1] then
   redis.call('XCLAIM', KEYS[1], 'workers', ARGV[1], 0, ARGV[2], 'JUSTID')
   held = 1
 end
-return {held, redis.call('ZCOUNT', KEYS[2], ARGV[3], '+inf')}
+return {held, redis.call('ZCOUNT', KEYS[2], now - tonumber(ARGV[3]), '+inf')}
 "#;
 
 /// A finished path as the campaign records it.
@@ -162,13 +178,13 @@ impl PathRecord {
 }
 
 /// A connection that reconnects (for [`RECONNECT_FOR`]) when the server goes away.
-struct Link {
+pub(crate) struct Link {
     client: Client,
     con: Connection,
 }
 
 /// Connects to `url`, failing within [`CONNECT_TIMEOUT`].
-fn connect(url: &str) -> Result<Link, String> {
+pub(crate) fn connect(url: &str) -> Result<Link, String> {
     let client = Client::open(url).map_err(|e| format!("--redis {url}: {e}"))?;
     let con = open(&client).map_err(|e| format!("cannot reach the Redis server at {url}: {e}"))?;
     Ok(Link { client, con })
@@ -185,7 +201,7 @@ fn open(client: &Client) -> Result<Connection, RedisError> {
 impl Link {
     /// Runs `f`, reconnecting and retrying while the server is away (a restart with its
     /// append-only file loses nothing acknowledged; every script is safe to run again).
-    fn run<T>(
+    pub(crate) fn run<T>(
         &mut self,
         mut f: impl FnMut(&mut Connection) -> Result<T, RedisError>,
     ) -> Result<T, String> {
@@ -288,9 +304,9 @@ impl Worker {
             claim_after,
             link: Mutex::new(link),
             held: Mutex::default(),
-            take: Script::new(TAKE),
+            take: with_now(TAKE),
             commit: Script::new(COMMIT),
-            beat: Script::new(BEAT_SCRIPT),
+            beat: with_now(BEAT_SCRIPT),
         })
     }
 
@@ -372,16 +388,15 @@ impl Worker {
     /// Looks at the stream until an item comes, or nothing is in flight any more.
     fn next_item(&self) -> Option<WorkItem> {
         loop {
-            let now = now_ms().to_string();
             let claim = self.claim_after.as_millis().to_string();
             let r: Result<Value, String> = self.link().run(|c| {
                 self.take
                     .key(self.keys.key("work"))
                     .key(self.keys.key("inflight"))
                     .key(self.keys.key("idle"))
+                    .key(self.keys.key("alive"))
                     .arg(&self.name)
                     .arg(&claim)
-                    .arg(&now)
                     .invoke(c)
             });
             let v = match r {
@@ -420,14 +435,14 @@ impl Worker {
             return held.idle_workers;
         }
         held.last_beat = Some(Instant::now());
-        let since = now_ms().saturating_sub(IDLE_WINDOW_MS).to_string();
         let r: Result<(i64, u64), String> = self.link().run(|c| {
             self.beat
                 .key(self.keys.key("work"))
                 .key(self.keys.key("idle"))
+                .key(self.keys.key("alive"))
                 .arg(&self.name)
                 .arg(&id)
-                .arg(&since)
+                .arg(IDLE_WINDOW_MS)
                 .invoke(c)
         });
         match r {
@@ -484,19 +499,13 @@ impl WorkList for Worker {
     fn halt_at_limit(&self, _: String) {}
 }
 
-fn campaign_keys(name: &str) -> Keys {
+pub(crate) fn campaign_keys(name: &str) -> Keys {
     Keys {
         prefix: format!("symex:campaign:{name}"),
     }
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-fn text(v: &Value) -> Option<String> {
+pub(crate) fn text(v: &Value) -> Option<String> {
     match v {
         Value::BulkString(b) => Some(String::from_utf8_lossy(b).into_owned()),
         Value::SimpleString(s) => Some(s.clone()),
@@ -535,13 +544,17 @@ fn entry(e: &[Value]) -> Option<(String, WorkItem)> {
 #[derive(Clone, Debug, Default)]
 pub struct Status {
     pub exists: bool,
+    /// `run` or `fuzz`.
+    pub kind: String,
     pub program: String,
-    /// Items added and not acknowledged (the campaign is over at 0).
+    /// Items not ended yet (the campaign is over at 0).
     pub in_flight: u64,
-    /// Of those, taken by a worker and not acknowledged.
+    /// Of those, taken by a worker.
     pub pending: u64,
     pub items_done: u64,
     pub workers_joined: u64,
+    /// Workers that gave a sign of life within [`LIVE_WINDOW_MS`] and did not see the campaign end.
+    pub workers_live: u64,
     pub workers_waiting: u64,
     pub paths: u64,
     pub tests: u64,
@@ -549,7 +562,18 @@ pub struct Status {
     pub errors: u64,
     pub cut: u64,
     pub blocks_covered: u64,
+    /// A fuzz campaign's runs recorded (an input run twice counts twice), distinct inputs run,
+    /// children not queued because the campaign had run their input, and distinct crashes.
+    pub runs: u64,
+    pub inputs: u64,
+    pub duplicates: u64,
+    pub crashes: u64,
 }
+
+/// A worker counts as live while its last sign of life (looking for work, or a heartbeat while it
+/// explores, a few times a second between steps) is this recent. Longer than the heartbeat's period:
+/// one solver query or one run may keep a worker from beating for seconds.
+pub const LIVE_WINDOW_MS: u64 = 10_000;
 
 /// Reads campaign `name`'s progress.
 pub fn status(url: &str, name: &str) -> Result<Status, String> {
@@ -559,49 +583,75 @@ pub fn status(url: &str, name: &str) -> Result<Status, String> {
     let Some(program) = program else {
         return Ok(Status::default());
     };
-    let num = |link: &mut Link, key: &str| -> Result<u64, String> {
-        let v: Option<u64> = link.run(|c| redis::cmd("GET").arg(k.key(key)).query(c))?;
+    let kind: Option<String> = link.run(|c| redis::cmd("GET").arg(k.key("kind")).query(c))?;
+    let kind = kind.unwrap_or_else(|| "run".into());
+    let num = |link: &mut Link, cmd: &str, key: &str| -> Result<u64, String> {
+        let v: Option<u64> = link.run(|c| redis::cmd(cmd).arg(k.key(key)).query(c))?;
         Ok(v.unwrap_or(0))
     };
-    let in_flight = num(&mut link, "inflight")?;
-    let workers_joined = num(&mut link, "workers")?;
-    let pending: Value = link.run(|c| {
-        redis::cmd("XPENDING")
-            .arg(k.key("work"))
-            .arg(GROUP)
-            .query(c)
-    })?;
-    let pending = match &pending {
-        Value::Array(v) => v.first().and_then(text).and_then(|s| s.parse().ok()),
-        _ => None,
+    let (in_flight, pending) = match kind.as_str() {
+        "fuzz" => {
+            let claimed = num(&mut link, "ZCARD", "claimed")?;
+            (num(&mut link, "ZCARD", "queue")? + claimed, claimed)
+        }
+        _ => (
+            num(&mut link, "GET", "inflight")?,
+            run_pending(&mut link, &k)?,
+        ),
     };
-    let since = now_ms().saturating_sub(IDLE_WINDOW_MS);
-    let workers_waiting: u64 = link.run(|c| {
-        redis::cmd("ZCOUNT")
-            .arg(k.key("idle"))
-            .arg(since)
-            .arg("+inf")
-            .query(c)
-    })?;
+    let workers_joined = num(&mut link, "GET", "workers")?;
+    let (secs, micros): (u64, u64) = link.run(|c| redis::cmd("TIME").query(c))?;
+    let now = secs * 1000 + micros / 1000;
+    let count_since = |link: &mut Link, key: &str, window: u64| -> Result<u64, String> {
+        link.run(|c| {
+            redis::cmd("ZCOUNT")
+                .arg(k.key(key))
+                .arg(now.saturating_sub(window))
+                .arg("+inf")
+                .query(c)
+        })
+    };
+    let workers_waiting = count_since(&mut link, "idle", IDLE_WINDOW_MS)?;
+    let workers_live = count_since(&mut link, "alive", LIVE_WINDOW_MS)?;
     let totals: std::collections::HashMap<String, u64> =
         link.run(|c| redis::cmd("HGETALL").arg(k.key("totals")).query(c))?;
     let t = |f: &str| totals.get(f).copied().unwrap_or(0);
-    let blocks_covered: u64 = link.run(|c| redis::cmd("SCARD").arg(k.key("covered")).query(c))?;
     Ok(Status {
         exists: true,
+        kind,
         program,
         in_flight,
-        pending: pending.unwrap_or(0),
+        pending,
         items_done: t("items_done"),
         workers_joined,
+        workers_live,
         workers_waiting,
         paths: t("paths"),
         tests: t("tests"),
         completed: t("completed"),
         errors: t("error"),
         cut: t("cut"),
-        blocks_covered,
+        blocks_covered: num(&mut link, "SCARD", "covered")?,
+        runs: t("runs"),
+        inputs: num(&mut link, "SCARD", "seen")?,
+        duplicates: t("duplicates"),
+        crashes: num(&mut link, "HLEN", "crashes")?,
     })
+}
+
+/// The entries of a `run` campaign's stream taken by a worker and not acknowledged.
+fn run_pending(link: &mut Link, k: &Keys) -> Result<u64, String> {
+    let pending: Value = link.run(|c| {
+        redis::cmd("XPENDING")
+            .arg(k.key("work"))
+            .arg(GROUP)
+            .query(c)
+    })?;
+    Ok(match &pending {
+        Value::Array(v) => v.first().and_then(text).and_then(|s| s.parse().ok()),
+        _ => None,
+    }
+    .unwrap_or(0))
 }
 
 /// Every path campaign `name` recorded, in the order recorded.

@@ -8,6 +8,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::time::Duration;
+use symex_campaign::fuzz::FuzzWorker;
 use symex_campaign::{JoinError, PathRecord, Status, Worker};
 use symex_engine::Checks;
 use symex_explore::{FinishedPath, PathEnd};
@@ -16,8 +17,8 @@ use symex_ir::Module;
 /// `run`'s flags that make the process a worker of a campaign.
 #[derive(Args, Debug, Clone)]
 pub struct WorkerArgs {
-    /// Be a worker of the campaign --campaign at this Redis server (redis://HOST:PORT/): take live
-    /// states from its work list, give states to idle workers, record paths there.
+    /// Be a worker of the campaign --campaign at this Redis server (redis://HOST:PORT/): take work
+    /// from its work list, give work back to it, record results there.
     #[arg(long, value_name = "URL", requires = "campaign")]
     pub redis: Option<String>,
     /// The campaign's name (created by its first worker).
@@ -32,12 +33,6 @@ pub struct WorkerArgs {
 /// The hash of what decides a program's paths: the loaded IR (not its file's path, which differs
 /// between machines) and the options that change the semantics or the path set.
 pub fn program_hash(module: &Module, args: &ExploreArgs, checks: &Checks) -> String {
-    let mut h = Sha256::new();
-    let ir = format!(
-        "{:?}{:?}{:?}{:?}{:?}",
-        module.target, module.types, module.globals, module.functions, module.consts
-    );
-    h.update(ir.as_bytes());
     // Not `run`'s --max-instructions: it bounds one worker's share, as --max-time does.
     let opts = format!(
         "{:?}|{:?}|{}|{:?}|{}|{:?}|{:?}",
@@ -49,7 +44,22 @@ pub fn program_hash(module: &Module, args: &ExploreArgs, checks: &Checks) -> Str
         args.max_depth,
         args.max_loop_iterations
     );
-    h.update(opts.as_bytes());
+    hash_of(module, &opts, &[])
+}
+
+/// SHA-256 of the loaded IR, the options that change the runs and the seeds (a fuzz campaign's).
+pub fn hash_of(module: &Module, options: &str, seeds: &[Vec<u8>]) -> String {
+    let mut h = Sha256::new();
+    let ir = format!(
+        "{:?}{:?}{:?}{:?}{:?}",
+        module.target, module.types, module.globals, module.functions, module.consts
+    );
+    h.update(ir.as_bytes());
+    h.update(options.as_bytes());
+    for s in seeds {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s);
+    }
     h.finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -58,19 +68,34 @@ pub fn program_hash(module: &Module, args: &ExploreArgs, checks: &Checks) -> Str
 
 /// Joins the campaign of `w` (`--redis`, `--campaign`) as a worker of the program of hash `hash`.
 pub fn join(w: &WorkerArgs, hash: &str, roots: u32) -> Result<Worker, String> {
-    let (Some(url), Some(name)) = (&w.redis, &w.campaign) else {
-        return Err("--redis and --campaign go together".into());
-    };
-    Worker::join(url, name, hash, roots, w.claim_after).map_err(|e| match e {
+    let (url, name) = target(w)?;
+    Worker::join(url, name, hash, roots, w.claim_after).map_err(|e| join_error(e, name, hash))
+}
+
+/// Joins the fuzz campaign of `w` as a worker of the program (and seeds) of hash `hash`.
+pub fn join_fuzz(w: &WorkerArgs, hash: &str, seeds: &[Vec<u8>]) -> Result<FuzzWorker, String> {
+    let (url, name) = target(w)?;
+    FuzzWorker::join(url, name, hash, seeds, w.claim_after).map_err(|e| join_error(e, name, hash))
+}
+
+fn target(w: &WorkerArgs) -> Result<(&str, &str), String> {
+    match (&w.redis, &w.campaign) {
+        (Some(url), Some(name)) => Ok((url, name)),
+        _ => Err("--redis and --campaign go together".into()),
+    }
+}
+
+fn join_error(e: JoinError, name: &str, hash: &str) -> String {
+    match e {
         JoinError::Redis(e) => e,
         JoinError::OtherProgram(theirs) => format!(
             "campaign `{name}` explores another program (hash {}…; this one is {}…: another \
-             IR or other --sym-arg/--sym-args/--sym-files/--stdin/--entry/check/limit options); \
-             not joining",
+             IR, other --sym-arg/--sym-args/--sym-files/--stdin/--entry/check/limit options, \
+             other seeds, or another command); not joining",
             &theirs[..theirs.len().min(12)],
             &hash[..12]
         ),
-    })
+    }
 }
 
 /// The campaign's record of a finished path.
@@ -124,6 +149,10 @@ struct CollectArgs {
     /// Write the recorded paths' signatures, one a line, sorted (as `run --paths-out`).
     #[arg(long, value_name = "FILE")]
     paths_out: Option<PathBuf>,
+    /// A fuzz campaign: write the inputs it ran, one a line in hexadecimal, sorted (as `fuzz
+    /// --inputs-out`).
+    #[arg(long, value_name = "FILE")]
+    inputs_out: Option<PathBuf>,
 }
 
 /// Runs `symex campaign`; returns the exit status (2: no such campaign, or the server is away).
@@ -147,21 +176,32 @@ fn read_status(t: &Target) -> Result<Status, String> {
 }
 
 fn status_json(t: &Target, s: &Status) -> serde_json::Value {
-    json!({
+    let mut v = json!({
         "campaign": t.campaign,
+        "kind": s.kind,
         "program": s.program,
         "over": s.in_flight == 0,
         "items": {"in_flight": s.in_flight, "taken": s.pending, "done": s.items_done},
-        "workers": {"joined": s.workers_joined, "waiting": s.workers_waiting},
-        "paths": {"total": s.paths, "completed": s.completed, "errors": s.errors, "cut": s.cut},
-        "tests": s.tests,
+        "workers": {"joined": s.workers_joined, "live": s.workers_live, "waiting": s.workers_waiting},
         "blocks_covered": s.blocks_covered,
-    })
+    });
+    if s.kind == "fuzz" {
+        v["runs"] = json!(s.runs);
+        v["inputs"] = json!(s.inputs);
+        v["duplicates"] = json!(s.duplicates);
+        v["crashes"] = json!(s.crashes);
+    } else {
+        v["paths"] =
+            json!({"total": s.paths, "completed": s.completed, "errors": s.errors, "cut": s.cut});
+        v["tests"] = json!(s.tests);
+    }
+    v
 }
 
 fn print_status(t: &Target, s: &Status) {
     println!(
-        "campaign {}: {} (program {}…)",
+        "{} campaign {}: {} (program {}…)",
+        s.kind,
         t.campaign,
         if s.in_flight == 0 { "over" } else { "running" },
         &s.program[..s.program.len().min(12)]
@@ -171,9 +211,16 @@ fn print_status(t: &Target, s: &Status) {
         s.in_flight, s.pending, s.items_done
     );
     println!(
-        "workers: {} joined, {} waiting for work",
-        s.workers_joined, s.workers_waiting
+        "workers: {} joined, {} live, {} waiting for work",
+        s.workers_joined, s.workers_live, s.workers_waiting
     );
+    if s.kind == "fuzz" {
+        println!(
+            "runs: {} ({} distinct inputs, {} duplicate children); crashes: {}; blocks covered: {}",
+            s.runs, s.inputs, s.duplicates, s.crashes, s.blocks_covered
+        );
+        return;
+    }
     println!(
         "paths: {} ({} completed, {} errors, {} cut); tests: {}; blocks covered: {}",
         s.paths, s.completed, s.errors, s.cut, s.tests, s.blocks_covered
@@ -192,6 +239,9 @@ fn status(t: &Target) -> Result<(), String> {
 fn collect(c: &CollectArgs) -> Result<(), String> {
     let t = &c.target;
     let s = read_status(t)?;
+    if s.kind == "fuzz" {
+        return collect_fuzz(c, &s);
+    }
     let mut paths = symex_campaign::paths(&t.redis, &t.campaign)?;
     paths.sort_by(|a, b| a.signature.cmp(&b.signature));
     if let Some(f) = &c.paths_out {
@@ -219,6 +269,43 @@ fn collect(c: &CollectArgs) -> Result<(), String> {
             p.worker,
             p.end,
             p.test.as_deref().unwrap_or("-")
+        );
+    }
+    Ok(())
+}
+
+/// A fuzz campaign's totals, distinct crashes (worker, what, input) and, with `--inputs-out`, inputs.
+fn collect_fuzz(c: &CollectArgs, s: &Status) -> Result<(), String> {
+    let t = &c.target;
+    let crashes = symex_campaign::fuzz::crashes(&t.redis, &t.campaign)?;
+    if let Some(f) = &c.inputs_out {
+        let inputs = symex_campaign::fuzz::inputs(&t.redis, &t.campaign)?;
+        let lines: String = inputs
+            .iter()
+            .map(|b| symex_campaign::fuzz::hex(b) + "\n")
+            .collect();
+        std::fs::write(f, lines)
+            .map_err(|e| format!("cannot write --inputs-out {}: {e}", f.display()))?;
+    }
+    if t.json {
+        let mut v = status_json(t, s);
+        v["crash_records"] = crashes
+            .iter()
+            .map(|c| json!({"worker": c.worker, "what": c.what, "input": symex_campaign::fuzz::hex(&c.input)}))
+            .collect();
+        println!("{v}");
+        return Ok(());
+    }
+    print_status(t, s);
+    if s.in_flight != 0 {
+        println!("(the campaign is still running: these are the crashes recorded so far)");
+    }
+    for c in &crashes {
+        println!(
+            "crash {} {} input {}",
+            c.worker,
+            c.what,
+            symex_campaign::fuzz::hex(&c.input)
         );
     }
     Ok(())

@@ -127,15 +127,8 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         rlimit: SolverConfig::default().rlimit,
         timeout: job.budget,
     };
-    // The hints load the program a second time (with the termination analysis's passes), its
-    // initialized globals as bytes again: not for a large image, which would double the memory the
-    // portfolio needs (a 400 MB global under a 3 GiB address-space limit).
-    let image: u64 = job.module.globals.iter().map(|g| g.size).sum();
-    let hints = if image <= HINT_IMAGE_LIMIT {
-        crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget)
-    } else {
-        Vec::new()
-    };
+    let hints =
+        crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
     match symex_chc::prove(&prog, &opts, &cls, ctx, budget, &hints) {
         Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),
         Answer::Unsafe { .. } => A::Unknown(vec![
@@ -144,9 +137,6 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         Answer::Unknown(why) => A::Unknown(vec![format!("chc: {why}")]),
     }
 }
-
-/// The largest total size of globals (bytes) for which the Horn-clause engine asks `term` for hints.
-const HINT_IMAGE_LIMIT: u64 = 16 << 20;
 
 /// The invariants as the correctness witness writes them (those with at least one conjunct in C).
 fn for_witness(invariants: &[LoopInvariant]) -> Vec<symex_engine::LoopInvariant> {

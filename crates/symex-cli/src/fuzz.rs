@@ -12,7 +12,8 @@ use clap::Args;
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use symex_campaign::fuzz::FuzzWorker;
 use symex_engine::{outcome, End, Halt, Program, TestFile};
 use symex_fuzz::{coverage_counts, AflSync, Crash, Event, FuzzOptions, Fuzzer, RunConfig};
 
@@ -84,6 +85,12 @@ pub struct FuzzArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+    /// Write every input run, one a line in hexadecimal, sorted (a campaign's worker: those of the
+    /// items it ended).
+    #[arg(long, value_name = "FILE")]
+    pub inputs_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub worker: crate::campaign::WorkerArgs,
 }
 
 /// The seeds in the order given: `--seed` files, then the files of `--seed-dir` by name.
@@ -108,15 +115,16 @@ fn seeds(args: &FuzzArgs) -> Result<Vec<Vec<u8>>, String> {
     Ok(out)
 }
 
-/// Writes `crashNNNNNN.bin` and its test file; returns the paths.
+/// Writes `crashNNNNNN.bin` (in a campaign `w3-crashNNNNNN.bin`) and its test file; returns the paths.
 fn write_crash(
     dir: &Path,
+    prefix: &str,
     n: usize,
     crash: &Crash,
     program: &str,
     entry: &str,
 ) -> std::io::Result<(String, String)> {
-    let bin = dir.join(format!("crash{n:06}.bin"));
+    let bin = dir.join(format!("{prefix}crash{n:06}.bin"));
     std::fs::write(&bin, &crash.bytes)?;
     let test = TestFile {
         program: Some(program.to_string()),
@@ -124,7 +132,7 @@ fn write_crash(
         inputs: crash.inputs.clone(),
         outcome: Some(outcome(&End::Bug(crash.bug.clone()))),
     };
-    let json = dir.join(format!("crash{n:06}.json"));
+    let json = dir.join(format!("{prefix}crash{n:06}.json"));
     std::fs::write(&json, test.to_json())?;
     Ok((bin.display().to_string(), json.display().to_string()))
 }
@@ -142,6 +150,32 @@ fn crash_json(c: &Crash, input: &str, test: &str) -> Value {
         "input": input,
         "test": test,
     })
+}
+
+/// Joins the fuzz campaign of `--redis` and `--campaign`, if given (after checking the program's
+/// hash: its IR, the options that change its runs, and the seeds).
+fn join_campaign(
+    args: &FuzzArgs,
+    prog: &Program,
+    run: &RunConfig,
+    seeds: &[Vec<u8>],
+) -> Result<Option<Arc<FuzzWorker>>, String> {
+    if args.worker.redis.is_none() {
+        return Ok(None);
+    }
+    if args.jobs > 1 || args.sync_dir.is_some() {
+        return Err(
+            "a fuzz campaign's worker takes neither --jobs above 1 nor --sync-dir (start one \
+             worker per core)"
+                .into(),
+        );
+    }
+    let options = format!(
+        "fuzz|{}|{:?}|{}|{:?}|{:?}|{}",
+        run.entry, run.checks, run.stdin, run.file, run.args, run.max_instructions
+    );
+    let hash = crate::campaign::hash_of(&prog.module, &options, seeds);
+    crate::campaign::join_fuzz(&args.worker, &hash, seeds).map(|w| Some(Arc::new(w)))
 }
 
 /// Runs the subcommand; returns the exit status.
@@ -219,6 +253,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             .unwrap_or_default()
     };
     let program = args.file.display().to_string();
+    let opts_for_hash = opts.run.clone();
     let mut fuzzer = Fuzzer::new(&prog, opts);
     fuzzer.set_solver_timeout(crate::limits::query_timeout(
         args.solver_timeout,
@@ -226,6 +261,17 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         crate::run::DEFAULT_QUERY_TIMEOUT,
     ));
     fuzzer.set_jobs(args.jobs as usize);
+    let campaign = match join_campaign(&args, &prog, &opts_for_hash, &seeds) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    if let Some(w) = &campaign {
+        fuzzer.set_campaign(w.clone());
+    }
+    // A campaign's file names carry the worker's name, so that they are unique in the campaign.
+    let prefix = campaign
+        .as_ref()
+        .map_or(String::new(), |w| format!("{}-", w.name));
     let bar = (!args.quiet && !args.json && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
@@ -253,7 +299,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             }
             if new_blocks > 0 {
                 queued += 1;
-                let p = queue.join(format!("id{queued:06}.bin"));
+                let p = queue.join(format!("{prefix}id{queued:06}.bin"));
                 if let Err(e) = std::fs::write(&p, &run.bytes) {
                     io_error.get_or_insert(format!("{}: {e}", p.display()));
                 }
@@ -271,7 +317,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         }
         Event::Crash(c) => {
             ncrash += 1;
-            match write_crash(&dir, ncrash, c, &program, &args.entry) {
+            match write_crash(&dir, &prefix, ncrash, c, &program, &args.entry) {
                 Ok((bin, test)) => crashes_json.push(crash_json(c, &bin, &test)),
                 Err(e) => {
                     io_error.get_or_insert(format!("{}: {e}", dir.display()));
@@ -288,6 +334,19 @@ pub fn main(mut args: FuzzArgs) -> i32 {
     }
     if let Some(e) = io_error {
         return fail(&format!("cannot write the output: {e}"));
+    }
+    if let Some(e) = campaign.as_ref().and_then(|w| w.error()) {
+        return fail(&format!("campaign worker stopped: {e}"));
+    }
+    if let Some(f) = &args.inputs_out {
+        let mut lines: Vec<String> = fuzzer
+            .inputs_run()
+            .map(|b| symex_campaign::fuzz::hex(b) + "\n")
+            .collect();
+        lines.sort();
+        if let Err(e) = std::fs::write(f, lines.concat()) {
+            return fail(&format!("cannot write --inputs-out {}: {e}", f.display()));
+        }
     }
     if fuzzer.crashes.is_empty() {
         if let Some(e) = start_failure {
@@ -325,6 +384,9 @@ pub fn main(mut args: FuzzArgs) -> i32 {
             "imports_dropped": s.imports_dropped,
         },
         "solver": {"queries": s.solver_queries, "time_s": s.solver_time.as_secs_f64()},
+        "campaign": campaign.as_ref().map(|w| json!({
+            "name": args.worker.campaign, "worker": w.name, "lost_items": s.lost_items,
+        })),
     });
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();
     if let Err(e) = std::fs::write(dir.join("report.json"), &text) {

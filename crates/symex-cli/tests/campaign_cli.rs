@@ -355,3 +355,134 @@ fn an_unreachable_server_is_an_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A `symex fuzz` worker of campaign `name` on SAGE's `top()` from the seed `good`, writing into `out`.
+fn fuzz_worker(url: &str, name: &str, out: &Path) -> Child {
+    symex()
+        .arg("fuzz")
+        .arg(example("run", "top.c"))
+        .arg("--seed")
+        .arg(example("fuzz", "top.seed"))
+        .args(["--redis", url, "--campaign", name, "--claim-after", "1"])
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The first of `outs` in which a fuzz worker wrote a file (an input of its `queue/`, a crash).
+fn first_with_a_file(outs: &[PathBuf], workers: &mut [Child]) -> usize {
+    let wrote = |d: &Path| {
+        let files = |d: &Path| std::fs::read_dir(d).map_or(0, |es| es.count());
+        files(&d.join("queue")) > 0 || files(d) > 1
+    };
+    loop {
+        if let Some(i) = outs.iter().position(|d| wrote(d)) {
+            return i;
+        }
+        assert!(
+            workers.iter_mut().any(|w| w.try_wait().unwrap().is_none()),
+            "every worker ended and none wrote a file"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// SAGE's `top()` from `good` (its 16 inputs, the abort on three letters of `bad!`) with three fuzz
+/// workers, one SIGKILLed after its first file appeared. The oracle is one `symex fuzz` process with
+/// a run budget (64) above what it needs: the set of inputs the campaign ran equals the one process's.
+/// This cannot fail by the order of the runs: every child in `top()` is the unique model of one
+/// byte's equality, and both searches run until their work list is empty, so they close the same
+/// set whatever order the scores and the workers take. Nor by the kill's moment: a killed worker's
+/// item was not recorded (its runs are run again by the worker that claims it), a recorded item's
+/// were; a worker too slow to beat within the claim time has its item's end refused. The totals
+/// show no input was recorded twice (runs recorded = distinct inputs).
+#[test]
+fn a_fuzz_campaign_with_a_killed_worker_runs_the_inputs_of_one_process() {
+    if !redis_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let redis = Redis::start(dir.path(), false);
+    let one = dir.path().join("one.inputs");
+    let out = symex()
+        .arg("fuzz")
+        .arg(example("run", "top.c"))
+        .arg("--seed")
+        .arg(example("fuzz", "top.seed"))
+        .args(["--max-runs", "64", "--quiet", "--out"])
+        .arg(dir.path().join("one"))
+        .arg("--inputs-out")
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let expected = lines(&one);
+    assert_eq!(expected.len(), 16);
+    let outs: Vec<PathBuf> = (0..3).map(|i| dir.path().join(format!("f{i}"))).collect();
+    let mut workers: Vec<Child> = outs
+        .iter()
+        .map(|o| fuzz_worker(&redis.url(), "top", o))
+        .collect();
+    let victim = first_with_a_file(&outs, &mut workers);
+    let mut killed = workers.remove(victim);
+    let _ = killed.kill();
+    killed.wait().unwrap();
+    for w in workers {
+        // 1 when this worker found the crash itself, 0 when another did.
+        let out = w.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{err}");
+    }
+    let list = dir.path().join("top.collected");
+    let out = symex()
+        .args(["campaign", "collect", "--json", "--redis", &redis.url()])
+        .args(["--campaign", "top", "--inputs-out"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(lines(&list), expected, "{v}");
+    assert_eq!(v["kind"], "fuzz", "{v}");
+    assert_eq!(v["over"], true, "{v}");
+    assert_eq!(v["runs"], 16, "{v}");
+    assert_eq!(v["inputs"], 16, "{v}");
+    assert_eq!(v["workers"]["joined"], 3, "{v}");
+    // The survivors saw the end and left; only the victim may still count as live.
+    assert!(v["workers"]["live"].as_u64().unwrap() <= 1, "{v}");
+    let crashes = v["crash_records"].as_array().unwrap();
+    assert_eq!(crashes.len(), 1, "{v}");
+    assert!(crashes[0]["what"].as_str().unwrap().starts_with("abort"));
+    let input = crashes[0]["input"].as_str().unwrap();
+    let hits = input
+        .as_bytes()
+        .chunks(2)
+        .zip(b"bad!")
+        .filter(|(h, c)| u8::from_str_radix(std::str::from_utf8(h).unwrap(), 16).unwrap() == **c)
+        .count();
+    assert!(hits >= 3, "{input}");
+    // A worker with another seed fuzzes from elsewhere: refused, as is `run` on this campaign.
+    let other_seed = dir.path().join("other.seed");
+    std::fs::write(&other_seed, b"bado").unwrap();
+    for cmd in [
+        vec!["fuzz", "--seed", other_seed.to_str().unwrap()],
+        vec!["run"],
+    ] {
+        let out = symex()
+            .arg(cmd[0])
+            .arg(example("run", "top.c"))
+            .args(&cmd[1..])
+            .args(["--redis", &redis.url(), "--campaign", "top", "--quiet"])
+            .arg("--out")
+            .arg(dir.path().join(format!("refused-{}", cmd[0])))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("explores another program"), "{err}");
+    }
+}

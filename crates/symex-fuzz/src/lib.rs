@@ -6,8 +6,10 @@
 //! * [`search`]: the generational search (`GenerateInputs`, `ExpandExecution`, `Score`, `bound`);
 //! * [`mutate`]: havoc, splice and the program's dictionary, for when the solver stalls;
 //! * [`sync`]: hybrid fuzzing with AFL++ through its sync directory;
-//! * [`work_list`]: the work list the workers of `--jobs N` share, with owner affinity.
+//! * [`work_list`]: the work list the workers of `--jobs N` share, with owner affinity;
+//! * [`campaign`]: the work list a campaign of processes shares (implemented over Redis elsewhere).
 
+pub mod campaign;
 pub mod concolic;
 pub mod mutate;
 pub mod run;

@@ -33,6 +33,7 @@
 //! built: their only use is coverage and crashes); one that covers new blocks runs again concolically
 //! for the path condition the work list needs.
 
+use crate::campaign::{Child, CrashRecord, Finished, SharedWorkList, Taken};
 use crate::concolic::{byte_pos, Conjunct};
 use crate::mutate::{dictionary, havoc, Rng};
 use crate::run::{concolic_run, concrete_run, ConcolicRun, RunConfig};
@@ -118,6 +119,9 @@ pub struct Stats {
     pub imports_dropped: u64,
     /// Whether the work list ran empty (every child of every input was run).
     pub exhausted: bool,
+    /// In a campaign: items this process expanded or gave back without ending them (another
+    /// process took them over, or this one reached a limit); their runs are not the campaign's.
+    pub lost_items: u64,
     /// Why the search stopped early, if it did.
     pub stopped: Option<String>,
 }
@@ -147,6 +151,8 @@ struct Shared {
     hard: FxHashSet<((u32, u32), bool)>,
     /// Mutation rounds in a row that found no new block.
     fruitless: u32,
+    /// In a campaign: what the expansion of the item taken produced so far.
+    pending: Option<Finished>,
 }
 
 /// One search: the shared state and what every worker reads.
@@ -160,6 +166,8 @@ struct Search<'a, 'i> {
     import: Option<Mutex<&'i mut (dyn FnMut() -> Vec<Vec<u8>> + Send)>>,
     /// The mutator's dictionary: the constants the program compares against.
     dict: Vec<Vec<u8>>,
+    /// The work list shared with other processes, if this process is a campaign's worker.
+    campaign: Option<&'a dyn SharedWorkList>,
 }
 
 /// Mutants per mutation round.
@@ -168,6 +176,8 @@ const ROUND: usize = 256;
 const PLATEAU: usize = 256;
 /// Without a run or time limit, mutation stops after this many rounds in a row found nothing.
 const FRUITLESS_ROUNDS: u32 = 4;
+/// A campaign's worker keeps at most this many path conditions of its children.
+const KEPT_PCS: usize = 4096;
 
 /// What the search allows for an input about to be run.
 enum Begin {
@@ -216,6 +226,9 @@ impl Search<'_, '_> {
     }
 
     fn stopped(&self) -> bool {
+        if let Some(c) = self.campaign {
+            c.beat();
+        }
         let mut st = self.lock();
         st.stop || self.out_of_budget(&mut st)
     }
@@ -223,6 +236,9 @@ impl Search<'_, '_> {
     /// Claims a run number for `bytes` unless it was run before or a limit is reached (so that `--max-runs`
     /// holds over all workers). A child seen before counts as a duplicate.
     fn begin_run(&self, bytes: &[u8], child: bool) -> Begin {
+        if let Some(c) = self.campaign {
+            c.beat();
+        }
         let mut st = self.lock();
         if st.stop || self.out_of_budget(&mut st) {
             return Begin::Stop;
@@ -271,6 +287,8 @@ struct Worker<'p> {
     fruitless_children: usize,
     /// Time the solver spent on queries that ran out of time, not yet given to the mutator.
     owed: Duration,
+    /// In a campaign: the path conditions of the children of the item under way, in order.
+    fresh: Vec<Vec<Conjunct>>,
 }
 
 impl<'p> Worker<'p> {
@@ -289,6 +307,7 @@ impl<'p> Worker<'p> {
             rng: Rng::new(0x5a6e ^ id as u64),
             fruitless_children: 0,
             owed: Duration::ZERO,
+            fresh: Vec::new(),
         }
     }
 
@@ -298,6 +317,103 @@ impl<'p> Worker<'p> {
             let _expanding = Expanding(s);
             self.expand_execution(s, item);
         }
+    }
+
+    /// A campaign's worker: takes the shared work list's best item, expands it and ends it with
+    /// everything the expansion produced, until the campaign is over or a limit of this process is
+    /// reached (the item under way then goes back unexpanded).
+    fn work_campaign(&mut self, s: &Search<'_, '_>, c: &dyn SharedWorkList) {
+        while let Some(t) = c.take() {
+            {
+                let mut st = s.lock();
+                if st.stop || s.out_of_budget(&mut st) {
+                    drop(st);
+                    c.release(t.id);
+                    return;
+                }
+                st.covered.extend(t.covered.iter().copied());
+                st.pending = Some(Finished::default());
+            }
+            self.fresh.clear();
+            let id = t.id;
+            let done = self.expand_taken(s, t);
+            let finished = s.lock().pending.take().unwrap_or_default();
+            if !done {
+                c.release(id);
+                self.forget(s, &finished);
+                return;
+            }
+            match c.commit(id, &finished) {
+                Some(ids) => {
+                    for (id, pc) in ids.into_iter().zip(std::mem::take(&mut self.fresh)) {
+                        if let Some(id) = id {
+                            self.keep(id, pc);
+                        }
+                    }
+                }
+                None => self.forget(s, &finished),
+            }
+        }
+        let mut st = s.lock();
+        if !st.stop {
+            st.stats.exhausted = true;
+            s.end(&mut st);
+        }
+    }
+
+    /// Expands a taken item; a seed is run first. `false`: a limit stopped it.
+    fn expand_taken(&mut self, s: &Search<'_, '_>, t: Taken) -> bool {
+        if t.run {
+            // This process's own child keeps its path condition; another's is run again.
+            let owner = match self.pcs.contains_key(&t.id) {
+                true => self.id,
+                false => usize::MAX,
+            };
+            let item = Item {
+                bytes: t.bytes,
+                bound: t.bound,
+                owner,
+                age: t.id,
+            };
+            return self.expand_execution(s, item);
+        }
+        let n = match s.begin_run(&t.bytes, false) {
+            Begin::Stop => return false,
+            Begin::Seen => return true,
+            Begin::Run(n) => n,
+        };
+        let (run, _) = self.run_and_check(s, &t.bytes, n, true);
+        let bytes = combine_base(&t.bytes, &run.bytes);
+        s.lock().corpus.push(bytes.clone());
+        self.pcs.insert(t.id, run.pc);
+        let item = Item {
+            bytes,
+            bound: t.bound,
+            owner: self.id,
+            age: t.id,
+        };
+        self.expand_execution(s, item)
+    }
+
+    /// Keeps the path condition of this process's child `id`, for when it takes the item itself;
+    /// the oldest are dropped beyond [`KEPT_PCS`] (the other processes take most of them).
+    fn keep(&mut self, id: u64, pc: Vec<Conjunct>) {
+        self.pcs.insert(id, pc);
+        if self.pcs.len() > KEPT_PCS {
+            if let Some(&oldest) = self.pcs.keys().min() {
+                self.pcs.remove(&oldest);
+            }
+        }
+    }
+
+    /// An item that was not ended by this process: its runs are not the campaign's, so they count
+    /// as not run here either (this process may take the item again).
+    fn forget(&mut self, s: &Search<'_, '_>, f: &Finished) {
+        let mut st = s.lock();
+        for r in &f.runs {
+            st.seen.remove(r);
+        }
+        st.stats.lost_items += 1;
     }
 
     /// The best item of the work list; waits while it is empty and other workers may still add children.
@@ -453,10 +569,16 @@ impl<'p> Worker<'p> {
         st.stats.concretised += run.concretised as u64;
         st.traces.insert(run.trace);
         let mut score = 0;
+        let mut new_blocks = Vec::new();
         for b in &run.blocks {
             if st.covered.insert(*b) {
                 score += 1;
+                new_blocks.push(*b);
             }
+        }
+        if let Some(p) = &mut st.pending {
+            p.runs.push(bytes.to_vec());
+            p.blocks.extend(new_blocks);
         }
         if score > 0 {
             st.corpus.push(combine_base(bytes, &run.bytes));
@@ -483,6 +605,16 @@ impl<'p> Worker<'p> {
         score: usize,
     ) {
         let mut st = s.lock();
+        if let Some(p) = &mut st.pending {
+            // A campaign's child: it enters the shared work list when the item ends.
+            p.children.push(Child {
+                bytes,
+                bound,
+                score,
+            });
+            self.fresh.push(pc);
+            return;
+        }
         let age = st.next_age;
         st.next_age += 1;
         let item = Item {
@@ -516,14 +648,15 @@ impl<'p> Worker<'p> {
     }
 
     /// `ExpandExecution`: negates each branch conjunct from the bound on, runs and scores each child.
-    /// A stalled expansion (a query answered unknown) is followed by a mutation round.
-    fn expand_execution(&mut self, s: &Search<'_, '_>, item: Item) {
+    /// A stalled expansion (a query answered unknown) is followed by a mutation round. `false`: a
+    /// limit stopped it before every conjunct was negated.
+    fn expand_execution(&mut self, s: &Search<'_, '_>, item: Item) -> bool {
         let pc = self.path_condition(s, &item);
         let independence = Independence::of(&pc);
         let mut stalled = false;
         for j in expansion_order(&pc, item.bound) {
             if s.stopped() {
-                return;
+                return false;
             }
             if let Some(site) = pc[j].site {
                 let mut st = s.lock();
@@ -545,7 +678,7 @@ impl<'p> Worker<'p> {
                 }
             };
             let n = match s.begin_run(&child, true) {
-                Begin::Stop => return,
+                Begin::Stop => return false,
                 Begin::Seen => continue,
                 Begin::Run(n) => n,
             };
@@ -569,6 +702,7 @@ impl<'p> Worker<'p> {
         if stalled && !s.stopped() {
             self.mutate_for_the_stall(s);
         }
+        true
     }
 
     /// A child's query, solved and combined with the input.
@@ -641,8 +775,22 @@ fn check_crash(s: &Search<'_, '_>, st: &mut Shared, bug: &Bug, run: &ConcolicRun
         bug.loc.function.clone(),
         run.stack.clone(),
     );
-    if !st.crash_keys.insert(key) {
+    if !st.crash_keys.insert(key.clone()) {
         return;
+    }
+    if let Some(p) = &mut st.pending {
+        p.crashes.push(CrashRecord {
+            key: format!("{key:?}"),
+            what: format!(
+                "{} at {}:{} in {}: {}",
+                bug.kind.as_str(),
+                bug.loc.file,
+                bug.loc.line,
+                bug.loc.function,
+                bug.message
+            ),
+            bytes: run.bytes.clone(),
+        });
     }
     st.crashes.push(Crash {
         bug: bug.clone(),
@@ -671,6 +819,8 @@ pub struct Fuzzer<'p> {
     /// Everything else the workers share between searches (work list, inputs run, crash keys).
     rest: Shared,
     start: Instant,
+    /// The work list shared with other processes (a campaign), if any.
+    campaign: Option<std::sync::Arc<dyn SharedWorkList>>,
 }
 
 impl<'p> Fuzzer<'p> {
@@ -686,7 +836,20 @@ impl<'p> Fuzzer<'p> {
             stats: Stats::default(),
             rest: Shared::default(),
             start: Instant::now(),
+            campaign: None,
         }
+    }
+
+    /// Be a worker of a campaign: the items come from, and the children go to, `work`; the seeds
+    /// are the campaign's (its first worker's). One worker thread.
+    pub fn set_campaign(&mut self, work: std::sync::Arc<dyn SharedWorkList>) {
+        self.campaign = Some(work);
+        self.jobs = 1;
+    }
+
+    /// The inputs this process ran (in a campaign: those of the items it ended), in no order.
+    pub fn inputs_run(&self) -> impl Iterator<Item = &Vec<u8>> {
+        self.rest.seen.iter()
     }
 
     /// Time-outs of one query (a query that runs out leaves its child unsolved).
@@ -730,11 +893,14 @@ impl<'p> Fuzzer<'p> {
             on: Mutex::new(on),
             import: import.map(Mutex::new),
             dict: dictionary(&self.prog.module),
+            campaign: self.campaign.as_deref(),
         };
         let timeout = self.solver_timeout;
         let mut first = Worker::new(0, self.prog, timeout);
-        // The seeds run first, so that the other workers do not find an empty work list and stop.
-        if first.add_seeds(&s, seeds, false) {
+        if let Some(c) = self.campaign.as_deref() {
+            first.work_campaign(&s, c);
+        } else if first.add_seeds(&s, seeds, false) {
+            // The seeds run first, so that the other workers do not find an empty work list and stop.
             let module = &self.prog.module;
             std::thread::scope(|scope| {
                 for id in 1..self.jobs {

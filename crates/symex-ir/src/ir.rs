@@ -226,10 +226,45 @@ pub struct Global {
 ///
 /// `bytes` holds the little-endian image with every pointer position zero; each [`Reloc`] says
 /// which pointer goes where. Undefined bytes (`undef`/`poison` in initializers, padding) are zero.
+/// A global's image stops after its last non-zero byte or pointer: the zero tail is not stored, so a
+/// 400 MB zero-initialised array costs nothing until the engine writes it. An aggregate constant
+/// used as a value ([`Const::Aggregate`]) has every byte of its type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ConstData {
     pub bytes: Vec<u8>,
     pub relocs: Vec<Reloc>,
+}
+
+impl ConstData {
+    /// The byte at `off`: zero past the stored prefix.
+    pub fn byte(&self, off: u64) -> u8 {
+        usize::try_from(off)
+            .ok()
+            .and_then(|i| self.bytes.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// `n` bytes from `off`, with the zero tail filled in.
+    pub fn read(&self, off: u64, n: u64) -> Vec<u8> {
+        (off..off + n).map(|i| self.byte(i)).collect()
+    }
+
+    /// How many leading bytes hold every non-zero byte and every pointer: the rest is zero.
+    pub fn significant_len(&self) -> usize {
+        let stored = self
+            .bytes
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |i| i + 1);
+        let relocated = self
+            .relocs
+            .iter()
+            .map(|r| (r.offset + u64::from(r.width.min(8))) as usize)
+            .max()
+            .unwrap_or(0);
+        stored.max(relocated).min(self.bytes.len())
+    }
 }
 
 /// A pointer stored inside constant data: `width` bytes at `offset` hold `target + addend`.

@@ -54,7 +54,7 @@ fn lhs_is_signed(module: &Module, data: &Operand) -> Option<bool> {
         return None;
     };
     let descriptor = module.global(lhs_type).init.as_ref()?;
-    let bytes = descriptor.bytes.get(..4)?;
+    let bytes = descriptor.read(0, 4);
     let kind = u16::from_le_bytes([bytes[0], bytes[1]]);
     let info = u16::from_le_bytes([bytes[2], bytes[3]]);
     (kind == 0).then_some(info & 1 == 1)
@@ -221,6 +221,7 @@ fn data_byte(module: &Module, data: &Operand, offset: u64) -> Option<u8> {
     else {
         return None;
     };
-    let init = module.global(*g).init.as_ref()?;
-    init.bytes.get(usize::try_from(offset).ok()?).copied()
+    let global = module.global(*g);
+    let init = global.init.as_ref()?;
+    (offset < global.size).then(|| init.byte(offset))
 }

@@ -462,12 +462,17 @@ impl Ctx<'_> {
         })
     }
 
-    /// The in-memory image of a constant of IR type `ty`.
+    /// The in-memory image of a constant of IR type `ty`, every byte of it (a value).
     pub fn const_data(&mut self, c: &ConstantRef, ty: TypeId) -> Result<ConstData> {
-        let mut data = ConstData {
-            bytes: vec![0; self.info(ty).store_size as usize],
-            relocs: Vec::new(),
-        };
+        let mut data = self.global_image(c, ty)?;
+        data.bytes.resize(self.info(ty).store_size as usize, 0);
+        Ok(data)
+    }
+
+    /// The image of a global's initializer up to its last non-zero byte or pointer: the zero tail of
+    /// a large zero-initialised array is never materialised.
+    pub fn global_image(&mut self, c: &ConstantRef, ty: TypeId) -> Result<ConstData> {
+        let mut data = ConstData::default();
         self.write_const(c, ty, 0, &mut data)?;
         Ok(data)
     }
@@ -524,31 +529,39 @@ impl Ctx<'_> {
     }
 }
 
-/// Writes a folded scalar (or nested aggregate) constant at `off`.
+/// Writes a folded scalar (or nested aggregate) constant at `off`. Zeros are not written: the
+/// image grows only as far as its last non-zero byte or pointer.
 fn write_scalar(k: &Const, off: u64, size: u64, data: &mut ConstData) -> Result<()> {
+    let grow = |data: &mut ConstData, end: u64| {
+        if data.bytes.len() < end as usize {
+            data.bytes.resize(end as usize, 0);
+        }
+    };
     match k {
+        Const::Int { value: 0, .. } | Const::Null | Const::Undef(_) => {}
         Const::Int { value, .. } => {
             let bytes = value.to_le_bytes();
+            grow(data, off + size);
             data.bytes[off as usize..(off + size) as usize]
                 .copy_from_slice(&bytes[..size as usize]);
         }
-        Const::Null | Const::Undef(_) => {}
-        // A pointer field: as wide as the target's pointers (`size` is their store size).
-        Const::Addr { base, offset } => data.relocs.push(Reloc {
-            offset: off,
-            target: *base,
-            addend: *offset,
-            width: size as u32,
-        }),
-        Const::AddrAsInt { base, offset, .. } => data.relocs.push(Reloc {
-            offset: off,
-            target: *base,
-            addend: *offset,
-            width: size as u32,
-        }),
+        // A pointer field: as wide as the target's pointers (`size` is their store size); its bytes
+        // are part of the stored image so that relocation has somewhere to write.
+        Const::Addr { base, offset } | Const::AddrAsInt { base, offset, .. } => {
+            grow(data, off + size);
+            data.relocs.push(Reloc {
+                offset: off,
+                target: *base,
+                addend: *offset,
+                width: size as u32,
+            })
+        }
         Const::Aggregate { data: inner, .. } => {
-            data.bytes[off as usize..off as usize + inner.bytes.len()]
-                .copy_from_slice(&inner.bytes);
+            let n = inner.significant_len();
+            if n > 0 {
+                grow(data, off + n as u64);
+                data.bytes[off as usize..off as usize + n].copy_from_slice(&inner.bytes[..n]);
+            }
             data.relocs.extend(inner.relocs.iter().map(|r| Reloc {
                 offset: r.offset + off,
                 ..*r

@@ -155,7 +155,7 @@ pub(crate) fn lower_module(
                 .cloned()
                 .unwrap_or_default();
             let data = ctx
-                .const_data(init, g.ty)
+                .global_image(init, g.ty)
                 .map_err(|e| e.at(ctx.describe(g.loc), None).in_global(&g.name))?;
             g.init = Some(data);
         }

@@ -123,11 +123,11 @@ fn m32() -> FrontendOptions {
 
 /// The 32-bit words of a global's initialiser (clang's folded numbers).
 fn words32(m: &Module, name: &str) -> Vec<u64> {
-    m.global(m.global_by_name(name).unwrap())
-        .init
+    let g = m.global(m.global_by_name(name).unwrap());
+    g.init
         .as_ref()
         .unwrap()
-        .bytes
+        .read(0, g.size)
         .chunks(4)
         .map(|c| u64::from(u32::from_le_bytes(c.try_into().unwrap())))
         .collect()
