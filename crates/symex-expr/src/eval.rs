@@ -78,7 +78,12 @@ impl Model {
             Some((t, _)) => t.id() < var.id(),
             None => true,
         };
-        match if after_last { Err(self.vars.len()) } else { self.search(var) } {
+        let at = if after_last {
+            Err(self.vars.len())
+        } else {
+            self.search(var)
+        };
+        match at {
             Ok(i) => self.vars[i].1 = value,
             Err(i) => self.vars.insert(i, (var.clone(), value)),
         }
