@@ -195,10 +195,7 @@ fn first_that_holds(
     // (`n <= 1000000`): an invariant of the integer clauses without wrap-around leaves them out, and
     // without them its consecution fails on the bit-vectors (a query Z3 needs long to show
     // satisfiable). The re-check decides whether they hold.
-    let frozen: Vec<Term> = recheck::frozen_facts(c)
-        .iter()
-        .map(Term::and_all)
-        .collect();
+    let frozen: Vec<Term> = recheck::frozen_facts(c).iter().map(Term::and_all).collect();
     let readings: Vec<Vec<Term>> = readings
         .into_iter()
         .map(|r| r.iter().zip(&frozen).map(|(j, f)| j.and(f)).collect())
