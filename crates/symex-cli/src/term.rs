@@ -16,9 +16,10 @@ pub struct TermArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub frontend: FrontendArgs,
-    /// The function whose runs must terminate.
-    #[arg(long, default_value = "main")]
-    pub entry: String,
+    /// The function whose runs must terminate (default: `main`, else the only function nothing
+    /// calls, as `symex cost` picks it).
+    #[arg(long)]
+    pub entry: Option<String>,
     /// A time budget in seconds; when it runs out the answer is MAYBE.
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
     pub max_time: Option<std::time::Duration>,
@@ -59,6 +60,11 @@ pub fn main(args: TermArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return e.report(),
     };
+    // The same choice as `symex cost`: the complexity benchmarks' C files have no `main`.
+    let entry = match symex_cost::program::entry(&module, args.entry.as_deref()) {
+        Ok(e) => e,
+        Err(e) => return crate::replay::fail(&format!("{name}: {e}")),
+    };
     let budget = args
         .max_time
         .map_or(Duration::from_secs(3600), crate::limits::left);
@@ -67,7 +73,7 @@ pub fn main(args: TermArgs) -> i32 {
             math_int: args.math_int,
             signed_wrap: args.signed_wrap,
         },
-        entry: args.entry.clone(),
+        entry,
         max_time: budget,
     };
     let mut report = analyse(&module, &opts);

@@ -167,6 +167,54 @@ fn a_recurrent_set_without_a_repeating_state_is_no_and_runs_forever_natively() {
     );
 }
 
+/// Without a `main`, `term` picks the entry as `cost` does: the only function nothing calls
+/// (`uncalled_one.c`: `count`, not the `step` it calls); with two such functions it exits 2 naming
+/// both and `--entry`, which then chooses. Each YES is brute-forced natively: a harness calls the
+/// chosen function on all 256 values of its `unsigned char` parameter and must end.
+#[test]
+fn without_main_the_only_uncalled_function_is_the_entry_or_entry_chooses() {
+    let one = example("uncalled_one.c");
+    let (code, out) = symex(&["term", "--json", one.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!((code, v["answer"].as_str()), (0, Some("YES")), "{v}");
+    assert!(v["its"].as_str().unwrap().contains("count"), "{v}");
+    let two = example("uncalled_two.c");
+    let out = common::symex()
+        .args(["term", two.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty(), "no answer line on an error");
+    for word in ["count", "halve", "--entry"] {
+        assert!(err.contains(word), "{word} missing: {err}");
+    }
+    let (code, out) = symex(&["term", "--entry", "halve", two.to_str().unwrap()]);
+    assert_eq!((code, out.lines().next()), (0, Some("YES")), "{out}");
+    assert!(out.contains("halve"), "{out}");
+    let (code, _) = symex(&["term", "--entry", "nothing", two.to_str().unwrap()]);
+    assert_eq!(code, 2, "an unknown --entry is an error");
+    for (path, f) in [(&one, "count"), (&two, "halve")] {
+        let harness = format!(
+            "#include <stdio.h>\n#include <unistd.h>\nvoid {f}(unsigned char);\n\
+             int main(void) {{ alarm(60); for (unsigned v = 0; v < 256; v++) {f}(v); puts(\"all ended\"); return 0; }}\n"
+        );
+        let Some((_dir, exe)) = native_build(path, &harness) else {
+            eprintln!("skipped the native brute force of {f}: clang-14 failed");
+            continue;
+        };
+        let run = Command::new(&exe).output().unwrap();
+        assert_eq!(
+            (
+                run.status.code(),
+                String::from_utf8_lossy(&run.stdout).trim()
+            ),
+            (Some(0), "all ended"),
+            "{f}: a native run did not end"
+        );
+    }
+}
+
 /// `program` built by clang-14 with its `main` renamed `program_main`, linked with `harness` (C that
 /// defines the nondet functions and a `main` calling `program_main`); `None` when clang-14 fails.
 /// The folder holding the executable comes with it.

@@ -185,10 +185,10 @@ impl<D: Domain> State<D> {
             mem.allocate_function(i as u32);
         }
         for (i, g) in m.globals.iter().enumerate() {
-            // Trailing zeros are the image's fill, not stored (a large zero-initialised array costs
-            // nothing until written).
+            // The image's zero tail is not stored (the front end's images stop at their last non-zero
+            // byte): a large zero-initialised array costs nothing until written.
             let prefix = match &g.init {
-                Some(data) => const_prefix(prog, &mut dom, data),
+                Some(data) => const_bytes(prog, &mut dom, data),
                 // Defined outside the program (e.g. `extern int errno`): zero, as a loader would.
                 None => Vec::new(),
             };
@@ -512,25 +512,6 @@ impl<D: Domain> State<D> {
         self.mem
             .allocate_with(ObjKind::Runtime, "argv".into(), argv, false)
     }
-}
-
-/// The memory image of constant data with its pointers filled in, without its trailing zero bytes (found
-/// by reading only: the front end's zero-filled buffer of a large zero-initialised array is never copied).
-fn const_prefix<D: Domain>(prog: &Program, dom: &mut D, data: &ConstData) -> Vec<D::Byte> {
-    let stored = data
-        .bytes
-        .iter()
-        .rposition(|&b| b != 0)
-        .map_or(0, |i| i + 1);
-    let relocated = data
-        .relocs
-        .iter()
-        .map(|r| (r.offset as usize + (r.width as usize).min(8)).min(data.bytes.len()))
-        .max()
-        .unwrap_or(0);
-    let mut raw = data.bytes[..stored.max(relocated)].to_vec();
-    relocate(prog, &mut raw, data);
-    raw.into_iter().map(|b| dom.const_byte(b)).collect()
 }
 
 /// The memory image of constant data with its pointers filled in.

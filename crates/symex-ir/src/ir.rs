@@ -249,6 +249,22 @@ impl ConstData {
     pub fn read(&self, off: u64, n: u64) -> Vec<u8> {
         (off..off + n).map(|i| self.byte(i)).collect()
     }
+
+    /// How many leading bytes hold every non-zero byte and every pointer: the rest is zero.
+    pub fn significant_len(&self) -> usize {
+        let stored = self
+            .bytes
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |i| i + 1);
+        let relocated = self
+            .relocs
+            .iter()
+            .map(|r| (r.offset + u64::from(r.width.min(8))) as usize)
+            .max()
+            .unwrap_or(0);
+        stored.max(relocated).min(self.bytes.len())
+    }
 }
 
 /// A pointer stored inside constant data: `width` bytes at `offset` hold `target + addend`.

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 mod amortised;
 mod guard_cap;
+mod monomials;
 mod periodic_rvg;
 mod twn_entries;
 
@@ -245,7 +246,8 @@ fn refine_and_infer(
 
 /// The last tries of [`infer_refining`], each while no polynomial bound is found: the ITS
 /// the termination prover's own refinement proves terminating (relational invariants
-/// before the partial evaluation: T2's `sumit`), then the ITS as given with guard caps
+/// before the partial evaluation: T2's `sumit`), then the ITS with its non-linear monomials of
+/// unchanged variables as variables ([`monomials`]), then the ITS as given with guard caps
 /// ([`guard_cap`]: SAS10's `counterex1`). Each gets twice the first attempt's time plus two
 /// seconds. Caps come last: where a refinement bounds the ITS, its bound is tighter.
 fn last_resorts(
@@ -267,6 +269,19 @@ fn last_resorts(
         }
     }
     drop(budget);
+    // Monomials of unchanged variables as variables ([`monomials`]: ABC's `ex04`, `B³ − 2·A`).
+    if !settled(&best.1) && Instant::now() < limits.deadline {
+        if let Some(lifted) = monomials::lift(its) {
+            let _budget = retry_budget(first_asked);
+            let c = infer_with(&lifted.its, &limits_now(), false);
+            if let Ok(Some(c)) = c.map(|c| lifted.lower_complexity(c)) {
+                let c = Ok(c);
+                if better(&c, &best.1) {
+                    best = (lifted.its, c);
+                }
+            }
+        }
+    }
     if !settled(&best.1) && Instant::now() < limits.deadline {
         let _budget = retry_budget(first_asked);
         let c = infer_opts(its, &limits_now(), true, true);

@@ -557,18 +557,7 @@ fn write_scalar(k: &Const, off: u64, size: u64, data: &mut ConstData) -> Result<
             })
         }
         Const::Aggregate { data: inner, .. } => {
-            let stored = inner
-                .bytes
-                .iter()
-                .rposition(|&b| b != 0)
-                .map_or(0, |i| i + 1);
-            let relocated = inner
-                .relocs
-                .iter()
-                .map(|r| (r.offset + u64::from(r.width)) as usize)
-                .max()
-                .unwrap_or(0);
-            let n = stored.max(relocated).min(inner.bytes.len());
+            let n = inner.significant_len();
             if n > 0 {
                 grow(data, off + n as u64);
                 data.bytes[off as usize..off as usize + n].copy_from_slice(&inner.bytes[..n]);
