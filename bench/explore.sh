@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/shared.sh
 require_shared bench
-cargo build -q --release -p symex-cli
+source bench/release.sh
+release_symex
 limit=()
 [ $# -ge 1 ] && limit=(--max-time "$1")
 printf '%-12s %10s %10s %9s %9s %8s %s\n' program paths klee_paths seconds klee_s ratio complete
@@ -16,7 +17,7 @@ for row in "psort 720 38.4" "parray 128 3.4" "ptokens 177156 186"; do
     set -- $row
     out=$(mktemp -d)
     start=$(date +%s.%N)
-    ./target/release/symex run "$shared/bench/$1.c" --quiet --json --out "$out/o" "${limit[@]}" >"$out/r.json" || true
+    "$symex" run "$shared/bench/$1.c" --quiet --json --out "$out/o" "${limit[@]}" >"$out/r.json" || true
     end=$(date +%s.%N)
     python3 - "$out/r.json" "$1" "$2" "$3" "$start" "$end" <<'PY'
 import json, sys

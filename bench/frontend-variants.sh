@@ -8,9 +8,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/ensure-deps.sh"
-(cd "$root" && cargo build --release -q -p symex-cli && cargo build --release -q -p symex-ir --example lower)
-symex="$root/target/release/symex"
-lower="$root/target/release/examples/lower"
+source "$root/bench/release.sh"
+release_symex
+(cd "$root" && cargo build --release -q -p symex-ir --example lower)
+lower="$(release_dir)/examples/lower"
 source "$root/bench/csmith-programs.sh" "$@"
 for s in "${seeds[@]}"; do
     "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 60 \

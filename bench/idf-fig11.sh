@@ -8,7 +8,8 @@
 #   statements per body refuses n > 250,000, which is printed as not run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p symex-cli
+source bench/release.sh
+release_symex
 [ -x /usr/bin/time ] || { echo "bench/idf-fig11.sh needs /usr/bin/time (Debian package time)"; exit 1; }
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000)
@@ -35,7 +36,7 @@ run() {
       echo "}"
     } >"$f"
     # The parser bounds a body to 500,000 statements: beyond n = 250,000 the client is refused.
-    if ! /usr/bin/time -f "%U %S %M" -o "$dir/time" ./target/release/symex verify --json "$f" >"$dir/out" 2>"$dir/err"; then
+    if ! /usr/bin/time -f "%U %S %M" -o "$dir/time" "$symex" verify --json "$f" >"$dir/out" 2>"$dir/err"; then
       printf "%8d  not run: %s\n" "$n" "$(grep -m1 error: "$dir/err")"
       continue
     fi

@@ -5,7 +5,8 @@
 # and with the join. Usage: bash bench/idf-join.sh [n ...]   (default: 4 8 10 12; n even)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p symex-cli
+source bench/release.sh
+release_symex
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(4 8 10 12)
 dir=$(mktemp -d)
@@ -32,7 +33,7 @@ program() { # n with_join
 measure() { # file -> "paths time"
   local best="" paths=""
   for _ in 1 2 3; do
-    out=$(./target/release/symex verify --json "$1")
+    out=$("$symex" verify --json "$1")
     read -r ok p t < <(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["verified"], d["paths"], d["time_s"])')
     [ "$ok" = True ] || { echo "not verified: $1" >&2; exit 1; }
     paths=$p

@@ -7,7 +7,8 @@
 # Usage: bash bench/idf-list.sh [n ...]        (default: 100 1000 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p symex-cli
+source bench/release.sh
+release_symex
 [ -x /usr/bin/time ] || { echo "bench/idf-list.sh needs /usr/bin/time (Debian package time)"; exit 1; }
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(100 1000 10000)
@@ -31,7 +32,7 @@ for n in "${sizes[@]}"; do
     echo "  assert n$((n - 1)).v = $((n - 1));"
     echo "}"
   } >"$f"
-  /usr/bin/time -f "%U %S %M" -o "$dir/time" ./target/release/symex verify --json "$f" >"$dir/out"
+  /usr/bin/time -f "%U %S %M" -o "$dir/time" "$symex" verify --json "$f" >"$dir/out"
   python3 - "$n" "$dir/time" "$dir/out" "$prev" <<'PY'
 import json, sys
 n = int(sys.argv[1])

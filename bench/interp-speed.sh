@@ -11,8 +11,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/ensure-deps.sh"
-(cd "$root" && cargo build --release -q -p symex-cli)
-symex="$root/target/release/symex"
+source "$root/bench/release.sh"
+release_symex
 source "$root/bench/csmith-programs.sh" "$@"
 for s in "${seeds[@]}"; do
     "$symex" replay "$work/p$s.c" "$work/empty.json" --json -I "$root/tests/csmith" --max-time 20 \

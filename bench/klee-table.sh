@@ -6,7 +6,7 @@
 #
 #   bash bench/klee-table.sh [PROGRAM...]      (default: psort parray ptokens)
 #
-# Builds the release binary. Prints first the concrete interpreter's row (the issue table's first line):
+# Builds the release binary (SYMEX=path measures that binary instead). Prints first the concrete interpreter's row (the issue table's first line):
 # machine instructions per IR instruction counted by callgrind over csmith seed 30's first 10 M IR
 # instructions (the run to 10 M less the run to 1, so that loading cancels out; deterministic), and the
 # IR instructions per second of processor time of the same 10 M (not trustworthy on a loaded virtual
@@ -17,7 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/shared.sh
 require_shared bench
-cargo build -q --release -p symex-cli
+source bench/release.sh
+release_symex
+export SYMEX="$symex"
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(psort parray ptokens)
 if [ "${INTERP:-1}" != 0 ]; then
@@ -29,11 +31,11 @@ if [ "${INTERP:-1}" != 0 ]; then
         [ "$rc" = 3 ] || { echo "klee-table: exit status $rc (3 expected): $*" >&2; return 1; }
     }
     for n in 1 10000000; do
-        limited valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" target/release/symex replay \
+        limited valgrind --tool=callgrind --callgrind-out-file="$work/cg.$n" "$symex" replay \
             "$work/p30.c" "$work/empty.json" -I tests/csmith --max-instructions "$n" --json \
             > "$work/r.$n.json" 2> "$work/cg.$n.log"
     done
-    limited target/release/symex replay "$work/p30.c" "$work/empty.json" -I tests/csmith \
+    limited "$symex" replay "$work/p30.c" "$work/empty.json" -I tests/csmith \
         --max-instructions 10000000 --json > "$work/r.cpu.json"
     python3 - "$work" <<'PY'
 import json, sys
@@ -68,7 +70,7 @@ print(f"{'program':<9} {'cpu_s':>8} {'klee_cpu_s':>10} {'ratio':>6} {'queries':>
 for p in programs:
     with tempfile.TemporaryDirectory() as out:
         with open(os.path.join(out, "r.json"), "w") as f:
-            child = subprocess.Popen(["target/release/symex", "run", os.path.join(bench, p + ".c"), "--quiet",
+            child = subprocess.Popen([os.environ["SYMEX"], "run", os.path.join(bench, p + ".c"), "--quiet",
                                       "--json", "--out", os.path.join(out, "o")], stdout=f)
             # wait4 gives this child's own processor time and peak resident memory.
             _, _, usage = os.wait4(child.pid, 0)

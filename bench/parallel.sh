@@ -12,14 +12,15 @@ jobs=${1:-2}
 shift || true
 programs=("$@")
 [ ${#programs[@]} -eq 0 ] && programs=(psort parray ptokens)
-cargo build -q --release -p symex-cli
+source bench/release.sh
+release_symex
 echo "cores: $(nproc); load average at start: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
 printf '%-10s %5s %8s %9s %9s %9s %12s %8s %s\n' program jobs paths wall_s cpu_s rss_mib rss/thread speedup same_paths
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in "${programs[@]}"; do
     for j in 1 "$jobs"; do
-        /usr/bin/time -f '%e %U %S %M' -o "$tmp/time-$j" ./target/release/symex run "$shared/bench/$p.c" \
+        /usr/bin/time -f '%e %U %S %M' -o "$tmp/time-$j" "$symex" run "$shared/bench/$p.c" \
             --jobs "$j" --quiet --json --out "$tmp/out-$p-$j" --paths-out "$tmp/paths-$j" >"$tmp/r-$j.json" || true
     done
     python3 - "$tmp" "$p" "$jobs" <<'PY'

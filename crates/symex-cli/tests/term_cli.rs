@@ -110,19 +110,7 @@ fn loops_that_end_by_the_word_size_are_yes_and_end_natively_for_every_input() {
              {ty} __VERIFIER_nondet_{suffix}(void) {{ return ({ty})next; }}\n\
              int main(void) {{ alarm(60); for (next = 0; next < {count}u; next++) program_main(); puts(\"all ended\"); return 0; }}\n"
         );
-        let Some((_dir, exe)) = native_build(&path, &harness) else {
-            eprintln!("skipped the native brute force of {name}: clang-14 failed");
-            continue;
-        };
-        let run = Command::new(&exe).output().unwrap();
-        assert_eq!(
-            (
-                run.status.code(),
-                String::from_utf8_lossy(&run.stdout).trim()
-            ),
-            (Some(0), "all ended"),
-            "{name}: a native run did not end"
-        );
+        every_native_run_ends(&path, &harness, name);
     }
 }
 
@@ -199,20 +187,27 @@ fn without_main_the_only_uncalled_function_is_the_entry_or_entry_chooses() {
             "#include <stdio.h>\n#include <unistd.h>\nvoid {f}(unsigned char);\n\
              int main(void) {{ alarm(60); for (unsigned v = 0; v < 256; v++) {f}(v); puts(\"all ended\"); return 0; }}\n"
         );
-        let Some((_dir, exe)) = native_build(path, &harness) else {
-            eprintln!("skipped the native brute force of {f}: clang-14 failed");
-            continue;
-        };
-        let run = Command::new(&exe).output().unwrap();
-        assert_eq!(
-            (
-                run.status.code(),
-                String::from_utf8_lossy(&run.stdout).trim()
-            ),
-            (Some(0), "all ended"),
-            "{f}: a native run did not end"
-        );
+        every_native_run_ends(path, &harness, f);
     }
+}
+
+/// The brute force of a YES: `program` linked with `harness`, whose `main` runs it on every value of
+/// the small domain and then prints "all ended", exits 0 within the harness's alarm (skipped with a
+/// message when clang-14 fails).
+fn every_native_run_ends(program: &std::path::Path, harness: &str, name: &str) {
+    let Some((_dir, exe)) = native_build(program, harness) else {
+        eprintln!("skipped the native brute force of {name}: clang-14 failed");
+        return;
+    };
+    let run = Command::new(&exe).output().unwrap();
+    assert_eq!(
+        (
+            run.status.code(),
+            String::from_utf8_lossy(&run.stdout).trim()
+        ),
+        (Some(0), "all ended"),
+        "{name}: a native run did not end"
+    );
 }
 
 /// `program` built by clang-14 with its `main` renamed `program_main`, linked with `harness` (C that

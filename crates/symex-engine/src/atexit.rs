@@ -8,6 +8,7 @@ use crate::domain::{Decision, Domain};
 use crate::exec::unsupported;
 use crate::program::Program;
 use crate::state::State;
+use std::rc::Rc;
 use symex_ir::FuncId;
 
 /// A registered function and the argument it is called with (none for `atexit`'s).
@@ -74,7 +75,7 @@ impl<D: Domain> State<D> {
                 ),
             ));
         }
-        self.exit_handlers
+        Rc::make_mut(&mut self.exit_handlers)
             .registered
             .push(ExitHandler { func, arg, thread });
         Ok(())
@@ -92,7 +93,7 @@ impl<D: Domain> State<D> {
             }
             None => self.frames.len(),
         };
-        self.exit_handlers.running = Some((code, depth));
+        Rc::make_mut(&mut self.exit_handlers).running = Some((code, depth));
         self.next_exit_handler(prog)
     }
 
@@ -108,7 +109,7 @@ impl<D: Domain> State<D> {
 
     fn next_exit_handler(&mut self, prog: &Program) -> Result<(), End> {
         let code = self.exit_handlers.running.map_or(0, |(c, _)| c);
-        let Some(h) = self.exit_handlers.take_next() else {
+        let Some(h) = Rc::make_mut(&mut self.exit_handlers).take_next() else {
             return Err(self.exit(prog, code));
         };
         // Parameters without an argument (`void f()` registered with `atexit`) are zero.

@@ -154,12 +154,15 @@ pub struct State<D: Domain> {
     /// Lines KLEE's intrinsics print on the path (`klee_warning`, `klee_print_expr`, ...), each
     /// with whether it is printed once per run (`klee_warning_once`).
     pub messages: Vec<(String, bool)>,
+    // Standard input, the fuzzed file and arguments, the exit handlers and the fixed objects are each
+    // behind an `Rc`: few programs touch them, and every waiting state of an exploration carries them
+    // (forked states share them until a hook changes one, with `Rc::make_mut`).
     /// Standard input and how much of it the program read.
-    pub stdin: Stdin<D>,
+    pub stdin: Rc<Stdin<D>>,
     /// The fuzzed file (`--file NAME`) and what is open on it.
-    pub symfile: crate::symfile::SymFile<D>,
+    pub symfile: Rc<crate::symfile::SymFile<D>>,
     /// The fuzzed `argv` strings (`--arg N`), NUL-terminated.
-    pub sym_args: Vec<Rc<[D::Byte]>>,
+    pub sym_args: Rc<Vec<Rc<[D::Byte]>>>,
     /// Instructions executed so far (terminators included).
     pub steps: u64,
     pub checks: Checks,
@@ -169,9 +172,9 @@ pub struct State<D: Domain> {
     /// The next of the program's guided nondet values (`guide.rs`) this path has not used yet.
     pub(crate) guide_next: usize,
     /// The functions to call at exit (`atexit.rs`).
-    pub(crate) exit_handlers: crate::atexit::ExitHandlers<D::Val>,
+    pub(crate) exit_handlers: Rc<crate::atexit::ExitHandlers<D::Val>>,
     /// Objects at addresses the program chose (`klee_define_fixed_object`): address, size, object.
-    pub(crate) fixed_objects: Vec<(u64, u64, ObjId)>,
+    pub(crate) fixed_objects: Rc<Vec<(u64, u64, ObjId)>>,
     /// Whether the guide's branch steps are passed over on this path (`guide::follow_branch`).
     pub(crate) guide_branches_off: bool,
 }
@@ -245,16 +248,16 @@ impl<D: Domain> State<D> {
             random: Default::default(),
             environment: None,
             messages: Vec::new(),
-            stdin,
-            symfile: crate::symfile::SymFile::default(),
-            sym_args: Vec::new(),
+            stdin: Rc::new(stdin),
+            symfile: Default::default(),
+            sym_args: Default::default(),
             steps: 0,
             checks,
             consts,
             reg_pool: RegPool::default(),
             guide_next: 0,
             exit_handlers: Default::default(),
-            fixed_objects: Vec::new(),
+            fixed_objects: Default::default(),
             guide_branches_off: false,
         }
     }
@@ -262,9 +265,9 @@ impl<D: Domain> State<D> {
     /// Gives the program a standard input of `size` bytes (`--stdin N`; empty by default). Call it before
     /// the program runs.
     pub fn set_stdin_size(&mut self, size: usize) {
-        let file = self.stdin.file;
-        self.stdin = Stdin::new(size);
-        self.stdin.file = file;
+        let mut stdin = Stdin::new(size);
+        stdin.file = self.stdin.file;
+        self.stdin = Rc::new(stdin);
     }
 
     /// Pushes the activation of `func` (which must have a body) with the given scalar arguments.

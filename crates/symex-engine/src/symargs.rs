@@ -47,7 +47,8 @@ impl<D: Domain> State<D> {
                 s.push(self.dom.const_byte(0));
                 Rc::from(s)
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
     }
 
     /// Makes argument `k` (1 for `argv[1]`, counted from 0 here) the given bytes, as constants: a
@@ -58,7 +59,7 @@ impl<D: Domain> State<D> {
             .chain([&0])
             .map(|&b| self.dom.const_byte(b))
             .collect();
-        self.sym_args[k] = Rc::from(s);
+        Rc::make_mut(&mut self.sym_args)[k] = Rc::from(s);
     }
 
     /// `argv = {"<program>", arg1, ..., NULL}` when there are fuzzed arguments (`None` otherwise: the

@@ -78,11 +78,11 @@ impl<D: Domain> State<D> {
     pub fn set_sym_file(&mut self, path: &str, size: usize) {
         let name = format!("{FILE_INPUT_PREFIX}{path}");
         let bytes: Rc<[D::Byte]> = self.dom.input(InputRequest::Named(&name), size).into();
-        self.symfile = SymFile {
+        self.symfile = Rc::new(SymFile {
             path: Some(path.into()),
             bytes: Some(bytes),
             ..SymFile::default()
-        };
+        });
     }
 }
 

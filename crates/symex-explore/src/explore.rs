@@ -100,8 +100,9 @@ impl Default for Options {
 pub struct PathState {
     pub st: State<Symbolic>,
     pub trace: Trace,
-    /// Entries per block (only with `--max-loop-iterations`).
-    loop_counts: Option<FxHashMap<(u32, u32), u32>>,
+    /// Entries per block (only with `--max-loop-iterations`; boxed, as every waiting state carries
+    /// the field).
+    loop_counts: Option<Box<FxHashMap<(u32, u32), u32>>>,
     /// Whether this path entered a block no earlier step covered.
     pub new_coverage: bool,
     /// Steps since the path last covered a new block (coverage-new searcher).
@@ -686,11 +687,7 @@ impl<'p> Explorer<'p> {
         PathState {
             st,
             trace: Trace::start(self.prog, &self.opts.entry),
-            loop_counts: self
-                .opts
-                .limits
-                .max_loop_iterations
-                .map(|_| FxHashMap::default()),
+            loop_counts: self.opts.limits.max_loop_iterations.map(|_| Box::default()),
             new_coverage: true,
             since_new_coverage: 0,
             echoed: 0,

@@ -50,7 +50,10 @@ pub struct FuncInterp {
 /// (model completion), so a model found for some constraints can be tried on others.
 #[derive(Clone, Default, PartialEq, Debug)]
 pub struct Model {
-    vars: FxHashMap<Term, Value>,
+    /// The assigned variables, sorted by term id. Every waiting state of an exploration keeps a model:
+    /// a sorted vector holds exactly its entries (after [`Model::shrink_to_fit`]), where a hash table
+    /// holds a power of two of 48-byte buckets and their control bytes.
+    vars: Vec<(Term, Value)>,
     funcs: FxHashMap<Func, FuncInterp>,
 }
 
@@ -70,7 +73,31 @@ impl Model {
             "model entry for a non-variable {var}"
         );
         assert_eq!(var.sort(), value.sort(), "model value of the wrong sort");
-        self.vars.insert(var.clone(), value);
+        // Variables usually come in id order (`free_vars` sorts them): then this is a push.
+        let after_last = match self.vars.last() {
+            Some((t, _)) => t.id() < var.id(),
+            None => true,
+        };
+        let at = if after_last {
+            Err(self.vars.len())
+        } else {
+            self.search(var)
+        };
+        match at {
+            Ok(i) => self.vars[i].1 = value,
+            Err(i) => self.vars.insert(i, (var.clone(), value)),
+        }
+    }
+
+    /// Where `var` is among the assigned variables, or would be inserted.
+    fn search(&self, var: &Term) -> Result<usize, usize> {
+        self.vars.binary_search_by_key(&var.id(), |(t, _)| t.id())
+    }
+
+    /// Gives back the room the model grew into but does not use: call it once the model is complete
+    /// and about to be kept (a state's model, a cached answer).
+    pub fn shrink_to_fit(&mut self) {
+        self.vars.shrink_to_fit();
     }
 
     /// Sets the interpretation of `f`.
@@ -80,13 +107,12 @@ impl Model {
 
     /// The value the model gives to `var` explicitly.
     pub fn get(&self, var: &Term) -> Option<&Value> {
-        self.vars.get(var)
+        self.search(var).ok().map(|i| &self.vars[i].1)
     }
 
     /// The value of `var`, completed with the default of its sort.
     pub fn value_of(&self, var: &Term) -> Value {
-        self.vars
-            .get(var)
+        self.get(var)
             .cloned()
             .unwrap_or_else(|| Value::default_of(var.sort()))
     }
@@ -98,9 +124,7 @@ impl Model {
 
     /// The explicitly assigned variables, in creation order of the variable terms.
     pub fn vars(&self) -> Vec<(&Term, &Value)> {
-        let mut v: Vec<_> = self.vars.iter().collect();
-        v.sort_by_key(|(t, _)| t.id());
-        v
+        self.vars.iter().map(|(t, v)| (t, v)).collect()
     }
 
     /// The interpreted functions, by name.
@@ -123,7 +147,7 @@ impl Model {
     /// Adds every assignment of `other` (which wins on conflicts).
     pub fn extend(&mut self, other: &Model) {
         for (k, v) in &other.vars {
-            self.vars.insert(k.clone(), v.clone());
+            self.insert(k, v.clone());
         }
         for (k, v) in &other.funcs {
             self.funcs.insert(*k, v.clone());

@@ -133,7 +133,10 @@ impl<S: Solver> Independence<S> {
         }
         match unknown {
             Some(u) => SatResult::Unknown(u),
-            None => SatResult::Sat(Arc::new(merged)),
+            None => {
+                merged.shrink_to_fit(); // kept by the state that asked, and by the caches
+                SatResult::Sat(Arc::new(merged))
+            }
         }
     }
 }

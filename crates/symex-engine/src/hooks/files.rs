@@ -13,6 +13,7 @@ use crate::memory::ObjKind;
 use crate::program::Program;
 use crate::state::State;
 use crate::stdin::Stdin;
+use std::rc::Rc;
 use symex_ir::Call;
 
 /// Bytes of glibc's `FILE` on x86-64 (as stdin's): code inlined from glibc's headers reads its zero
@@ -46,7 +47,7 @@ pub(super) fn call<D: Domain>(
             let fd = fd_arg(st, &args[0]);
             match st.symfile.fd(fd) {
                 Some(k) => {
-                    st.symfile.fds[k] = None;
+                    Rc::make_mut(&mut st.symfile).fds[k] = None;
                     int(st, w, 0)
                 }
                 None => return Err(not_ours(st, prog, call)),
@@ -58,7 +59,7 @@ pub(super) fn call<D: Domain>(
             };
             match model {
                 Model::Fclose => {
-                    st.symfile.streams.remove(k);
+                    Rc::make_mut(&mut st.symfile).streams.remove(k);
                     int(st, w, 0)
                 }
                 Model::Fseek => {
@@ -70,7 +71,7 @@ pub(super) fn call<D: Domain>(
                     let off = st.dom.choose(Decision::Length, &args[1], ow);
                     let off = crate::concrete::sext(off, ow) as i64;
                     let whence = st.dom.choose(Decision::Length, &args[2], 32);
-                    let cursor = &mut st.symfile.streams[k].1;
+                    let cursor = &mut Rc::make_mut(&mut st.symfile).streams[k].1;
                     let base = match whence {
                         SEEK_SET => 0,
                         SEEK_CUR => cursor.tell() as i64,
@@ -90,7 +91,7 @@ pub(super) fn call<D: Domain>(
                     int(st, w, pos)
                 }
                 _ => {
-                    st.symfile.streams[k].1.seek(0);
+                    Rc::make_mut(&mut st.symfile).streams[k].1.seek(0);
                     return Ok(None);
                 }
             }
@@ -167,7 +168,7 @@ fn fopen<D: Domain>(
         return Err(unsupported(st, prog, "no room for a FILE object"));
     };
     let cursor = st.symfile.open();
-    st.symfile.streams.push((obj, cursor));
+    Rc::make_mut(&mut st.symfile).streams.push((obj, cursor));
     Ok(st.dom.constant(64, u128::from(prog.addr.address(obj, 0))))
 }
 
@@ -183,7 +184,7 @@ fn open<D: Domain>(
     if !opens_fuzzed_file(st, prog, call, path, flags & O_ACCMODE == O_RDONLY)? {
         return Ok(-1);
     }
-    Ok(st.symfile.open_fd())
+    Ok(Rc::make_mut(&mut st.symfile).open_fd())
 }
 
 /// A descriptor argument as a number.
@@ -242,19 +243,21 @@ pub(super) fn with_cursor<D: Domain, R>(
 ) -> R {
     let cursor = match target {
         Target::Stream(k) => {
-            let (obj, c) = &mut st.symfile.streams[*k];
+            let (obj, c) = &mut Rc::make_mut(&mut st.symfile).streams[*k];
             let mut c = std::mem::replace(c, Stdin::new(0));
             c.file = Some(*obj);
             c
         }
-        Target::Fd(k) => st.symfile.fds[*k].take().expect("an open descriptor"),
+        Target::Fd(k) => Rc::make_mut(&mut st.symfile).fds[*k]
+            .take()
+            .expect("an open descriptor"),
     };
-    let stdin = std::mem::replace(&mut st.stdin, cursor);
+    let stdin = std::mem::replace(&mut st.stdin, Rc::new(cursor));
     let r = read(st);
-    let cursor = std::mem::replace(&mut st.stdin, stdin);
+    let cursor = Rc::unwrap_or_clone(std::mem::replace(&mut st.stdin, stdin));
     match target {
-        Target::Stream(k) => st.symfile.streams[*k].1 = cursor,
-        Target::Fd(k) => st.symfile.fds[*k] = Some(cursor),
+        Target::Stream(k) => Rc::make_mut(&mut st.symfile).streams[*k].1 = cursor,
+        Target::Fd(k) => Rc::make_mut(&mut st.symfile).fds[*k] = Some(cursor),
     }
     r
 }

@@ -7,6 +7,7 @@ use crate::domain::{CmpOp, Decision, Domain};
 use crate::memory::Lookup;
 use crate::program::Program;
 use crate::state::State;
+use std::rc::Rc;
 use symex_ir::Call;
 
 pub(super) fn call<D: Domain>(
@@ -265,6 +266,6 @@ fn define_fixed_object<D: Domain>(
         .ok_or_else(|| {
             crate::exec::unsupported(st, prog, "more objects than addresses can tell apart")
         })?;
-    st.fixed_objects.push((addr, size, id));
+    Rc::make_mut(&mut st.fixed_objects).push((addr, size, id));
     Ok(())
 }

@@ -12,6 +12,7 @@ use crate::exec::unsupported;
 use crate::program::Program;
 use crate::provenance::Provenance;
 use crate::state::State;
+use std::rc::Rc;
 use symex_ir::Call;
 
 /// `EOF` of `<stdio.h>`.
@@ -54,7 +55,7 @@ pub(super) fn call<D: Domain>(
             // `read` works below the stream: it leaves the stream's end-of-file flag alone.
             let eof = st.stdin.at_eof();
             let got = read_into(st, prog, &args[1], count)?;
-            st.stdin.set_eof(eof);
+            Rc::make_mut(&mut st.stdin).set_eof(eof);
             st.dom.constant(w, got as u128)
         }
         Model::Fgets => {
@@ -113,7 +114,7 @@ fn expect_stdin<D: Domain>(
 
 /// `getchar`: the next byte as an `unsigned char` widened to `int`, or `EOF` at the end.
 fn next_char<D: Domain>(st: &mut State<D>, w: u32) -> D::Val {
-    match st.stdin.read(&mut st.dom, 1).pop() {
+    match Rc::make_mut(&mut st.stdin).read(&mut st.dom, 1).pop() {
         Some(b) => {
             let v = st.dom.bytes_to_val(&[b], 8);
             st.dom.cast(CastOp::ZExt, 8, w, &v)
@@ -129,7 +130,7 @@ fn read_into<D: Domain>(
     buf: &D::Val,
     n: usize,
 ) -> Result<usize, End> {
-    let bytes = st.stdin.read(&mut st.dom, n);
+    let bytes = Rc::make_mut(&mut st.stdin).read(&mut st.dom, n);
     if !bytes.is_empty() {
         st.store_bytes(prog, buf, &bytes)?;
     }
@@ -236,7 +237,7 @@ fn fgets<D: Domain>(
 fn read_through<D: Domain>(st: &mut State<D>, delim: &D::Val, limit: usize) -> Vec<D::Byte> {
     let mut bytes = Vec::new();
     while bytes.len() < limit {
-        let Some(b) = st.stdin.read(&mut st.dom, 1).pop() else {
+        let Some(b) = Rc::make_mut(&mut st.stdin).read(&mut st.dom, 1).pop() else {
             break;
         };
         bytes.push(b.clone());
@@ -251,7 +252,7 @@ fn read_through<D: Domain>(st: &mut State<D>, delim: &D::Val, limit: usize) -> V
 
 /// The next byte of stdin as an 8-bit value, `None` at the end.
 fn next_byte<D: Domain>(st: &mut State<D>) -> Option<D::Val> {
-    let b = st.stdin.read(&mut st.dom, 1).pop()?;
+    let b = Rc::make_mut(&mut st.stdin).read(&mut st.dom, 1).pop()?;
     Some(st.dom.bytes_to_val(&[b], 8))
 }
 
@@ -260,7 +261,7 @@ fn put_back<D: Domain>(st: &mut State<D>, b: &D::Val) {
     let mut byte = [st.dom.const_byte(0)];
     st.dom.val_to_bytes(b, 8, &mut byte);
     let [byte] = byte;
-    st.stdin.unread(byte);
+    Rc::make_mut(&mut st.stdin).unread(byte);
 }
 
 /// Skips white space (`isspace` of the C locale); returns the first other byte, `None` at the end.

@@ -387,7 +387,10 @@ impl Symbolic {
         bounds::assign(t, v, &mut m)?;
         let holds =
             m.eval_bool(c) == Ok(true) && m.satisfies(&self.pc.to_vec_with(None)) == Ok(true);
-        holds.then(|| Some(Arc::new(m)))
+        holds.then(|| {
+            m.shrink_to_fit(); // kept by the sibling
+            Some(Arc::new(m))
+        })
     }
 
     fn eval(&mut self, t: &Term) -> Option<u128> {

@@ -53,7 +53,16 @@ impl Bounds {
     /// Holds `h`, replacing the entry of its key.
     fn set(&mut self, h: Held) {
         let at = self.search(&h.key);
-        let v = Rc::make_mut(self.0.get_or_insert_with(Default::default));
+        let shared = self.0.get_or_insert_with(Default::default);
+        if Rc::get_mut(shared).is_none() {
+            // The state's own copy holds exactly the entries (and the one added): `make_mut`'s clone
+            // followed by an insertion would double the capacity, and the copy is what a waiting
+            // state keeps.
+            let mut own = Vec::with_capacity(shared.len() + at.is_err() as usize);
+            own.extend(shared.iter().cloned());
+            *shared = Rc::new(own);
+        }
+        let v = Rc::get_mut(shared).expect("the state's own bounds");
         match at {
             Ok(i) => v[i] = h,
             Err(i) => v.insert(i, h),

@@ -47,6 +47,7 @@ pub(crate) fn read_model(
         };
         m.insert_func(f, FuncInterp { entries, default });
     }
+    m.shrink_to_fit(); // kept by the state that asked, and by the caches
     Ok(m)
 }
 
