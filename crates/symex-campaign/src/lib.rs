@@ -425,6 +425,23 @@ impl Worker {
         }
     }
 
+    /// Adds the campaign's covered blocks to `covered` (and to those known to be sent).
+    fn read_coverage(&self, covered: &mut Covered) {
+        let k = self.keys.key("covered");
+        let r: Result<Vec<String>, String> =
+            self.link().run(|c| redis::cmd("SMEMBERS").arg(&k).query(c));
+        match r {
+            Ok(v) => {
+                let mut held = self.held();
+                for b in v.iter().filter_map(|s| fuzz::block(s)) {
+                    covered.insert(b);
+                    held.sent.insert(b);
+                }
+            }
+            Err(e) => self.held().error = Some(e),
+        }
+    }
+
     /// Keeps the item held (resets its idle time) and counts the workers waiting, now and then.
     fn beat(&self) -> u64 {
         let mut held = self.held();
@@ -454,12 +471,15 @@ impl Worker {
 }
 
 impl WorkList for Worker {
-    fn take(&self, covered: &Covered) -> Option<WorkItem> {
+    /// Ends the item held, takes the next and reads the campaign's coverage back into `covered`.
+    fn take(&self, covered: &mut Covered) -> Option<WorkItem> {
         self.commit(&[], covered);
         if self.held().error.is_some() {
             return None;
         }
-        self.next_item()
+        let item = self.next_item()?;
+        self.read_coverage(covered);
+        Some(item)
     }
 
     /// Gives everything back while another worker waits: the stream then holds the subtrees for
@@ -678,13 +698,7 @@ pub fn covered(url: &str, name: &str) -> Result<Vec<(u32, u32)>, String> {
     let mut link = connect(url)?;
     let k = campaign_keys(name);
     let v: Vec<String> = link.run(|c| redis::cmd("SMEMBERS").arg(k.key("covered")).query(c))?;
-    let mut blocks: Vec<(u32, u32)> = v
-        .iter()
-        .filter_map(|s| {
-            let (f, b) = s.split_once('.')?;
-            Some((f.parse().ok()?, b.parse().ok()?))
-        })
-        .collect();
+    let mut blocks: Vec<(u32, u32)> = v.iter().filter_map(|s| fuzz::block(s)).collect();
     blocks.sort_unstable();
     Ok(blocks)
 }

@@ -472,7 +472,7 @@ impl<'p> Explorer<'p> {
             return Some(ps);
         }
         let pool = self.pool.as_ref()?.0.clone();
-        while let Some(item) = pool.take(&self.covered) {
+        while let Some(item) = pool.take(&mut self.covered) {
             match self.rebuild(&item.sig, Some(item.steps)) {
                 Ok(mut ps) => {
                     self.summary.states_taken += 1;

@@ -50,8 +50,10 @@ pub enum Share {
 /// stream that workers in other processes read (`symex-campaign`).
 pub trait WorkList {
     /// The next item, once the worker's own states ran out; `covered` is the worker's block
-    /// coverage so far. `None`: the exploration is over (or halted). May block.
-    fn take(&self, covered: &FxHashSet<(u32, u32)>) -> Option<WorkItem>;
+    /// coverage so far, to which a campaign adds the blocks the other workers covered (so that the
+    /// search and `--tests new-coverage` count what is new to the campaign). `None`: the exploration
+    /// is over (or halted). May block.
+    fn take(&self, covered: &mut FxHashSet<(u32, u32)>) -> Option<WorkItem>;
     /// What to give now (read often: must be cheap).
     fn share(&self) -> Share;
     /// States given away as [`Share`] asked.
@@ -69,7 +71,7 @@ pub trait WorkList {
 }
 
 impl WorkList for Pool {
-    fn take(&self, _: &FxHashSet<(u32, u32)>) -> Option<WorkItem> {
+    fn take(&self, _: &mut FxHashSet<(u32, u32)>) -> Option<WorkItem> {
         Pool::take(self)
     }
 
