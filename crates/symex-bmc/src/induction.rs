@@ -267,20 +267,7 @@ fn written(
     let mut regs = Vec::new();
     let mut stores = Vec::new();
     for (b, blk) in body.blocks.iter().enumerate() {
-        let edges: Vec<&symex_ir::Edge> = match &blk.term {
-            Terminator::Br(e) => vec![e],
-            Terminator::CondBr {
-                if_true, if_false, ..
-            } => vec![if_true, if_false],
-            Terminator::Switch(sw) => sw
-                .cases
-                .iter()
-                .map(|(_, e)| e)
-                .chain([&sw.default])
-                .collect(),
-            _ => Vec::new(),
-        };
-        for e in edges {
+        for e in blk.term.edges() {
             if member[e.to.0 as usize] {
                 regs.extend(e.moves.iter().map(|m| m.dst.0));
             }

@@ -6,7 +6,7 @@
 //! not retreating goes to a later block, so a state is run only after every state that can still reach
 //! its block has arrived there (and been merged with it).
 
-use symex_ir::{Body, Terminator};
+use symex_ir::Body;
 
 /// One loop: its header and the blocks of its natural loop (the header included).
 #[derive(Clone, Debug)]
@@ -31,27 +31,14 @@ pub struct Loops {
     pub nest: Vec<Vec<usize>>,
 }
 
-/// The blocks `term` may go to.
-pub fn successors(term: &Terminator) -> Vec<u32> {
-    match term {
-        Terminator::Ret(_) | Terminator::Unreachable => Vec::new(),
-        Terminator::Br(e) => vec![e.to.0],
-        Terminator::CondBr {
-            if_true, if_false, ..
-        } => vec![if_true.to.0, if_false.to.0],
-        Terminator::Switch(sw) => sw
-            .cases
-            .iter()
-            .map(|(_, e)| e.to.0)
-            .chain([sw.default.to.0])
-            .collect(),
-    }
-}
-
 impl Loops {
     pub fn of(body: &Body) -> Loops {
         let n = body.blocks.len();
-        let succ: Vec<Vec<u32>> = body.blocks.iter().map(|b| successors(&b.term)).collect();
+        let succ: Vec<Vec<u32>> = body
+            .blocks
+            .iter()
+            .map(|b| b.term.successors().iter().map(|s| s.0).collect())
+            .collect();
         let order = postorder(&succ);
         let mut rpo = vec![u32::MAX; n];
         for (i, &b) in order.iter().rev().enumerate() {

@@ -13,13 +13,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use symex_bmc::guarded::{Guarded, Shared};
-use symex_bmc::loops::{successors, Loops};
+use symex_bmc::loops::Loops;
 use symex_bmc::unwind::{Formulas, Options, Unwinder};
 use symex_engine::memory::Lookup;
 use symex_engine::{Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};
 use symex_expr::{Sort, Term};
-use symex_ir::{AddrBase, Body, Const, Inst, Operand, Terminator};
+use symex_ir::{AddrBase, Body, Const, Inst, Operand};
 
 /// What a parameter of a loop head's predicate stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -367,7 +367,9 @@ fn written(body: &Body, member: &[bool], header: u32) -> (Vec<u32>, Vec<Operand>
     let mut regs = Vec::new();
     let mut stores = Vec::new();
     for (b, blk) in body.blocks.iter().enumerate() {
-        for e in edges(&blk.term)
+        for e in blk
+            .term
+            .edges()
             .into_iter()
             .filter(|e| member[e.to.0 as usize])
         {
@@ -528,7 +530,13 @@ fn reachable(body: &Body, from: u32) -> Vec<bool> {
         if std::mem::replace(&mut seen[b as usize], true) {
             continue;
         }
-        work.extend(successors(&body.blocks[b as usize].term));
+        work.extend(
+            body.blocks[b as usize]
+                .term
+                .successors()
+                .iter()
+                .map(|s| s.0),
+        );
     }
     seen
 }
@@ -558,7 +566,7 @@ fn live_in(body: &Body) -> Vec<Vec<u32>> {
                 }
             }
         });
-        for e in edges(&blk.term) {
+        for e in blk.term.edges() {
             d.extend(e.moves.iter().map(|m| m.dst.0));
         }
     }
@@ -572,9 +580,9 @@ fn live_in(body: &Body) -> Vec<Vec<u32>> {
         changed = false;
         for b in (0..n).rev() {
             let mut l = live[b].clone();
-            for s in successors(&body.blocks[b].term) {
+            for s in body.blocks[b].term.successors() {
                 l.extend(
-                    live[s as usize]
+                    live[s.0 as usize]
                         .iter()
                         .filter(|r| !defs[b].contains(r))
                         .copied(),
@@ -589,21 +597,4 @@ fn live_in(body: &Body) -> Vec<Vec<u32>> {
         }
     }
     live
-}
-
-/// The edges a terminator ends its block with.
-fn edges(term: &Terminator) -> Vec<&symex_ir::Edge> {
-    match term {
-        Terminator::Br(e) => vec![e],
-        Terminator::CondBr {
-            if_true, if_false, ..
-        } => vec![if_true, if_false],
-        Terminator::Switch(sw) => sw
-            .cases
-            .iter()
-            .map(|(_, e)| e)
-            .chain([&sw.default])
-            .collect(),
-        _ => Vec::new(),
-    }
 }

@@ -434,6 +434,31 @@ pub enum Terminator {
     Unreachable,
 }
 
+impl Terminator {
+    /// The edges the block may leave by, in order (`switch`: the cases, then the default); none for
+    /// `ret` and `unreachable`.
+    pub fn edges(&self) -> Vec<&Edge> {
+        match self {
+            Terminator::Br(e) => vec![e],
+            Terminator::CondBr {
+                if_true, if_false, ..
+            } => vec![if_true, if_false],
+            Terminator::Switch(sw) => sw
+                .cases
+                .iter()
+                .map(|(_, e)| e)
+                .chain([&sw.default])
+                .collect(),
+            Terminator::Ret(_) | Terminator::Unreachable => Vec::new(),
+        }
+    }
+
+    /// The blocks the block may go to, one per edge (a block twice when two edges reach it).
+    pub fn successors(&self) -> Vec<BlockId> {
+        self.edges().iter().map(|e| e.to).collect()
+    }
+}
+
 /// `switch`: the first case equal to `value` is taken, else `default`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Switch {

@@ -8,23 +8,6 @@ use symex_ir::uses::inst_operands;
 use symex_ir::{Block, BlockId, Edge, FuncId, Inst, Module, Operand, Slot, Terminator};
 use symex_its::{Atom, Poly};
 
-/// The successors of a block.
-pub fn successors(term: &Terminator) -> Vec<BlockId> {
-    match term {
-        Terminator::Br(e) => vec![e.to],
-        Terminator::CondBr {
-            if_true, if_false, ..
-        } => vec![if_true.to, if_false.to],
-        Terminator::Switch(s) => s
-            .cases
-            .iter()
-            .map(|c| c.1.to)
-            .chain([s.default.to])
-            .collect(),
-        Terminator::Ret(_) | Terminator::Unreachable => vec![],
-    }
-}
-
 pub fn loop_heads(module: &Module) -> FxHashSet<(FuncId, BlockId)> {
     let mut heads = FxHashSet::default();
     for (i, func) in module.functions.iter().enumerate() {
@@ -32,7 +15,7 @@ pub fn loop_heads(module: &Module) -> FxHashSet<(FuncId, BlockId)> {
         let n = body.blocks.len();
         // 0 = unvisited, 1 = on the stack, 2 = done.
         let mut color = vec![0u8; n];
-        let mut stack: Vec<(usize, Vec<BlockId>)> = vec![(0, successors(&body.blocks[0].term))];
+        let mut stack: Vec<(usize, Vec<BlockId>)> = vec![(0, body.blocks[0].term.successors())];
         color[0] = 1;
         while let Some((b, succ)) = stack.last_mut() {
             match succ.pop() {
@@ -41,7 +24,7 @@ pub fn loop_heads(module: &Module) -> FxHashSet<(FuncId, BlockId)> {
                     match color[s] {
                         0 => {
                             color[s] = 1;
-                            let next = successors(&body.blocks[s].term);
+                            let next = body.blocks[s].term.successors();
                             stack.push((s, next));
                         }
                         1 => {
@@ -187,7 +170,7 @@ fn flag_slots(module: &Module, f: FuncId) -> FxHashSet<Slot> {
     let mut moves: Vec<(Slot, Operand)> = body
         .blocks
         .iter()
-        .flat_map(|b| successors_edges(&b.term))
+        .flat_map(|b| b.term.edges())
         .flat_map(|e| e.moves.iter().map(|m| (m.dst, m.src)))
         .collect();
     let mut other_defs = FxHashSet::default();
@@ -220,17 +203,6 @@ fn flag_slots(module: &Module, f: FuncId) -> FxHashSet<Slot> {
         if flags.len() == before {
             return flags;
         }
-    }
-}
-
-fn successors_edges(term: &Terminator) -> Vec<&Edge> {
-    match term {
-        Terminator::Br(e) => vec![e],
-        Terminator::CondBr {
-            if_true, if_false, ..
-        } => vec![if_true, if_false],
-        Terminator::Switch(s) => s.cases.iter().map(|c| &c.1).chain([&s.default]).collect(),
-        Terminator::Ret(_) | Terminator::Unreachable => vec![],
     }
 }
 

@@ -130,7 +130,7 @@ impl<'m> Exec<'m> {
         let into = |plain: bool| {
             body.blocks
                 .iter()
-                .filter(|p| crate::heads::successors(&p.term).contains(&f.block))
+                .filter(|p| p.term.successors().contains(&f.block))
                 .filter(|p| !plain || matches!(p.term, symex_ir::Terminator::Br(_)))
                 .map(|p| p.term_loc)
                 .filter(|l| l.is_known())
