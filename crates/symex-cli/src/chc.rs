@@ -107,9 +107,14 @@ pub fn invariants_json(invariants: &[LoopInvariant]) -> serde_json::Value {
 /// is left to BMC's thread, which finds and replays the counterexample.
 pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
     use crate::portfolio::Answer as A;
+    // Under `--solver-rlimit` alone BMC's deepening is bounded by counts, but nothing counts the
+    // Horn-clause encoding's work: a loop that copies a large buffer through a pointer the cut point
+    // makes symbolic asks one query per chunk, each within the rlimit, for hours, and `check` awaits
+    // every engine. The backstop only ends a search that has found nothing.
+    let job_budget = Some(job.budget.unwrap_or(BACKSTOP));
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),
-        deadline: job.budget.map(|b| Instant::now() + b),
+        deadline: job_budget.map(|b| Instant::now() + b),
     });
     let prog = crate::property::program(job.module.clone(), job.property);
     let opts = Options {
@@ -117,15 +122,15 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         checks: job.checks,
         unwind: 1,
         unwindset: Vec::new(),
-        max_time: job.budget,
+        max_time: job_budget,
         stdin: job.stdin as usize,
     };
-    let ctx = merging_solver(job.budget);
+    let ctx = merging_solver(job_budget);
     let p = Some(job.property);
     let cls = move |k: BugKind| classify(p, k);
     let budget = Budget {
         rlimit: SolverConfig::default().rlimit,
-        timeout: job.budget,
+        timeout: job_budget,
     };
     let hints =
         crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
@@ -137,6 +142,9 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         Answer::Unknown(why) => A::Unknown(vec![format!("chc: {why}")]),
     }
 }
+
+/// How long the Horn-clause engine may run in `check` when no `--max-time` gives it a budget.
+const BACKSTOP: Duration = Duration::from_secs(180);
 
 /// The invariants as the correctness witness writes them (those with at least one conjunct in C).
 fn for_witness(invariants: &[LoopInvariant]) -> Vec<symex_engine::LoopInvariant> {
