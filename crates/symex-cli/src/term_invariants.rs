@@ -40,19 +40,28 @@ pub fn seg_candidates(
 }
 
 /// Hints for the Horn-clause engine ([`seg_candidates`]; none when the SEG gives none): at most
-/// [`HINT_BUDGET`] of `budget` for the SEG.
+/// [`HINT_BUDGET`] of `budget` for the SEG. Under `--solver-rlimit` without a time budget the SEG's
+/// own counts (states, rounds) and the rlimit of each query end it, not the clock, so that the
+/// hints, and the verdicts resting on them, are the same on an idle and on a loaded machine.
 pub fn hints(
     file: &Path,
     frontend: symex_ir::FrontendOptions,
     entry: &str,
     budget: Option<Duration>,
 ) -> Vec<LinearCandidate> {
-    let t = budget.map_or(HINT_BUDGET, |b| (b / 4).min(HINT_BUDGET));
+    let t = match budget {
+        Some(b) => (b / 4).min(HINT_BUDGET),
+        None if symex_solver::SolverConfig::default().rlimit.is_some() => COUNTED,
+        None => HINT_BUDGET,
+    };
     seg_candidates(file, frontend, entry, t).unwrap_or_default()
 }
 
 /// The most time the SEG for [`hints`] takes (a quarter of the engine's budget when that is less).
 const HINT_BUDGET: Duration = Duration::from_secs(10);
+
+/// No time limit in practice: the SEG's counts end it first.
+const COUNTED: Duration = Duration::from_secs(24 * 3600);
 
 /// The confirmed invariants of the entry function's loops (none: no candidate survived), with a note
 /// saying how many candidates were offered and kept; `Err` says why there is none to offer.
