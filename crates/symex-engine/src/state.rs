@@ -86,8 +86,9 @@ pub struct Frame<D: Domain> {
     /// Those of `allocas` whose address never escaped: their ids are reused after the return.
     pub private: SmallVec<[ObjId; 6]>,
     /// Where in `allocas` the last lifetime marker found its local: a block's start and end markers,
-    /// and its next pass, name the same one, and a frame may hold many locals.
-    pub marker_at: usize,
+    /// and its next pass, name the same one, and a frame may hold many locals. (A `u32` beside `inst`:
+    /// every waiting state of an exploration holds its frames.)
+    pub marker_at: u32,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -289,6 +290,11 @@ impl<D: Domain> State<D> {
         let mut regs = self.reg_pool.take(n, &zero);
         for (i, a) in args.iter().enumerate().take(n) {
             regs[i] = a.clone();
+        }
+        if self.frames.len() == self.frames.capacity() {
+            // Doubling from the length: a forked state's frames are cloned at their exact length, and
+            // `push`'s growth would give a one-frame state room for four (every waiting state keeps it).
+            self.frames.reserve_exact(self.frames.len().max(1));
         }
         self.frames.push(Frame {
             func,
