@@ -902,7 +902,8 @@ impl<'p> Explorer<'p> {
                 ps.since_new_coverage += ran;
                 self.take_messages(&mut ps.st);
                 if ps.st.dom.forked() {
-                    ps.st.dom
+                    ps.st
+                        .dom
                         .set_killed("internal: a step forked that was not expected to".into());
                 }
                 if let Some(why) = ps.st.dom.take_killed() {
@@ -947,7 +948,8 @@ impl<'p> Explorer<'p> {
                         siblings = self.build_siblings(&base, before, forks)
                     }
                     None => {
-                        ps.st.dom
+                        ps.st
+                            .dom
                             .set_killed("internal: a step forked that was not expected to".into());
                     }
                 }

@@ -104,7 +104,9 @@ impl Model {
 
     /// Sets the interpretation of `f`.
     pub fn insert_func(&mut self, f: Func, interp: FuncInterp) {
-        self.funcs.get_or_insert_with(Default::default).insert(f, interp);
+        self.funcs
+            .get_or_insert_with(Default::default)
+            .insert(f, interp);
     }
 
     /// The value the model gives to `var` explicitly.
