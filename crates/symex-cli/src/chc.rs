@@ -20,7 +20,7 @@ pub fn decide(
     property: Option<Property>,
     solver_timeout: Option<Duration>,
     rlimit: Option<u32>,
-    hints: &[LinearCandidate],
+    hints: &dyn Fn() -> Vec<LinearCandidate>,
 ) -> Result<(Report, Vec<LoopInvariant>), End> {
     let start = Instant::now();
     let ctx = merging_solver(solver_timeout);
@@ -107,11 +107,9 @@ pub fn invariants_json(invariants: &[LoopInvariant]) -> serde_json::Value {
 /// is left to BMC's thread, which finds and replays the counterexample.
 pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
     use crate::portfolio::Answer as A;
-    // Under `--solver-rlimit` alone BMC's deepening is bounded by counts, but nothing counts the
-    // Horn-clause encoding's work: a loop that copies a large buffer through a pointer the cut point
-    // makes symbolic asks one query per chunk, each within the rlimit, for hours, and `check` awaits
-    // every engine. The backstop only ends a search that has found nothing.
-    let job_budget = Some(job.budget.unwrap_or(BACKSTOP));
+    // Under `--solver-rlimit` alone there is no time budget: the encoding ends by its count of queries
+    // (`symex_chc::ENCODING_QUERIES`), Spacer and every query by the rlimit.
+    let job_budget = job.budget;
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),
         deadline: job_budget.map(|b| Instant::now() + b),
@@ -133,7 +131,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         timeout: job_budget,
     };
     let hints =
-        crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
+        || crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
     match symex_chc::prove(&prog, &opts, &cls, ctx, budget, &hints) {
         Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),
         Answer::Unsafe { .. } => A::Unknown(vec![
@@ -142,9 +140,6 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         Answer::Unknown(why) => A::Unknown(vec![format!("chc: {why}")]),
     }
 }
-
-/// How long the Horn-clause engine may run in `check` when no `--max-time` gives it a budget.
-const BACKSTOP: Duration = Duration::from_secs(180);
 
 /// The invariants as the correctness witness writes them (those with at least one conjunct in C).
 fn for_witness(invariants: &[LoopInvariant]) -> Vec<symex_engine::LoopInvariant> {
