@@ -328,6 +328,7 @@ const RECLAIM_EVERY: u32 = 1 << 16;
 /// with none (a kept object belongs to one memory). Boxed, and absent until a local dies: every waiting
 /// state of an exploration holds a memory.
 #[derive(Debug)]
+#[allow(clippy::box_collection)] // the box is what makes the absent list 8 bytes instead of 24
 struct Spare<B>(Option<Box<Vec<Rc<Object<B>>>>>);
 
 impl<B> Spare<B> {
