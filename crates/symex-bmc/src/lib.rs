@@ -9,8 +9,10 @@
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
 //! * [`verdict`]: one query per property, counterexamples replayed concretely;
 //! * [`induction`]: k-induction's inductive step (`--k-induction`), and `invariant`: the invariants it
-//!   assumed, as C expressions for correctness witnesses.
+//!   assumed, as C expressions for correctness witnesses;
+//! * [`accelerate`]: loop acceleration, `n` iterations of a path at once, for deep counterexamples.
 
+pub mod accelerate;
 pub mod guarded;
 pub mod induction;
 mod invariant;
@@ -32,15 +34,52 @@ use symex_explore::SolverCtx;
 
 /// Bounded model checking of `prog` at `opts.unwind`: the formulas, then the verdict.
 /// `Err` when the program cannot start (no entry function).
+///
+/// With `opts.accelerate`, a bound without a FALSE is unwound once more with loop acceleration
+/// ([`accelerate`]), and only a FALSE (a replayed counterexample) is taken from that run: no other
+/// verdict rests on accelerated transitions.
 pub fn check(
     prog: &Program,
     opts: &Options,
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
+    let start = Instant::now();
+    let mut r = unwound(prog, opts, classify, ctx.clone(), false)?;
+    if !opts.accelerate || matches!(r.verdict, Verdict::False { .. }) {
+        return Ok(r);
+    }
+    let mut o = opts.clone();
+    o.max_time = opts.max_time.map(|t| t.saturating_sub(start.elapsed()));
+    if o.max_time.is_some_and(|t| t.is_zero()) {
+        return Ok(r);
+    }
+    let a = unwound(prog, &o, classify, ctx, true)?;
+    r.queries += a.queries;
+    r.aux_queries += a.aux_queries;
+    if let Verdict::False { .. } = a.verdict {
+        r.verdict = a.verdict;
+        r.accelerated = true;
+    }
+    Ok(r)
+}
+
+/// The formulas of `prog` unwound at `opts.unwind` (with accelerated transitions when `accelerate`),
+/// and their verdict.
+fn unwound(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+    accelerate: bool,
+) -> Result<Report, End> {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
-    let formulas = unwind::Unwinder::new(prog, opts.clone(), shared.clone()).run()?;
+    let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone());
+    if accelerate {
+        u = u.accelerating();
+    }
+    let formulas = u.run()?;
     let mut queries = 0;
     let verdict = verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries);
     let aux_queries = shared.borrow().aux_queries;
@@ -53,6 +92,7 @@ pub fn check(
         induction: None,
         invariants: Vec::new(),
         steps_tried: 0,
+        accelerated: false,
     })
 }
 

@@ -34,6 +34,9 @@ pub struct Options {
     pub max_time: Option<Duration>,
     /// Symbolic bytes of standard input.
     pub stdin: usize,
+    /// Also look for violations with loop acceleration ([`crate::accelerate`]): only a FALSE is taken
+    /// from that run.
+    pub accelerate: bool,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             unwindset: Vec::new(),
             max_time: None,
             stdin: 0,
+            accelerate: false,
         }
     }
 }
@@ -140,6 +144,11 @@ pub struct Unwinder<'p> {
     capture_headers: bool,
     /// A loop of the entry function whose iterations are never joined (k-induction tells them apart).
     separate: Option<usize>,
+    /// Whether states that reach the same point are joined (loop acceleration keeps the paths of one
+    /// iteration apart).
+    joins: bool,
+    /// Whether the heads of the entry function's loops also take accelerated transitions.
+    accelerate: bool,
 }
 
 impl<'p> Unwinder<'p> {
@@ -177,7 +186,22 @@ impl<'p> Unwinder<'p> {
             capture: None,
             capture_headers: false,
             separate: None,
+            joins: true,
+            accelerate: false,
         }
+    }
+
+    /// Never joins states: each path is a state of its own.
+    pub fn without_joins(mut self) -> Self {
+        self.joins = false;
+        self
+    }
+
+    /// Lets a state at the head of a loop of the entry function also take `n ≥ 1` iterations of one
+    /// path at once ([`crate::accelerate`]); such a transition counts as one iteration.
+    pub fn accelerating(mut self) -> Self {
+        self.accelerate = true;
+        self
     }
 
     /// Keeps the states of different iterations of loop `index` of the entry function apart, also after
@@ -251,6 +275,9 @@ impl<'p> Unwinder<'p> {
                 .min_by(|&a, &b| live[a].key.cmp(&live[b].key))
                 .expect("a state");
             let l = live.swap_remove(i);
+            for s in self.accelerated(&l) {
+                self.insert(&mut live, s);
+            }
             for (s, next) in self.advance(l) {
                 match next {
                     Next::Running => self.insert(&mut live, s),
@@ -308,13 +335,44 @@ impl<'p> Unwinder<'p> {
             return;
         }
         s.key = self.key(&s);
+        let joins = self.joins;
         for l in live.iter_mut() {
-            if l.key == s.key && join(self.prog, &mut l.st, &s.st) {
+            if joins && l.key == s.key && join(self.prog, &mut l.st, &s.st) {
                 self.out.joins += 1;
                 return;
             }
         }
         live.push(s);
+    }
+
+    /// The accelerated transitions of `l` when it has just arrived at the head of a loop of the entry
+    /// function that may still start an iteration.
+    fn accelerated(&mut self, l: &Live) -> Vec<Live> {
+        if !self.accelerate || l.st.frames.len() != 1 {
+            return Vec::new();
+        }
+        let f = &l.st.frames[0];
+        let (func, block) = (f.func.0, f.block.0);
+        let Some(i) = self.loops[func as usize].header_of[block as usize] else {
+            return Vec::new();
+        };
+        if f.inst != 0 || l.counts[0][i] >= self.bounds[func as usize][i] {
+            return Vec::new();
+        }
+        let mut opts = self.opts.clone();
+        opts.accelerate = false;
+        crate::accelerate::accelerated(self.prog, &opts, &self.shared, &l.st, func, i)
+            .into_iter()
+            .map(|st| {
+                let mut counts = l.counts.clone();
+                counts[0][i] += 1;
+                Live {
+                    st,
+                    counts,
+                    key: Vec::new(),
+                }
+            })
+            .collect()
     }
 
     fn record_end(&mut self, s: Live, end: End) {

@@ -38,6 +38,7 @@ pub fn decide(
         induction: None,
         invariants: Vec::new(),
         steps_tried: 0,
+        accelerated: false,
     };
     match symex_chc::prove(prog, opts, &cls, ctx, budget, hints) {
         Answer::Safe {
@@ -124,6 +125,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         unwindset: Vec::new(),
         max_time: job_budget,
         stdin: job.stdin as usize,
+        accelerate: false,
     };
     let ctx = merging_solver(job_budget);
     let p = Some(job.property);
