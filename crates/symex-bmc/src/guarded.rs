@@ -46,6 +46,10 @@ pub struct Shared {
     pub aux_queries: u64,
     /// No query runs past it (`--max-time`).
     pub deadline: Option<std::time::Instant>,
+    /// The most `aux_queries` a run may ask (`None`: no count): past it a value that needs the solver
+    /// ends its state as unmodelled, with the reason. The Horn-clause encoding sets it: a loop that
+    /// copies a buffer through a pointer its head makes symbolic asks one query per chunk.
+    pub aux_limit: Option<u64>,
 }
 
 impl Shared {
@@ -55,6 +59,7 @@ impl Shared {
             next_input: 0,
             aux_queries: 0,
             deadline: None,
+            aux_limit: None,
         }))
     }
 
@@ -176,6 +181,11 @@ impl Guarded {
         let mut q = vec![self.guard.clone()];
         q.extend_from_slice(extra);
         let mut sh = self.shared.borrow_mut();
+        if let Some(n) = sh.aux_limit.filter(|&n| sh.aux_queries >= n) {
+            return Err(format!(
+                "more than {n} solver queries for the values of symbolic pointers and sizes"
+            ));
+        }
         sh.aux_queries += 1;
         match sh.check(&q) {
             SatResult::Sat(m) => Ok(Some(match m.eval(v) {

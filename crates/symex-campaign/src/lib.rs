@@ -3,9 +3,9 @@
 //!
 //! Everything a campaign shares lives under the keys `symex:campaign:NAME:*` of one Redis server:
 //!
-//! * `work`, a stream read through the consumer group `workers`: each entry is a live state as its
-//!   path signature ([`WorkItem`]). A worker takes an entry (`XREADGROUP`), explores the subtree under
-//!   it and acknowledges it (`XACK`); an entry a worker took and did not acknowledge within the claim
+//! * `work`, a stream read through the consumer group `workers`: each entry is a batch of live states,
+//!   each as its path signature ([`WorkItem`]). A worker takes an entry (`XREADGROUP`), explores the
+//!   subtrees under its states and acknowledges it (`XACK`); an entry a worker took and did not acknowledge within the claim
 //!   time is taken back by another worker (`XAUTOCLAIM`), so a killed worker loses nothing.
 //! * `inflight`, the number of entries added and not acknowledged: the campaign is over at 0.
 //! * `paths` (one record per finished path), `totals` (counters), `covered` (the blocks covered).
@@ -19,7 +19,7 @@
 //! worker that claims the item explores the subtree again. Every path is recorded once.
 
 use redis::{Client, Connection, RedisError, Script, Value};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use symex_explore::parallel::{Share, WorkItem, WorkList};
@@ -234,6 +234,8 @@ fn lost_connection(e: &RedisError) -> bool {
 struct Held {
     /// The stream id of the item it explores.
     item: Option<String>,
+    /// The item's states not taken yet (an item is a batch of states).
+    batch: VecDeque<WorkItem>,
     /// Paths finished under it.
     paths: Vec<PathRecord>,
     /// Blocks already sent to the campaign.
@@ -338,10 +340,14 @@ impl Worker {
         self.held().error.clone()
     }
 
-    /// Ends the item held, replacing it by `items`.
+    /// Ends the item held, replacing it by `items` and the item's states not taken yet, in one batch
+    /// for each worker waiting and one for this worker.
     fn commit(&self, items: &[WorkItem], covered: &Covered) {
         let mut held = self.held();
         let Some(id) = held.item.take() else { return };
+        let mut states = items.to_vec();
+        states.extend(held.batch.drain(..));
+        let batches = batches(states, held.idle_workers + 1);
         let new_blocks: Vec<(u32, u32)> = covered
             .iter()
             .filter(|b| !held.sent.contains(b))
@@ -352,9 +358,10 @@ impl Worker {
         for k in ["work", "inflight", "paths", "totals", "covered"] {
             inv.key(self.keys.key(k));
         }
-        inv.arg(&self.name).arg(&id).arg(items.len());
-        for it in items {
-            inv.arg(it.sig.to_string()).arg(it.steps).arg(it.depth);
+        inv.arg(&self.name).arg(&id).arg(batches.len());
+        for b in &batches {
+            let fields = batch_fields(b);
+            inv.arg(&fields[0]).arg(&fields[1]).arg(&fields[2]);
         }
         inv.arg(paths.len());
         for p in &paths {
@@ -373,7 +380,7 @@ impl Worker {
         inv.arg("items_done")
             .arg(1)
             .arg("items_given")
-            .arg(items.len());
+            .arg(batches.len());
         let r: Result<i64, String> = self.link().run(|c| inv.invoke(c));
         match r {
             Ok(1) => {
@@ -386,7 +393,7 @@ impl Worker {
     }
 
     /// Looks at the stream until an item comes, or nothing is in flight any more.
-    fn next_item(&self) -> Option<WorkItem> {
+    fn next_item(&self) -> Option<VecDeque<WorkItem>> {
         loop {
             let claim = self.claim_after.as_millis().to_string();
             let r: Result<Value, String> = self.link().run(|c| {
@@ -471,15 +478,21 @@ impl Worker {
 }
 
 impl WorkList for Worker {
-    /// Ends the item held, takes the next and reads the campaign's coverage back into `covered`.
+    /// The next state of the item held; when none is left, ends the item, takes the next and reads
+    /// the campaign's coverage back into `covered`.
     fn take(&self, covered: &mut Covered) -> Option<WorkItem> {
+        if let Some(next) = self.held().batch.pop_front() {
+            return Some(next);
+        }
         self.commit(&[], covered);
         if self.held().error.is_some() {
             return None;
         }
-        let item = self.next_item()?;
+        let mut batch = self.next_item()?;
         self.read_coverage(covered);
-        Some(item)
+        let first = batch.pop_front();
+        self.held().batch = batch;
+        first
     }
 
     /// Gives everything back while another worker waits: the stream then holds the subtrees for
@@ -502,6 +515,7 @@ impl WorkList for Worker {
             let mut held = self.held();
             held.item = None;
             held.paths.clear();
+            held.batch.clear();
             return true;
         };
         self.commit(&items, covered);
@@ -535,8 +549,8 @@ pub(crate) fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// A stream entry `[id, [field, value, ...]]` as a work item.
-fn entry(e: &[Value]) -> Option<(String, WorkItem)> {
+/// A stream entry `[id, [field, value, ...]]` as the batch of work items it holds.
+fn entry(e: &[Value]) -> Option<(String, VecDeque<WorkItem>)> {
     let id = text(e.first()?)?;
     let Value::Array(fields) = e.get(1)? else {
         return None;
@@ -547,17 +561,52 @@ fn entry(e: &[Value]) -> Option<(String, WorkItem)> {
             .find(|kv| text(&kv[0]).as_deref() == Some(name))
             .and_then(|kv| text(kv.get(1)?))
     };
-    let sig: PathSignature = field("sig")?.parse().ok()?;
-    Some((
-        id,
-        WorkItem {
-            sig,
-            steps: field("steps")?.parse().ok()?,
-            depth: field("depth")?.parse().ok()?,
+    let batch = read_batch(&field("sig")?, &field("steps")?, &field("depth")?)?;
+    Some((id, batch))
+}
+
+/// Splits `states` into at most `n` batches (one stream entry each), dealt in turn so that the
+/// oldest states, the roots of the largest subtrees, go to different batches.
+fn batches(states: Vec<WorkItem>, n: u64) -> Vec<Vec<WorkItem>> {
+    let n = (n.max(1) as usize).min(states.len());
+    let mut out: Vec<Vec<WorkItem>> = (0..n).map(|_| Vec::new()).collect();
+    for (i, s) in states.into_iter().enumerate() {
+        out[i % n].push(s);
+    }
+    out
+}
+
+/// A batch as the stream entry's `sig`, `steps` and `depth` fields: space-separated lists (a path
+/// signature has no space).
+fn batch_fields(b: &[WorkItem]) -> [String; 3] {
+    let join = |f: &dyn Fn(&WorkItem) -> String| b.iter().map(f).collect::<Vec<_>>().join(" ");
+    [
+        join(&|it| it.sig.to_string()),
+        join(&|it| it.steps.to_string()),
+        join(&|it| it.depth.to_string()),
+    ]
+}
+
+fn read_batch(sigs: &str, steps: &str, depths: &str) -> Option<VecDeque<WorkItem>> {
+    let (sigs, steps, depths): (Vec<_>, Vec<_>, Vec<_>) = (
+        sigs.split(' ').collect(),
+        steps.split(' ').collect(),
+        depths.split(' ').collect(),
+    );
+    if sigs.len() != steps.len() || sigs.len() != depths.len() {
+        return None;
+    }
+    let mut batch = VecDeque::with_capacity(sigs.len());
+    for ((sig, steps), depth) in sigs.iter().zip(&steps).zip(&depths) {
+        batch.push_back(WorkItem {
+            sig: sig.parse::<PathSignature>().ok()?,
+            steps: steps.parse().ok()?,
+            depth: depth.parse().ok()?,
             new_coverage: true,
             since_new_coverage: 0,
-        },
-    ))
+        });
+    }
+    Some(batch)
 }
 
 /// A campaign's progress, as `symex campaign status` shows it.
@@ -719,5 +768,39 @@ mod tests {
         let q = PathRecord { test: None, ..p };
         assert_eq!(PathRecord::decode(&q.encode()), Some(q));
         assert_eq!(PathRecord::decode("0:1\tw1"), None);
+    }
+
+    fn item(sig: &str, steps: u64) -> WorkItem {
+        WorkItem {
+            sig: sig.parse().unwrap(),
+            steps,
+            depth: sig.len() as u32,
+            new_coverage: true,
+            since_new_coverage: 0,
+        }
+    }
+
+    #[test]
+    fn states_are_dealt_into_one_batch_per_worker_and_read_back() {
+        let states: Vec<WorkItem> = ["0:1", "0:01", "0:001[2a]", "1:", "0:0001"]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| item(s, 10 * i as u64))
+            .collect();
+        let b = batches(states.clone(), 2);
+        let sigs = |b: &[WorkItem]| b.iter().map(|i| i.sig.to_string()).collect::<Vec<_>>();
+        assert_eq!(sigs(&b[0]), ["0:1", "0:001[2a]", "0:0001"]);
+        assert_eq!(sigs(&b[1]), ["0:01", "1:"]);
+        // Never more batches than states, never none for a state.
+        assert_eq!(batches(states[..1].to_vec(), 3).len(), 1);
+        assert!(batches(Vec::new(), 3).is_empty());
+        let [sig, steps, depth] = batch_fields(&b[0]);
+        let mut back = read_batch(&sig, &steps, &depth).unwrap();
+        assert_eq!(sigs(back.make_contiguous()), sigs(&b[0]));
+        let steps: Vec<u64> = back.iter().map(|i| i.steps).collect();
+        assert_eq!(steps, [0, 20, 40]);
+        // An entry of the first version (one state) still reads, a malformed one does not.
+        assert_eq!(read_batch("3:", "0", "0").unwrap().len(), 1);
+        assert!(read_batch("0:1 0:0", "1", "1 1").is_none());
     }
 }

@@ -80,6 +80,13 @@ pub enum Answer {
     Unknown(String),
 }
 
+/// The most solver queries the encoding may ask for the values of symbolic pointers and sizes (over
+/// all its runs between cut points). A count, not a time: without one, a loop that copies a large
+/// buffer through a pointer its head makes symbolic asks one query per chunk (64 MiB: tens of
+/// thousands, for minutes even when each query is bounded), while the clauses of the loops Spacer can
+/// prove need a few dozen.
+pub const ENCODING_QUERIES: u64 = 1000;
+
 /// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` are candidate
 /// invariants another analysis proposes (`symex term`'s abstract states): they join each of Spacer's
 /// invariants that fails the re-check, and their inductive part alone is tried after the first way of
@@ -94,8 +101,14 @@ pub fn prove(
 ) -> Answer {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
+    shared.borrow_mut().aux_limit = Some(ENCODING_QUERIES);
     let (cps, c) = match clauses::encode(prog, opts, classify, &shared) {
         Ok(x) => x,
+        Err(why) if shared.borrow().aux_queries >= ENCODING_QUERIES => {
+            return Answer::Unknown(format!(
+                "the encoding exceeds its count of {ENCODING_QUERIES} solver queries for the values of symbolic pointers and sizes ({why})"
+            ))
+        }
         Err(why) => return Answer::Unknown(why),
     };
     let start = std::time::Instant::now();

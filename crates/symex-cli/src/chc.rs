@@ -108,11 +108,9 @@ pub fn invariants_json(invariants: &[LoopInvariant]) -> serde_json::Value {
 /// is left to BMC's thread, which finds and replays the counterexample.
 pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
     use crate::portfolio::Answer as A;
-    // Under `--solver-rlimit` alone BMC's deepening is bounded by counts, but nothing counts the
-    // Horn-clause encoding's work: a loop that copies a large buffer through a pointer the cut point
-    // makes symbolic asks one query per chunk, each within the rlimit, for hours, and `check` awaits
-    // every engine. The backstop only ends a search that has found nothing.
-    let job_budget = Some(job.budget.unwrap_or(BACKSTOP));
+    // Under `--solver-rlimit` alone there is no time budget: the encoding ends by its count of queries
+    // (`symex_chc::ENCODING_QUERIES`), Spacer and every query by the rlimit.
+    let job_budget = job.budget;
     symex_engine::budget::set(symex_engine::budget::Budget {
         max_memory_mb: Some(job.max_memory_mb),
         deadline: job_budget.map(|b| Instant::now() + b),
@@ -144,9 +142,6 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         Answer::Unknown(why) => A::Unknown(vec![format!("chc: {why}")]),
     }
 }
-
-/// How long the Horn-clause engine may run in `check` when no `--max-time` gives it a budget.
-const BACKSTOP: Duration = Duration::from_secs(180);
 
 /// The invariants as the correctness witness writes them (those with at least one conjunct in C).
 fn for_witness(invariants: &[LoopInvariant]) -> Vec<symex_engine::LoopInvariant> {

@@ -197,7 +197,8 @@ pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                         json!({"variable": its.vars[ws.var], "width": ws.width,
                                "multipliers": ws.multipliers.iter().map(|(t, c)| json!({"transition": format!("t{t}"), "factor": c.to_string()})).collect::<Vec<_>>()})
                     });
-                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size,
+                    let ratio = s.ratio.as_ref().map(|r| json!(r.display(its)));
+                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size, "ratio": ratio,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -225,6 +226,10 @@ pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
             let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
             if let Some(ws) = &s.word_size {
                 println!("  {} removes {}", ws.display(its), removed.join(", "));
+                continue;
+            }
+            if let Some(r) = &s.ratio {
+                println!("  {} removes {}", r.display(its), removed.join(", "));
                 continue;
             }
             match (&s.multiphase, &s.two_phase) {

@@ -131,9 +131,10 @@ fn print_proof(r: &Report, check: &validate::Check) {
             for p in &r.proof {
                 for s in &p.steps {
                     let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
-                    let function = match &s.word_size {
-                        Some(ws) => ws.display(its),
-                        None => s.function.display(its),
+                    let function = match (&s.word_size, &s.ratio) {
+                        (Some(ws), _) => ws.display(its),
+                        (None, Some(r)) => r.display(its),
+                        (None, None) => s.function.display(its),
                     };
                     println!("  {function} removes {}", removed.join(", "));
                 }
@@ -153,9 +154,10 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
             .proof
             .iter()
             .flat_map(|p| p.steps.iter())
-            .map(|s| match &s.word_size {
-                Some(ws) => json!(ws.display(pre)),
-                None => json!(s.function.display(pre)),
+            .map(|s| match (&s.word_size, &s.ratio) {
+                (Some(ws), _) => json!(ws.display(pre)),
+                (None, Some(r)) => json!(r.display(pre)),
+                (None, None) => json!(s.function.display(pre)),
             })
             .collect(),
         None => vec![],

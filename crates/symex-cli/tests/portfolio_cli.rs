@@ -395,3 +395,32 @@ fn loops_in_sequence_are_true_by_the_horn_clause_engine() {
         invariant_holds_natively(&path, inv, (0..=300u32).chain([1_000_000]));
     }
 }
+
+/// The Horn-clause engine's encoding ends by a count, not a clock: the eight 64 MiB `memcpy`s of
+/// `mem_copy_memory_limit_unknown.c` go through a pointer the loop head makes symbolic, one query per
+/// chunk (before the count, the encoding ran for over 13 minutes under the resource limit alone). Forced
+/// with `bmc --engine chc`, without `--max-time`, it answers UNKNOWN with the count as the reason. Natively
+/// the program exits 0 (see its comment): UNKNOWN, not a wrong verdict.
+#[test]
+fn the_horn_clause_encoding_ends_by_its_query_count() {
+    let o = common::symex()
+        .args([
+            "bmc",
+            "--property",
+            "unreach-call",
+            "--engine",
+            "chc",
+            "--json",
+        ])
+        .arg(example("mem_copy_memory_limit_unknown.c"))
+        .output()
+        .unwrap();
+    let b: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(b["verdict"], "unknown", "{b}");
+    assert!(
+        b.to_string()
+            .contains("the encoding exceeds its count of 1000 solver queries"),
+        "{b}"
+    );
+    assert_eq!(o.status.code(), Some(3), "{b}");
+}

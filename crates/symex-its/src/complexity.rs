@@ -1067,7 +1067,16 @@ impl<'a> Ctx<'a> {
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
-        if step.multiphase.is_none() && step.two_phase.is_none() && self.is_scc_wide(step) {
+        // A word-size or ratio removal bounds each stretch of its transitions anew (a step
+        // ranked earlier may reset the doubled value or the quotient), so its entries from
+        // inside the SCC count too: its constant or `1 + q·num` is no function that only
+        // decreases over the whole SCC.
+        if step.multiphase.is_none()
+            && step.two_phase.is_none()
+            && step.word_size.is_none()
+            && step.ratio.is_none()
+            && self.is_scc_wide(step)
+        {
             return self.scc_wide_bound(&step.function);
         }
         self.entries_bound(step)
@@ -1251,6 +1260,7 @@ impl Ctx<'_> {
                 two_phase: None,
                 multiphase: None,
                 word_size: None,
+                ratio: None,
             };
             if let Some(b) = self.entries_bound(&step) {
                 for &i in &strict {

@@ -44,6 +44,7 @@ pub mod poly;
 pub mod preprocess;
 pub mod print;
 pub mod ranking;
+pub mod ratio;
 pub mod recurrent;
 pub mod recursion;
 pub mod scc_size;

@@ -12,6 +12,7 @@ use crate::its::Its;
 use crate::multiphase::{self, Multiphase, TwoPhase};
 use crate::poly::Poly;
 use crate::ranking::{self, Decrease, RankingFunction};
+use crate::ratio::{self, Ratio};
 use crate::word_size::{self, WordSize};
 use std::time::{Duration, Instant};
 
@@ -37,6 +38,10 @@ pub struct RankingStep {
     /// For a word-size removal ([`word_size`]): the variable doubled modulo `2^w`; `function` is then
     /// the constant `w` at the SCC's locations (its bound per entry), not a ranking function.
     pub word_size: Option<WordSize>,
+    /// For a ratio removal ([`ratio`]): the quotient that shrinks by a constant factor per lap;
+    /// `function` is then its bound per entry `1 + q·num` at the SCC's locations, not a ranking
+    /// function, and it bounds each stretch of `remaining` (every entry into them counts).
+    pub ratio: Option<Ratio>,
 }
 
 /// The deepest multiphase ranking functions tried.
@@ -206,6 +211,7 @@ fn prove_scc(
                         two_phase: None,
                         multiphase: None,
                         word_size: None,
+                        ratio: None,
                     });
                 }
                 break;
@@ -224,6 +230,7 @@ fn prove_scc(
                     two_phase: None,
                     multiphase: None,
                     word_size: Some(ws),
+                    ratio: None,
                 });
                 remaining.retain(|i| !removed.contains(i));
                 continue;
@@ -250,6 +257,24 @@ fn prove_scc(
             if let Some((mp, strict)) = found {
                 steps.push(multiphase_step(its, mp, &remaining, strict.clone()));
                 remaining.retain(|i| !strict.contains(i));
+                continue;
+            }
+            // A quotient of two growing values that shrinks by a constant factor per lap
+            // (Lommen's `non_linear15`): a logarithmic number of laps per stretch.
+            if let Some(r) = ratio::synthesize(its, &remaining, checker.as_mut()) {
+                let per_entry = ratio::bound(&r);
+                steps.push(RankingStep {
+                    function: RankingFunction {
+                        at: locs.iter().map(|&l| (l, per_entry.clone())).collect(),
+                    },
+                    remaining: remaining.clone(),
+                    removed: remaining.clone(),
+                    two_phase: None,
+                    multiphase: None,
+                    word_size: None,
+                    ratio: Some(r),
+                });
+                remaining.clear();
                 continue;
             }
             return Err(format!(
@@ -289,6 +314,7 @@ fn prove_scc(
             two_phase: None,
             multiphase: None,
             word_size: None,
+            ratio: None,
         });
     }
     Ok(SccProof {
@@ -326,6 +352,7 @@ fn multiphase_step(
         two_phase,
         multiphase: Some(mp),
         word_size: None,
+        ratio: None,
     }
 }
 

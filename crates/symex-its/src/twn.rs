@@ -246,6 +246,7 @@ fn unmask(
         if step.multiphase.is_some()
             || step.two_phase.is_some()
             || step.word_size.is_some()
+            || step.ratio.is_some()
             || step.removed.is_empty()
         {
             continue;

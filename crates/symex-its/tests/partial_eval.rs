@@ -276,7 +276,10 @@ fn check_steps_of_run(proof: &[termination::SccProof], run: &Run) -> usize {
         let (l, x) = &run.trace[k];
         let (m, y) = &run.trace[k + 1];
         for step in proof.iter().flat_map(|p| &p.steps) {
-            if step.multiphase.is_some() || step.word_size.is_some() || !step.remaining.contains(&j)
+            if step.multiphase.is_some()
+                || step.word_size.is_some()
+                || step.ratio.is_some()
+                || !step.remaining.contains(&j)
             {
                 continue;
             }

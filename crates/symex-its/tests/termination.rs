@@ -72,6 +72,18 @@ fn check_runs_from(
                     );
                     continue;
                 }
+                if let Some(r) = &step.ratio {
+                    // num ≥ den ≥ 1 where a lap starts, and num'/den' ≤ (num/den)·d/c after it.
+                    let (n0, d0) = (r.num.eval(before).unwrap(), r.den.eval(before).unwrap());
+                    let (n1, d1) = (r.num.eval(after).unwrap(), r.den.eval(after).unwrap());
+                    assert!(n0 >= d0 && d0 >= 1, "t{t}: {n0}/{d0} not at least 1");
+                    assert!(
+                        n1 * r.base.0 * d0 <= n0 * r.base.1 * d1,
+                        "t{t}: {n0}/{d0} -> {n1}/{d1} does not shrink by {:?}",
+                        r.base
+                    );
+                    continue;
+                }
                 if let Some(ws) = &step.word_size {
                     // w − (trailing zeros of x mod 2^w): non-increasing, and dropping from ≥ 1 on a doubling.
                     let r = |x: i128| {
