@@ -19,6 +19,7 @@ mod invariant;
 pub mod loops;
 pub mod merge;
 pub mod order;
+mod recursion;
 pub mod unwind;
 pub mod verdict;
 
@@ -45,8 +46,28 @@ pub fn check(
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
     let start = Instant::now();
-    let mut r = unwound(prog, opts, classify, ctx.clone(), false)?;
-    if !opts.accelerate || matches!(r.verdict, Verdict::False { .. }) {
+    let mut r = unwound(prog, opts, classify, ctx.clone(), Extra::None)?;
+    if let Verdict::BoundedTrue { loops } = &r.verdict {
+        let pure = recursion::without_side_effects(prog);
+        // Only recursion bounds (a loop's name is its header's line, a function's its own line).
+        let recursive = loops.iter().all(|l| {
+            prog.module
+                .functions
+                .iter()
+                .enumerate()
+                .any(|(i, f)| pure[i] && *l == format!("{}:{}", f.name, f.loc.line))
+        });
+        if recursive {
+            let a = unwound(prog, opts, classify, ctx.clone(), Extra::Abstract(pure))?;
+            r.queries += a.queries;
+            r.aux_queries += a.aux_queries;
+            if a.verdict == Verdict::True {
+                r.verdict = Verdict::True;
+                r.recursion_abstracted = true;
+            }
+        }
+    }
+    if !opts.accelerate || matches!(r.verdict, Verdict::False { .. } | Verdict::True) {
         return Ok(r);
     }
     let mut o = opts.clone();
@@ -54,7 +75,7 @@ pub fn check(
     if o.max_time.is_some_and(|t| t.is_zero()) {
         return Ok(r);
     }
-    let a = unwound(prog, &o, classify, ctx, true)?;
+    let a = unwound(prog, &o, classify, ctx, Extra::Accelerate)?;
     r.queries += a.queries;
     r.aux_queries += a.aux_queries;
     if let Verdict::False { .. } = a.verdict {
@@ -64,20 +85,31 @@ pub fn check(
     Ok(r)
 }
 
-/// The formulas of `prog` unwound at `opts.unwind` (with accelerated transitions when `accelerate`),
-/// and their verdict.
+/// What a second unwinding adds to the plain one.
+enum Extra {
+    None,
+    /// Accelerated transitions at loop heads (only its FALSE is taken).
+    Accelerate,
+    /// Calls beyond the recursion bound of the functions without side effects return fresh values
+    /// (only its TRUE is taken).
+    Abstract(Vec<bool>),
+}
+
+/// The formulas of `prog` unwound at `opts.unwind` (with what `extra` adds), and their verdict.
 fn unwound(
     prog: &Program,
     opts: &Options,
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
-    accelerate: bool,
+    extra: Extra,
 ) -> Result<Report, End> {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
     let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone());
-    if accelerate {
-        u = u.accelerating();
+    match extra {
+        Extra::None => {}
+        Extra::Accelerate => u = u.accelerating(),
+        Extra::Abstract(pure) => u = u.abstracting_recursion(pure),
     }
     let formulas = u.run()?;
     let mut queries = 0;
@@ -93,6 +125,7 @@ fn unwound(
         invariants: Vec::new(),
         steps_tried: 0,
         accelerated: false,
+        recursion_abstracted: false,
     })
 }
 

@@ -149,6 +149,8 @@ pub struct Unwinder<'p> {
     joins: bool,
     /// Whether the heads of the entry function's loops also take accelerated transitions.
     accelerate: bool,
+    /// Per function: a call beyond its recursion bound returns a fresh value ([`crate::recursion`]).
+    abstracted: Option<Vec<bool>>,
 }
 
 impl<'p> Unwinder<'p> {
@@ -188,7 +190,15 @@ impl<'p> Unwinder<'p> {
             separate: None,
             joins: true,
             accelerate: false,
+            abstracted: None,
         }
+    }
+
+    /// Lets a call beyond the recursion bound of a function without side effects (`pure`, per
+    /// function) return a fresh value instead of reaching the bound.
+    pub(crate) fn abstracting_recursion(mut self, pure: Vec<bool>) -> Self {
+        self.abstracted = Some(pure);
+        self
     }
 
     /// Never joins states: each path is a state of its own.
@@ -452,6 +462,11 @@ impl<'p> Unwinder<'p> {
             l.counts.push(vec![0; self.loops[f.0 as usize].loops.len()]);
             let active = l.st.frames.iter().filter(|x| x.func == f).count() as u32;
             if active > self.opts.unwind + 1 {
+                if self.abstracted.as_ref().is_some_and(|p| p[f.0 as usize]) {
+                    if let Some(l) = self.abstract_call(l.clone()) {
+                        return (l, Next::Running);
+                    }
+                }
                 let line = self.prog.module.func(f).loc.line;
                 return self.bound_reached(l, f.0, line);
             }
@@ -503,6 +518,22 @@ impl<'p> Unwinder<'p> {
             }
         }
         None
+    }
+
+    /// `l` just after a call, with the call undone and its result a fresh value (`None` when the result
+    /// is not a scalar).
+    fn abstract_call(&mut self, mut l: Live) -> Option<Live> {
+        let callee = l.st.frames.pop()?;
+        l.counts.pop();
+        if let Some(dst) = callee.ret_dst {
+            let caller = l.st.frames.last_mut()?;
+            let body = self.prog.module.func(caller.func).body.as_ref()?;
+            let w = self.prog.width(body.slot_types[dst.0 as usize])?;
+            let k = self.shared.borrow_mut().fresh();
+            let v = Term::var(&format!("bmc_rec{k}"), symex_expr::Sort::bv(w));
+            caller.regs[dst.0 as usize] = symex_explore::symbolic::SymVal::from_term(v);
+        }
+        Some(l)
     }
 
     fn bound_reached(&mut self, l: Live, func: u32, line: u32) -> (Live, Next) {

@@ -72,6 +72,9 @@ pub struct Report {
     pub steps_tried: u32,
     /// The FALSE came from a run with loop acceleration (`Options::accelerate`).
     pub accelerated: bool,
+    /// The TRUE came from a run in which calls beyond the recursion bound of functions without side
+    /// effects returned fresh values (`crate::recursion`).
+    pub recursion_abstracted: bool,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {

@@ -263,6 +263,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
             invariants: Vec::new(),
             steps_tried: 0,
             accelerated: false,
+            recursion_abstracted: false,
         };
         print_report(&args, 0, &report, &[], None, start.elapsed());
         return 3;
@@ -389,6 +390,9 @@ fn print_report(
         if r.accelerated {
             o["accelerated"] = json!(true);
         }
+        if r.recursion_abstracted {
+            o["recursion_abstracted"] = json!(true);
+        }
         if args.k_induction {
             o["induction_steps"] = json!(r.steps_tried);
         }
@@ -429,6 +433,9 @@ fn print_report(
                 )
             }
             Verdict::Unknown(why) => println!("unknown because: {why}"),
+            Verdict::True if r.recursion_abstracted => println!(
+                "calls beyond the bound of recursive functions without side effects: any return value"
+            ),
             Verdict::True => {}
         }
         if let Some(why) = &r.induction {

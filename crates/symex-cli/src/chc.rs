@@ -39,6 +39,7 @@ pub fn decide(
         invariants: Vec::new(),
         steps_tried: 0,
         accelerated: false,
+        recursion_abstracted: false,
     };
     match symex_chc::prove(prog, opts, &cls, ctx, budget, hints) {
         Answer::Safe {
