@@ -67,7 +67,12 @@ pub fn check(
             }
         }
     }
-    if !opts.accelerate || matches!(r.verdict, Verdict::False { .. } | Verdict::True) {
+    // Acceleration's counterexamples need a transition per phase of a loop, few: deeper bounds would
+    // double the cost of plain BMC's deepening for nothing.
+    if !opts.accelerate
+        || opts.unwind > ACCELERATE_MAX_UNWIND
+        || matches!(r.verdict, Verdict::False { .. } | Verdict::True)
+    {
         return Ok(r);
     }
     let mut o = opts.clone();
@@ -84,6 +89,9 @@ pub fn check(
     }
     Ok(r)
 }
+
+/// The deepest bound at which `Options::accelerate` unwinds a second time with accelerated transitions.
+pub const ACCELERATE_MAX_UNWIND: u32 = 8;
 
 /// What a second unwinding adds to the plain one.
 enum Extra {
@@ -106,12 +114,28 @@ fn unwound(
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
     let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone());
+    let accelerating = matches!(extra, Extra::Accelerate);
     match extra {
         Extra::None => {}
         Extra::Accelerate => u = u.accelerating(),
         Extra::Abstract(pure) => u = u.abstracting_recursion(pure),
     }
     let formulas = u.run()?;
+    if accelerating && formulas.accelerated == 0 {
+        // Nothing was accelerated: the plain run's formulas again, not worth their queries.
+        return Ok(Report {
+            verdict: Verdict::Unknown("no loop was accelerated".into()),
+            queries: 0,
+            aux_queries: shared.borrow().aux_queries,
+            joins: formulas.joins,
+            steps: formulas.steps,
+            induction: None,
+            invariants: Vec::new(),
+            steps_tried: 0,
+            accelerated: false,
+            recursion_abstracted: false,
+        });
+    }
     let mut queries = 0;
     let verdict = verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries);
     let aux_queries = shared.borrow().aux_queries;

@@ -87,6 +87,8 @@ pub struct Formulas {
     pub steps: u64,
     /// States stopped where [`Capture`] asked (k-induction's loop head).
     pub captured: Vec<State<Guarded>>,
+    /// Accelerated transitions taken ([`Unwinder::accelerating`]).
+    pub accelerated: u64,
 }
 
 /// Where the executor stops states and hands them back (in [`Formulas::captured`]): on arrival at the
@@ -371,7 +373,9 @@ impl<'p> Unwinder<'p> {
         }
         let mut opts = self.opts.clone();
         opts.accelerate = false;
-        crate::accelerate::accelerated(self.prog, &opts, &self.shared, &l.st, func, i)
+        let states = crate::accelerate::accelerated(self.prog, &opts, &self.shared, &l.st, func, i);
+        self.out.accelerated += states.len() as u64;
+        states
             .into_iter()
             .map(|st| {
                 let mut counts = l.counts.clone();
