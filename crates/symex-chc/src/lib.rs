@@ -87,17 +87,18 @@ pub enum Answer {
 /// prove need a few dozen.
 pub const ENCODING_QUERIES: u64 = 1000;
 
-/// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` are candidate
+/// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` gives candidate
 /// invariants another analysis proposes (`symex term`'s abstract states): they join each of Spacer's
 /// invariants that fails the re-check, and their inductive part alone is tried after the first way of
-/// asking Spacer (nothing unchecked is used).
+/// asking Spacer (nothing unchecked is used). It is called once, and only when the clauses exist: a
+/// program without a loop, or with one the encoding does not model, costs no other analysis.
 pub fn prove(
     prog: &Program,
     opts: &Options,
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
     budget: Budget,
-    hints: &[symex_engine::LinearCandidate],
+    hints: &dyn Fn() -> Vec<symex_engine::LinearCandidate>,
 ) -> Answer {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| std::time::Instant::now() + t);
@@ -114,7 +115,7 @@ pub fn prove(
     let start = std::time::Instant::now();
     let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
     let mut why: Vec<String> = Vec::new();
-    let hints: Vec<Term> = houdini::formulas(&cps, hints)
+    let hints: Vec<Term> = houdini::formulas(&cps, &hints())
         .iter()
         .map(Term::and_all)
         .collect();

@@ -42,7 +42,7 @@ fn prove(path: &Path) -> Answer {
         &|_| Class::Violation,
         ctx,
         budget,
-        &[],
+        &Vec::new,
     )
 }
 

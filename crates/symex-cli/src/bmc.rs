@@ -271,12 +271,14 @@ pub fn main(mut args: BmcArgs) -> i32 {
     let mut invariants = Vec::new();
     let decided = match args.engine {
         Engine::Chc => {
-            let hints = crate::term_invariants::hints(
-                &args.file,
-                args.frontend.options(),
-                &args.entry,
-                opts.max_time,
-            );
+            let hints = || {
+                crate::term_invariants::hints(
+                    &args.file,
+                    args.frontend.options(),
+                    &args.entry,
+                    opts.max_time,
+                )
+            };
             crate::chc::decide(
                 &prog,
                 &opts,

@@ -20,7 +20,7 @@ pub fn decide(
     property: Option<Property>,
     solver_timeout: Option<Duration>,
     rlimit: Option<u32>,
-    hints: &[LinearCandidate],
+    hints: &dyn Fn() -> Vec<LinearCandidate>,
 ) -> Result<(Report, Vec<LoopInvariant>), End> {
     let start = Instant::now();
     let ctx = merging_solver(solver_timeout);
@@ -134,7 +134,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         timeout: job_budget,
     };
     let hints =
-        crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
+        || crate::term_invariants::hints(job.source, job.frontend.clone(), job.entry, job.budget);
     match symex_chc::prove(&prog, &opts, &cls, ctx, budget, &hints) {
         Answer::Safe { invariants, .. } => A::True(for_witness(&invariants)),
         Answer::Unsafe { .. } => A::Unknown(vec![

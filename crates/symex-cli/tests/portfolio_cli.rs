@@ -396,6 +396,23 @@ fn loops_in_sequence_are_true_by_the_horn_clause_engine() {
     }
 }
 
+/// A loop nested in another (`nested.c`: the inner one adds 10 to `k` one by one, `n <= 10^6` times):
+/// the Horn-clause engine, forced with `bmc --engine chc`, proves `k == 10*n` after both with an
+/// invariant at each loop head (lines 14 and 16); each, compiled into the loop condition of the native
+/// build, holds at every arrival for n = 0..=300, 999999 and 10^6.
+#[test]
+fn nested_loops_are_true_by_the_horn_clause_engine() {
+    let path = common::example("chc", "nested.c");
+    let b = true_by_the_horn_clause_engine(&path);
+    let invs = b["invariants"].as_array().unwrap();
+    let lines: Vec<u64> = invs.iter().map(|i| i["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [14, 16], "{b}");
+    for inv in invs {
+        assert_eq!(inv["conjuncts_omitted"], 0, "{b}");
+        invariant_holds_natively(&path, inv, (0..=300u32).chain([999_999, 1_000_000]));
+    }
+}
+
 /// The Horn-clause engine's encoding ends by a count, not a clock: the eight 64 MiB `memcpy`s of
 /// `mem_copy_memory_limit_unknown.c` go through a pointer the loop head makes symbolic, one query per
 /// chunk (before the count, the encoding ran for over 13 minutes under the resource limit alone). Forced
