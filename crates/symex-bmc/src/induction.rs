@@ -584,8 +584,8 @@ pub(crate) fn same_frame_and_memory(h: &State<Guarded>, s: &State<Guarded>, objs
         && fa.block == fb.block
         && fa.inst == fb.inst
         && fa.allocas == fb.allocas
-        && fa.aggs.is_empty()
-        && fb.aggs.is_empty()
+        && fa.aggs().is_empty()
+        && fb.aggs().is_empty()
         && format!("{:?}", h.stdin) == format!("{:?}", s.stdin);
     if !shape {
         return Err("an iteration changes the frame or standard input".into());
