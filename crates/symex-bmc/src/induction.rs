@@ -258,7 +258,7 @@ type Written = (Vec<u32>, Vec<u32>);
 /// What the loop writes: the registers it defines (its instructions' and the phi moves into its blocks)
 /// and the objects its stores name directly. Writes through other pointers are caught by the check of
 /// one iteration (`same_frame_and_memory`).
-fn written(
+pub(crate) fn written(
     prog: &Program,
     body: &Body,
     member: &[bool],
@@ -577,15 +577,15 @@ fn one_iteration(
 
 /// Checks that `s` (back at the head after an iteration from `h`) differs from `h` only in what was
 /// havocked: the frame's shape, every object's status and size, and the bytes of objects not havocked.
-fn same_frame_and_memory(h: &State<Guarded>, s: &State<Guarded>, objs: &[u32]) -> Step {
+pub(crate) fn same_frame_and_memory(h: &State<Guarded>, s: &State<Guarded>, objs: &[u32]) -> Step {
     let (fa, fb) = (&h.frames[0], &s.frames[0]);
     let shape = s.frames.len() == 1
         && fa.func == fb.func
         && fa.block == fb.block
         && fa.inst == fb.inst
         && fa.allocas == fb.allocas
-        && fa.aggs.is_empty()
-        && fb.aggs.is_empty()
+        && fa.aggs().is_empty()
+        && fb.aggs().is_empty()
         && format!("{:?}", h.stdin) == format!("{:?}", s.stdin);
     if !shape {
         return Err("an iteration changes the frame or standard input".into());

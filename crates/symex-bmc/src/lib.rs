@@ -9,14 +9,17 @@
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
 //! * [`verdict`]: one query per property, counterexamples replayed concretely;
 //! * [`induction`]: k-induction's inductive step (`--k-induction`), and `invariant`: the invariants it
-//!   assumed, as C expressions for correctness witnesses.
+//!   assumed, as C expressions for correctness witnesses;
+//! * [`accelerate`]: loop acceleration, `n` iterations of a path at once, for deep counterexamples.
 
+pub mod accelerate;
 pub mod guarded;
 pub mod induction;
 mod invariant;
 pub mod loops;
 pub mod merge;
 pub mod order;
+mod recursion;
 pub mod unwind;
 pub mod verdict;
 
@@ -32,15 +35,107 @@ use symex_explore::SolverCtx;
 
 /// Bounded model checking of `prog` at `opts.unwind`: the formulas, then the verdict.
 /// `Err` when the program cannot start (no entry function).
+///
+/// With `opts.accelerate`, a bound without a FALSE is unwound once more with loop acceleration
+/// ([`accelerate`]), and only a FALSE (a replayed counterexample) is taken from that run: no other
+/// verdict rests on accelerated transitions.
 pub fn check(
     prog: &Program,
     opts: &Options,
     classify: &dyn Fn(BugKind) -> Class,
     ctx: Rc<RefCell<SolverCtx>>,
 ) -> Result<Report, End> {
+    let start = Instant::now();
+    let mut r = unwound(prog, opts, classify, ctx.clone(), Extra::None)?;
+    if let Verdict::BoundedTrue { loops } = &r.verdict {
+        let pure = recursion::without_side_effects(prog);
+        // Only recursion bounds (a loop's name is its header's line, a function's its own line).
+        let recursive = loops.iter().all(|l| {
+            prog.module
+                .functions
+                .iter()
+                .enumerate()
+                .any(|(i, f)| pure[i] && *l == format!("{}:{}", f.name, f.loc.line))
+        });
+        if recursive {
+            let a = unwound(prog, opts, classify, ctx.clone(), Extra::Abstract(pure))?;
+            r.queries += a.queries;
+            r.aux_queries += a.aux_queries;
+            if a.verdict == Verdict::True {
+                r.verdict = Verdict::True;
+                r.recursion_abstracted = true;
+            }
+        }
+    }
+    // Acceleration's counterexamples need a transition per phase of a loop, few: deeper bounds would
+    // double the cost of plain BMC's deepening for nothing.
+    if !opts.accelerate
+        || opts.unwind > ACCELERATE_MAX_UNWIND
+        || matches!(r.verdict, Verdict::False { .. } | Verdict::True)
+    {
+        return Ok(r);
+    }
+    let mut o = opts.clone();
+    o.max_time = opts.max_time.map(|t| t.saturating_sub(start.elapsed()));
+    if o.max_time.is_some_and(|t| t.is_zero()) {
+        return Ok(r);
+    }
+    let a = unwound(prog, &o, classify, ctx, Extra::Accelerate)?;
+    r.queries += a.queries;
+    r.aux_queries += a.aux_queries;
+    if let Verdict::False { .. } = a.verdict {
+        r.verdict = a.verdict;
+        r.accelerated = true;
+    }
+    Ok(r)
+}
+
+/// The deepest bound at which `Options::accelerate` unwinds a second time with accelerated transitions.
+pub const ACCELERATE_MAX_UNWIND: u32 = 8;
+
+/// What a second unwinding adds to the plain one.
+enum Extra {
+    None,
+    /// Accelerated transitions at loop heads (only its FALSE is taken).
+    Accelerate,
+    /// Calls beyond the recursion bound of the functions without side effects return fresh values
+    /// (only its TRUE is taken).
+    Abstract(Vec<bool>),
+}
+
+/// The formulas of `prog` unwound at `opts.unwind` (with what `extra` adds), and their verdict.
+fn unwound(
+    prog: &Program,
+    opts: &Options,
+    classify: &dyn Fn(BugKind) -> Class,
+    ctx: Rc<RefCell<SolverCtx>>,
+    extra: Extra,
+) -> Result<Report, End> {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
-    let formulas = unwind::Unwinder::new(prog, opts.clone(), shared.clone()).run()?;
+    let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone());
+    let accelerating = matches!(extra, Extra::Accelerate);
+    match extra {
+        Extra::None => {}
+        Extra::Accelerate => u = u.accelerating(),
+        Extra::Abstract(pure) => u = u.abstracting_recursion(pure),
+    }
+    let formulas = u.run()?;
+    if accelerating && formulas.accelerated == 0 {
+        // Nothing was accelerated: the plain run's formulas again, not worth their queries.
+        return Ok(Report {
+            verdict: Verdict::Unknown("no loop was accelerated".into()),
+            queries: 0,
+            aux_queries: shared.borrow().aux_queries,
+            joins: formulas.joins,
+            steps: formulas.steps,
+            induction: None,
+            invariants: Vec::new(),
+            steps_tried: 0,
+            accelerated: false,
+            recursion_abstracted: false,
+        });
+    }
     let mut queries = 0;
     let verdict = verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries);
     let aux_queries = shared.borrow().aux_queries;
@@ -53,6 +148,8 @@ pub fn check(
         induction: None,
         invariants: Vec::new(),
         steps_tried: 0,
+        accelerated: false,
+        recursion_abstracted: false,
     })
 }
 

@@ -55,8 +55,8 @@ fn same_shape(a: &State<Guarded>, b: &State<Guarded>) -> bool {
             && x.private == y.private
             && x.varargs == y.varargs
             && x.ret_dst == y.ret_dst
-            && x.aggs.len() == y.aggs.len()
-            && x.aggs
+            && x.aggs().len() == y.aggs().len()
+            && x.aggs()
                 .iter()
                 .all(|(s, v)| y.agg(*s).is_some_and(|w| w.len() == v.len()))
     });
@@ -84,7 +84,7 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
             let joined = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
             fa.regs[i] = joined;
         }
-        for (s, va) in fa.aggs.iter_mut() {
+        for (s, va) in fa.aggs_mut() {
             let vb = fb.agg(*s).expect("same shape");
             if !Rc::ptr_eq(va, vb) {
                 *va = ite_bytes(&g, va, vb);
@@ -124,11 +124,11 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
 
 /// The provenance of each aggregate register as either frame recorded it ([`ProvenanceMap::join`]).
 fn join_agg_provenance(fa: &mut Frame<Guarded>, fb: &Frame<Guarded>) {
-    if fa.agg_provenance == fb.agg_provenance {
+    if fa.agg_provenances() == fb.agg_provenances() {
         return;
     }
-    let mut slots: Vec<Slot> = fa.agg_provenance.iter().map(|(s, _)| *s).collect();
-    slots.extend(fb.agg_provenance.iter().map(|(s, _)| *s));
+    let mut slots: Vec<Slot> = fa.agg_provenances().iter().map(|(s, _)| *s).collect();
+    slots.extend(fb.agg_provenances().iter().map(|(s, _)| *s));
     slots.sort_unstable();
     slots.dedup();
     let empty = ProvenanceMap::default();

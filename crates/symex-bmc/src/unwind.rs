@@ -34,6 +34,9 @@ pub struct Options {
     pub max_time: Option<Duration>,
     /// Symbolic bytes of standard input.
     pub stdin: usize,
+    /// Also look for violations with loop acceleration ([`crate::accelerate`]): only a FALSE is taken
+    /// from that run.
+    pub accelerate: bool,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             unwindset: Vec::new(),
             max_time: None,
             stdin: 0,
+            accelerate: false,
         }
     }
 }
@@ -83,6 +87,8 @@ pub struct Formulas {
     pub steps: u64,
     /// States stopped where [`Capture`] asked (k-induction's loop head).
     pub captured: Vec<State<Guarded>>,
+    /// Accelerated transitions taken ([`Unwinder::accelerating`]).
+    pub accelerated: u64,
 }
 
 /// Where the executor stops states and hands them back (in [`Formulas::captured`]): on arrival at the
@@ -140,6 +146,13 @@ pub struct Unwinder<'p> {
     capture_headers: bool,
     /// A loop of the entry function whose iterations are never joined (k-induction tells them apart).
     separate: Option<usize>,
+    /// Whether states that reach the same point are joined (loop acceleration keeps the paths of one
+    /// iteration apart).
+    joins: bool,
+    /// Whether the heads of the entry function's loops also take accelerated transitions.
+    accelerate: bool,
+    /// Per function: a call beyond its recursion bound returns a fresh value ([`crate::recursion`]).
+    abstracted: Option<Vec<bool>>,
 }
 
 impl<'p> Unwinder<'p> {
@@ -177,7 +190,30 @@ impl<'p> Unwinder<'p> {
             capture: None,
             capture_headers: false,
             separate: None,
+            joins: true,
+            accelerate: false,
+            abstracted: None,
         }
+    }
+
+    /// Lets a call beyond the recursion bound of a function without side effects (`pure`, per
+    /// function) return a fresh value instead of reaching the bound.
+    pub(crate) fn abstracting_recursion(mut self, pure: Vec<bool>) -> Self {
+        self.abstracted = Some(pure);
+        self
+    }
+
+    /// Never joins states: each path is a state of its own.
+    pub fn without_joins(mut self) -> Self {
+        self.joins = false;
+        self
+    }
+
+    /// Lets a state at the head of a loop of the entry function also take `n ≥ 1` iterations of one
+    /// path at once ([`crate::accelerate`]); such a transition counts as one iteration.
+    pub fn accelerating(mut self) -> Self {
+        self.accelerate = true;
+        self
     }
 
     /// Keeps the states of different iterations of loop `index` of the entry function apart, also after
@@ -251,6 +287,9 @@ impl<'p> Unwinder<'p> {
                 .min_by(|&a, &b| live[a].key.cmp(&live[b].key))
                 .expect("a state");
             let l = live.swap_remove(i);
+            for s in self.accelerated(&l) {
+                self.insert(&mut live, s);
+            }
             for (s, next) in self.advance(l) {
                 match next {
                     Next::Running => self.insert(&mut live, s),
@@ -308,13 +347,46 @@ impl<'p> Unwinder<'p> {
             return;
         }
         s.key = self.key(&s);
+        let joins = self.joins;
         for l in live.iter_mut() {
-            if l.key == s.key && join(self.prog, &mut l.st, &s.st) {
+            if joins && l.key == s.key && join(self.prog, &mut l.st, &s.st) {
                 self.out.joins += 1;
                 return;
             }
         }
         live.push(s);
+    }
+
+    /// The accelerated transitions of `l` when it has just arrived at the head of a loop of the entry
+    /// function that may still start an iteration.
+    fn accelerated(&mut self, l: &Live) -> Vec<Live> {
+        if !self.accelerate || l.st.frames.len() != 1 {
+            return Vec::new();
+        }
+        let f = &l.st.frames[0];
+        let (func, block) = (f.func.0, f.block.0);
+        let Some(i) = self.loops[func as usize].header_of[block as usize] else {
+            return Vec::new();
+        };
+        if f.inst != 0 || l.counts[0][i] >= self.bounds[func as usize][i] {
+            return Vec::new();
+        }
+        let mut opts = self.opts.clone();
+        opts.accelerate = false;
+        let states = crate::accelerate::accelerated(self.prog, &opts, &self.shared, &l.st, func, i);
+        self.out.accelerated += states.len() as u64;
+        states
+            .into_iter()
+            .map(|st| {
+                let mut counts = l.counts.clone();
+                counts[0][i] += 1;
+                Live {
+                    st,
+                    counts,
+                    key: Vec::new(),
+                }
+            })
+            .collect()
     }
 
     fn record_end(&mut self, s: Live, end: End) {
@@ -394,6 +466,11 @@ impl<'p> Unwinder<'p> {
             l.counts.push(vec![0; self.loops[f.0 as usize].loops.len()]);
             let active = l.st.frames.iter().filter(|x| x.func == f).count() as u32;
             if active > self.opts.unwind + 1 {
+                if self.abstracted.as_ref().is_some_and(|p| p[f.0 as usize]) {
+                    if let Some(l) = self.abstract_call(l.clone()) {
+                        return (l, Next::Running);
+                    }
+                }
                 let line = self.prog.module.func(f).loc.line;
                 return self.bound_reached(l, f.0, line);
             }
@@ -445,6 +522,22 @@ impl<'p> Unwinder<'p> {
             }
         }
         None
+    }
+
+    /// `l` just after a call, with the call undone and its result a fresh value (`None` when the result
+    /// is not a scalar).
+    fn abstract_call(&mut self, mut l: Live) -> Option<Live> {
+        let callee = l.st.frames.pop()?;
+        l.counts.pop();
+        if let Some(dst) = callee.ret_dst {
+            let caller = l.st.frames.last_mut()?;
+            let body = self.prog.module.func(caller.func).body.as_ref()?;
+            let w = self.prog.width(body.slot_types[dst.0 as usize])?;
+            let k = self.shared.borrow_mut().fresh();
+            let v = Term::var(&format!("bmc_rec{k}"), symex_expr::Sort::bv(w));
+            caller.regs[dst.0 as usize] = symex_explore::symbolic::SymVal::from_term(v);
+        }
+        Some(l)
     }
 
     fn bound_reached(&mut self, l: Live, func: u32, line: u32) -> (Live, Next) {

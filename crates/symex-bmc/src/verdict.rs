@@ -8,8 +8,8 @@ use crate::guarded::{Shared, ADDRESS_PREFIX};
 use crate::unwind::{ErrorRecord, Formulas, Options};
 use std::cell::RefCell;
 use std::rc::Rc;
-use symex_engine::{Bug, BugKind, End, Program, TestInput};
-use symex_explore::trace::run_concrete;
+use symex_engine::interp::RunOptions;
+use symex_engine::{Bug, BugKind, End, Program, TestFile, TestInput};
 use symex_expr::{Model, Term, Value};
 use symex_solver::SatResult;
 
@@ -70,6 +70,11 @@ pub struct Report {
     /// `--k-induction`: the inductive steps tried (under `--unwind auto`, one per bound while they make
     /// progress).
     pub steps_tried: u32,
+    /// The FALSE came from a run with loop acceleration (`Options::accelerate`).
+    pub accelerated: bool,
+    /// The TRUE came from a run in which calls beyond the recursion bound of functions without side
+    /// effects returned fresh values (`crate::recursion`).
+    pub recursion_abstracted: bool,
 }
 
 fn check(shared: &Rc<RefCell<Shared>>, queries: &mut u64, f: Term) -> SatResult {
@@ -217,7 +222,24 @@ fn counterexample(
             bytes: e.bytes.iter().map(|b| byte(m.get(b))).collect(),
         })
         .collect();
-    let run = run_concrete(prog, &inputs, &opts.entry, opts.checks, 1 << 32);
+    // The interpreter's own loop (`symex replay`'s): no trace is needed here, and a counterexample of
+    // loop acceleration may run 2^27 iterations before its bug.
+    let test = TestFile {
+        program: None,
+        entry: None,
+        inputs: inputs.clone(),
+        outcome: None,
+    };
+    let run = symex_engine::interp::run(
+        prog,
+        &test,
+        &RunOptions {
+            entry: opts.entry.clone(),
+            checks: opts.checks,
+            max_instructions: 1 << 32,
+            max_time: None,
+        },
+    );
     match run.end {
         End::Bug(b) if b.kind == bug.kind && b.loc == bug.loc => {
             Ok(Verdict::False { bug: b, inputs })

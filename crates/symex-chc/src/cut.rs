@@ -276,8 +276,8 @@ impl CutPoint {
             && fa.block == fb.block
             && fa.inst == fb.inst
             && fa.allocas == fb.allocas
-            && fa.aggs.is_empty()
-            && fb.aggs.is_empty()
+            && fa.aggs().is_empty()
+            && fb.aggs().is_empty()
             && format!("{:?}", h.stdin) == format!("{:?}", s.stdin);
         if !shape {
             return Err("unsupported: a run changes the frame or standard input".into());

@@ -85,6 +85,11 @@ pub struct BmcArgs {
     /// bound is reachable: `true` when it holds (loops no bound covers).
     #[arg(long)]
     pub k_induction: bool,
+    /// Also look for deep violations with loop acceleration: a loop head may take n iterations of one
+    /// path at once (n symbolic) where each variable changes by a constant; only a FALSE (replayed
+    /// concretely) is taken from those runs.
+    #[arg(long)]
+    pub accelerate: bool,
     /// `chc`: encode the entry function's loop as Horn clauses for Z3's Spacer; TRUE comes with the
     /// invariant at the loop head (re-checked by symex), FALSE with BMC's replayed counterexample.
     #[arg(long, value_enum, default_value = "bmc")]
@@ -124,6 +129,12 @@ pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The largest bound `--unwind auto` tries.
 pub const MAX_AUTO_UNWIND: u32 = 1 << 12;
+
+/// Z3's resource limit per query of `--unwind auto` when neither `--max-time` nor `--solver-rlimit`
+/// gives a budget: the deepening then ends at the first bound whose query spends it, the same bound on
+/// any machine (`examples/chc/disjunctive_flag.c`: UNKNOWN at k = 256, where a time limit per query
+/// let each bound's query grow past a minute).
+pub const DEFAULT_AUTO_RLIMIT: u32 = 10_000_000;
 
 /// Runs bounded model checking at `unwind`: the bound it answered at, and the report.
 pub fn run_bmc(
@@ -218,6 +229,15 @@ pub fn main(mut args: BmcArgs) -> i32 {
     checks.overflow |= args.property == Some(Property::NoOverflow);
     checks.leaks |= args.property == Some(Property::ValidMemsafety);
     checks.cleanup |= args.property == Some(Property::ValidMemcleanup);
+    // A deterministic default budget for `--unwind auto`: every query under Z3's resource limit.
+    let default_budget = args.engine == Engine::Bmc
+        && args.unwind == Unwind::Auto
+        && args.max_time.is_none()
+        && args.solver_rlimit.is_none();
+    if default_budget {
+        args.solver_rlimit = Some(DEFAULT_AUTO_RLIMIT);
+        symex_solver::set_default_rlimit(args.solver_rlimit);
+    }
     let opts = Options {
         entry: args.entry.clone(),
         checks,
@@ -225,6 +245,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
         unwindset: args.unwindset.clone().map(|u| u.0).unwrap_or_default(),
         max_time: args.max_time.map(crate::limits::left),
         stdin: 0,
+        accelerate: args.accelerate,
     };
     let timeout = crate::limits::query_timeout(
         args.solver_timeout,
@@ -241,6 +262,8 @@ pub fn main(mut args: BmcArgs) -> i32 {
             induction: None,
             invariants: Vec::new(),
             steps_tried: 0,
+            accelerated: false,
+            recursion_abstracted: false,
         };
         print_report(&args, 0, &report, &[], None, start.elapsed());
         return 3;
@@ -278,10 +301,16 @@ pub fn main(mut args: BmcArgs) -> i32 {
             args.k_induction,
         ),
     };
-    let (k, report) = match decided {
+    let (k, mut report) = match decided {
         Ok(r) => r,
         Err(e) => return fail(&crate::run::describe_start_failure(&e)),
     };
+    if let (true, Verdict::Unknown(why)) = (default_budget, &mut report.verdict) {
+        why.push_str(&format!(
+            "; the default budget of --unwind auto: Z3's rlimit {DEFAULT_AUTO_RLIMIT} per query \
+             (--max-time or --solver-rlimit set another)"
+        ));
+    }
     let mut test = None;
     if let Verdict::False { bug, inputs } = &report.verdict {
         let dir = match output_dir(args.out.as_deref()) {
@@ -360,6 +389,12 @@ fn print_report(
         if let Some(why) = &r.induction {
             o["k_induction"] = json!(why);
         }
+        if r.accelerated {
+            o["accelerated"] = json!(true);
+        }
+        if r.recursion_abstracted {
+            o["recursion_abstracted"] = json!(true);
+        }
         if args.k_induction {
             o["induction_steps"] = json!(r.steps_tried);
         }
@@ -389,6 +424,9 @@ fn print_report(
                 if let Some(t) = test {
                     println!("test: {t}");
                 }
+                if r.accelerated {
+                    println!("found with loop acceleration");
+                }
             }
             Verdict::BoundedTrue { loops } => {
                 println!(
@@ -397,6 +435,9 @@ fn print_report(
                 )
             }
             Verdict::Unknown(why) => println!("unknown because: {why}"),
+            Verdict::True if r.recursion_abstracted => println!(
+                "calls beyond the bound of recursive functions without side effects: any return value"
+            ),
             Verdict::True => {}
         }
         if let Some(why) = &r.induction {

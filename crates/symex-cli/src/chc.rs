@@ -38,6 +38,8 @@ pub fn decide(
         induction: None,
         invariants: Vec::new(),
         steps_tried: 0,
+        accelerated: false,
+        recursion_abstracted: false,
     };
     match symex_chc::prove(prog, opts, &cls, ctx, budget, hints) {
         Answer::Safe {
@@ -122,6 +124,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         unwindset: Vec::new(),
         max_time: job_budget,
         stdin: job.stdin as usize,
+        accelerate: false,
     };
     let ctx = merging_solver(job_budget);
     let p = Some(job.property);

@@ -195,6 +195,7 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         unwindset: Vec::new(),
         max_time: job.budget,
         stdin: job.stdin as usize,
+        accelerate: true,
     };
     let p = Some(job.property);
     let (k, report) = match run_bmc(&prog, &opts, Unwind::Auto, p, job.budget, true) {

@@ -95,6 +95,7 @@ pub fn confirmed(
         unwindset: Vec::new(),
         max_time: Some(budget),
         stdin: args.explore.stdin as usize,
+        accelerate: false,
     };
     let ctx = crate::chc::merging_solver(
         crate::limits::query_timeout(

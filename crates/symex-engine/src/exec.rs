@@ -851,11 +851,12 @@ impl<D: Domain> State<D> {
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
         // in order), before a search through the frame's locals.
         let f = self.frames.last_mut().expect("a frame");
-        let near = [f.marker_at, f.marker_at + 1, f.marker_at.wrapping_sub(1)];
+        let m = f.marker_at as usize;
+        let near = [m, m + 1, m.wrapping_sub(1)];
         match near.into_iter().find(|&at| f.allocas.get(at) == Some(&id)) {
-            Some(at) => f.marker_at = at,
+            Some(at) => f.marker_at = at as u32,
             None => match f.allocas.iter().position(|&a| a == id) {
-                Some(at) => f.marker_at = at,
+                Some(at) => f.marker_at = at as u32,
                 None => return,
             },
         }

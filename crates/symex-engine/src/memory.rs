@@ -325,9 +325,25 @@ const RECLAIM_EVERY: u32 = 1 << 16;
 /// Dead locals' objects kept for the next stack allocations, so that a call's locals cost no host
 /// allocation: calls and returns are frequent, and each local would otherwise allocate (and free) its
 /// object, its bytes and its bitmap. Only objects no other state shares are kept; a forked memory starts
-/// with none (a kept object belongs to one memory).
+/// with none (a kept object belongs to one memory). Boxed, and absent until a local dies: every waiting
+/// state of an exploration holds a memory.
 #[derive(Debug)]
-struct Spare<B>(Vec<Rc<Object<B>>>);
+#[allow(clippy::box_collection)] // the box is what makes the absent list 8 bytes instead of 24
+struct Spare<B>(Option<Box<Vec<Rc<Object<B>>>>>);
+
+impl<B> Spare<B> {
+    fn pop(&mut self) -> Option<Rc<Object<B>>> {
+        self.0.as_mut()?.pop()
+    }
+
+    fn has_room(&self) -> bool {
+        self.0.as_ref().is_none_or(|v| v.len() < SPARE_OBJECTS)
+    }
+
+    fn push(&mut self, o: Rc<Object<B>>) {
+        self.0.get_or_insert_with(Default::default).push(o);
+    }
+}
 
 /// How many dead locals' objects a memory keeps, and up to which size.
 const SPARE_OBJECTS: usize = 32;
@@ -335,7 +351,7 @@ const SPARE_MAX_SIZE: u64 = 256;
 
 impl<B> Clone for Spare<B> {
     fn clone(&self) -> Self {
-        Spare(Vec::new())
+        Spare(None)
     }
 }
 
@@ -358,7 +374,7 @@ impl<B: Clone> Memory<B> {
             live_heap: 0,
             layout,
             reusable: Vec::new(),
-            spare: Spare(Vec::new()),
+            spare: Spare(None),
             allocations_since_reclaim: 0,
             reclaim_every: RECLAIM_EVERY,
         }
@@ -417,7 +433,7 @@ impl<B: Clone> Memory<B> {
         initialised: bool,
     ) -> Option<Rc<Object<B>>> {
         if kind == ObjKind::Stack && size <= SPARE_MAX_SIZE {
-            if let Some(mut rc) = self.spare.0.pop() {
+            if let Some(mut rc) = self.spare.pop() {
                 let o = Rc::get_mut(&mut rc).expect("a kept object is not shared");
                 if o.contents.refill(size, fill.clone(), initialised) {
                     o.kind = kind;
@@ -551,10 +567,10 @@ impl<B: Clone> Memory<B> {
         if let Slot::Live(o) = std::mem::replace(slot, Slot::Dead(kind)) {
             if kind == ObjKind::Stack
                 && o.size() <= SPARE_MAX_SIZE
-                && self.spare.0.len() < SPARE_OBJECTS
+                && self.spare.has_room()
                 && Rc::strong_count(&o) == 1
             {
-                self.spare.0.push(o);
+                self.spare.push(o);
             }
         }
         true

@@ -78,7 +78,7 @@ impl<D: Domain> State<D> {
             Some(())
         };
         for f in &self.frames {
-            for (_, agg) in &f.aggs {
+            for (_, agg) in f.aggs() {
                 agg.chunks_exact(word_bytes).try_for_each(&mut word)?;
             }
         }

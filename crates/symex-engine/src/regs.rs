@@ -162,12 +162,14 @@ impl<V: Clone + fmt::Debug> fmt::Debug for SharedRegs<V> {
 }
 
 /// Register files of returned activations, kept for the next call so that a call allocates nothing.
-/// A clone is empty: a forked state starts its own pool rather than copy this one's.
-pub struct RegPool<R>(Vec<R>);
+/// A clone is empty: a forked state starts its own pool rather than copy this one's. Boxed, and absent
+/// until a call returns: every waiting state of an exploration holds a pool.
+#[allow(clippy::box_collection)] // the box is what makes the absent pool 8 bytes instead of 24
+pub struct RegPool<R>(Option<Box<Vec<R>>>);
 
 impl<R> Default for RegPool<R> {
     fn default() -> Self {
-        RegPool(Vec::new())
+        RegPool(None)
     }
 }
 
@@ -179,7 +181,7 @@ impl<R> Clone for RegPool<R> {
 
 impl<R> fmt::Debug for RegPool<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RegPool({})", self.0.len())
+        write!(f, "RegPool({})", self.0.as_ref().map_or(0, |v| v.len()))
     }
 }
 
@@ -189,14 +191,14 @@ impl<R> RegPool<R> {
     where
         R: RegisterFile<V>,
     {
-        let mut r = self.0.pop().unwrap_or_default();
+        let mut r = self.0.as_mut().and_then(|v| v.pop()).unwrap_or_default();
         r.reset(n, fill);
         r
     }
 
     /// Keeps `r` for a later call.
     pub fn give(&mut self, r: R) {
-        self.0.push(r);
+        self.0.get_or_insert_with(Default::default).push(r);
     }
 }
 

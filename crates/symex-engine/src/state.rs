@@ -76,28 +76,62 @@ pub struct Frame<D: Domain> {
     pub inst: u32,
     /// The scalar value of each slot (shared copy-on-write in chunks with the states forked from this one).
     pub regs: D::Regs,
-    /// The value of each slot that holds an aggregate (struct, array or vector) as its memory image.
-    pub aggs: Vec<(Slot, Rc<[D::Byte]>)>,
-    /// The provenance of the bytes of those aggregates that carry some (loaded from memory where a pointer
-    /// was stored, see `provenance.rs`); an aggregate set without it has none.
-    pub agg_provenance: Vec<(Slot, ProvenanceMap)>,
+    /// The slots that hold an aggregate, and their provenance (see [`FrameAggs`]); boxed and absent
+    /// while the activation holds none, as most do (every waiting state of an exploration holds its
+    /// frames).
+    aggs: Option<Box<FrameAggs<D::Byte>>>,
     /// Stack objects of this activation, freed when it returns (inline: a call allocates nothing).
     pub allocas: SmallVec<[ObjId; 6]>,
     /// Those of `allocas` whose address never escaped: their ids are reused after the return.
     pub private: SmallVec<[ObjId; 6]>,
     /// Where in `allocas` the last lifetime marker found its local: a block's start and end markers,
-    /// and its next pass, name the same one, and a frame may hold many locals.
-    pub marker_at: usize,
+    /// and its next pass, name the same one, and a frame may hold many locals. (A `u32` beside `inst`:
+    /// every waiting state of an exploration holds its frames.)
+    pub marker_at: u32,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
     pub ret_dst: Option<Slot>,
 }
 
+/// The aggregate registers of an activation.
+#[derive(Clone, Debug)]
+pub struct FrameAggs<B> {
+    /// The value of each slot that holds an aggregate (struct, array or vector) as its memory image.
+    pub values: Vec<(Slot, Rc<[B]>)>,
+    /// The provenance of the bytes of those aggregates that carry some (loaded from memory where a
+    /// pointer was stored, see `provenance.rs`); an aggregate set without it has none.
+    pub provenance: Vec<(Slot, ProvenanceMap)>,
+}
+
+impl<B> Default for FrameAggs<B> {
+    fn default() -> Self {
+        FrameAggs {
+            values: Vec::new(),
+            provenance: Vec::new(),
+        }
+    }
+}
+
 impl<D: Domain> Frame<D> {
+    /// The slots that hold an aggregate, with their values.
+    pub fn aggs(&self) -> &[(Slot, Rc<[D::Byte]>)] {
+        self.aggs.as_deref().map_or(&[], |a| &a.values)
+    }
+
+    /// The aggregates' values, to replace in place.
+    pub fn aggs_mut(&mut self) -> &mut [(Slot, Rc<[D::Byte]>)] {
+        self.aggs.as_deref_mut().map_or(&mut [], |a| &mut a.values)
+    }
+
+    /// The provenance recorded for aggregates, by slot.
+    pub fn agg_provenances(&self) -> &[(Slot, ProvenanceMap)] {
+        self.aggs.as_deref().map_or(&[], |a| &a.provenance)
+    }
+
     /// The aggregate held by `slot`.
     pub fn agg(&self, slot: Slot) -> Option<&Rc<[D::Byte]>> {
-        self.aggs
+        self.aggs()
             .iter()
             .rev()
             .find(|(s, _)| *s == slot)
@@ -106,18 +140,19 @@ impl<D: Domain> Frame<D> {
 
     /// Sets the aggregate held by `slot` (with no provenance: see [`Self::set_agg_provenance`]).
     pub fn set_agg(&mut self, slot: Slot, v: Rc<[D::Byte]>) {
-        match self.aggs.iter_mut().find(|(s, _)| *s == slot) {
+        let a = self.aggs.get_or_insert_with(Default::default);
+        match a.values.iter_mut().find(|(s, _)| *s == slot) {
             Some(e) => e.1 = v,
-            None => self.aggs.push((slot, v)),
+            None => a.values.push((slot, v)),
         }
-        if !self.agg_provenance.is_empty() {
-            self.agg_provenance.retain(|(s, _)| *s != slot);
+        if !a.provenance.is_empty() {
+            a.provenance.retain(|(s, _)| *s != slot);
         }
     }
 
     /// The provenance of the bytes of the aggregate held by `slot`, if any was recorded.
     pub fn agg_provenance(&self, slot: Slot) -> Option<&ProvenanceMap> {
-        self.agg_provenance
+        self.agg_provenances()
             .iter()
             .find(|(s, _)| *s == slot)
             .map(|(_, m)| m)
@@ -125,9 +160,13 @@ impl<D: Domain> Frame<D> {
 
     /// Records the provenance of the bytes of the aggregate `slot` holds (after [`Self::set_agg`]).
     pub fn set_agg_provenance(&mut self, slot: Slot, m: ProvenanceMap) {
-        self.agg_provenance.retain(|(s, _)| *s != slot);
+        if self.aggs.is_none() && m.is_empty() {
+            return;
+        }
+        let a = self.aggs.get_or_insert_with(Default::default);
+        a.provenance.retain(|(s, _)| *s != slot);
         if !m.is_empty() {
-            self.agg_provenance.push((slot, m));
+            a.provenance.push((slot, m));
         }
     }
 }
@@ -290,13 +329,17 @@ impl<D: Domain> State<D> {
         for (i, a) in args.iter().enumerate().take(n) {
             regs[i] = a.clone();
         }
+        if self.frames.len() == self.frames.capacity() {
+            // Doubling from the length: a forked state's frames are cloned at their exact length, and
+            // `push`'s growth would give a one-frame state room for four (every waiting state keeps it).
+            self.frames.reserve_exact(self.frames.len().max(1));
+        }
         self.frames.push(Frame {
             func,
             block: BlockId(0),
             inst: 0,
             regs,
-            aggs: Vec::new(),
-            agg_provenance: Vec::new(),
+            aggs: None,
             allocas: SmallVec::new(),
             private: SmallVec::new(),
             marker_at: 0,

@@ -733,7 +733,7 @@ impl<'p> Explorer<'p> {
             if !ps.st.dom.end_step().is_empty() {
                 return Err(diverged("reached a decision the signature does not answer"));
             }
-            if let Some(why) = ps.st.dom.killed.take() {
+            if let Some(why) = ps.st.dom.take_killed() {
                 return Err(diverged(&format!("was cut ({why})")));
             }
             if r.is_err() {
@@ -865,10 +865,10 @@ impl<'p> Explorer<'p> {
     /// line printed before a fork appears once (a `klee_warning_once` line once per run).
     fn take_messages(&mut self, st: &mut State<Symbolic>) {
         // Called after every batch of steps: nearly always nothing to move.
-        if st.messages.is_empty() && st.dom.array_warnings.is_empty() {
+        if st.messages.is_empty() && !st.dom.has_array_warnings() {
             return;
         }
-        let arrays = st.dom.array_warnings.drain(..).map(|l| (l, true));
+        let arrays = st.dom.take_array_warnings().into_iter().map(|l| (l, true));
         for (line, once) in st.messages.drain(..).chain(arrays) {
             if !(once && self.summary.messages.contains(&line)) {
                 self.summary.messages.push(line);
@@ -896,16 +896,17 @@ impl<'p> Explorer<'p> {
                     .map_or(u64::MAX, |n| n.saturating_sub(ps.st.steps))
                     .min(left);
                 let (ran, r) = ps.st.run_in_block(prog, budget, |st, body, inst| {
-                    st.dom.killed.is_none() && !st.dom.forked() && plain(st, prog, body, inst)
+                    st.dom.killed().is_none() && !st.dom.forked() && plain(st, prog, body, inst)
                 });
                 self.summary.instructions += ran;
                 ps.since_new_coverage += ran;
                 self.take_messages(&mut ps.st);
                 if ps.st.dom.forked() {
-                    ps.st.dom.killed =
-                        Some("internal: a step forked that was not expected to".into());
+                    ps.st
+                        .dom
+                        .set_killed("internal: a step forked that was not expected to".into());
                 }
-                if let Some(why) = ps.st.dom.killed.take() {
+                if let Some(why) = ps.st.dom.take_killed() {
                     return Ran::Done(End::Halt(Halt::Limit(why)), Vec::new());
                 }
                 if let Err(e) = r {
@@ -922,7 +923,7 @@ impl<'p> Explorer<'p> {
                 }
             }
             if compares_dead_pointer(&ps.st, prog) {
-                ps.st.dom.incomplete.push(
+                ps.st.dom.note_incomplete(
                     "the program compares a pointer to a freed heap block (a real allocator may reuse its address)"
                         .into(),
                 );
@@ -947,12 +948,13 @@ impl<'p> Explorer<'p> {
                         siblings = self.build_siblings(&base, before, forks)
                     }
                     None => {
-                        ps.st.dom.killed =
-                            Some("internal: a step forked that was not expected to".into());
+                        ps.st
+                            .dom
+                            .set_killed("internal: a step forked that was not expected to".into());
                     }
                 }
             }
-            if let Some(why) = ps.st.dom.killed.take() {
+            if let Some(why) = ps.st.dom.take_killed() {
                 return Ran::Done(End::Halt(Halt::Limit(why)), siblings);
             }
             if let Err(e) = r {
@@ -993,7 +995,7 @@ impl<'p> Explorer<'p> {
             ps.st.messages.clear();
             self.after_step(&mut ps, before);
             work.extend(ps.st.dom.end_step());
-            let end = match (ps.st.dom.killed.take(), r) {
+            let end = match (ps.st.dom.take_killed(), r) {
                 (Some(why), _) => Some(End::Halt(Halt::Limit(why))),
                 (None, Err(e)) => Some(e),
                 (None, Ok(())) => None,
@@ -1060,7 +1062,7 @@ impl<'p> Explorer<'p> {
         on_path: &mut dyn FnMut(&FinishedPath) -> Control,
     ) -> Control {
         self.echo(&mut ps);
-        for why in ps.st.dom.incomplete.drain(..) {
+        for why in ps.st.dom.take_incomplete() {
             self.incomplete.insert(why);
         }
         self.take_messages(&mut ps.st);
@@ -1115,7 +1117,7 @@ impl<'p> Explorer<'p> {
             }
             _ => Vec::new(),
         };
-        let killed = ps.st.dom.killed.take();
+        let killed = ps.st.dom.take_killed();
         let steps = ps.st.steps;
         let signature = self.opts.signatures.then(|| ps.st.dom.trail.signature());
         let mut path = FinishedPath {

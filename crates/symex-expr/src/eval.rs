@@ -54,7 +54,9 @@ pub struct Model {
     /// a sorted vector holds exactly its entries (after [`Model::shrink_to_fit`]), where a hash table
     /// holds a power of two of 48-byte buckets and their control bytes.
     vars: Vec<(Term, Value)>,
-    funcs: FxHashMap<Func, FuncInterp>,
+    /// The interpreted functions; boxed, and absent when there are none (the models of explorations,
+    /// one per waiting state, interpret no function).
+    funcs: Option<Box<FxHashMap<Func, FuncInterp>>>,
 }
 
 impl Model {
@@ -102,7 +104,9 @@ impl Model {
 
     /// Sets the interpretation of `f`.
     pub fn insert_func(&mut self, f: Func, interp: FuncInterp) {
-        self.funcs.insert(f, interp);
+        self.funcs
+            .get_or_insert_with(Default::default)
+            .insert(f, interp);
     }
 
     /// The value the model gives to `var` explicitly.
@@ -119,7 +123,7 @@ impl Model {
 
     /// The interpretation of `f`, if the model gives one.
     pub fn func(&self, f: Func) -> Option<&FuncInterp> {
-        self.funcs.get(&f)
+        self.funcs.as_deref()?.get(&f)
     }
 
     /// The explicitly assigned variables, in creation order of the variable terms.
@@ -129,7 +133,12 @@ impl Model {
 
     /// The interpreted functions, by name.
     pub fn funcs(&self) -> Vec<(Func, &FuncInterp)> {
-        let mut v: Vec<_> = self.funcs.iter().map(|(f, i)| (*f, i)).collect();
+        let mut v: Vec<_> = self
+            .funcs
+            .iter()
+            .flat_map(|m| m.iter())
+            .map(|(f, i)| (*f, i))
+            .collect();
         v.sort_by_key(|(f, _)| *f);
         v
     }
@@ -141,7 +150,7 @@ impl Model {
 
     /// Whether the model assigns nothing explicitly.
     pub fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.funcs.is_empty()
+        self.vars.is_empty() && self.funcs.is_none()
     }
 
     /// Adds every assignment of `other` (which wins on conflicts).
@@ -149,8 +158,8 @@ impl Model {
         for (k, v) in &other.vars {
             self.insert(k, v.clone());
         }
-        for (k, v) in &other.funcs {
-            self.funcs.insert(*k, v.clone());
+        for (k, v) in other.funcs.iter().flat_map(|m| m.iter()) {
+            self.insert_func(*k, v.clone());
         }
     }
 
@@ -250,7 +259,7 @@ impl Model {
     }
 
     fn apply_func(&self, f: Func, args: &[Value]) -> Value {
-        match self.funcs.get(&f) {
+        match self.func(f) {
             Some(interp) => interp
                 .entries
                 .get(args)

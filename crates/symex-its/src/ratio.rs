@@ -64,7 +64,13 @@ const MAX_LAPS: u32 = 64;
 /// `num`, `den` of the guards has the module's facts on each, checked by `solver`.
 pub fn synthesize(its: &Its, remaining: &[usize], solver: &mut dyn Solver) -> Option<Ratio> {
     let transitions: Vec<&Transition> = remaining.iter().map(|&i| &its.transitions[i]).collect();
-    if transitions.is_empty() || transitions.iter().any(|t| t.targets.len() != 1) {
+    // Non-linear guards make each query a non-linear one that may take its whole time limit
+    // (Lommen's `non_linear06`: `X4² − X3⁵ < 2·Y1 − Y2`), while the other provers still wait.
+    if transitions.is_empty()
+        || transitions
+            .iter()
+            .any(|t| t.targets.len() != 1 || t.guard.iter().any(|a| !a.poly.is_linear()))
+    {
         return None;
     }
     for (num, den) in candidates(its, &transitions) {
@@ -106,15 +112,24 @@ fn candidates(its: &Its, transitions: &[&Transition]) -> Vec<(usize, usize)> {
             .iter()
             .all(|t| t.guard.iter().any(|a| a.poly.vars().contains(&v)))
     };
+    // `den` grows on some lap (a factor of at least 2, or a product with `den`), and `num`'s
+    // update is `a·num`, `a ≥ 1`, on every lap.
     let scaled = |v: usize| {
         transitions.iter().any(|t| {
             let u = &t.update()[v];
-            u.linear_coeff(v).abs() >= 2 || (!u.is_linear() && u.vars().contains(&v))
+            u.linear_coeff(v) >= 2 || (!u.is_linear() && u.vars().contains(&v))
+        })
+    };
+    let multiplied = |v: usize| {
+        transitions.iter().all(|t| {
+            let u = &t.update()[v];
+            let a = u.linear_coeff(v);
+            a >= 1 && *u == Poly::var(v).scale(a)
         })
     };
     let mut out = Vec::new();
     for den in (0..n).filter(|&v| in_guards(v) && scaled(v)) {
-        for num in (0..n).filter(|&v| v != den && in_guards(v)) {
+        for num in (0..n).filter(|&v| v != den && in_guards(v) && multiplied(v)) {
             out.push((num, den));
         }
     }

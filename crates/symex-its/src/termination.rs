@@ -261,7 +261,9 @@ fn prove_scc(
             }
             // A quotient of two growing values that shrinks by a constant factor per lap
             // (Lommen's `non_linear15`): a logarithmic number of laps per stretch.
-            if let Some(r) = ratio::synthesize(its, &remaining, checker.as_mut()) {
+            // A fallback: quick queries (as the multiphase search's).
+            let mut quick = crate::smt::solver(limits.query_timeout.min(QUICK_TIMEOUT));
+            if let Some(r) = ratio::synthesize(its, &remaining, quick.as_mut()) {
                 let per_entry = ratio::bound(&r);
                 steps.push(RankingStep {
                     function: RankingFunction {

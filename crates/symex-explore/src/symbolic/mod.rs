@@ -93,22 +93,10 @@ pub struct Symbolic {
     /// The inputs, in the order the program asked for them (shared with the states forked from this one
     /// until one of them asks for another).
     pub inputs: Rc<Vec<InputVars>>,
-    /// Answers to force at the next decisions (a sibling being rebuilt).
-    forced: VecDeque<Forced>,
-    /// Answers of the non-constant decisions of the current step.
-    step_log: Vec<Forced>,
-    /// Siblings the current step asks for.
-    forks: Vec<ForkRequest>,
-    /// Set when the path cannot go on soundly (the solver gave no answer): the executor cuts it.
-    pub killed: Option<String>,
-    /// Why exploring this path is not exhaustive (a value fixed where others were possible).
-    pub incomplete: Vec<String>,
+    /// What few states hold at a time (see [`Rare`]); `None` when all of it is empty.
+    rare: Option<Box<Rare>>,
     /// Forks along the path (`--max-depth`).
     pub depth: u32,
-    /// The variables standing for the difference between an object's real address and the model's
-    /// (by object id; `u32::MAX` for pointers whose object is not known), pinned to 0 in the path
-    /// condition: every integer made from an address mentions one (see [`Domain::observe_address`]).
-    addr_vars: Vec<(u32, Term)>,
     /// Set when a decision of the path depended on such an integer: the path follows the model's
     /// addresses, a real run may not, so the path decides no verdict.
     pub address_dependent: bool,
@@ -118,10 +106,43 @@ pub struct Symbolic {
     pub trail: Trail,
     /// The forced answers rebuild a path from its signature: they may span many steps.
     replaying: bool,
+}
+
+/// The parts of a [`Symbolic`] domain that are empty in almost every state between two steps, in one
+/// box the domain holds only while one of them is not: tens of thousands of states wait at once in an
+/// exploration, and these seven vectors and the reason cost 176 bytes in each.
+#[derive(Clone, Default)]
+struct Rare {
+    /// Answers to force at the next decisions (a sibling being rebuilt).
+    forced: VecDeque<Forced>,
+    /// Answers of the non-constant decisions of the current step.
+    step_log: Vec<Forced>,
+    /// Siblings the current step asks for.
+    forks: Vec<ForkRequest>,
+    /// Set when the path cannot go on soundly (the solver gave no answer): the executor cuts it.
+    killed: Option<String>,
+    /// Why exploring this path is not exhaustive (a value fixed where others were possible).
+    incomplete: Vec<String>,
+    /// The variables standing for the difference between an object's real address and the model's
+    /// (by object id; `u32::MAX` for pointers whose object is not known), pinned to 0 in the path
+    /// condition: every integer made from an address mentions one (see [`Domain::observe_address`]).
+    addr_vars: Vec<(u32, Term)>,
     /// Warnings about accesses at a symbolic offset that send an array of more than
     /// [`LARGE_ARRAY_WARNING`] bytes to the solver (as KLEE warns once each), each once; the explorer
     /// prints them.
-    pub array_warnings: Vec<String>,
+    array_warnings: Vec<String>,
+}
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        self.forced.is_empty()
+            && self.step_log.is_empty()
+            && self.forks.is_empty()
+            && self.killed.is_none()
+            && self.incomplete.is_empty()
+            && self.addr_vars.is_empty()
+            && self.array_warnings.is_empty()
+    }
 }
 
 impl std::fmt::Debug for Symbolic {
@@ -149,49 +170,97 @@ impl Symbolic {
             pc: PathCondition::default(),
             model: Some(Arc::new(Model::new())),
             inputs: Rc::default(),
-            forced: VecDeque::new(),
-            step_log: Vec::new(),
-            forks: Vec::new(),
-            killed: None,
-            incomplete: Vec::new(),
+            rare: None,
             depth: 0,
-            addr_vars: Vec::new(),
             address_dependent: false,
             forking_off: false,
             trail: Trail::default(),
             replaying: false,
-            array_warnings: Vec::new(),
         }
+    }
+
+    /// The rare parts, boxed on first use.
+    fn rare(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Default::default)
+    }
+
+    /// The rare parts' addresses' variables (none when the box is absent).
+    fn addr_vars(&self) -> &[(u32, Term)] {
+        self.rare.as_deref().map_or(&[], |r| &r.addr_vars)
+    }
+
+    /// The next forced answer, if one waits.
+    fn pop_forced(&mut self) -> Option<Forced> {
+        self.rare.as_deref_mut()?.forced.pop_front()
+    }
+
+    /// Why the path cannot go on soundly, when it cannot (the executor cuts it).
+    pub fn killed(&self) -> Option<&str> {
+        self.rare.as_deref()?.killed.as_deref()
+    }
+
+    /// Takes the reason the path cannot go on (see [`Self::killed`]).
+    pub fn take_killed(&mut self) -> Option<String> {
+        self.rare.as_deref_mut()?.killed.take()
+    }
+
+    /// Marks the path as unable to go on soundly, for `why` (replacing an earlier reason).
+    pub fn set_killed(&mut self, why: String) {
+        self.rare().killed = Some(why);
+    }
+
+    /// Notes why exploring this path is not exhaustive.
+    pub fn note_incomplete(&mut self, why: String) {
+        self.rare().incomplete.push(why);
+    }
+
+    /// Takes the reasons noted by [`Self::note_incomplete`].
+    pub fn take_incomplete(&mut self) -> Vec<String> {
+        self.rare
+            .as_deref_mut()
+            .map_or_else(Vec::new, |r| std::mem::take(&mut r.incomplete))
+    }
+
+    /// Takes the warnings about large arrays sent to the solver (each once per path).
+    pub fn take_array_warnings(&mut self) -> Vec<String> {
+        self.rare
+            .as_deref_mut()
+            .map_or_else(Vec::new, |r| std::mem::take(&mut r.array_warnings))
+    }
+
+    /// Whether warnings about large arrays wait (see [`Self::take_array_warnings`]).
+    pub fn has_array_warnings(&self) -> bool {
+        self.rare
+            .as_deref()
+            .is_some_and(|r| !r.array_warnings.is_empty())
     }
 
     /// Prepares a step: no answers logged, no siblings requested.
     #[inline]
     pub fn begin_step(&mut self) {
-        // Most steps decide nothing: clearing empty vectors would still call their destructors.
-        if !self.step_log.is_empty() {
-            self.step_log.clear();
-        }
-        if !self.forks.is_empty() {
-            self.forks.clear();
+        // Most steps decide nothing, and most states hold no rare parts.
+        if let Some(r) = self.rare.as_deref_mut() {
+            r.step_log.clear();
+            r.forks.clear();
         }
     }
 
     /// Whether no forced answers wait: the state is not a sibling whose step is being rebuilt.
     #[inline]
     pub fn rebuilt(&self) -> bool {
-        self.forced.is_empty()
+        self.rare.as_deref().is_none_or(|r| r.forced.is_empty())
     }
 
     /// Whether the current step asked for a sibling.
     #[inline]
     pub fn forked(&self) -> bool {
-        !self.forks.is_empty()
+        self.rare.as_deref().is_some_and(|r| !r.forks.is_empty())
     }
 
     /// Makes this domain a sibling under construction: `answers` are forced at the next decisions and
     /// `model` is a model of the path condition the sibling will have.
     pub fn force(&mut self, answers: Vec<Forced>, model: Arc<Model>) {
-        self.forced = answers.into();
+        self.rare().forced = answers.into();
         self.model = Some(model);
         self.depth += 1;
     }
@@ -200,7 +269,7 @@ impl Symbolic {
     /// path being rebuilt): `None` when one of them excludes values instead of naming one.
     pub fn signature_ahead(&self) -> Option<crate::signature::PathSignature> {
         let mut sig = self.trail.signature();
-        for f in &self.forced {
+        for f in self.rare.iter().flat_map(|r| &r.forced) {
             sig.answers.push(match f {
                 Forced::Bool(b) => Answer::Bool(*b),
                 Forced::Value(x) => Answer::Value(*x),
@@ -213,7 +282,7 @@ impl Symbolic {
     /// Makes this fresh domain the start of a path rebuilt from its signature: `answers` are forced at
     /// its decisions, over as many steps as they take (see [`crate::Explorer::rebuild`]).
     pub fn replay(&mut self, answers: &[Answer]) {
-        self.forced = answers
+        self.rare().forced = answers
             .iter()
             .map(|a| match a {
                 Answer::Bool(b) => Forced::Bool(*b),
@@ -225,31 +294,37 @@ impl Symbolic {
 
     /// Whether answers of a rebuilt path wait: ends the replay when none do.
     pub fn replay_pending(&mut self) -> bool {
-        self.replaying &= !self.forced.is_empty();
+        self.replaying &= !self.rebuilt();
         self.replaying
     }
 
     /// The siblings the step asked for (taken: a second call returns none).
     pub fn take_forks(&mut self) -> Vec<ForkRequest> {
-        std::mem::take(&mut self.forks)
+        self.rare
+            .as_deref_mut()
+            .map_or_else(Vec::new, |r| std::mem::take(&mut r.forks))
     }
 
     /// Ends a step: the siblings it asked for. Forced answers still waiting mean a sibling's re-run
     /// diverged from its original, and the path is cut.
     pub fn end_step(&mut self) -> Vec<ForkRequest> {
-        if !self.forced.is_empty() && !self.replaying {
+        if !self.rebuilt() && !self.replaying {
             self.kill("internal: a sibling diverged from its fork".into());
         }
+        let forks = self.take_forks();
         // A state between steps keeps no buffer of its step (the answers it logged, the answers it
-        // was forced to): a sibling goes to wait right after its first step, and tens of thousands
-        // wait at once.
-        if self.step_log.capacity() > 0 {
-            self.step_log = Vec::new();
+        // was forced to), and no box when nothing rare is left: a sibling goes to wait right after
+        // its first step, and tens of thousands wait at once.
+        if let Some(r) = self.rare.as_deref_mut() {
+            r.step_log = Vec::new();
+            if r.forced.is_empty() {
+                r.forced = VecDeque::new();
+            }
+            if r.is_empty() {
+                self.rare = None;
+            }
         }
-        if self.forced.is_empty() && self.forced.capacity() > 0 {
-            self.forced = VecDeque::new();
-        }
-        self.take_forks()
+        forks
     }
 
     /// A model of the path condition (asking the solver when none is known); `None` when the solver
@@ -294,19 +369,20 @@ impl Symbolic {
     pub fn stop_forking(&mut self, why: String) {
         if !self.forking_off {
             self.forking_off = true;
-            self.incomplete.push(why);
+            self.note_incomplete(why);
         }
     }
 
     fn kill(&mut self, why: String) {
-        if self.killed.is_none() {
-            self.killed = Some(why);
+        let r = self.rare();
+        if r.killed.is_none() {
+            r.killed = Some(why);
         }
     }
 
     /// Notes that the current decision on `t` depends on an address the model fixed, when it mentions one.
     fn note_address_dependence(&mut self, t: &Term) {
-        if self.addr_vars.is_empty() || self.address_dependent {
+        if self.addr_vars().is_empty() || self.address_dependent {
             return;
         }
         let mentions = t
@@ -315,7 +391,7 @@ impl Symbolic {
             .any(|v| v.as_var().is_some_and(|n| n.starts_with(ADDRESS_PREFIX)));
         if mentions {
             self.address_dependent = true;
-            self.incomplete.push(
+            self.note_incomplete(
                 "a decision depends on the numeric address of an object, which the model fixes (a real allocator may place it elsewhere)"
                     .into(),
             );
@@ -421,9 +497,10 @@ impl Symbolic {
     fn fork_if_feasible(&mut self, other: &Term, answer: Forced) {
         match self.feasible(other) {
             Ok(Some(model)) => {
-                let mut answers = self.step_log.clone();
+                let r = self.rare();
+                let mut answers = r.step_log.clone();
                 answers.push(answer);
-                self.forks.push(ForkRequest { answers, model });
+                r.forks.push(ForkRequest { answers, model });
             }
             Ok(None) => {}
             Err(e) => self.kill(e),
@@ -437,7 +514,7 @@ impl Symbolic {
             Forced::Value(x) => Answer::Value(x),
             _ => Answer::Bool(matches!(answer, Forced::Bool(true))),
         });
-        self.step_log.push(answer);
+        self.rare().step_log.push(answer);
     }
 
     /// A `choose` that takes the least feasible value of `v` and asks for a sibling that takes a larger one
@@ -484,8 +561,9 @@ impl Symbolic {
         let line = format!(
             "warning: a symbolic memory {what} sends an array of {size} bytes to the solver"
         );
-        if !self.array_warnings.contains(&line) {
-            self.array_warnings.push(line);
+        let r = self.rare();
+        if !r.array_warnings.contains(&line) {
+            r.array_warnings.push(line);
         }
     }
 
@@ -642,7 +720,7 @@ impl Domain for Symbolic {
             return b;
         }
         self.note_address_dependence(&c);
-        let side = match self.forced.pop_front() {
+        let side = match self.pop_forced() {
             Some(Forced::Bool(b)) => b,
             Some(_) => {
                 self.kill("a sibling's forced answers did not match its decisions".into());
@@ -666,7 +744,7 @@ impl Domain for Symbolic {
 
     fn set_forking(&mut self, on: bool) {
         if !on && !self.forking_off {
-            self.incomplete.push(
+            self.note_incomplete(
                 "klee_set_forking(0): branches followed one feasible side, as KLEE does".into(),
             );
         }
@@ -684,7 +762,7 @@ impl Domain for Symbolic {
             // path condition stays as it is (the test's replay prints its own).
             Decision::Output => self.eval(v).unwrap_or(0),
             // Allocation sizes are enumerated smallest first; other values one per feasible value.
-            _ => match (self.forced.pop_front(), why == Decision::AllocSize) {
+            _ => match (self.pop_forced(), why == Decision::AllocSize) {
                 (Some(Forced::Value(x)), _) => {
                     self.follow(v.eq(&Term::bv(x, w)), Forced::Value(x));
                     x
@@ -821,18 +899,18 @@ impl Domain for Symbolic {
     fn observe_address(&mut self, ptr: &SymVal, obj: Option<u32>) -> SymVal {
         let key = obj.unwrap_or(u32::MAX);
         let delta = match self
-            .addr_vars
+            .addr_vars()
             .iter()
             .find(|(k, _)| *k == key && obj.is_some())
         {
             Some((_, d)) => d.clone(),
             None => {
                 let d = Term::var(
-                    &format!("{ADDRESS_PREFIX}{key}_{}", self.addr_vars.len()),
+                    &format!("{ADDRESS_PREFIX}{key}_{}", self.addr_vars().len()),
                     Sort::bv(64),
                 );
                 self.constrain(d.eq(&Term::bv(0, 64)));
-                self.addr_vars.push((key, d.clone()));
+                self.rare().addr_vars.push((key, d.clone()));
                 d
             }
         };
@@ -865,7 +943,7 @@ impl Domain for Symbolic {
         let id = ((bv_of_value(&m.eval(&model_value).ok()?) as u64).wrapping_add(half)
             >> offset_bits) as u32;
         let mark = self
-            .addr_vars
+            .addr_vars()
             .iter()
             .find(|(k, _)| *k == id)
             .map(|(_, d)| d.clone())?;
@@ -1051,7 +1129,7 @@ mod tests {
         d.begin_step();
         d.decide(Decision::Branch, &c);
         assert_eq!(
-            d.killed.as_deref(),
+            d.killed(),
             Some("solver answered unknown: the time limit was reached")
         );
         assert_eq!(d.ctx.borrow().queries, 0);

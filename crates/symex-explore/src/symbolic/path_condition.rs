@@ -21,10 +21,11 @@ pub struct PathCondition {
 
 /// The held bounds, sorted by key (term id, then order), shared copy-on-write with the states forked
 /// from this one: a fork copies a pointer, and a state copies the entries (exactly as many as there
-/// are) only when it tightens one. (A hash map per state cost a table of at least four 48-byte buckets
-/// and its control bytes at every fork: tens of MiB with tens of thousands of states waiting.)
+/// are, in one allocation with the counts) only when it tightens one. (A hash map per state cost a table
+/// of at least four 48-byte buckets and its control bytes at every fork: tens of MiB with tens of
+/// thousands of states waiting.)
 #[derive(Clone, Default)]
-struct Bounds(Option<Rc<Vec<Held>>>);
+struct Bounds(Option<Rc<[Held]>>);
 
 /// A bound held: its key, the constraint that states it, and its value in the key's order.
 #[derive(Clone)]
@@ -36,7 +37,7 @@ struct Held {
 
 impl Bounds {
     fn entries(&self) -> &[Held] {
-        self.0.as_deref().map_or(&[], Vec::as_slice)
+        self.0.as_deref().unwrap_or(&[])
     }
 
     /// Where `key` is, or would be inserted.
@@ -53,20 +54,23 @@ impl Bounds {
     /// Holds `h`, replacing the entry of its key.
     fn set(&mut self, h: Held) {
         let at = self.search(&h.key);
-        let shared = self.0.get_or_insert_with(Default::default);
-        if Rc::get_mut(shared).is_none() {
-            // The state's own copy holds exactly the entries (and the one added): `make_mut`'s clone
-            // followed by an insertion would double the capacity, and the copy is what a waiting
-            // state keeps.
-            let mut own = Vec::with_capacity(shared.len() + at.is_err() as usize);
-            own.extend(shared.iter().cloned());
-            *shared = Rc::new(own);
+        if let (Ok(i), Some(own)) = (at, self.0.as_mut().and_then(Rc::get_mut)) {
+            own[i] = h;
+            return;
         }
-        let v = Rc::get_mut(shared).expect("the state's own bounds");
-        match at {
-            Ok(i) => v[i] = h,
-            Err(i) => v.insert(i, h),
-        }
+        // Shared with another state, or one entry more: a new slice of exactly the entries.
+        let (i, replaced) = match at {
+            Ok(i) => (i, 1),
+            Err(i) => (i, 0),
+        };
+        let old = self.entries();
+        let new: Rc<[Held]> = old[..i]
+            .iter()
+            .cloned()
+            .chain(std::iter::once(h))
+            .chain(old[i + replaced..].iter().cloned())
+            .collect();
+        self.0 = Some(new);
     }
 
     fn len(&self) -> usize {
