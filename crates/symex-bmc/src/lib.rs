@@ -47,7 +47,10 @@ pub fn check(
 ) -> Result<Report, End> {
     let start = Instant::now();
     let mut r = unwound(prog, opts, classify, ctx.clone(), Extra::None)?;
-    if let Verdict::BoundedTrue { loops } = &r.verdict {
+    // Under the overflow checks an `nsw` operation deeper than the bound is an error the fresh
+    // return value would hide: no abstraction then.
+    let abstractable = !opts.checks.overflow;
+    if let (Verdict::BoundedTrue { loops }, true) = (&r.verdict, abstractable) {
         let pure = recursion::without_side_effects(prog);
         // Only recursion bounds (a loop's name is its header's line, a function's its own line).
         let recursive = loops.iter().all(|l| {
