@@ -29,7 +29,9 @@ tmp, prog, jobs = sys.argv[1], sys.argv[2], sys.argv[3]
 wall1 = None
 for j in ["1", jobs]:
     r = json.load(open(f"{tmp}/r-{j}.json"))
-    wall, user, sys_, rss = open(f"{tmp}/time-{j}").read().split()
+    # The last line: GNU time writes "Command exited with non-zero status N" first when the program
+    # found errors (exit status 1).
+    wall, user, sys_, rss = open(f"{tmp}/time-{j}").read().splitlines()[-1].split()
     wall, cpu, rss = float(wall), float(user) + float(sys_), int(rss) / 1024
     p = r["paths"]
     wall1 = wall1 or wall
