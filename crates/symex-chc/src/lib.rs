@@ -17,10 +17,16 @@
 //! * [`clauses`]: the Horn clauses;
 //! * [`spacer`]: the SMT-LIB script for a `HORN` solver and the invariant read back;
 //! * [`recheck`]: the invariant re-checked clause by clause;
-//! * [`cexpr`]: the invariant as C expressions.
+//! * [`cexpr`]: the invariant as C expressions;
+//! * [`affine`]: candidate invariants `dy·x − dx·y == c` for variables stepped by constants;
+//! * [`congruence`]: candidate invariants `x ≡ c (mod 2^k)`, which Spacer over integers does not find;
+//! * [`guards`]: candidate invariants from the comparisons between cells (`x <= y` from `x < y`).
 
+pub mod affine;
 pub mod cexpr;
 pub mod clauses;
+pub mod congruence;
+pub mod guards;
 pub mod cut;
 pub mod houdini;
 pub mod integers;
@@ -88,7 +94,8 @@ pub enum Answer {
 pub const ENCODING_QUERIES: u64 = 1000;
 
 /// Encodes `prog`'s entry function as CHCs and asks Spacer within `budget`. `hints` gives candidate
-/// invariants another analysis proposes (`symex term`'s abstract states): they join each of Spacer's
+/// invariants another analysis proposes (`symex term`'s abstract states), and [`congruence`] adds its
+/// own (`x & 1 == 0`): they join each of Spacer's
 /// invariants that fails the re-check, and their inductive part alone is tried after the first way of
 /// asking Spacer (nothing unchecked is used). It is called once, and only when the clauses exist: a
 /// program without a loop, or with one the encoding does not model, costs no other analysis.
@@ -115,11 +122,44 @@ pub fn prove(
     let start = std::time::Instant::now();
     let shares: u32 = spacer::VARIANTS.iter().map(|(_, s)| s).sum();
     let mut why: Vec<String> = Vec::new();
-    let hints: Vec<Term> = houdini::formulas(&cps, &hints())
+    // The candidates the clauses themselves suggest, per loop head, over the program's named
+    // variables only (as term's): a conjunct over a register without a name could not be written in
+    // C (nor in a witness).
+    let named: Vec<Vec<bool>> = cps
         .iter()
-        .map(Term::and_all)
+        .map(|cp| {
+            cp.cells
+                .iter()
+                .map(|x| matches!(&x.kind, CellKind::Object { name, .. } if !name.is_empty()))
+                .collect()
+        })
         .collect();
-    let hinted = hints.iter().any(|h| !h.is_true());
+    let mut own: Vec<Vec<Term>> = vec![Vec::new(); cps.len()];
+    for family in [
+        affine::candidates(&c, &named),
+        congruence::candidates(&c, &named),
+        guards::candidates(&c, &named),
+    ] {
+        for (ks, more) in own.iter_mut().zip(family) {
+            ks.extend(more);
+        }
+    }
+    // Their inductive part first, with the arrivals' facts about the variables no step changes: a few
+    // bit-vector queries, before Spacer and before term's SEG is built (`x + y == n`, `(x & 1) == 0`,
+    // or no invariant at all where the check after the loop follows from its exit).
+    let own_conj: Vec<Term> = own.iter().map(Term::and_all).collect();
+    if let Ok((invs, queries)) = recheck::strengthen(&c, &own_conj, &shared) {
+        return safe(&cps, invs, queries);
+    }
+    // Then with term's candidates, beside Spacer.
+    let mut candidates = houdini::formulas(&cps, &hints());
+    // Without term's, the candidates' inductive part is known not to imply safety.
+    let hinted = candidates.iter().any(|ks| !ks.is_empty());
+    for (ks, more) in candidates.iter_mut().zip(own) {
+        ks.extend(more);
+    }
+    let hints: Vec<Term> = candidates.iter().map(Term::and_all).collect();
+    let mut hints_tried = false;
     for (i, (variant, share)) in spacer::VARIANTS.iter().enumerate() {
         // Each variant gets its share of the time; the last one what is left.
         let timeout = budget.timeout.map(|t| {
@@ -145,9 +185,17 @@ pub fn prove(
                 format!("Spacer derived false with {variant:?}, which is not trusted")
             }
             spacer::Said::Unsafe => {
+                // Over integers, what the encoding cannot translate (`x % 2`, `x & 1`) is any value,
+                // so a derivation of `false` may stand on it: the candidates first, whose inductive
+                // part is checked on the bit-vectors.
+                if hinted && !hints_tried {
+                    if let Ok((invs, queries)) = recheck::strengthen(&c, &hints, &shared) {
+                        return safe(&cps, invs, queries);
+                    }
+                }
                 return Answer::Unsafe {
                     violations: c.violations.iter().map(|e| e.bug.clone()).collect(),
-                }
+                };
             }
             spacer::Said::Safe(readings) => match first_that_holds(&c, readings, &hints, &shared) {
                 Err(w) => w,
@@ -160,6 +208,7 @@ pub fn prove(
         // After the first (quick) variant, the hints' inductive part alone (Houdini): relations such
         // as `i == y` that the octagons of `term` state and Spacer's invariants leave out.
         if i == 0 && hinted {
+            hints_tried = true;
             match recheck::strengthen(&c, &hints, &shared) {
                 Ok((invs, queries)) => return safe(&cps, invs, queries),
                 Err(w) => why.push(format!("term's candidates: {w}")),
@@ -179,6 +228,7 @@ fn safe(cps: &[CutPoint], invs: Vec<Term>, queries: u64) -> Answer {
         .iter()
         .zip(invs)
         .map(|(cp, inv)| {
+            let inv = without_weaker_disjunctions(&inv);
             let (c_conjuncts, omitted) = cexpr::conjuncts(&inv, &names(cp));
             LoopInvariant {
                 function: cp.function.clone(),
@@ -194,6 +244,22 @@ fn safe(cps: &[CutPoint], invs: Vec<Term>, queries: u64) -> Answer {
         invariants,
         queries,
     }
+}
+
+/// `inv` without the conjuncts `a || q` whose disjunct `q` is itself a conjunct (candidates that
+/// survived beside a stronger one): the same formula, shorter to read.
+fn without_weaker_disjunctions(inv: &Term) -> Term {
+    let cs = recheck::conjuncts(inv);
+    let kept: Vec<&Term> = cs
+        .iter()
+        .filter(|t| {
+            !(matches!(t.op(), symex_expr::Op::Or)
+                && recheck::disjuncts(t)
+                    .iter()
+                    .any(|d| cs.contains(d)))
+        })
+        .collect();
+    Term::and_all(kept)
 }
 
 /// The first reading of Spacer's invariants that symex's re-check confirms, with the queries of its

@@ -137,6 +137,14 @@ pub fn conjuncts(t: &Term) -> Vec<Term> {
     }
 }
 
+/// The top-level disjuncts of `t`.
+pub fn disjuncts(t: &Term) -> Vec<Term> {
+    match t.op() {
+        symex_expr::Op::Or => t.args().iter().flat_map(disjuncts).collect(),
+        _ => vec![t.clone()],
+    }
+}
+
 /// Per predicate, the conjuncts of the guards of the clauses that arrive from elsewhere over the values
 /// of cells that no clause from the head back to itself changes, written over the cells' parameters.
 pub fn frozen_facts(c: &Clauses) -> Vec<Vec<Term>> {

@@ -15,6 +15,10 @@ use symex_solver::{SolverConfig, Z3Mode};
 /// Z3's deterministic budget for Spacer (no wall clock in tests).
 const RLIMIT: u32 = 100_000_000;
 
+/// The most queries the check of a congruence invariant may take (initiation, consecution and safety
+/// for each candidate, over a few rounds of Houdini).
+const QUERIES: u64 = 60;
+
 /// The exit status of a native run whose invariant check failed.
 const INVARIANT_FAILED: i64 = 77;
 
@@ -185,4 +189,67 @@ fn a_nested_loop_bug_is_unsafe() {
     }
     let run = symex_native::run(&build, &uints(&[4]), &RunOptions::default());
     assert_eq!(run.outcome.kind, "reach-error");
+}
+
+/// As [`safe`], with the queries of the invariant's check.
+fn safe_counted(path: &Path) -> (LoopInvariant, u64) {
+    match prove(path) {
+        Answer::Safe {
+            mut invariants,
+            queries,
+        } => {
+            assert_eq!(invariants.len(), 1);
+            (invariants.remove(0), queries)
+        }
+        a => panic!("{}: expected safe, got {a:?}", path.display()),
+    }
+}
+
+/// `x` even at the loop head (`even_step.c`: steps of 2 through a function, from 0): Spacer over
+/// integers cannot state `x % 2`; the congruence candidate `(x & 1) == 0`, checked on the bit-vectors,
+/// proves it with a few queries. The invariant holds natively at every arrival for n = 0..=300 and
+/// 2^20.
+#[test]
+fn a_congruence_proves_an_even_step() {
+    let path = example("even_step.c");
+    let (inv, queries) = safe_counted(&path);
+    assert!(inv.c_expression().contains("& "), "{inv:?}");
+    assert!(queries <= QUERIES, "{queries} queries: {inv:?}");
+    let inputs: Vec<Vec<u32>> = (0..=300u32).chain([1 << 20]).map(|n| vec![n]).collect();
+    holds_natively(&path, &inv, &inputs);
+}
+
+/// A loop that steps by 1 up to 100, then by 2 (`phases_parity.c`): the congruence holds in the second
+/// phase only, and the candidate `x < 100 || (x & 1) == 0` (the loop's own comparison joined to it)
+/// proves the check after the loop. The invariant holds natively for n = 0..=300, 999999 and 10^6.
+#[test]
+fn a_congruence_of_the_last_phase_is_proved_as_a_disjunction() {
+    let path = example("phases_parity.c");
+    let (inv, queries) = safe_counted(&path);
+    assert!(inv.c_expression().contains("||"), "{inv:?}");
+    assert!(queries <= QUERIES, "{queries} queries: {inv:?}");
+    let inputs: Vec<Vec<u32>> = (0..=300u32)
+        .chain([999_999, 1_000_000])
+        .map(|n| vec![n])
+        .collect();
+    holds_natively(&path, &inv, &inputs);
+}
+
+/// The same loop with its first phase ending at the odd 101 (`phases_parity_false.c`): no candidate
+/// survives that implies the check, and the answer is unsafe; natively the program exits normally for
+/// n = 0..=100 and reaches the error for n = 101..=300.
+#[test]
+fn an_odd_last_phase_is_unsafe() {
+    let path = example("phases_parity_false.c");
+    let Answer::Unsafe { violations } = prove(&path) else {
+        panic!("expected unsafe");
+    };
+    assert!(violations.iter().all(|b| b.kind.as_str() == "reach-error"));
+    let build =
+        symex_native::build(&path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for n in 0..=300 {
+        let run = symex_native::run(&build, &uints(&[n]), &RunOptions::default());
+        let expected = if n <= 100 { "exit" } else { "reach-error" };
+        assert_eq!(run.outcome.kind, expected, "n = {n}");
+    }
 }
