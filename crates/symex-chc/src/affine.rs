@@ -6,7 +6,9 @@
 //! modular arithmetic", 2007): `x + y == n` for `x` counting down from `n` while `y` counts up, and
 //! `2*k + i == 2*n` for `k--` beside `i += 2`. The arrival's value is written over the head's own
 //! variables: a constant, or a variable no iteration changes that arrives with the same value (`x = n`
-//! before the loop gives `n`). Spacer over integers finds such relations only sometimes (libz3 4.8.12:
+//! before the loop gives `n`). Two variables with the same step also keep their order while neither
+//! wraps: `x <= y` and `y <= x`, signed and unsigned, are candidates too. Spacer over integers finds
+//! such relations only sometimes (libz3 4.8.12:
 //! `x + y == n` with one of four ways of asking); here they are candidates for
 //! [`crate::recheck::strengthen`]'s Houdini, which checks them on the bit-vectors.
 
@@ -40,8 +42,17 @@ pub fn candidates(c: &Clauses, named: &[Vec<bool>]) -> Vec<Vec<Term>> {
                     );
                     // dy·x − dx·y, and the same over each arrival's values.
                     let combine = |p: &Term, q: &Term| dy.bvmul(p).bvsub(&dx.bvmul(q));
-                    for (vx, vy) in arrivals(c, k, &steps, i, j) {
-                        let t = combine(x, y).eq(&combine(&vx, &vy));
+                    let mut ts: Vec<Term> = arrivals(c, k, &steps, i, j)
+                        .iter()
+                        .map(|(vx, vy)| combine(x, y).eq(&combine(vx, vy)))
+                        .collect();
+                    // Equal steps keep the order of the two too, as long as neither wraps: where the
+                    // arrival's difference has no name (`k` after a first loop that counted it with
+                    // `i`, beside `j = n`), the order is what a check needs (`j <= k`).
+                    if steps[i] == steps[j] {
+                        ts.extend([x.bvsle(y), y.bvsle(x), x.bvule(y), y.bvule(x)]);
+                    }
+                    for t in ts {
                         if !t.is_true() && !t.is_false() && !out.contains(&t) {
                             out.push(t);
                         }

@@ -91,7 +91,7 @@ fn every_k_induction_proof_writes_invariants_that_hold_natively_on_every_input()
     }
 }
 
-/// A proof by the Horn-clause engine writes Spacer's invariant (re-checked by symex), which holds
+/// A proof by the Horn-clause engine writes its invariant (re-checked by symex), which holds
 /// natively at every arrival at the loop head on all 65,536 inputs.
 #[test]
 fn a_horn_clause_proof_writes_an_invariant_that_holds_natively_on_every_input() {
@@ -100,7 +100,7 @@ fn a_horn_clause_proof_writes_an_invariant_that_holds_natively_on_every_input() 
     let w = dir.path().join("witness.yml");
     let v = check(&program, &w, &[]);
     assert_eq!(v["verdict"], "true", "{v}");
-    assert_eq!(v["engine"], "chc", "the proof is Spacer's: {v}");
+    assert_eq!(v["engine"], "chc", "the proof is the Horn-clause engine's: {v}");
     let Some((ok, out)) = independent_check(&w, &program, &["--min-invariants", "1"]) else {
         return;
     };
