@@ -105,7 +105,11 @@ fn step(p: &Term, v: &Term) -> Option<u128> {
     let Sort::BitVec(w) = p.sort() else {
         return None;
     };
-    let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+    let mask = if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    };
     if v == p {
         return Some(0);
     }

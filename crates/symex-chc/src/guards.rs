@@ -25,7 +25,10 @@ pub fn candidates(c: &Clauses, named: &[Vec<bool>]) -> Vec<Vec<Term>> {
                     Op::BvSlt => Some(x[0].bvsle(&x[1])),
                     _ => None,
                 };
-                for t in [Some(a.clone()), Some(a.not()), weaker].into_iter().flatten() {
+                for t in [Some(a.clone()), Some(a.not()), weaker]
+                    .into_iter()
+                    .flatten()
+                {
                     if !t.is_true() && !t.is_false() && !out.contains(&t) {
                         out.push(t);
                     }

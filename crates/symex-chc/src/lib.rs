@@ -26,8 +26,8 @@ pub mod affine;
 pub mod cexpr;
 pub mod clauses;
 pub mod congruence;
-pub mod guards;
 pub mod cut;
+pub mod guards;
 pub mod houdini;
 pub mod integers;
 pub mod recheck;
@@ -254,9 +254,7 @@ fn without_weaker_disjunctions(inv: &Term) -> Term {
         .iter()
         .filter(|t| {
             !(matches!(t.op(), symex_expr::Op::Or)
-                && recheck::disjuncts(t)
-                    .iter()
-                    .any(|d| cs.contains(d)))
+                && recheck::disjuncts(t).iter().any(|d| cs.contains(d)))
         })
         .collect();
     Term::and_all(kept)

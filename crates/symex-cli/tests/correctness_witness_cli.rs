@@ -100,7 +100,10 @@ fn a_horn_clause_proof_writes_an_invariant_that_holds_natively_on_every_input() 
     let w = dir.path().join("witness.yml");
     let v = check(&program, &w, &[]);
     assert_eq!(v["verdict"], "true", "{v}");
-    assert_eq!(v["engine"], "chc", "the proof is the Horn-clause engine's: {v}");
+    assert_eq!(
+        v["engine"], "chc",
+        "the proof is the Horn-clause engine's: {v}"
+    );
     let Some((ok, out)) = independent_check(&w, &program, &["--min-invariants", "1"]) else {
         return;
     };
