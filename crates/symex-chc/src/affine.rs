@@ -7,7 +7,8 @@
 //! `2*k + i == 2*n` for `k--` beside `i += 2`. The arrival's value is written over the head's own
 //! variables: a constant, or a variable no iteration changes that arrives with the same value (`x = n`
 //! before the loop gives `n`). Two variables with the same step also keep their order while neither
-//! wraps: `x <= y` and `y <= x`, signed and unsigned, are candidates too. Spacer over integers finds
+//! wraps: where their difference on arrival has no such name, `x <= y` and `y <= x`, signed and
+//! unsigned, are candidates instead. Spacer over integers finds
 //! such relations only sometimes (libz3 4.8.12:
 //! `x + y == n` with one of four ways of asking); here they are candidates for
 //! [`crate::recheck::strengthen`]'s Houdini, which checks them on the bit-vectors.
@@ -49,7 +50,7 @@ pub fn candidates(c: &Clauses, named: &[Vec<bool>]) -> Vec<Vec<Term>> {
                     // Equal steps keep the order of the two too, as long as neither wraps: where the
                     // arrival's difference has no name (`k` after a first loop that counted it with
                     // `i`, beside `j = n`), the order is what a check needs (`j <= k`).
-                    if steps[i] == steps[j] {
+                    if steps[i] == steps[j] && ts.is_empty() {
                         ts.extend([x.bvsle(y), y.bvsle(x), x.bvule(y), y.bvule(x)]);
                     }
                     for t in ts {
