@@ -127,6 +127,12 @@ impl PathCondition {
         std::iter::successors(self.newest.as_deref(), |l| l.older.as_deref()).map(|l| &l.constraint)
     }
 
+    /// Every constraint, the list's newest first, then the bounds (in no particular order).
+    pub(super) fn constraints(&self) -> impl Iterator<Item = &Term> {
+        self.newest_first()
+            .chain(self.bounds.entries().iter().map(|h| &h.constraint))
+    }
+
     /// The constraints in the order they were added, then the bounds (ordered by term, so that the
     /// same path condition gives the same query), followed by `extra` (a query's last conjunct).
     pub fn to_vec_with(&self, extra: Option<&Term>) -> Vec<Term> {
