@@ -312,7 +312,12 @@ pub(crate) fn explore_answer(
             .iter()
             .find(|e| e.bug.kind == bug.kind && e.bug.loc == bug.loc)
             .and_then(|e| e.test.clone());
-        return Ok(Answer::False { bug, sub, test });
+        return Ok(Answer::False {
+            bug,
+            sub,
+            test,
+            replay: None,
+        });
     }
     let s = &ex.summary;
     let mut reasons = undecided;
@@ -348,8 +353,15 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
                 .map(|to| write_correctness_witness(args, &invariants, to));
             report_full(args, engine, "true", None, None, &[], w)
         }
-        Answer::False { bug, sub, test } => {
-            report_by(args, engine, "false", Some((&bug, sub)), test, &[])
+        // How a long counterexample was replayed is the FALSE's evidence (`because:`).
+        Answer::False {
+            bug,
+            sub,
+            test,
+            replay,
+        } => {
+            let how: Vec<String> = replay.into_iter().collect();
+            report_by(args, engine, "false", Some((&bug, sub)), test, &how)
         }
         Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
     }
