@@ -13,7 +13,7 @@
 //! dropped here that would reach it is cut by symex, not by the program.
 
 use symex_engine::{Checks, Program, State};
-use symex_ir::{BinOp, Body, Callee, Inst, Operand, Terminator};
+use symex_ir::{BinOp, Body, Callee, Inst, Intrinsic, Operand, Terminator};
 
 /// Input functions: they return a fresh value and reach no bug.
 const INPUT_PREFIX: &str = "__VERIFIER_nondet_";
@@ -37,7 +37,10 @@ impl Tail {
             return None;
         }
         let fs = &prog.module.functions;
-        if fs.iter().any(|f| &*f.name == "atexit") {
+        if fs
+            .iter()
+            .any(|f| matches!(&*f.name, "atexit" | "__cxa_atexit" | "on_exit"))
+        {
             return None;
         }
         let clean_fn = clean_functions(prog);
@@ -146,7 +149,12 @@ fn clean_inst(inst: &Inst, own: &[u32], clean_fn: &[bool]) -> bool {
         Inst::Alloca { count, .. } => count.is_none(),
         Inst::Load { ptr, .. } | Inst::Store { ptr, .. } => own_ptr(ptr),
         Inst::Call(c) => matches!(c.callee, Callee::Direct(g) if clean_fn[g.0 as usize]),
-        // Not even lifetime markers: an access after `lifetime.end` is a use after scope.
+        // Scopes of the function's own locals (clang marks them even at -O0): the accesses above go
+        // through the local's own name, which C only lets the program use inside its scope.
+        Inst::Intrinsic {
+            op: Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd,
+            ..
+        } => true,
         _ => false,
     }
 }

@@ -199,7 +199,8 @@ fn a_sum_over_a_counter_is_accelerated_by_its_progression() {
     };
     assert!(r.accelerated);
     assert_eq!(bug.kind.as_str(), "reach-error");
-    assert!(r.queries <= 2, "{} queries", r.queries);
+    // The plain unwinding's error and bound, the accelerated one's error.
+    assert!(r.queries <= 3, "{} queries", r.queries);
     let n = input_n(inputs);
     assert!((65_537..=0x20000).contains(&n), "n = {n}");
     let mut s = 0u32;
