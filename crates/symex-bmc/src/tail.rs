@@ -63,7 +63,7 @@ impl Tail {
                         .map_or(0, |p| p + 1)
                 })
                 .collect();
-            rest.push(rest_clean(body, &from));
+            rest.push(rest_clean(prog, body, &own, &from));
             clean_from.push(from);
         }
         Some(Tail { clean_from, rest })
@@ -82,22 +82,20 @@ impl Tail {
 
 /// Per block: whether its terminator is clean and every block it may go to is quiet (its instructions,
 /// terminator and successors all clean: the greatest fixpoint, so a loop of clean blocks is quiet).
-fn rest_clean(body: &Body, from: &[usize]) -> Vec<bool> {
+fn rest_clean(prog: &Program, body: &Body, own: &[u32], from: &[usize]) -> Vec<bool> {
     let n = body.blocks.len();
+    let succs: Vec<Vec<u32>> = body
+        .blocks
+        .iter()
+        .map(|b| live_successors(prog, body, own, &b.term))
+        .collect();
     let mut quiet: Vec<bool> = (0..n)
         .map(|i| from[i] == 0 && clean_term(&body.blocks[i].term))
         .collect();
-    let succs_quiet = |quiet: &[bool], i: usize| {
-        body.blocks[i]
-            .term
-            .successors()
-            .iter()
-            .all(|s| quiet[s.0 as usize])
-    };
     loop {
         let mut changed = false;
         for i in 0..n {
-            if quiet[i] && !succs_quiet(&quiet, i) {
+            if quiet[i] && !succs[i].iter().all(|&s| quiet[s as usize]) {
                 quiet[i] = false;
                 changed = true;
             }
@@ -107,8 +105,73 @@ fn rest_clean(body: &Body, from: &[usize]) -> Vec<bool> {
         }
     }
     (0..n)
-        .map(|i| clean_term(&body.blocks[i].term) && succs_quiet(&quiet, i))
+        .map(|i| clean_term(&body.blocks[i].term) && succs[i].iter().all(|&s| quiet[s as usize]))
         .collect()
+}
+
+/// The blocks `term` may go to. A `switch` over a value loaded from one of the function's own locals,
+/// whose every store puts a constant among the cases and whose address goes nowhere else, never takes
+/// its default: clang's `cleanup.dest.slot` (a `return` inside a scope), whose default is `unreachable`.
+fn live_successors(prog: &Program, body: &Body, own: &[u32], term: &Terminator) -> Vec<u32> {
+    let all = || term.successors().iter().map(|s| s.0).collect();
+    let Terminator::Switch(sw) = term else {
+        return all();
+    };
+    let Operand::Slot(v) = sw.value else {
+        return all();
+    };
+    let insts = || body.blocks.iter().flat_map(|b| &b.insts);
+    let local = insts().find_map(|i| match i {
+        Inst::Load {
+            dst,
+            ptr: Operand::Slot(a),
+            ..
+        } if *dst == v && own.contains(&a.0) => Some(*a),
+        _ => None,
+    });
+    let Some(a) = local else {
+        return all();
+    };
+    let mask = if sw.width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << sw.width) - 1
+    };
+    let mut accesses = 0;
+    let only_cases = insts().all(|i| match i {
+        Inst::Load {
+            ptr: Operand::Slot(p),
+            ..
+        } if *p == a => {
+            accesses += 1;
+            true
+        }
+        Inst::Store {
+            ptr: Operand::Slot(p),
+            val,
+            ..
+        } if *p == a => {
+            accesses += 1;
+            matches!(val, Operand::Const(c) if matches!(
+                prog.module.consts[c.0 as usize],
+                symex_ir::Const::Int { value, .. } if sw.cases.iter().any(|(k, _)| *k == value & mask)
+            ))
+        }
+        Inst::Intrinsic {
+            op: Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd,
+            args,
+            ..
+        } if args.contains(&Operand::Slot(a)) => {
+            accesses += 1;
+            true
+        }
+        _ => true,
+    });
+    let escapes = symex_ir::uses::slot_uses(&body.blocks, a) != accesses;
+    if !only_cases || escapes {
+        return all();
+    }
+    sw.cases.iter().map(|(_, e)| e.to.0).collect()
 }
 
 fn clean_term(t: &Terminator) -> bool {
