@@ -32,7 +32,7 @@
 //! that FALSE is the counterexample the concrete interpreter replayed, as every FALSE.
 
 use crate::guarded::{Guarded, Shared};
-use crate::induction::{same_frame_and_memory, written};
+use crate::induction::{same_frame_and_memory, scoped, written};
 use crate::loops::Loops;
 use crate::unwind::{Capture, Options, Unwinder};
 use std::cell::RefCell;
@@ -81,6 +81,8 @@ struct Path {
     cond: Term,
     /// (variable, havocked value, step).
     steps: Vec<(Var, Term, Step)>,
+    /// The objects of locals declared in the body: dead after an iteration.
+    declared: Vec<u32>,
 }
 
 /// The states `n ≥ 1` iterations of one path of loop `index` of the entry function (`func`) take `st`
@@ -134,7 +136,12 @@ fn paths(
             vars.push((Var::Reg(r), v));
         }
     }
-    for &id in &objs {
+    // Locals declared in the body are dead at the head after an iteration, and carry nothing.
+    let declared = scoped(prog, body, &lp.body, st);
+    for &id in &declared {
+        h.mem.end_lifetime(id);
+    }
+    for &id in objs.iter().filter(|id| !declared.contains(id)) {
         let o = h.mem.object_mut(id)?;
         let n = o.size() as usize;
         if !matches!(n, 1 | 2 | 4 | 8) || o.contents.flat().is_none() {
@@ -163,7 +170,8 @@ fn paths(
         .run_from(h.clone());
     let mut out = Vec::new();
     for c in f.captured.iter().take(MAX_PATHS) {
-        if let Some(p) = path(&h, c, &vars, &objs) {
+        if let Some(mut p) = path(&h, c, &vars, &objs) {
+            p.declared = declared.clone();
             out.push(p);
         }
     }
@@ -230,7 +238,11 @@ fn path(
     if !known || !conjuncts(&cond).iter().all(|a| interval(a, &moving)) {
         return None;
     }
-    Some(Path { cond, steps })
+    Some(Path {
+        cond,
+        steps,
+        declared: Vec::new(),
+    })
 }
 
 /// Each variable's step, from its value at the end of the iteration (`now`): `None` when one of them
@@ -241,10 +253,7 @@ fn classify(vals: Vec<(Var, Term, Term)>) -> Option<Vec<(Var, Term, Step)>> {
             .iter()
             .any(|v| v.as_var().is_some_and(|n| n.starts_with(HAVOC_PREFIX)))
     };
-    let linear: Vec<Option<u128>> = vals
-        .iter()
-        .map(|(_, v, now)| increment(now, v))
-        .collect();
+    let linear: Vec<Option<u128>> = vals.iter().map(|(_, v, now)| increment(now, v)).collect();
     let mut steps = Vec::new();
     for (i, (var, v, now)) in vals.iter().enumerate() {
         let step = if let Some(c) = linear[i] {
@@ -387,6 +396,9 @@ fn apply(shared: &Rc<RefCell<Shared>>, st: &State<Guarded>, p: &Path) -> Option<
     s.dom.guard = guard;
     for (var, x) in finals {
         set(&mut s, var, &x)?;
+    }
+    for &id in &p.declared {
+        s.mem.end_lifetime(id);
     }
     Some(s)
 }

@@ -167,7 +167,12 @@ enum Native {
 }
 
 /// The native run of `test`: `Ok` when it ends in `bug`.
-fn native(n: &NativeSource, opts: &crate::Options, test: &TestFile, bug: &Bug) -> Result<(), Native> {
+fn native(
+    n: &NativeSource,
+    opts: &crate::Options,
+    test: &TestFile,
+    bug: &Bug,
+) -> Result<(), Native> {
     if opts.entry != "main" {
         return Err(Native::Unavailable(format!(
             "the native build runs `main`, not `{}`",
@@ -182,7 +187,9 @@ fn native(n: &NativeSource, opts: &crate::Options, test: &TestFile, bug: &Bug) -
     let expected = outcome(&End::Bug(bug.clone()));
     let timeout = symex_engine::budget::current()
         .deadline
-        .map_or(NATIVE_TIMEOUT, |d| d.saturating_duration_since(Instant::now()));
+        .map_or(NATIVE_TIMEOUT, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
     let run_opts = symex_native::RunOptions {
         check_leaks: opts.checks.leaks || bug.kind.as_str() == "memory-leak",
         timeout,

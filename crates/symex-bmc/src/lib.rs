@@ -27,8 +27,8 @@ mod tail;
 pub mod unwind;
 pub mod verdict;
 
-pub use unwind::{list_loops, LoopName, Options};
 pub use confirm::{NativeSource, Replay};
+pub use unwind::{list_loops, LoopName, Options};
 pub use verdict::{Class, Report, Verdict};
 
 use guarded::Shared;

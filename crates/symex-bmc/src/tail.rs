@@ -200,10 +200,9 @@ fn own_allocas(body: &Body) -> Vec<u32> {
 fn clean_inst(inst: &Inst, own: &[u32], clean_fn: &[bool]) -> bool {
     let own_ptr = |p: &Operand| matches!(p, Operand::Slot(s) if own.contains(&s.0));
     match inst {
-        Inst::Bin { op, .. } => !matches!(
-            op,
-            BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem
-        ),
+        Inst::Bin { op, .. } => {
+            !matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+        }
         Inst::ICmp { .. }
         | Inst::Cast { .. }
         | Inst::Copy { .. }

@@ -40,8 +40,8 @@ fn bmc(name: &str) -> (u32, Verdict) {
             .build(),
         None,
     );
-    let (k, r) = symex_bmc::check_auto(&prog, &Options::default(), &unreach_call, ctx, 64)
-        .expect("starts");
+    let (k, r) =
+        symex_bmc::check_auto(&prog, &Options::default(), &unreach_call, ctx, 64).expect("starts");
     (k, r.verdict)
 }
 

@@ -42,7 +42,10 @@ fn a_counterexample_beyond_the_interpreters_share_is_confirmed_natively() {
     assert_eq!(r["agrees"], true, "{r}");
 
     let text = bmc(dir.path(), "accel_deep27_false.c", false);
-    assert!(text.contains("replay: the counterexample runs over"), "{text}");
+    assert!(
+        text.contains("replay: the counterexample runs over"),
+        "{text}"
+    );
     assert!(text.ends_with("FALSE\n"), "{text}");
 }
 
