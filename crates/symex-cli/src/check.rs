@@ -308,7 +308,11 @@ pub(crate) fn explore_answer(
             }
         }
     };
-    let ex = match explore(prog, &args.explore, checks, out, &mut stop) {
+    // The portfolio's other engines run on their own threads beside the exploration: one thread
+    // unless --jobs asks for more.
+    let mut explore_args = args.explore.clone();
+    explore_args.jobs.get_or_insert(1);
+    let ex = match explore(prog, &explore_args, checks, out, &mut stop) {
         Ok(x) => x,
         // A valid program whose objects the memory model cannot place (an i386 global of 512 KiB or
         // more): no run was explored, so no verdict. A missing entry function stays bad input.

@@ -97,30 +97,28 @@ fn report_figures(dir: &Path) -> String {
     )
 }
 
+/// Every thread explores the top of the tree and keeps its share of the subtrees below (a split that
+/// `symex-explore`'s partition tests check); the small examples lie within that top, `bits.c`'s 128
+/// paths reach below it, where states may also move between threads.
 #[test]
 fn two_threads_explore_the_paths_of_one() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["top.c", "switch.c", "arrays.c", "buffer.c", "power.c"] {
-        let file = example("run", name);
-        let mut moved = 0;
+    let files = ["top.c", "switch.c", "arrays.c", "buffer.c", "power.c"].map(|n| example("run", n));
+    for file in files.iter().chain([&example("campaign", "bits.c")]) {
+        let name = file.file_name().unwrap().to_string_lossy();
         for search in ["dfs", "bfs", "default"] {
             let one = format!("{name}-{search}-1");
             let two = format!("{name}-{search}-2");
-            let (a, _) = paths(&file, &["--search", search], dir.path(), &one);
+            let (a, _) = paths(file, &["--search", search], dir.path(), &one);
             let args = ["--search", search, "--jobs", "2"];
-            let (b, out) = paths(&file, &args, dir.path(), &two);
+            let (b, out) = paths(file, &args, dir.path(), &two);
             assert_eq!(a, b, "{name} --search {search}: {out}");
-            moved += report(&dir.path().join(&two))["states_moved"]
-                .as_u64()
-                .unwrap();
             assert_eq!(
                 report_figures(&dir.path().join(&one)),
                 report_figures(&dir.path().join(&two)),
                 "{name} --search {search}"
             );
         }
-        // The second thread had work: states went from one thread to the other.
-        assert!(moved > 0, "{name}: no state changed threads");
     }
 }
 

@@ -2,6 +2,7 @@
 //! domain asks for, applies the limits, and hands every finished path (with its test) to the caller.
 
 use crate::parallel::{Share, WorkItem, WorkList};
+use crate::partition::Partition;
 use crate::searcher::{Searcher, SearcherKind};
 use crate::signature::PathSignature;
 use crate::symbolic::{Forced, ForkRequest, SolverCtx, Symbolic};
@@ -266,6 +267,8 @@ pub struct Explorer<'p> {
     pool: Option<(Arc<dyn WorkList>, bool)>,
     /// `summary.instructions` when this worker last gave a state away.
     donated_at: u64,
+    /// The subtrees below the top of the tree that this worker of a thread pool keeps.
+    partition: Option<Partition>,
 }
 
 /// A live state as a work item another worker rebuilds: its signature (with the answers it is forced
@@ -278,6 +281,12 @@ fn work_item(ps: &PathState) -> Option<WorkItem> {
         new_coverage: ps.new_coverage,
         since_new_coverage: ps.since_new_coverage,
     })
+}
+
+/// Whether a worker that ran a state of the tree's top keeps what came of it: a path that ended, or
+/// a state that reached the split depth, only when it is the worker's share.
+fn keeps(p: Partition, ps: &PathState, ended: bool) -> bool {
+    (!ended && p.shared(ps)) || p.owns(ps)
 }
 
 /// Whether a model constant operand or a constant register: decisions on it cannot fork.
@@ -455,6 +464,7 @@ impl<'p> Explorer<'p> {
             echo: None,
             pool: None,
             donated_at: 0,
+            partition: None,
         }
     }
 
@@ -463,6 +473,13 @@ impl<'p> Explorer<'p> {
     /// the initial states.
     pub fn in_pool(mut self, pool: Arc<dyn WorkList>, first: bool) -> Self {
         self.pool = Some((pool, first));
+        self
+    }
+
+    /// Makes this worker explore the top of the tree with the others and keep only its share of the
+    /// subtrees below (see [`crate::partition`]); every such worker starts the initial states.
+    pub fn partitioned(mut self, partition: Partition) -> Self {
+        self.partition = Some(partition);
         self
     }
 
@@ -509,10 +526,11 @@ impl<'p> Explorer<'p> {
         if share == Share::All {
             return self.checkpoint(earned);
         }
-        let Some(ps) = self
-            .searcher
-            .take_oldest(|s| s.st.dom.rebuilt() && s.st.steps <= earned)
-        else {
+        let Some(ps) = self.searcher.take_oldest(|s| {
+            s.st.dom.rebuilt()
+                && s.st.steps <= earned
+                && !self.partition.is_some_and(|p| p.shared(s))
+        }) else {
             return;
         };
         self.donated_at = self.summary.instructions;
@@ -553,6 +571,11 @@ impl<'p> Explorer<'p> {
     /// Echoes the bytes `ps` wrote since its last echo.
     fn echo(&mut self, ps: &mut PathState) {
         let Some(echo) = &mut self.echo else { return };
+        // Every worker runs the tree's top alike: the first one echoes it.
+        if self.partition.is_some_and(|p| p.worker != 0 && p.shared(ps)) {
+            ps.echoed = ps.st.stdout.len();
+            return;
+        }
         if let Some(new) = ps.st.stdout.get(ps.echoed..).filter(|b| !b.is_empty()) {
             echo(new);
         }
@@ -582,7 +605,8 @@ impl<'p> Explorer<'p> {
         if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
         }
-        if self.pool.as_ref().is_none_or(|(_, first)| *first) {
+        let starts = self.pool.as_ref().is_none_or(|(_, first)| *first);
+        if starts || self.partition.is_some() {
             for st in initial {
                 let ps = self.path_state(st);
                 self.searcher.push(ps);
@@ -609,18 +633,23 @@ impl<'p> Explorer<'p> {
                     "the fork limit of {n} was reached: later branches followed one feasible side"
                 ));
             }
+            let top = self.partition.filter(|p| p.shared(&ps));
             let ran = self.run_state(&mut ps);
             self.echo(&mut ps);
-            let (end, siblings) = match ran {
+            let (end, mut siblings) = match ran {
                 Ran::Live(sib) => (None, sib),
                 Ran::Done(e, sib) => (Some(e), sib),
             };
             self.forks += siblings.len() as u64;
             let mut stop = false;
+            if let Some(p) = top {
+                siblings.retain(|(s, end)| keeps(p, s, end.is_some()));
+            }
             for s in siblings {
                 stop |= self.settle(s, on_path) == Control::Stop;
             }
             match end {
+                _ if top.is_some_and(|p| !keeps(p, &ps, end.is_some())) => {}
                 None => self.searcher.push(ps),
                 Some(e) => stop |= self.finish(ps, e, on_path) == Control::Stop,
             }
@@ -636,6 +665,10 @@ impl<'p> Explorer<'p> {
         }
         symex_engine::budget::set(outer_budget);
         let mut live = self.searcher.drain();
+        if let Some(p) = self.partition {
+            // The top of the tree is every worker's: one of them cuts (or dumps) each of its states.
+            live.retain(|s| !p.shared(s) || p.owns(s));
+        }
         if let Some((pool, _)) = self.pool.clone().filter(|_| !live.is_empty()) {
             if pool.hand_back(live.iter().map(work_item).collect(), &self.covered) {
                 live.clear();

@@ -4,6 +4,7 @@
 //! * [`explore`]: the executor (snapshots, siblings, limits, tests of finished paths);
 //! * [`searcher`]: which state runs next;
 //! * [`parallel`]: one exploration on several threads, sharing work by path signatures;
+//! * [`partition`]: the split of the tree's top among those threads;
 //! * [`signature`]: a path as its decisions from the root, which rebuild its state;
 //! * [`trace`]: block traces, and the traced concrete run that checks each test;
 //! * [`coverage`]: line coverage in lcov format.
@@ -15,6 +16,7 @@ pub mod coverage;
 pub mod explore;
 pub mod ktest;
 pub mod parallel;
+pub mod partition;
 pub mod searcher;
 pub mod signature;
 pub mod symbolic;

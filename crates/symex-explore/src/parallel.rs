@@ -9,7 +9,8 @@
 //! explores each path once, whatever the number of workers. Finished paths go to the caller's thread,
 //! which numbers the tests; the workers' totals are added up at the end.
 
-use crate::explore::{Control, Explorer, FinishedPath, Options, Progress, Summary};
+use crate::explore::{Control, Explorer, FinishedPath, Options, PathEnd, Progress, Summary};
+use crate::partition::Partition;
 use crate::signature::PathSignature;
 use crate::symbolic::SolverCtx;
 use rustc_hash::FxHashSet;
@@ -21,6 +22,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use symex_engine::guide::GuideStep;
 use symex_engine::{End, Program};
+
+/// Finished paths a worker sends to the caller's thread at once.
+const PATH_BATCH: usize = 256;
 
 /// A live state given away: enough to rebuild it on another worker's copy of the program.
 #[derive(Clone, Debug)]
@@ -249,7 +253,7 @@ pub struct Setup<'a> {
 }
 
 enum Msg {
-    Path(Box<FinishedPath>),
+    Paths(Vec<FinishedPath>),
     Output(Vec<u8>),
     Progress(usize, Progress),
     Done(usize, Result<Summary, End>),
@@ -277,25 +281,43 @@ pub fn explore(
                 let mut prog = Program::new(module.clone());
                 prog.guide = guide.clone().map(Rc::from);
                 let shared: Arc<dyn WorkList> = pool.clone();
-                let mut ex = Explorer::new(&prog, opts, solver()).in_pool(shared, id == 0);
+                let mut ex = Explorer::new(&prog, opts, solver())
+                    .in_pool(shared, id == 0)
+                    .partitioned(Partition::new(id, jobs));
                 if echo {
                     let tx = tx.clone();
                     ex = ex.echo_output(Box::new(move |b: &[u8]| {
                         let _ = tx.send(Msg::Output(b.to_vec()));
                     }));
                 }
+                // Paths travel in batches: a message per path woke the caller's thread 270,000 times
+                // on a wide tree, and the context switches cost more than the paths. An error goes at
+                // once (`--exit-on-error` stops the others).
+                let batch = RefCell::new(Vec::new());
+                let flush = || {
+                    let paths = std::mem::take(&mut *batch.borrow_mut());
+                    if !paths.is_empty() {
+                        let _ = tx.send(Msg::Paths(paths));
+                    }
+                };
                 let r = ex.run(
                     &mut |p| {
-                        let _ = tx.send(Msg::Path(Box::new(p.clone())));
+                        let urgent = matches!(p.end, PathEnd::Error(_));
+                        batch.borrow_mut().push(p.clone());
+                        if urgent || batch.borrow().len() >= PATH_BATCH {
+                            flush();
+                        }
                         match pool.stopped() {
                             true => Control::Stop,
                             false => Control::Continue,
                         }
                     },
                     &mut |p| {
+                        flush();
                         let _ = tx.send(Msg::Progress(id, *p));
                     },
                 );
+                flush();
                 pool.leave();
                 let _ = tx.send(Msg::Done(id, r));
             });
@@ -319,13 +341,14 @@ fn collect(
     let mut stopped = false;
     for msg in rx.iter() {
         match msg {
-            Msg::Path(p) if !stopped => {
-                if on_path(&p) == Control::Stop {
-                    stopped = true;
-                    pool.halt(Halt::Stopped);
+            Msg::Paths(ps) => {
+                for p in &ps {
+                    if !stopped && on_path(p) == Control::Stop {
+                        stopped = true;
+                        pool.halt(Halt::Stopped);
+                    }
                 }
             }
-            Msg::Path(_) => {}
             Msg::Output(b) => on_output(&b),
             Msg::Progress(id, p) => {
                 progress[id] = p;
