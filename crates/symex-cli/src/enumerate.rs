@@ -27,7 +27,8 @@ const MAX_INPUT_BITS: u32 = 16;
 
 /// Why the search stopped early.
 enum Stop {
-    Violation(Bug, Option<&'static str>, Vec<TestInput>),
+    /// The violation, its SV-COMP subproperty and the run's inputs.
+    Violation(Box<(Bug, Option<&'static str>, Vec<TestInput>)>),
     GiveUp,
 }
 
@@ -73,7 +74,8 @@ pub fn answer(
     match s.dfs(&mut Vec::new()) {
         Ok(()) => Some(Answer::True(Vec::new())),
         Err(Stop::GiveUp) => None,
-        Err(Stop::Violation(bug, sub, inputs)) => {
+        Err(Stop::Violation(v)) => {
+            let (bug, sub, inputs) = *v;
             let end = End::Bug(bug.clone());
             let name = "enumeration-counterexample.json";
             let test = crate::bmc::write_test(dir, name, program, entry, &inputs, &end).ok();
@@ -144,7 +146,7 @@ impl Search<'_> {
             | End::Halt(Halt::AssumptionViolated(_))
             | End::Halt(Halt::SilentExit(_)) => Ok(()),
             End::Bug(b) => match meaning(self.property, b.kind) {
-                Meaning::Violation(sub) => Err(Stop::Violation(b, sub, inputs)),
+                Meaning::Violation(sub) => Err(Stop::Violation(Box::new((b, sub, inputs)))),
                 Meaning::End => Ok(()),
                 Meaning::Undecided => Err(Stop::GiveUp),
             },
