@@ -5,14 +5,15 @@
 //! whose test is that run; `TRUE` when every run ends without one. The search gives up — leaving the
 //! verdict to the exploration — as soon as an input is wider than 16 bits (a `_Bool` counts 1 bit),
 //! the all-zero run's inputs have more value combinations than [`MAX_RUNS`], the runs would exceed
-//! [`MAX_RUNS`] or [`MAX_INSTRUCTIONS`], an input is not a `__VERIFIER_nondet_*`
-//! value or uninitialised memory, or a run ends in undefined behaviour outside the property, an
-//! unsupported construct or a limit. Where the solver struggles with the arithmetic (a chain of
-//! remainders) the runs decide at the interpreter's speed.
+//! [`MAX_RUNS`] or [`MAX_INSTRUCTIONS`] or `--max-time`, an input is not a `__VERIFIER_nondet_*` value
+//! or uninitialised memory, or a run ends in undefined behaviour outside the property, an unsupported
+//! construct or a limit. Where the solver struggles with the arithmetic (a chain of remainders) the
+//! runs decide at the interpreter's speed.
 
 use crate::portfolio::Answer;
 use crate::property::{meaning, Meaning, Property};
 use std::path::Path;
+use std::time::Instant;
 use symex_engine::interp::RunOptions;
 use symex_engine::{Bug, Checks, End, Halt, Program, TestFile, TestInput};
 
@@ -39,6 +40,8 @@ struct Search<'p> {
     checks: Checks,
     runs: u64,
     instructions: u64,
+    /// `--max-time`'s end: the search gives up there, leaving the exploration its answer.
+    deadline: Option<Instant>,
 }
 
 /// The verdict of the exhaustive runs of `prog` (its violation's test written to `dir/name`), or
@@ -61,6 +64,7 @@ pub fn answer(
         checks,
         runs: 0,
         instructions: 0,
+        deadline: crate::limits::process_deadline(),
     };
     // The all-zero run's inputs: when their values alone multiply to more than the budget, no search.
     let (_, asked) = s.run(&[]).ok()?;
@@ -118,7 +122,8 @@ impl Search<'_> {
     fn run(&mut self, prefix: &[TestInput]) -> Result<(End, Vec<TestInput>), Stop> {
         self.runs += 1;
         let left = MAX_INSTRUCTIONS.saturating_sub(self.instructions);
-        if self.runs > MAX_RUNS || left == 0 {
+        let now = Instant::now();
+        if self.runs > MAX_RUNS || left == 0 || self.deadline.is_some_and(|d| now >= d) {
             return Err(Stop::GiveUp);
         }
         let test = TestFile {
@@ -132,7 +137,7 @@ impl Search<'_> {
                 entry: self.entry.to_string(),
                 checks: self.checks,
                 max_instructions: left,
-                max_time: None,
+                max_time: self.deadline.map(|d| d.saturating_duration_since(now)),
             },
         );
         self.instructions += r.instructions;
