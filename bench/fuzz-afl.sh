@@ -6,6 +6,8 @@
 #   bench/fuzz-afl.sh [BUDGET_SECONDS]      (default 120; AFL++ rows only where afl-fuzz is installed)
 # SYMEX selects the binary (default target/release/symex, else target/debug/symex).
 set -euo pipefail
+# One symex worker against one afl-fuzz instance.
+export SYMEX_JOBS=1
 budget="${1:-120}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 symex="${SYMEX:-$root/target/release/symex}"

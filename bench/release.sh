@@ -2,6 +2,9 @@
 # names a binary to measure instead) and sets `symex` to the binary cargo wrote: under CARGO_TARGET_DIR
 # when that is set (relative to the repository root, as cargo reads it), else under target/.
 # `release_dir` is that release folder (for other binaries of the same build, e.g. examples/lower).
+# Measurements are of one thread (`--jobs` defaults to the core count) unless a script asks for more.
+export SYMEX_JOBS="${SYMEX_JOBS:-1}"
+
 release_dir() {
     local root dir
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

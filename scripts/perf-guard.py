@@ -22,6 +22,9 @@ import subprocess
 import sys
 import tempfile
 
+# The counts are one thread's (`--jobs` defaults to the core count).
+os.environ["SYMEX_JOBS"] = "1"
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BASELINE = os.path.join(ROOT, "tests", "perf", "baseline.txt")
 # ../shared beside the repository, or beside a worktree one level further down (as scripts/shared.sh).

@@ -8,6 +8,8 @@
 # With SWEEP_LOG=FILE set, every program's line (exit status and first stderr line) is kept in FILE.
 # usage: scripts/sweep.sh [EVERY_KTH=6] [MAX_SECONDS=3] [OFFSET=0]
 set -euo pipefail
+# One thread per program: the sweep runs programs side by side.
+export SYMEX_JOBS="${SYMEX_JOBS:-1}"
 cd "$(dirname "$0")/.."
 every=${1:-6}
 budget=${2:-3}

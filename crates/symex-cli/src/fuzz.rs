@@ -63,8 +63,10 @@ pub struct FuzzArgs {
     pub max_instructions: u64,
     /// Parallel workers (threads): each runs and expands inputs with its own copy of the program and its
     /// own solver; the work list, the block coverage, the inputs run and the crashes are shared.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub jobs: u32,
+    /// [default: the number of cores; 1 in a campaign or with --sync-dir]
+    #[arg(long, value_name = "N", env = "SYMEX_JOBS",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
     /// Time limit of one solver query, in seconds (a child whose query runs out is not run)
     /// [default: 10, none under --solver-rlimit].
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_duration)]
@@ -163,7 +165,7 @@ fn join_campaign(
     if args.worker.redis.is_none() {
         return Ok(None);
     }
-    if args.jobs > 1 || args.sync_dir.is_some() {
+    if args.jobs.is_some_and(|n| n > 1) || args.sync_dir.is_some() {
         return Err(
             "a fuzz campaign's worker takes neither --jobs above 1 nor --sync-dir (start one \
              worker per core)"
@@ -260,7 +262,14 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         args.solver_rlimit,
         crate::run::DEFAULT_QUERY_TIMEOUT,
     ));
-    fuzzer.set_jobs(args.jobs as usize);
+    let jobs =
+        args.jobs.unwrap_or_else(
+            || match args.worker.redis.is_some() || args.sync_dir.is_some() {
+                true => 1,
+                false => crate::run::cores(),
+            },
+        );
+    fuzzer.set_jobs(jobs as usize);
     let campaign = match join_campaign(&args, &prog, &opts_for_hash, &seeds) {
         Ok(c) => c,
         Err(e) => return fail(&e),
@@ -364,7 +373,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         "stopped": s.stopped,
         "time_s": fuzzer.elapsed().as_secs_f64(),
         "runs": s.runs,
-        "jobs": args.jobs,
+        "jobs": jobs,
         "crashes": crashes_json,
         "queue": queued,
         "coverage": {"blocks_covered": covered, "blocks_total": total},

@@ -367,6 +367,20 @@ fn complexity_answer(
         print_unbounded(args, name, its, &u, time);
         return 1;
     }
+    // A witness of unbounded runtime first, within a count of solver queries (T2's `brp`,
+    // `slayer-3`: the upper-bound search would use the whole budget before it).
+    let (early_witness, searched) = lower_bound::prove_counted(
+        its,
+        limits.query_timeout,
+        limits.deadline,
+        lower_bound::FIRST_QUERIES,
+    );
+    if let Some(u) = early_witness {
+        let time = started.elapsed().as_secs_f64();
+        wait_for_watchdog_unless_first();
+        print_unbounded(args, name, its, &u, time);
+        return 1;
+    }
     // Retried on the ITS unfolded by the last transition when there is no bound. The
     // search for an upper bound leaves a little time to show that none exists.
     let upper = Limits {
@@ -380,10 +394,11 @@ fn complexity_answer(
         .as_ref()
         .ok()
         .and_then(|c| c.bound.asymptotic().map(|a| (c, a)));
-    // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.)
+    // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) Asked again
+    // only when the first search was cut by its count.
     let unbounded = match finite {
-        None => lower_bound::prove(its, limits.query_timeout, limits.deadline),
-        Some(_) => None,
+        None if !searched => lower_bound::prove(its, limits.query_timeout, limits.deadline),
+        _ => None,
     };
     if let Some(u) = &unbounded {
         let time = started.elapsed().as_secs_f64();

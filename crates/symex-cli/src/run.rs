@@ -99,11 +99,13 @@ pub struct ExploreArgs {
     /// Arguments given to the program (`main`'s argv[1], ...), after `--`.
     #[arg(last = true, value_name = "ARGS")]
     pub program_args: Vec<String>,
-    /// Explore on N threads, sharing the live states by work stealing (each thread has its own
-    /// solver); the paths explored, tests and report are those of one thread.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    /// Explore on N threads, splitting the tree among them (each thread has its own solver); the
+    /// paths explored, tests and report are those of one thread [default: the number of cores for
+    /// `run`, 1 for `check`, whose other engines run beside the exploration; 1 with a bound of the
+    /// whole run or in a campaign].
+    #[arg(long, value_name = "N", env = "SYMEX_JOBS",
           value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub jobs: u32,
+    pub jobs: Option<u32>,
     /// How Z3 is driven: incremental (push/pop on the path condition's prefix; a query holding a
     /// multiplexer bit-blasted afresh), bitblast (a fresh bit-blasting tactic per query; faster on
     /// queries with large ite/mux terms), fresh, assumptions.
@@ -204,6 +206,8 @@ pub struct Exploration {
     pub validation_errors: Vec<String>,
     /// The finished paths' signatures, sorted (with [`Output::signatures`]).
     pub signatures: Vec<String>,
+    /// The threads it ran on.
+    pub jobs: u32,
 }
 
 /// The test files an exploration wrote, by number: an exploration may write hundreds of thousands, and
@@ -368,14 +372,21 @@ pub fn explore(
         // A campaign records its paths by their signatures.
         signatures: out.signatures || out.campaign.is_some(),
     };
-    if out.campaign.is_some() && (args.jobs > 1 || args.max_forks.is_some()) {
+    let whole_run_bound = args.max_forks.is_some() || opts.limits.max_total_instructions.is_some();
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| match out.campaign.is_some() || whole_run_bound {
+            true => 1,
+            false => cores(),
+        });
+    if out.campaign.is_some() && (jobs > 1 || args.max_forks.is_some()) {
         return Err(bad_args(
             "a campaign's worker takes neither --jobs above 1 nor --max-forks (a bound of one \
              worker's share would change the campaign's paths)"
                 .into(),
         ));
     }
-    if args.jobs > 1 && (args.max_forks.is_some() || opts.limits.max_total_instructions.is_some()) {
+    if jobs > 1 && whole_run_bound {
         return Err(bad_args(
             "--jobs above 1 does not take bounds of the whole run yet (--max-forks, run's --max-instructions)"
                 .into(),
@@ -477,11 +488,11 @@ pub fn explore(
             ));
         }
     };
-    let summary = if args.jobs > 1 {
+    let summary = if jobs > 1 {
         let setup = parallel::Setup {
             prog,
             opts,
-            jobs: args.jobs as usize,
+            jobs: jobs as usize,
             solver: &new_solver,
             echo: out.program_output,
         };
@@ -520,7 +531,13 @@ pub fn explore(
         unsupported,
         validation_errors,
         signatures,
+        jobs,
     })
+}
+
+/// The default of `--jobs` where threads pay: the cores this process may use.
+pub fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(256) as u32)
 }
 
 /// Writes a path's output to our standard output at once (a closed pipe is ignored here; the summary's
@@ -729,7 +746,7 @@ pub fn main(mut args: RunArgs) -> i32 {
                        "sat": l.sat, "unsat": l.unsat, "unknown": l.unknown,
                        "time_s": l.time.as_secs_f64()})).collect::<Vec<_>>()},
         "instructions": s.instructions,
-        "jobs": args.explore.jobs,
+        "jobs": ex.jobs,
         "campaign": campaign.as_ref().map(|w| json!({
             "name": args.worker.campaign, "worker": w.name,
             "paths_recorded": w.committed().len(), "items_taken_over": w.lost_items()})),

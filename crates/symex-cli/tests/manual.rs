@@ -130,6 +130,8 @@ fn documented_commands_print_what_the_manual_shows() {
     cases.register_bin("symex", Path::new(env!("CARGO_BIN_EXE_symex")));
     // On counts, as every test's `symex`: the shown verdicts must not depend on the load.
     cases.env("SYMEX_SOLVER_RLIMIT", common::TEST_RLIMIT);
+    // The shown test names and counts are one thread's (the order of a parallel run's tests varies).
+    cases.env("SYMEX_JOBS", "1");
     // Only pages with a console block: trycmd would also run a fence without a language.
     for page in pages(&root.join("docs/src")) {
         if std::fs::read_to_string(&page)

@@ -571,6 +571,11 @@ impl<'p> Explorer<'p> {
     /// Echoes the bytes `ps` wrote since its last echo.
     fn echo(&mut self, ps: &mut PathState) {
         let Some(echo) = &mut self.echo else { return };
+        // Every worker runs the tree's top alike: the first one echoes it.
+        if self.partition.is_some_and(|p| p.worker != 0 && p.shared(ps)) {
+            ps.echoed = ps.st.stdout.len();
+            return;
+        }
         if let Some(new) = ps.st.stdout.get(ps.echoed..).filter(|b| !b.is_empty()) {
             echo(new);
         }

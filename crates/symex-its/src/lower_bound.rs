@@ -96,6 +96,45 @@ pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounde
         .filter(|u| replay(its, u))
 }
 
+/// [`prove`] within `queries` solver queries (and the deadline): a count, so that whether it
+/// answers does not depend on the machine's load. `symex its` asks it before the search for
+/// an upper bound, which on large systems without one (T2's `brp`, `slayer-3`) would use up
+/// the whole time first. Returns the witness, and whether the search ended before its count
+/// and the deadline did (then asking [`prove`] again would find nothing more).
+///
+/// It runs on a thread of its own, with the caller's deadline and resource limit: Z3's
+/// context is per thread, and queries asked in it earlier change the models later queries
+/// get (a ranking function `−Y + 4` where `−Y + 3` was found before), so the caller's
+/// analysis after a failed search is the same as without one.
+pub fn prove_counted(
+    its: &Its,
+    timeout: Duration,
+    deadline: Instant,
+    queries: u64,
+) -> (Option<Unbounded>, bool) {
+    let (thread_deadline, rlimit) = (smt::deadline(), smt::rlimit());
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                smt::set_deadline(thread_deadline);
+                smt::set_rlimit(rlimit);
+                let _budget = smt::query_budget(queries);
+                let found = prove(its, timeout, deadline);
+                let ended =
+                    smt::queries() < queries && Instant::now() < deadline && !smt::out_of_time();
+                (found, ended)
+            })
+            .join()
+            .unwrap_or((None, false))
+    })
+}
+
+/// The solver queries `symex its` gives [`prove_counted`] before the upper-bound search.
+/// Counted on a debug build: the witnesses of T2's `brp`, `hqr…fixed`, `magic`, `slayer-3`,
+/// `slayer-4-filtered` take 9–158 queries (`slayer-3-new` 378), while a search that finds
+/// nothing asks up to 624 (`spctrm`) and takes seconds a bounded file then lacks.
+pub const FIRST_QUERIES: u64 = 200;
+
 /// A non-terminating run in an SCC no transition leaves and in which every state can go
 /// on ([`crate::inescapable`]), replayed: cheap enough to ask before the search for an
 /// upper bound, which on such an SCC (T2's `bio`) would only use up the time.

@@ -494,3 +494,44 @@ fn two_temporaries_of_one_step_count_together() {
         assert_eq!(lower_bound::replay_family(&its, &f, laps), Some(true));
     }
 }
+
+fn prove_counted(its: &Its, queries: u64) -> (Option<Unbounded>, bool) {
+    lower_bound::prove_counted(
+        its,
+        Duration::from_secs(10),
+        Instant::now() + Duration::from_secs(600),
+        queries,
+    )
+}
+
+/// The search `symex its` asks before the upper bound: within its count it finds the
+/// witnesses of mc91 and of a loop that never stops (checked natively above), and says
+/// the search ended; a bounded system gets no witness and a search that ended; without
+/// queries nothing is found and the search did not end (the CLI asks again later).
+#[test]
+fn counted_search_finds_witnesses_within_its_count() {
+    common::count_not_time();
+    let mc91 = its("f0", "A B C", MC91);
+    let (found, ended) = prove_counted(&mc91, lower_bound::FIRST_QUERIES);
+    let Some(Unbounded::Family(f)) = found else {
+        panic!("expected mc91's family");
+    };
+    assert!(ended);
+    assert!(mc91_steps(f.param_value(1000).unwrap()) >= 1000);
+    let spin = its(
+        "l0",
+        "X Y",
+        "  l0(X,Y) -> Com_1(l1(X,Y))\n  l1(X,Y) -> Com_1(l1(X + 1,Y)) :|: X >= Y",
+    );
+    let (found, ended) = prove_counted(&spin, lower_bound::FIRST_QUERIES);
+    assert!(matches!(found, Some(Unbounded::NonTerminating(_))) && ended);
+    let bounded = its(
+        "l0",
+        "A B D",
+        "  l0(A,B) -> Com_1(l1(D,B)) :|: 0 <= D && D <= B\n  l1(A,B) -> Com_1(l1(A - 1,B)) :|: A >= 1",
+    );
+    let (found, ended) = prove_counted(&bounded, lower_bound::FIRST_QUERIES);
+    assert!(found.is_none() && ended);
+    let (found, ended) = prove_counted(&mc91, 0);
+    assert!(found.is_none() && !ended);
+}

@@ -12,10 +12,12 @@ use std::process::Command;
 /// with slack (the largest count one query of the test suite needs is in `docs/src/measurements.md`).
 pub const TEST_RLIMIT: &str = "50000000";
 
-/// The `symex` binary under test, under [`TEST_RLIMIT`].
+/// The `symex` binary under test, under [`TEST_RLIMIT`], on one thread unless a test passes
+/// `--jobs` (`SYMEX_JOBS`: the tests' expected test numbering and counts are those of one thread).
 pub fn symex() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_symex"));
     c.env("SYMEX_SOLVER_RLIMIT", TEST_RLIMIT);
+    c.env("SYMEX_JOBS", "1");
     c
 }
 
