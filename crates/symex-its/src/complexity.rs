@@ -171,15 +171,12 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
-    let attempt = First {
-        took: started.elapsed(),
-        asked: crate::smt::queries() - asked,
-        counted: rank(&first) == 2,
-    };
+    let first_took = started.elapsed();
+    let first_asked = crate::smt::queries() - asked;
     if settled(&first) {
         return (its.clone(), first);
     }
-    let mut best = refine_and_infer(its, limits, attempt, first);
+    let mut best = refine_and_infer(its, limits, first_took, first_asked, first);
     if !settled(&best.1) && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given.
         let c = infer_with(its, limits, true);
@@ -188,59 +185,26 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
         }
     }
     if !settled(&best.1) && Instant::now() < limits.deadline {
-        best = last_resorts(its, limits, attempt, best);
+        best = last_resorts(its, limits, first_took, first_asked, best);
     }
     best
 }
 
-/// The first attempt of [`infer_refining`], which budgets its retries: it took `took` and
-/// asked `asked` solver queries. Where it found a polynomial bound (`counted`), the retries
-/// only look for a lower degree; they are then budgeted by queries alone, about twice the
-/// first attempt's plus [`termination::RETRY_EXTRA_QUERIES`], so that the degree found does
-/// not depend on the machine's load (a time budget cut SAS10's `complex` to `O(n²)` under
-/// load, `O(n)` alone). Otherwise a retry gets about twice the first attempt's time
-/// ([`Limits::for_retry`]; counted too under a resource limit, [`retry_budget`]): on large
-/// systems without a bound the answer — often that none exists — stays quick.
-#[derive(Clone, Copy)]
-struct First {
-    took: Duration,
-    asked: u64,
-    counted: bool,
-}
-
-impl First {
-    /// The limits of a retry.
-    fn limits(&self, limits: &Limits) -> Limits {
-        if self.counted {
-            limits.clone()
-        } else {
-            limits.for_retry(self.took)
-        }
-    }
-
-    /// The query budget of a retry (none: the limits bound it).
-    fn budget(&self) -> Option<crate::smt::QueryBudget> {
-        if self.counted {
-            Some(crate::smt::query_budget(
-                self.asked.saturating_mul(2) + termination::RETRY_EXTRA_QUERIES,
-            ))
-        } else {
-            retry_budget(self.asked)
-        }
-    }
-}
-
-/// The refinements of [`infer_refining`] after a `first` answer without a bound of degree
-/// at most 1: partial evaluation, unfolding, merged exits, each kept when it ranks better,
-/// each within the budget of a retry after `attempt` ([`First`]).
+/// The refinements of [`infer_refining`] after a `first` answer without a polynomial bound
+/// that took `first_took` and asked `first_asked` queries: partial evaluation, unfolding,
+/// merged exits, each kept when it ranks better. The retries get about twice the time of
+/// the first attempt (at least a second or two; under a resource limit about twice its
+/// queries, [`retry_budget`]): on large systems that no refinement helps, the answer stays
+/// quick.
 fn refine_and_infer(
     its: &Its,
     limits: &Limits,
-    attempt: First,
+    first_took: Duration,
+    first_asked: u64,
     first: Result<Complexity, String>,
 ) -> (Its, Result<Complexity, String>) {
-    let mut retry = attempt.limits(limits);
-    let mut budget = attempt.budget();
+    let mut retry = limits.for_retry(first_took);
+    let mut budget = retry_budget(first_asked);
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
@@ -260,9 +224,9 @@ fn refine_and_infer(
             // Cheap, and last: its own budget, so that the earlier retries running long
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {
-                retry.deadline = attempt.limits(limits).deadline;
+                retry.deadline = limits.for_retry(first_took).deadline;
                 drop(budget.take());
-                budget = attempt.budget();
+                budget = retry_budget(first_asked);
                 crate::preprocess::refine_merged(its, retry.query_timeout)
             }
             _ => None,
@@ -284,17 +248,18 @@ fn refine_and_infer(
 /// the termination prover's own refinement proves terminating (relational invariants
 /// before the partial evaluation: T2's `sumit`), then the ITS with its non-linear monomials of
 /// unchanged variables as variables ([`monomials`]), then the ITS as given with guard caps
-/// ([`guard_cap`]: SAS10's `counterex1`). Each gets the budget of a retry after `attempt`
-/// ([`First`]). Caps come last: where a refinement bounds the ITS, its bound is tighter.
+/// ([`guard_cap`]: SAS10's `counterex1`). Each gets twice the first attempt's time plus two
+/// seconds. Caps come last: where a refinement bounds the ITS, its bound is tighter.
 fn last_resorts(
     its: &Its,
     limits: &Limits,
-    attempt: First,
+    first_took: Duration,
+    first_asked: u64,
     mut best: (Its, Result<Complexity, String>),
 ) -> (Its, Result<Complexity, String>) {
-    let limits_now = || attempt.limits(limits);
+    let limits_now = || limits.for_retry(first_took);
     let last = limits_now();
-    let budget = attempt.budget();
+    let budget = retry_budget(first_asked);
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
             let c = infer_with(&refined, &last, false);
@@ -307,7 +272,7 @@ fn last_resorts(
     // Monomials of unchanged variables as variables ([`monomials`]: ABC's `ex04`, `B³ − 2·A`).
     if !settled(&best.1) && Instant::now() < limits.deadline {
         if let Some(lifted) = monomials::lift(its) {
-            let _budget = attempt.budget();
+            let _budget = retry_budget(first_asked);
             let c = infer_with(&lifted.its, &limits_now(), false);
             if let Ok(Some(c)) = c.map(|c| lifted.lower_complexity(c)) {
                 let c = Ok(c);
@@ -318,7 +283,7 @@ fn last_resorts(
         }
     }
     if !settled(&best.1) && Instant::now() < limits.deadline {
-        let _budget = attempt.budget();
+        let _budget = retry_budget(first_asked);
         let c = infer_opts(its, &limits_now(), true, true);
         if better(&c, &best.1) {
             best = (its.clone(), c);
