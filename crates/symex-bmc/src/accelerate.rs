@@ -9,7 +9,15 @@
 //!
 //! * each variable the path writes (a scalar local stored through its own address, a register carried
 //!   around the loop by a phi) changes by a constant `c` per iteration, so after `k` iterations it is
-//!   `x₀ + c·k` in bit-vector arithmetic (wrap-around included);
+//!   `x₀ + c·k` in bit-vector arithmetic (wrap-around included); or by another such variable `y` plus
+//!   a constant `e` (`sn += i`), so after `k` iterations it is `x₀ + k·(y₀ + e) + c_y·k(k−1)/2`, the
+//!   sum of an arithmetic progression, exact modulo 2^w (`k(k−1)` is computed in 64 bits, where it
+//!   cannot wrap, and halved there); or it is reset to the same value in every iteration, a term of
+//!   values the loop does not write (`y = 0` before an inner loop), which it then has after `k ≥ 1`
+//!   iterations. The path's condition may only read the first kind;
+//! * the loop may hold inner loops that hold no loops themselves: the probe iteration unwinds them up
+//!   to [`INNER_BOUND`] times, and each path through them that returns to the head (a fixed number of
+//!   inner iterations, e.g. `for (y = 0; y < 10; y++)`) is a path of the outer loop like any other;
 //! * the path reads no input and writes nothing else (memory, frame and standard input are checked as
 //!   k-induction checks its havoc);
 //! * its condition is a conjunction of comparisons `<`, `≤` (signed or unsigned, either polarity) and
@@ -24,7 +32,7 @@
 //! that FALSE is the counterexample the concrete interpreter replayed, as every FALSE.
 
 use crate::guarded::{Guarded, Shared};
-use crate::induction::{same_frame_and_memory, written};
+use crate::induction::{same_frame_and_memory, scoped, written};
 use crate::loops::Loops;
 use crate::unwind::{Capture, Options, Unwinder};
 use std::cell::RefCell;
@@ -43,6 +51,10 @@ const N_WIDTH: u32 = 32;
 /// Prefix of the havocked values of the probe iteration.
 const HAVOC_PREFIX: &str = "bmc_accel_h";
 
+/// Iterations of an inner loop the probe iteration unwinds (per entry): an inner loop with a fixed
+/// trip count up to this many is summarised by the paths through it.
+pub const INNER_BOUND: u32 = 64;
+
 /// A variable the loop carries from one iteration to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Var {
@@ -52,12 +64,25 @@ enum Var {
     Reg(u32),
 }
 
-/// One path through the loop body: its condition over the havocked values and each variable's
-/// increment per iteration.
+/// How one iteration of a path changes a variable (`x` its havocked value at the head).
+#[derive(Clone, Debug)]
+enum Step {
+    /// `x + c` (`c` in the variable's width).
+    Linear(u128),
+    /// `x + y + e`, `y` the havocked value of a variable whose step is linear (its index in the path's
+    /// steps).
+    Progression { of: usize, e: u128 },
+    /// A value that reads no havocked value: the same at the end of every iteration.
+    Reset(Term),
+}
+
+/// One path through the loop body: its condition over the havocked values and each variable's step.
 struct Path {
     cond: Term,
-    /// (variable, havocked value, increment in the variable's width).
-    steps: Vec<(Var, Term, u128)>,
+    /// (variable, havocked value, step).
+    steps: Vec<(Var, Term, Step)>,
+    /// The objects of locals declared in the body: dead after an iteration.
+    declared: Vec<u32>,
 }
 
 /// The states `n ≥ 1` iterations of one path of loop `index` of the entry function (`func`) take `st`
@@ -89,13 +114,7 @@ fn paths(
     let body = prog.module.functions[func as usize].body.as_ref()?;
     let ls = Loops::of(body);
     let lp = &ls.loops[index];
-    // An inner loop would need its own closed form.
-    let innermost = (0..body.blocks.len())
-        .filter(|&b| lp.body[b])
-        .all(|b| ls.nest[b].last() == Some(&index));
-    if !innermost {
-        return None;
-    }
+    let inner = inner_loops(&ls, index)?;
     let (regs, objs) = written(prog, body, &lp.body, st).ok()?;
     let carried: Vec<u32> = body
         .blocks
@@ -117,7 +136,12 @@ fn paths(
             vars.push((Var::Reg(r), v));
         }
     }
-    for &id in &objs {
+    // Locals declared in the body are dead at the head after an iteration, and carry nothing.
+    let declared = scoped(prog, body, &lp.body, st);
+    for &id in &declared {
+        h.mem.end_lifetime(id);
+    }
+    for &id in objs.iter().filter(|id| !declared.contains(id)) {
         let o = h.mem.object_mut(id)?;
         let n = o.size() as usize;
         if !matches!(n, 1 | 2 | 4 | 8) || o.contents.flat().is_none() {
@@ -133,8 +157,11 @@ fn paths(
             .write(0, n, |b| b.clone_from_slice(&bytes));
         vars.push((Var::Object(id), v));
     }
-    let f = Unwinder::new(prog, opts.clone(), shared.clone())
-        .bound_entry_loop(func, index, 1)
+    let mut u = Unwinder::new(prog, opts.clone(), shared.clone()).bound_entry_loop(func, index, 1);
+    for j in inner {
+        u = u.bound_entry_loop(func, j, INNER_BOUND);
+    }
+    let f = u
         .capturing(Capture {
             index,
             back_edge: true,
@@ -143,11 +170,35 @@ fn paths(
         .run_from(h.clone());
     let mut out = Vec::new();
     for c in f.captured.iter().take(MAX_PATHS) {
-        if let Some(p) = path(&h, c, &vars, &objs) {
+        if let Some(mut p) = path(&h, c, &vars, &objs) {
+            p.declared = declared.clone();
             out.push(p);
         }
     }
     Some(out)
+}
+
+/// The loops directly inside loop `index` when none of them holds a loop itself (an inner loop of a
+/// fixed trip count is unwound in the probe iteration); `None` for deeper nests.
+fn inner_loops(ls: &Loops, index: usize) -> Option<Vec<usize>> {
+    let lp = &ls.loops[index];
+    let mut inner = Vec::new();
+    for (b, nest) in ls.nest.iter().enumerate() {
+        if !lp.body[b] {
+            continue;
+        }
+        let at = nest.iter().position(|&l| l == index)?;
+        match &nest[at + 1..] {
+            [] => {}
+            [j] => {
+                if !inner.contains(j) {
+                    inner.push(*j);
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(inner)
 }
 
 /// The path of `c` (back at the head from the havocked `h`), when its closed form is exact.
@@ -163,25 +214,62 @@ fn path(
     }
     let mut steps = Vec::new();
     for (var, v) in vars {
-        let now = value(c, *var, v.width())?;
-        steps.push((*var, v.clone(), increment(&now, v)?));
+        steps.push((*var, v.clone(), value(c, *var, v.width())?));
     }
+    let steps = classify(steps)?;
+    let linear = |t: &Term| {
+        steps
+            .iter()
+            .any(|(_, v, s)| v == t && matches!(s, Step::Linear(_)))
+    };
     let moving: Vec<&Term> = steps
         .iter()
-        .filter(|(_, _, d)| *d != 0)
+        .filter(|(_, _, s)| matches!(s, Step::Linear(d) if *d != 0))
         .map(|(_, v, _)| v)
         .collect();
-    // Every havocked value the condition mentions is a carried variable (the others are dead at the
-    // head, and the path's condition must not depend on them).
+    // Every havocked value the condition mentions is a variable with a linear step (the others are
+    // dead at the head or take other values at the first iteration than at the next ones, and the
+    // path's condition must not depend on them).
     let cond = c.dom.guard.clone();
     let free = cond.free_vars();
-    let known = free.iter().all(|t| {
-        !t.as_var().is_some_and(|n| n.starts_with(HAVOC_PREFIX)) || vars.iter().any(|(_, v)| v == t)
-    });
+    let known = free
+        .iter()
+        .all(|t| !t.as_var().is_some_and(|n| n.starts_with(HAVOC_PREFIX)) || linear(t));
     if !known || !conjuncts(&cond).iter().all(|a| interval(a, &moving)) {
         return None;
     }
-    Some(Path { cond, steps })
+    Some(Path {
+        cond,
+        steps,
+        declared: Vec::new(),
+    })
+}
+
+/// Each variable's step, from its value at the end of the iteration (`now`): `None` when one of them
+/// has no exact closed form.
+fn classify(vals: Vec<(Var, Term, Term)>) -> Option<Vec<(Var, Term, Step)>> {
+    let havocked = |t: &Term| {
+        t.free_vars()
+            .iter()
+            .any(|v| v.as_var().is_some_and(|n| n.starts_with(HAVOC_PREFIX)))
+    };
+    let linear: Vec<Option<u128>> = vals.iter().map(|(_, v, now)| increment(now, v)).collect();
+    let mut steps = Vec::new();
+    for (i, (var, v, now)) in vals.iter().enumerate() {
+        let step = if let Some(c) = linear[i] {
+            Step::Linear(c)
+        } else if !havocked(now) {
+            Step::Reset(now.clone())
+        } else {
+            let d = now.bvsub(v);
+            let (of, e) = (0..vals.len())
+                .filter(|&j| j != i && linear[j].is_some() && vals[j].1.width() == v.width())
+                .find_map(|j| Some((j, d.bvsub(&vals[j].1).as_bv()?)))?;
+            Step::Progression { of, e }
+        };
+        steps.push((*var, v.clone(), step));
+    }
+    Some(steps)
 }
 
 /// The value of `var` in `st`, of width `w`.
@@ -258,25 +346,45 @@ fn resize(x: &Term, w: u32) -> Term {
     }
 }
 
-/// `st` after `n ≥ 1` iterations of `p`, `n` fresh: the variables at `x₀ + c·n`, the guard with the
-/// path's condition at iterations `0` and `n−1` and no wrap-around between them.
+/// `st` after `n ≥ 1` iterations of `p`, `n` fresh: the variables at their closed forms, the guard
+/// with the path's condition at iterations `0` and `n−1` and no wrap-around of the moving variables
+/// between them.
 fn apply(shared: &Rc<RefCell<Shared>>, st: &State<Guarded>, p: &Path) -> Option<State<Guarded>> {
     let n = fresh(shared, "bmc_accel_n", N_WIDTH);
     let last = n.bvsub(&Term::bv(1, N_WIDTH));
     let mut first = TermMap::default();
     let mut at_last = TermMap::default();
     let mut guard = st.dom.guard.and(&n.ne(&Term::bv(0, N_WIDTH)));
+    let mut initial = Vec::new();
+    for (var, v, _) in &p.steps {
+        initial.push(value(st, *var, v.width())?);
+    }
     let mut finals = Vec::new();
-    for (var, v, c) in &p.steps {
+    for ((var, v, step), x0) in p.steps.iter().zip(&initial) {
         let w = v.width();
-        let x0 = value(st, *var, w)?;
-        let cw = Term::bv(*c, w);
         first.insert(v.clone(), x0.clone());
-        at_last.insert(v.clone(), x0.bvadd(&cw.bvmul(&resize(&last, w))));
-        finals.push((*var, x0.bvadd(&cw.bvmul(&resize(&n, w)))));
-        if *c != 0 {
-            guard = guard.and(&no_wrap(&x0, *c, &last));
-        }
+        let x = match step {
+            Step::Linear(c) => {
+                let cw = Term::bv(*c, w);
+                at_last.insert(v.clone(), x0.bvadd(&cw.bvmul(&resize(&last, w))));
+                if *c != 0 {
+                    guard = guard.and(&no_wrap(x0, *c, &last));
+                }
+                x0.bvadd(&cw.bvmul(&resize(&n, w)))
+            }
+            Step::Progression { of, e } => {
+                let Step::Linear(cy) = &p.steps[*of].2 else {
+                    return None;
+                };
+                let cy = *cy;
+                let y0 = &initial[*of];
+                let per = y0.bvadd(&Term::bv(*e, w));
+                x0.bvadd(&resize(&n, w).bvmul(&per))
+                    .bvadd(&Term::bv(cy, w).bvmul(&triangle(&n, w)))
+            }
+            Step::Reset(t) => t.clone(),
+        };
+        finals.push((*var, x));
     }
     guard = guard
         .and(&p.cond.substitute(&first))
@@ -289,7 +397,21 @@ fn apply(shared: &Rc<RefCell<Shared>>, st: &State<Guarded>, p: &Path) -> Option<
     for (var, x) in finals {
         set(&mut s, var, &x)?;
     }
+    for &id in &p.declared {
+        s.mem.end_lifetime(id);
+    }
     Some(s)
+}
+
+/// `n(n−1)/2` in `w` bits: the product in `2·N_WIDTH` bits, where it does not wrap (and is even), halved
+/// there, then cut to `w` bits (exact modulo 2^w).
+fn triangle(n: &Term, w: u32) -> Term {
+    let wide = 2 * N_WIDTH;
+    let k = n.zext_to(wide);
+    let t = k
+        .bvmul(&k.bvsub(&Term::bv(1, wide)))
+        .bvlshr(&Term::bv(1, wide));
+    resize(&t, w)
 }
 
 /// `x₀ + c·k` stays within the range of `x₀`'s width, read unsigned and read signed, for `k` up to

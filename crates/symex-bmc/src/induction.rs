@@ -33,7 +33,7 @@ use symex_engine::memory::Lookup;
 use symex_engine::{BugKind, Program, State};
 use symex_explore::symbolic::{SymByte, SymVal};
 use symex_expr::{Sort, Term};
-use symex_ir::{Body, CastOp, Inst, IntPred, Operand, Terminator};
+use symex_ir::{Body, CastOp, Inst, IntPred, Intrinsic, Operand, Terminator};
 use symex_solver::SatResult;
 
 use crate::guarded::Guarded;
@@ -133,9 +133,18 @@ pub fn inductive_step(
     let lp = &ls.loops[target.index];
     let s0 = first_arrival(prog, opts, &target, shared)?;
     let (regs, objs) = written(prog, body, &lp.body, &s0)?;
-    let havocked = havoc(prog, body, &s0, &regs, &objs, shared)?;
+    let declared = scoped(prog, body, &lp.body, &s0);
+    let mut havocked = havoc(prog, body, &s0, &regs, &objs, shared)?;
+    for &id in &declared {
+        havocked.mem.end_lifetime(id);
+    }
+    let carried: Vec<u32> = objs
+        .iter()
+        .copied()
+        .filter(|id| !declared.contains(id))
+        .collect();
     let mut cands = candidates(prog, body, lp.header, &s0);
-    cands.extend(sum_candidates(prog, body, &lp.body, &s0, &regs, &objs));
+    cands.extend(sum_candidates(prog, body, &lp.body, &s0, &regs, &carried));
     // Houdini: drop what fails at the first arrival, then what one iteration does not preserve.
     cands.retain(|c| implied(shared, queries, &s0.dom.guard, &holds(prog, c, &s0)));
     loop {
@@ -251,6 +260,57 @@ pub(crate) fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Opt
     let v = st.frames.first()?.regs[s.0 as usize].as_const()?;
     let (id, off) = prog.addr.split(v as u64);
     Some((id, off))
+}
+
+/// The objects of the locals declared in the loop's body: the body starts their lifetime (clang's
+/// `lifetime.start` at the declaration, which no access of the local can precede in C) and an
+/// iteration ends it, so from the second arrival at the head on they are dead there. The inductive
+/// step and acceleration start from a head state with them dead; the first arrival, where they are
+/// still untouched, is the base case's.
+pub(crate) fn scoped(
+    prog: &Program,
+    body: &Body,
+    member: &[bool],
+    s0: &State<Guarded>,
+) -> Vec<u32> {
+    let def = |s: symex_ir::Slot| {
+        body.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .find(|i| i.dst() == Some(s))
+    };
+    let mut out = Vec::new();
+    for (_, blk) in body.blocks.iter().enumerate().filter(|(b, _)| member[*b]) {
+        for inst in &blk.insts {
+            let Inst::Intrinsic {
+                op: Intrinsic::LifetimeStart,
+                args,
+                ..
+            } = inst
+            else {
+                continue;
+            };
+            let Some(mut p) = args.last().copied() else {
+                continue;
+            };
+            // Through the casts to `i8*` clang puts before the marker.
+            for _ in 0..4 {
+                match p {
+                    Operand::Slot(s) => match def(s) {
+                        Some(Inst::Copy { src, .. } | Inst::Cast { src, .. }) => p = *src,
+                        _ => break,
+                    },
+                    Operand::Const(_) => break,
+                }
+            }
+            if let Some((id, 0)) = object_of(prog, s0, p) {
+                out.push(id);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 type Written = (Vec<u32>, Vec<u32>);

@@ -8,11 +8,14 @@
 //! * [`order`]: unsigned comparisons of merged values decided leaf by leaf;
 //! * [`unwind`]: the merging executor, loops and recursion unwound `K` times, unwinding assertions;
 //! * [`verdict`]: one query per property, counterexamples replayed concretely;
+//! * [`confirm`]: long counterexamples replayed on the native build instead of the interpreter;
 //! * [`induction`]: k-induction's inductive step (`--k-induction`), and `invariant`: the invariants it
 //!   assumed, as C expressions for correctness witnesses;
-//! * [`accelerate`]: loop acceleration, `n` iterations of a path at once, for deep counterexamples.
+//! * [`accelerate`]: loop acceleration, `n` iterations of a path at once, for deep counterexamples;
+//! * `tail`: the points from which no bug is reachable, where states are dropped.
 
 pub mod accelerate;
+pub mod confirm;
 pub mod guarded;
 pub mod induction;
 mod invariant;
@@ -20,9 +23,11 @@ pub mod loops;
 pub mod merge;
 pub mod order;
 mod recursion;
+mod tail;
 pub mod unwind;
 pub mod verdict;
 
+pub use confirm::{NativeSource, Replay};
 pub use unwind::{list_loops, LoopName, Options};
 pub use verdict::{Class, Report, Verdict};
 
@@ -116,7 +121,7 @@ fn unwound(
 ) -> Result<Report, End> {
     let shared = Shared::new(ctx);
     shared.borrow_mut().deadline = opts.max_time.map(|t| Instant::now() + t);
-    let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone());
+    let mut u = unwind::Unwinder::new(prog, opts.clone(), shared.clone()).slicing_tail();
     let accelerating = matches!(extra, Extra::Accelerate);
     match extra {
         Extra::None => {}

@@ -37,6 +37,9 @@ pub struct Options {
     /// Also look for violations with loop acceleration ([`crate::accelerate`]): only a FALSE is taken
     /// from that run.
     pub accelerate: bool,
+    /// The source, to confirm long counterexamples on its native build ([`crate::confirm`]); without
+    /// it the interpreter replays them to the end.
+    pub native: Option<crate::confirm::NativeSource>,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             max_time: None,
             stdin: 0,
             accelerate: false,
+            native: None,
         }
     }
 }
@@ -89,6 +93,8 @@ pub struct Formulas {
     pub captured: Vec<State<Guarded>>,
     /// Accelerated transitions taken ([`Unwinder::accelerating`]).
     pub accelerated: u64,
+    /// States dropped in the bug-free tail ([`Unwinder::slicing_tail`]).
+    pub sliced: u64,
 }
 
 /// Where the executor stops states and hands them back (in [`Formulas::captured`]): on arrival at the
@@ -153,6 +159,8 @@ pub struct Unwinder<'p> {
     accelerate: bool,
     /// Per function: a call beyond its recursion bound returns a fresh value ([`crate::recursion`]).
     abstracted: Option<Vec<bool>>,
+    /// States that arrive where no bug is reachable are dropped ([`crate::tail`]).
+    tail: Option<crate::tail::Tail>,
 }
 
 impl<'p> Unwinder<'p> {
@@ -193,7 +201,15 @@ impl<'p> Unwinder<'p> {
             joins: true,
             accelerate: false,
             abstracted: None,
+            tail: None,
         }
+    }
+
+    /// Drops the states that arrive in the program's bug-free tail ([`crate::tail`]): no error and no
+    /// unwinding assertion is reachable from them.
+    pub(crate) fn slicing_tail(mut self) -> Self {
+        self.tail = crate::tail::Tail::of(self.prog, &self.opts.checks);
+        self
     }
 
     /// Lets a call beyond the recursion bound of a function without side effects (`pure`, per
@@ -287,6 +303,10 @@ impl<'p> Unwinder<'p> {
                 .min_by(|&a, &b| live[a].key.cmp(&live[b].key))
                 .expect("a state");
             let l = live.swap_remove(i);
+            if self.tail.as_ref().is_some_and(|t| t.holds(&l.st)) {
+                self.out.sliced += 1;
+                continue;
+            }
             for s in self.accelerated(&l) {
                 self.insert(&mut live, s);
             }

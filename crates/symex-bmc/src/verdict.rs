@@ -4,12 +4,12 @@
 //! `true`; else `bounded-true` (no error within the bound). `unknown` when the solver gives no answer, a
 //! counterexample does not replay, or some run reached something not modelled.
 
+use crate::confirm::Replay;
 use crate::guarded::{Shared, ADDRESS_PREFIX};
 use crate::unwind::{ErrorRecord, Formulas, Options};
 use std::cell::RefCell;
 use std::rc::Rc;
-use symex_engine::interp::RunOptions;
-use symex_engine::{Bug, BugKind, End, Program, TestFile, TestInput};
+use symex_engine::{Bug, BugKind, Program, TestFile, TestInput};
 use symex_expr::{Model, Term, Value};
 use symex_solver::SatResult;
 
@@ -27,10 +27,11 @@ pub enum Class {
 /// The answer of `symex bmc`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// A violation with its replayed test.
+    /// A violation with its replayed test, and how it was replayed.
     False {
         bug: Bug,
         inputs: Vec<TestInput>,
+        replay: Replay,
     },
     /// No violation, and no run is longer than the bound.
     True,
@@ -200,8 +201,8 @@ fn byte(v: Option<&Value>) -> u8 {
     }
 }
 
-/// The test of the run `m` describes (the inputs of the events its path asked, in order), replayed: it
-/// must end in a bug of the same kind at the same place.
+/// The test of the run `m` describes (the inputs of the events its path asked, in order), confirmed
+/// ([`crate::confirm`]): it must end in a bug of the same kind at the same place.
 fn counterexample(
     prog: &Program,
     opts: &Options,
@@ -222,33 +223,16 @@ fn counterexample(
             bytes: e.bytes.iter().map(|b| byte(m.get(b))).collect(),
         })
         .collect();
-    // The interpreter's own loop (`symex replay`'s): no trace is needed here, and a counterexample of
-    // loop acceleration may run 2^27 iterations before its bug.
     let test = TestFile {
         program: None,
         entry: None,
         inputs: inputs.clone(),
         outcome: None,
     };
-    let run = symex_engine::interp::run(
-        prog,
-        &test,
-        &RunOptions {
-            entry: opts.entry.clone(),
-            checks: opts.checks,
-            max_instructions: 1 << 32,
-            max_time: None,
-        },
-    );
-    match run.end {
-        End::Bug(b) if b.kind == bug.kind && b.loc == bug.loc => {
-            Ok(Verdict::False { bug: b, inputs })
-        }
-        other => Err(format!(
-            "the counterexample of {} at {}:{} did not replay (the replay ended with {other:?})",
-            bug.kind.as_str(),
-            bug.loc.file,
-            bug.loc.line
-        )),
-    }
+    let (bug, replay) = crate::confirm::confirm(prog, opts, &test, bug)?;
+    Ok(Verdict::False {
+        bug,
+        inputs,
+        replay,
+    })
 }

@@ -56,7 +56,7 @@ fn replays_natively(path: &Path, inputs: &[symex_engine::TestInput], kind: &str)
 fn unsigned_char_sum_is_false_at_three_with_a_replaying_counterexample() {
     let path = example("lecture_uchar.c");
     let r = bmc(&path, 3);
-    let Verdict::False { bug, inputs } = &r.verdict else {
+    let Verdict::False { bug, inputs, .. } = &r.verdict else {
         panic!("expected false, got {:?}", r.verdict);
     };
     assert_eq!(bug.kind.as_str(), "assertion");

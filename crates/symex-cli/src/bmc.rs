@@ -246,6 +246,10 @@ pub fn main(mut args: BmcArgs) -> i32 {
         max_time: args.max_time.map(crate::limits::left),
         stdin: 0,
         accelerate: args.accelerate,
+        native: Some(crate::frontend::native_source(
+            &args.file,
+            &args.frontend.options(),
+        )),
     };
     let timeout = crate::limits::query_timeout(
         args.solver_timeout,
@@ -312,7 +316,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
         ));
     }
     let mut test = None;
-    if let Verdict::False { bug, inputs } = &report.verdict {
+    if let Verdict::False { bug, inputs, .. } = &report.verdict {
         let dir = match output_dir(args.out.as_deref()) {
             Ok(d) => d,
             Err(e) => return fail(&format!("cannot create the output directory: {e}")),
@@ -342,6 +346,14 @@ pub fn main(mut args: BmcArgs) -> i32 {
         Verdict::True => 0,
         Verdict::False { .. } => 1,
         Verdict::BoundedTrue { .. } | Verdict::Unknown(_) => 3,
+    }
+}
+
+/// How the counterexample was replayed, when not by the interpreter alone.
+fn replay_note(v: &Verdict) -> Option<String> {
+    match v {
+        Verdict::False { replay, .. } => replay.describe(),
+        _ => None,
     }
 }
 
@@ -392,6 +404,12 @@ fn print_report(
         if r.accelerated {
             o["accelerated"] = json!(true);
         }
+        if let Verdict::False { replay, .. } = &r.verdict {
+            o["replay"] = json!(replay.name());
+            if let Some(how) = replay.describe() {
+                o["replay_note"] = json!(how);
+            }
+        }
         if r.recursion_abstracted {
             o["recursion_abstracted"] = json!(true);
         }
@@ -426,6 +444,9 @@ fn print_report(
                 }
                 if r.accelerated {
                     println!("found with loop acceleration");
+                }
+                if let Some(how) = replay_note(&r.verdict) {
+                    println!("replay: {how}");
                 }
             }
             Verdict::BoundedTrue { loops } => {

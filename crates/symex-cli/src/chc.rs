@@ -125,6 +125,7 @@ pub fn answer(job: &crate::portfolio::BmcJob<'_>) -> crate::portfolio::Answer {
         max_time: job_budget,
         stdin: job.stdin as usize,
         accelerate: false,
+        native: None,
     };
     let ctx = merging_solver(job_budget);
     let p = Some(job.property);

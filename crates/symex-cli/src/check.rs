@@ -175,10 +175,23 @@ pub fn main(mut args: CheckArgs) -> i32 {
         frontend: args.explore.frontend.options(),
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
-    let explored = || match explore_answer(&prog, &args, p, checks, &out) {
-        Ok(a) => a,
-        // The program cannot start: nothing for BMC to decide either.
-        Err(why) => crate::portfolio::finish(|| fail(&why)),
+    let explored = || {
+        // Few, narrow inputs: every run, at the interpreter's speed, before the exploration (not when
+        // `--max-forks` limits the exploration: what it leaves undecided is then the other engines').
+        let entry = &args.explore.entry;
+        let enumerated = args
+            .explore
+            .max_forks
+            .is_none()
+            .then(|| crate::enumerate::answer(&prog, p, entry, checks, &dir, &program));
+        if let Some(a) = enumerated.flatten() {
+            crate::portfolio::finish(|| print("enumeration", a));
+        }
+        match explore_answer(&prog, &args, p, checks, &out) {
+            Ok(a) => a,
+            // The program cannot start: nothing for BMC to decide either.
+            Err(why) => crate::portfolio::finish(|| fail(&why)),
+        }
     };
     crate::portfolio::race(bmc, &print, explored)
 }
@@ -316,7 +329,12 @@ pub(crate) fn explore_answer(
             .iter()
             .find(|e| e.bug.kind == bug.kind && e.bug.loc == bug.loc)
             .and_then(|e| e.test.clone());
-        return Ok(Answer::False { bug, sub, test });
+        return Ok(Answer::False {
+            bug,
+            sub,
+            test,
+            replay: None,
+        });
     }
     let s = &ex.summary;
     let mut reasons = undecided;
@@ -352,8 +370,15 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
                 .map(|to| write_correctness_witness(args, &invariants, to));
             report_full(args, engine, "true", None, None, &[], w)
         }
-        Answer::False { bug, sub, test } => {
-            report_by(args, engine, "false", Some((&bug, sub)), test, &[])
+        // How a long counterexample was replayed is the FALSE's evidence (`because:`).
+        Answer::False {
+            bug,
+            sub,
+            test,
+            replay,
+        } => {
+            let how: Vec<String> = replay.into_iter().collect();
+            report_by(args, engine, "false", Some((&bug, sub)), test, &how)
         }
         Answer::Unknown(reasons) => report_by(args, None, "unknown", None, None, &reasons),
     }

@@ -5,6 +5,20 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use symex_ir::{FrontendError, FrontendOptions, Module};
 
+/// What BMC needs to confirm a long counterexample on the native build of `source`, compiled with the
+/// flags `opts` loaded it with (`symex_bmc::confirm`).
+pub fn native_source(source: &Path, opts: &FrontendOptions) -> symex_bmc::NativeSource {
+    let build = symex_native::BuildOptions {
+        include_dirs: opts.include_dirs.clone(),
+        defines: opts.defines.clone(),
+        m32: symex_native::wants_m32(&opts.cflags),
+        cflags: opts.cflags.clone(),
+        check_overflow: false,
+        program_error_functions: false,
+    };
+    symex_bmc::NativeSource::new(source.to_path_buf(), build)
+}
+
 /// Front-end flags of `spec/cli.md`.
 #[derive(Args, Clone, Debug, Default)]
 pub struct FrontendArgs {

@@ -8,6 +8,7 @@ mod chc;
 mod check;
 mod checks;
 mod cost;
+mod enumerate;
 mod examples;
 mod frontend;
 mod fuzz;

@@ -26,11 +26,13 @@ pub enum Answer {
     /// bound (or the inductive step holds), with the loop invariants the proof used (for the correctness
     /// witness; empty when the proof needs none, as a complete exploration or a full unwinding).
     True(Vec<symex_engine::LoopInvariant>),
-    /// A violation whose test the concrete interpreter replayed, with the SV-COMP subproperty.
+    /// A violation whose test the concrete interpreter (or, for a long run, the native build)
+    /// replayed, with the SV-COMP subproperty, and how it was replayed when not by the interpreter.
     False {
         bug: Bug,
         sub: Option<&'static str>,
         test: Option<String>,
+        replay: Option<String>,
     },
     /// No verdict, and why.
     Unknown(Vec<String>),
@@ -196,6 +198,7 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         max_time: job.budget,
         stdin: job.stdin as usize,
         accelerate: true,
+        native: Some(crate::frontend::native_source(job.source, &job.frontend)),
     };
     let p = Some(job.property);
     let (k, report) = match run_bmc(&prog, &opts, Unwind::Auto, p, job.budget, true) {
@@ -213,7 +216,11 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
         .map_or(String::new(), |why| format!(" (k-induction: {why})"));
     match report.verdict {
         Verdict::True => Answer::True(report.invariants),
-        Verdict::False { bug, inputs } => {
+        Verdict::False {
+            bug,
+            inputs,
+            replay,
+        } => {
             let sub = match meaning(job.property, bug.kind) {
                 Meaning::Violation(sub) => sub,
                 _ => None,
@@ -221,7 +228,12 @@ pub fn bmc_answer(job: &BmcJob<'_>) -> Answer {
             let end = End::Bug(bug.clone());
             let name = "bmc-counterexample.json";
             let test = write_test(job.dir, name, job.program, job.entry, &inputs, &end).ok();
-            Answer::False { bug, sub, test }
+            Answer::False {
+                bug,
+                sub,
+                test,
+                replay: replay.describe(),
+            }
         }
         Verdict::BoundedTrue { loops } => Answer::Unknown(vec![format!(
             "bmc: no violation up to unwinding {k}, but the bound is reachable in {}{induction}",

@@ -96,6 +96,7 @@ pub fn confirmed(
         max_time: Some(budget),
         stdin: args.explore.stdin as usize,
         accelerate: false,
+        native: None,
     };
     let ctx = crate::chc::merging_solver(
         crate::limits::query_timeout(

@@ -145,7 +145,9 @@ pub fn main(args: ValidateArgs) -> i32 {
         campaign: None,
     };
     let validation = match explore_answer(&prog, &check, p, checks, &out) {
-        Ok(Answer::False { bug, sub, test }) => confirm(&check, p, bug, sub, test, args.no_native),
+        Ok(Answer::False { bug, sub, test, .. }) => {
+            confirm(&check, p, bug, sub, test, args.no_native)
+        }
         Ok(Answer::True(_)) => Validation::Rejected,
         Ok(Answer::Unknown(why)) => Validation::Unknown(why),
         Err(why) => return fail(&why),
