@@ -572,7 +572,10 @@ impl<'p> Explorer<'p> {
     fn echo(&mut self, ps: &mut PathState) {
         let Some(echo) = &mut self.echo else { return };
         // Every worker runs the tree's top alike: the first one echoes it.
-        if self.partition.is_some_and(|p| p.worker != 0 && p.shared(ps)) {
+        if self
+            .partition
+            .is_some_and(|p| p.worker != 0 && p.shared(ps))
+        {
             ps.echoed = ps.st.stdout.len();
             return;
         }

@@ -13,6 +13,7 @@
 
 mod bounds;
 mod ops;
+mod order;
 mod path_condition;
 mod solver_ctx;
 mod value;
@@ -417,13 +418,26 @@ impl Symbolic {
             return Ok(None);
         }
         if let Some(answer) = self.feasible_by_bounds(c) {
+            self.confirm(c, answer.is_some(), "the bounds of the path condition");
             return Ok(answer);
+        }
+        if order::contradicts(self.pc.constraints(), c) {
+            self.confirm(c, false, "the order of terms the path condition implies");
+            return Ok(None);
         }
         let q = self.pc.to_vec_with(Some(c));
         match self.ctx.borrow_mut().check(&q) {
             SatResult::Sat(m) => Ok(Some(m)),
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(u) => Err(u.to_string()),
+        }
+    }
+
+    /// With `SYMEX_CHECK_SHORTCUTS` set, has a bare Z3 confirm an answer found without the solver.
+    fn confirm(&self, c: &Term, sat: bool, by: &str) {
+        let mut ctx = self.ctx.borrow_mut();
+        if ctx.checks_shortcuts() {
+            ctx.confirm_shortcut(&self.pc.to_vec_with(Some(c)), sat, by);
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::bounds::{bound, BoundKey};
 use std::rc::Rc;
-use symex_expr::Term;
+use symex_expr::{Op, Term};
 
 /// A conjunction of constraints in the order they were added, and the tightest bounds of terms.
 #[derive(Clone, Default)]
@@ -27,12 +27,35 @@ pub struct PathCondition {
 #[derive(Clone, Default)]
 struct Bounds(Option<Rc<[Held]>>);
 
-/// A bound held: its key, the constraint that states it, and its value in the key's order.
+/// A bound held: the constraint that states it, its value in the key's order and the key's order. The
+/// key's term is the constraint's non-constant side, found again when needed rather than held: 32 bytes
+/// an entry instead of 48, and every waiting state holds a few.
 #[derive(Clone)]
 struct Held {
-    key: BoundKey,
     constraint: Term,
     value: u128,
+    signed: bool,
+    upper: bool,
+}
+
+impl Held {
+    /// The term the constraint bounds: the side of its comparison that is not a constant.
+    fn term(&self) -> &Term {
+        let cmp = match self.constraint.op() {
+            Op::Not => self.constraint.arg(0),
+            _ => &self.constraint,
+        };
+        if cmp.arg(0).is_const() {
+            cmp.arg(1)
+        } else {
+            cmp.arg(0)
+        }
+    }
+
+    /// Where the entry sorts: by its key.
+    fn order(&self) -> (u64, bool, bool) {
+        (self.term().id(), self.signed, self.upper)
+    }
 }
 
 impl Bounds {
@@ -42,9 +65,8 @@ impl Bounds {
 
     /// Where `key` is, or would be inserted.
     fn search(&self, key: &BoundKey) -> Result<usize, usize> {
-        let order = |k: &BoundKey| (k.term.id(), k.signed, k.upper);
-        self.entries()
-            .binary_search_by_key(&order(key), |h| order(&h.key))
+        let wanted = (key.term.id(), key.signed, key.upper);
+        self.entries().binary_search_by_key(&wanted, Held::order)
     }
 
     fn get(&self, key: &BoundKey) -> Option<&Held> {
@@ -52,8 +74,8 @@ impl Bounds {
     }
 
     /// Holds `h`, replacing the entry of its key.
-    fn set(&mut self, h: Held) {
-        let at = self.search(&h.key);
+    fn set(&mut self, key: &BoundKey, h: Held) {
+        let at = self.search(key);
         if let (Ok(i), Some(own)) = (at, self.0.as_mut().and_then(Rc::get_mut)) {
             own[i] = h;
             return;
@@ -93,11 +115,13 @@ impl PathCondition {
         if self.bounds.get(&b.key).is_some_and(|h| !b.implies(h.value)) {
             return;
         }
-        self.bounds.set(Held {
-            key: b.key,
+        let h = Held {
             constraint: c,
             value: b.value,
-        });
+            signed: b.key.signed,
+            upper: b.key.upper,
+        };
+        self.bounds.set(&b.key, h);
     }
 
     /// The value of the bound held under `key`, if any.
@@ -125,6 +149,12 @@ impl PathCondition {
     /// The constraints of the list, newest first (the bounds are not among them).
     pub fn newest_first(&self) -> impl Iterator<Item = &Term> {
         std::iter::successors(self.newest.as_deref(), |l| l.older.as_deref()).map(|l| &l.constraint)
+    }
+
+    /// Every constraint, the list's newest first, then the bounds (in no particular order).
+    pub(super) fn constraints(&self) -> impl Iterator<Item = &Term> {
+        self.newest_first()
+            .chain(self.bounds.entries().iter().map(|h| &h.constraint))
     }
 
     /// The constraints in the order they were added, then the bounds (ordered by term, so that the
@@ -226,6 +256,11 @@ mod tests {
         let mut want = vec![below(&n, 50), below(&m, 7)];
         want.sort_by_key(|c| c.id());
         assert_eq!(b.to_vec_with(None), want);
+    }
+
+    #[test]
+    fn a_held_bound_is_32_bytes() {
+        assert_eq!(std::mem::size_of::<Held>(), 32);
     }
 
     #[test]

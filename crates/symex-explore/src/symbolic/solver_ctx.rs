@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symex_expr::Term;
-use symex_solver::{SatResult, Solver};
+use symex_solver::{SatResult, Solver, SolverConfig};
 
 /// What the solver is shared as: one per exploration (Z3 contexts are per thread).
 pub struct SolverCtx {
@@ -24,7 +24,13 @@ pub struct SolverCtx {
     /// [`super::MUX_LIMIT`]) is one multiplexer term rather than a fork per offset. Off where formulas
     /// are merged paths already (bounded model checking), whose terms it would multiply.
     pub large_select: bool,
+    /// A bare Z3 that confirms every answer the domain finds without the solver (bounds, order), when
+    /// the environment sets [`CHECK_SHORTCUTS`]: a disagreement is a soundness bug and panics.
+    oracle: Option<Box<dyn Solver>>,
 }
+
+/// The environment variable that switches on the check of answers found without the solver.
+pub const CHECK_SHORTCUTS: &str = "SYMEX_CHECK_SHORTCUTS";
 
 impl SolverCtx {
     /// Shares `solver`, limiting each query to `query_timeout`.
@@ -41,6 +47,9 @@ impl SolverCtx {
             deadline: None,
             lowered: None,
             large_select: true,
+            oracle: std::env::var_os(CHECK_SHORTCUTS)
+                .is_some_and(|v| !v.is_empty() && v != "0")
+                .then(|| SolverConfig::bare().build()),
         }))
     }
 
@@ -69,5 +78,26 @@ impl SolverCtx {
         self.queries += 1;
         self.time += t.elapsed();
         r
+    }
+
+    /// Whether answers found without the solver are to be confirmed ([`CHECK_SHORTCUTS`]).
+    pub(super) fn checks_shortcuts(&self) -> bool {
+        self.oracle.is_some()
+    }
+
+    /// Asks the bare Z3 whether `q` is satisfiable and panics when it says otherwise than `sat`, which
+    /// `by` found without the solver. The query is not counted: the exploration runs as it would unchecked.
+    pub(super) fn confirm_shortcut(&mut self, q: &[Term], sat: bool, by: &str) {
+        let Some(oracle) = self.oracle.as_mut() else {
+            return;
+        };
+        if let Ok(z3) = oracle.check(q).is_sat() {
+            assert_eq!(
+                z3,
+                sat,
+                "{CHECK_SHORTCUTS}: {by} says sat={sat}, Z3 says sat={z3} for\n{}",
+                symex_expr::to_smtlib2(q)
+            );
+        }
     }
 }
