@@ -175,23 +175,10 @@ pub fn main(mut args: CheckArgs) -> i32 {
         frontend: args.explore.frontend.options(),
     });
     let print = |engine: &str, a: Answer| report_answer(&args, engine, a);
-    let explored = || {
-        // Few, narrow inputs: every run, at the interpreter's speed, before the exploration (not when
-        // `--max-forks` limits the exploration: what it leaves undecided is then the other engines').
-        let entry = &args.explore.entry;
-        let enumerated = args
-            .explore
-            .max_forks
-            .is_none()
-            .then(|| crate::enumerate::answer(&prog, p, entry, checks, &dir, &program));
-        if let Some(a) = enumerated.flatten() {
-            crate::portfolio::finish(|| print("enumeration", a));
-        }
-        match explore_answer(&prog, &args, p, checks, &out) {
-            Ok(a) => a,
-            // The program cannot start: nothing for BMC to decide either.
-            Err(why) => crate::portfolio::finish(|| fail(&why)),
-        }
+    let explored = || match explore_answer(&prog, &args, p, checks, &out) {
+        Ok(a) => a,
+        // The program cannot start: nothing for BMC to decide either.
+        Err(why) => crate::portfolio::finish(|| fail(&why)),
     };
     crate::portfolio::race(bmc, &print, explored)
 }

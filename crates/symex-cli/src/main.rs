@@ -8,7 +8,6 @@ mod chc;
 mod check;
 mod checks;
 mod cost;
-mod enumerate;
 mod examples;
 mod frontend;
 mod fuzz;
