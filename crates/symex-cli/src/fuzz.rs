@@ -262,13 +262,8 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         args.solver_rlimit,
         crate::run::DEFAULT_QUERY_TIMEOUT,
     ));
-    let jobs =
-        args.jobs.unwrap_or_else(
-            || match args.worker.redis.is_some() || args.sync_dir.is_some() {
-                true => 1,
-                false => crate::run::cores(),
-            },
-        );
+    let one_needed = args.worker.redis.is_some() || args.sync_dir.is_some();
+    let jobs = crate::run::threads(args.jobs, one_needed);
     fuzzer.set_jobs(jobs as usize);
     let campaign = match join_campaign(&args, &prog, &opts_for_hash, &seeds) {
         Ok(c) => c,

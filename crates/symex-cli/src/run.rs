@@ -373,12 +373,7 @@ pub fn explore(
         signatures: out.signatures || out.campaign.is_some(),
     };
     let whole_run_bound = args.max_forks.is_some() || opts.limits.max_total_instructions.is_some();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| match out.campaign.is_some() || whole_run_bound {
-            true => 1,
-            false => cores(),
-        });
+    let jobs = threads(args.jobs, out.campaign.is_some() || whole_run_bound);
     if out.campaign.is_some() && (jobs > 1 || args.max_forks.is_some()) {
         return Err(bad_args(
             "a campaign's worker takes neither --jobs above 1 nor --max-forks (a bound of one \
@@ -535,9 +530,14 @@ pub fn explore(
     })
 }
 
-/// The default of `--jobs` where threads pay: the cores this process may use.
-pub fn cores() -> u32 {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(256) as u32)
+/// The threads of `run` or `fuzz`: `--jobs` (or `SYMEX_JOBS`) when given; else one where the run
+/// needs one (`one_needed`: a campaign's worker, a bound of the whole run), or the cores this process
+/// may use.
+pub fn threads(given: Option<u32>, one_needed: bool) -> u32 {
+    given.unwrap_or_else(|| match one_needed {
+        true => 1,
+        false => std::thread::available_parallelism().map_or(1, |n| n.get().min(256) as u32),
+    })
 }
 
 /// Writes a path's output to our standard output at once (a closed pipe is ignored here; the summary's

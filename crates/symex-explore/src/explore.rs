@@ -508,8 +508,8 @@ impl<'p> Explorer<'p> {
         None
     }
 
-    /// Gives the oldest live state to the pool when another worker waits for work and this one has
-    /// more than one. A sibling whose first step is still to run (forced answers waiting) stays.
+    /// Gives the oldest live state (below the tree's top, which every worker of a partition explores)
+    /// to the pool when another worker waits for work and this one has more than one. A sibling whose first step is still to run (forced answers waiting) stays.
     ///
     /// Rebuilding a state re-runs its instructions from the root, so a state is given only when this
     /// worker ran at least as many instructions since its last gift: the rebuilds cost at most the

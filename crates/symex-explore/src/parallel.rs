@@ -2,11 +2,12 @@
 //! block coverage need sharing, with the work list split by work stealing.
 //!
 //! Each worker is an ordinary [`Explorer`] with its own program, solver (a Z3 context belongs to one
-//! thread) and searcher. A worker whose searcher runs dry waits at the [`Pool`]; a worker that sees a
-//! waiting one gives away its oldest live state, the root of the largest subtree it holds, as a
-//! [`WorkItem`]: the state's signature, which the taker rebuilds on its own program (terms are interned
-//! per thread, so a state itself cannot move). The subtrees are disjoint, so an exhaustive exploration
-//! explores each path once, whatever the number of workers. Finished paths go to the caller's thread,
+//! thread) and searcher. Every worker explores the tree's top and keeps its share of the subtrees below
+//! it ([`crate::partition`]). A worker whose searcher runs dry waits at the [`Pool`]; a worker that sees
+//! a waiting one gives away its oldest live state below the top as a [`WorkItem`]: the state's
+//! signature, which the taker rebuilds on its own program (terms are interned per thread, so a state
+//! itself cannot move). The subtrees are disjoint, so an exhaustive exploration explores each path
+//! once, whatever the number of workers. Finished paths go to the caller's thread,
 //! which numbers the tests; the workers' totals are added up at the end.
 
 use crate::explore::{Control, Explorer, FinishedPath, Options, PathEnd, Progress, Summary};
