@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{Lookup, ObjId, ObjKind, Object};
+use crate::memory::{Lookup, Memory, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::provenance::{PointerBytes, Provenance, ProvenanceMap};
 use crate::state::State;
@@ -346,6 +346,13 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(D::Val, PointerBytes), End> {
+        if let Some((_, o, off)) = plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Read) {
+            if let Some(bytes) = o.contents.read_written(off, n as usize) {
+                let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
+                let seen = o.provenance.pointer_bytes(off as u64, n, pointer_bytes);
+                return Ok((self.dom.bytes_to_val(bytes, w), seen));
+            }
+        }
         let mut in_place_from = None;
         let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             in_place_from = Some(obj);
@@ -492,6 +499,12 @@ impl<D: Domain> State<D> {
         w: u32,
         kind: Option<Provenance>,
     ) -> Result<(), End> {
+        if let Some((obj, _, off)) = plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Write) {
+            self.write_place(Place { obj, off }, n as usize, kind, |dom, out| {
+                dom.val_to_bytes(v, w, out)
+            });
+            return Ok(());
+        }
         let mut in_place_to = None;
         let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             let bytes = st.mem.object_mut(obj)?.contents.flat_mut()?;
@@ -825,6 +838,25 @@ impl<D: Domain> State<D> {
         }
         (out, false)
     }
+}
+
+/// The object and offset of an `n`-byte access at the known address `addr` when the general path
+/// (`State::target`) would find them without a question or a side effect: inside a live object, not a
+/// write to a read-only one, not a heap block whose never-written bytes its first access turns into
+/// inputs. Scalar loads and stores, the most frequent instructions, then look their object up once.
+#[inline(always)]
+fn plainly_accessible<B: Clone>(
+    mem: &Memory<B>,
+    addr: Option<u128>,
+    n: u64,
+    access: Access,
+) -> Option<(ObjId, &Object<B>, usize)> {
+    let (id, off) = mem.layout().split(addr? as u64);
+    let o = mem.object(id)?;
+    let plain = off + n <= o.size()
+        && !(access == Access::Write && o.read_only)
+        && !(o.kind == ObjKind::Heap && o.contents.flat_with_uninitialised());
+    plain.then_some((id, o, off as usize))
 }
 
 #[cfg(test)]

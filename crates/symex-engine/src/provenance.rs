@@ -89,14 +89,15 @@ impl ProvenanceMap {
     }
 
     /// Records that bytes `off..off + n` were written with provenance `kind` (`None`: unknown).
+    #[inline(always)]
     pub fn set(&mut self, off: u64, n: u64, kind: Option<Provenance>) {
         if n == 0 || (self.spans.is_empty() && kind.is_none()) {
             return;
         }
         let end = off + n;
-        // The shapes nearly every store meets: the first record of a fresh local, and a run of the kind
-        // of the object's only run that touches or overlaps it (a scalar stored again, an array written
-        // element by element). Both leave one run.
+        // The shapes nearly every store meets, inlined into the store: the first record of a fresh local,
+        // and a run of the kind of the object's only run that touches or overlaps it (a scalar stored
+        // again, an array written element by element). Both leave one run.
         if let Some(k) = kind {
             match self.spans.as_mut_slice() {
                 [] => {
@@ -115,6 +116,13 @@ impl ProvenanceMap {
                 _ => {}
             }
         }
+        self.set_general(off, end, kind);
+    }
+
+    /// [`Self::set`] of bytes `off..end` for the shapes its fast path leaves: runs cut, replaced or
+    /// merged.
+    #[inline(never)]
+    fn set_general(&mut self, off: u64, end: u64, kind: Option<Provenance>) {
         let from = self.first_ending_after(off);
         // Already so (an integer stored over an integer): nothing changes.
         if let (Some(s), Some(k)) = (self.spans.get(from), kind) {
@@ -297,13 +305,19 @@ impl ProvenanceMap {
     }
 
     /// What a read of bytes `off..off + n` sees of stored pointers, pointers being `pointer_bytes` wide.
-    #[inline]
+    #[inline(always)]
     pub fn pointer_bytes(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
         // Most objects never held a pointer: their runs (at most one, usually) are looked at, not
         // searched for the bytes read.
         if !self.contains(Provenance::Pointer) {
             return PointerBytes::None;
         }
+        self.pointer_bytes_read(off, n, pointer_bytes)
+    }
+
+    /// [`Self::pointer_bytes`] of an object that holds a pointer somewhere.
+    #[inline(never)]
+    fn pointer_bytes_read(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
         let over = self.overlapping(off, n);
         if !over.iter().any(|s| s.kind == Provenance::Pointer) {
             PointerBytes::None
