@@ -6,6 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::bvsem;
 use crate::sort::{Func, Sort};
@@ -165,8 +166,7 @@ impl Model {
 
     /// The value of `t` under this model.
     pub fn eval(&self, t: &Term) -> Result<Value, EvalError> {
-        let mut memo = memo_table();
-        self.eval_memo(t, &mut memo)
+        with_memo(|memo| self.eval_memo(t, memo))
     }
 
     /// The value of a Boolean term.
@@ -187,13 +187,14 @@ impl Model {
 
     /// Whether every constraint evaluates to true (sharing work between them).
     pub fn satisfies(&self, constraints: &[Term]) -> Result<bool, EvalError> {
-        let mut memo = memo_table();
-        for c in constraints {
-            if self.eval_memo(c, &mut memo)? != Value::Bool(true) {
-                return Ok(false);
+        with_memo(|memo| {
+            for c in constraints {
+                if self.eval_memo(c, memo)? != Value::Bool(true) {
+                    return Ok(false);
+                }
             }
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 
     fn eval_memo(&self, t: &Term, memo: &mut FxHashMap<u64, Value>) -> Result<Value, EvalError> {
@@ -202,8 +203,10 @@ impl Model {
         }
         // Iterative post-order with the memo as the visited set; one argument buffer reused
         // for every node (this loop is the counterexample cache's inner loop).
-        let mut stack: Vec<(&Term, bool)> = vec![(t, false)];
-        let mut args: Vec<Value> = Vec::with_capacity(3);
+        // Inline buffers: a path condition's terms are small, and an evaluation is asked for at nearly
+        // every branch (the counterexample cache, the bounds, a model kept by its state).
+        let mut stack: SmallVec<[(&Term, bool); 32]> = smallvec::smallvec![(t, false)];
+        let mut args: SmallVec<[Value; 4]> = SmallVec::new();
         while let Some((n, expanded)) = stack.pop() {
             if expanded && n.op() == &Op::Store {
                 let v = fold_stores(n, memo)?;
@@ -273,6 +276,28 @@ impl Model {
 /// Sized for typical path-condition terms, so that small evaluations never rehash.
 fn memo_table() -> FxHashMap<u64, Value> {
     FxHashMap::with_capacity_and_hasher(64, Default::default())
+}
+
+/// Memo tables grown past this many entries are not kept for the next evaluation.
+const KEPT_MEMO: usize = 1 << 12;
+
+thread_local! {
+    /// The memo table of the last evaluation on this thread, emptied, for the next one: evaluations are
+    /// frequent and most are small, and a fresh table per evaluation was an allocation each.
+    static SPARE_MEMO: std::cell::Cell<Option<FxHashMap<u64, Value>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with an empty memo table (the thread's spare one when it is free; an evaluation inside
+/// another gets a fresh one).
+fn with_memo<R>(f: impl FnOnce(&mut FxHashMap<u64, Value>) -> R) -> R {
+    let mut memo = SPARE_MEMO.take().unwrap_or_else(memo_table);
+    let r = f(&mut memo);
+    if memo.capacity() <= KEPT_MEMO {
+        memo.clear();
+        SPARE_MEMO.set(Some(memo));
+    }
+    r
 }
 
 /// Applies an interpreted operator to argument values (`Var` and `Apply` need a model and
