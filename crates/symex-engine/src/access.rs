@@ -346,7 +346,9 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<(D::Val, PointerBytes), End> {
-        if let Some((_, o, off)) = plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Read) {
+        if let Some((_, o, off)) =
+            plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Read)
+        {
             if let Some(bytes) = o.contents.read_written(off, n as usize) {
                 let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
                 let seen = o.provenance.pointer_bytes(off as u64, n, pointer_bytes);
@@ -499,7 +501,9 @@ impl<D: Domain> State<D> {
         w: u32,
         kind: Option<Provenance>,
     ) -> Result<(), End> {
-        if let Some((obj, _, off)) = plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Write) {
+        if let Some((obj, _, off)) =
+            plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Write)
+        {
             self.write_place(Place { obj, off }, n as usize, kind, |dom, out| {
                 dom.val_to_bytes(v, w, out)
             });

@@ -168,10 +168,7 @@ impl Searcher {
         } else {
             (0..SAMPLE).map(|_| self.rng.below(n)).collect()
         };
-        let weights: Vec<f64> = candidates
-            .iter()
-            .map(|&i| weight(&self.keys[i]))
-            .collect();
+        let weights: Vec<f64> = candidates.iter().map(|&i| weight(&self.keys[i])).collect();
         let total: f64 = weights.iter().sum();
         let mut r = self.rng.unit() * total;
         let mut pick = candidates[candidates.len() - 1];
@@ -211,10 +208,12 @@ mod tests {
                 depth,
                 since_new_coverage: 0,
             };
-            let powered = 0.5f64
-                .powi(depth.min(1000) as i32)
-                .max(f64::MIN_POSITIVE);
-            assert_eq!(random_path_weight(&k).to_bits(), powered.to_bits(), "depth {depth}");
+            let powered = 0.5f64.powi(depth.min(1000) as i32).max(f64::MIN_POSITIVE);
+            assert_eq!(
+                random_path_weight(&k).to_bits(),
+                powered.to_bits(),
+                "depth {depth}"
+            );
         }
     }
 }
