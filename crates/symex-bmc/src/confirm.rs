@@ -89,7 +89,13 @@ impl NativeSource {
     /// (as `symex replay --native` builds).
     fn build_for(&self, bug: &Bug, overflow: bool) -> Arc<Result<NativeBuild, String>> {
         let kind = bug.kind.as_str();
-        let key = (overflow || kind == "signed-overflow", kind != "reach-error");
+        self.build(overflow || kind == "signed-overflow", kind == "reach-error")
+    }
+
+    /// The build with signed overflow checked or not, and the program's error functions replaced by the
+    /// runtime's (`error_call`: the violation looked for is their call) or kept.
+    fn build(&self, overflow: bool, error_call: bool) -> Arc<Result<NativeBuild, String>> {
+        let key = (overflow, !error_call);
         let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, b)) = built.iter().find(|(k, _)| *k == key) {
             return b.clone();
@@ -105,6 +111,46 @@ impl NativeSource {
     }
 }
 
+/// The end of `test`'s run on the interpreter when it ends within [`INTERPRETED_STEPS`] instructions;
+/// `None` for a longer run, which [`NativeSource::run`] runs at the machine's speed instead.
+pub fn short_run(prog: &Program, opts: &crate::Options, test: &TestFile) -> Option<End> {
+    match interpreted(prog, opts, test, INTERPRETED_STEPS) {
+        End::Halt(Halt::Limit(_)) => None,
+        end => Some(end),
+    }
+}
+
+impl NativeSource {
+    /// `test` run on the native build (`error_call`: the violation looked for is a call of the error
+    /// function; `overflow`: signed overflow is checked; `leaks`: LeakSanitizer is on) within the
+    /// thread's deadline, or why it could not run.
+    pub fn run(
+        &self,
+        test: &TestFile,
+        error_call: bool,
+        overflow: bool,
+        leaks: bool,
+    ) -> Result<NativeRun, String> {
+        let build = self.build(overflow, error_call);
+        let build = build.as_ref().as_ref().map_err(|e| first_line(e))?;
+        Ok(run_native(build, test, leaks))
+    }
+}
+
+/// `test` run on `build` within the thread's deadline ([`NATIVE_TIMEOUT`] without one).
+fn run_native(build: &NativeBuild, test: &TestFile, leaks: bool) -> NativeRun {
+    let timeout = symex_engine::budget::current()
+        .deadline
+        .map_or(NATIVE_TIMEOUT, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+    let run_opts = symex_native::RunOptions {
+        check_leaks: leaks,
+        timeout,
+    };
+    symex_native::run(build, test, &run_opts)
+}
+
 /// Confirms that `test` (no outcome recorded) ends in `bug` when `prog` runs it: the interpreter for
 /// short runs, the native build for long ones. The bug as the interpreter reports it (`bug` itself
 /// after a native run), and how; `Err` says why the counterexample is not taken.
@@ -114,9 +160,8 @@ pub fn confirm(
     test: &TestFile,
     bug: &Bug,
 ) -> Result<(Bug, Replay), String> {
-    match interpreted(prog, opts, test, INTERPRETED_STEPS) {
-        End::Halt(Halt::Limit(_)) => {}
-        end => return same_bug(end, bug).map(|b| (b, Replay::Interpreter)),
+    if let Some(end) = short_run(prog, opts, test) {
+        return same_bug(end, bug).map(|b| (b, Replay::Interpreter));
     }
     let why = match &opts.native {
         None => "no source to build natively".to_string(),
@@ -185,16 +230,8 @@ fn native(
         Err(e) => return Err(Native::Unavailable(first_line(e))),
     };
     let expected = outcome(&End::Bug(bug.clone()));
-    let timeout = symex_engine::budget::current()
-        .deadline
-        .map_or(NATIVE_TIMEOUT, |d| {
-            d.saturating_duration_since(Instant::now())
-        });
-    let run_opts = symex_native::RunOptions {
-        check_leaks: opts.checks.leaks || bug.kind.as_str() == "memory-leak",
-        timeout,
-    };
-    let run = symex_native::run(build, test, &run_opts);
+    let leaks = opts.checks.leaks || bug.kind.as_str() == "memory-leak";
+    let run = run_native(build, test, leaks);
     let o = &run.outcome;
     match o.kind.as_str() {
         "not-reproducible" => Err(Native::Unavailable(describe(&run))),

@@ -229,6 +229,10 @@ pub fn main(mut args: BmcArgs) -> i32 {
     checks.overflow |= args.property == Some(Property::NoOverflow);
     checks.leaks |= args.property == Some(Property::ValidMemsafety);
     checks.cleanup |= args.property == Some(Property::ValidMemcleanup);
+    // `main` starts as under `check`: any `argc >= 0` when it reads `argc`; not decided when it reads
+    // `argv` or `envp` (with `argc = 1` alone, a TRUE would miss the runs with arguments).
+    let harness = crate::main_args::symbolic_argc(&prog, &args.entry);
+    checks.symbolic_argc = harness.as_ref().is_ok_and(|&argc| argc);
     // A deterministic default budget for `--unwind auto`: every query under Z3's resource limit.
     let default_budget = args.engine == Engine::Bmc
         && args.unwind == Unwind::Auto
@@ -256,7 +260,7 @@ pub fn main(mut args: BmcArgs) -> i32 {
         args.solver_rlimit,
         DEFAULT_QUERY_TIMEOUT,
     );
-    if let Some(why) = declined(&args) {
+    if let Some(why) = declined(&args).or(harness.err()) {
         let report = Report {
             verdict: Verdict::Unknown(why),
             queries: 0,

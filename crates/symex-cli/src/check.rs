@@ -57,60 +57,6 @@ pub struct CheckArgs {
     pub witness: Option<PathBuf>,
 }
 
-/// Which of `main(argc, argv, envp)`'s parameters the program reads. At `-O0` clang spills each parameter to
-/// its own stack slot; a parameter whose only use is that spill, into a slot nothing else uses, is never
-/// read.
-fn main_parameters_read(prog: &Program) -> Vec<usize> {
-    let Some(f) = prog.module.function_by_name("main") else {
-        return Vec::new();
-    };
-    let func = prog.module.func(f);
-    let Some(body) = func.body.as_ref() else {
-        return Vec::new();
-    };
-    let uses = |s: u32| symex_ir::uses::slot_uses(&body.blocks, symex_ir::Slot(s));
-    let insts = || body.blocks.iter().flat_map(|b| &b.insts);
-    // `main`'s parameters are its first slots; a spill is a store of the parameter into an alloca whose
-    // address is used by that store alone.
-    let spilled_only = |p: u32| {
-        insts().any(|i| match i {
-            symex_ir::Inst::Store {
-                ptr: symex_ir::Operand::Slot(a),
-                val: symex_ir::Operand::Slot(v),
-                ..
-            } if v.0 == p => {
-                uses(a.0) == 1
-                    && insts().any(|j| matches!(j, symex_ir::Inst::Alloca { dst, .. } if dst == a))
-            }
-            _ => false,
-        })
-    };
-    (0..func.params.len().min(3))
-        .filter(|&p| {
-            let n = uses(p as u32);
-            n > 1 || (n == 1 && !spilled_only(p as u32))
-        })
-        .collect()
-}
-
-/// Whether `main`'s `argc` must be explored as an input, or why the exploration cannot cover every run of
-/// `main(argc, argv, envp)`. A `main` that reads only `argc` runs with any `argc >= 0` (C11 5.1.2.2.1p2;
-/// SV-COMP's harness may pass any arguments), `argv` staying `{program, NULL}` unread. One that reads
-/// `argv` or `envp` would need their strings modelled for every `argc` (bounded string lengths cannot be
-/// complete): not decided.
-fn main_parameters(prog: &Program) -> Result<bool, String> {
-    let read = main_parameters_read(prog);
-    let names = ["argc", "argv", "envp"];
-    match read.iter().find(|&&p| p > 0) {
-        Some(&p) => Err(format!(
-            "`main` reads its parameter {} ({}), whose strings symex does not model",
-            p + 1,
-            names[p]
-        )),
-        None => Ok(read.contains(&0)),
-    }
-}
-
 /// The budget of bounded model checking and the Horn-clause engine without `--max-time` and
 /// `--solver-rlimit` (the exploration has none). Under `--solver-rlimit` alone they have none either:
 /// BMC deepens until a verdict, a query that spends the limit, or the largest unwinding.
@@ -231,7 +177,7 @@ pub(crate) fn prepare(args: &mut CheckArgs, p: Property) -> Result<Prepared, i32
             args, None, verdict, None, None, &reasons, witness,
         ));
     }
-    let symbolic_argc = match main_parameters(&prog) {
+    let symbolic_argc = match crate::main_args::symbolic_argc(&prog, &args.explore.entry) {
         Ok(argc) => argc,
         Err(why) => return Err(report(args, "unknown", None, None, &[why])),
     };

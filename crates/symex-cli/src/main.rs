@@ -18,6 +18,7 @@ mod its_recursion;
 mod klee_out;
 mod klee_stats;
 mod limits;
+mod main_args;
 mod native;
 mod portfolio;
 mod property;

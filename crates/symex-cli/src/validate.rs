@@ -13,7 +13,7 @@
 
 use crate::check::{explore_answer, prepare, CheckArgs, DataModel, Prepared};
 use crate::portfolio::Answer;
-use crate::property::Property;
+use crate::property::{meaning, Meaning, Property};
 use crate::run::{fail, ExploreArgs, Output, TestsMode};
 use crate::witness_read::ViolationWitness;
 use clap::Args;
@@ -130,7 +130,19 @@ pub fn main(args: ValidateArgs) -> i32 {
         .filter(|s| matches!(s, GuideStep::Value(_)))
         .count();
     let fixed = (values, guided.len() - values);
+    let read = Read {
+        file: &args.witness,
+        witness: &witness,
+        fixed,
+        notes: &notes,
+    };
     prog.guide = Some(Rc::from(guided));
+    // The witness's values in order on one concrete run first, as SV-COMP's execution-based validators
+    // run them: a run thousands of millions of instructions deep is over in seconds natively, where the
+    // guided exploration would re-explore it symbolically.
+    if let Some(v) = executed(&check, p, &prog, checks, &dir, args.no_native) {
+        return report(&check, &read, p, &v, args.json);
+    }
     let out = Output {
         dir: Some(&dir),
         tests: TestsMode::Errors,
@@ -152,13 +164,106 @@ pub fn main(args: ValidateArgs) -> i32 {
         Ok(Answer::Unknown(why)) => Validation::Unknown(why),
         Err(why) => return fail(&why),
     };
-    let read = Read {
-        file: &args.witness,
-        witness: &witness,
-        fixed,
-        notes: &notes,
-    };
     report(&check, &read, p, &validation, args.json)
+}
+
+/// The witness's nondet values fed in order to one run of the program with `argc = 1`: symex's
+/// interpreter, held to the witness by `prog`'s guide (its values and branch directions), for up to
+/// [`symex_bmc::confirm::INTERPRETED_STEPS`] instructions, and a longer run on the native sanitizer
+/// build, as `bmc` confirms its long counterexamples (`symex_bmc::confirm`; the directions are then
+/// followed for those first instructions only, and a symex witness names at most 10,000 of them).
+/// `None` when that run does not violate the property, leaves the witness, or cannot run natively:
+/// the guided exploration decides.
+fn executed(
+    check: &CheckArgs,
+    p: Property,
+    prog: &symex_engine::Program,
+    checks: symex_engine::Checks,
+    dir: &Path,
+    no_native: bool,
+) -> Option<Validation> {
+    let inputs: Vec<symex_engine::TestInput> = prog
+        .guide
+        .as_deref()?
+        .iter()
+        .filter_map(|s| match s {
+            GuideStep::Value(v) => Some(symex_engine::TestInput {
+                name: "__VERIFIER_nondet".into(),
+                bytes: (v.value as i64).to_le_bytes().to_vec(),
+            }),
+            GuideStep::Branch { .. } => None,
+        })
+        .collect();
+    let entry = check.explore.entry.clone();
+    let mut test = TestFile {
+        program: Some(check.file.display().to_string()),
+        entry: Some(entry.clone()),
+        inputs,
+        outcome: None,
+    };
+    let opts = symex_bmc::Options {
+        entry,
+        checks: symex_engine::Checks {
+            symbolic_argc: false,
+            ..checks
+        },
+        ..symex_bmc::Options::default()
+    };
+    let violation = |kind| matches!(meaning(p, kind), Meaning::Violation(_));
+    let (bug, native) = match symex_bmc::confirm::short_run(prog, &opts, &test) {
+        Some(symex_engine::End::Bug(b)) if violation(b.kind) => (b, None),
+        Some(_) => return None,
+        None if no_native => return None,
+        None => {
+            let source =
+                crate::frontend::native_source(&check.file, &check.explore.frontend.options());
+            let leaks = matches!(p, Property::ValidMemsafety | Property::ValidMemcleanup);
+            let run = source
+                .run(
+                    &test,
+                    p == Property::UnreachCall,
+                    p.checks_overflow(),
+                    leaks,
+                )
+                .ok()?;
+            let o = &run.outcome;
+            let kind = symex_engine::BugKind::parse(&o.kind).filter(|&k| violation(k))?;
+            let bug = symex_engine::Bug {
+                kind,
+                loc: symex_engine::SourceLoc {
+                    file: o.file.clone().unwrap_or_default(),
+                    line: o.line.unwrap_or(0),
+                    function: o.function.clone().unwrap_or_default(),
+                },
+                message: o.message.clone().unwrap_or_default(),
+                suffix: None,
+            };
+            let how = format!(
+                "reproduced (native outcome: {}; the witness's run is longer than the interpreter's \
+                 {} instructions, which followed it)",
+                o.kind,
+                symex_bmc::confirm::INTERPRETED_STEPS
+            );
+            (bug, Some(how))
+        }
+    };
+    let sub = match meaning(p, bug.kind) {
+        Meaning::Violation(sub) => sub,
+        _ => None,
+    };
+    test.outcome = Some(symex_engine::outcome(&symex_engine::End::Bug(bug.clone())));
+    let path = dir.join("witness-run.json");
+    let written = std::fs::write(&path, test.to_json()).ok();
+    let test = written.map(|_| path.display().to_string());
+    Some(match native {
+        Some(native) => Validation::Confirmed {
+            bug,
+            sub,
+            test,
+            native,
+        },
+        None => confirm(check, p, bug, sub, test, no_native),
+    })
 }
 
 /// The lines of the program's conditional branches that decide a condition of the source.

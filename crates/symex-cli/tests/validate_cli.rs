@@ -296,3 +296,30 @@ fn what_is_not_a_violation_witness_is_bad_input_naming_why() {
         assert!(err.contains(why), "{witness}: {err}");
     }
 }
+
+/// A witness of a violation 2^16 + 2^26 loop iterations deep (`check --witness` on
+/// `examples/bmc/accel_deep27_false.c`, whose FALSE only BMC's acceleration finds: natively n = 2^27 + 1
+/// reaches `reach_error` after 67,141,633 iterations): `validate` runs the witness's values on the
+/// native build once the interpreter has followed it for 2^22 instructions, instead of re-exploring the
+/// loop symbolically, and the violation is the witness's.
+#[test]
+fn a_witness_deeper_than_the_interpreters_share_is_confirmed_natively() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = common::example("bmc", "accel_deep27_false.c");
+    let w = dir.path().join("w.yml");
+    let c = check_with_witness(&program, "unreach-call", &[], &w, &dir.path().join("c"));
+    assert_eq!(c["verdict"], "false", "{c}");
+    let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
+    assert_eq!(
+        (status, v["result"].as_str()),
+        (1, Some("confirmed")),
+        "{v}"
+    );
+    assert_eq!(v["kind"], "reach-error", "{v}");
+    assert_eq!(v["file_line"], c["file_line"], "{v}");
+    let native = v["native"].as_str().unwrap_or("");
+    assert!(
+        native.starts_with("reproduced (native outcome: reach-error; the witness's run is longer"),
+        "{v}"
+    );
+}

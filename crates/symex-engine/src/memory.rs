@@ -2,7 +2,7 @@
 //! variables, heap blocks), so that every access can be checked against its object's bounds and lifetime.
 //!
 //! An address is `object id << offset_bits | offset` ([`AddressLayout`]: 40 offset bits on 64-bit targets,
-//! 20 on 32-bit ones): the object a pointer refers to is in its high bits, so finding it is an index,
+//! 20 on 32-bit ones, or up to 24 for a program with a larger global): the object a pointer refers to is in its high bits, so finding it is an index,
 //! pointer arithmetic stays plain integer arithmetic (symbolically too), and address 0 is null (object 0
 //! never exists). Each object owns a region of `2^offset_bits` bytes and is smaller than half of it
 //! ([`AddressLayout::max_object_size`]). A pointer keeps the provenance of the object it was derived from
@@ -29,7 +29,8 @@ pub type ObjId = u32;
 
 /// How an address is made of an object id and an offset, for the module's pointer width: `id << offset_bits
 /// | off`. On 64-bit targets the offset has 32 bits; on 32-bit targets (i386, 4-byte pointers) the whole
-/// address must fit in 32 bits, so it is split 12/20: at most 4095 objects of less than 1 MiB each, and what
+/// address must fit in 32 bits, so it is split 12/20: at most 4095 objects of less than 512 KiB each
+/// (fewer ids for larger objects when a global needs them, [`AddressLayout::for_target`]), and what
 /// exceeds that ends the path as unsupported, never as a wrong address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AddressLayout {
@@ -51,13 +52,21 @@ impl AddressLayout {
         offset_bits: 20,
     };
 
-    /// The layout for a target whose pointers have `bytes` bytes (4 or 8).
-    pub fn for_pointer_bytes(bytes: u32) -> AddressLayout {
-        if bytes == 4 {
-            Self::ILP32
-        } else {
-            Self::LP64
+    /// The layout for a target whose pointers have `bytes` bytes (4 or 8) and whose largest global has
+    /// `largest` bytes. On i386 the offset keeps its 20 bits unless a global needs more (SV-COMP's
+    /// static arrays of 1 MiB): then it takes as many as make that global smaller than half a region,
+    /// up to [`MAX_ILP32_OFFSET_BITS`], and the ids the rest (22 offset bits leave 1,021 objects). Which
+    /// split is used changes only the synthetic addresses, whose numeric values no verdict rests on
+    /// (a path that depends on them is undecided, see `provenance.rs`).
+    pub fn for_target(bytes: u32, largest: u64) -> AddressLayout {
+        if bytes != 4 {
+            return Self::LP64;
         }
+        let mut l = Self::ILP32;
+        while largest >= l.max_object_size() && l.offset_bits < MAX_ILP32_OFFSET_BITS {
+            l.offset_bits += 1;
+        }
+        l
     }
 
     /// The address of byte `off` of object `id`.
@@ -151,6 +160,9 @@ impl AddressLayout {
         }
     }
 }
+
+/// The most offset bits an i386 layout takes for a large global (objects below 8 MiB, 253 of them).
+pub const MAX_ILP32_OFFSET_BITS: u32 = 24;
 
 /// What an object is (it decides which lifetime errors apply and how they are reported).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -94,7 +94,8 @@ impl Program {
                 names
             })
             .collect();
-        let addr = AddressLayout::for_pointer_bytes(module.target.pointer_bytes);
+        let largest = module.globals.iter().map(|g| g.size).max().unwrap_or(0);
+        let addr = AddressLayout::for_target(module.target.pointer_bytes, largest);
         let alloca_sites = module
             .functions
             .iter()
