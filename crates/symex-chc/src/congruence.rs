@@ -142,7 +142,7 @@ mod tests {
         let x = var("x");
         let bound = bv(0x0fff_ffff);
         let c = one_loop(
-            &[x.clone()],
+            std::slice::from_ref(&x),
             vec![bv(0)],
             x.bvult(&bound),
             vec![x.bvadd(&bv(2))],
@@ -160,7 +160,7 @@ mod tests {
     fn a_step_of_one_suggests_nothing() {
         let x = var("x");
         let c = one_loop(
-            &[x.clone()],
+            std::slice::from_ref(&x),
             vec![bv(0)],
             x.bvult(&bv(10)),
             vec![x.bvadd(&bv(1))],

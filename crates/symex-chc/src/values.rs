@@ -116,7 +116,7 @@ mod tests {
         let p = Term::var("p", symex_expr::Sort::bv(8));
         let byte = |v: u128| Term::bv(v, 8);
         let c = one_loop(
-            &[p.clone()],
+            std::slice::from_ref(&p),
             vec![byte(0)],
             Term::tt(),
             vec![p.eq(&byte(0)).ite(&bv(1), &bv(0)).extract(7, 0)],
