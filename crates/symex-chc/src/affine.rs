@@ -189,7 +189,11 @@ pub fn copies(c: &Clauses, named: &[Vec<bool>]) -> Vec<Vec<Term>> {
                 }
                 for (a, &i) in cells.iter().enumerate() {
                     for &j in &cells[a + 1..] {
-                        if params[i].sort() != params[j].sort() || args[i] != args[j] {
+                        // Two equal constants are a relation of the steps (above), not a copy.
+                        if params[i].sort() != params[j].sort()
+                            || args[i] != args[j]
+                            || args[i].is_const()
+                        {
                             continue;
                         }
                         let t = params[i].eq(&params[j]);
