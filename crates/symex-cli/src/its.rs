@@ -4,6 +4,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 use symex_its::complexity;
 use symex_its::first_step::{self, FirstStep};
@@ -100,7 +101,13 @@ pub fn main(args: ItsArgs) -> i32 {
     // Every solver query from here on ends by the deadline (`smt::set_deadline`); work
     // between queries that overruns it is cut by the watchdog.
     symex_its::smt::set_deadline(Some(limits.deadline));
-    if args.max_time.is_some() {
+    let stall_at = std::env::var(STALL_QUERIES)
+        .ok()
+        .and_then(|n| n.parse().ok());
+    if let Some(n) = stall_at {
+        symex_its::smt::stall_after(n, stall);
+    }
+    if args.max_time.is_some() || stall_at.is_some() {
         watchdog(&args, &name, goal, limits.deadline + WATCHDOG_GRACE);
     }
     if its.has_multi_targets() {
@@ -132,17 +139,26 @@ pub(crate) fn wait_for_watchdog_unless_first() {
     }
 }
 
-/// Starts a thread that, at `at`, prints `MAYBE` with reason `timeout` and ends the
-/// process (exit 3) unless the answer was printed by then: the solver queries end by the
-/// deadline, but a large ITS can keep the prover busy between them.
+/// Starts a thread that, at `at`, prints the best bound found so far ([`BEST`], exit 0), else
+/// `MAYBE` with reason `timeout` (exit 3), and ends the process unless the answer was printed
+/// by then: the solver queries end by the deadline, but a large ITS can keep the prover busy
+/// between them, and the search for a lower degree may still be at work.
 fn watchdog(args: &ItsArgs, name: &str, goal: Goal, at: Instant) {
     let (json, quiet, name) = (args.json, args.quiet, name.to_string());
     std::thread::spawn(move || {
-        std::thread::sleep(at.saturating_duration_since(Instant::now()));
+        let (fired, wake) = &ALARM;
+        let fired = fired.lock().unwrap_or_else(|e| e.into_inner());
+        let wait = at.saturating_duration_since(Instant::now());
+        drop(wake.wait_timeout_while(fired, wait, |f| !*f));
         if !claim_answer() {
             return;
         }
         let reason = TIMEOUT_REASON;
+        let best = BEST.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let (Goal::Complexity, Some(found)) = (goal, best) {
+            print_bound(json, quiet, &name, &found, Some(BEST_REASON));
+            std::process::exit(0);
+        }
         if json {
             let mut out = json!({"command": "its", "file": name, "reason": reason});
             match goal {
@@ -165,6 +181,30 @@ fn watchdog(args: &ItsArgs, name: &str, goal: Goal, at: Instant) {
         std::process::exit(3);
     });
 }
+
+/// Whether the deadline was reached before its time (set by [`stall`]), and the watchdog's
+/// wake-up call.
+static ALARM: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
+
+/// What a prover thread does at the query count of `SYMEX_ITS_STALL_QUERIES`: it stops as if
+/// busy between queries past its deadline, and the deadline is reached now.
+fn stall() -> ! {
+    let (fired, wake) = &ALARM;
+    *fired.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    wake.notify_all();
+    loop {
+        std::thread::park();
+    }
+}
+
+/// The environment variable that, for tests, puts the deadline at a count of the prover's
+/// solver queries instead of a time ([`symex_its::smt::stall_after`]): where the search is
+/// then does not depend on the machine's load.
+const STALL_QUERIES: &str = "SYMEX_ITS_STALL_QUERIES";
+
+/// The reason printed beside a bound the watchdog prints.
+const BEST_REASON: &str =
+    "timeout: the time limit (--max-time) was reached; the lowest degree found by then";
 
 pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
     let sccs: Vec<Value> = proof
@@ -388,12 +428,16 @@ fn complexity_answer(
         ..limits.clone()
     };
     symex_its::smt::set_deadline(Some(upper.deadline));
-    let (refined, result) = complexity::infer_refining(its, &upper);
+    // Each better bound is published for the watchdog with its lower side, whose degree ends
+    // the search for a lower one.
+    let mut watch = Watch::new(its, limits.deadline, started);
+    let (refined, result) =
+        complexity::infer_lowest(its, &upper, &mut |refined, c| watch.better(refined, c));
     symex_its::smt::set_deadline(Some(limits.deadline));
     let finite = result
         .as_ref()
         .ok()
-        .and_then(|c| c.bound.asymptotic().map(|a| (c, a)));
+        .filter(|c| c.bound.asymptotic().is_some());
     // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) Asked again
     // only when the first search was cut by its count.
     let unbounded = match finite {
@@ -406,73 +450,176 @@ fn complexity_answer(
         print_unbounded(args, name, its, u, time);
         return 1;
     }
-    let lower = match &finite {
-        Some((c, _)) => lower_side(its, &c.bound, limits.deadline),
-        None => LowerSide::None,
-    };
-    let family_its = its;
-    let its = &refined;
+    if let Some(c) = finite {
+        let found = watch.found(&refined, c);
+        wait_for_watchdog_unless_first();
+        print_bound(args.json, args.quiet, name, &found, None);
+        return 0;
+    }
     let time = started.elapsed().as_secs_f64();
     wait_for_watchdog_unless_first();
     let reason = match &result {
-        Err(r) => Some(timeout_or(r, &upper)),
-        Ok(_) if finite.is_none() => Some(timeout_or(
-            "no polynomial size bound for some variable",
-            &upper,
-        )),
-        Ok(_) => None,
+        Err(r) => timeout_or(r, &upper),
+        Ok(_) => timeout_or("no polynomial size bound for some variable", &upper),
     };
     if args.json {
-        let mut out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time});
-        match &finite {
-            Some((c, a)) => {
-                out["bound"] = json!(a);
-                out["answer"] = json!(worst_case(&c.bound, &lower).to_string());
-                lower_side_json(&mut out, family_its, &lower);
-                out["expression"] = json!(c.bound.display(&its.vars));
-                out["proof"] = proof_json(its, &c.proof);
-                if !c.twn.is_empty() {
-                    out["twn_loops"] =
-                        json!(c.twn.iter().map(|l| twn_line(its, l)).collect::<Vec<_>>());
-                }
-            }
-            None => {
-                out["bound"] = json!("MAYBE");
-                out["reason"] = json!(reason);
-            }
-        }
+        let out = json!({"command": "its", "goal": "complexity", "file": name, "time_s": time,
+                         "bound": "MAYBE", "reason": reason});
         println!("{out}");
     } else {
-        match &finite {
-            Some((c, a)) => {
-                println!("{}", worst_case(&c.bound, &lower));
-                if !args.quiet {
-                    println!("class: {a}");
-                    println!("bound: {}", c.bound.display(&its.vars));
-                    print_lower_side(family_its, &lower);
-                    print_proof(its, &c.proof);
-                    for l in &c.twn {
-                        println!("{}", twn_line(its, l));
-                    }
-                    for (i, b) in c.transition_bounds.iter().enumerate() {
-                        println!("  runtime bound of t{i}: {}", b.display(&its.vars));
-                    }
-                }
-            }
-            None => {
-                println!("MAYBE");
-                if !args.quiet {
-                    println!("reason: {}", reason.unwrap_or_default());
-                    // The reason names transitions of the preprocessed ITS.
-                    print_proof(its, &[]);
-                }
-            }
+        println!("MAYBE");
+        if !args.quiet {
+            println!("reason: {reason}");
+            // The reason names transitions of the preprocessed ITS.
+            print_proof(&refined, &[]);
         }
     }
-    if finite.is_some() {
-        0
-    } else {
-        3
+    3
+}
+
+/// A finite upper bound with its lower side, as printed.
+#[derive(Clone)]
+struct Found {
+    /// The ITS the bound's proof refers to (a refinement of `family`).
+    its: Its,
+    complexity: complexity::Complexity,
+    /// The preprocessed ITS, which the lower side's witness refers to.
+    family: Its,
+    lower: LowerSide,
+    time: f64,
+}
+
+/// The best bound found so far, for the watchdog to print when the deadline passes while
+/// the search for a lower degree is still at work.
+static BEST: Mutex<Option<Found>> = Mutex::new(None);
+
+/// What `symex its` learns of each better bound the search finds ([`complexity::infer_lowest`]):
+/// it proves the lower side the bound allows, once per kind of family, and publishes both
+/// in [`BEST`].
+struct Watch<'a> {
+    family: &'a Its,
+    deadline: Instant,
+    started: Instant,
+    lower: LowerSide,
+    /// Whether a lower side was looked for at all; whether a quadratic family (only looked
+    /// for beside a bound of degree 2 or more) and a linear one (not beside `O(1)`) were.
+    tried: bool,
+    tried_quadratic: bool,
+    tried_linear: bool,
+}
+
+impl<'a> Watch<'a> {
+    fn new(family: &'a Its, deadline: Instant, started: Instant) -> Watch<'a> {
+        Watch {
+            family,
+            deadline,
+            started,
+            lower: LowerSide::None,
+            tried: false,
+            tried_quadratic: false,
+            tried_linear: false,
+        }
+    }
+
+    /// Publishes the better bound `c` of `its` (with the lower side known so far, then with
+    /// the one it allows) and returns the degree of the lower side: no bound goes below it.
+    fn better(&mut self, its: &Its, c: &complexity::Complexity) -> u32 {
+        self.publish(its, c);
+        let upper = Upper::of(&c.bound);
+        let quadratic = matches!(upper, Upper::Poly(k) if k >= 2);
+        let linear = upper != Upper::Constant;
+        // Looked for again only where the new bound allows a family not looked for yet.
+        let stronger = match self.lower.degree() {
+            2 => false,
+            1 => quadratic && !self.tried_quadratic,
+            _ => (quadratic && !self.tried_quadratic) || (linear && !self.tried_linear),
+        };
+        if !self.tried || stronger {
+            self.tried = true;
+            self.tried_quadratic |= quadratic;
+            self.tried_linear |= linear;
+            let lower = lower_side_apart(self.family, &c.bound, self.deadline);
+            if lower.degree() >= self.lower.degree() {
+                self.lower = lower;
+            }
+            self.publish(its, c);
+        }
+        self.lower.degree()
+    }
+
+    /// The bound `c` of `its` with the lower side found, stored in [`BEST`] for the watchdog.
+    fn publish(&self, its: &Its, c: &complexity::Complexity) {
+        let found = self.found(its, c);
+        *BEST.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
+    }
+
+    /// The bound `c` of `its` with the lower side found, as printed.
+    fn found(&self, its: &Its, c: &complexity::Complexity) -> Found {
+        Found {
+            its: its.clone(),
+            complexity: c.clone(),
+            family: self.family.clone(),
+            lower: self.lower.clone(),
+            time: self.started.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// [`lower_side`] on a thread of its own, with this thread's deadline and resource limit: Z3's
+/// context is per thread, and queries asked in it change the models later queries get, so the
+/// search for a lower degree that goes on after it is the same as without it (pasta's `a.03`
+/// stayed `O(n^3)` where it gets `O(n^2)`), and its queries do not count toward the search's.
+fn lower_side_apart(its: &Its, bound: &symex_its::bound::Bound, deadline: Instant) -> LowerSide {
+    let (thread_deadline, rlimit) = (symex_its::smt::deadline(), symex_its::smt::rlimit());
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                symex_its::smt::set_deadline(thread_deadline);
+                symex_its::smt::set_rlimit(rlimit);
+                lower_side(its, bound, deadline)
+            })
+            .join()
+            .unwrap_or(LowerSide::None)
+    })
+}
+
+/// Prints a finite bound (exit 0); `reason` says why the search ended early (the deadline).
+fn print_bound(json: bool, quiet: bool, name: &str, found: &Found, reason: Option<&str>) {
+    let (its, c, lower) = (&found.its, &found.complexity, &found.lower);
+    let class = c.bound.asymptotic().unwrap_or_default();
+    let first = worst_case(&c.bound, lower);
+    if json {
+        let mut out = json!({"command": "its", "goal": "complexity", "file": name,
+                             "time_s": found.time, "bound": class,
+                             "answer": first.to_string(),
+                             "expression": c.bound.display(&its.vars),
+                             "proof": proof_json(its, &c.proof)});
+        lower_side_json(&mut out, &found.family, lower);
+        if !c.twn.is_empty() {
+            out["twn_loops"] = json!(c.twn.iter().map(|l| twn_line(its, l)).collect::<Vec<_>>());
+        }
+        if let Some(r) = reason {
+            out["reason"] = json!(r);
+        }
+        println!("{out}");
+        return;
+    }
+    println!("{first}");
+    if quiet {
+        return;
+    }
+    if let Some(r) = reason {
+        println!("reason: {r}");
+    }
+    println!("class: {class}");
+    println!("bound: {}", c.bound.display(&its.vars));
+    print_lower_side(&found.family, lower);
+    print_proof(its, &c.proof);
+    for l in &c.twn {
+        println!("{}", twn_line(its, l));
+    }
+    for (i, b) in c.transition_bounds.iter().enumerate() {
+        println!("  runtime bound of t{i}: {}", b.display(&its.vars));
     }
 }
 
@@ -490,6 +637,7 @@ pub(crate) fn worst_case(bound: &symex_its::bound::Bound, lower: &LowerSide) -> 
 }
 
 /// The lower side of a first line beside a finite upper bound, with its witness.
+#[derive(Clone)]
 pub(crate) enum LowerSide {
     /// `Omega(n^2)`: a family of nested runs growing with one start value.
     Quadratic(NestedFamily),
@@ -498,6 +646,17 @@ pub(crate) enum LowerSide {
     /// `Omega(1)`: one step of cost ≥ 1 from a start state.
     Constant(FirstStep),
     None,
+}
+
+impl LowerSide {
+    /// The degree of the lower bound: no upper bound can be of a lower one.
+    fn degree(&self) -> u32 {
+        match self {
+            LowerSide::Quadratic(_) => 2,
+            LowerSide::Linear(_) => 1,
+            LowerSide::Constant(_) | LowerSide::None => 0,
+        }
+    }
 }
 
 /// The best lower side provable beside the upper bound `bound` of the (preprocessed) `its`: a linear

@@ -404,3 +404,72 @@ fn nested_loops_get_a_quadratic_lower_bound() {
         }
     }
 }
+
+/// pasta's `a.03` (FGPSF09): the first bound is `O(n^3)`; a refinement the search for a lower
+/// degree tries gives `O(n^2)`.
+const PASTA_A03: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS eval1))\n(VAR A B C D)\n(RULES\n  eval1(A,B,C,D) -> Com_1(eval2(A - 1,B,C,D)) :|: A >= 2\n  eval1(A,B,C,D) -> Com_1(eval2(A,B - 1,C,D)) :|: 1 >= A\n  eval2(A,B,C,D) -> Com_1(eval3(A,B,A,2*A)) :|: B >= 2\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D)) :|: B >= D && B >= 1 + D\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D + 1)) :|: B >= D && B >= 1 + D\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D,2*D)) :|: B >= D && B >= 1 + D && D >= 1\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D + 1,2*D + 2)) :|: B >= D && B >= 1 + D && D >= 1\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D)) :|: B = D\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D,2*D)) :|: D >= 1 && B = D\n  eval4(A,B,C,D) -> Com_1(eval2(A - 1,B,C,D)) :|: A >= 2 && A >= 1 && B >= 2\n  eval4(A,B,C,D) -> Com_1(eval2(A,B - 1,C,D)) :|: B >= 2 && A = 1\n)\n";
+
+/// The degree of the upper side of a first line: `O(1)` 0, `O(n^k)` k, else `None`.
+fn upper_degree(first: &str) -> Option<u32> {
+    let upper = first.strip_suffix(')')?.rsplit_once(", ")?.1;
+    match upper {
+        "O(1)" => Some(0),
+        _ => upper.strip_prefix("O(n^")?.strip_suffix(')')?.parse().ok(),
+    }
+}
+
+/// When the deadline passes while the search for a lower degree is at work, the answer is the
+/// best bound found by then (exit 0), not `MAYBE`. The deadline is put at a count of the
+/// prover's solver queries (`SYMEX_ITS_STALL_QUERIES`: the prover then stops as if busy between
+/// queries and the watchdog answers), so where the search stands does not depend on the load.
+/// Over growing counts the answers go from `MAYBE` to the first bound `O(n^3)` to the `O(n^2)`
+/// that the run without a deadline prints, never back.
+#[test]
+fn the_deadline_prints_the_best_bound_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = koat(&dir, "a03.koat", PASTA_A03);
+    let whole = its().arg(&f).output().unwrap();
+    assert_eq!(whole.status.code(), Some(0));
+    let whole = String::from_utf8_lossy(&whole.stdout).to_string();
+    let whole_first = whole.lines().next().unwrap().to_string();
+    assert_eq!(upper_degree(&whole_first), Some(2), "{whole}");
+    let mut answers: Vec<(u64, String)> = Vec::new();
+    let mut n = 1u64;
+    loop {
+        let out = its()
+            .env("SYMEX_ITS_STALL_QUERIES", n.to_string())
+            .arg(&f)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let mut lines = text.lines();
+        let first = lines.next().unwrap_or("").to_string();
+        let reason = lines.next().unwrap_or("");
+        if !reason.starts_with("reason: timeout") {
+            // The count was not reached: the run ended on its own.
+            assert_eq!(text, whole, "at {n} queries");
+            break;
+        }
+        assert!(grammatical(&first), "at {n} queries: {text}");
+        match upper_degree(&first) {
+            None => assert_eq!((first.as_str(), out.status.code()), ("MAYBE", Some(3))),
+            Some(_) => assert_eq!(out.status.code(), Some(0), "at {n} queries: {text}"),
+        }
+        answers.push((n, first));
+        n *= 2;
+        assert!(n < 1_000_000, "the search asks too many queries");
+    }
+    let degrees: Vec<Option<u32>> = answers.iter().map(|(_, f)| upper_degree(f)).collect();
+    // Better with more queries: MAYBE (None) first, then degrees that never grow.
+    let never_worse = degrees.windows(2).all(|w| match (w[0], w[1]) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(a), Some(b)) => b <= a,
+    });
+    assert!(never_worse, "{answers:?}");
+    assert!(degrees.contains(&None), "{answers:?}");
+    assert!(
+        degrees.contains(&Some(3)),
+        "the first bound was never printed: {answers:?}"
+    );
+}

@@ -1,7 +1,9 @@
 //! Bounds: polynomials with non-negative coefficients over the absolute start values
 //! `|x_0|, …, |x_{n−1}|` (so they are monotone, and `max` is over-approximated by `+`),
 //! sums of such polynomials times powers of two with polynomial exponents
-//! ([`ExpPoly`], from sizes that loops multiply), or infinity.
+//! ([`ExpPoly`], from sizes that loops multiply), two to the power of such a sum (doubly
+//! exponential: sizes that loops square, or multiply an exponential number of times), or
+//! infinity.
 
 use crate::exp_bound::{log2_ceil, ExpPoly};
 use crate::poly::Poly;
@@ -13,6 +15,10 @@ pub enum Bound {
     Poly(Poly),
     /// `Σ_E p_E · 2^E` with some non-constant exponent `E` (normalised: never polynomial).
     Exp(ExpPoly),
+    /// `2^E` with an exponential `E` (normalised: `E` is never polynomial). Every finite bound
+    /// `b` is at most `2^b` (`x ≤ 2^x`), so sums and products stay in this form:
+    /// `2^E1 + 2^E2 ≤ 2^(E1 + E2 + 1)` and `2^E1 · 2^E2 = 2^(E1 + E2)`, both for `E1, E2 ≥ 0`.
+    DoubleExp(ExpPoly),
     /// No finite bound is known.
     Infinite,
 }
@@ -35,6 +41,15 @@ impl Bound {
             (Bound::Poly(a), Bound::Poly(b)) => {
                 a.checked_add(b).map_or(Bound::Infinite, Bound::Poly)
             }
+            (Bound::DoubleExp(_), _) | (_, Bound::DoubleExp(_)) => {
+                match (self.exponent(), other.exponent()) {
+                    (Some(a), Some(b)) => Bound::from_double_exp(
+                        a.add(&b)
+                            .and_then(|e| e.add(&ExpPoly::poly(Poly::constant(1)))),
+                    ),
+                    _ => Bound::Infinite,
+                }
+            }
             _ => match (self.as_exp(), other.as_exp()) {
                 (Some(a), Some(b)) => Bound::from_exp(a.add(&b)),
                 _ => Bound::Infinite,
@@ -50,6 +65,12 @@ impl Bound {
             (Bound::Poly(a), Bound::Poly(b)) => {
                 a.checked_mul(b).map_or(Bound::Infinite, Bound::Poly)
             }
+            (Bound::DoubleExp(_), _) | (_, Bound::DoubleExp(_)) => {
+                match (self.exponent(), other.exponent()) {
+                    (Some(a), Some(b)) => Bound::from_double_exp(a.add(&b)),
+                    _ => Bound::Infinite,
+                }
+            }
             _ => match (self.as_exp(), other.as_exp()) {
                 (Some(a), Some(b)) => Bound::from_exp(a.mul(&b)),
                 _ => Bound::Infinite,
@@ -57,13 +78,24 @@ impl Bound {
         }
     }
 
-    /// A bound of `|a|^n` when `n` is bounded by `self`: `2^(⌈log₂|a|⌉·self)`; infinite
-    /// for an exponential `self` (no doubly exponential bounds).
+    /// A bound of `|a|^n` when `n` is bounded by `self`: `2^(⌈log₂|a|⌉·self)`, doubly
+    /// exponential for an exponential `self`; infinite for a doubly exponential one.
     pub fn base_pow(&self, a: i128) -> Bound {
         let k = log2_ceil(a.checked_abs().unwrap_or(i128::MAX));
         match self {
             _ if k == 0 => Bound::constant(1),
             Bound::Poly(n) => Bound::from_exp(n.checked_scale(k as i128).map(ExpPoly::pow2)),
+            Bound::Exp(e) => Bound::pow2(&Bound::Exp(e.clone()).mul(&Bound::constant(k as i128))),
+            _ => Bound::Infinite,
+        }
+    }
+
+    /// `2^self`: exponential for a polynomial, doubly exponential for an exponential `self`,
+    /// infinite beyond.
+    pub fn pow2(&self) -> Bound {
+        match self {
+            Bound::Poly(p) => Bound::from_exp(Some(ExpPoly::pow2(p.clone()))),
+            Bound::Exp(e) => Bound::from_double_exp(Some(e.clone())),
             _ => Bound::Infinite,
         }
     }
@@ -72,7 +104,27 @@ impl Bound {
         match self {
             Bound::Poly(p) => Some(ExpPoly::poly(p.clone())),
             Bound::Exp(e) => Some(e.clone()),
-            Bound::Infinite => None,
+            Bound::DoubleExp(_) | Bound::Infinite => None,
+        }
+    }
+
+    /// An `E` with `self ≤ 2^E`: `E` of a doubly exponential bound, else the bound itself
+    /// (`x ≤ 2^x`); `None` for infinity.
+    fn exponent(&self) -> Option<ExpPoly> {
+        match self {
+            Bound::DoubleExp(e) => Some(e.clone()),
+            _ => self.as_exp(),
+        }
+    }
+
+    /// `2^e` in normal form; infinity on overflow (`None`).
+    fn from_double_exp(e: Option<ExpPoly>) -> Bound {
+        let Some(e) = e else {
+            return Bound::Infinite;
+        };
+        match e.as_poly() {
+            Some(p) => Bound::from_exp(Some(ExpPoly::pow2(p))),
+            None => Bound::DoubleExp(e),
         }
     }
 
@@ -96,7 +148,7 @@ impl Bound {
     pub fn vars(&self) -> std::collections::BTreeSet<usize> {
         match self {
             Bound::Poly(p) => p.vars(),
-            Bound::Exp(e) => e.vars(),
+            Bound::Exp(e) | Bound::DoubleExp(e) => e.vars(),
             Bound::Infinite => Default::default(),
         }
     }
@@ -129,12 +181,17 @@ impl Bound {
                 let abs: Vec<i128> = start.iter().map(|x| x.abs()).collect();
                 e.eval(&abs)
             }
+            Bound::DoubleExp(e) => {
+                let abs: Vec<i128> = start.iter().map(|x| x.abs()).collect();
+                let k = e.eval(&abs)?;
+                (0..=125).contains(&k).then(|| 1i128 << k)
+            }
             Bound::Infinite => None,
         }
     }
 
     /// The asymptotic class: `O(1)`, `O(n)`, `O(n^k)`, `O(EXP)` (KoAT2's name for every
-    /// exponential bound); `None` for infinity.
+    /// exponential bound, here also for doubly exponential ones); `None` for infinity.
     pub fn asymptotic(&self) -> Option<String> {
         match self {
             Bound::Poly(p) => Some(match p.degree() {
@@ -142,7 +199,7 @@ impl Bound {
                 1 => "O(n)".to_string(),
                 k => format!("O(n^{k})"),
             }),
-            Bound::Exp(_) => Some("O(EXP)".to_string()),
+            Bound::Exp(_) | Bound::DoubleExp(_) => Some("O(EXP)".to_string()),
             Bound::Infinite => None,
         }
     }
@@ -152,6 +209,7 @@ impl Bound {
         match self {
             Bound::Poly(p) => p.display(&|v| format!("|{}|", vars[v])),
             Bound::Exp(e) => e.display(&|v| format!("|{}|", vars[v])),
+            Bound::DoubleExp(e) => format!("2^({})", e.display(&|v| format!("|{}|", vars[v]))),
             Bound::Infinite => "∞".to_string(),
         }
     }

@@ -164,54 +164,166 @@ fn infer_in(
 /// refinements of the ITS (same runs, same costs) and keeps the best bound ([`better`]): partial evaluation of the SCCs without a proof
 /// ([`crate::preprocess::refine_by_partial_evaluation`]), then unfolding by the last
 /// transition ([`crate::preprocess::refine`]). Returns the ITS the result's transition
-/// indices refer to.
+/// indices refer to. The retries after a first polynomial bound get about twice the first
+/// attempt's time ([`Limits::for_retry`]); [`infer_lowest`] counts them instead.
 pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, String>) {
+    let mut report = |_: &Its, _: &Complexity| 1;
+    search(its, limits, &mut report, false)
+}
+
+/// [`infer_refining`] for a caller that can answer with the best bound found so far when its
+/// deadline passes (`symex its`' watchdog): `report` gets each better finite bound (of the ITS
+/// it names) as soon as it is found and returns the degree no bound can go below — that of a
+/// lower bound it proved —, where the search stops (`O(n)` beside `Omega(n^1)`; beside
+/// `Omega(1)` a constant bound is looked for). After a first polynomial bound the retries are
+/// budgeted by solver queries alone (twice the first attempt's plus
+/// [`termination::RETRY_EXTRA_QUERIES`], within `limits`), so that the degree found does not
+/// depend on the machine's load: a time budget cut SAS10's `complex` to `O(n²)` under load and
+/// `O(n)` alone. Such retries may run into the deadline; what `report` got is the answer then.
+pub fn infer_lowest(
+    its: &Its,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Its, &Complexity) -> u32,
+) -> (Its, Result<Complexity, String>) {
+    search(its, limits, report, true)
+}
+
+/// [`infer_refining`] and [`infer_lowest`]: `counted` says whether the retries after a first
+/// polynomial bound are budgeted by queries alone.
+fn search(
+    its: &Its,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Its, &Complexity) -> u32,
+    counted: bool,
+) -> (Its, Result<Complexity, String>) {
     let started = Instant::now();
     let asked = crate::smt::queries();
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
-    let first_took = started.elapsed();
-    let first_asked = crate::smt::queries() - asked;
-    if settled(&first) {
-        return (its.clone(), first);
+    let attempt = First {
+        took: started.elapsed(),
+        asked: crate::smt::queries() - asked,
+        counted: counted && rank(&first) == 2,
+    };
+    let mut best = Best::new(its, first, report);
+    if best.settled() {
+        return best.into_pair();
     }
-    let mut best = refine_and_infer(its, limits, first_took, first_asked, first);
-    if !settled(&best.1) && Instant::now() < limits.deadline {
-        // Then with the graph's sizes, on the ITS as given.
+    refine_and_infer(its, limits, attempt, &mut best);
+    if !best.settled() && Instant::now() < limits.deadline {
+        // Then with the graph's sizes, on the ITS as given, within the whole budget.
         let c = infer_with(its, limits, true);
-        if better(&c, &best.1) {
-            best = (its.clone(), c);
-        }
+        best.offer(its, c);
     }
-    if !settled(&best.1) && Instant::now() < limits.deadline {
-        best = last_resorts(its, limits, first_took, first_asked, best);
+    if !best.settled() && Instant::now() < limits.deadline {
+        last_resorts(its, limits, attempt, &mut best);
     }
-    best
+    best.into_pair()
 }
 
-/// The refinements of [`infer_refining`] after a `first` answer without a polynomial bound
-/// that took `first_took` and asked `first_asked` queries: partial evaluation, unfolding,
-/// merged exits, each kept when it ranks better. The retries get about twice the time of
-/// the first attempt (at least a second or two; under a resource limit about twice its
-/// queries, [`retry_budget`]): on large systems that no refinement helps, the answer stays
-/// quick.
-fn refine_and_infer(
-    its: &Its,
-    limits: &Limits,
-    first_took: Duration,
-    first_asked: u64,
-    first: Result<Complexity, String>,
-) -> (Its, Result<Complexity, String>) {
-    let mut retry = limits.for_retry(first_took);
-    let mut budget = retry_budget(first_asked);
+/// The best answer of a [`search`] so far, and whom to tell of a better one.
+struct Best<'r> {
+    /// The ITS the result's transition indices refer to.
+    its: Its,
+    result: Result<Complexity, String>,
+    /// The degree at which the search stops (`report`'s last answer; 1 before any).
+    floor: u32,
+    report: &'r mut dyn FnMut(&Its, &Complexity) -> u32,
+}
+
+impl<'r> Best<'r> {
+    /// The first answer `first` of `its`, reported when it is finite.
+    fn new(
+        its: &Its,
+        first: Result<Complexity, String>,
+        report: &'r mut dyn FnMut(&Its, &Complexity) -> u32,
+    ) -> Best<'r> {
+        let mut best = Best {
+            its: its.clone(),
+            result: first,
+            floor: 1,
+            report,
+        };
+        best.tell();
+        best
+    }
+
+    /// Keeps `result` (of `its`) when it is [`better`], and reports it when it is finite.
+    fn offer(&mut self, its: &Its, result: Result<Complexity, String>) {
+        if better(&result, &self.result) {
+            self.its = its.clone();
+            self.result = result;
+            self.tell();
+        }
+    }
+
+    /// Reports the result when it is finite and takes the floor the caller answers.
+    fn tell(&mut self) {
+        if let Ok(c) = &self.result {
+            if rank(&self.result) > 0 {
+                self.floor = (self.report)(&self.its, c);
+            }
+        }
+    }
+
+    /// Whether the search can stop: a polynomial bound of degree at most the floor.
+    fn settled(&self) -> bool {
+        degree(&self.result).is_some_and(|d| d <= self.floor)
+    }
+
+    fn into_pair(self) -> (Its, Result<Complexity, String>) {
+        (self.its, self.result)
+    }
+}
+
+/// The first attempt of a [`search`], which budgets its retries: it took `took` and asked
+/// `asked` solver queries. Where it found a polynomial bound and the search is `counted`
+/// ([`infer_lowest`]), the retries only look for a lower degree and are budgeted by queries
+/// alone. Otherwise a retry gets about twice the first attempt's time ([`Limits::for_retry`];
+/// counted too under a resource limit, [`retry_budget`]): on large systems without a bound the
+/// answer — often that none exists — stays quick.
+#[derive(Clone, Copy)]
+struct First {
+    took: Duration,
+    asked: u64,
+    counted: bool,
+}
+
+impl First {
+    /// The limits of a retry.
+    fn limits(&self, limits: &Limits) -> Limits {
+        if self.counted {
+            limits.clone()
+        } else {
+            limits.for_retry(self.took)
+        }
+    }
+
+    /// The query budget of a retry (none: the limits bound it).
+    fn budget(&self) -> Option<crate::smt::QueryBudget> {
+        if self.counted {
+            Some(crate::smt::query_budget(
+                self.asked.saturating_mul(2) + termination::RETRY_EXTRA_QUERIES,
+            ))
+        } else {
+            retry_budget(self.asked)
+        }
+    }
+}
+
+/// The refinements of a [`search`] after a first answer without a bound of degree at most the
+/// floor: partial evaluation, unfolding, merged exits, each kept when it ranks better, each
+/// within the budget of a retry after `attempt` ([`First`]).
+fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
+    let mut retry = attempt.limits(limits);
+    let mut budget = attempt.budget();
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
         .any(|how| how == "pe")
-        .then(|| refinement_targets(its, &first, &retry));
-    let mut best = (its.clone(), first);
+        .then(|| refinement_targets(its, &best.result, &retry));
     for how in mode.split(',') {
         let refined = match (how, &targets) {
             ("pe", Some(sccs)) => crate::preprocess::refine_by_partial_evaluation(
@@ -224,72 +336,55 @@ fn refine_and_infer(
             // Cheap, and last: its own budget, so that the earlier retries running long
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {
-                retry.deadline = limits.for_retry(first_took).deadline;
+                retry.deadline = attempt.limits(limits).deadline;
                 drop(budget.take());
-                budget = retry_budget(first_asked);
+                budget = attempt.budget();
                 crate::preprocess::refine_merged(its, retry.query_timeout)
             }
             _ => None,
         };
         let Some(refined) = refined else { continue };
-        let c = infer_with(&refined, &retry, false);
         // A refinement's bound is taken when it is better: polynomial before exponential.
-        if better(&c, &best.1) {
-            best = (refined, c);
-            if settled(&best.1) {
-                break;
-            }
+        let c = infer_with(&refined, &retry, false);
+        best.offer(&refined, c);
+        if best.settled() {
+            break;
         }
     }
-    best
 }
 
-/// The last tries of [`infer_refining`], each while no polynomial bound is found: the ITS
+/// The last tries of a [`search`], each while the search is not settled: the ITS
 /// the termination prover's own refinement proves terminating (relational invariants
 /// before the partial evaluation: T2's `sumit`), then the ITS with its non-linear monomials of
 /// unchanged variables as variables ([`monomials`]), then the ITS as given with guard caps
-/// ([`guard_cap`]: SAS10's `counterex1`). Each gets twice the first attempt's time plus two
-/// seconds. Caps come last: where a refinement bounds the ITS, its bound is tighter.
-fn last_resorts(
-    its: &Its,
-    limits: &Limits,
-    first_took: Duration,
-    first_asked: u64,
-    mut best: (Its, Result<Complexity, String>),
-) -> (Its, Result<Complexity, String>) {
-    let limits_now = || limits.for_retry(first_took);
+/// ([`guard_cap`]: SAS10's `counterex1`). Each gets the budget of a retry after `attempt`
+/// ([`First`]). Caps come last: where a refinement bounds the ITS, its bound is tighter.
+fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
+    let limits_now = || attempt.limits(limits);
     let last = limits_now();
-    let budget = retry_budget(first_asked);
+    let budget = attempt.budget();
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
             let c = infer_with(&refined, &last, false);
-            if better(&c, &best.1) {
-                best = (refined, c);
-            }
+            best.offer(&refined, c);
         }
     }
     drop(budget);
     // Monomials of unchanged variables as variables ([`monomials`]: ABC's `ex04`, `B³ − 2·A`).
-    if !settled(&best.1) && Instant::now() < limits.deadline {
+    if !best.settled() && Instant::now() < limits.deadline {
         if let Some(lifted) = monomials::lift(its) {
-            let _budget = retry_budget(first_asked);
+            let _budget = attempt.budget();
             let c = infer_with(&lifted.its, &limits_now(), false);
             if let Ok(Some(c)) = c.map(|c| lifted.lower_complexity(c)) {
-                let c = Ok(c);
-                if better(&c, &best.1) {
-                    best = (lifted.its, c);
-                }
+                best.offer(&lifted.its, Ok(c));
             }
         }
     }
-    if !settled(&best.1) && Instant::now() < limits.deadline {
-        let _budget = retry_budget(first_asked);
+    if !best.settled() && Instant::now() < limits.deadline {
+        let _budget = attempt.budget();
         let c = infer_opts(its, &limits_now(), true, true);
-        if better(&c, &best.1) {
-            best = (its.clone(), c);
-        }
+        best.offer(its, c);
     }
-    best
 }
 
 /// How good an inference's answer is: 2 polynomial, 1 finite (exponential), 0 none.
@@ -316,12 +411,6 @@ fn degree(r: &Result<Complexity, String>) -> Option<u32> {
 /// first polynomial found need not be the tightest one a refinement proves: T2's `sumit`).
 fn better(a: &Result<Complexity, String>, b: &Result<Complexity, String>) -> bool {
     rank(a) > rank(b) || matches!((degree(a), degree(b)), (Some(x), Some(y)) if x < y)
-}
-
-/// Whether the search can stop at `r`: a bound of degree at most 1 (refinements are not tried
-/// for `O(n)` → `O(1)`).
-fn settled(r: &Result<Complexity, String>) -> bool {
-    degree(r).is_some_and(|d| d <= 1)
 }
 
 /// The SCCs a refinement should work on after `first` failed: those with a transition
@@ -636,7 +725,7 @@ impl<'a> Ctx<'a> {
                 result = Some(b);
             }
         }
-        let exponential = matches!(result, Some(Bound::Exp(_)));
+        let exponential = matches!(result, Some(Bound::Exp(_) | Bound::DoubleExp(_)));
         if result == Some(Bound::Infinite) || exponential {
             // Variables updated from each other: bounded together (an exponential bound
             // only gives way to a polynomial one: a turning pair, `periodic_size`).
@@ -690,6 +779,18 @@ impl<'a> Ctx<'a> {
         inside: &[usize],
         v: usize,
     ) -> Option<Bound> {
+        let size = self.additive_size(locs, inside, v);
+        if size == Some(Bound::Infinite) {
+            // A power (`B' = B²`) may still have a doubly exponential bound.
+            if let Some(power) = self.power_size(locs, inside, v) {
+                return power;
+            }
+        }
+        size
+    }
+
+    /// [`Ctx::scc_var_size_uncached`] from resets, additive and multiplicative updates.
+    fn additive_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Bound> {
         let mut size = self.entry_size(locs, v)?;
         let mut growth = Bound::constant(1);
         for &i in inside {
@@ -708,6 +809,61 @@ impl<'a> Ctx<'a> {
             growth = growth.mul(&factor);
         }
         Some(growth.mul(&size))
+    }
+
+    /// `|v|` in an SCC where a transition raises `v` to a power (`v' = a·v^k + r`, `k ≥ 2`,
+    /// `r` free of `v`: size14's `B' = B²`), doubly exponential. With `C ≥ 2` above every
+    /// `|a_t| + |r_t|` and every cap `k` of a step `|v'| ≤ max(|v|, k)`, `w = max(|v|, C)`
+    /// changes on a step `v' = a·v^k + r` (`k ≥ 1`) to at most `(|a| + |r|)·w^k ≤ w^(k+1)`
+    /// (`w^k` for `v' = ±v^k`), on a reset (`a = 0`) to `C ≤ w`, and not on a step that does
+    /// not grow `|v|`. So after the SCC's steps `w ≤ w_0^(Π_t e_t^RB(t)) ≤
+    /// 2^(w_0·2^(Σ_t ⌈log₂ e_t⌉·RB(t)))` (`log₂ w_0 ≤ w_0`), `w_0 ≤ entry + C`. `None` when no
+    /// transition is such a power or one changes `v` in another way; `Some(None)` while a
+    /// runtime bound or size it needs is unknown.
+    fn power_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Option<Bound>> {
+        let its = self.its;
+        let powers = inside.iter().any(|&i| {
+            exp_size::split_power(&its.transitions[i].update()[v], v)
+                .is_some_and(|(a, k, _)| a != 0 && k >= 2)
+        });
+        if !powers {
+            return None;
+        }
+        let mut c = Bound::constant(2);
+        let mut exponent = Bound::constant(0);
+        for &i in inside {
+            let t = &its.transitions[i];
+            let update = &t.update()[v];
+            if *update == Poly::var(v) || self.is_non_growing(i, v) {
+                continue;
+            }
+            if let Some(k) = self.growth_cap(i, v) {
+                c = c.add(&Bound::constant(k));
+                continue;
+            }
+            let (a, k, r) = exp_size::split_power(update, v)?;
+            let Some(rest) = self.compose(i, t.source, &r) else {
+                return Some(None);
+            };
+            c = c.add(&Bound::constant(a.abs())).add(&rest);
+            if a == 0 {
+                continue;
+            }
+            let e = if a.abs() == 1 && r.is_zero() {
+                k
+            } else {
+                k + 1
+            };
+            let Some(rb) = self.rb[i].clone() else {
+                return Some(None);
+            };
+            let log = crate::exp_bound::log2_ceil(i128::from(e));
+            exponent = exponent.add(&rb.mul(&Bound::constant(i128::from(log))));
+        }
+        let Some(entry) = self.entry_size(locs, v) else {
+            return Some(None);
+        };
+        Some(Some(entry.add(&c).mul(&exponent.pow2()).pow2()))
     }
 
     /// `|v| ≤ S = Σ_{u∈G} |u|` for `v`'s [`exp_size::dependency_group`] `G`: with

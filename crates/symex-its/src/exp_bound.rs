@@ -184,6 +184,30 @@ mod tests {
     }
 
     #[test]
+    fn doubly_exponential_bounds_dominate_their_parts() {
+        use crate::bound::Bound;
+        // b = 2^|X|, d = 2^(2^|X|); sums, products and powers checked by value for small X.
+        let b = Bound::start_var(0).base_pow(2);
+        let d = b.pow2();
+        assert!(matches!(d, Bound::DoubleExp(_)));
+        let p = Bound::start_var(0).add(&Bound::constant(3));
+        let three_pow = b.base_pow(3);
+        for x in 0..=4i128 {
+            let at = |e: &Bound| e.eval(&[x]).unwrap();
+            assert_eq!(at(&d), 1 << (1 << x));
+            assert!(at(&d.add(&p)) >= at(&d) + at(&p));
+            assert!(at(&d.add(&d)) >= 2 * at(&d));
+            assert!(at(&d.mul(&p)) >= at(&d) * at(&p));
+            // 3^(2^x) ≤ 2^(2·2^x).
+            assert!(at(&three_pow) >= 3i128.pow(1 << x));
+        }
+        // Nothing beyond: a power of a doubly exponential bound is not bounded here.
+        assert_eq!(d.pow2(), Bound::Infinite);
+        assert_eq!(d.base_pow(2), Bound::Infinite);
+        assert_eq!(d.display(&["X".to_string()]), "2^(2^(|X|))");
+    }
+
+    #[test]
     fn log2_ceil_bounds_the_base() {
         for a in 1..=1000i128 {
             let k = log2_ceil(a);

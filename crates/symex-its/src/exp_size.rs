@@ -15,6 +15,25 @@ pub fn split_linear(p: &Poly, v: usize) -> Option<(i128, Poly)> {
     (!r.vars().contains(&v)).then_some((a, r))
 }
 
+/// `p = a·v^k + r` with `k ≥ 1` and `r` free of `v` (size14's `B' = B²`: `(1, 2, 0)`):
+/// `(a, k, r)`; `None` when `v` occurs in two monomials or beside another variable (`v² + v`,
+/// `v·w`). A `p` free of `v` is `(0, 1, p)`.
+pub fn split_power(p: &Poly, v: usize) -> Option<(i128, u32, Poly)> {
+    let mut power = None;
+    for (m, c) in p.terms() {
+        if !m.iter().any(|(w, _)| *w == v) {
+            continue;
+        }
+        match m.as_slice() {
+            [(_, k)] if power.is_none() => power = Some((c, *k)),
+            _ => return None,
+        }
+    }
+    let (a, k) = power.unwrap_or((0, 1));
+    let r = p.sub(&Poly::var(v).pow(k).scale(a));
+    Some((a, k, r))
+}
+
 /// The variables whose updates on `ts` depend on each other with `v` (`x' = x + y`,
 /// `y' = x + y`): those `v` reaches and that reach `v` in the graph `u → w` for `w`
 /// occurring in `u`'s update. Their sizes have to be bounded together.
@@ -157,6 +176,24 @@ mod tests {
         assert_eq!(split_linear(&y, 0), Some((0, y.clone())));
         assert_eq!(split_linear(&x.mul(&y), 0), None);
         assert_eq!(split_linear(&x.mul(&x), 0), None);
+    }
+
+    #[test]
+    fn splits_a_power_of_the_variable() {
+        let (x, y) = (Poly::var(0), Poly::var(1));
+        let p = x.pow(3).scale(-2).add(&y).add(&Poly::constant(5));
+        let (a, k, r) = split_power(&p, 0).unwrap();
+        assert_eq!((a, k), (-2, 3));
+        // Brute force: p = a·x^k + r on a grid.
+        for xv in -4..=4i128 {
+            for yv in -4..=4i128 {
+                let vals = [xv, yv];
+                assert_eq!(p.eval(&vals), Some(a * xv.pow(k) + r.eval(&vals).unwrap()));
+            }
+        }
+        assert_eq!(split_power(&y, 0), Some((0, 1, y.clone())));
+        assert_eq!(split_power(&x.mul(&y), 0), None);
+        assert_eq!(split_power(&x.mul(&x).add(&x), 0), None);
     }
 
     fn loop_with(update: Vec<Poly>) -> Transition {

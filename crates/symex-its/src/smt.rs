@@ -128,6 +128,22 @@ impl Drop for QueryBudget {
     }
 }
 
+/// What [`stall_after`] calls instead of a query: it never returns.
+type Stall = fn() -> !;
+
+thread_local! {
+    /// [`stall_after`]'s count and what then happens instead of the next query.
+    static STALL: Cell<Option<(u64, Stall)>> = const { Cell::new(None) };
+}
+
+/// For tests of a caller's deadline (`symex its`' watchdog), with a count instead of a
+/// clock: once this thread has asked `queries` solver queries, the next one calls `stall`
+/// instead, which never returns — a prover busy past its deadline, at the same point of
+/// its work on an idle and on a loaded machine.
+pub fn stall_after(queries: u64, stall: Stall) {
+    STALL.with(|s| s.set(Some((queries, stall))));
+}
+
 /// Whether the innermost [`with_query_budget`] is spent.
 fn queries_spent() -> bool {
     QUERY_CAP
@@ -185,6 +201,11 @@ struct Clipped {
 
 impl Solver for Clipped {
     fn check(&mut self, constraints: &[Term]) -> SatResult {
+        if let Some((after, stall)) = STALL.with(Cell::get) {
+            if queries() >= after {
+                stall();
+            }
+        }
         let started = Instant::now();
         let left = deadline().map(|d| d.saturating_duration_since(started));
         let spent = queries_spent();

@@ -59,7 +59,7 @@ impl Upper {
                 0 => Upper::Constant,
                 k => Upper::Poly(k),
             },
-            Bound::Exp(_) | Bound::Infinite => Upper::Unknown,
+            Bound::Exp(_) | Bound::DoubleExp(_) | Bound::Infinite => Upper::Unknown,
         }
     }
 
