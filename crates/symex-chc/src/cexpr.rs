@@ -80,6 +80,9 @@ fn boolean(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
         Op::Xor => format!("(!{} != !{})", b(0)?, b(1)?),
         Op::Ite => format!("({} ? {} : {})", b(0)?, b(1)?, b(2)?),
         Op::Eq if a[0].sort() == Sort::Bool => format!("(!{} == !{})", b(0)?, b(1)?),
+        Op::Eq if a[0].width() == 1 => {
+            format!("({} == {})", bit(&a[0], names)?, bit(&a[1], names)?)
+        }
         Op::Eq => format!("({} == {})", v(0)?, v(1)?),
         Op::BvUle => format!("({} <= {})", v(0)?, v(1)?),
         Op::BvUlt => format!("({} < {})", v(0)?, v(1)?),
@@ -123,9 +126,103 @@ fn bits(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
                 wide(1)?
             )
         }
+        // By a constant other than 0 (and -1, signed: `INT_MIN / -1` overflows in C), C's quotient is
+        // the bit-vectors' (both truncate towards zero).
+        Op::BvUdiv | Op::BvUrem if a[1].as_bv().is_some_and(|c| c != 0) => {
+            let op = if matches!(t.op(), Op::BvUdiv) {
+                "/"
+            } else {
+                "%"
+            };
+            format!("(({ty})({} {op} {}))", v(0)?, v(1)?)
+        }
+        Op::BvSdiv | Op::BvSrem
+            if a[1]
+                .as_bv()
+                .is_some_and(|c| c != 0 && c != (1u128 << w) - 1) =>
+        {
+            let op = if matches!(t.op(), Op::BvSdiv) {
+                "/"
+            } else {
+                "%"
+            };
+            let sty = signed(w)?;
+            format!("(({ty})(({sty}){} {op} ({sty}){}))", v(0)?, v(1)?)
+        }
         // Division by zero and shifts by the width or more are defined on bit-vectors, not in C.
         _ => return None,
     })
+}
+
+/// A one-bit term (a constant, single bits of values and their XOR, as [`crate::parity`] writes
+/// relations) as a C `int` that is 0 or 1: the bits of one value that together are all of its bits
+/// as `__builtin_parity` of it (GCC's and Clang's).
+fn bit(t: &Term, names: &FxHashMap<Term, String>) -> Option<String> {
+    let mut leaves = Vec::new();
+    xor_leaves(t, &mut leaves);
+    let mut constant = 0u128;
+    // Per value, the bits it contributes (a bit counted twice cancels).
+    let mut values: Vec<(Term, Vec<u32>)> = Vec::new();
+    for l in leaves {
+        if let Some(c) = l.as_bv() {
+            constant ^= c;
+            continue;
+        }
+        let Op::Extract { hi, lo } = l.op() else {
+            return None;
+        };
+        if hi != lo {
+            return None;
+        }
+        let x = l.args()[0].clone();
+        let at = values.iter().position(|(y, _)| *y == x);
+        let bits = match at {
+            Some(i) => &mut values[i].1,
+            None => {
+                values.push((x, Vec::new()));
+                &mut values.last_mut()?.1
+            }
+        };
+        match bits.iter().position(|b| b == lo) {
+            Some(i) => {
+                bits.swap_remove(i);
+            }
+            None => bits.push(*lo),
+        }
+    }
+    let mut parts = Vec::new();
+    for (x, mut bs) in values {
+        let w = x.width();
+        let value = bits(&x, names)?;
+        bs.sort_unstable();
+        if bs.len() as u32 == w && w <= 64 {
+            let f = if w > 32 {
+                "__builtin_parityll"
+            } else {
+                "__builtin_parity"
+            };
+            parts.push(format!("{f}({value})"));
+        } else {
+            for b in bs {
+                parts.push(format!("(int)(((unsigned long long){value} >> {b}) & 1)"));
+            }
+        }
+    }
+    if constant & 1 == 1 || parts.is_empty() {
+        parts.push((constant & 1).to_string());
+    }
+    Some(format!("({})", parts.join(" ^ ")))
+}
+
+/// The operands of a tree of XORs.
+fn xor_leaves(t: &Term, out: &mut Vec<Term>) {
+    if matches!(t.op(), Op::BvXor) {
+        for a in t.args() {
+            xor_leaves(a, out);
+        }
+    } else {
+        out.push(t.clone());
+    }
 }
 
 /// A term wider than 64 bits whose every subterm's value, read as a signed number, lies in `long

@@ -18,7 +18,7 @@ use symex_bmc::merge::join;
 use symex_bmc::unwind::{ErrorRecord, Formulas, Options, Unwinder};
 use symex_bmc::Class;
 use symex_engine::{BugKind, Program};
-use symex_expr::Term;
+use symex_expr::{Op, Term};
 
 /// One clause: `from`'s predicate over its parameters (none: the program's start) and `guard` imply
 /// `to`'s predicate at the arguments (none: `false`).
@@ -65,6 +65,68 @@ impl Clauses {
             .zip(args.iter().cloned())
             .collect();
         t.substitute(&map)
+    }
+
+    /// The guards of the rules `keep` selects and the values they carry to the next heads: the terms
+    /// the candidate families look into.
+    pub fn terms_of(&self, keep: impl Fn(&Rule) -> bool) -> Vec<Term> {
+        let mut roots: Vec<Term> = Vec::new();
+        for r in self.rules.iter().filter(|r| keep(r)) {
+            roots.push(r.guard.clone());
+            roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
+        }
+        roots
+    }
+
+    /// The comparisons (`<`, `<=`, signed or unsigned, and `==`) in the runs from predicate `k`'s head
+    /// between two distinct terms, each among `operands` or a constant and one among `operands`: at
+    /// most `max`, in the order first met. The seeds of the candidates of [`crate::guards`] and the
+    /// disjunctions of [`crate::congruence`].
+    pub fn comparisons(&self, k: usize, operands: &[&Term], max: usize) -> Vec<Term> {
+        let operand = |x: &Term| operands.contains(&x) || x.as_bv().is_some();
+        self.comparisons_where(k, max, |a, b| {
+            operand(a) && operand(b) && (operands.contains(&a) || operands.contains(&b))
+        })
+    }
+
+    /// The comparisons in the runs from predicate `k`'s head between two distinct terms `a`, `b` for
+    /// which `keep(a, b)`: at most `max`, in the order first met.
+    pub fn comparisons_where(
+        &self,
+        k: usize,
+        max: usize,
+        keep: impl Fn(&Term, &Term) -> bool,
+    ) -> Vec<Term> {
+        let roots = self.terms_of(|r| r.from == Some(k));
+        let mut out: Vec<Term> = Vec::new();
+        symex_expr::visit::postorder(&roots, |t| {
+            let a = t.args();
+            let wanted = matches!(
+                t.op(),
+                Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle | Op::Eq
+            ) && a[0] != a[1]
+                && keep(&a[0], &a[1]);
+            if wanted && out.len() < max && !out.contains(t) {
+                out.push(t.clone());
+            }
+        });
+        out
+    }
+
+    /// The constant values that clauses from elsewhere give parameter `i` of predicate `k` on arrival.
+    pub fn constant_arrivals(&self, k: usize, i: usize) -> Vec<u128> {
+        let mut out = Vec::new();
+        for r in self.rules.iter().filter(|r| r.from != Some(k)) {
+            let Some((to, args)) = &r.to else {
+                continue;
+            };
+            if let Some(v) = args.get(i).and_then(Term::as_bv).filter(|_| *to == k) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
     }
 
     /// The formula that the clause `r` is violated under when `invs` interpret the predicates: its
@@ -201,4 +263,42 @@ fn add(
         });
     }
     Ok(())
+}
+
+/// Clause systems for the candidate families' unit tests.
+#[cfg(test)]
+pub mod fixtures {
+    use super::{Clauses, Rule};
+    use symex_expr::{Sort, Term};
+
+    /// A 32-bit variable.
+    pub fn var(name: &str) -> Term {
+        Term::var(name, Sort::bv(32))
+    }
+
+    /// A 32-bit constant.
+    pub fn bv(v: u128) -> Term {
+        Term::bv(v, 32)
+    }
+
+    /// One loop over `params`, `params = init; while (guard) params = step;`: the arrival from the
+    /// start and the back edge.
+    pub fn one_loop(params: &[Term], init: Vec<Term>, guard: Term, step: Vec<Term>) -> Clauses {
+        Clauses {
+            params: vec![params.to_vec()],
+            rules: vec![
+                Rule {
+                    from: None,
+                    guard: Term::tt(),
+                    to: Some((0, init)),
+                },
+                Rule {
+                    from: Some(0),
+                    guard,
+                    to: Some((0, step)),
+                },
+            ],
+            violations: Vec::new(),
+        }
+    }
 }

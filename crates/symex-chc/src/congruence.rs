@@ -72,11 +72,7 @@ fn push(out: &mut Vec<Term>, t: Term) {
 
 /// The exponents `t` (1 ≤ t ≤ [`MAX_BITS`]) of the moduli `2^t` the clauses suggest, sorted.
 fn moduli(c: &Clauses) -> Vec<u32> {
-    let mut roots: Vec<Term> = Vec::new();
-    for r in &c.rules {
-        roots.push(r.guard.clone());
-        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
-    }
+    let roots = c.terms_of(|_| true);
     let mut bits: Vec<u32> = Vec::new();
     symex_expr::visit::postorder(&roots, |t| {
         let a = t.args();
@@ -119,18 +115,10 @@ fn power_of_two(v: u128) -> Option<u32> {
 /// predicate `k` on arrival.
 fn residues(c: &Clauses, k: usize, i: usize, t: u32) -> Vec<u128> {
     let mut out = Vec::new();
-    for r in c.rules.iter().filter(|r| r.from != Some(k)) {
-        let Some((to, args)) = &r.to else {
-            continue;
-        };
-        if *to != k {
-            continue;
-        }
-        if let Some(v) = args.get(i).and_then(Term::as_bv) {
-            let res = v & ((1u128 << t) - 1);
-            if !out.contains(&res) {
-                out.push(res);
-            }
+    for v in c.constant_arrivals(k, i) {
+        let res = v & ((1u128 << t) - 1);
+        if !out.contains(&res) {
+            out.push(res);
         }
     }
     out
@@ -139,56 +127,27 @@ fn residues(c: &Clauses, k: usize, i: usize, t: u32) -> Vec<u128> {
 /// The comparisons of `p` with a constant in the runs from predicate `k`'s head (their guards and
 /// the values they carry to the next heads), at most [`MAX_ATOMS`].
 fn comparisons(c: &Clauses, k: usize, p: &Term) -> Vec<Term> {
-    let mut roots: Vec<Term> = Vec::new();
-    for r in c.rules.iter().filter(|r| r.from == Some(k)) {
-        roots.push(r.guard.clone());
-        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
-    }
-    let mut out: Vec<Term> = Vec::new();
-    symex_expr::visit::postorder(&roots, |t| {
-        let is_comparison = matches!(
-            t.op(),
-            Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle | Op::Eq
-        );
-        let a = t.args();
-        let over_p = is_comparison
-            && a.len() == 2
-            && ((a[0] == *p && a[1].as_bv().is_some()) || (a[1] == *p && a[0].as_bv().is_some()));
-        if over_p && out.len() < MAX_ATOMS && !out.contains(t) {
-            out.push(t.clone());
-        }
-    });
-    out
+    c.comparisons(k, &[p], MAX_ATOMS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clauses::Rule;
+    use crate::clauses::fixtures::{bv, one_loop, var};
 
     /// `x = 0; while (x < 0x0fffffff) x += 2;` as clauses: the only candidates are `x` even, alone and
     /// with the loop's comparison.
     #[test]
     fn a_step_of_two_from_zero_suggests_evenness() {
-        let x = Term::var("x", Sort::bv(32));
-        let bound = Term::bv(0x0fff_ffff, 32);
-        let c = Clauses {
-            params: vec![vec![x.clone()]],
-            rules: vec![
-                Rule {
-                    from: None,
-                    guard: Term::tt(),
-                    to: Some((0, vec![Term::bv(0, 32)])),
-                },
-                Rule {
-                    from: Some(0),
-                    guard: x.bvult(&bound),
-                    to: Some((0, vec![x.bvadd(&Term::bv(2, 32))])),
-                },
-            ],
-            violations: Vec::new(),
-        };
-        let even = x.bvand(&Term::bv(1, 32)).eq(&Term::bv(0, 32));
+        let x = var("x");
+        let bound = bv(0x0fff_ffff);
+        let c = one_loop(
+            std::slice::from_ref(&x),
+            vec![bv(0)],
+            x.bvult(&bound),
+            vec![x.bvadd(&bv(2))],
+        );
+        let even = x.bvand(&bv(1)).eq(&bv(0));
         let ks = candidates(&c, &[vec![true]]);
         assert_eq!(ks.len(), 1);
         assert_eq!(ks[0][0], even);
@@ -199,23 +158,13 @@ mod tests {
     /// A step of 1 and no power of two in the program: no candidate.
     #[test]
     fn a_step_of_one_suggests_nothing() {
-        let x = Term::var("x", Sort::bv(32));
-        let c = Clauses {
-            params: vec![vec![x.clone()]],
-            rules: vec![
-                Rule {
-                    from: None,
-                    guard: Term::tt(),
-                    to: Some((0, vec![Term::bv(0, 32)])),
-                },
-                Rule {
-                    from: Some(0),
-                    guard: x.bvult(&Term::bv(10, 32)),
-                    to: Some((0, vec![x.bvadd(&Term::bv(1, 32))])),
-                },
-            ],
-            violations: Vec::new(),
-        };
+        let x = var("x");
+        let c = one_loop(
+            std::slice::from_ref(&x),
+            vec![bv(0)],
+            x.bvult(&bv(10)),
+            vec![x.bvadd(&bv(1))],
+        );
         assert!(candidates(&c, &[vec![true]])[0].is_empty());
     }
 }

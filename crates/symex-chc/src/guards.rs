@@ -6,6 +6,11 @@
 //! linear arithmetic (`x *= x` under `x < y / x`, whose product and quotient the integer encoding
 //! leaves unconstrained, [`crate::integers`]); the bit-vector queries of
 //! [`crate::recheck::strengthen`] decide them exactly.
+//!
+//! For a counter (a cell every iteration steps by one constant from constant starts) the bounds an
+//! interval analysis would find for it: its start on one side (`i >= 0`), and one step past the bound
+//! it is compared with on the other (`i == 0 || i < n + 2` for `i += 2` while `i < n`), which tells
+//! the code after the loop where the counter ended.
 
 use crate::clauses::Clauses;
 use symex_expr::{Op, Term};
@@ -34,9 +39,73 @@ pub fn candidates(c: &Clauses, named: &[Vec<bool>]) -> Vec<Vec<Term>> {
                     }
                 }
             }
+            for t in counters(c, k, &named[k]) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
             out
         })
         .collect()
+}
+
+/// The bounds of the counters at predicate `k`'s head: a parameter (of those `named` marks) that
+/// every iteration steps by one constant `d`, from constant values `x0` on arrival, stays on one side
+/// of them while it does not wrap (`x >= x0` for `d > 0`, signed and unsigned); and where the runs
+/// compare it with a bound `b` no iteration changes, `x < b`, it ends at most one step past it:
+/// `x == x0 || x < b + d` (`i == 0 || i < n + 2` for `i += 2` while `i < n`; the first disjunct for
+/// the loop that never runs, `n < 0`).
+fn counters(c: &Clauses, k: usize, named: &[bool]) -> Vec<Term> {
+    let Some(steps) = crate::affine::steps(c, k) else {
+        return Vec::new();
+    };
+    let params = &c.params[k];
+    let mut out = Vec::new();
+    for (i, x) in params.iter().enumerate() {
+        let Some(d) = steps[i].filter(|_| named.get(i).copied().unwrap_or(false)) else {
+            continue;
+        };
+        let w = x.width();
+        let up = crate::affine::signed(d, w);
+        if up == 0 {
+            continue;
+        }
+        let starts = c.constant_arrivals(k, i);
+        for x0 in &starts {
+            let x0 = Term::bv(*x0, w);
+            if up > 0 {
+                out.extend([x0.bvsle(x), x0.bvule(x)]);
+            } else {
+                out.extend([x.bvsle(&x0), x.bvule(&x0)]);
+            }
+        }
+        if up < 0 {
+            continue;
+        }
+        let unchanged = |t: &Term| {
+            t.as_bv().is_some()
+                || params
+                    .iter()
+                    .position(|p| p == t)
+                    .is_some_and(|q| steps[q] == Some(0))
+        };
+        let bounds = c.comparisons_where(k, MAX_COMPARISONS, |a, b| a == x && unchanged(b));
+        for guard in bounds {
+            let b = &guard.args()[1];
+            let past = b.bvadd(&Term::bv(d, w));
+            let overshoot = match guard.op() {
+                Op::BvSlt => x.bvslt(&past),
+                Op::BvUlt => x.bvult(&past),
+                _ => continue,
+            };
+            out.push(overshoot.clone());
+            for x0 in &starts {
+                out.push(x.eq(&Term::bv(*x0, w)).or(&overshoot));
+            }
+        }
+    }
+    out.retain(|t| !t.is_true() && !t.is_false());
+    out
 }
 
 /// The comparisons between two distinct parameters of predicate `k` (marked in `named`), or one and a
@@ -48,50 +117,43 @@ fn comparisons(c: &Clauses, k: usize, named: &[bool]) -> Vec<Term> {
         .filter(|(_, n)| **n)
         .map(|(p, _)| p)
         .collect();
-    let mut roots: Vec<Term> = Vec::new();
-    for r in c.rules.iter().filter(|r| r.from == Some(k)) {
-        roots.push(r.guard.clone());
-        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
-    }
-    let mut out: Vec<Term> = Vec::new();
-    symex_expr::visit::postorder(&roots, |t| {
-        let a = t.args();
-        let operand = |x: &Term| params.contains(&x) || x.as_bv().is_some();
-        let over_cells = matches!(
-            t.op(),
-            Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle | Op::Eq
-        ) && a[0] != a[1]
-            && operand(&a[0])
-            && operand(&a[1])
-            && (params.contains(&&a[0]) || params.contains(&&a[1]));
-        if over_cells && out.len() < MAX_COMPARISONS && !out.contains(t) {
-            out.push(t.clone());
-        }
-    });
-    out
+    c.comparisons(k, &params, MAX_COMPARISONS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clauses::Rule;
-    use symex_expr::Sort;
+    use crate::clauses::fixtures::{bv, one_loop, var};
 
     /// `while (x < y) x++;`: `x < y`, its negation and `x <= y`.
     #[test]
     fn a_strict_loop_condition_suggests_its_weakening() {
-        let x = Term::var("x", Sort::bv(32));
-        let y = Term::var("y", Sort::bv(32));
-        let c = Clauses {
-            params: vec![vec![x.clone(), y.clone()]],
-            rules: vec![Rule {
-                from: Some(0),
-                guard: x.bvult(&y),
-                to: Some((0, vec![x.bvadd(&Term::bv(1, 32)), y.clone()])),
-            }],
-            violations: Vec::new(),
-        };
+        let (x, y) = (var("x"), var("y"));
+        let c = one_loop(
+            &[x.clone(), y.clone()],
+            vec![bv(0), y.clone()],
+            x.bvult(&y),
+            vec![x.bvadd(&bv(1)), y.clone()],
+        );
         let ks = candidates(&c, &[vec![true, true]]);
-        assert_eq!(ks[0], vec![x.bvult(&y), x.bvult(&y).not(), x.bvule(&y)]);
+        assert_eq!(ks[0][..3], [x.bvult(&y), x.bvult(&y).not(), x.bvule(&y)]);
+    }
+
+    /// `i = 0; while (i < n) i += 2;` (signed): `i >= 0`, and the exit at most one step past `n`,
+    /// `i < n + 2`, also as `i == 0 || i < n + 2` for the loop that never runs.
+    #[test]
+    fn a_counter_is_bounded_by_its_start_and_one_step_past_its_bound() {
+        let (i, n) = (var("i"), var("n"));
+        let c = one_loop(
+            &[i.clone(), n.clone()],
+            vec![bv(0), n.clone()],
+            i.bvslt(&n),
+            vec![i.bvadd(&bv(2)), n.clone()],
+        );
+        let ks = candidates(&c, &[vec![true, true]]);
+        let past = i.bvslt(&n.bvadd(&bv(2)));
+        for k in [bv(0).bvsle(&i), past.clone(), i.eq(&bv(0)).or(&past)] {
+            assert!(ks[0].contains(&k), "{k:?} not in {:?}", ks[0]);
+        }
     }
 }

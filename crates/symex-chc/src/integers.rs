@@ -131,11 +131,7 @@ fn flatten(t: &Term, out: &mut Vec<Term>) {
 /// Whether the clauses compare signed more often than unsigned: the cells are then read as signed
 /// numbers (Spacer's integers get that range, and the invariant is read back the same way first).
 pub fn mostly_signed(c: &crate::clauses::Clauses) -> bool {
-    let mut roots: Vec<Term> = Vec::new();
-    for r in &c.rules {
-        roots.push(r.guard.clone());
-        roots.extend(r.to.iter().flat_map(|(_, a)| a.iter().cloned()));
-    }
+    let roots = c.terms_of(|_| true);
     let (mut s, mut u) = (0, 0);
     symex_expr::visit::postorder(&roots, |t| match t.op() {
         Op::BvSlt | Op::BvSle => s += 1,

@@ -18,9 +18,13 @@
 //! * [`spacer`]: the SMT-LIB script for a `HORN` solver and the invariant read back;
 //! * [`recheck`]: the invariant re-checked clause by clause;
 //! * [`cexpr`]: the invariant as C expressions;
-//! * [`affine`]: candidate invariants `dy·x − dx·y == c` for variables stepped by constants;
+//! * [`affine`]: candidate invariants `dy·x − dx·y == c` for variables stepped by constants, and
+//!   `x == y` for variables a clause copies;
 //! * [`congruence`]: candidate invariants `x ≡ c (mod 2^k)`, which Spacer over integers does not find;
-//! * [`guards`]: candidate invariants from the comparisons between cells (`x <= y` from `x < y`).
+//! * [`guards`]: candidate invariants from the comparisons between cells (`x <= y` from `x < y`);
+//! * [`parity`]: candidate invariants over GF(2) between the cells' parities (`par(v1) ⊕ par(p) ==
+//!   par(v)` where a loop clears one bit of `v1` per iteration while `p` toggles);
+//! * [`values`]: candidate invariants that a cell holds one of the few constants it is given.
 
 pub mod affine;
 pub mod cexpr;
@@ -30,8 +34,10 @@ pub mod cut;
 pub mod guards;
 pub mod houdini;
 pub mod integers;
+pub mod parity;
 pub mod recheck;
 pub mod spacer;
+pub mod values;
 
 pub use spacer::Budget;
 
@@ -137,8 +143,11 @@ pub fn prove(
     let mut own: Vec<Vec<Term>> = vec![Vec::new(); cps.len()];
     for family in [
         affine::candidates(&c, &named),
+        affine::copies(&c, &named),
         congruence::candidates(&c, &named),
         guards::candidates(&c, &named),
+        values::candidates(&c, &named),
+        parity::candidates(&c, &named),
     ] {
         for (ks, more) in own.iter_mut().zip(family) {
             ks.extend(more);

@@ -145,37 +145,85 @@ pub fn disjuncts(t: &Term) -> Vec<Term> {
     }
 }
 
+/// The parameters of predicate `k` that every clause from its head back to it leaves as they are.
+pub fn unchanged(c: &Clauses, k: usize) -> Vec<&Term> {
+    c.params[k]
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            c.rules.iter().all(|r| match (&r.from, &r.to) {
+                (Some(f), Some((t, args))) if *f == k && *t == k => args[*i] == **p,
+                _ => true,
+            })
+        })
+        .map(|(_, p)| p)
+        .collect()
+}
+
 /// Per predicate, the conjuncts of the guards of the clauses that arrive from elsewhere over the values
-/// of cells that no clause from the head back to itself changes, written over the cells' parameters.
+/// of cells that no clause from the head back to itself changes, written over the cells' parameters,
+/// and the values such cells arrive with written over the others.
 pub fn frozen_facts(c: &Clauses) -> Vec<Vec<Term>> {
+    let mut facts = arrival_facts(c);
+    // Facts carried along the clauses between two heads, over the cells such a clause copies as they
+    // are (`s < 31` at an inner loop's head from the outer's, and back): Houdini keeps them only if
+    // every head on the way does.
+    for _ in 0..2 {
+        for r in &c.rules {
+            let (Some(h), Some((k, args))) = (r.from, &r.to) else {
+                continue;
+            };
+            if h == *k {
+                continue;
+            }
+            let map: FxHashMap<Term, Term> = args
+                .iter()
+                .zip(&c.params[*k])
+                .filter(|(a, _)| c.params[h].contains(a))
+                .map(|(a, p)| (a.clone(), p.clone()))
+                .collect();
+            for f in facts[h].clone() {
+                let g = f.substitute(&map);
+                let vars = g.free_vars();
+                if vars.iter().all(|v| c.params[*k].contains(v)) && !facts[*k].contains(&g) {
+                    facts[*k].push(g);
+                }
+            }
+        }
+    }
+    facts
+}
+
+/// [`frozen_facts`] of the clauses that arrive at each head from elsewhere.
+fn arrival_facts(c: &Clauses) -> Vec<Vec<Term>> {
     (0..c.params.len())
         .map(|k| {
             let params = &c.params[k];
-            let own = |r: &&crate::clauses::Rule| r.from == Some(k);
-            let into = |r: &crate::clauses::Rule| match &r.to {
-                Some((q, args)) if *q == k => Some(args.clone()),
-                _ => None,
-            };
+            let still = unchanged(c, k);
             let mut out = Vec::new();
-            for r in c.rules.iter().filter(|r| !own(r)) {
-                let Some(args) = into(r) else {
+            for r in c.rules.iter().filter(|r| r.from != Some(k)) {
+                let Some((_, args)) = r.to.as_ref().filter(|(q, _)| *q == k) else {
                     continue;
                 };
                 let mut map = FxHashMap::default();
-                for (i, (p, a)) in params.iter().zip(&args).enumerate() {
+                for (p, a) in params.iter().zip(args) {
                     // The arrival's value may be a term over inputs (an `unsigned int` read byte by
                     // byte is their concatenation): the term itself is replaced by the parameter.
-                    let frozen = c
-                        .rules
-                        .iter()
-                        .filter(own)
-                        .filter_map(into)
-                        .all(|next| next[i] == *p);
-                    if frozen && !a.free_vars().is_empty() {
+                    if still.contains(&p) && !a.free_vars().is_empty() {
                         map.insert(a.clone(), p.clone());
                     }
                 }
-                for g in conjuncts(&r.guard) {
+                // What the arrival defines a cell as, over the others (`d == (1 << s) - 1`): the
+                // guards about `1 << s` say nothing about `d` without it.
+                let mut facts = conjuncts(&r.guard);
+                for (p, a) in params.iter().zip(args) {
+                    if map.get(a) == Some(p) && !a.is_const() && !params.contains(a) {
+                        let mut others = map.clone();
+                        others.remove(a);
+                        facts.push(p.eq(&a.substitute(&others)));
+                    }
+                }
+                for g in facts {
                     let j = g.substitute(&map);
                     let vars = j.free_vars();
                     if !vars.is_empty()

@@ -100,6 +100,15 @@ fn uints(values: &[u32]) -> TestFile {
     }
 }
 
+/// The same for `__VERIFIER_nondet_int` (the bits of `values`, read back as `int`).
+fn ints(values: &[i32]) -> TestFile {
+    let mut t = uints(&values.iter().map(|&v| v as u32).collect::<Vec<_>>());
+    for i in &mut t.inputs {
+        i.name = "__VERIFIER_nondet_int".into();
+    }
+    t
+}
+
 /// Runs the instrumented build on each input sequence: every run exits with status 0.
 fn holds_natively(path: &Path, inv: &LoopInvariant, inputs: &[Vec<u32>]) {
     all_hold_natively(path, std::slice::from_ref(inv), inputs);
@@ -107,20 +116,29 @@ fn holds_natively(path: &Path, inv: &LoopInvariant, inputs: &[Vec<u32>]) {
 
 /// As [`holds_natively`], with every invariant of `invs` checked at its own loop head.
 fn all_hold_natively(path: &Path, invs: &[LoopInvariant], inputs: &[Vec<u32>]) {
+    let tests: Vec<TestFile> = inputs.iter().map(|i| uints(i)).collect();
+    all_hold_natively_on(path, invs, &tests);
+}
+
+/// As [`all_hold_natively`], on test files: every conjunct of each invariant has a C form, some
+/// invariant has one (an invariant `1` at an inner loop checks nothing), and every run exits with 0.
+fn all_hold_natively_on(path: &Path, invs: &[LoopInvariant], tests: &[TestFile]) {
     for inv in invs {
-        assert!(inv.omitted == 0 && !inv.c_conjuncts.is_empty(), "{inv:?}");
+        assert!(inv.omitted == 0, "{inv:?}");
     }
+    assert!(invs.iter().any(|i| !i.c_conjuncts.is_empty()), "{invs:?}");
     let dir = tempfile::tempdir().expect("tempdir");
     let src = instrumented(path, invs, dir.path());
     let build =
         symex_native::build(&src, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    for input in inputs {
-        let run = symex_native::run(&build, &uints(input), &RunOptions::default());
+    for input in tests {
+        let run = symex_native::run(&build, input, &RunOptions::default());
         assert_eq!(
             (run.outcome.kind.as_str(), run.outcome.code),
             ("exit", Some(0)),
-            "{} with inputs {input:?}, invariants {:?}: {}",
+            "{} with inputs {:?}, invariants {:?}: {}",
             path.display(),
+            input.inputs,
             invs.iter().map(|i| i.c_expression()).collect::<Vec<_>>(),
             run.report
         );
@@ -252,4 +270,115 @@ fn an_odd_last_phase_is_unsafe() {
         let expected = if n <= 4 { "exit" } else { "reach-error" };
         assert_eq!(run.outcome.kind, expected, "n = {n}");
     }
+}
+
+/// Every invariant of a safe answer, with the queries of its check.
+fn safe_all(path: &Path) -> (Vec<LoopInvariant>, u64) {
+    match prove(path) {
+        Answer::Safe {
+            invariants,
+            queries,
+        } => (invariants, queries),
+        a => panic!("{}: expected safe, got {a:?}", path.display()),
+    }
+}
+
+/// A trap for a kind of candidate: the answer must not be safe, and the native build shows which
+/// inputs exit normally (`exits`) and which reach the error (`fails`).
+fn not_safe(path: &Path, exits: &[TestFile], fails: &[TestFile]) {
+    let answer = prove(path);
+    assert!(
+        !matches!(answer, Answer::Safe { .. }),
+        "{}: {answer:?}",
+        path.display()
+    );
+    let build =
+        symex_native::build(path, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for (tests, expected) in [(exits, "exit"), (fails, "reach-error")] {
+        for t in tests {
+            let run = symex_native::run(&build, t, &RunOptions::default());
+            assert_eq!(run.outcome.kind, expected, "{:?}", t.inputs);
+        }
+    }
+}
+
+/// The most queries the check of the new kinds of candidates may take (Houdini over a few dozen
+/// candidates at two loop heads).
+const FAMILY_QUERIES: u64 = 400;
+
+/// A loop that clears the lowest set bit while a flag toggles (`bit_parity.c`): the relation over
+/// GF(2) `par(v1) ^ par(p) == par(v)` and the flag's values `p == 0 || p == 1` prove the check
+/// against the parity folded by shifts. The invariant (with `__builtin_parity`) holds natively at
+/// every arrival for v = 0..=4096 and a few wide values.
+#[test]
+fn a_parity_relation_proves_the_bit_count() {
+    let path = example("bit_parity.c");
+    let (invs, queries) = safe_all(&path);
+    assert!(
+        invs.iter()
+            .any(|i| i.c_expression().contains("__builtin_parity")),
+        "{invs:?}"
+    );
+    assert!(queries <= FAMILY_QUERIES, "{queries} queries: {invs:?}");
+    let inputs: Vec<Vec<u32>> = (0..=4096u32)
+        .chain([0xffff_ffff, 0x8000_0000, 0x1234_5678])
+        .map(|v| vec![v])
+        .collect();
+    all_hold_natively(&path, &invs, &inputs);
+}
+
+/// Its trap (`bit_parity_false.c`): a step that clears more than one bit; the relation is suggested
+/// and dropped, the answer is not safe, and natively v = 2 and 3 reach the error.
+#[test]
+fn a_parity_relation_that_a_step_breaks_proves_nothing() {
+    let u = |v: u32| uints(&[v]);
+    not_safe(&example("bit_parity_false.c"), &[u(0), u(1)], &[u(2), u(3)]);
+}
+
+/// Repeated digit sums (`digit_sum.c`): `m == n` at the outer loop's head, from the copies before it
+/// and after its inner loop. Natively it holds for n = 0..=5000 and 2^32 - 1.
+#[test]
+fn a_copy_proves_the_outer_loop() {
+    let path = example("digit_sum.c");
+    let (invs, queries) = safe_all(&path);
+    assert!(queries <= FAMILY_QUERIES, "{queries} queries: {invs:?}");
+    let inputs: Vec<Vec<u32>> = (0..=5000u32).chain([u32::MAX]).map(|v| vec![v]).collect();
+    all_hold_natively(&path, &invs, &inputs);
+}
+
+/// Its trap (`digit_sum_false.c`): the copy is off by one after a sum of 10; not safe, and natively
+/// n = 19 and 28 reach the error while 0..=18 exit.
+#[test]
+fn a_copy_that_a_step_breaks_proves_nothing() {
+    let exits: Vec<TestFile> = (0..=18).map(|v| uints(&[v])).collect();
+    not_safe(
+        &example("digit_sum_false.c"),
+        &exits,
+        &[uints(&[19]), uints(&[28])],
+    );
+}
+
+/// Two loops where the second's check needs the first's exact exit (`half_bound.c`): at the first
+/// head `k == n + 1 - i/2`, `i` even and `i == 0 || i < n + 2`; at the second the template over its
+/// bound `j >= n/2 || k + j == 1 + n/2`. Natively the invariants hold for n = -300..=300 and 10^6.
+#[test]
+fn a_template_over_the_bound_proves_the_second_loop() {
+    let path = example("half_bound.c");
+    let (invs, queries) = safe_all(&path);
+    assert_eq!(invs.len(), 2, "{invs:?}");
+    assert!(queries <= FAMILY_QUERIES, "{queries} queries: {invs:?}");
+    let tests: Vec<TestFile> = (-300..=300)
+        .chain([1_000_000])
+        .map(|n| ints(&[n]))
+        .collect();
+    all_hold_natively_on(&path, &invs, &tests);
+}
+
+/// Its trap (`half_bound_false.c`): `k` one short, so the template fails on arrival; not safe, and
+/// natively n = -300..=1 exit while 2..=300 reach the error.
+#[test]
+fn a_template_that_fails_on_arrival_proves_nothing() {
+    let exits: Vec<TestFile> = (-300..=1).map(|n| ints(&[n])).collect();
+    let fails: Vec<TestFile> = (2..=300).map(|n| ints(&[n])).collect();
+    not_safe(&example("half_bound_false.c"), &exits, &fails);
 }
