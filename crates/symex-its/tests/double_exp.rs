@@ -4,23 +4,16 @@
 //! against the worst case over every run from small start values, found by exhaustive search,
 //! and that worst case against a count by hand.
 use common::check_worst_case;
-use std::time::{Duration, Instant};
 use symex_its::bound::Bound;
 use symex_its::complexity;
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess};
+use symex_its::parse_koat;
 
 mod common;
 
 fn bound_of(src: &str) -> (symex_its::Its, complexity::Complexity) {
     common::count_not_time();
     let its = parse_koat(src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + common::BACKSTOP,
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     let c = c.expect("a bound");
     assert!(
         matches!(c.bound, Bound::DoubleExp(_)),

@@ -5,11 +5,9 @@
 //! interpreter's runs.
 mod common;
 
-use std::time::{Duration, Instant};
-use symex_its::complexity::{self, Complexity};
+use symex_its::complexity::Complexity;
 use symex_its::interp::Rng;
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess, Its};
+use symex_its::{parse_koat, Its};
 
 /// Removals by a shrinking ratio (`ratio.rs`): termination proves twn01-like loops so (a quotient
 /// `B/A` shrinking by 3/2 per lap) before the twn closed forms are tried, with the same O(n).
@@ -31,13 +29,8 @@ fn analyse(src: &str) -> (Its, Result<Complexity, String>) {
 fn analyse_refined(src: &str) -> (Its, Its, Result<Complexity, String>) {
     common::count_not_time();
     let its = parse_koat(src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     // Queries end by Z3's step count (`count_not_time`); the deadline is only a backstop.
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + common::BACKSTOP,
-    };
-    let (refined, c) = complexity::infer_refining(&pre, &limits);
+    let (refined, c) = common::infer_refining(&its);
     (its, refined, c)
 }
 

@@ -1,10 +1,7 @@
 //! Word-size removals ([`symex_its::word_size`]) bound each stretch of their doublings, not each
 //! entry into the SCC: when a transition ranked earlier resets the doubled value, every reset
 //! starts up to `w` doublings again. The bound must cover the count by hand.
-use std::time::{Duration, Instant};
-use symex_its::complexity;
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess};
+use symex_its::parse_koat;
 
 mod common;
 
@@ -33,12 +30,7 @@ fn a_reset_inside_the_scc_starts_the_doublings_again() {
          l1(X, N) -> l1(1, N - 1) :|: N >= 1 && X = 0\n)\n",
     )
     .unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + common::BACKSTOP,
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     let c = c.expect("a bound");
     assert_eq!(steps_by_hand(3), 1 + 3 * 9);
     for n in 0..=20 {

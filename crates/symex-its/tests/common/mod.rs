@@ -176,3 +176,20 @@ pub fn check_worst_case(
     }
     largest
 }
+
+/// The bound `complexity::infer_refining` finds for `its` after preprocessing (10 s per
+/// preprocessing step and per query, [`BACKSTOP`] overall), and the ITS the bound refers to.
+pub fn infer_refining(
+    its: &symex_its::Its,
+) -> (
+    symex_its::Its,
+    Result<symex_its::complexity::Complexity, String>,
+) {
+    use std::time::{Duration, Instant};
+    let pre = symex_its::preprocess::preprocess(its, Duration::from_secs(10));
+    let limits = symex_its::termination::Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + BACKSTOP,
+    };
+    symex_its::complexity::infer_refining(&pre, &limits)
+}
