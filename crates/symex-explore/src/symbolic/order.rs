@@ -140,9 +140,7 @@ impl Graph {
 
     /// The edges of the atoms and between the constants, grouped by origin.
     fn build(&mut self) {
-        let Graph {
-            atoms, edges, ..
-        } = self;
+        let Graph { atoms, edges, .. } = self;
         edges.extend(atoms.iter().map(|a| Edge {
             from: a.lo,
             to: a.hi,
@@ -165,9 +163,12 @@ impl Graph {
     fn order_constants(&mut self) {
         for o in ORDERS {
             self.consts.clear();
-            self.consts.extend(self.nodes.iter().enumerate().filter_map(|(n, &(w, v))| {
-                Some((w, encode(v?, w, o == Order::Signed), n))
-            }));
+            self.consts.extend(
+                self.nodes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(n, &(w, v))| Some((w, encode(v?, w, o == Order::Signed), n))),
+            );
             if self.consts.len() < 2 {
                 return;
             }

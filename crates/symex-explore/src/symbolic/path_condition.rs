@@ -107,7 +107,11 @@ impl PathCondition {
         let Some(b) = bound(&c) else {
             return self.push_link(c);
         };
-        if self.bounds.get(&b.key).is_some_and(|h| !b.implies(h.value())) {
+        if self
+            .bounds
+            .get(&b.key)
+            .is_some_and(|h| !b.implies(h.value()))
+        {
             return;
         }
         self.bounds.set(&b.key, Held { constraint: c });

@@ -48,7 +48,8 @@ impl SymVal {
     fn as_term(&self) -> Option<&Term> {
         // SAFETY: an even word is a `Term`'s pointer, moved in by `sym` and owned by this value; a
         // `Term` is that pointer alone (checked above), so the word can be read as one.
-        (self.0.as_ptr().addr() & 1 == 0).then(|| unsafe { &*(self as *const SymVal as *const Term) })
+        (self.0.as_ptr().addr() & 1 == 0)
+            .then(|| unsafe { &*(self as *const SymVal as *const Term) })
     }
 
     /// The term `t` as a value, as it is (a constant term stays a term: see [`Self::from_term`]).
@@ -96,14 +97,21 @@ impl SymVal {
     pub fn term(&self, w: Width) -> Term {
         match self.inline_value() {
             Some(c) => Term::bv(c as u128, w),
-            None => self.as_term().expect("a word is a constant or a term").clone(),
+            None => self
+                .as_term()
+                .expect("a word is a constant or a term")
+                .clone(),
         }
     }
 
     /// A term, turned back into a constant when it folded to one that is held inline.
     #[inline]
     pub fn from_term(t: Term) -> SymVal {
-        match t.as_bv().and_then(|c| u64::try_from(c).ok()).and_then(SymVal::inline) {
+        match t
+            .as_bv()
+            .and_then(|c| u64::try_from(c).ok())
+            .and_then(SymVal::inline)
+        {
             Some(v) => v,
             None => SymVal::sym(t),
         }
@@ -210,7 +218,10 @@ mod tests {
             for &d in &samples {
                 assert_eq!(SymVal::constant(c, 128) == SymVal::constant(d, 128), c == d);
             }
-            assert_eq!(SymVal::from_term(Term::bv(c, 128)), SymVal::constant(c, 128));
+            assert_eq!(
+                SymVal::from_term(Term::bv(c, 128)),
+                SymVal::constant(c, 128)
+            );
         }
         let x = Term::var("x", symex_expr::Sort::bv(64));
         let v = SymVal::sym(x.clone());
