@@ -313,12 +313,12 @@ impl First {
 }
 
 /// The refinements of a [`search`] after a first answer without a bound of degree at most the
-/// floor: partial evaluation, unfolding, merged exits, each kept when it ranks better, each
+/// floor: partial evaluation, unfolding, wide unfolding, merged exits, each kept when it ranks better, each
 /// within the budget of a retry after `attempt` ([`First`]).
 fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
     let mut retry = attempt.limits(limits);
     let mut budget = attempt.budget();
-    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,wide,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
@@ -333,6 +333,7 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
                 retry.deadline,
             ),
             ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
+            ("wide", _) => crate::preprocess::refine_wide(its, retry.query_timeout),
             // Cheap, and last: its own budget, so that the earlier retries running long
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {
