@@ -129,23 +129,13 @@ fn unwound(
         Extra::Abstract(pure) => u = u.abstracting_recursion(pure),
     }
     let formulas = u.run()?;
-    if accelerating && formulas.accelerated == 0 {
-        // Nothing was accelerated: the plain run's formulas again, not worth their queries.
-        return Ok(Report {
-            verdict: Verdict::Unknown("no loop was accelerated".into()),
-            queries: 0,
-            aux_queries: shared.borrow().aux_queries,
-            joins: formulas.joins,
-            steps: formulas.steps,
-            induction: None,
-            invariants: Vec::new(),
-            steps_tried: 0,
-            accelerated: false,
-            recursion_abstracted: false,
-        });
-    }
     let mut queries = 0;
-    let verdict = verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries);
+    let verdict = if accelerating && formulas.accelerated == 0 {
+        // Nothing was accelerated: the plain run's formulas again, not worth their queries.
+        Verdict::Unknown("no loop was accelerated".into())
+    } else {
+        verdict::decide_counting(prog, opts, &formulas, classify, &shared, &mut queries)
+    };
     let aux_queries = shared.borrow().aux_queries;
     Ok(Report {
         verdict,

@@ -176,6 +176,27 @@ fn check_with_witness(
     serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap()
 }
 
+/// `check --witness W` on `program` must answer FALSE, and `validate` must confirm W (exit status 1):
+/// `check`'s and `validate`'s JSON objects (outputs in `dir`'s `c` and `v`).
+fn check_then_confirm(
+    program: &Path,
+    property: &str,
+    extra: &[&str],
+    w: &Path,
+    dir: &Path,
+) -> (Value, Value) {
+    let c = check_with_witness(program, property, extra, w, &dir.join("c"));
+    assert_eq!(c["verdict"], "false", "{c}");
+    let (status, v) = validate(w, program, extra, &dir.join("v"));
+    assert_eq!(
+        (status, v["result"].as_str()),
+        (1, Some("confirmed")),
+        "{}: {v}",
+        w.display()
+    );
+    (c, v)
+}
+
 /// symex's own witness of `examples/witness/branch_directions.c`, GraphML or YAML, carries the directions
 /// of its run; `validate` follows them (and the value) to the violation, and rejects the witness with its
 /// first `false` direction turned (the `for` loop's exit at i == 3 made a fourth lap, which no run takes).
@@ -189,14 +210,7 @@ fn a_witness_with_a_turned_direction_is_rejected() {
         let dir = tempfile::tempdir().unwrap();
         let program = common::example("witness", "branch_directions.c");
         let w = dir.path().join(format!("w.{ext}"));
-        let c = check_with_witness(&program, "unreach-call", &[], &w, &dir.path().join("c"));
-        assert_eq!(c["verdict"], "false", "{c}");
-        let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
-        assert_eq!(
-            (status, v["result"].as_str()),
-            (1, Some("confirmed")),
-            "{ext}: {v}"
-        );
+        let (_, v) = check_then_confirm(&program, "unreach-call", &[], &w, dir.path());
         // The `for` loop's four directions (its line has one keyword); in GraphML also the others.
         assert!(v["branches_followed"].as_u64().unwrap() >= 4, "{ext}: {v}");
         let text = std::fs::read_to_string(&w).unwrap();
@@ -231,10 +245,7 @@ fn symex_witnesses_round_trip_and_a_changed_value_is_rejected() {
             let dir = tempfile::tempdir().unwrap();
             let program = common::example(folder, name);
             let w = dir.path().join(format!("w.{ext}"));
-            let c = check_with_witness(&program, property, extra, &w, &dir.path().join("c"));
-            assert_eq!(c["verdict"], "false", "{c}");
-            let (status, v) = validate(&w, &program, extra, &dir.path().join("v"));
-            assert_eq!(status, 1, "{name} {ext}: {v}");
+            let (c, v) = check_then_confirm(&program, property, extra, &w, dir.path());
             assert_eq!(v["kind"], c["kind"], "{name} {ext}: {v}");
             assert_eq!(v["file_line"], c["file_line"], "{name} {ext}: {v}");
             assert_native_agrees(&v);
@@ -307,14 +318,7 @@ fn a_witness_deeper_than_the_interpreters_share_is_confirmed_natively() {
     let dir = tempfile::tempdir().unwrap();
     let program = common::example("bmc", "accel_deep27_false.c");
     let w = dir.path().join("w.yml");
-    let c = check_with_witness(&program, "unreach-call", &[], &w, &dir.path().join("c"));
-    assert_eq!(c["verdict"], "false", "{c}");
-    let (status, v) = validate(&w, &program, &[], &dir.path().join("v"));
-    assert_eq!(
-        (status, v["result"].as_str()),
-        (1, Some("confirmed")),
-        "{v}"
-    );
+    let (c, v) = check_then_confirm(&program, "unreach-call", &[], &w, dir.path());
     assert_eq!(v["kind"], "reach-error", "{v}");
     assert_eq!(v["file_line"], c["file_line"], "{v}");
     let native = v["native"].as_str().unwrap_or("");

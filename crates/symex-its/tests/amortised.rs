@@ -3,10 +3,8 @@
 //! bound checked against the worst case over *all* runs from small start values (every
 //! transition choice, temporaries from a small box), computed by exhaustive search here.
 use common::check_worst_case;
-use std::time::{Duration, Instant};
-use symex_its::complexity::{self, Complexity};
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess, Its};
+use symex_its::complexity::Complexity;
+use symex_its::{parse_koat, Its};
 
 mod common;
 
@@ -15,12 +13,7 @@ fn analyse(rules: &str, vars: &str) -> (Its, Complexity) {
         "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
     );
     let its = parse_koat(&src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     (its, c.unwrap())
 }
 
@@ -69,12 +62,7 @@ fn rank3_outer_loop_raised_by_the_innermost_loop_is_bounded() {
     };
     let src = std::fs::read_to_string(dir.join("Flores-Montoya_16/rank3.c.koat")).unwrap();
     let its = parse_koat(&src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     let c = c.unwrap();
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     let m = its.vars.iter().position(|v| v == "v_m").unwrap();

@@ -4,10 +4,7 @@
 //! against the worst case over all runs from small start values (every transition choice,
 //! temporaries from a box wide enough for `E = ⌊B³/2⌋`), computed by exhaustive search here.
 use common::check_worst_case;
-use std::time::{Duration, Instant};
-use symex_its::complexity;
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess};
+use symex_its::parse_koat;
 
 mod common;
 
@@ -20,12 +17,7 @@ fn abc_ex04_is_bounded_through_b_cubed() {
     let src =
         std::fs::read_to_string(dir.join("Brockschmidt_16/c-examples/ABC/ex04.koat")).unwrap();
     let its = parse_koat(&src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     let c = c.expect("a bound");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     // The bound is over the file's variables A, B, C, D only (the monomial's variable is gone).

@@ -15,7 +15,7 @@ use symex_its::{parse_koat, preprocess, smt, Its};
 fn limits() -> Limits {
     Limits {
         query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
+        deadline: Instant::now() + common::BACKSTOP,
     }
 }
 

@@ -3,22 +3,16 @@
 //! also checked against the interpreter's runs.
 mod common;
 
-use std::time::{Duration, Instant};
-use symex_its::complexity::{self, Complexity};
-use symex_its::termination::Limits;
-use symex_its::{parse_koat, preprocess, Its};
+use std::time::Duration;
+use symex_its::complexity::Complexity;
+use symex_its::{parse_koat, Its};
 
 fn analyse(rules: &str, vars: &str) -> (Its, Complexity) {
     let src = format!(
         "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {vars})\n(RULES\n{rules}\n)\n"
     );
     let its = parse_koat(&src).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let limits = Limits {
-        query_timeout: Duration::from_secs(10),
-        deadline: Instant::now() + Duration::from_secs(600),
-    };
-    let (_, c) = complexity::infer_refining(&pre, &limits);
+    let (_, c) = common::infer_refining(&its);
     (its, c.unwrap())
 }
 

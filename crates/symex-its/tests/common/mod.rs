@@ -185,11 +185,22 @@ pub fn infer_refining(
     symex_its::Its,
     Result<symex_its::complexity::Complexity, String>,
 ) {
+    let pre = symex_its::preprocess::preprocess(its, std::time::Duration::from_secs(10));
+    infer_preprocessed(&pre)
+}
+
+/// [`infer_refining`] on an ITS the test has already preprocessed (10 s per query,
+/// [`BACKSTOP`] overall).
+pub fn infer_preprocessed(
+    pre: &symex_its::Its,
+) -> (
+    symex_its::Its,
+    Result<symex_its::complexity::Complexity, String>,
+) {
     use std::time::{Duration, Instant};
-    let pre = symex_its::preprocess::preprocess(its, Duration::from_secs(10));
     let limits = symex_its::termination::Limits {
         query_timeout: Duration::from_secs(10),
         deadline: Instant::now() + BACKSTOP,
     };
-    symex_its::complexity::infer_refining(&pre, &limits)
+    symex_its::complexity::infer_refining(pre, &limits)
 }
