@@ -313,14 +313,14 @@ impl First {
 }
 
 /// The refinements of a [`search`] after a first answer without a bound of degree at most the
-/// floor: partial evaluation, unfolding, merged exits, each kept when it ranks better, each
+/// floor: partial evaluation, unfolding, wide unfolding, merged exits, each kept when it ranks better, each
 /// within the budget of a retry after `attempt` ([`First`]).
 fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
     let mut retry = attempt.limits(limits);
     let mut budget = attempt.budget();
     // `consts` is not in the default: on T2's `broydn…fixed` it ended with `O(n^4)` where
     // the default finds `O(n^3)`, and it costs files without a bound one more retry.
-    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,merged".into());
+    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,wide,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
@@ -335,6 +335,7 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
                 retry.deadline,
             ),
             ("unfold", _) => crate::preprocess::refine(its, retry.query_timeout),
+            ("wide", _) => crate::preprocess::refine_wide(its, retry.query_timeout),
             // Cheap, and last: its own budget, so that the earlier retries running long
             // (under load) do not leave it none (counterex1a).
             ("merged", _) => {

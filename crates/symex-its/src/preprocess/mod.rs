@@ -86,6 +86,30 @@ pub fn refine_merged(its: &Its, timeout: Duration) -> Option<Its> {
 /// head: 7 incoming, 6 loop transitions and the merged exit).
 const MERGED_PAIRS: usize = 64;
 
+/// As [`refine`], splitting locations with up to [`WIDE_PAIRS`] incoming × outgoing pairs;
+/// `None` unless some location has more than [`MERGED_PAIRS`] of them (the other refinements
+/// already try the smaller ones). A loop head with many self-loops that can follow each other
+/// only in a few orders — the edges of its *path dependency automaton* (Xie et al., Proteus,
+/// PLDI 2016) — becomes one copy per self-loop, and the cycle through all of them, which no
+/// linear ranking function covers, falls apart into self-loops that each have one (T2's
+/// `spiral`: 4 entries and 8 self-loops, 96 pairs; each self-loop is followed by itself or by
+/// one other, never round the spiral, because each quarter turn stops at an axis).
+pub fn refine_wide(its: &Its, timeout: Duration) -> Option<Its> {
+    let wide = (0..its.locations.len()).any(|l| {
+        let ins = its.transitions.iter().filter(|t| t.target() == l).count();
+        let outs = its.transitions.iter().filter(|t| t.source == l).count();
+        (MERGED_PAIRS + 1..=WIDE_PAIRS).contains(&(ins * outs))
+    });
+    if !wide || its.has_multi_targets() {
+        return None;
+    }
+    refine_with(its, timeout, WIDE_PAIRS)
+}
+
+/// Incoming × outgoing pairs up to which [`refine_wide`] splits a location: one solver query
+/// each, on the guards of two transitions.
+const WIDE_PAIRS: usize = 144;
+
 /// Rounds of [`unfold`] in [`refine`].
 const REFINE_ROUNDS: usize = 3;
 
