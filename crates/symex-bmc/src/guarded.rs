@@ -304,7 +304,7 @@ impl Domain for Guarded {
     fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
         if a.as_const().is_none() || b.as_const().is_none() {
             if let Some(x) = crate::order::decide(op, &a.term(w), &b.term(w)) {
-                return SymVal::Const(x as u64);
+                return SymVal::constant(x as u128, 1);
             }
         }
         self.ops.cmp(op, w, a, b)

@@ -623,14 +623,20 @@ impl<D: Domain> State<D> {
         if n == 0 {
             return Ok(());
         }
-        let s = self.resolve(prog, src, n, Access::Read)?;
-        let d = self.resolve(prog, dst, n, Access::Write)?;
+        let (s, d) = match self.plain_copy(src, dst, n) {
+            Some(places) => places,
+            None => {
+                let s = self.resolve(prog, src, n, Access::Read)?;
+                let d = self.resolve(prog, dst, n, Access::Write)?;
+                if self.copy_uniform(s, d, n as usize) {
+                    return Ok(());
+                }
+                self.copyable(prog, s, d, n as usize)?;
+                self.ensure_init(s, n as usize);
+                (s, d)
+            }
+        };
         let n = n as usize;
-        if self.copy_uniform(s, d, n) {
-            return Ok(());
-        }
-        self.copyable(prog, s, d, n)?;
-        self.ensure_init(s, n);
         if s.obj == d.obj {
             self.mem
                 .object_mut(d.obj)
@@ -644,6 +650,38 @@ impl<D: Domain> State<D> {
                 .copy_bytes_from(d.off, &src_obj, s.off, n);
         }
         Ok(())
+    }
+
+    /// The places of a copy of `n` bytes that needs no more than its bytes and their provenance copied:
+    /// known addresses inside live flat objects (the destination writable), every source byte written,
+    /// and few enough bytes for the budget to need no look. For such a copy, [`Self::resolve`] answers
+    /// both without a question, [`Self::copyable`] and the budget let it through, no byte becomes an
+    /// input, and a copy of a uniform range as a fill makes the same bytes: the general path would only
+    /// copy. (`memcpy` of a struct by value, as frequent as calls in C: each of those steps looked its
+    /// objects up again.)
+    #[inline]
+    fn plain_copy(&self, src: &D::Val, dst: &D::Val, n: u64) -> Option<(Place, Place)> {
+        if n.saturating_mul(std::mem::size_of::<D::Byte>() as u64 + 1) >= BUDGETED_COPY {
+            return None;
+        }
+        let place = |addr: u128, access: Access| {
+            let (id, off) = self.mem.layout().split(addr as u64);
+            let o = self.mem.object(id)?;
+            let fits = off + n <= o.size() && !(o.read_only && access == Access::Write);
+            (fits && o.contents.flat().is_some()).then_some((
+                o,
+                Place {
+                    obj: id,
+                    off: off as usize,
+                },
+            ))
+        };
+        let (so, s) = place(self.dom.as_const(src)?, Access::Read)?;
+        if !so.contents.is_init(s.off, n as usize) {
+            return None;
+        }
+        let (_, d) = place(self.dom.as_const(dst)?, Access::Write)?;
+        Some((s, d))
     }
 
     /// Copies `n` bytes as a fill when the source bytes are one uniform range (a `memset` region, a

@@ -216,27 +216,48 @@ impl<D: Domain> State<D> {
     /// Runs until the program ends or `max_steps` instructions have executed in total.
     pub fn run(&mut self, prog: &Program, max_steps: u64) -> End {
         // Exactly `step` in a loop, with the current block looked up once per block rather than once
-        // per instruction.
-        while self.steps < max_steps {
-            let Some((_, block, mut i)) = self.position(prog) else {
+        // per instruction. The count of steps is kept in a local and written back once: as a field it
+        // was loaded and stored around every instruction (nothing an instruction executes reads it), and
+        // the limit bounds the instructions of a block before they run, so each one tests one bound.
+        let mut steps = self.steps;
+        let end = self.run_counting(prog, max_steps, &mut steps);
+        self.steps = steps;
+        end
+    }
+
+    #[inline(always)]
+    fn run_counting(&mut self, prog: &Program, max_steps: u64, steps: &mut u64) -> End {
+        while *steps < max_steps {
+            let Some((_, block, start)) = self.position(prog) else {
                 return End::Exit(0);
             };
-            while let Some(inst) = block.insts.get(i) {
-                self.steps += 1;
+            let len = block.insts.len();
+            // The instructions of this block that the limit lets run (`start <= len`).
+            let left = usize::try_from(max_steps - *steps).unwrap_or(usize::MAX);
+            let stop = start.saturating_add(left).min(len);
+            let mut i = start;
+            let mut moved = false;
+            while i < stop {
+                let inst = &block.insts[i];
                 match self.exec_inst(prog, inst) {
                     Ok(Flow::Next) => {
                         i += 1;
                         self.frames.last_mut().expect("a frame").inst = i as u32;
                     }
-                    Ok(Flow::Moved) => break,
-                    Err(end) => return end,
-                }
-                if self.steps >= max_steps {
-                    break;
+                    Ok(Flow::Moved) => {
+                        i += 1;
+                        moved = true;
+                        break;
+                    }
+                    Err(end) => {
+                        *steps += (i + 1 - start) as u64;
+                        return end;
+                    }
                 }
             }
-            if i == block.insts.len() && self.steps < max_steps {
-                self.steps += 1;
+            *steps += (i - start) as u64;
+            if !moved && i == len && *steps < max_steps {
+                *steps += 1;
                 if let Err(end) = self.exec_terminator(prog, &block.term) {
                     return end;
                 }
@@ -846,8 +867,15 @@ impl<D: Domain> State<D> {
     /// local of the current frame have no effect (LLVM: they apply to allocas).
     #[inline(never)]
     fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
-        let idv = self.pointer_object(ptr);
-        let id = self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId;
+        // A known address names its object by its bits (what `pointer_object` computes, and `choose` of
+        // a known value returns without a question), nearly always: `alloca` gives known addresses.
+        let id = match self.dom.as_const(ptr) {
+            Some(a) => self.mem.layout().split(a as u64).0,
+            None => {
+                let idv = self.pointer_object(ptr);
+                self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId
+            }
+        };
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
         // in order), before a search through the frame's locals.
         let f = self.frames.last_mut().expect("a frame");

@@ -97,7 +97,7 @@ pub fn run(prog: &Program, test: &TestFile, opts: &RunOptions) -> RunResult {
     };
     RunResult {
         end,
-        stdout: std::mem::take(&mut st.stdout),
+        stdout: st.take_stdout(),
         instructions: st.steps,
         unused_inputs: st.dom.unused_inputs(),
         inputs: std::mem::take(&mut st.dom.consumed),

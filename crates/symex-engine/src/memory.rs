@@ -192,6 +192,10 @@ pub struct Object<B> {
     pub contents: Contents<B>,
     /// Which bytes were stored as pointers or as integers (see `provenance.rs`).
     pub provenance: ProvenanceMap,
+    /// A local not written since its allocation or its last [`Memory::restart`]: every byte the fill,
+    /// none written, no provenance. Its next restart (the `llvm.lifetime.start` that follows its
+    /// `alloca`) then has nothing to refill. Cleared by every access for writing ([`Memory::object_mut`]).
+    untouched: bool,
 }
 
 impl<B: Clone> Object<B> {
@@ -452,6 +456,7 @@ impl<B: Clone> Memory<B> {
                     o.name = name;
                     o.read_only = false;
                     o.provenance = ProvenanceMap::default();
+                    o.untouched = !initialised;
                     return Some(rc);
                 }
             }
@@ -462,6 +467,7 @@ impl<B: Clone> Memory<B> {
             read_only: false,
             contents: Contents::try_new(size, fill, initialised)?,
             provenance: ProvenanceMap::default(),
+            untouched: kind == ObjKind::Stack && !initialised,
         }))
     }
 
@@ -503,6 +509,7 @@ impl<B: Clone> Memory<B> {
             read_only,
             contents,
             provenance: ProvenanceMap::default(),
+            untouched: false,
         }))
     }
 
@@ -555,7 +562,11 @@ impl<B: Clone> Memory<B> {
     #[inline(always)]
     pub fn object_mut(&mut self, id: ObjId) -> Option<&mut Object<B>> {
         match self.slots.get_mut(id as usize) {
-            Some(Slot::Live(o)) => Some(Rc::make_mut(o)),
+            Some(Slot::Live(o)) => {
+                let o = Rc::make_mut(o);
+                o.untouched = false;
+                Some(o)
+            }
             _ => None,
         }
     }
@@ -603,7 +614,10 @@ impl<B: Clone> Memory<B> {
 
     /// Starts a new lifetime of local `id` (its block is entered): live again, every byte `fill` and
     /// uninitialised, whether it was live or ended before.
-    pub fn restart(&mut self, id: ObjId, fill: B) {
+    pub fn restart(&mut self, id: ObjId, fill: B)
+    where
+        B: PartialEq,
+    {
         let Some(slot) = self.slots.get_mut(id as usize) else {
             return;
         };
@@ -613,6 +627,16 @@ impl<B: Clone> Memory<B> {
         if o.kind != ObjKind::Stack {
             return;
         }
+        // A local untouched since its allocation with the same fill (its first lifetime, begun right
+        // after its `alloca`) already holds what a restart would make: only its slot becomes live again.
+        if o.untouched && o.contents.flat_filled_with(&fill) {
+            if matches!(slot, Slot::Ended(_)) {
+                if let Slot::Ended(o) = std::mem::replace(slot, Slot::Dead(ObjKind::Stack)) {
+                    *slot = Slot::Live(o);
+                }
+            }
+            return;
+        }
         // Block-scoped locals restart on every pass through their block: one no other state shares is
         // refilled in place (its byte vector and bitmap reused), not allocated again.
         if let Some(obj) = Rc::get_mut(o) {
@@ -620,6 +644,7 @@ impl<B: Clone> Memory<B> {
             if obj.contents.refill(size, fill.clone(), false) {
                 obj.read_only = false;
                 obj.provenance = ProvenanceMap::default();
+                obj.untouched = true;
                 if let Slot::Live(o) | Slot::Ended(o) =
                     std::mem::replace(slot, Slot::Dead(ObjKind::Stack))
                 {
@@ -634,6 +659,7 @@ impl<B: Clone> Memory<B> {
             read_only: false,
             contents: o.contents.restarted(fill),
             provenance: ProvenanceMap::default(),
+            untouched: true,
         }));
     }
 
@@ -778,6 +804,30 @@ mod tests {
         m.end_lifetime(id);
         assert!(!m.kill(id), "an ended local is not live at return");
         assert!(matches!(m.lookup(id), Lookup::Dead(ObjKind::Stack)));
+    }
+
+    #[test]
+    fn an_untouched_local_restarts_live_and_indeterminate() {
+        let mut m = mem();
+        let id = m.allocate(ObjKind::Stack, "x".into(), 4, 0, false).unwrap();
+        let indeterminate = |m: &Memory<u8>, fill: u8| {
+            let o = m.object(id).expect("live");
+            o.contents.read(0, 4).iter().all(|&b| b == fill) && !o.contents.is_init(0, 1)
+        };
+        // Its first lifetime right after the allocation, then again after its block was left.
+        m.restart(id, 0);
+        assert!(indeterminate(&m, 0));
+        m.end_lifetime(id);
+        m.restart(id, 0);
+        assert!(indeterminate(&m, 0));
+        // Another fill is written out; a write makes the next restart refill.
+        m.restart(id, 5);
+        assert!(indeterminate(&m, 5));
+        m.object_mut(id).unwrap().contents.write(0, 1, |o| o[0] = 7);
+        m.end_lifetime(id);
+        m.restart(id, 5);
+        assert!(indeterminate(&m, 5));
+        assert!(m.kill(id), "a restarted local is live at return");
     }
 
     #[test]

@@ -350,6 +350,16 @@ impl<B: Clone> Contents<B> {
         matches!(&self.repr, Repr::Flat { init, .. } if init.words.is_some())
     }
 
+    /// Whether these are flat contents whose bytes, if any, start with `fill` (of an object untouched
+    /// since it was filled with it: then every byte is `fill`).
+    #[inline]
+    pub fn flat_filled_with(&self, fill: &B) -> bool
+    where
+        B: PartialEq,
+    {
+        matches!(&self.repr, Repr::Flat { bytes, .. } if bytes.first().is_none_or(|b| b == fill))
+    }
+
     /// Forgets the map of written bytes of a flat object all of whose bytes were written.
     pub fn settle_init(&mut self) {
         if let Repr::Flat { bytes, init } = &mut self.repr {

@@ -576,13 +576,13 @@ impl<'p> Explorer<'p> {
             .partition
             .is_some_and(|p| p.worker != 0 && p.shared(ps))
         {
-            ps.echoed = ps.st.stdout.len();
+            ps.echoed = ps.st.stdout().len();
             return;
         }
-        if let Some(new) = ps.st.stdout.get(ps.echoed..).filter(|b| !b.is_empty()) {
+        if let Some(new) = ps.st.stdout().get(ps.echoed..).filter(|b| !b.is_empty()) {
             echo(new);
         }
-        ps.echoed = ps.st.stdout.len();
+        ps.echoed = ps.st.stdout().len();
     }
 
     /// Explores the program, calling `on_path` for each finished path and `on_progress` now and then.
@@ -788,8 +788,8 @@ impl<'p> Explorer<'p> {
             return Err(diverged("ended with answers left over"));
         }
         // The path's lines and output were taken where it ran first.
-        ps.st.messages.clear();
-        ps.echoed = ps.st.stdout.len();
+        ps.st.take_messages();
+        ps.echoed = ps.st.stdout().len();
         Ok(ps)
     }
 
@@ -901,11 +901,11 @@ impl<'p> Explorer<'p> {
     /// line printed before a fork appears once (a `klee_warning_once` line once per run).
     fn take_messages(&mut self, st: &mut State<Symbolic>) {
         // Called after every batch of steps: nearly always nothing to move.
-        if st.messages.is_empty() && !st.dom.has_array_warnings() {
+        if st.messages().is_empty() && !st.dom.has_array_warnings() {
             return;
         }
         let arrays = st.dom.take_array_warnings().into_iter().map(|l| (l, true));
-        for (line, once) in st.messages.drain(..).chain(arrays) {
+        for (line, once) in st.take_messages().into_iter().chain(arrays) {
             if !(once && self.summary.messages.contains(&line)) {
                 self.summary.messages.push(line);
             }
@@ -1028,7 +1028,7 @@ impl<'p> Explorer<'p> {
             let r = ps.st.step(prog);
             self.summary.instructions += 1;
             // The step's lines were taken from the path it forked from.
-            ps.st.messages.clear();
+            ps.st.take_messages();
             self.after_step(&mut ps, before);
             work.extend(ps.st.dom.end_step());
             let end = match (ps.st.dom.take_killed(), r) {

@@ -108,6 +108,6 @@ pub fn run_concrete(
     ConcreteRun {
         end,
         trace,
-        stdout: st.stdout,
+        stdout: st.take_stdout(),
     }
 }

@@ -151,7 +151,7 @@ impl Concolic {
     /// `a` in the symbolic domain, as a value of width `w`.
     fn lift(a: &CVal, w: Width) -> SymVal {
         match &a.t {
-            Some(t) => SymVal::Sym(t.clone()),
+            Some(t) => SymVal::sym(t.clone()),
             None => SymVal::constant(a.c, w),
         }
     }
@@ -287,7 +287,7 @@ impl Domain for Concolic {
             }
             Some(t) => {
                 let mut sb = vec![SymByte::Const(0); out.len()];
-                self.sym.val_to_bytes(&SymVal::Sym(t.clone()), w, &mut sb);
+                self.sym.val_to_bytes(&SymVal::sym(t.clone()), w, &mut sb);
                 for ((o, b), s) in out.iter_mut().zip(le).zip(sb) {
                     *o = CByte {
                         c: b,

@@ -21,14 +21,15 @@ pub(super) fn call<D: Domain>(
         Model::Putchar => {
             // The value returned is the byte written, symbolic as it is; only the output fixes it.
             let byte = st.dom.cast(CastOp::Trunc, 32, 8, &args[0]);
-            st.stdout
-                .push(st.dom.choose(Decision::Output, &byte, 8) as u8);
+            let b = st.dom.choose(Decision::Output, &byte, 8) as u8;
+            st.printed().stdout.push(b);
             return Ok(Some(st.dom.cast(CastOp::ZExt, 8, w, &byte)));
         }
         Model::Puts => {
             let s = st.read_c_string(prog, &args[0])?;
-            st.stdout.extend_from_slice(&s);
-            st.stdout.push(b'\n');
+            let out = &mut st.printed().stdout;
+            out.extend_from_slice(&s);
+            out.push(b'\n');
             s.len() + 1
         }
         Model::Printf => return printf(st, prog, call, args, 0, Stream::Out).map(Some),
@@ -165,8 +166,8 @@ impl<D: Domain> State<D> {
     /// The bytes written so far to `to`.
     fn output(&mut self, to: Stream) -> &mut Vec<u8> {
         match to {
-            Stream::Out => &mut self.stdout,
-            Stream::Err => &mut self.stderr,
+            Stream::Out => &mut self.printed().stdout,
+            Stream::Err => &mut self.printed().stderr,
         }
     }
 }

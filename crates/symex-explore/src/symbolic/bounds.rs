@@ -81,6 +81,21 @@ pub(super) fn assign(t: &Term, v: u128, m: &mut Model) -> Option<()> {
 
 /// The bound `c` states, when it compares one non-constant term with a constant.
 pub(super) fn bound(c: &Term) -> Option<Bound> {
+    let (term, signed, upper, value) = parts(c)?;
+    Some(Bound {
+        key: BoundKey {
+            term: term.clone(),
+            signed,
+            upper,
+        },
+        value,
+    })
+}
+
+/// The parts of the bound `c` states, borrowed from `c`: the bounded term, whether the order is
+/// signed, whether the bound is an upper one, and its value in that order. (The path condition holds
+/// a bound as its constraint alone and reads the rest again from it: see `path_condition.rs`.)
+pub(super) fn parts(c: &Term) -> Option<(&Term, bool, bool, u128)> {
     let (cmp, negated) = match c.op() {
         Op::Not => (c.arg(0), true),
         _ => (c, false),
@@ -104,7 +119,7 @@ pub(super) fn bound(c: &Term) -> Option<Bound> {
     }
     let flip = |v: u128| encode(v, w, signed);
     let max = max_of(w);
-    let (term, upper, value) = match (lhs.as_bv(), rhs.as_bv()) {
+    match (lhs.as_bv(), rhs.as_bv()) {
         // K < t: t >= K + 1; K <= t: t >= K.
         (Some(k), None) => {
             let k = flip(k);
@@ -113,24 +128,16 @@ pub(super) fn bound(c: &Term) -> Option<Bound> {
             } else {
                 k
             };
-            (rhs, false, lo)
+            Some((rhs, signed, false, lo))
         }
         // t < K: t <= K - 1; t <= K: t <= K.
         (None, Some(k)) => {
             let k = flip(k);
             let hi = if strict { k.checked_sub(1)? } else { k };
-            (lhs, true, hi)
+            Some((lhs, signed, true, hi))
         }
-        _ => return None,
-    };
-    Some(Bound {
-        key: BoundKey {
-            term: term.clone(),
-            signed,
-            upper,
-        },
-        value,
-    })
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -627,7 +627,7 @@ impl Domain for Symbolic {
     #[inline]
     fn cmp(&mut self, op: CmpOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
         match (a.as_const(), b.as_const()) {
-            (Some(x), Some(y)) => SymVal::Const(concrete::cmp(op, w, x, y) as u64),
+            (Some(x), Some(y)) => SymVal::constant(concrete::cmp(op, w, x, y) as u128, 1),
             _ => SymVal::from_term(bool_bv(compare(op, &a.term(w), &b.term(w)))),
         }
     }
@@ -662,7 +662,7 @@ impl Domain for Symbolic {
     }
     fn overflows(&mut self, op: OverflowOp, w: Width, a: &SymVal, b: &SymVal) -> SymVal {
         match (a.as_const(), b.as_const()) {
-            (Some(x), Some(y)) => SymVal::Const(concrete::overflows(op, w, x, y) as u64),
+            (Some(x), Some(y)) => SymVal::constant(concrete::overflows(op, w, x, y) as u128, 1),
             _ => SymVal::from_term(bool_bv(overflow(op, w, &a.term(w), &b.term(w)))),
         }
     }
@@ -1025,9 +1025,9 @@ mod tests {
         let mut m = Model::new();
         m.insert(x, Value::Bv { value: a, width: 8 });
         m.insert(y, Value::Bv { value: b, width: 8 });
-        match t {
-            SymVal::Const(c) => *c as u128,
-            SymVal::Sym(t) => bv_of_value(&m.eval(t).unwrap()),
+        match t.split() {
+            Ok(c) => c,
+            Err(t) => bv_of_value(&m.eval(t).unwrap()),
         }
     }
 
@@ -1038,7 +1038,7 @@ mod tests {
         let mut d = dom();
         let x = Term::var("x", Sort::bv(8));
         let y = Term::var("y", Sort::bv(8));
-        let (sx, sy) = (SymVal::Sym(x.clone()), SymVal::Sym(y.clone()));
+        let (sx, sy) = (SymVal::sym(x.clone()), SymVal::sym(y.clone()));
         let samples: [u128; 7] = [0, 1, 7, 0x7f, 0x80, 0x81, 0xff];
         for op in [BinOp::URem, BinOp::UDiv] {
             for k in [1u128, 2, 8, 0x80] {
@@ -1110,7 +1110,7 @@ mod tests {
             }
         }
         for left in [true, false] {
-            let t = d.funnel_shift(left, 8, &sx, &sy, &SymVal::Const(3));
+            let t = d.funnel_shift(left, 8, &sx, &sy, &SymVal::constant(3, 8));
             for &a in &samples {
                 for &b in &samples {
                     let want = concrete::funnel_shift(left, 8, a, b, 3);
@@ -1125,8 +1125,8 @@ mod tests {
         let mut d = dom();
         let x = Term::var("x", Sort::bv(32));
         let mut bytes = vec![SymByte::Const(0); 4];
-        d.val_to_bytes(&SymVal::Sym(x.clone()), 32, &mut bytes);
-        assert_eq!(d.bytes_to_val(&bytes, 32), SymVal::Sym(x));
+        d.val_to_bytes(&SymVal::sym(x.clone()), 32, &mut bytes);
+        assert_eq!(d.bytes_to_val(&bytes, 32), SymVal::sym(x));
     }
 
     /// Past the exploration's deadline no query reaches the solver: the path is cut with the reason.

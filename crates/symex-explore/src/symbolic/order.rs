@@ -8,9 +8,13 @@
 //! themselves by value.
 //!
 //! The graph is built from the path condition at each query (a few dozen comparisons): a graph per state
-//! kept up to date would cost every waiting state its memory.
+//! kept up to date would cost every waiting state its memory. Its storage is one per thread, emptied
+//! and refilled by each query: the graph holds term ids and the constants' values, not terms, and a
+//! query allocates nothing once the buffers have grown (a graph of maps and vectors per query was
+//! millions of allocations in an exploration).
 
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use symex_expr::{Op, Sort, Term};
 
 use super::bounds::encode;
@@ -24,12 +28,13 @@ enum Order {
 
 const ORDERS: [Order; 2] = [Order::Unsigned, Order::Signed];
 
-/// `lo < hi` (strict) or `lo <= hi`, in one order or (an equality's halves) in both.
-#[derive(Clone, Debug)]
+/// `lo < hi` (strict) or `lo <= hi` between two nodes of the graph, in one order or (an equality's
+/// halves) in both.
+#[derive(Clone, Copy, Debug)]
 struct Atom {
     order: Option<Order>,
-    lo: Term,
-    hi: Term,
+    lo: usize,
+    hi: usize,
     strict: bool,
 }
 
@@ -39,115 +44,141 @@ impl Atom {
     }
 }
 
-/// The order atoms `c` states (a conjunction's, one by one); none for any other constraint, which is
-/// then left out (dropping conjuncts only weakens the path condition).
-fn atoms(c: &Term, out: &mut Vec<Atom>) {
-    let (cmp, negated) = match c.op() {
-        Op::Not => (c.arg(0), true),
-        _ => (c, false),
-    };
-    let (order, strict) = match cmp.op() {
-        Op::And if !negated => {
-            for a in c.args() {
-                atoms(a, out);
-            }
-            return;
-        }
-        Op::Eq if !negated && matches!(cmp.arg(0).sort(), Sort::BitVec(_)) => {
-            let (a, b) = (cmp.arg(0), cmp.arg(1));
-            out.push(Atom {
-                order: None,
-                lo: a.clone(),
-                hi: b.clone(),
-                strict: false,
-            });
-            out.push(Atom {
-                order: None,
-                lo: b.clone(),
-                hi: a.clone(),
-                strict: false,
-            });
-            return;
-        }
-        Op::BvUlt => (Order::Unsigned, true),
-        Op::BvUle => (Order::Unsigned, false),
-        Op::BvSlt => (Order::Signed, true),
-        Op::BvSle => (Order::Signed, false),
-        _ => return,
-    };
-    // ¬(a < b) is b <= a; ¬(a <= b) is b < a.
-    let (lo, hi, strict) = if negated {
-        (cmp.arg(1), cmp.arg(0), !strict)
-    } else {
-        (cmp.arg(0), cmp.arg(1), strict)
-    };
-    out.push(Atom {
-        order: Some(order),
-        lo: lo.clone(),
-        hi: hi.clone(),
-        strict,
-    });
-}
-
 /// An edge `from → to`: `from < to` (strict) or `from <= to`, in `order` or in both.
 #[derive(Clone, Copy)]
 struct Edge {
+    from: usize,
     to: usize,
     strict: bool,
     order: Option<Order>,
 }
 
-/// The terms compared and the comparisons between them.
+/// The terms compared (by id, with the width and value of the constants among them) and the
+/// comparisons between them, with the buffers of the searches; emptied by [`Graph::clear`], keeping
+/// its storage for the next query.
 #[derive(Default)]
 struct Graph {
     node: FxHashMap<u64, usize>,
-    terms: Vec<Term>,
-    edges: Vec<Vec<Edge>>,
+    /// Each node's width and, for a constant, its value.
+    nodes: Vec<(u32, Option<u128>)>,
+    /// The atoms of the path condition, then those of the condition asked about from `wanted_from` on.
+    atoms: Vec<Atom>,
+    /// Edges sorted by their origin once built; a node's are `edges[first[n]..first[n + 1]]`.
+    edges: Vec<Edge>,
+    first: Vec<usize>,
+    consts: Vec<(u32, u128, usize)>,
+    seen: Vec<[bool; 2]>,
+    stack: Vec<(usize, bool)>,
+}
+
+thread_local! {
+    static GRAPH: RefCell<Graph> = RefCell::default();
 }
 
 impl Graph {
+    fn clear(&mut self) {
+        self.node.clear();
+        self.nodes.clear();
+        self.atoms.clear();
+        self.edges.clear();
+    }
+
     fn node(&mut self, t: &Term) -> usize {
         if let Some(&n) = self.node.get(&t.id()) {
             return n;
         }
-        let n = self.terms.len();
+        let n = self.nodes.len();
         self.node.insert(t.id(), n);
-        self.terms.push(t.clone());
-        self.edges.push(Vec::new());
+        self.nodes.push((t.width(), t.as_bv()));
         n
     }
 
-    fn add(&mut self, a: &Atom) {
-        let (lo, hi) = (self.node(&a.lo), self.node(&a.hi));
-        self.edges[lo].push(Edge {
-            to: hi,
+    fn atom(&mut self, order: Option<Order>, lo: &Term, hi: &Term, strict: bool) {
+        let (lo, hi) = (self.node(lo), self.node(hi));
+        self.atoms.push(Atom {
+            order,
+            lo,
+            hi,
+            strict,
+        });
+    }
+
+    /// Adds the order atoms `c` states (a conjunction's, one by one); none for any other constraint,
+    /// which is then left out (dropping conjuncts only weakens the path condition).
+    fn atoms(&mut self, c: &Term) {
+        let (cmp, negated) = match c.op() {
+            Op::Not => (c.arg(0), true),
+            _ => (c, false),
+        };
+        let (order, strict) = match cmp.op() {
+            Op::And if !negated => {
+                for a in c.args() {
+                    self.atoms(a);
+                }
+                return;
+            }
+            Op::Eq if !negated && matches!(cmp.arg(0).sort(), Sort::BitVec(_)) => {
+                let (a, b) = (cmp.arg(0), cmp.arg(1));
+                self.atom(None, a, b, false);
+                self.atom(None, b, a, false);
+                return;
+            }
+            Op::BvUlt => (Order::Unsigned, true),
+            Op::BvUle => (Order::Unsigned, false),
+            Op::BvSlt => (Order::Signed, true),
+            Op::BvSle => (Order::Signed, false),
+            _ => return,
+        };
+        // ¬(a < b) is b <= a; ¬(a <= b) is b < a.
+        let (lo, hi, strict) = if negated {
+            (cmp.arg(1), cmp.arg(0), !strict)
+        } else {
+            (cmp.arg(0), cmp.arg(1), strict)
+        };
+        self.atom(Some(order), lo, hi, strict);
+    }
+
+    /// The edges of the atoms and between the constants, grouped by origin.
+    fn build(&mut self) {
+        let Graph { atoms, edges, .. } = self;
+        edges.extend(atoms.iter().map(|a| Edge {
+            from: a.lo,
+            to: a.hi,
             strict: a.strict,
             order: a.order,
-        });
+        }));
+        self.order_constants();
+        self.edges.sort_unstable_by_key(|e| e.from);
+        self.first.clear();
+        let mut e = 0;
+        for n in 0..=self.nodes.len() {
+            while e < self.edges.len() && self.edges[e].from < n {
+                e += 1;
+            }
+            self.first.push(e);
+        }
     }
 
     /// Edges between the constants of each width, in each order: consecutive values, strictly.
     fn order_constants(&mut self) {
-        let consts: Vec<(usize, u32, u128)> = self
-            .terms
-            .iter()
-            .enumerate()
-            .filter_map(|(n, t)| Some((n, t.width(), t.as_bv()?)))
-            .collect();
-        if consts.len() < 2 {
-            return;
-        }
         for o in ORDERS {
-            let mut sorted: Vec<(u32, u128, usize)> = consts
-                .iter()
-                .map(|&(n, w, v)| (w, encode(v, w, o == Order::Signed), n))
-                .collect();
-            sorted.sort_unstable();
-            for pair in sorted.windows(2) {
+            self.consts.clear();
+            self.consts.extend(
+                self.nodes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(n, &(w, v))| Some((w, encode(v?, w, o == Order::Signed), n))),
+            );
+            if self.consts.len() < 2 {
+                return;
+            }
+            self.consts.sort_unstable();
+            for pair in self.consts.windows(2) {
                 let ((w1, _, a), (w2, _, b)) = (pair[0], pair[1]);
                 if w1 == w2 {
                     // Equal terms are one node, so two constants of one width differ.
-                    self.edges[a].push(Edge {
+                    self.edges.push(Edge {
+                        from: a,
                         to: b,
                         strict: true,
                         order: Some(o),
@@ -158,75 +189,79 @@ impl Graph {
     }
 
     /// Whether a path `from ⇝ to` in order `o` exists, and one with a strict edge when `strict`.
-    fn path(&self, from: usize, to: usize, o: Order, strict: bool) -> bool {
+    fn path(&mut self, from: usize, to: usize, o: Order, strict: bool) -> bool {
         // States (node, whether a strict edge was passed), each visited once.
-        let mut seen = vec![[false; 2]; self.terms.len()];
-        let mut stack = vec![(from, false)];
-        seen[from][0] = true;
-        while let Some((n, s)) = stack.pop() {
+        self.seen.clear();
+        self.seen.resize(self.nodes.len(), [false; 2]);
+        self.stack.clear();
+        self.stack.push((from, false));
+        self.seen[from][0] = true;
+        while let Some((n, s)) = self.stack.pop() {
             if n == to && (s || !strict) {
                 return true;
             }
-            for e in &self.edges[n] {
+            for e in &self.edges[self.first[n]..self.first[n + 1]] {
                 if !e.order.is_none_or(|x| x == o) {
                     continue;
                 }
                 let s2 = s || e.strict;
-                if !seen[e.to][s2 as usize] {
-                    seen[e.to][s2 as usize] = true;
-                    stack.push((e.to, s2));
+                if !self.seen[e.to][s2 as usize] {
+                    self.seen[e.to][s2 as usize] = true;
+                    self.stack.push((e.to, s2));
                 }
             }
         }
         false
+    }
+
+    /// Whether atom `a` closes a cycle through a strict edge, in an order it holds in.
+    fn closes_cycle(&mut self, a: Atom) -> bool {
+        ORDERS
+            .iter()
+            .any(|&o| a.holds_in(o) && self.path(a.hi, a.lo, o, !a.strict))
     }
 }
 
 /// Whether the comparisons among `pc` make `c` false: `pc ∧ c` is then unsatisfiable. `false` says
 /// nothing (ask the solver).
 pub(super) fn contradicts<'a>(pc: impl Iterator<Item = &'a Term>, c: &Term) -> bool {
-    let mut wanted = Vec::new();
-    atoms(c, &mut wanted);
+    GRAPH.with(|g| {
+        let mut g = g.borrow_mut();
+        g.clear();
+        contradicts_in(&mut g, pc, c)
+    })
+}
+
+fn contradicts_in<'a>(g: &mut Graph, pc: impl Iterator<Item = &'a Term>, c: &Term) -> bool {
+    g.atoms(c);
+    let wanted = g.atoms.len();
     // A disequality contradicts `a <= b ∧ b <= a`.
     let distinct = match c.op() {
         Op::Not
             if c.arg(0).op() == &Op::Eq && matches!(c.arg(0).arg(0).sort(), Sort::BitVec(_)) =>
         {
-            Some((c.arg(0).arg(0), c.arg(0).arg(1)))
+            Some((g.node(c.arg(0).arg(0)), g.node(c.arg(0).arg(1))))
         }
         _ => None,
     };
-    if wanted.is_empty() && distinct.is_none() {
+    if wanted == 0 && distinct.is_none() {
         return false;
     }
-    let mut g = Graph::default();
-    let mut held = Vec::new();
     for k in pc {
-        atoms(k, &mut held);
+        g.atoms(k);
     }
-    if held.is_empty() {
+    if g.atoms.len() == wanted {
         return false;
     }
-    for a in held.iter().chain(&wanted) {
-        g.add(a);
-    }
-    if let Some((a, b)) = distinct {
-        g.node(a);
-        g.node(b);
-    }
-    g.order_constants();
+    g.build();
     // A cycle through a strict edge must pass one of `c`'s atoms (the path condition alone has a model).
-    let closes_cycle = |a: &Atom| {
-        let (lo, hi) = (g.node[&a.lo.id()], g.node[&a.hi.id()]);
-        ORDERS
-            .iter()
-            .any(|&o| a.holds_in(o) && g.path(hi, lo, o, !a.strict))
-    };
-    if wanted.iter().any(closes_cycle) {
+    if (0..wanted).any(|i| {
+        let a = g.atoms[i];
+        g.closes_cycle(a)
+    }) {
         return true;
     }
     distinct.is_some_and(|(a, b)| {
-        let (a, b) = (g.node[&a.id()], g.node[&b.id()]);
         ORDERS
             .iter()
             .any(|&o| g.path(a, b, o, false) && g.path(b, a, o, false))
