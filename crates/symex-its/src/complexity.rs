@@ -318,11 +318,13 @@ impl First {
 fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
     let mut retry = attempt.limits(limits);
     let mut budget = attempt.budget();
+    // `consts` is not in the default: on T2's `broydn…fixed` it ended with `O(n^4)` where
+    // the default finds `O(n^3)`, and it costs files without a bound one more retry.
     let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,wide,merged".into());
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
         .split(',')
-        .any(|how| how == "pe")
+        .any(|how| how == "pe" || how == "consts")
         .then(|| refinement_targets(its, &best.result, &retry));
     for how in mode.split(',') {
         let refined = match (how, &targets) {
@@ -342,11 +344,34 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
                 budget = attempt.budget();
                 crate::preprocess::refine_merged(its, retry.query_timeout)
             }
+            // Last (when asked for), with its own budget too: versions by the constants the
+            // SCCs assign (Flores-Montoya's `sipmamergesort`), when all properties at once
+            // were too many.
+            ("consts", Some(sccs)) => {
+                retry.deadline = attempt.limits(limits).deadline;
+                drop(budget.take());
+                budget = attempt.budget();
+                crate::preprocess::refine_by_constants(
+                    its,
+                    sccs,
+                    retry.query_timeout,
+                    retry.deadline,
+                )
+            }
             _ => None,
         };
         let Some(refined) = refined else { continue };
+        if how == "consts" {
+            // Its versions' invariants cost more queries than the inference on them
+            // (`sipmamergesort`: 1200 against 50): the inference gets a budget of its own.
+            retry.deadline = attempt.limits(limits).deadline;
+            drop(budget.take());
+            budget = attempt.budget();
+        }
         // A refinement's bound is taken when it is better: polynomial before exponential.
-        let c = infer_with(&refined, &retry, false);
+        // The versions by constants copy an outer loop's sizes into many locations: their
+        // inner loops need the sizes per result variable (`sipmamergesort`).
+        let c = infer_with(&refined, &retry, how == "consts");
         best.offer(&refined, c);
         if best.settled() {
             break;

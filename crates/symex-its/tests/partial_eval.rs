@@ -351,3 +351,67 @@ fn invariants_of_a_swapping_entry_reach_the_chained_loop() {
     assert_eq!(run.cost, 10);
     assert!(c.bound.eval(&[7, 3]).unwrap() >= 10);
 }
+
+/// The loop nest of Flores-Montoya's `sipmamergesort`: chunks of width `2P` are merged while
+/// `M ≥ P` (`V` is what is left after the chunk), the merge counts `Q` and `R` down, two
+/// copy loops count `R3` and `Q3` down, and `M := V` goes back to the chunk loop only while
+/// `V ≥ 1`; then `P` doubles below `N`. The last chunk sets `V := 0`, so its runs never get
+/// back to `bb2` but through the doubling: with that split the chunk loop has the ranking
+/// function `M` at `bb2`, `V + 1` after it. Without it no linear function exists (`M` may be
+/// negative when the last chunk is entered).
+const MERGESORT: &str = "  l0(P,M,N,V,Q,R,S,T) -> bb1(1,M,N,V,Q,R,S,T)
+  bb1(P,M,N,V,Q,R,S,T) -> bb2(P,N,N,V,Q,R,S,T) :|: P >= 1
+  bb2(P,M,N,V,Q,R,S,T) -> bb3(P,M,N,M - 2*P,P,P,S,T) :|: M >= 2*P && P >= 1
+  bb2(P,M,N,V,Q,R,S,T) -> bb3(P,M,N,0,P,M - P,S,T) :|: M >= P && 2*P >= M + 1 && P >= 1
+  bb2(P,M,N,V,Q,R,S,T) -> bb3(P,M,N,0,M,0,S,T) :|: P >= M + 1 && P >= 1
+  bb3(P,M,N,V,Q,R,S,T) -> bb3(P,M,N,V,Q - 1,R,S,T) :|: Q >= 1 && R >= 1 && X >= Y + 1
+  bb3(P,M,N,V,Q,R,S,T) -> bb3(P,M,N,V,Q,R - 1,S,T) :|: Q >= 1 && R >= 1 && Y >= X
+  bb3(P,M,N,V,Q,R,S,T) -> bb7(P,M,N,V,Q,R,R,T) :|: 0 >= Q
+  bb3(P,M,N,V,Q,R,S,T) -> bb7(P,M,N,V,Q,R,R,T) :|: 0 >= R
+  bb7(P,M,N,V,Q,R,S,T) -> bb7(P,M,N,V,Q,R,S - 1,T) :|: S >= 1
+  bb7(P,M,N,V,Q,R,S,T) -> bb9(P,M,N,V,Q,R,S,Q) :|: 0 >= S
+  bb9(P,M,N,V,Q,R,S,T) -> bb9(P,M,N,V,Q,R,S,T - 1) :|: T >= 1
+  bb9(P,M,N,V,Q,R,S,T) -> bb11(P,M,N,V,Q,R,S,T) :|: 0 >= T
+  bb11(P,M,N,V,Q,R,S,T) -> bb2(P,V,N,V,Q,R,S,T) :|: V >= 1
+  bb11(P,M,N,V,Q,R,S,T) -> bb12(P,M,N,V,Q,R,S,T) :|: 0 >= V
+  bb12(P,M,N,V,Q,R,S,T) -> bb1(2*P,M,N,V,Q,R,S,T) :|: N >= 2*P + 1
+  bb12(P,M,N,V,Q,R,S,T) -> stop(P,M,N,V,Q,R,S,T) :|: 2*P >= N
+";
+
+#[test]
+fn constants_that_close_the_way_back_split_the_merge_loop() {
+    common::count_not_time();
+    let its = parse_koat(&koat(MERGESORT, "P M N V Q R S T X Y")).unwrap();
+    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
+    let direct = termination::prove(&pre, &limits());
+    assert!(
+        matches!(direct, termination::Termination::Maybe(..)),
+        "needs the refinement: {direct:?}"
+    );
+    let sccs = cyclic_sccs(&pre);
+    let (split, origin) = preprocess::partial_evaluate_constants(
+        &pre,
+        &sccs,
+        Duration::from_secs(10),
+        limits().deadline,
+    )
+    .expect("versions by V = 0");
+    let steps = replay(&pre, &split, &origin, 6, 40);
+    assert!(steps > 100, "{steps} steps replayed");
+    let refined =
+        preprocess::refine_by_constants(&pre, &sccs, Duration::from_secs(10), limits().deadline)
+            .unwrap();
+    let c = complexity::infer(&refined, &limits()).expect("bounded after the refinement");
+    assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
+    // The bound against the costliest run, over every choice of the merge's temporaries
+    // (only `N` matters: the other values are set before they are read).
+    let mut memo = std::collections::HashMap::new();
+    for n in -2..=12 {
+        let start = [0, 0, n, 0, 0, 0, 0, 0];
+        let worst =
+            common::worst_cost(&its, its.start, &start, 1, 10_000, &mut memo).expect("runs end");
+        assert!(worst >= 2, "N = {n}: {worst}");
+        let bound = c.bound.eval(&start).unwrap();
+        assert!(worst <= bound, "N = {n}: a run costs {worst} > {bound}");
+    }
+}

@@ -20,7 +20,7 @@ pub use linear_invariants::{
     add_linear_invariants, add_relational_invariants, linear_invariants, relational_invariants,
 };
 pub use merge_exits::merge_dead_end_exits;
-pub use partial_eval::partial_evaluate;
+pub use partial_eval::{partial_evaluate, partial_evaluate_constants};
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use tighten::tighten;
@@ -131,6 +131,22 @@ pub fn refine_by_partial_evaluation(
         let again = add_relational_invariants(its, timeout);
         return (again != *its).then_some(again);
     };
+    let refined = remove_unreachable(&refined);
+    let refined = add_relational_invariants(&refined, timeout);
+    let refined = remove_unsatisfiable(&refined, timeout);
+    Some(remove_unreachable(&refined))
+}
+
+/// The ITS refined by partial evaluation on the constants that the SCCs `sccs` assign
+/// ([`partial_evaluate_constants`]), with the invariants of the new versions, unsatisfiable
+/// and unreachable transitions removed; `None` when nothing was split.
+pub fn refine_by_constants(
+    its: &Its,
+    sccs: &[Vec<usize>],
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<Its> {
+    let (refined, _) = partial_evaluate_constants(its, sccs, timeout, deadline)?;
     let refined = remove_unreachable(&refined);
     let refined = add_relational_invariants(&refined, timeout);
     let refined = remove_unsatisfiable(&refined, timeout);

@@ -50,7 +50,44 @@ pub fn partial_evaluate(
     // The properties of the unsplit ITS: the split's own atoms would only add versions.
     let props = properties(its, sccs);
     let (split, split_origin) = split_by_deltas(its, &inside);
-    let its = &split;
+    evaluate(&split, &split_origin, inside, props, timeout, deadline)
+}
+
+/// [`partial_evaluate`] with the properties of [`constant_properties`] alone: `v = c` for
+/// each variable that a transition of an SCC sets to a constant `c` and a guard there
+/// compares (Flores-Montoya's `sipmamergesort`: after `V := 0` the way back to the chunk
+/// loop's head needs `V ≥ 1`, so those runs leave the cycle, which then has the ranking
+/// function `M`, `V + 1`; all properties at once give more versions than allowed). `None`
+/// when there are no such variables, or as [`partial_evaluate`].
+pub fn partial_evaluate_constants(
+    its: &Its,
+    sccs: &[Vec<usize>],
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<(Its, Vec<usize>)> {
+    if its.has_multi_targets() {
+        return None;
+    }
+    let props = constant_properties(its, sccs);
+    if props.values().all(Vec::is_empty) {
+        return None;
+    }
+    let inside: BTreeSet<usize> = sccs.iter().flatten().copied().collect();
+    let origin: Vec<usize> = (0..its.transitions.len()).collect();
+    evaluate(its, &origin, inside, props, timeout, deadline)
+}
+
+/// The versions of the locations `inside` with the properties `props`, as
+/// [`partial_evaluate`] describes; `split_origin` maps the transitions of `its` to those of
+/// the ITS the caller got.
+fn evaluate(
+    its: &Its,
+    split_origin: &[usize],
+    inside: BTreeSet<usize>,
+    props: HashMap<usize, Vec<Atom>>,
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<(Its, Vec<usize>)> {
     let mut pe = Evaluator {
         its,
         inside: inside.clone(),
@@ -206,6 +243,47 @@ fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
                     && delta.vars().iter().all(|&w| w < n)
                 {
                     add_sides(&mut ps, &delta);
+                }
+            }
+        }
+        for &l in locs {
+            props.insert(l, ps.clone());
+        }
+    }
+    props
+}
+
+/// The candidate properties per location of [`partial_evaluate_constants`]: `v − c ≥ 0`
+/// and `c − v ≥ 0` for each program variable `v` that a transition inside an SCC sets to the
+/// constant `c` and a guard of a transition leaving one of its locations compares, up to
+/// [`MAX_PROPERTIES`].
+fn constant_properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
+    let n = its.arity();
+    let mut props = HashMap::new();
+    for locs in sccs {
+        let outs: Vec<&Transition> = its
+            .transitions
+            .iter()
+            .filter(|t| locs.contains(&t.source))
+            .collect();
+        let compared: BTreeSet<usize> = outs
+            .iter()
+            .flat_map(|t| t.guard.iter().flat_map(|a| a.poly.vars()))
+            .filter(|&v| v < n)
+            .collect();
+        let mut ps: Vec<Atom> = Vec::new();
+        for t in outs.iter().filter(|t| locs.contains(&t.target())) {
+            for (v, u) in t.update().iter().enumerate() {
+                let Some(c) = u.as_constant() else { continue };
+                if !compared.contains(&v) {
+                    continue;
+                }
+                let minus_c = Poly::var(v).sub(&Poly::constant(c));
+                for q in [minus_c.clone(), minus_c.scale(-1)] {
+                    let atom = Atom::ge0(q);
+                    if ps.len() < MAX_PROPERTIES && !ps.contains(&atom) {
+                        ps.push(atom);
+                    }
                 }
             }
         }
