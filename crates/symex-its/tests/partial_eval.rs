@@ -91,10 +91,10 @@ fn replay(its: &Its, refined: &Its, origin: &[usize], r: i128, runs: u64) -> usi
 /// covers the loop (the reset undoes the count), but the phases exclude each other.
 const CYCLIC: &str = "  l0(A,B,C) -> l1(A,B,A + 1) :|: A >= 0 && B >= A + 1\n  l1(A,B,C) -> l1(A,B,C + 1) :|: C >= A + 1 && B >= C\n  l1(A,B,C) -> l1(A,B,0) :|: C >= A + 1 && C >= B + 1\n  l1(A,B,C) -> l1(A,B,C + 1) :|: A >= C + 1 && B >= C\n";
 
-#[test]
-fn phases_become_versions_and_get_a_linear_bound() {
-    common::count_not_time();
-    let its = parse_koat(&koat(CYCLIC, "A B C")).unwrap();
+/// The ITS of `rules` over `vars`, preprocessed, which the termination prover cannot prove
+/// without a refinement (asserted), and its cyclic SCCs.
+fn unproved(rules: &str, vars: &str) -> (Its, Its, Vec<Vec<usize>>) {
+    let its = parse_koat(&koat(rules, vars)).unwrap();
     let pre = preprocess::preprocess(&its, Duration::from_secs(10));
     let direct = termination::prove(&pre, &limits());
     assert!(
@@ -102,6 +102,13 @@ fn phases_become_versions_and_get_a_linear_bound() {
         "needs the refinement: {direct:?}"
     );
     let sccs = cyclic_sccs(&pre);
+    (its, pre, sccs)
+}
+
+#[test]
+fn phases_become_versions_and_get_a_linear_bound() {
+    common::count_not_time();
+    let (its, pre, sccs) = unproved(CYCLIC, "A B C");
     let (refined, origin) =
         preprocess::partial_evaluate(&pre, &sccs, Duration::from_secs(10), limits().deadline)
             .expect("the loop is split into its phases");
@@ -381,14 +388,7 @@ const MERGESORT: &str = "  l0(P,M,N,V,Q,R,S,T) -> bb1(1,M,N,V,Q,R,S,T)
 #[test]
 fn constants_that_close_the_way_back_split_the_merge_loop() {
     common::count_not_time();
-    let its = parse_koat(&koat(MERGESORT, "P M N V Q R S T X Y")).unwrap();
-    let pre = preprocess::preprocess(&its, Duration::from_secs(10));
-    let direct = termination::prove(&pre, &limits());
-    assert!(
-        matches!(direct, termination::Termination::Maybe(..)),
-        "needs the refinement: {direct:?}"
-    );
-    let sccs = cyclic_sccs(&pre);
+    let (its, pre, sccs) = unproved(MERGESORT, "P M N V Q R S T X Y");
     let (split, origin) = preprocess::partial_evaluate_constants(
         &pre,
         &sccs,

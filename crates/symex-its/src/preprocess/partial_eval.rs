@@ -185,6 +185,14 @@ fn split_by_deltas(its: &Its, inside: &BTreeSet<usize>) -> (Its, Vec<usize>) {
     (out, origin)
 }
 
+/// The transitions that leave a location of `locs` (to one of them or out of the SCC).
+fn leaving<'a>(its: &'a Its, locs: &[usize]) -> Vec<&'a Transition> {
+    its.transitions
+        .iter()
+        .filter(|t| locs.contains(&t.source))
+        .collect()
+}
+
 /// The candidate properties `p ≥ 0` per location: for every location of an SCC the same
 /// ones, the linear guard atoms (over program variables) of the transitions leaving the
 /// SCC's locations and of those entering it, their negations and their non-strict
@@ -197,11 +205,7 @@ fn properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Atom>> {
     let n = its.arity();
     let mut props = HashMap::new();
     for locs in sccs {
-        let outs: Vec<&Transition> = its
-            .transitions
-            .iter()
-            .filter(|t| locs.contains(&t.source))
-            .collect();
+        let outs = leaving(its, locs);
         let everywhere = |a: &Atom| outs.iter().all(|t| t.guard.contains(a));
         // The guards of the entries too: what holds on entry and the loop keeps (SPEED's
         // `cyclic`: `B ≥ A + 1` rules out the reset of the first phase in the second).
@@ -261,11 +265,7 @@ fn constant_properties(its: &Its, sccs: &[Vec<usize>]) -> HashMap<usize, Vec<Ato
     let n = its.arity();
     let mut props = HashMap::new();
     for locs in sccs {
-        let outs: Vec<&Transition> = its
-            .transitions
-            .iter()
-            .filter(|t| locs.contains(&t.source))
-            .collect();
+        let outs = leaving(its, locs);
         let compared: BTreeSet<usize> = outs
             .iter()
             .flat_map(|t| t.guard.iter().flat_map(|a| a.poly.vars()))
