@@ -201,6 +201,7 @@ fn search(
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
     let first = infer_with(its, limits, false);
+    let open = first.clone();
     let attempt = First {
         took: started.elapsed(),
         asked: crate::smt::queries() - asked,
@@ -219,8 +220,65 @@ fn search(
     if !best.settled() && Instant::now() < limits.deadline {
         last_resorts(its, limits, attempt, &mut best);
     }
+    // Only for a file still without a polynomial bound: it chains whole loop bodies, and the
+    // files it bounds have no other.
+    if rank(&best.result) < 2
+        && Instant::now() < limits.deadline
+        && refinements().any(|r| r == "cases")
+    {
+        case_split(its, limits, attempt, &open, &mut best);
+    }
     best.into_pair()
 }
+
+/// The refinements to try, in order: `ITS_REFINE` (comma-separated), by default
+/// `pe,unfold,wide,merged,cases` (`consts` only when asked for).
+fn refinements() -> impl Iterator<Item = String> {
+    std::env::var("ITS_REFINE")
+        .unwrap_or_else(|_| "pe,unfold,wide,merged,cases".into())
+        .split(',')
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// The last try of a [`search`] without a polynomial bound: the SCCs without a bound after the
+/// first attempt `first`
+/// chained to one head each and split on phase atoms
+/// ([`crate::preprocess::refine_by_case_split`]: T2's `fun5`, Loopus' `Example2`), within the
+/// budget of a retry after `attempt`. Last, because it chains whole loop bodies and asks
+/// one query per lap and candidate atom: the other refinements and fallbacks, which bound
+/// more files, keep their time.
+fn case_split(
+    its: &Its,
+    limits: &Limits,
+    attempt: First,
+    first: &Result<Complexity, String>,
+    best: &mut Best,
+) {
+    let retry = attempt.limits(limits);
+    // The chaining, the laps' invariants and the closedness queries (one per lap and candidate
+    // atom, per split) ask more than a retry's inference: a budget of their own, and one more
+    // for the inference on the result (under a resource limit, counted: with a retry's
+    // budget the tests' `fun5` and `Example2` got no bound).
+    let refined = {
+        let _budget = crate::smt::rlimit().is_some().then(|| {
+            crate::smt::query_budget(attempt.asked.saturating_mul(2) + CASE_SPLIT_QUERIES)
+        });
+        let targets = refinement_targets(its, first, &retry);
+        crate::preprocess::refine_by_case_split(its, &targets, retry.query_timeout, retry.deadline)
+    };
+    if let Some(refined) = refined {
+        let retry = attempt.limits(limits);
+        let _budget = attempt.budget();
+        let c = infer_with(&refined, &retry, false);
+        best.offer(&refined, c);
+    }
+}
+
+/// The queries [`case_split`]'s refinement may ask beyond twice the first attempt's, under a
+/// resource limit.
+const CASE_SPLIT_QUERIES: u64 = 6000;
 
 /// The best answer of a [`search`] so far, and whom to tell of a better one.
 struct Best<'r> {
@@ -320,13 +378,13 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
     let mut budget = attempt.budget();
     // `consts` is not in the default: on T2's `broydn…fixed` it ended with `O(n^4)` where
     // the default finds `O(n^3)`, and it costs files without a bound one more retry.
-    let mode = std::env::var("ITS_REFINE").unwrap_or_else(|_| "pe,unfold,wide,merged".into());
+    let mode: Vec<String> = refinements().collect();
     // The targets refer to the original ITS's transitions: computed before a refinement wins.
     let targets = mode
-        .split(',')
+        .iter()
         .any(|how| how == "pe" || how == "consts")
         .then(|| refinement_targets(its, &best.result, &retry));
-    for how in mode.split(',') {
+    for how in mode.iter().map(String::as_str) {
         let refined = match (how, &targets) {
             ("pe", Some(sccs)) => crate::preprocess::refine_by_partial_evaluation(
                 its,

@@ -30,21 +30,32 @@ pub fn chain(its: &Its, limit: usize) -> Its {
         if self_loop || ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > limit {
             continue;
         }
-        let mut composed = Vec::new();
-        for &a in &ins {
-            for &b in &outs {
-                composed.push(compose(&its, &its.transitions[a], &its.transitions[b]));
-            }
-        }
-        its.transitions = its
-            .transitions
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !outs.contains(i))
-            .map(|(_, t)| t.clone())
-            .chain(composed)
-            .collect();
+        its = bypass(&its, l);
     }
+    its
+}
+
+/// `its` with location `l` (no self-loop) bypassed: each transition into `l` composed with
+/// each transition out of it; the transitions into `l` stay, now without successors.
+pub(super) fn bypass(its: &Its, l: usize) -> Its {
+    let outs: Vec<usize> = (0..its.transitions.len())
+        .filter(|&i| its.transitions[i].source == l)
+        .collect();
+    let mut composed = Vec::new();
+    for a in its.transitions.iter().filter(|t| t.target() == l) {
+        for &b in &outs {
+            composed.push(compose(its, a, &its.transitions[b]));
+        }
+    }
+    let mut its = its.clone();
+    its.transitions = its
+        .transitions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !outs.contains(i))
+        .map(|(_, t)| t.clone())
+        .chain(composed)
+        .collect();
     its
 }
 

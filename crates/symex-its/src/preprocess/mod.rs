@@ -2,6 +2,7 @@
 //! (up to the split of disjunctive guards and the values of sliced variables), so the
 //! provers may work on the result.
 
+mod case_split;
 mod chain;
 mod invariants;
 mod linear_invariants;
@@ -14,6 +15,7 @@ mod unfold;
 mod unreachable;
 mod unsat;
 
+pub use case_split::split_phases;
 pub use chain::chain;
 pub use invariants::{add_interval_invariants, interval_invariants};
 pub use linear_invariants::{
@@ -149,6 +151,23 @@ pub fn refine_by_constants(
     let (refined, _) = partial_evaluate_constants(its, sccs, timeout, deadline)?;
     let refined = remove_unreachable(&refined);
     let refined = add_relational_invariants(&refined, timeout);
+    let refined = remove_unsatisfiable(&refined, timeout);
+    Some(remove_unreachable(&refined))
+}
+
+/// The ITS with the SCCs `sccs` chained to one head each and the heads split on phase atoms
+/// ([`split_phases`]), with the invariants of the new copies (Houdini on the chained laps:
+/// Loopus' `Example2` keeps its step size `C ≥ 1` only along whole laps), unsatisfiable and
+/// unreachable transitions removed; `None` when nothing was split.
+pub fn refine_by_case_split(
+    its: &Its,
+    sccs: &[Vec<usize>],
+    timeout: Duration,
+    deadline: Instant,
+) -> Option<Its> {
+    let refined = split_phases(its, sccs, timeout, deadline)?;
+    let refined = add_linear_invariants(&refined, timeout);
+    let refined = tighten(&refined);
     let refined = remove_unsatisfiable(&refined, timeout);
     Some(remove_unreachable(&refined))
 }
