@@ -137,12 +137,80 @@ pub fn prove(its: &Its, limits: &Limits) -> Termination {
         if inside.is_empty() {
             continue;
         }
-        match prove_scc(its, &locs, &inside, limits) {
+        match prove_scc_cached(its, &locs, &inside, limits) {
             Ok(p) => proofs.push(p),
             Err(reason) => return Termination::Maybe(reason, proofs),
         }
     }
     Termination::Yes(proofs)
+}
+
+/// What a proof of an SCC depends on: the variables' count, the locations (with their names,
+/// which a reason names) and the transitions inside, with their indices (which the proof
+/// names). Farkas' lemma and the other syntheses read nothing else of the ITS.
+#[derive(PartialEq)]
+struct SccKey {
+    arity: usize,
+    locations: Vec<(usize, String)>,
+    transitions: Vec<(usize, crate::its::Transition)>,
+}
+
+/// A proof or a reason found for an SCC before, and the query time limit of a reason.
+type Proved = (SccKey, Result<SccProof, String>, Duration);
+
+thread_local! {
+    /// The SCCs [`prove_scc_cached`] has proved, or found no proof for within its budget.
+    static PROVED: std::cell::RefCell<Vec<Proved>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many SCCs [`PROVED`] keeps (the oldest go first).
+const PROVED_KEPT: usize = 512;
+
+/// [`prove_scc`], asked once per SCC and thread. The same SCCs come back many times: the
+/// twn fallback and the refinement targets ask for the SCCs without a proof after `prove`
+/// stopped at one, a refinement leaves most SCCs as they were, and the retries on the ITS as
+/// given (sizes per result variable, guard caps) prove it all again; T2's `cover` asked 2 579
+/// queries in `prove` and 2 578 more for the same SCCs in the twn fallback. A proof is kept
+/// whatever the limits (it was checked); a failure only when neither the deadline nor a query
+/// budget cut it, and only for the same query time limit.
+fn prove_scc_cached(
+    its: &Its,
+    locs: &[usize],
+    inside: &[usize],
+    limits: &Limits,
+) -> Result<SccProof, String> {
+    let key = SccKey {
+        arity: its.arity(),
+        locations: locs
+            .iter()
+            .map(|&l| (l, its.locations[l].clone()))
+            .collect(),
+        transitions: inside
+            .iter()
+            .map(|&i| (i, its.transitions[i].clone()))
+            .collect(),
+    };
+    let known = PROVED.with(|p| {
+        p.borrow()
+            .iter()
+            .find(|(k, r, timeout)| *k == key && (r.is_ok() || *timeout == limits.query_timeout))
+            .map(|(_, r, _)| r.clone())
+    });
+    if let Some(r) = known {
+        return r;
+    }
+    let r = prove_scc(its, locs, inside, limits);
+    let cut = Instant::now() > limits.deadline || crate::smt::out_of_budget();
+    if r.is_ok() || !cut {
+        PROVED.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() >= PROVED_KEPT {
+                drop(p.remove(0));
+            }
+            p.push((key, r.clone(), limits.query_timeout));
+        });
+    }
+    r
 }
 
 fn prove_scc(
@@ -420,7 +488,7 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
         .into_iter()
         .filter(|locs| {
             let inside = graph::inside(its, &all, locs);
-            !inside.is_empty() && prove_scc(its, locs, &inside, limits).is_err()
+            !inside.is_empty() && prove_scc_cached(its, locs, &inside, limits).is_err()
         })
         .collect()
 }
