@@ -207,6 +207,7 @@ fn search(
     report: &mut dyn FnMut(&Its, &Complexity) -> u32,
     counted: bool,
 ) -> (Its, Result<Complexity, String>) {
+    let _counted = counted.then(termination::count_retries);
     let started = Instant::now();
     let asked = crate::smt::queries();
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
@@ -215,7 +216,6 @@ fn search(
     let attempt = First {
         took: started.elapsed(),
         asked: crate::smt::queries() - asked,
-        counted: counted && rank(&first) == 2,
     };
     let mut best = Best::new(its, first, report);
     if best.settled() {
@@ -292,37 +292,26 @@ impl<'r> Best<'r> {
 }
 
 /// The first attempt of a [`search`], which budgets its retries: it took `took` and asked
-/// `asked` solver queries. Where it found a polynomial bound and the search is `counted`
-/// ([`infer_lowest`]), the retries only look for a lower degree and are budgeted by queries
-/// alone. Otherwise a retry gets about twice the first attempt's time ([`Limits::for_retry`];
-/// counted too under a resource limit, [`retry_budget`]): on large systems without a bound the
-/// answer — often that none exists — stays quick.
+/// `asked` solver queries. A retry gets about twice the first attempt's time
+/// ([`Limits::for_retry`]), or, where retries are counted ([`termination::retries_counted`]:
+/// [`infer_lowest`], and under a resource limit), twice its queries plus
+/// [`termination::RETRY_EXTRA_QUERIES`] ([`retry_budget`]): on large systems without a bound
+/// the answer — often that none exists — stays quick.
 #[derive(Clone, Copy)]
 struct First {
     took: Duration,
     asked: u64,
-    counted: bool,
 }
 
 impl First {
     /// The limits of a retry.
     fn limits(&self, limits: &Limits) -> Limits {
-        if self.counted {
-            limits.clone()
-        } else {
-            limits.for_retry(self.took)
-        }
+        limits.for_retry(self.took)
     }
 
     /// The query budget of a retry (none: the limits bound it).
     fn budget(&self) -> Option<crate::smt::QueryBudget> {
-        if self.counted {
-            Some(crate::smt::query_budget(
-                self.asked.saturating_mul(2) + termination::RETRY_EXTRA_QUERIES,
-            ))
-        } else {
-            retry_budget(self.asked)
-        }
+        retry_budget(self.asked)
     }
 }
 
