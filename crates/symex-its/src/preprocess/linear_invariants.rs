@@ -186,59 +186,43 @@ fn push_extra(c: &mut Vec<Atom>, a: Atom) {
 }
 
 /// The greatest inductive subset of the candidates, per location; `None` when `timeout`
-/// (for all queries together) runs out: then nothing may be assumed. A worklist of
-/// transitions: a transition is checked again only when the candidates at its source
-/// shrank (fewer premises); candidates dropped at its target only weaken what it must
-/// establish. The fixed point is the same as checking every transition in rounds until
-/// nothing changes — the greatest inductive subset is unique — with one check per
-/// transition and change at its source instead of one per transition and round (T2's
-/// `cover`, 574 transitions: 7007 queries in rounds).
+/// (for all queries together) runs out: then nothing may be assumed.
 fn houdini(its: &Its, mut inv: Vec<Vec<Atom>>, timeout: Duration) -> Option<Vec<Vec<Atom>>> {
     let deadline = Instant::now() + timeout;
     let mut solver = smt::solver(timeout);
     let var = |v: usize| smt::int_var("v", v);
-    let mut leaving: Vec<Vec<usize>> = vec![Vec::new(); its.locations.len()];
-    for (i, t) in its.transitions.iter().enumerate() {
-        leaving[t.source].push(i);
-    }
-    let mut queued = vec![true; its.transitions.len()];
-    let mut work: std::collections::VecDeque<usize> = (0..its.transitions.len()).collect();
-    while let Some(i) = work.pop_front() {
-        queued[i] = false;
-        let t = &its.transitions[i];
-        if inv[t.target()].is_empty() {
-            continue;
-        }
-        if Instant::now() > deadline {
-            return None;
-        }
-        let mut pc: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
-        pc.extend(inv[t.source].iter().map(|a| smt::atom_term(a, &var)));
-        let next: Vec<Term> = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
-        let post = |v: usize| next[v].clone();
-        let goal = |a: &Atom| smt::atom_term(a, &post);
-        let all: Vec<Term> = inv[t.target()].iter().map(goal).collect();
-        if matches!(solver.must_be_true(&pc, &Term::and_all(&all)), Ok(true)) {
-            continue;
-        }
-        // Some candidate fails: keep those proved one by one.
-        let before = inv[t.target()].len();
-        let kept: Vec<Atom> = inv[t.target()]
-            .iter()
-            .filter(|a| matches!(solver.must_be_true(&pc, &goal(a)), Ok(true)))
-            .cloned()
-            .collect();
-        if kept.len() != before {
-            inv[t.target()] = kept;
-            for &j in &leaving[t.target()] {
-                if !queued[j] {
-                    queued[j] = true;
-                    work.push_back(j);
-                }
+    loop {
+        let mut changed = false;
+        for t in &its.transitions {
+            if inv[t.target()].is_empty() {
+                continue;
             }
+            if Instant::now() > deadline {
+                return None;
+            }
+            let mut pc: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
+            pc.extend(inv[t.source].iter().map(|a| smt::atom_term(a, &var)));
+            let next: Vec<Term> = t.update().iter().map(|u| smt::poly_term(u, &var)).collect();
+            let post = |v: usize| next[v].clone();
+            let goal = |a: &Atom| smt::atom_term(a, &post);
+            let all: Vec<Term> = inv[t.target()].iter().map(goal).collect();
+            if matches!(solver.must_be_true(&pc, &Term::and_all(&all)), Ok(true)) {
+                continue;
+            }
+            // Some candidate fails: keep those proved one by one.
+            let before = inv[t.target()].len();
+            let kept: Vec<Atom> = inv[t.target()]
+                .iter()
+                .filter(|a| matches!(solver.must_be_true(&pc, &goal(a)), Ok(true)))
+                .cloned()
+                .collect();
+            changed |= kept.len() != before;
+            inv[t.target()] = kept;
+        }
+        if !changed {
+            return Some(inv);
         }
     }
-    Some(inv)
 }
 
 /// Checked linear invariants per location (guard atoms over the program variables).
