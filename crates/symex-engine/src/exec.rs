@@ -930,13 +930,12 @@ impl<D: Domain> State<D> {
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
     fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
         let f_id = self.frames.last().expect("a frame").func;
-        let name = prog.alloca_name(f_id, dst);
+        let (name, private) = prog.alloca_site_of(f_id, dst);
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self
             .allocate_reclaiming(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
-        let private = prog.alloca_is_private(f_id, dst);
         let f = self.frames.last_mut().expect("a frame");
         f.allocas.push(id);
         if private {
