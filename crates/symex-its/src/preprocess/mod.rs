@@ -7,6 +7,7 @@ mod invariants;
 mod linear_invariants;
 mod merge_exits;
 mod partial_eval;
+mod power_signs;
 mod slice;
 mod split_ne;
 mod tighten;
@@ -21,6 +22,7 @@ pub use linear_invariants::{
 };
 pub use merge_exits::merge_dead_end_exits;
 pub use partial_eval::{partial_evaluate, partial_evaluate_constants};
+pub use power_signs::split_power_signs;
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use tighten::tighten;
