@@ -423,6 +423,16 @@ fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
             }
         }
     }
+    // Phases of a non-increasing variable ([`crate::preprocess::split_monotone_phases`]:
+    // T2's `polyrank4`, `C ≥ 0` then `C ≤ −1`).
+    if !best.settled() && Instant::now() < limits.deadline {
+        let now = limits_now();
+        if let Some(split) = crate::preprocess::split_monotone_phases(its, now.query_timeout) {
+            let _budget = attempt.budget();
+            let c = infer_with(&split, &now, false);
+            best.offer(&split, c);
+        }
+    }
     if !best.settled() && Instant::now() < limits.deadline {
         let _budget = attempt.budget();
         let c = infer_opts(its, &limits_now(), true, true);
@@ -1182,6 +1192,9 @@ impl<'a> Ctx<'a> {
             }
             if !progress {
                 progress = self.amortised_progress(proof, &mut done);
+            }
+            if !progress {
+                progress = self.amortised_multiphase_progress(proof, &mut done);
             }
             if !progress && !self.accept_infinite {
                 self.accept_infinite = true;
