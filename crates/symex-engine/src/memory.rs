@@ -411,6 +411,7 @@ impl<B: Clone> Memory<B> {
     /// written. Contents are stored lazily (see `storage.rs`), so the size costs no host memory until
     /// written. Returns `None` when the size cannot be addressed, the host refuses the memory of a small
     /// object (never an abort), or no object id is left.
+    #[inline]
     pub fn allocate(
         &mut self,
         kind: ObjKind,
@@ -440,6 +441,7 @@ impl<B: Clone> Memory<B> {
 
     /// A fresh object of `size` bytes of `fill`: a dead local's object refilled when one is kept (see
     /// [`Spare`]), a new one otherwise.
+    #[inline]
     fn new_object(
         &mut self,
         kind: ObjKind,
@@ -571,23 +573,22 @@ impl<B: Clone> Memory<B> {
         }
     }
 
-    /// Ends the lifetime of object `id` (free, or its function returned). Returns false if it was not live.
+    /// Ends the lifetime of object `id` (free, or its function returned). Returns false if it was not live
+    /// (a local whose block was left dies too).
+    #[inline]
     pub fn kill(&mut self, id: ObjId) -> bool {
         let Some(slot) = self.slots.get_mut(id as usize) else {
             return false;
         };
-        if let Slot::Ended(o) = slot {
-            *slot = Slot::Dead(o.kind);
-            return false;
-        }
-        let kind = match slot {
-            Slot::Live(o) => o.kind,
+        let (live, kind) = match slot {
+            Slot::Live(o) => (true, o.kind),
+            Slot::Ended(o) => (false, o.kind),
             _ => return false,
         };
-        if kind == ObjKind::Heap {
+        if live && kind == ObjKind::Heap {
             self.live_heap -= 1;
         }
-        if let Slot::Live(o) = std::mem::replace(slot, Slot::Dead(kind)) {
+        if let Slot::Live(o) | Slot::Ended(o) = std::mem::replace(slot, Slot::Dead(kind)) {
             if kind == ObjKind::Stack
                 && o.size() <= SPARE_MAX_SIZE
                 && self.spare.has_room()
@@ -596,10 +597,11 @@ impl<B: Clone> Memory<B> {
                 self.spare.push(o);
             }
         }
-        true
+        live
     }
 
     /// Ends the lifetime of local `id` until [`Self::restart`] (its block was left).
+    #[inline]
     pub fn end_lifetime(&mut self, id: ObjId) {
         if let Some(slot) = self.slots.get_mut(id as usize) {
             if matches!(slot, Slot::Live(o) if o.kind == ObjKind::Stack) {
@@ -614,6 +616,7 @@ impl<B: Clone> Memory<B> {
 
     /// Starts a new lifetime of local `id` (its block is entered): live again, every byte `fill` and
     /// uninitialised, whether it was live or ended before.
+    #[inline]
     pub fn restart(&mut self, id: ObjId, fill: B)
     where
         B: PartialEq,
@@ -637,6 +640,18 @@ impl<B: Clone> Memory<B> {
             }
             return;
         }
+        self.restart_written(id, fill);
+    }
+
+    /// [`Self::restart`] of a local written since its last (re)start, or filled with another byte.
+    #[inline(never)]
+    fn restart_written(&mut self, id: ObjId, fill: B) {
+        let Some(slot) = self.slots.get_mut(id as usize) else {
+            return;
+        };
+        let (Slot::Live(o) | Slot::Ended(o)) = slot else {
+            return;
+        };
         // Block-scoped locals restart on every pass through their block: one no other state shares is
         // refilled in place (its byte vector and bitmap reused), not allocated again.
         if let Some(obj) = Rc::get_mut(o) {

@@ -155,11 +155,17 @@ impl Program {
         }
     }
 
-    /// The name of the stack object that `alloca` into `dst` of function `f` creates.
-    pub fn alloca_name(&self, f: FuncId, dst: Slot) -> Rc<str> {
-        match self.alloca_site(f, dst).and_then(|s| s.name.as_ref()) {
-            Some(name) => name.clone(),
-            None => Rc::from("alloca"),
+    /// The name of the stack object that `alloca` into `dst` of function `f` creates, and whether its id
+    /// may be reused when `f` returns ([`Self::alloca_is_private`]): one lookup for both, which every
+    /// `alloca` needs.
+    #[inline]
+    pub fn alloca_site_of(&self, f: FuncId, dst: Slot) -> (Rc<str>, bool) {
+        match self.alloca_site(f, dst) {
+            Some(AllocaSite {
+                name: Some(name),
+                private,
+            }) => (name.clone(), *private),
+            site => (Rc::from("alloca"), site.is_some_and(|s| s.private)),
         }
     }
 

@@ -21,6 +21,7 @@ use std::rc::Rc;
 impl<D: Domain> State<D> {
     /// [`crate::memory::Memory::allocate`], reclaiming the ids of unreachable dead objects first when
     /// every id is taken or a reclaiming is due ([`crate::memory::Memory::reclaim_due`]).
+    #[inline]
     pub(crate) fn allocate_reclaiming(
         &mut self,
         kind: ObjKind,

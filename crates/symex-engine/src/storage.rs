@@ -32,19 +32,15 @@ fn word_mask(b: usize, n: usize) -> u64 {
     }
 }
 
-/// Bits `off..off+n` of a bitmap as (word index, mask) pairs.
-fn ranges(off: usize, n: usize) -> impl Iterator<Item = (usize, u64)> {
+/// Bits `off..off+n` of a bitmap that span more than one word (`off % 64 + n > 64`): the mask of the
+/// first word (index `off / 64`), the indices of the words wholly inside, and the mask of the last word
+/// (index: the end of those).
+#[inline(always)]
+fn spanned_words(off: usize, n: usize) -> (u64, std::ops::Range<usize>, u64) {
     let end = off + n;
-    let mut pos = off;
-    std::iter::from_fn(move || {
-        if pos >= end {
-            return None;
-        }
-        let (i, b) = (pos / 64, pos % 64);
-        let k = (64 - b).min(end - pos);
-        pos += k;
-        Some((i, word_mask(b, k)))
-    })
+    let first = u64::MAX << (off % 64);
+    let last = word_mask(0, (end - 1) % 64 + 1);
+    (first, off / 64 + 1..(end - 1) / 64, last)
 }
 
 /// Which bytes of a flat object or a page have been written.
@@ -82,7 +78,10 @@ impl InitMap {
                     let m = word_mask(b, n);
                     w[i] & m == m
                 } else {
-                    ranges(off, n).all(|(i, m)| w[i] & m == m)
+                    let (first, middle, last) = spanned_words(off, n);
+                    w[i] & first == first
+                        && w[middle.clone()].iter().all(|&x| x == u64::MAX)
+                        && w[middle.end] & last == last
                 }
             }
         }
@@ -96,9 +95,11 @@ impl InitMap {
             if b + n <= 64 {
                 w[i] |= word_mask(b, n);
             } else {
-                for (i, m) in ranges(off, n) {
-                    w[i] |= m;
-                }
+                // A struct copied by value: whole words at once.
+                let (first, middle, last) = spanned_words(off, n);
+                w[i] |= first;
+                w[middle.clone()].fill(u64::MAX);
+                w[middle.end] |= last;
             }
         }
     }
@@ -268,6 +269,7 @@ impl<B: Clone> Contents<B> {
     /// Makes these flat contents `size` bytes of `fill` (counted as written when `initialised`), reusing
     /// their host memory: a dead local's object refilled for the next one. False (nothing changed) for
     /// paged contents or a size that is not flat.
+    #[inline]
     pub fn refill(&mut self, size: u64, fill: B, initialised: bool) -> bool {
         let Repr::Flat { bytes, init } = &mut self.repr else {
             return false;
@@ -676,6 +678,29 @@ mod tests {
         (0..c.size() as usize)
             .map(|i| (c.read(i, 1)[0], c.is_init(i, 1)))
             .collect()
+    }
+
+    /// Ranges set and tested a word at a time agree with bits set and tested one by one.
+    #[test]
+    fn init_ranges_agree_with_single_bits() {
+        let len = 300;
+        for off in [0, 1, 5, 63, 64, 65, 100, 127, 128] {
+            for n in [1, 2, 8, 59, 63, 64, 65, 100, 128, 129, 171] {
+                if off + n > len {
+                    continue;
+                }
+                let (mut words, mut bits) = (InitMap::new(len, false), InitMap::new(len, false));
+                words.set_init(off, n);
+                (off..off + n).for_each(|i| bits.set_init(i, 1));
+                assert_eq!(words.words, bits.words, "{off} {n}");
+                for (o, k) in [(off, n), (off.saturating_sub(1), n + 1), (off, n + 1)] {
+                    let by_bits = (o..o + k).all(|i| bits.is_init(i, 1));
+                    if o + k <= len {
+                        assert_eq!(words.is_init(o, k), by_bits, "{off} {n}: {o} {k}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
