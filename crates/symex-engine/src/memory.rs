@@ -573,6 +573,25 @@ impl<B: Clone> Memory<B> {
         }
     }
 
+    /// The live object `id` for writing when `accept` takes it (copied first when another state shares
+    /// it), looked up once: a store's common case. (A chunk of the object table that another state
+    /// shares is copied even when `accept` declines: the same table, at a cost only on failing paths.)
+    #[inline(always)]
+    pub fn object_mut_where(
+        &mut self,
+        id: ObjId,
+        accept: impl FnOnce(&Object<B>) -> bool,
+    ) -> Option<&mut Object<B>> {
+        match self.slots.get_mut(id as usize) {
+            Some(Slot::Live(o)) if accept(o) => {
+                let o = Rc::make_mut(o);
+                o.untouched = false;
+                Some(o)
+            }
+            _ => None,
+        }
+    }
+
     /// Ends the lifetime of object `id` (free, or its function returned). Returns false if it was not live
     /// (a local whose block was left dies too).
     #[inline]
