@@ -348,6 +348,7 @@ const RECLAIM_EVERY: u32 = 1 << 16;
 struct Spare<B>(Option<Box<Vec<Rc<Object<B>>>>>);
 
 impl<B> Spare<B> {
+    #[inline]
     fn pop(&mut self) -> Option<Rc<Object<B>>> {
         self.0.as_mut()?.pop()
     }
@@ -356,6 +357,7 @@ impl<B> Spare<B> {
         self.0.as_ref().is_none_or(|v| v.len() < SPARE_OBJECTS)
     }
 
+    #[inline]
     fn push(&mut self, o: Rc<Object<B>>) {
         self.0.get_or_insert_with(Default::default).push(o);
     }
