@@ -15,6 +15,7 @@ use symex_its::nontermination::{self, Witness};
 use symex_its::poly::Poly;
 use symex_its::termcomp::{Lower, Upper, WorstCase};
 use symex_its::termination::{self, Limits, SccProof, Termination};
+use symex_its::trace;
 use symex_its::{parse_koat, preprocess, print, Goal, Its};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -64,7 +65,7 @@ pub fn main(args: ItsArgs) -> i32 {
             return 2;
         }
     };
-    let its = match parse_koat(&src) {
+    let its = match trace::step("parse", || parse_koat(&src)) {
         Ok(its) => its,
         Err(e) => {
             eprintln!("error: {name}:{e}");
@@ -401,7 +402,7 @@ fn complexity_answer(
     started: Instant,
 ) -> i32 {
     // An SCC that runs cannot leave or stop in: no bound, and no search for one.
-    if let Some(u) = early_inescapable(its, limits) {
+    if let Some(u) = trace::step("inescapable SCCs", || early_inescapable(its, limits)) {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
         print_unbounded(args, name, its, &u, time);
@@ -409,12 +410,14 @@ fn complexity_answer(
     }
     // A witness of unbounded runtime first, within a count of solver queries (T2's `brp`,
     // `slayer-3`: the upper-bound search would use the whole budget before it).
-    let (early_witness, searched) = lower_bound::prove_counted(
-        its,
-        limits.query_timeout,
-        limits.deadline,
-        lower_bound::FIRST_QUERIES,
-    );
+    let (early_witness, searched) = trace::step("witness of unbounded runtime", || {
+        lower_bound::prove_counted(
+            its,
+            limits.query_timeout,
+            limits.deadline,
+            lower_bound::FIRST_QUERIES,
+        )
+    });
     if let Some(u) = early_witness {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
@@ -431,8 +434,9 @@ fn complexity_answer(
     // Each better bound is published for the watchdog with its lower side, whose degree ends
     // the search for a lower one.
     let mut watch = Watch::new(its, limits.deadline, started);
-    let (refined, result) =
-        complexity::infer_lowest(its, &upper, &mut |refined, c| watch.better(refined, c));
+    let (refined, result) = trace::step("upper bound", || {
+        complexity::infer_lowest(its, &upper, &mut |refined, c| watch.better(refined, c))
+    });
     symex_its::smt::set_deadline(Some(limits.deadline));
     let finite = result
         .as_ref()
@@ -441,7 +445,9 @@ fn complexity_answer(
     // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) Asked again
     // only when the first search was cut by its count.
     let unbounded = match finite {
-        None if !searched => lower_bound::prove(its, limits.query_timeout, limits.deadline),
+        None if !searched => trace::step("witness of unbounded runtime, again", || {
+            lower_bound::prove(its, limits.query_timeout, limits.deadline)
+        }),
         _ => None,
     };
     if let Some(u) = &unbounded {
@@ -576,6 +582,7 @@ fn lower_side_apart(its: &Its, bound: &symex_its::bound::Bound, deadline: Instan
             .spawn(move || {
                 symex_its::smt::set_deadline(thread_deadline);
                 symex_its::smt::set_rlimit(rlimit);
+                let _phase = trace::phase("lower side (own thread)");
                 lower_side(its, bound, deadline)
             })
             .join()

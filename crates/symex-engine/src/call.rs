@@ -8,6 +8,7 @@ use crate::memory::ObjKind;
 use crate::program::Program;
 use crate::provenance::ProvenanceMap;
 use crate::provenance::{scalar_leaves, Provenance};
+use crate::regs::RegisterFile;
 use crate::state::{Frame, State};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -23,6 +24,29 @@ impl<D: Domain> State<D> {
             Callee::Direct(f) => *f,
             Callee::Indirect(op) => self.call_target(prog, *op)?,
         };
+        if plain_call(prog, target, call) {
+            return self.enter_plainly(prog, target, call);
+        }
+        self.call_generally(prog, target, call)
+    }
+
+    /// [`Self::exec_call`] of a call [`plain_call`] accepts: what the general path does with such a call
+    /// (the stack limit, then the activation with the arguments in its first slots), each argument
+    /// written straight into the callee's register file rather than gathered in a list first.
+    fn enter_plainly(&mut self, prog: &Program, target: FuncId, call: &Call) -> Result<Flow, End> {
+        self.within_stack_limit(prog)?;
+        let mut regs = self.fresh_registers(prog, target);
+        for (i, &a) in call.args.iter().enumerate().take(regs.len()) {
+            regs[i] = self.val(a);
+        }
+        self.frames.last_mut().expect("a frame").inst += 1;
+        self.push_registers(target, regs, call.dst);
+        Ok(Flow::Moved)
+    }
+
+    /// A call of a library model, of a variadic function, with aggregates or with a signature that
+    /// differs from the callee's: the arguments are gathered, adapted and checked first.
+    fn call_generally(&mut self, prog: &Program, target: FuncId, call: &Call) -> Result<Flow, End> {
         // Inline: a call allocates nothing for its arguments.
         let mut args: SmallVec<[D::Val; 8]> = SmallVec::with_capacity(call.args.len());
         // Aggregates passed by value (a vector, a struct the ABI passes in registers): their bytes,
@@ -356,8 +380,8 @@ impl<D: Domain> State<D> {
                 e => e,
             });
         }
-        let frame = self.pop_frame().expect("a frame");
-        if let (Some(dst), Some(v)) = (frame.ret_dst, value) {
+        let ret_dst = self.pop_frame().expect("a frame");
+        if let (Some(dst), Some(v)) = (ret_dst, value) {
             match v {
                 Ok(v) => {
                     // A call site through a narrower function type reads the low bits (see
@@ -414,6 +438,28 @@ impl<D: Domain> State<D> {
         }
         End::Exit(code)
     }
+}
+
+/// Whether `call` of `target` needs none of the general path's adaptations: `target` is defined, not
+/// variadic and not modelled, and is given exactly its parameters, each a scalar of the parameter's own
+/// type (so `check_signature` has nothing to cut or refuse, and there is no aggregate to pass nor
+/// variadic area to lay out), and a result the call site uses has the site's type. Most calls are.
+#[inline]
+fn plain_call(prog: &Program, target: FuncId, call: &Call) -> bool {
+    if prog.models[target.0 as usize].is_some() {
+        return false;
+    }
+    let func = prog.module.func(target);
+    func.body.is_some()
+        && !func.is_vararg
+        && func.params.len() == call.args.len()
+        && func.params.len() == call.arg_types.len()
+        && (call.dst.is_none() || call.ret == func.ret)
+        && call
+            .arg_types
+            .iter()
+            .zip(&func.params)
+            .all(|(&a, &p)| a == p && prog.width(a).is_some())
 }
 
 /// Parameter `i` lives in slot `i`: an aggregate parameter holds its bytes there (aggregates past the

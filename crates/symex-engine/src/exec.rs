@@ -201,7 +201,7 @@ impl<D: Domain> State<D> {
             }
             self.steps += 1;
             ran += 1;
-            match self.exec_inst(prog, inst) {
+            match self.exec_inst(prog, inst, i as u32) {
                 Ok(Flow::Next) => {
                     i += 1;
                     self.frames.last_mut().expect("a frame").inst = i as u32;
@@ -237,13 +237,9 @@ impl<D: Domain> State<D> {
             let stop = start.saturating_add(left).min(len);
             let mut i = start;
             let mut moved = false;
-            while i < stop {
-                let inst = &block.insts[i];
-                match self.exec_inst(prog, inst) {
-                    Ok(Flow::Next) => {
-                        i += 1;
-                        self.frames.last_mut().expect("a frame").inst = i as u32;
-                    }
+            for inst in &block.insts[start..stop] {
+                match self.exec_inst(prog, inst, i as u32) {
+                    Ok(Flow::Next) => i += 1,
                     Ok(Flow::Moved) => {
                         i += 1;
                         moved = true;
@@ -256,10 +252,15 @@ impl<D: Domain> State<D> {
                 }
             }
             *steps += (i - start) as u64;
-            if !moved && i == len && *steps < max_steps {
-                *steps += 1;
-                if let Err(end) = self.exec_terminator(prog, &block.term) {
-                    return end;
+            if !moved {
+                // The frame's cursor, once per block: the instructions that read it set it themselves
+                // (`exec_inst`), and the terminator and the next `run` read it from here.
+                self.seek(i as u32);
+                if i == len && *steps < max_steps {
+                    *steps += 1;
+                    if let Err(end) = self.exec_terminator(prog, &block.term) {
+                        return end;
+                    }
                 }
             }
         }
@@ -275,7 +276,7 @@ impl<D: Domain> State<D> {
         self.steps += 1;
         match block.insts.get(i) {
             Some(inst) => {
-                if let Flow::Next = self.exec_inst(prog, inst)? {
+                if let Flow::Next = self.exec_inst(prog, inst, i as u32)? {
                     self.frames.last_mut().expect("a frame").inst += 1;
                 }
                 Ok(())
@@ -284,11 +285,23 @@ impl<D: Domain> State<D> {
         }
     }
 
-    /// Executes one instruction. The common ones are handled here, each in a few lines, so that this
-    /// inlines into the run loops without the register saves of one large function; the rare ones and
-    /// the rare cases of common ones (aggregates, pointer comparisons) are out of line.
+    /// Sets the current frame's cursor to instruction `at` of its block: where `location` reports an
+    /// error, and where a call returns to.
     #[inline(always)]
-    fn exec_inst(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
+    fn seek(&mut self, at: u32) {
+        self.frames.last_mut().expect("a frame").inst = at;
+    }
+
+    /// Executes instruction `at` of the current block. The common ones are handled here, each in a few
+    /// lines, so that this inlines into the run loops without the register saves of one large function;
+    /// the rare ones and the rare cases of common ones (aggregates, pointer comparisons) are out of line.
+    ///
+    /// The frame's cursor may lag behind `at` on entry (`run` writes it once per block): each
+    /// instruction that can fail, call or reach anything that reads the cursor (`location`,
+    /// `stack_trace`, a call's return position) sets it first with [`Self::seek`]. The others, which
+    /// only compute registers (casts, copies, integer comparisons) or mark a local's lifetime, leave it.
+    #[inline(always)]
+    fn exec_inst(&mut self, prog: &Program, inst: &Inst, at: u32) -> Result<Flow, End> {
         match inst {
             Inst::Bin {
                 op,
@@ -298,6 +311,7 @@ impl<D: Domain> State<D> {
                 lhs,
                 rhs,
             } => {
+                self.seek(at);
                 let (a, b) = (self.val(*lhs), self.val(*rhs));
                 let v = self.binary(prog, *op, *flags, *width, &a, &b)?;
                 self.set(*dst, v);
@@ -310,6 +324,7 @@ impl<D: Domain> State<D> {
                 rhs,
             } => {
                 if self.is_pointer(prog, *lhs) {
+                    self.seek(at);
                     return self.exec_rare(prog, inst);
                 }
                 let (a, b) = (self.val(*lhs), self.val(*rhs));
@@ -337,12 +352,14 @@ impl<D: Domain> State<D> {
                 indices,
                 ..
             } => {
+                self.seek(at);
                 let v = self.gep(prog, *base, *offset, indices)?;
                 self.set(*dst, v);
             }
             Inst::Load {
                 dst, ptr, ty, size, ..
             } => {
+                self.seek(at);
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
                 };
@@ -358,6 +375,7 @@ impl<D: Domain> State<D> {
             Inst::Store {
                 ptr, val, ty, size, ..
             } => {
+                self.seek(at);
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
                 };
@@ -370,7 +388,10 @@ impl<D: Domain> State<D> {
                 };
                 self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
             }
-            Inst::Call(call) => return self.exec_call(prog, call),
+            Inst::Call(call) => {
+                self.seek(at);
+                return self.exec_call(prog, call);
+            }
             // A block-scoped local's markers are as common as loads at -O0: kept out of `intrinsic`,
             // whose many cases make every call to it expensive.
             Inst::Intrinsic {
@@ -381,8 +402,14 @@ impl<D: Domain> State<D> {
                 let p = self.val(args[1]);
                 self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
             }
-            Inst::Intrinsic { dst, op, args } => self.intrinsic(prog, *dst, *op, args)?,
-            _ => return self.exec_rare(prog, inst),
+            Inst::Intrinsic { dst, op, args } => {
+                self.seek(at);
+                self.intrinsic(prog, *dst, *op, args)?
+            }
+            _ => {
+                self.seek(at);
+                return self.exec_rare(prog, inst);
+            }
         }
         Ok(Flow::Next)
     }
@@ -527,7 +554,11 @@ impl<D: Domain> State<D> {
             | Inst::Freeze { .. }
             | Inst::Gep { .. }
             | Inst::Call(_)
-            | Inst::Intrinsic { .. } => return self.exec_inst(prog, inst),
+            | Inst::Intrinsic { .. } => {
+                // Entered after `seek`: the cursor is this instruction's position.
+                let at = self.frames.last().expect("a frame").inst;
+                return self.exec_inst(prog, inst, at);
+            }
         }
         Ok(Flow::Next)
     }

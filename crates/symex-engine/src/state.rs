@@ -6,7 +6,7 @@ use crate::domain::{CastOp, Domain};
 use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
 use crate::provenance::{Provenance, ProvenanceMap};
-use crate::regs::RegPool;
+use crate::regs::{RegPool, RegisterFile};
 use crate::stdin::Stdin;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -324,18 +324,28 @@ impl<D: Domain> State<D> {
         args: &[D::Val],
         ret_dst: Option<Slot>,
     ) {
+        let mut regs = self.fresh_registers(prog, func);
+        for (i, a) in args.iter().enumerate().take(regs.len()) {
+            regs[i] = a.clone();
+        }
+        self.push_registers(func, regs, ret_dst);
+    }
+
+    /// A register file for an activation of `func` (which must have a body): every slot zero, the
+    /// storage of a returned activation's file when there is one.
+    pub(crate) fn fresh_registers(&mut self, prog: &Program, func: FuncId) -> D::Regs {
         let body = prog
             .module
             .func(func)
             .body
             .as_ref()
             .expect("push_frame on a declaration");
-        let n = body.num_slots as usize;
         let zero = self.dom.constant(1, 0);
-        let mut regs = self.reg_pool.take(n, &zero);
-        for (i, a) in args.iter().enumerate().take(n) {
-            regs[i] = a.clone();
-        }
+        self.reg_pool.take(body.num_slots as usize, &zero)
+    }
+
+    /// Pushes the activation of `func` whose slots hold `regs` (its arguments in the first ones).
+    pub(crate) fn push_registers(&mut self, func: FuncId, regs: D::Regs, ret_dst: Option<Slot>) {
         if self.frames.len() == self.frames.capacity() {
             // Doubling from the length: a forked state's frames are cloned at their exact length, and
             // `push`'s growth would give a one-frame state room for four (every waiting state keeps it).
@@ -355,9 +365,11 @@ impl<D: Domain> State<D> {
         });
     }
 
-    /// Pops the current activation, ending the lifetime of its stack objects.
-    pub(crate) fn pop_frame(&mut self) -> Option<Frame<D>> {
-        let mut f = self.frames.pop()?;
+    /// Pops the current activation, ending the lifetime of its stack objects; returns where its caller
+    /// wants the return value (`None` when there was no activation). The frame is dropped where it
+    /// lies: only its register file is kept, for the next call.
+    pub(crate) fn pop_frame(&mut self) -> Option<Option<Slot>> {
+        let f = self.frames.last_mut()?;
         for &id in &f.allocas {
             self.mem.kill(id);
         }
@@ -367,8 +379,10 @@ impl<D: Domain> State<D> {
         if let Some(id) = f.varargs {
             self.mem.kill(id);
         }
+        let ret_dst = f.ret_dst;
         self.reg_pool.give(std::mem::take(&mut f.regs));
-        Some(f)
+        self.frames.truncate(self.frames.len() - 1);
+        Some(ret_dst)
     }
 
     /// Records a line an intrinsic prints (`once`: printed once per run).

@@ -115,10 +115,14 @@ fn infer_in(
     caps: bool,
     tree: Option<&[usize]>,
 ) -> Result<Complexity, String> {
-    let (proof, twn) = match termination::prove(its, limits) {
+    let proved = crate::trace::step("ranking", || termination::prove(its, limits));
+    let (proof, twn) = match proved {
         Termination::Yes(p) => (p, Vec::new()),
-        Termination::Maybe(reason, _) => twn::prove_with_twn(its, limits).ok_or(reason)?,
+        Termination::Maybe(reason, _) => {
+            crate::trace::step("twn", || twn::prove_with_twn(its, limits)).ok_or(reason)?
+        }
     };
+    let _bounds = crate::trace::phase("runtime and size bounds");
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn.clone();
     ctx.size_graph = size_graph;
@@ -134,6 +138,13 @@ fn infer_in(
                 .iter()
                 .find(|p| p.locations == locs)
                 .ok_or("no termination proof for an SCC")?;
+            let _scc = crate::trace::phase_at(2, || {
+                format!(
+                    "SCC of {} locations, {} transitions",
+                    locs.len(),
+                    inside.len()
+                )
+            });
             ctx.scc(scc)?;
         }
     }
@@ -196,15 +207,16 @@ fn search(
     report: &mut dyn FnMut(&Its, &Complexity) -> u32,
     counted: bool,
 ) -> (Its, Result<Complexity, String>) {
+    let _counted = counted.then(termination::count_retries);
     let started = Instant::now();
     let asked = crate::smt::queries();
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
-    let first = infer_with(its, limits, false);
+    let first = crate::trace::step("first attempt", || infer_with(its, limits, false));
     let attempt = First {
         took: started.elapsed(),
         asked: crate::smt::queries() - asked,
-        counted: counted && rank(&first) == 2,
+        bounded: rank(&first) == 2,
     };
     let mut best = Best::new(its, first, report);
     if best.settled() {
@@ -213,6 +225,7 @@ fn search(
     refine_and_infer(its, limits, attempt, &mut best);
     if !best.settled() && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given, within the whole budget.
+        let _phase = crate::trace::phase("sizes per result variable");
         let c = infer_with(its, limits, true);
         best.offer(its, c);
     }
@@ -239,6 +252,7 @@ impl<'r> Best<'r> {
         first: Result<Complexity, String>,
         report: &'r mut dyn FnMut(&Its, &Complexity) -> u32,
     ) -> Best<'r> {
+        crate::trace::note(|| outcome(&first));
         let mut best = Best {
             its: its.clone(),
             result: first,
@@ -251,6 +265,7 @@ impl<'r> Best<'r> {
 
     /// Keeps `result` (of `its`) when it is [`better`], and reports it when it is finite.
     fn offer(&mut self, its: &Its, result: Result<Complexity, String>) {
+        crate::trace::note(|| outcome(&result));
         if better(&result, &self.result) {
             self.its = its.clone();
             self.result = result;
@@ -278,37 +293,41 @@ impl<'r> Best<'r> {
 }
 
 /// The first attempt of a [`search`], which budgets its retries: it took `took` and asked
-/// `asked` solver queries. Where it found a polynomial bound and the search is `counted`
-/// ([`infer_lowest`]), the retries only look for a lower degree and are budgeted by queries
-/// alone. Otherwise a retry gets about twice the first attempt's time ([`Limits::for_retry`];
-/// counted too under a resource limit, [`retry_budget`]): on large systems without a bound the
+/// `asked` solver queries, and found a polynomial bound if `bounded`. A retry gets about twice
+/// the first attempt's time ([`Limits::for_retry`]), or, where retries are counted
+/// ([`termination::retries_counted`]: [`infer_lowest`], and under a resource limit), twice its
+/// queries plus [`termination::RETRY_EXTRA_QUERIES`] ([`retry_budget`]) after a polynomial
+/// bound, plus [`NO_BOUND_EXTRA_QUERIES`] without one: on large systems without a bound the
 /// answer — often that none exists — stays quick.
 #[derive(Clone, Copy)]
 struct First {
     took: Duration,
     asked: u64,
-    counted: bool,
+    bounded: bool,
 }
+
+/// The solver queries a retry after a first attempt without a polynomial bound may ask beyond
+/// twice the first attempt's, where retries are counted. Their time budget (twice the first
+/// attempt's time plus 2 s) was worth about this many small queries on a quiet machine, and
+/// the refinements that bound such files ask for about that many: partial evaluation of
+/// Flores-Montoya's `realheapsort` asks 1 547 queries before its inference, T2's `spctrm`
+/// 2 300 (with 1 000, both lost their bound).
+const NO_BOUND_EXTRA_QUERIES: u64 = 10_000;
 
 impl First {
     /// The limits of a retry.
     fn limits(&self, limits: &Limits) -> Limits {
-        if self.counted {
-            limits.clone()
-        } else {
-            limits.for_retry(self.took)
-        }
+        limits.for_retry(self.took)
     }
 
     /// The query budget of a retry (none: the limits bound it).
     fn budget(&self) -> Option<crate::smt::QueryBudget> {
-        if self.counted {
-            Some(crate::smt::query_budget(
-                self.asked.saturating_mul(2) + termination::RETRY_EXTRA_QUERIES,
-            ))
-        } else {
-            retry_budget(self.asked)
+        if !self.bounded && termination::retries_counted() {
+            return Some(crate::smt::query_budget(
+                self.asked.saturating_mul(2) + NO_BOUND_EXTRA_QUERIES,
+            ));
         }
+        retry_budget(self.asked)
     }
 }
 
@@ -325,8 +344,13 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
     let targets = mode
         .split(',')
         .any(|how| how == "pe" || how == "consts")
-        .then(|| refinement_targets(its, &best.result, &retry));
+        .then(|| {
+            let _phase = crate::trace::phase("refinement targets");
+            refinement_targets(its, &best.result, &retry)
+        });
     for how in mode.split(',') {
+        let _phase = crate::trace::phase_at(1, || format!("retry {how}"));
+        let refine = crate::trace::phase("refine");
         let refined = match (how, &targets) {
             ("pe", Some(sccs)) => crate::preprocess::refine_by_partial_evaluation(
                 its,
@@ -360,6 +384,7 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
             }
             _ => None,
         };
+        drop(refine);
         let Some(refined) = refined else { continue };
         if how == "consts" {
             // Its versions' invariants cost more queries than the inference on them
@@ -371,7 +396,7 @@ fn refine_and_infer(its: &Its, limits: &Limits, attempt: First, best: &mut Best)
         // A refinement's bound is taken when it is better: polynomial before exponential.
         // The versions by constants copy an outer loop's sizes into many locations: their
         // inner loops need the sizes per result variable (`sipmamergesort`).
-        let c = infer_with(&refined, &retry, how == "consts");
+        let c = crate::trace::step("infer", || infer_with(&refined, &retry, how == "consts"));
         best.offer(&refined, c);
         if best.settled() {
             break;
@@ -389,6 +414,7 @@ fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
     let limits_now = || attempt.limits(limits);
     let last = limits_now();
     let budget = attempt.budget();
+    let phase = crate::trace::phase("last resort: termination prover's refinement");
     if let (refined, Termination::Yes(_)) = termination::prove_refining(its, &last) {
         if refined != *its {
             let c = infer_with(&refined, &last, false);
@@ -396,9 +422,11 @@ fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
         }
     }
     drop(budget);
+    drop(phase);
     // Monomials of unchanged variables as variables ([`monomials`]: ABC's `ex04`, `B³ − 2·A`).
     if !best.settled() && Instant::now() < limits.deadline {
         if let Some(lifted) = monomials::lift(its) {
+            let _phase = crate::trace::phase("last resort: monomials");
             let _budget = attempt.budget();
             let c = infer_with(&lifted.its, &limits_now(), false);
             if let Ok(Some(c)) = c.map(|c| lifted.lower_complexity(c)) {
@@ -407,9 +435,21 @@ fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
         }
     }
     if !best.settled() && Instant::now() < limits.deadline {
+        let _phase = crate::trace::phase("last resort: guard caps");
         let _budget = attempt.budget();
         let c = infer_opts(its, &limits_now(), true, true);
         best.offer(its, c);
+    }
+}
+
+/// An inference's answer in a line of the trace ([`crate::trace`]).
+fn outcome(r: &Result<Complexity, String>) -> String {
+    match r {
+        Ok(c) => format!(
+            "bound {}",
+            c.bound.asymptotic().unwrap_or_else(|| "none".into())
+        ),
+        Err(reason) => format!("no bound: {reason}"),
     }
 }
 

@@ -52,6 +52,7 @@ pub mod size_graph;
 pub mod smt;
 pub mod termcomp;
 pub mod termination;
+pub mod trace;
 pub mod twn;
 pub mod word_size;
 

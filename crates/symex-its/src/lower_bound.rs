@@ -119,6 +119,7 @@ pub fn prove_counted(
                 smt::set_deadline(thread_deadline);
                 smt::set_rlimit(rlimit);
                 let _budget = smt::query_budget(queries);
+                let _phase = crate::trace::phase("witness search (own thread)");
                 let found = prove(its, timeout, deadline);
                 let ended =
                     smt::queries() < queries && Instant::now() < deadline && !smt::out_of_time();

@@ -92,11 +92,11 @@ pub struct Limits {
 impl Limits {
     /// The limits of the retries after a first attempt that took `first_took`: about twice its
     /// time plus two seconds, within these limits, so that where no refinement helps the
-    /// answer stays quick. Under a resource limit ([`crate::smt::rlimit`]) the retries get
-    /// these limits unchanged: a budget measured in time would make the answer depend on the
-    /// machine's load.
+    /// answer stays quick. Where retries are counted ([`retries_counted`]: under a resource
+    /// limit, or inside [`count_retries`]) they get these limits unchanged: a budget measured
+    /// in time would make the answer depend on the machine's load.
     pub fn for_retry(&self, first_took: Duration) -> Limits {
-        if crate::smt::rlimit().is_some() {
+        if retries_counted() {
             // The budget is counted instead ([`retry_budget`]).
             return self.clone();
         }
@@ -113,13 +113,46 @@ impl Limits {
 pub const RETRY_EXTRA_QUERIES: u64 = 1000;
 
 /// The budget of a retry after a first attempt that asked `first_queries` solver queries.
-/// Under a resource limit ([`crate::smt::rlimit`]) it may ask about twice as many plus
+/// Where retries are counted ([`retries_counted`]) it may ask about twice as many plus
 /// [`RETRY_EXTRA_QUERIES`] (a retry's time budget, counted so that it does not depend on the
 /// load); otherwise `None`: the retry's limits from [`Limits::for_retry`] bound it.
 pub fn retry_budget(first_queries: u64) -> Option<crate::smt::QueryBudget> {
-    crate::smt::rlimit()
-        .is_some()
+    retries_counted()
         .then(|| crate::smt::query_budget(first_queries.saturating_mul(2) + RETRY_EXTRA_QUERIES))
+}
+
+thread_local! {
+    /// Whether [`count_retries`] is in force on this thread.
+    static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread's retries are budgeted by solver queries ([`retry_budget`]) instead
+/// of time ([`Limits::for_retry`]): under a resource limit ([`crate::smt::rlimit`]), and
+/// inside [`count_retries`].
+pub fn retries_counted() -> bool {
+    crate::smt::rlimit().is_some() || COUNTED.with(std::cell::Cell::get)
+}
+
+/// Budgets this thread's retries by solver queries while the returned guard lives, also
+/// without a resource limit: `symex its`' search for a bound, whose answer must not depend
+/// on the load (Flores-Montoya's `heapsort`, whose first attempt finds no bound, got `O(n)`
+/// from a retry on a quiet machine and `MAYBE` at load 8 when its retries were timed).
+pub fn count_retries() -> CountedRetries {
+    CountedRetries {
+        outer: COUNTED.with(|c| c.replace(true)),
+    }
+}
+
+/// [`count_retries`]' guard; dropping it restores what was in force before.
+#[must_use = "retries are counted while this guard lives"]
+pub struct CountedRetries {
+    outer: bool,
+}
+
+impl Drop for CountedRetries {
+    fn drop(&mut self) {
+        COUNTED.with(|c| c.set(self.outer));
+    }
 }
 
 /// Proves termination of `its` (already preprocessed).
@@ -137,12 +170,80 @@ pub fn prove(its: &Its, limits: &Limits) -> Termination {
         if inside.is_empty() {
             continue;
         }
-        match prove_scc(its, &locs, &inside, limits) {
+        match prove_scc_cached(its, &locs, &inside, limits) {
             Ok(p) => proofs.push(p),
             Err(reason) => return Termination::Maybe(reason, proofs),
         }
     }
     Termination::Yes(proofs)
+}
+
+/// What a proof of an SCC depends on: the variables' count, the locations (with their names,
+/// which a reason names) and the transitions inside, with their indices (which the proof
+/// names). Farkas' lemma and the other syntheses read nothing else of the ITS.
+#[derive(PartialEq)]
+struct SccKey {
+    arity: usize,
+    locations: Vec<(usize, String)>,
+    transitions: Vec<(usize, crate::its::Transition)>,
+}
+
+/// A proof or a reason found for an SCC before, and the query time limit of a reason.
+type Proved = (SccKey, Result<SccProof, String>, Duration);
+
+thread_local! {
+    /// The SCCs [`prove_scc_cached`] has proved, or found no proof for within its budget.
+    static PROVED: std::cell::RefCell<Vec<Proved>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many SCCs [`PROVED`] keeps (the oldest go first).
+const PROVED_KEPT: usize = 512;
+
+/// [`prove_scc`], asked once per SCC and thread. The same SCCs come back many times: the
+/// twn fallback and the refinement targets ask for the SCCs without a proof after `prove`
+/// stopped at one, a refinement leaves most SCCs as they were, and the retries on the ITS as
+/// given (sizes per result variable, guard caps) prove it all again; T2's `cover` asked 2 579
+/// queries in `prove` and 2 578 more for the same SCCs in the twn fallback. A proof is kept
+/// whatever the limits (it was checked); a failure only when neither the deadline nor a query
+/// budget cut it, and only for the same query time limit.
+fn prove_scc_cached(
+    its: &Its,
+    locs: &[usize],
+    inside: &[usize],
+    limits: &Limits,
+) -> Result<SccProof, String> {
+    let key = SccKey {
+        arity: its.arity(),
+        locations: locs
+            .iter()
+            .map(|&l| (l, its.locations[l].clone()))
+            .collect(),
+        transitions: inside
+            .iter()
+            .map(|&i| (i, its.transitions[i].clone()))
+            .collect(),
+    };
+    let known = PROVED.with(|p| {
+        p.borrow()
+            .iter()
+            .find(|(k, r, timeout)| *k == key && (r.is_ok() || *timeout == limits.query_timeout))
+            .map(|(_, r, _)| r.clone())
+    });
+    if let Some(r) = known {
+        return r;
+    }
+    let r = prove_scc(its, locs, inside, limits);
+    let cut = Instant::now() > limits.deadline || crate::smt::out_of_budget();
+    if r.is_ok() || !cut {
+        PROVED.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() >= PROVED_KEPT {
+                drop(p.remove(0));
+            }
+            p.push((key, r.clone(), limits.query_timeout));
+        });
+    }
+    r
 }
 
 fn prove_scc(
@@ -420,7 +521,7 @@ pub fn unproved_sccs(its: &Its, limits: &Limits) -> Vec<Vec<usize>> {
         .into_iter()
         .filter(|locs| {
             let inside = graph::inside(its, &all, locs);
-            !inside.is_empty() && prove_scc(its, locs, &inside, limits).is_err()
+            !inside.is_empty() && prove_scc_cached(its, locs, &inside, limits).is_err()
         })
         .collect()
 }
@@ -482,4 +583,40 @@ fn prove_refined(its: &Its, retry: &Limits) -> Option<(Its, Termination)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inside [`count_retries`] a retry keeps the caller's limits and gets a query budget,
+    /// whether or not a resource limit is set; outside it, what held before holds again.
+    #[test]
+    fn counted_retries_get_queries_not_time() {
+        let before = retries_counted();
+        let limits = Limits {
+            query_timeout: Duration::from_secs(20),
+            deadline: Instant::now() + Duration::from_secs(600),
+        };
+        {
+            let _counted = count_retries();
+            assert!(retries_counted());
+            let retry = limits.for_retry(Duration::from_millis(10));
+            assert_eq!(retry.deadline, limits.deadline);
+            assert_eq!(retry.query_timeout, limits.query_timeout);
+            let asked = crate::smt::queries();
+            let budget = retry_budget(5);
+            assert!(budget.is_some());
+            assert!(!crate::smt::out_of_budget());
+            drop(budget);
+            assert_eq!(crate::smt::queries(), asked);
+        }
+        assert_eq!(retries_counted(), before);
+        if !before {
+            // Timed: about twice the first attempt's time plus two seconds.
+            let retry = limits.for_retry(Duration::from_millis(10));
+            assert!(retry.deadline < limits.deadline);
+            assert!(retry_budget(5).is_none());
+        }
+    }
 }

@@ -29,18 +29,20 @@ pub use unreachable::remove_unreachable;
 pub use unsat::remove_unsatisfiable;
 
 use crate::its::Its;
+use crate::trace;
 use std::time::{Duration, Instant};
 
 /// All steps, in order.
 pub fn preprocess(its: &Its, timeout: Duration) -> Its {
-    let its = split_disequalities(its);
-    let its = remove_unsatisfiable(&its, timeout);
+    let _phase = trace::phase("preprocess");
+    let its = trace::step("split ≠", || split_disequalities(its));
+    let its = trace::step("unsat", || remove_unsatisfiable(&its, timeout));
     let its = remove_unreachable(&its);
-    let its = slice(&its);
-    let its = add_linear_invariants(&its, timeout);
-    let its = chain(&its, 4);
-    let its = tighten(&its);
-    remove_unsatisfiable(&its, timeout)
+    let its = trace::step("slice", || slice(&its));
+    let its = trace::step("invariants", || add_linear_invariants(&its, timeout));
+    let its = trace::step("chain", || chain(&its, 4));
+    let its = trace::step("tighten", || tighten(&its));
+    trace::step("unsat", || remove_unsatisfiable(&its, timeout))
 }
 
 /// The ITS unfolded by the last transition ([`unfold`]) with the invariants of the new
