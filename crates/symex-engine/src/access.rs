@@ -337,8 +337,9 @@ impl<D: Domain> State<D> {
     }
 
     /// [`Self::load_scalar`], also saying whether the bytes read were stored as a pointer (see
-    /// `provenance.rs`).
-    #[inline]
+    /// `provenance.rs`). The common case (a known address, plainly accessible, its bytes written) is
+    /// inlined where loads execute; the rest is [`Self::load_scalar_general`].
+    #[inline(always)]
     pub fn load_scalar_reporting(
         &mut self,
         prog: &Program,
@@ -355,6 +356,18 @@ impl<D: Domain> State<D> {
                 return Ok((self.dom.bytes_to_val(bytes, w), seen));
             }
         }
+        self.load_scalar_general(prog, ptr, n, w)
+    }
+
+    /// [`Self::load_scalar_reporting`] past its common case.
+    #[inline(never)]
+    fn load_scalar_general(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        n: u64,
+        w: u32,
+    ) -> Result<(D::Val, PointerBytes), End> {
         let mut in_place_from = None;
         let read_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             in_place_from = Some(obj);
@@ -490,8 +503,10 @@ impl<D: Domain> State<D> {
     }
 
     /// [`Self::store_scalar`] of a value stored as a pointer or as an integer (`kind`; `None`: not known),
-    /// recorded in the object's provenance map.
-    #[inline]
+    /// recorded in the object's provenance map. The common case (a known address plainly accessible
+    /// for writing: its object looked up once) is inlined where stores execute; the rest is
+    /// [`Self::store_scalar_general`].
+    #[inline(always)]
     pub fn store_scalar_as(
         &mut self,
         prog: &Program,
@@ -501,14 +516,33 @@ impl<D: Domain> State<D> {
         w: u32,
         kind: Option<Provenance>,
     ) -> Result<(), End> {
-        if let Some((obj, _, off)) =
-            plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Write)
-        {
-            self.write_place(Place { obj, off }, n as usize, kind, |dom, out| {
-                dom.val_to_bytes(v, w, out)
-            });
-            return Ok(());
+        if let Some(addr) = self.dom.as_const(ptr) {
+            let (id, off) = self.mem.layout().split(addr as u64);
+            let dom = &mut self.dom;
+            if let Some(o) = self
+                .mem
+                .object_mut_where(id, |o| plain(o, off, n, Access::Write))
+            {
+                o.contents
+                    .write(off as usize, n as usize, |out| dom.val_to_bytes(v, w, out));
+                o.provenance.set(off, n, kind);
+                return Ok(());
+            }
         }
+        self.store_scalar_general(prog, ptr, v, n, w, kind)
+    }
+
+    /// [`Self::store_scalar_as`] past its common case.
+    #[inline(never)]
+    fn store_scalar_general(
+        &mut self,
+        prog: &Program,
+        ptr: &D::Val,
+        v: &D::Val,
+        n: u64,
+        w: u32,
+        kind: Option<Provenance>,
+    ) -> Result<(), End> {
         let mut in_place_to = None;
         let write_in_place = |st: &mut Self, obj: ObjId, offv: &D::Val| {
             let bytes = st.mem.object_mut(obj)?.contents.flat_mut()?;
@@ -895,10 +929,16 @@ fn plainly_accessible<B: Clone>(
 ) -> Option<(ObjId, &Object<B>, usize)> {
     let (id, off) = mem.layout().split(addr? as u64);
     let o = mem.object(id)?;
-    let plain = off + n <= o.size()
+    plain(o, off, n, access).then_some((id, o, off as usize))
+}
+
+/// Whether an `n`-byte access at offset `off` of the live object `o` is plain (see
+/// [`plainly_accessible`]).
+#[inline(always)]
+fn plain<B: Clone>(o: &Object<B>, off: u64, n: u64, access: Access) -> bool {
+    off + n <= o.size()
         && !(access == Access::Write && o.read_only)
-        && !(o.kind == ObjKind::Heap && o.contents.flat_with_uninitialised());
-    plain.then_some((id, o, off as usize))
+        && !(o.kind == ObjKind::Heap && o.contents.flat_with_uninitialised())
 }
 
 #[cfg(test)]

@@ -348,6 +348,7 @@ const RECLAIM_EVERY: u32 = 1 << 16;
 struct Spare<B>(Option<Box<Vec<Rc<Object<B>>>>>);
 
 impl<B> Spare<B> {
+    #[inline]
     fn pop(&mut self) -> Option<Rc<Object<B>>> {
         self.0.as_mut()?.pop()
     }
@@ -356,6 +357,7 @@ impl<B> Spare<B> {
         self.0.as_ref().is_none_or(|v| v.len() < SPARE_OBJECTS)
     }
 
+    #[inline]
     fn push(&mut self, o: Rc<Object<B>>) {
         self.0.get_or_insert_with(Default::default).push(o);
     }
@@ -565,6 +567,25 @@ impl<B: Clone> Memory<B> {
     pub fn object_mut(&mut self, id: ObjId) -> Option<&mut Object<B>> {
         match self.slots.get_mut(id as usize) {
             Some(Slot::Live(o)) => {
+                let o = Rc::make_mut(o);
+                o.untouched = false;
+                Some(o)
+            }
+            _ => None,
+        }
+    }
+
+    /// The live object `id` for writing when `accept` takes it (copied first when another state shares
+    /// it), looked up once: a store's common case. (A chunk of the object table that another state
+    /// shares is copied even when `accept` declines: the same table, at a cost only on failing paths.)
+    #[inline(always)]
+    pub fn object_mut_where(
+        &mut self,
+        id: ObjId,
+        accept: impl FnOnce(&Object<B>) -> bool,
+    ) -> Option<&mut Object<B>> {
+        match self.slots.get_mut(id as usize) {
+            Some(Slot::Live(o)) if accept(o) => {
                 let o = Rc::make_mut(o);
                 o.untouched = false;
                 Some(o)

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 mod amortised;
 mod guard_cap;
 mod monomials;
+mod multiphase_scc;
 mod periodic_rvg;
 mod twn_entries;
 
@@ -491,6 +492,32 @@ fn last_resorts(its: &Its, limits: &Limits, attempt: First, best: &mut Best) {
             if let Ok(Some(c)) = c.map(|c| lifted.lower_complexity(c)) {
                 best.offer(&lifted.its, Ok(c));
             }
+        }
+    }
+    // Sign cases of powers in guards ([`crate::preprocess::split_power_signs`]: VMCAI'05's
+    // `poly3`, `B³ ≥ C`), then unfolded: the case `B ≤ −1` cannot follow itself there.
+    if !best.settled() && Instant::now() < limits.deadline {
+        if let Some(split) = crate::preprocess::split_power_signs(its) {
+            let _budget = attempt.budget();
+            let now = limits_now();
+            let c = infer_with(&split, &now, false);
+            best.offer(&split, c);
+            if !best.settled() && Instant::now() < limits.deadline {
+                if let Some(unfolded) = crate::preprocess::refine(&split, now.query_timeout) {
+                    let c = infer_with(&unfolded, &now, false);
+                    best.offer(&unfolded, c);
+                }
+            }
+        }
+    }
+    // Phases of a non-increasing variable ([`crate::preprocess::split_monotone_phases`]:
+    // T2's `polyrank4`, `C ≥ 0` then `C ≤ −1`).
+    if !best.settled() && Instant::now() < limits.deadline {
+        let now = limits_now();
+        if let Some(split) = crate::preprocess::split_monotone_phases(its, now.query_timeout) {
+            let _budget = attempt.budget();
+            let c = infer_with(&split, &now, false);
+            best.offer(&split, c);
         }
     }
     if !best.settled() && Instant::now() < limits.deadline {
@@ -1265,6 +1292,9 @@ impl<'a> Ctx<'a> {
             if !progress {
                 progress = self.amortised_progress(proof, &mut done);
             }
+            if !progress {
+                progress = self.amortised_multiphase_progress(proof, &mut done);
+            }
             if !progress && !self.accept_infinite {
                 self.accept_infinite = true;
                 continue;
@@ -1477,6 +1507,9 @@ impl Ctx<'_> {
                 }
                 if self.rb[t].is_none() {
                     self.resynthesize_inner(proof, t);
+                }
+                if self.rb[t].is_none() {
+                    self.rb[t] = self.multiphase_scc_bound(proof, t);
                 }
             }
             if step.removed.iter().all(|&t| self.rb[t].is_some()) {

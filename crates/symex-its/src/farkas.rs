@@ -384,11 +384,13 @@ fn difference(
 /// transitions `ts`, in one query: on every transition either every phase is
 /// non-increasing, or the step is *strict* — `f_1` drops by at least 1, each `f_i`
 /// (`i ≥ 2`) drops by at least `1 − f_{i−1}(x̄)`, and `f_depth(x̄) ≥ 0` — and at least one
-/// transition is strict. See [`crate::multiphase`] for why this bounds the strict steps.
-/// `Ok(None)` when there is none, `Err` when the solver cannot tell.
+/// transition is strict, and every one of `forced` is. See [`crate::multiphase`] for why
+/// this bounds the strict steps. `Ok(None)` when there is none, `Err` when the solver
+/// cannot tell.
 pub fn synthesize_multiphase(
     its: &Its,
     ts: &[usize],
+    forced: &[usize],
     depth: usize,
     solver: &mut dyn Solver,
 ) -> Result<Option<Vec<RankingFunction>>, symex_solver::Unknown> {
@@ -422,6 +424,9 @@ pub fn synthesize_multiphase(
         let delta = Term::var(&format!("delta_{i}"), Sort::Bool);
         query.push(delta.not().implies(&Term::and_all(&weak)));
         query.push(delta.implies(&Term::and_all(&strict)));
+        if forced.contains(&i) {
+            query.push(delta.clone());
+        }
         deltas.push(delta);
     }
     query.push(Term::or_all(&deltas));

@@ -98,12 +98,14 @@ impl Multiphase {
 }
 
 /// Finds a multiphase function of depth 2..=`max_depth` (the smallest that exists) for
-/// the transitions `ts` within `budget` (all depths together, each query limited to what
-/// is left of it), checks it on each of them, and returns it with the transitions it
-/// proved strict (`None` if none, or if a check failed).
+/// the transitions `ts`, strict on each of `forced`, within `budget` (all depths
+/// together, each query limited to what is left of it), checks it on each of them, and
+/// returns it with the transitions it proved strict (`None` if none, if a check failed,
+/// or if one of `forced` is not proved strict).
 pub fn synthesize_checked(
     its: &Its,
     ts: &[usize],
+    forced: &[usize],
     max_depth: usize,
     checker: &mut dyn Solver,
     budget: std::time::Duration,
@@ -115,12 +117,13 @@ pub fn synthesize_checked(
             return None;
         }
         let mut synth = smt::solver(left);
-        let phases = match crate::farkas::synthesize_multiphase(its, ts, depth, synth.as_mut()) {
-            Ok(Some(phases)) => phases,
-            Ok(None) => continue,
-            // Out of time: a deeper query is larger still.
-            Err(_) => return None,
-        };
+        let phases =
+            match crate::farkas::synthesize_multiphase(its, ts, forced, depth, synth.as_mut()) {
+                Ok(Some(phases)) => phases,
+                Ok(None) => continue,
+                // Out of time: a deeper query is larger still.
+                Err(_) => return None,
+            };
         let mp = Multiphase { phases };
         let mut strict = Vec::new();
         for &i in ts {
@@ -130,7 +133,8 @@ pub fn synthesize_checked(
                 Decrease::Fails => return None,
             }
         }
-        return (!strict.is_empty()).then_some((mp, strict));
+        let proved = !strict.is_empty() && forced.iter().all(|i| strict.contains(i));
+        return proved.then_some((mp, strict));
     }
     None
 }

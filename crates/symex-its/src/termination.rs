@@ -343,6 +343,7 @@ fn prove_scc(
                     multiphase::synthesize_checked(
                         its,
                         &remaining,
+                        &[],
                         max_depth(remaining.len()),
                         checker.as_mut(),
                         // All depths together get one quick query's time (T2's agafp

@@ -140,7 +140,10 @@ impl Ctx<'_> {
             };
             let rb = self.rb[t].clone()?;
             let source = its.transitions[t].source;
-            let d = self.compose_sizes(t, source, &delta)?;
+            let d = self
+                .compose_sizes(t, source, &delta)
+                .filter(|d| *d != Bound::Infinite)
+                .or_else(|| self.entry_bounded_increase(proof, &step.function, t))?;
             total = total.add(&rb.mul(&d));
         }
         if total == Bound::Infinite {
@@ -148,6 +151,52 @@ impl Ctx<'_> {
         }
         let entries = self.scc_wide_bound(&step.function)?;
         Some(entries.add(&total)).filter(|b| *b != Bound::Infinite)
+    }
+
+    /// An upper bound of the increase `f' − f` of `f` on transition `t` that needs no size
+    /// inside the SCC: when the increase, read as a function of the state before a step
+    /// (the same at every location of the SCC), never increases along the SCC's
+    /// transitions, its value before `t` is at most its value after the visit's entry,
+    /// which `Σ_{e entering the SCC} |δ|(SB(e))` bounds (T2's `polyrank4` after `C < 0`:
+    /// `A' = A + 1, B' = B + A + 1` raises `A − B` by `−A`, and every transition raises `A`,
+    /// while the size of `A` waits for the runtime bound sought). `None` otherwise.
+    pub(super) fn entry_bounded_increase(
+        &mut self,
+        proof: &SccProof,
+        f: &ranking::RankingFunction,
+        t: usize,
+    ) -> Option<Bound> {
+        let its = self.its;
+        let tr = &its.transitions[t];
+        let after = f.get(tr.target()).substitute(&|w| tr.update()[w].clone());
+        let diff = after.sub(&f.get(tr.source));
+        if diff.vars().iter().any(|&w| w >= its.arity()) || !self.fallback_time_left() {
+            return None;
+        }
+        let (locs, _) = self.current.clone()?;
+        let g = ranking::RankingFunction {
+            at: locs.iter().map(|&l| (l, diff.clone())).collect(),
+        };
+        let started = Instant::now();
+        let monotone = proof.transitions.iter().all(|&u| {
+            ranking::check(self.quick.as_mut(), &g, &its.transitions[u]) != Decrease::Fails
+        });
+        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        if !monotone {
+            return None;
+        }
+        let mut total = Bound::constant(0);
+        if locs.contains(&its.start) {
+            total = Bound::of_poly(&diff, &mut Bound::start_var);
+        }
+        for e in 0..its.transitions.len() {
+            let te = &its.transitions[e];
+            if locs.contains(&te.source) || !locs.contains(&te.target()) {
+                continue;
+            }
+            total = total.add(&self.entry_value(e, &diff)?);
+        }
+        (total != Bound::Infinite).then_some(total)
     }
 
     /// [`Change`] of the step's function on transition `t` (cached per step).

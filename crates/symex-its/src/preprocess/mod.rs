@@ -8,6 +8,8 @@ mod invariants;
 mod linear_invariants;
 mod merge_exits;
 mod partial_eval;
+mod phases;
+mod power_signs;
 mod slice;
 mod split_ne;
 mod tighten;
@@ -23,6 +25,15 @@ pub use linear_invariants::{
 };
 pub use merge_exits::merge_dead_end_exits;
 pub use partial_eval::{partial_evaluate, partial_evaluate_constants};
+pub use power_signs::split_power_signs;
+
+/// The ITS split by the phases of a non-increasing variable ([`phases`]), its unsatisfiable
+/// and unreachable copies removed; `None` when no SCC has such a variable.
+pub fn split_monotone_phases(its: &Its, timeout: Duration) -> Option<Its> {
+    let split = phases::split_monotone_phases(its)?;
+    let split = remove_unsatisfiable(&split, timeout);
+    Some(remove_unreachable(&split))
+}
 pub use slice::{relevant_variables, slice};
 pub use split_ne::split_disequalities;
 pub use tighten::tighten;
