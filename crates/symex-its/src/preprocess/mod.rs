@@ -146,10 +146,17 @@ pub fn refine_by_partial_evaluation(
         let again = add_relational_invariants(its, timeout);
         return (again != *its).then_some(again);
     };
-    let refined = remove_unreachable(&refined);
+    Some(with_relational_invariants(&refined, timeout))
+}
+
+/// A partially evaluated ITS made ready for the bound search: unreachable transitions removed, the
+/// relational invariants of its new versions added, then unsatisfiable and newly unreachable ones
+/// removed (the tail both [`refine_by_partial_evaluation`] and [`refine_by_constants`] share).
+fn with_relational_invariants(refined: &Its, timeout: Duration) -> Its {
+    let refined = remove_unreachable(refined);
     let refined = add_relational_invariants(&refined, timeout);
     let refined = remove_unsatisfiable(&refined, timeout);
-    Some(remove_unreachable(&refined))
+    remove_unreachable(&refined)
 }
 
 /// The ITS refined by partial evaluation on the constants that the SCCs `sccs` assign
@@ -162,10 +169,7 @@ pub fn refine_by_constants(
     deadline: Instant,
 ) -> Option<Its> {
     let (refined, _) = partial_evaluate_constants(its, sccs, timeout, deadline)?;
-    let refined = remove_unreachable(&refined);
-    let refined = add_relational_invariants(&refined, timeout);
-    let refined = remove_unsatisfiable(&refined, timeout);
-    Some(remove_unreachable(&refined))
+    Some(with_relational_invariants(&refined, timeout))
 }
 
 /// The ITS with the SCCs `sccs` chained to one head each and the heads split on phase atoms
