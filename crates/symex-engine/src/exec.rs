@@ -227,40 +227,51 @@ impl<D: Domain> State<D> {
 
     #[inline(always)]
     fn run_counting(&mut self, prog: &Program, max_steps: u64, steps: &mut u64) -> End {
+        // One activation at a time: its body is looked up when the run enters or returns to it, and a
+        // branch moves to the next block of that body without looking the frame and the body up again.
         while *steps < max_steps {
-            let Some((_, block, start)) = self.position(prog) else {
+            let Some((body, mut block, mut start)) = self.position(prog) else {
                 return End::Exit(0);
             };
-            let len = block.insts.len();
-            // The instructions of this block that the limit lets run (`start <= len`).
-            let left = usize::try_from(max_steps - *steps).unwrap_or(usize::MAX);
-            let stop = start.saturating_add(left).min(len);
-            let mut i = start;
-            let mut moved = false;
-            for inst in &block.insts[start..stop] {
-                match self.exec_inst(prog, inst, i as u32) {
-                    Ok(Flow::Next) => i += 1,
-                    Ok(Flow::Moved) => {
-                        i += 1;
-                        moved = true;
-                        break;
-                    }
-                    Err(end) => {
-                        *steps += (i + 1 - start) as u64;
-                        return end;
+            while *steps < max_steps {
+                let len = block.insts.len();
+                // The instructions of this block that the limit lets run (`start <= len`).
+                let left = usize::try_from(max_steps - *steps).unwrap_or(usize::MAX);
+                let stop = start.saturating_add(left).min(len);
+                let mut i = start;
+                for inst in &block.insts[start..stop] {
+                    match self.exec_inst(prog, inst, i as u32) {
+                        Ok(Flow::Next) => i += 1,
+                        Ok(Flow::Moved) => {
+                            // A call entered another body.
+                            *steps += (i + 1 - start) as u64;
+                            break;
+                        }
+                        Err(end) => {
+                            *steps += (i + 1 - start) as u64;
+                            return end;
+                        }
                     }
                 }
-            }
-            *steps += (i - start) as u64;
-            if !moved {
+                if i < stop {
+                    break;
+                }
+                *steps += (i - start) as u64;
                 // The frame's cursor, once per block: the instructions that read it set it themselves
                 // (`exec_inst`), and the terminator and the next `run` read it from here.
                 self.seek(i as u32);
-                if i == len && *steps < max_steps {
-                    *steps += 1;
-                    if let Err(end) = self.exec_terminator(prog, &block.term) {
-                        return end;
+                if i < len || *steps >= max_steps {
+                    break;
+                }
+                *steps += 1;
+                match self.exec_terminator(prog, &block.term) {
+                    Ok(Some(next)) => {
+                        block = &body.blocks[next.0 as usize];
+                        start = 0;
                     }
+                    // A return: the caller's body is looked up again.
+                    Ok(None) => break,
+                    Err(end) => return end,
                 }
             }
         }
@@ -281,7 +292,7 @@ impl<D: Domain> State<D> {
                 }
                 Ok(())
             }
-            None => self.exec_terminator(prog, &block.term),
+            None => self.exec_terminator(prog, &block.term).map(|_| ()),
         }
     }
 
@@ -978,9 +989,15 @@ impl<D: Domain> State<D> {
         f.inst = 0;
     }
 
-    fn exec_terminator(&mut self, prog: &Program, term: &Terminator) -> Result<(), End> {
-        match term {
-            Terminator::Br(edge) => self.take_edge(prog, edge),
+    /// Executes a terminator; returns the block a branch leads to within the same activation (`None`:
+    /// it returned).
+    fn exec_terminator(
+        &mut self,
+        prog: &Program,
+        term: &Terminator,
+    ) -> Result<Option<ir::BlockId>, End> {
+        let edge = match term {
+            Terminator::Br(edge) => edge,
             Terminator::CondBr {
                 cond,
                 if_true,
@@ -990,18 +1007,14 @@ impl<D: Domain> State<D> {
                 if prog.guide.is_some() {
                     crate::guide::follow_branch(self, prog, &c)?;
                 }
-                let edge = if self.dom.decide(Decision::Branch, &c) {
+                if self.dom.decide(Decision::Branch, &c) {
                     if_true
                 } else {
                     if_false
-                };
-                self.take_edge(prog, edge);
+                }
             }
-            Terminator::Switch(sw) => {
-                let target = self.switch_target(sw);
-                self.take_edge(prog, target);
-            }
-            Terminator::Ret(op) => return self.ret(prog, *op),
+            Terminator::Switch(sw) => self.switch_target(sw),
+            Terminator::Ret(op) => return self.ret(prog, *op).map(|()| None),
             Terminator::Unreachable => {
                 return Err(self.bug(
                     prog,
@@ -1009,8 +1022,9 @@ impl<D: Domain> State<D> {
                     "reached an `unreachable` instruction",
                 ));
             }
-        }
-        Ok(())
+        };
+        self.take_edge(prog, edge);
+        Ok(Some(edge.to))
     }
 
     /// The edge a `switch` takes: one decision per distinct target (as KLEE forks), whose condition is
