@@ -322,9 +322,13 @@ impl<D: Domain> State<D> {
                 lhs,
                 rhs,
             } => {
-                self.seek(at);
                 let (a, b) = (self.val(*lhs), self.val(*rhs));
-                let v = self.binary(prog, *op, *flags, *width, &a, &b)?;
+                if self.binary_is_checked(*op, *flags) {
+                    // Only a check can fail and report the position.
+                    self.seek(at);
+                    self.check_binary(prog, *op, *flags, *width, &a, &b)?;
+                }
+                let v = self.dom.binop(map_binop(*op), *width, &a, &b);
                 self.set(*dst, v);
             }
             Inst::ICmp {
@@ -587,6 +591,7 @@ impl<D: Domain> State<D> {
 
     /// Integer arithmetic with its checks: division by zero always, signed overflow and overshift
     /// when enabled.
+    #[inline]
     pub(crate) fn binary(
         &mut self,
         prog: &Program,
@@ -596,6 +601,37 @@ impl<D: Domain> State<D> {
         a: &D::Val,
         b: &D::Val,
     ) -> Result<D::Val, End> {
+        if self.binary_is_checked(op, flags) {
+            self.check_binary(prog, op, flags, w, a, b)?;
+        }
+        Ok(self.dom.binop(map_binop(op), w, a, b))
+    }
+
+    /// Whether [`Self::check_binary`] has anything to check for `op`: most arithmetic has nothing, and
+    /// then runs inline without it.
+    #[inline(always)]
+    fn binary_is_checked(&self, op: ir::BinOp, flags: ir::ArithFlags) -> bool {
+        use ir::BinOp as B;
+        match op {
+            B::UDiv | B::SDiv | B::URem | B::SRem => true,
+            B::Shl | B::LShr | B::AShr => self.checks.overshift,
+            B::Add | B::Sub | B::Mul => self.checks.overflow && flags.nsw(),
+            B::And | B::Or | B::Xor => false,
+        }
+    }
+
+    /// The checks of integer arithmetic: a division by zero, and with the checks enabled a signed overflow
+    /// or an overshift, end the path as a bug.
+    #[inline(never)]
+    fn check_binary(
+        &mut self,
+        prog: &Program,
+        op: ir::BinOp,
+        flags: ir::ArithFlags,
+        w: u32,
+        a: &D::Val,
+        b: &D::Val,
+    ) -> Result<(), End> {
         use ir::BinOp as B;
         match op {
             B::UDiv | B::SDiv | B::URem | B::SRem => {
@@ -648,7 +684,7 @@ impl<D: Domain> State<D> {
             }
             _ => {}
         }
-        Ok(self.dom.binop(map_binop(op), w, a, b))
+        Ok(())
     }
 
     #[inline(always)]
