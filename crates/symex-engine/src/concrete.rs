@@ -6,14 +6,23 @@ use crate::domain::{
 };
 use crate::testfile::TestInput;
 
-/// The all-ones mask of `w` bits.
+/// The all-ones mask of each width from 0 to 128 bits. Every constant, arithmetic result and cast of
+/// the concrete interpreter is masked: a load from here replaces a 128-bit shift by a variable amount
+/// and its test (about nine machine instructions per mask).
+static MASKS: [u128; 129] = {
+    let mut m = [0u128; 129];
+    let mut w = 1;
+    while w <= 128 {
+        m[w] = u128::MAX >> (128 - w);
+        w += 1;
+    }
+    m
+};
+
+/// The all-ones mask of `w` bits (all 128 for any wider `w`).
 #[inline(always)]
 pub fn mask(w: Width) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
+    MASKS[(w as usize).min(128)]
 }
 
 /// `v` (of width `w`) sign-extended to 128 bits.
@@ -343,6 +352,14 @@ mod tests {
         );
         assert_eq!(binop(BinOp::AShr, 16, 0x8000, 15), 0xffff);
         assert_eq!(binop(BinOp::SDiv, 8, 0x80, 0xff), 0x80);
+    }
+
+    #[test]
+    fn masks_have_exactly_their_width_of_low_bits() {
+        for w in 0..=130u32 {
+            let ones = (0..w.min(128)).fold(0u128, |m, bit| m | 1 << bit);
+            assert_eq!(mask(w), ones, "width {w}");
+        }
     }
 
     #[test]
