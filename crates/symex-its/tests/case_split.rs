@@ -6,8 +6,6 @@
 //! bound must cover the worst run from every start of a grid (exhaustive search over the ITS's
 //! own semantics), and that worst case must be the one counted independently (a Python model of
 //! the programs, every choice explored).
-use symex_its::parse_koat;
-
 mod common;
 
 /// T2's `fun5`: `D` moves one step toward `B/2 + 1`, `E` one toward `(D + A)/2`, per lap of
@@ -76,10 +74,7 @@ const EXAMPLE2: &str = "(GOAL COMPLEXITY)\n\
 
 #[test]
 fn fun5_falls_apart_into_phases() {
-    common::count_not_time();
-    let its = parse_koat(FUN5).unwrap();
-    let (_, c) = common::infer_refining(&its);
-    let c = c.expect("a bound for fun5");
+    let (its, c) = common::bounded(FUN5, "fun5");
     assert_eq!(
         c.bound.asymptotic().as_deref(),
         Some("O(n)"),
@@ -101,10 +96,7 @@ fn fun5_falls_apart_into_phases() {
 
 #[test]
 fn binary_search_with_turns_falls_apart_into_directions() {
-    common::count_not_time();
-    let its = parse_koat(EXAMPLE2).unwrap();
-    let (_, c) = common::infer_refining(&its);
-    let c = c.expect("a bound for Example2");
+    let (its, c) = common::bounded(EXAMPLE2, "Example2");
     assert_eq!(
         c.bound.asymptotic().as_deref(),
         Some("O(n)"),

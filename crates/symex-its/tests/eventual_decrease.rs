@@ -46,10 +46,7 @@ fn grid() -> Vec<Vec<i128>> {
 const WORST: i128 = 1 + 21;
 
 fn bounded_against_the_grid(text: &str) {
-    common::count_not_time();
-    let its = parse_koat(text).unwrap();
-    let (_, c) = common::infer_refining(&its);
-    let c = c.expect("a bound");
+    let (its, c) = common::bounded(text, "poly3");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     assert_eq!(common::check_worst_case(&its, &c, &grid(), 0), WORST);
 }
@@ -79,10 +76,7 @@ const POLYRANK4: &str =
 
 #[test]
 fn phases_of_a_falling_variable_each_get_an_amortised_bound() {
-    common::count_not_time();
-    let its = parse_koat(POLYRANK4).unwrap();
-    let (_, c) = common::infer_refining(&its);
-    let c = c.expect("a bound");
+    let (its, c) = common::bounded(POLYRANK4, "polyrank4");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     let r = -5..=5i128;
     let starts: Vec<Vec<i128>> = r

@@ -5,8 +5,6 @@
 //! self-loops together — they go round the origin — but each quarter turn stops at an axis,
 //! so the runs are linear. The bound must cover every run from every start of a grid
 //! (exhaustive search over the ITS's own semantics), and the worst case must grow.
-use symex_its::parse_koat;
-
 mod common;
 
 const SPIRAL: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f0))\n(VAR A B)\n(RULES\n\
@@ -33,10 +31,7 @@ const SPIRAL: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS f0))\n(VAR 
 
 #[test]
 fn the_spiral_falls_apart_into_self_loops() {
-    common::count_not_time();
-    let its = parse_koat(SPIRAL).unwrap();
-    let (_, c) = common::infer_refining(&its);
-    let c = c.expect("a bound for the spiral");
+    let (its, c) = common::bounded(SPIRAL, "the spiral");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     let starts: Vec<Vec<i128>> = (-12..=12)
         .flat_map(|a| (-12..=12).map(move |b| vec![a, b]))

@@ -189,6 +189,16 @@ pub fn infer_refining(
     infer_preprocessed(&pre)
 }
 
+/// The ITS written in `src` and the bound [`infer_refining`] finds for it, with the queries
+/// ended by counts ([`count_not_time`]); panics naming `what` when there is no bound.
+pub fn bounded(src: &str, what: &str) -> (symex_its::Its, symex_its::complexity::Complexity) {
+    count_not_time();
+    let its = symex_its::parse_koat(src).unwrap();
+    let (_, c) = infer_refining(&its);
+    let c = c.unwrap_or_else(|e| panic!("no bound for {what}: {e}"));
+    (its, c)
+}
+
 /// [`infer_refining`] on an ITS the test has already preprocessed (10 s per query,
 /// [`BACKSTOP`] overall).
 pub fn infer_preprocessed(
