@@ -112,10 +112,10 @@ pub fn synthesize_checked(
 ) -> Option<(Multiphase, Vec<usize>)> {
     let end = std::time::Instant::now() + budget;
     for depth in 2..=max_depth {
-        let left = end.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
+        if smt::budget_passed(end) {
             return None;
         }
+        let left = end.saturating_duration_since(std::time::Instant::now());
         let mut synth = smt::solver(left);
         let phases =
             match crate::farkas::synthesize_multiphase(its, ts, forced, depth, synth.as_mut()) {

@@ -112,7 +112,7 @@ impl Ctx<'_> {
                 d == Decrease::Strict || (u != t && d == Decrease::Weak)
             })
         });
-        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        self.charge_fallback(started);
         let (f, raised) = checked?;
         let mut total = self.scc_wide_bound(&f)?;
         for (u, c) in raised {
@@ -181,7 +181,7 @@ impl Ctx<'_> {
         let monotone = proof.transitions.iter().all(|&u| {
             ranking::check(self.quick.as_mut(), &g, &its.transitions[u]) != Decrease::Fails
         });
-        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        self.charge_fallback(started);
         if !monotone {
             return None;
         }
@@ -222,7 +222,7 @@ impl Ctx<'_> {
                 None => Change::Unbounded,
             }
         };
-        self.fallback_left = self.fallback_left.saturating_sub(started.elapsed());
+        self.charge_fallback(started);
         self.amortised.insert(key, c.clone());
         c
     }

@@ -197,7 +197,7 @@ fn houdini(its: &Its, mut inv: Vec<Vec<Atom>>, timeout: Duration) -> Option<Vec<
             if inv[t.target()].is_empty() {
                 continue;
             }
-            if Instant::now() > deadline {
+            if smt::budget_passed(deadline) {
                 return None;
             }
             let mut pc: Vec<Term> = t.guard.iter().map(|a| smt::atom_term(a, &var)).collect();
