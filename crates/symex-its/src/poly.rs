@@ -1,7 +1,23 @@
 //! Polynomials with integer coefficients over numbered variables: the arithmetic of
 //! guards, updates, costs and bounds. Evaluation is exact (`i128`, `None` on overflow).
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
+
+thread_local! {
+    static WORK: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The terms this thread's polynomial additions and multiplications have visited so far: the
+/// work of the bound arithmetic, counted the same way on an idle and on a loaded machine
+/// (tests bound it where a time limit would depend on the load).
+pub fn work() -> u64 {
+    WORK.with(Cell::get)
+}
+
+fn charge(terms: usize) {
+    WORK.with(|w| w.set(w.get().saturating_add(terms as u64)));
+}
 
 /// A product of variables with exponents, sorted by variable (the empty monomial is 1).
 pub type Monomial = Vec<(usize, u32)>;
@@ -83,6 +99,7 @@ impl Poly {
 
     /// `self + other`.
     pub fn add(&self, other: &Poly) -> Poly {
+        charge(self.terms.len() + other.terms.len());
         let mut p = self.clone();
         for (m, c) in &other.terms {
             p.add_term(m.clone(), *c);
@@ -92,6 +109,7 @@ impl Poly {
 
     /// `self + other`; `None` when a coefficient overflows.
     pub fn checked_add(&self, other: &Poly) -> Option<Poly> {
+        charge(self.terms.len() + other.terms.len());
         let mut p = self.clone();
         for (m, c) in &other.terms {
             let entry = p.terms.entry(m.clone()).or_insert(0);
@@ -101,18 +119,21 @@ impl Poly {
         Some(p)
     }
 
-    /// `self · other`; `None` when a coefficient overflows.
+    /// `self · other`; `None` when a coefficient overflows. The products are summed in
+    /// place: the size bounds of nested loops reach thousands of terms, where a copy of the
+    /// sum per product made one multiplication cubic in the terms.
     pub fn checked_mul(&self, other: &Poly) -> Option<Poly> {
-        let mut p = Poly::default();
+        charge(self.terms.len() * other.terms.len());
+        let mut terms: BTreeMap<Monomial, i128> = BTreeMap::new();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
-                let term = Poly {
-                    terms: BTreeMap::from([(mul_monomials(m1, m2), c1.checked_mul(*c2)?)]),
-                };
-                p = p.checked_add(&term)?;
+                let c = c1.checked_mul(*c2)?;
+                let entry = terms.entry(mul_monomials(m1, m2)).or_insert(0);
+                *entry = entry.checked_add(c)?;
             }
         }
-        Some(p)
+        terms.retain(|_, c| *c != 0);
+        Some(Poly { terms })
     }
 
     /// `c · self`; `None` when a coefficient overflows.
@@ -145,6 +166,7 @@ impl Poly {
 
     /// `self · other`.
     pub fn mul(&self, other: &Poly) -> Poly {
+        charge(self.terms.len() * other.terms.len());
         let mut p = Poly::default();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
@@ -248,12 +270,30 @@ impl Poly {
     }
 }
 
+/// The product of two monomials: a merge of their sorted factors.
 fn mul_monomials(a: &Monomial, b: &Monomial) -> Monomial {
-    let mut map: BTreeMap<usize, u32> = BTreeMap::new();
-    for (v, e) in a.iter().chain(b) {
-        *map.entry(*v).or_insert(0) += e;
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, a[i].1 + b[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
     }
-    map.into_iter().collect()
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 #[cfg(test)]
@@ -271,5 +311,25 @@ mod tests {
         assert_eq!(x.sub(&x), Poly::default());
         let q = p.substitute(&|v| if v == 0 { y.clone() } else { Poly::constant(1) });
         assert_eq!(q.eval(&[0, 5]), Some(50));
+    }
+
+    #[test]
+    fn checked_products_sum_their_terms() {
+        let x = Poly::var(0);
+        let y = Poly::var(2);
+        // (x + y − 2)(x − y + 3) and (x + y)(x − y) = x² − y², whose cross terms cancel.
+        let a = x.add(&y).sub(&Poly::constant(2));
+        let b = x.sub(&y).add(&Poly::constant(3));
+        let p = a.checked_mul(&b).unwrap();
+        assert_eq!(p.eval(&[4, 0, 6]), Some(8)); // (4 + 6 − 2)(4 − 6 + 3)
+        assert_eq!(p.eval(&[-3, 0, 1]), Some(4)); // (−3 + 1 − 2)(−3 − 1 + 3)
+        let q = x.add(&y).checked_mul(&x.sub(&y)).unwrap();
+        assert_eq!(q.terms().count(), 2);
+        assert_eq!(q.eval(&[5, 0, 3]), Some(16));
+        assert_eq!(x.checked_mul(&x.mul(&y)).unwrap().degree(), 3);
+        assert_eq!(
+            Poly::constant(i128::MAX).checked_mul(&Poly::constant(2)),
+            None
+        );
     }
 }
