@@ -8,10 +8,13 @@
 //!
 //! The constraints of a transition keep the linear guard atoms and linear updates; a
 //! non-linear atom is dropped and a non-linear update leaves the new value free: the
-//! relation only grows, so what is proved for it holds for the transition.
+//! relation only grows, so what is proved for it holds for the transition. Squares in
+//! updates are columns of their own with linear facts about them instead
+//! ([`crate::monomial_relaxation`]).
 
 use crate::its::{Its, Rel, Transition};
-use crate::poly::Poly;
+use crate::monomial_relaxation;
+use crate::poly::{Monomial, Poly};
 use crate::ranking::RankingFunction;
 use std::collections::BTreeMap;
 use symex_expr::{Sort, Term};
@@ -26,28 +29,44 @@ use symex_solver::Solver;
 /// `x'` anyway (each `x'_i` occurs in its row alone), so substituting asks the same
 /// question with a Farkas multiplier per guard atom only — on T2's hqr (54 variables,
 /// 70 transitions) about 800 multipliers instead of 17 000.
+///
+/// Rows and updates run over `z` and then the transition's relaxed monomials (`columns`
+/// of them, [`monomial_relaxation`]), which no template mentions.
 struct Constraints {
     rows: Vec<(Vec<i128>, i128)>,
     updates: Vec<Option<(Vec<i128>, i128)>>,
+    columns: usize,
 }
 
-fn linear_row(p: &Poly, width: usize) -> Option<(Vec<i128>, i128)> {
-    if !p.is_linear() {
-        return None;
+/// `p` as a row over `z` (`width` wide) and the relaxed `monomials`, or `None` when it is
+/// not linear over them.
+fn linear_row(p: &Poly, width: usize, monomials: &[Monomial]) -> Option<(Vec<i128>, i128)> {
+    let mut row = vec![0; width + monomials.len()];
+    for (m, c) in p.terms() {
+        match m.as_slice() {
+            [] => {}
+            [(v, 1)] => *row.get_mut(*v)? = c,
+            _ => row[width + monomials.iter().position(|x| x == m)?] = c,
+        }
     }
-    let row = (0..width).map(|v| p.linear_coeff(v)).collect();
     Some((row, p.constant_term()))
 }
 
 fn constraints(its: &Its, t: &Transition) -> Constraints {
     let width = its.arity() + t.temps.len();
+    let monomials = monomial_relaxation::columns(t);
     let mut rows = Vec::new();
     // p ≥ 0 with p = c·z + k is −c·z ≤ k.
     let mut ge0 = |p: &Poly| {
-        if let Some((c, k)) = linear_row(p, width) {
+        if let Some((c, k)) = linear_row(p, width, &monomials) {
             rows.push((c.iter().map(|x| -x).collect(), k));
         }
     };
+    for (j, m) in monomials.iter().enumerate() {
+        for fact in monomial_relaxation::facts(t, m, width + j) {
+            ge0(&fact);
+        }
+    }
     for a in &t.guard {
         match a.rel {
             Rel::Ge => ge0(&a.poly),
@@ -58,8 +77,16 @@ fn constraints(its: &Its, t: &Transition) -> Constraints {
             Rel::Ne => {}
         }
     }
-    let updates = t.update().iter().map(|u| linear_row(u, width)).collect();
-    Constraints { rows, updates }
+    let updates = t
+        .update()
+        .iter()
+        .map(|u| linear_row(u, width, &monomials))
+        .collect();
+    Constraints {
+        rows,
+        updates,
+        columns: monomials.len(),
+    }
 }
 
 /// Unknown coefficients of the template.
@@ -128,6 +155,8 @@ fn sum(terms: impl IntoIterator<Item = Term>) -> Term {
 fn implication(cs: &Constraints, c: &[Term], d: &Term, name: &str) -> Vec<Term> {
     let width = c.len() - cs.updates.len();
     let mut pre = c[..width].to_vec();
+    // The relaxed monomials are in no template: only the updates bring them in.
+    pre.extend((0..cs.columns).map(|_| Term::int(0)));
     let mut d = d.clone();
     let mut out = Vec::new();
     for (ci, update) in c[width..].iter().zip(&cs.updates) {
@@ -216,7 +245,7 @@ fn relevant_variables(its: &Its, ts: &[usize]) -> Vec<bool> {
         let mut changed = false;
         for &i in ts {
             for (v, u) in its.transitions[i].update().iter().enumerate() {
-                if !used[v] || !u.is_linear() {
+                if !used[v] || !monomial_relaxation::is_linear_over_columns(u) {
                     continue;
                 }
                 for w in u.vars().into_iter().filter(|&w| w < n) {

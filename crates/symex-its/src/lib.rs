@@ -35,6 +35,7 @@ pub mod linear_lower_bound;
 pub mod linear_twn;
 pub mod local_size;
 pub mod lower_bound;
+pub mod monomial_relaxation;
 pub mod multiphase;
 pub mod nested_lower_bound;
 pub mod nontermination;
