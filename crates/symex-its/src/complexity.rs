@@ -29,7 +29,7 @@ use crate::ranking::{self, Decrease};
 use crate::recursion::Branches;
 use crate::scc_size;
 use crate::size_graph::{self, Rvg};
-use crate::termination::{self, retry_budget, Limits, SccProof, Termination};
+use crate::termination::{self, Limits, SccProof, Termination};
 use crate::twn::{self, TwnLoop};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -187,10 +187,9 @@ pub fn infer_refining(its: &Its, limits: &Limits) -> (Its, Result<Complexity, St
 /// deadline passes (`symex its`' watchdog): `report` gets each better finite bound (of the ITS
 /// it names) as soon as it is found and returns the degree no bound can go below — that of a
 /// lower bound it proved —, where the search stops (`O(n)` beside `Omega(n^1)`; beside
-/// `Omega(1)` a constant bound is looked for). After a first polynomial bound the retries are
-/// budgeted by solver queries alone (twice the first attempt's plus
-/// [`termination::RETRY_EXTRA_QUERIES`], within `limits`), so that the degree found does not
-/// depend on the machine's load: a time budget cut SAS10's `complex` to `O(n²)` under load and
+/// `Omega(1)` a constant bound is looked for). The retries are budgeted by solver queries
+/// alone (twice the first attempt's plus [`REFINEMENT_EXTRA_QUERIES`], within `limits`), so
+/// that the degree found does not depend on the machine's load: a time budget cut SAS10's `complex` to `O(n²)` under load and
 /// `O(n)` alone. Such retries may run into the deadline; what `report` got is the answer then.
 pub fn infer_lowest(
     its: &Its,
@@ -218,7 +217,6 @@ fn search(
     let attempt = First {
         took: started.elapsed(),
         asked: crate::smt::queries() - asked,
-        bounded: rank(&first) == 2,
     };
     let mut best = Best::new(its, first, report);
     if best.settled() {
@@ -353,26 +351,25 @@ impl<'r> Best<'r> {
 }
 
 /// The first attempt of a [`search`], which budgets its retries: it took `took` and asked
-/// `asked` solver queries, and found a polynomial bound if `bounded`. A retry gets about twice
-/// the first attempt's time ([`Limits::for_retry`]), or, where retries are counted
-/// ([`termination::retries_counted`]: [`infer_lowest`], and under a resource limit), twice its
-/// queries plus [`termination::RETRY_EXTRA_QUERIES`] ([`retry_budget`]) after a polynomial
-/// bound, plus [`NO_BOUND_EXTRA_QUERIES`] without one: on large systems without a bound the
-/// answer — often that none exists — stays quick.
+/// `asked` solver queries. A retry gets about twice the first attempt's time
+/// ([`Limits::for_retry`]), or, where retries are counted ([`termination::retries_counted`]:
+/// [`infer_lowest`], and under a resource limit), twice its queries plus
+/// [`REFINEMENT_EXTRA_QUERIES`].
 #[derive(Clone, Copy)]
 struct First {
     took: Duration,
     asked: u64,
-    bounded: bool,
 }
 
-/// The solver queries a retry after a first attempt without a polynomial bound may ask beyond
-/// twice the first attempt's, where retries are counted. Their time budget (twice the first
-/// attempt's time plus 2 s) was worth about this many small queries on a quiet machine, and
-/// the refinements that bound such files ask for about that many: partial evaluation of
+/// The solver queries a retry may ask beyond twice the first attempt's, where retries are
+/// counted, whether the first attempt found a polynomial bound or not. Their time budget (twice
+/// the first attempt's time plus 2 s) was worth about this many small queries on a quiet
+/// machine, and the refinements ask for about that many: partial evaluation of
 /// Flores-Montoya's `realheapsort` asks 1 547 queries before its inference, T2's `spctrm`
-/// 2 300 (with 1 000, both lost their bound).
-const NO_BOUND_EXTRA_QUERIES: u64 = 10_000;
+/// 2 300, Loopus' `Example1` (first bound `O(n²)`, `O(n)` from the refinement) 1 559 and
+/// T2's `ud` (`O(n)`, then `O(1)`) 1 540. With 1 000 the first two lost their bound and the
+/// last two the tighter one (`tests/retry_budget.rs`).
+const REFINEMENT_EXTRA_QUERIES: u64 = 10_000;
 
 impl First {
     /// The limits of a retry.
@@ -382,13 +379,18 @@ impl First {
 
     /// The query budget of a retry (none: the limits bound it).
     fn budget(&self) -> Option<crate::smt::QueryBudget> {
-        if !self.bounded && termination::retries_counted() {
-            return Some(crate::smt::query_budget(
-                self.asked.saturating_mul(2) + NO_BOUND_EXTRA_QUERIES,
-            ));
-        }
-        retry_budget(self.asked)
+        refinement_budget(self.asked)
     }
+}
+
+/// The query budget of a retry of [`infer_lowest`] after a first attempt that asked
+/// `first_queries` solver queries, where retries are counted ([`termination::retries_counted`]):
+/// twice as many plus [`REFINEMENT_EXTRA_QUERIES`]; otherwise `None` (the retry's limits from
+/// [`Limits::for_retry`] bound it).
+pub fn refinement_budget(first_queries: u64) -> Option<crate::smt::QueryBudget> {
+    termination::retries_counted().then(|| {
+        crate::smt::query_budget(first_queries.saturating_mul(2) + REFINEMENT_EXTRA_QUERIES)
+    })
 }
 
 /// The refinements of a [`search`] after a first answer without a bound of degree at most the
