@@ -14,25 +14,16 @@ const POLY1: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS start))\n(VA
   eval(A,B,C) -> Com_1(eval(A - C,B + C*C,C - 1)) :|: A >= B\n\
   start(A,B,C) -> Com_1(eval(A,B,C))\n)\n";
 
-/// Every start in `[−r, r]³`.
-fn grid(r: i128) -> Vec<Vec<i128>> {
-    let r = -r..=r;
-    r.clone()
-        .flat_map(|a| {
-            let r = r.clone();
-            r.clone()
-                .flat_map(move |b| r.clone().map(move |c| vec![a, b, c]))
-        })
-        .collect()
-}
-
 #[test]
 fn a_square_in_an_update_is_bounded_by_its_secants() {
     let (its, c) = common::bounded(POLY1, "poly1");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     // The start rule and 30 loop steps from (−5, −5, 4), by the brute-force search (10, 14,
     // 18, 24, 30 loop steps for boxes of 1 to 5).
-    assert_eq!(common::check_worst_case(&its, &c, &grid(5), 0), 1 + 30);
+    assert_eq!(
+        common::check_worst_case(&its, &c, &common::cube(5), 0),
+        1 + 30
+    );
 }
 
 /// Flores-Montoya's `aaron12`, the same loop as C: `x' = x + 1, y' = y + x + 1` or
@@ -69,7 +60,7 @@ fn the_same_loop_as_c_code_is_bounded_too() {
     let (its, c) = common::bounded(AARON12, "aaron12");
     assert!(c.bound.is_polynomial(), "{}", c.bound.display(&its.vars));
     // x, y, z in [−4, 4], the rest 0; the fresh value in −1..=1 (only its sign is read).
-    let starts: Vec<Vec<i128>> = grid(4)
+    let starts: Vec<Vec<i128>> = common::cube(4)
         .into_iter()
         .map(|xyz| [vec![0; 4], xyz].concat())
         .collect();

@@ -214,3 +214,15 @@ pub fn infer_preprocessed(
     };
     symex_its::complexity::infer_refining(pre, &limits)
 }
+
+/// Every start in `[-r, r]^3`, the exhaustive grid of the tests on three-variable loops.
+pub fn cube(r: i128) -> Vec<Vec<i128>> {
+    let r = -r..=r;
+    r.clone()
+        .flat_map(|a| {
+            let r = r.clone();
+            r.clone()
+                .flat_map(move |b| r.clone().map(move |c| vec![a, b, c]))
+        })
+        .collect()
+}
