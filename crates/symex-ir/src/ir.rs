@@ -809,7 +809,13 @@ pub enum ReduceOp {
 
 /// A non-terminator instruction. Every `dst` is written exactly once per execution of the
 /// instruction; its type is `Body::slot_types[dst]`.
+///
+/// The variant is an explicit byte at offset 0 (`repr(u8)`): the interpreter's dispatch reads it and
+/// jumps, where the compiler's own layout hid it in a spare value of `Gep`'s operand and decoded it
+/// (load, subtract, compare, select) before every jump. Under `repr(u8)` each variant's fields lie in
+/// declaration order after the tag, so `Gep`'s and `Alloca`'s are ordered to keep the enum at 40 bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Inst {
     /// `dst = lhs op rhs` on `width`-bit integers.
     Bin {
@@ -856,11 +862,11 @@ pub enum Inst {
     /// `dst = base + offset + Σ index·scale` (pointer arithmetic, wrapping at the target's pointer width).
     /// `inbounds` is LLVM's flag (the result must stay inside the base's object).
     Gep {
+        inbounds: bool,
         dst: Slot,
         base: Operand,
         offset: i64,
         indices: Box<[GepIndex]>,
-        inbounds: bool,
     },
     /// `dst = *ptr`: reads `size` bytes (`store_size` of `ty`) at an address aligned to `align`.
     Load {
@@ -886,10 +892,10 @@ pub enum Inst {
     Alloca {
         dst: Slot,
         ty: TypeId,
-        elem_size: u64,
-        count: Option<Operand>,
         count_width: u32,
         align: u32,
+        count: Option<Operand>,
+        elem_size: u64,
     },
     Call(Box<Call>),
     Intrinsic {
