@@ -286,7 +286,14 @@ impl<B: Clone> Contents<B> {
         }
         match (&mut init.words, initialised || size == 0) {
             (_, true) => init.words = None,
-            (Some(words), false) if words.len() == (size as usize).div_ceil(64) => words.fill(0),
+            // A local of at most 64 bytes (nearly all) has a one-word map: cleared by a store, where
+            // `fill` called `memset`.
+            (Some(words), false) if words.len() == (size as usize).div_ceil(64) => {
+                match &mut words[..] {
+                    [w] => *w = 0,
+                    all => all.fill(0),
+                }
+            }
             (Some(words), false) => {
                 words.clear();
                 words.resize((size as usize).div_ceil(64), 0);
