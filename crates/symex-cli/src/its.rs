@@ -409,12 +409,14 @@ fn complexity_answer(
         return 1;
     }
     // A witness of unbounded runtime first, within a count of solver queries (T2's `brp`,
-    // `slayer-3`: the upper-bound search would use the whole budget before it).
+    // `slayer-3`: the upper-bound search would use the whole budget before it), and within a
+    // quarter of the time: it is a first look, asked again below when no bound is found.
+    let first_look = started + limits.deadline.saturating_duration_since(started) / 4;
     let (early_witness, searched) = trace::step("witness of unbounded runtime", || {
         lower_bound::prove_counted(
             its,
             limits.query_timeout,
-            limits.deadline,
+            first_look.min(limits.deadline),
             lower_bound::FIRST_QUERIES,
         )
     });

@@ -106,6 +106,14 @@ pub fn prove(its: &Its, timeout: Duration, deadline: Instant) -> Option<Unbounde
 /// context is per thread, and queries asked in it earlier change the models later queries
 /// get (a ranking function `−Y + 4` where `−Y + 3` was found before), so the caller's
 /// analysis after a failed search is the same as without one.
+///
+/// It is a first look, ended by `deadline` (`symex its` gives it a quarter of its time), and
+/// a search that met an unknown answer did not end, so the caller asks [`prove`] again when
+/// no bound is found. The caller waits for it until [`FIRST_LOOK_GRACE`] past `deadline`
+/// and then goes on without it: Z3 4.8.12 does not always heed an interrupt (Lommen's
+/// `non_linear06`, one self-loop with a guard of degree 5: a check ran on for 90 s past its
+/// limit, while the file's `O(n^5)` bound takes 2.5 s). The abandoned thread ends with its
+/// check, or with the process.
 pub fn prove_counted(
     its: &Its,
     timeout: Duration,
@@ -113,22 +121,32 @@ pub fn prove_counted(
     queries: u64,
 ) -> (Option<Unbounded>, bool) {
     let (thread_deadline, rlimit) = (smt::deadline(), smt::rlimit());
-    std::thread::scope(|scope| {
-        scope
-            .spawn(move || {
-                smt::set_deadline(thread_deadline);
-                smt::set_rlimit(rlimit);
-                let _budget = smt::query_budget(queries);
-                let _phase = crate::trace::phase("witness search (own thread)");
-                let found = prove(its, timeout, deadline);
-                let ended =
-                    smt::queries() < queries && Instant::now() < deadline && !smt::out_of_time();
-                (found, ended)
-            })
-            .join()
-            .unwrap_or((None, false))
-    })
+    let (send, receive) = std::sync::mpsc::channel();
+    let its = its.clone();
+    let spawned = std::thread::Builder::new().spawn(move || {
+        // The search's own deadline ends its queries too, not only its loops.
+        smt::set_deadline(Some(thread_deadline.map_or(deadline, |d| d.min(deadline))));
+        smt::set_rlimit(rlimit);
+        let _budget = smt::query_budget(queries);
+        let _phase = crate::trace::phase("witness search (own thread)");
+        let found = prove(&its, timeout, deadline);
+        let ended = smt::queries() < queries
+            && smt::unknowns() == 0
+            && Instant::now() < deadline
+            && !smt::out_of_time();
+        // The caller may have stopped waiting.
+        let _ = send.send((found, ended));
+    });
+    if spawned.is_err() {
+        return (None, false);
+    }
+    let wait = (deadline + FIRST_LOOK_GRACE).saturating_duration_since(Instant::now());
+    receive.recv_timeout(wait).unwrap_or((None, false))
 }
+
+/// How long past its deadline [`prove_counted`]'s caller waits for it: the replay of a witness
+/// found at the deadline, and a check that heeds its interrupt late.
+pub const FIRST_LOOK_GRACE: Duration = Duration::from_secs(1);
 
 /// The solver queries `symex its` gives [`prove_counted`] before the upper-bound search.
 /// Counted on a debug build: the witnesses of T2's `brp`, `hqr…fixed`, `magic`, `slayer-3`,

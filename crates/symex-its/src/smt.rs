@@ -109,6 +109,8 @@ pub fn out_of_time() -> bool {
 thread_local! {
     /// The solver queries this thread has asked through [`solver`].
     static QUERIES: Cell<u64> = const { Cell::new(0) };
+    /// Of those, the ones the solver answered unknown (its limit, the deadline or the budget).
+    static UNKNOWNS: Cell<u64> = const { Cell::new(0) };
     /// The count of [`QUERIES`] at which the innermost [`with_query_budget`] ends.
     static QUERY_CAP: Cell<Option<u64>> = const { Cell::new(None) };
 }
@@ -116,6 +118,12 @@ thread_local! {
 /// The solver queries this thread has asked so far (a deterministic measure of work).
 pub fn queries() -> u64 {
     QUERIES.with(Cell::get)
+}
+
+/// The queries of this thread answered unknown so far: a search that met one did not look
+/// everywhere, even when it ended within its count.
+pub fn unknowns() -> u64 {
+    UNKNOWNS.with(Cell::get)
 }
 
 /// At most `budget` more solver queries on this thread while the returned guard lives (inside
@@ -238,6 +246,9 @@ impl Solver for Clipped {
             }
         };
         self.stats.record(started.elapsed(), &result);
+        if matches!(result, SatResult::Unknown(_)) {
+            UNKNOWNS.with(|u| u.set(u.get() + 1));
+        }
         result
     }
 

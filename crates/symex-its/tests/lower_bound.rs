@@ -535,3 +535,16 @@ fn counted_search_finds_witnesses_within_its_count() {
     let (found, ended) = prove_counted(&mc91, 0);
     assert!(found.is_none() && !ended);
 }
+
+/// A first look whose queries come back unknown has not looked everywhere: it must not say
+/// that it ended, or `symex its` would not ask again once no bound is found. Under a
+/// resource limit too small for any answer mc91's search finds nothing, within its count.
+#[test]
+fn counted_search_with_unknown_answers_did_not_end() {
+    symex_its::smt::set_rlimit(Some(1));
+    let mc91 = its("f0", "A B C", MC91);
+    let (found, ended) = prove_counted(&mc91, lower_bound::FIRST_QUERIES);
+    common::count_not_time();
+    assert!(found.is_none(), "no answer under a resource limit of 1");
+    assert!(!ended, "a search with unknown answers did not end");
+}
