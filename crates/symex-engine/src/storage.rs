@@ -20,16 +20,23 @@ const PAGE_BITS: u32 = 12;
 /// Bytes of a page of a large object.
 pub const PAGE: u64 = 1 << PAGE_BITS;
 
+/// The all-ones mask of each length from 0 to 64 bits: every load and store tests or sets its bytes'
+/// bits in an initialisation map, and a load from here replaces two tests and a shift by a variable
+/// amount.
+static LOW_BITS: [u64; 65] = {
+    let mut m = [0u64; 65];
+    let mut n = 1;
+    while n <= 64 {
+        m[n] = u64::MAX >> (64 - n);
+        n += 1;
+    }
+    m
+};
+
 /// The mask of bits `b..b+n` of a word (`b + n <= 64`).
 #[inline(always)]
 fn word_mask(b: usize, n: usize) -> u64 {
-    if n == 0 {
-        0
-    } else if n == 64 {
-        u64::MAX
-    } else {
-        ((1u64 << n) - 1) << b
-    }
+    LOW_BITS[n.min(64)] << b
 }
 
 /// Bits `off..off+n` of a bitmap that span more than one word (`off % 64 + n > 64`): the mask of the
@@ -685,6 +692,17 @@ mod tests {
         (0..c.size() as usize)
             .map(|i| (c.read(i, 1)[0], c.is_init(i, 1)))
             .collect()
+    }
+
+    /// Each mask has exactly bits `b..b+n`.
+    #[test]
+    fn word_masks_have_exactly_their_bits() {
+        for b in 0..64 {
+            for n in 0..=64 - b {
+                let bits = (b..b + n).fold(0u64, |m, i| m | 1 << i);
+                assert_eq!(word_mask(b, n), bits, "bits {b}..{}", b + n);
+            }
+        }
     }
 
     /// Ranges set and tested a word at a time agree with bits set and tested one by one.
