@@ -40,6 +40,7 @@ mod guard_cap;
 mod monomials;
 mod multiphase_scc;
 mod periodic_rvg;
+mod scc_wide_step;
 mod twn_entries;
 
 /// A runtime bound of the whole ITS.
@@ -123,12 +124,29 @@ fn infer_in(
             crate::trace::step("twn", || twn::prove_with_twn(its, limits)).ok_or(reason)?
         }
     };
-    let _bounds = crate::trace::phase("runtime and size bounds");
     let mut ctx = Ctx::new(its, limits);
-    ctx.twn = twn.clone();
+    ctx.twn = twn;
     ctx.size_graph = size_graph;
     ctx.caps_allowed = caps;
     ctx.tree = tree.map(<[usize]>::to_vec);
+    bounds(ctx, proof)
+}
+
+/// The runtime and size bounds of [`infer`] from a termination proof the caller gives
+/// (one [`SccProof`] per cyclic SCC, each step's function checked by the caller): a proof
+/// whose ranking functions are not those Z3 happens to return first.
+pub fn infer_from_proof(
+    its: &Its,
+    proof: Vec<SccProof>,
+    limits: &Limits,
+) -> Result<Complexity, String> {
+    bounds(Ctx::new(its, limits), proof)
+}
+
+/// The runtime and size bounds of every SCC in turn, and the total cost.
+fn bounds(mut ctx: Ctx, proof: Vec<SccProof>) -> Result<Complexity, String> {
+    let its = ctx.its;
+    let _bounds = crate::trace::phase("runtime and size bounds");
     let all: Vec<usize> = (0..its.transitions.len()).collect();
     for locs in graph::sccs(its, &all) {
         let inside = graph::inside(its, &all, &locs);
@@ -167,7 +185,7 @@ fn infer_in(
         bound: total,
         transition_bounds,
         proof,
-        twn,
+        twn: ctx.twn.clone(),
         used_size_graph: ctx.rvg_used,
     })
 }
@@ -1268,7 +1286,8 @@ impl<'a> Ctx<'a> {
                 // An infinite bound is final only once nothing else is left to try.
                 let bound = self
                     .step_bound(step)
-                    .filter(|b| *b != Bound::Infinite || self.accept_infinite);
+                    .filter(|b| *b != Bound::Infinite || self.accept_infinite)
+                    .map(|b| self.scc_wide_choice(proof, step, b));
                 if let Some(b) = bound {
                     for &t in &step.removed {
                         self.rb[t] = Some(b.clone());
