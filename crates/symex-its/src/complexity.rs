@@ -41,6 +41,7 @@ mod monomials;
 mod multiphase_scc;
 mod periodic_rvg;
 mod scc_wide_step;
+mod sized_ranking;
 mod twn_entries;
 
 /// A runtime bound of the whole ITS.
@@ -1525,6 +1526,12 @@ impl Ctx<'_> {
                 self.charge_fallback(started);
                 if let Some(f) = f.filter(|_| checked) {
                     self.rb[t] = self.scc_wide_bound(&f);
+                }
+                if self.rb[t] == Some(Bound::Infinite) {
+                    // The function reads a variable of unbounded size: one over the others.
+                    if let Some(b) = self.sized_scc_wide_bound(proof, t) {
+                        self.rb[t] = Some(b);
+                    }
                 }
                 if self.rb[t].is_none() {
                     self.resynthesize_inner(proof, t);

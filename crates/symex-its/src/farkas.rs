@@ -292,7 +292,20 @@ fn synthesize_with(
     solver: &mut dyn Solver,
     constant_only: bool,
 ) -> Option<RankingFunction> {
-    synthesize_slack(its, ts, strict, &[], solver, constant_only).map(|(f, _)| f)
+    synthesize_slack(its, ts, strict, &[], solver, constant_only, None).map(|(f, _)| f)
+}
+
+/// As [`synthesize_strict_on`], with coefficient 0 for every variable `v` without `vars[v]`
+/// (`complexity`'s sized variables: a function reading a variable of unbounded size after an
+/// entry gets no finite bound from that entry).
+pub fn synthesize_strict_over(
+    its: &Its,
+    ts: &[usize],
+    strict: &[usize],
+    vars: &[bool],
+    solver: &mut dyn Solver,
+) -> Option<RankingFunction> {
+    synthesize_slack(its, ts, strict, &[], solver, false, Some(vars)).map(|(f, _)| f)
 }
 
 /// The most a transition of `slack` may raise the function in [`synthesize_with_slack`].
@@ -310,7 +323,7 @@ pub fn synthesize_with_slack(
     slack: &[usize],
     solver: &mut dyn Solver,
 ) -> Option<(RankingFunction, Vec<(usize, i128)>)> {
-    let (f, deltas) = synthesize_slack(its, ts, strict, slack, solver, false)?;
+    let (f, deltas) = synthesize_slack(its, ts, strict, slack, solver, false, None)?;
     let raised = ts
         .iter()
         .zip(deltas)
@@ -322,6 +335,7 @@ pub fn synthesize_with_slack(
 
 /// [`synthesize_with`] with the transitions of `slack` allowed to raise the function by
 /// a constant; also returns each transition's `δ` of the model (`f` drops by at least `δ`).
+/// With `only`, the template has no coefficient for a variable `v` without `only[v]`.
 fn synthesize_slack(
     its: &Its,
     ts: &[usize],
@@ -329,6 +343,7 @@ fn synthesize_slack(
     slack: &[usize],
     solver: &mut dyn Solver,
     constant_only: bool,
+    only: Option<&[bool]>,
 ) -> Option<(RankingFunction, Vec<i128>)> {
     let n = its.arity();
     let locs = locations(its, ts);
@@ -340,7 +355,10 @@ fn synthesize_slack(
     {
         return None;
     }
-    let used = template_variables(its, ts, locs.len());
+    let mut used = template_variables(its, ts, locs.len());
+    if let Some(only) = only {
+        used.iter_mut().zip(only).for_each(|(u, o)| *u &= *o);
+    }
     let tpl = Template::over(its, &locs, "a", &used);
     let mut query = Vec::new();
     if constant_only {
