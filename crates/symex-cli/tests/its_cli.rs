@@ -405,8 +405,8 @@ fn nested_loops_get_a_quadratic_lower_bound() {
     }
 }
 
-/// pasta's `a.03` (FGPSF09): the first bound is `O(n^3)`; a refinement the search for a lower
-/// degree tries gives `O(n^2)`.
+/// pasta's `a.03` (FGPSF09): `O(n^2)`, which the first attempt's SCC-wide ranking functions
+/// give at once (a first bound `O(n^3)` and a refinement before them).
 const PASTA_A03: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS eval1))\n(VAR A B C D)\n(RULES\n  eval1(A,B,C,D) -> Com_1(eval2(A - 1,B,C,D)) :|: A >= 2\n  eval1(A,B,C,D) -> Com_1(eval2(A,B - 1,C,D)) :|: 1 >= A\n  eval2(A,B,C,D) -> Com_1(eval3(A,B,A,2*A)) :|: B >= 2\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D)) :|: B >= D && B >= 1 + D\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D + 1)) :|: B >= D && B >= 1 + D\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D,2*D)) :|: B >= D && B >= 1 + D && D >= 1\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D + 1,2*D + 2)) :|: B >= D && B >= 1 + D && D >= 1\n  eval3(A,B,C,D) -> Com_1(eval4(A,B,C,D)) :|: B = D\n  eval3(A,B,C,D) -> Com_1(eval3(A,B,D,2*D)) :|: D >= 1 && B = D\n  eval4(A,B,C,D) -> Com_1(eval2(A - 1,B,C,D)) :|: A >= 2 && A >= 1 && B >= 2\n  eval4(A,B,C,D) -> Com_1(eval2(A,B - 1,C,D)) :|: B >= 2 && A = 1\n)\n";
 
 /// The degree of the upper side of a first line: `O(1)` 0, `O(n^k)` k, else `None`.
@@ -422,8 +422,8 @@ fn upper_degree(first: &str) -> Option<u32> {
 /// best bound found by then (exit 0), not `MAYBE`. The deadline is put at a count of the
 /// prover's solver queries (`SYMEX_ITS_STALL_QUERIES`: the prover then stops as if busy between
 /// queries and the watchdog answers), so where the search stands does not depend on the load.
-/// Over growing counts the answers go from `MAYBE` to the first bound `O(n^3)` to the `O(n^2)`
-/// that the run without a deadline prints, never back.
+/// Over growing counts the answers go from `MAYBE` to bounds that never get worse, up to the
+/// `O(n^2)` that the run without a deadline prints.
 #[test]
 fn the_deadline_prints_the_best_bound_found() {
     let dir = tempfile::tempdir().unwrap();
@@ -468,8 +468,10 @@ fn the_deadline_prints_the_best_bound_found() {
     });
     assert!(never_worse, "{answers:?}");
     assert!(degrees.contains(&None), "{answers:?}");
+    // The best bound found by then, not MAYBE, once one is found (the first attempt's SCC-wide
+    // ranking functions give the whole run's degree 2 here at once).
     assert!(
-        degrees.contains(&Some(3)),
-        "the first bound was never printed: {answers:?}"
+        degrees.iter().any(Option::is_some),
+        "no bound was printed at the deadline: {answers:?}"
     );
 }
