@@ -1494,6 +1494,21 @@ impl<'a> Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Whether `f`, a Farkas answer, is re-checked by [`ranking::check`] as strictly decreasing
+    /// on the transitions `strict` and non-increasing on every other transition of `scc`.
+    fn ranks_scc(
+        &mut self,
+        f: &crate::ranking::RankingFunction,
+        scc: &[usize],
+        strict: &[usize],
+    ) -> bool {
+        let its = self.its;
+        scc.iter().all(|&i| {
+            let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
+            d == Decrease::Strict || (!strict.contains(&i) && d == Decrease::Weak)
+        })
+    }
+
     /// When the steps of an SCC wait for each other's runtime bounds: for each transition
     /// of an open step, a new linear ranking function strictly decreasing on it and
     /// non-increasing on *every* transition of the SCC (found by Farkas, re-checked by
@@ -1517,12 +1532,9 @@ impl Ctx<'_> {
                     &[t],
                     self.quick.as_mut(),
                 );
-                let checked = f.as_ref().is_some_and(|f| {
-                    proof.transitions.iter().all(|&i| {
-                        let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
-                        d == Decrease::Strict || (i != t && d == Decrease::Weak)
-                    })
-                });
+                let checked = f
+                    .as_ref()
+                    .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &[t]));
                 self.charge_fallback(started);
                 if let Some(f) = f.filter(|_| checked) {
                     self.rb[t] = self.scc_wide_bound(&f);

@@ -18,7 +18,6 @@
 
 use super::Ctx;
 use crate::bound::Bound;
-use crate::ranking::{self, Decrease};
 use crate::termination::{RankingStep, SccProof};
 use std::time::Instant;
 
@@ -47,12 +46,9 @@ impl Ctx<'_> {
             &step.removed,
             self.quick.as_mut(),
         );
-        let checked = f.as_ref().is_some_and(|f| {
-            proof.transitions.iter().all(|&i| {
-                let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
-                d == Decrease::Strict || (!step.removed.contains(&i) && d == Decrease::Weak)
-            })
-        });
+        let checked = f
+            .as_ref()
+            .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &step.removed));
         self.charge_fallback(started);
         match f.filter(|_| checked).and_then(|f| self.scc_wide_bound(&f)) {
             Some(wide) if tighter(&wide, &bound) => wide,

@@ -11,7 +11,6 @@
 
 use super::Ctx;
 use crate::bound::Bound;
-use crate::ranking::{self, Decrease};
 use crate::termination::SccProof;
 use std::time::Instant;
 
@@ -34,12 +33,9 @@ impl Ctx<'_> {
             &sized,
             self.quick.as_mut(),
         );
-        let checked = f.as_ref().is_some_and(|f| {
-            proof.transitions.iter().all(|&i| {
-                let d = ranking::check(self.solver.as_mut(), f, &its.transitions[i]);
-                d == Decrease::Strict || (i != t && d == Decrease::Weak)
-            })
-        });
+        let checked = f
+            .as_ref()
+            .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &[t]));
         self.charge_fallback(started);
         let f = f.filter(|_| checked)?;
         let b = self.scc_wide_bound(&f).filter(|b| *b != Bound::Infinite);
