@@ -602,7 +602,8 @@ fn print_bound(json: bool, quiet: bool, name: &str, found: &Found, reason: Optio
                              "time_s": found.time, "bound": class,
                              "answer": first.to_string(),
                              "expression": c.bound.display(&its.vars),
-                             "proof": proof_json(its, &c.proof)});
+                             "proof": proof_json(its, &c.proof),
+                             "bound_functions": bound_functions_json(its, c)});
         lower_side_json(&mut out, &found.family, lower);
         if !c.twn.is_empty() {
             out["twn_loops"] = json!(c.twn.iter().map(|l| twn_line(its, l)).collect::<Vec<_>>());
@@ -629,7 +630,48 @@ fn print_bound(json: bool, quiet: bool, name: &str, found: &Found, reason: Optio
     }
     for (i, b) in c.transition_bounds.iter().enumerate() {
         println!("  runtime bound of t{i}: {}", b.display(&its.vars));
+        if let Some(f) = c.bound_functions.get(i).and_then(|f| f.as_ref()) {
+            println!("    {}", bound_function_line(its, f));
+        }
     }
+}
+
+/// The ranking function a runtime bound was found with after the termination proof, in the
+/// proof's words: what it is, and where it was checked not to increase.
+fn bound_function_line(its: &Its, f: &complexity::BoundFunction) -> String {
+    let on: Vec<String> = f
+        .non_increasing_on
+        .iter()
+        .map(|t| format!("t{t}"))
+        .collect();
+    format!(
+        "from ranking function {} ({}; non-increasing on {})",
+        f.function.display(its),
+        f.rule.name(),
+        on.join(", ")
+    )
+}
+
+/// [`bound_function_line`] for `--json`: one entry per transition that has a function.
+fn bound_functions_json(its: &Its, c: &complexity::Complexity) -> Value {
+    let entries: Vec<Value> = c
+        .bound_functions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let f = f.as_ref()?;
+            let function: serde_json::Map<String, Value> = f
+                .function
+                .at
+                .iter()
+                .map(|(l, p)| (its.locations[*l].clone(), json!(p.display(&|v| its.vars[v].clone()))))
+                .collect();
+            Some(json!({"transition": format!("t{i}"), "function": function,
+                        "rule": f.rule.name(),
+                        "non_increasing_on": f.non_increasing_on.iter().map(|t| format!("t{t}")).collect::<Vec<_>>()}))
+        })
+        .collect();
+    json!(entries)
 }
 
 /// The first line for the upper bound `bound` and, when a linear family was found, `Omega(n^1)`.

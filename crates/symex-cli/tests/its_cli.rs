@@ -475,3 +475,39 @@ fn the_deadline_prints_the_best_bound_found() {
         "no bound was printed at the deadline: {answers:?}"
     );
 }
+
+/// An inner loop entered once per outer lap: the termination proof ranks it alone (a bound of
+/// outer laps × value per entry, `O(n²)`), and the linear bound comes from a function found
+/// after it, non-increasing on the whole SCC, which the output must name (the proof's own
+/// functions would not justify the bound). The function itself is checked state by state in
+/// symex-its' `tests/scc_wide_step.rs`; `scripts/test.sh` replays the bound with
+/// `bench/its_check.py`.
+#[test]
+fn a_bound_from_a_function_found_after_the_proof_names_it() {
+    let f = common::example("its", "laps.koat");
+    let out = its().args(["--json"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["answer"], "WORST_CASE(Omega(n^1), O(n^1))", "{v}");
+    let used = v["bound_functions"].as_array().unwrap();
+    let wide = used
+        .iter()
+        .find(|u| u["rule"] == "SCC-wide")
+        .unwrap_or_else(|| panic!("no SCC-wide function: {v}"));
+    let function = wide["function"].as_object().unwrap();
+    assert!(
+        function.contains_key("outer") && function.contains_key("inner"),
+        "{v}"
+    );
+    assert_eq!(
+        wide["non_increasing_on"].as_array().unwrap().len(),
+        4,
+        "{v}"
+    );
+    let text = its().arg(&f).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("(SCC-wide; non-increasing on t1, t2, t3, t4)"),
+        "{text}"
+    );
+}

@@ -58,6 +58,45 @@ pub struct Complexity {
     /// Whether a size bound per result variable ([`size_graph`]) was used where the
     /// SCC-wide ones had none ([`infer_refining`] tries that last).
     pub used_size_graph: bool,
+    /// Per transition, the ranking function its runtime bound comes from where that is not
+    /// the termination proof's own step function (`None`: the proof's step, a closed form,
+    /// or another rule named in the proof).
+    pub bound_functions: Vec<Option<BoundFunction>>,
+}
+
+/// A ranking function found again for a runtime bound, after the termination proof: a
+/// runtime bound of `Σ entries · |f|` needs `f` to be strictly decreasing on the bounded
+/// transition and non-increasing on `non_increasing_on`, which [`ranking::check`] re-checked.
+#[derive(Clone, Debug)]
+pub struct BoundFunction {
+    pub function: crate::ranking::RankingFunction,
+    /// The transitions `function` never increases on (the whole SCC, or the part of it still
+    /// open).
+    pub non_increasing_on: Vec<usize>,
+    pub rule: BoundRule,
+}
+
+/// Which rule asked for a [`BoundFunction`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundRule {
+    /// Non-increasing on the whole SCC, bounded by the SCC's entries ([`scc_wide_step`] and
+    /// [`Ctx::resynthesize`]).
+    SccWide,
+    /// SCC-wide over the variables of finite size after every entry ([`sized_ranking`]).
+    SizedVariables,
+    /// Non-increasing on the part of the SCC still open, bounded by that part's entries.
+    OpenPart,
+}
+
+impl BoundRule {
+    /// How the proof names the rule.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundRule::SccWide => "SCC-wide",
+            BoundRule::SizedVariables => "SCC-wide over the sized variables",
+            BoundRule::OpenPart => "on the open part",
+        }
+    }
 }
 
 /// Infers a bound, or says why there is none.
@@ -188,6 +227,7 @@ fn bounds(mut ctx: Ctx, proof: Vec<SccProof>) -> Result<Complexity, String> {
         proof,
         twn: ctx.twn.clone(),
         used_size_graph: ctx.rvg_used,
+        bound_functions: ctx.bound_functions.clone(),
     })
 }
 
@@ -631,6 +671,8 @@ struct Ctx<'a> {
     its: &'a Its,
     /// Runtime bound per transition.
     rb: Vec<Option<Bound>>,
+    /// Per transition, the function found again for its runtime bound ([`BoundFunction`]).
+    bound_functions: Vec<Option<BoundFunction>>,
     /// Size bound per location and variable, before leaving the location.
     pre: Vec<Vec<Option<Bound>>>,
     /// The SCC being processed: its locations and transitions.
@@ -702,6 +744,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             its,
             rb: vec![None; its.transitions.len()],
+            bound_functions: vec![None; its.transitions.len()],
             pre: vec![vec![None; its.arity()]; its.locations.len()],
             current: None,
             scc_size: HashMap::new(),
@@ -1538,6 +1581,13 @@ impl Ctx<'_> {
                 self.charge_fallback(started);
                 if let Some(f) = f.filter(|_| checked) {
                     self.rb[t] = self.scc_wide_bound(&f);
+                    if self.rb[t].as_ref().is_some_and(|b| *b != Bound::Infinite) {
+                        self.bound_functions[t] = Some(BoundFunction {
+                            function: f,
+                            non_increasing_on: proof.transitions.clone(),
+                            rule: BoundRule::SccWide,
+                        });
+                    }
                 }
                 if self.rb[t] == Some(Bound::Infinite) {
                     // The function reads a variable of unbounded size: one over the others.
@@ -1620,6 +1670,11 @@ impl Ctx<'_> {
                 for &i in &strict {
                     if self.rb[i].is_none() {
                         self.rb[i] = Some(b.clone());
+                        self.bound_functions[i] = Some(BoundFunction {
+                            function: step.function.clone(),
+                            non_increasing_on: step.remaining.clone(),
+                            rule: BoundRule::OpenPart,
+                        });
                     }
                 }
                 return;

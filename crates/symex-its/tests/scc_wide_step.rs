@@ -127,6 +127,15 @@ fn an_inner_loop_ranked_alone_gets_a_function_over_the_whole_scc() {
         panic!("not polynomial: {}", c.bound.display(&its.vars));
     };
     assert_eq!(p.degree(), 1, "{}", c.bound.display(&its.vars));
+    // The bound of the inner loop's `t2` comes from a new function, which the result names
+    // (`symex its` prints it under t2's runtime bound); it is what the proof claims, checked
+    // here state by state over a box rather than by the solver that found it.
+    let f = c.bound_functions[2].as_ref().expect("t2's function");
+    assert_eq!(f.rule, complexity::BoundRule::SccWide);
+    assert_eq!(f.non_increasing_on, [1, 2, 3, 4]);
+    for &i in &f.non_increasing_on {
+        ranks_on_box(&its, &f.function, i, i == 2);
+    }
     for b in -3..=15i128 {
         let start = [0, b, 0];
         let mut memo = std::collections::HashMap::new();
@@ -148,4 +157,38 @@ fn the_whole_inference_bounds_the_laps_linearly() {
     assert_eq!(p.degree(), 1, "{}", c.bound.display(&its.vars));
     let starts: Vec<Vec<i128>> = (-3..=15i128).map(|b| vec![0, b, 0]).collect();
     assert_eq!(common::check_worst_case(&its, &c, &starts, 0), worst(15));
+}
+
+/// Checks on every state of `[-4, 12]³` that satisfies `t`'s guard that `f` does not increase
+/// along `t` and, if `strict`, drops by at least one and is not negative before the step.
+fn ranks_on_box(its: &Its, f: &RankingFunction, t: usize, strict: bool) {
+    let tr = &its.transitions[t];
+    let (target, update) = &tr.targets[0];
+    for a in -4..=12i128 {
+        for b in -4..=12i128 {
+            for c in -4..=12i128 {
+                let values = [a, b, c];
+                let enabled = tr.guard.iter().all(|g| {
+                    let v = g.poly.eval(&values).unwrap();
+                    match g.rel {
+                        symex_its::Rel::Ge => v >= 0,
+                        symex_its::Rel::Eq => v == 0,
+                        symex_its::Rel::Ne => v != 0,
+                    }
+                });
+                if !enabled {
+                    continue;
+                }
+                let next: Vec<i128> = update.iter().map(|u| u.eval(&values).unwrap()).collect();
+                let before = f.eval(tr.source, &values).unwrap();
+                let after = f.eval(*target, &next).unwrap();
+                let what = format!("t{t} from {values:?}: {before} -> {after}");
+                if strict {
+                    assert!(before >= 0 && after < before, "{what}");
+                } else {
+                    assert!(after <= before, "{what}");
+                }
+            }
+        }
+    }
 }

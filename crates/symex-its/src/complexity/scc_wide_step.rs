@@ -16,7 +16,7 @@
 //! the lower degree is kept, so the degree no longer depends on which function Z3 returned
 //! first.
 
-use super::Ctx;
+use super::{BoundFunction, BoundRule, Ctx};
 use crate::bound::Bound;
 use crate::termination::{RankingStep, SccProof};
 use std::time::Instant;
@@ -50,8 +50,20 @@ impl Ctx<'_> {
             .as_ref()
             .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &step.removed));
         self.charge_fallback(started);
-        match f.filter(|_| checked).and_then(|f| self.scc_wide_bound(&f)) {
-            Some(wide) if tighter(&wide, &bound) => wide,
+        let Some(f) = f.filter(|_| checked) else {
+            return bound;
+        };
+        match self.scc_wide_bound(&f) {
+            Some(wide) if tighter(&wide, &bound) => {
+                for &t in &step.removed {
+                    self.bound_functions[t] = Some(BoundFunction {
+                        function: f.clone(),
+                        non_increasing_on: proof.transitions.clone(),
+                        rule: BoundRule::SccWide,
+                    });
+                }
+                wide
+            }
             _ => bound,
         }
     }

@@ -9,7 +9,7 @@
 //! bound, one more is asked with the template restricted to the variables whose size after
 //! every entry of the SCC is finite (here `17 − Q`).
 
-use super::Ctx;
+use super::{BoundFunction, BoundRule, Ctx};
 use crate::bound::Bound;
 use crate::termination::SccProof;
 use std::time::Instant;
@@ -18,7 +18,8 @@ impl Ctx<'_> {
     /// An SCC-wide bound of transition `t` of the current SCC `proof` from a function strictly
     /// decreasing on `t` and non-increasing on the whole SCC over the sized variables
     /// ([`Ctx::sized_variables`]) alone (re-checked by [`ranking::check`]); `None` without
-    /// one, or when every variable is sized (the unrestricted query already answered).
+    /// one, or when every variable is sized (the unrestricted query already answered). The
+    /// function is kept as `t`'s [`BoundFunction`].
     pub(super) fn sized_scc_wide_bound(&mut self, proof: &SccProof, t: usize) -> Option<Bound> {
         let sized = self.sized_variables(proof);
         if sized.iter().all(|s| *s) || !self.fallback_time_left() {
@@ -43,6 +44,13 @@ impl Ctx<'_> {
             let found = b.as_ref().map(|_| "bounded").unwrap_or("no bound");
             format!("sized ranking function for t{t}: {found}")
         });
+        if b.is_some() {
+            self.bound_functions[t] = Some(BoundFunction {
+                function: f,
+                non_increasing_on: proof.transitions.clone(),
+                rule: BoundRule::SizedVariables,
+            });
+        }
         b
     }
 
