@@ -405,25 +405,40 @@ fn complexity_answer(
     if let Some(u) = trace::step("inescapable SCCs", || early_inescapable(its, limits)) {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
-        print_unbounded(args, name, its, &u, time);
+        print_unbounded(args.json, args.quiet, name, its, &u, time);
         return 1;
     }
     // A witness of unbounded runtime first, within a count of solver queries (T2's `brp`,
     // `slayer-3`: the upper-bound search would use the whole budget before it), and within a
-    // quarter of the time: it is a first look, asked again below when no bound is found.
+    // quarter of the time: a first look, which goes on beside the upper-bound search when its
+    // count cut it, and answers at once when it finds a witness then.
     let first_look = started + limits.deadline.saturating_duration_since(started) / 4;
-    let (early_witness, searched) = trace::step("witness of unbounded runtime", || {
-        lower_bound::prove_counted(
+    let go_on = {
+        let (json, quiet, name, its) = (args.json, args.quiet, name.to_string(), its.clone());
+        lower_bound::GoOn {
+            until: limits.deadline,
+            found: Box::new(move |u: &Unbounded| {
+                if claim_answer() {
+                    let time = started.elapsed().as_secs_f64();
+                    print_unbounded(json, quiet, &name, &its, u, time);
+                    std::process::exit(1);
+                }
+            }),
+        }
+    };
+    let look = trace::step("witness of unbounded runtime", || {
+        lower_bound::look_first(
             its,
             limits.query_timeout,
             first_look.min(limits.deadline),
             lower_bound::FIRST_QUERIES,
+            Some(go_on),
         )
     });
-    if let Some(u) = early_witness {
+    if let Some(u) = look.found {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
-        print_unbounded(args, name, its, &u, time);
+        print_unbounded(args.json, args.quiet, name, its, &u, time);
         return 1;
     }
     // Retried on the ITS unfolded by the last transition when there is no bound. The
@@ -444,10 +459,14 @@ fn complexity_answer(
         .as_ref()
         .ok()
         .filter(|c| c.bound.asymptotic().is_some());
-    // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) Asked again
-    // only when the first search was cut by its count.
-    let unbounded = match finite {
-        None if !searched => trace::step("witness of unbounded runtime, again", || {
+    // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) The search
+    // going on since the first look gets the time left; without one, asked again only when
+    // the first search was cut.
+    let unbounded = match (finite, &look.later) {
+        (None, Some(later)) => trace::step("witness of unbounded runtime, waited for", || {
+            later.wait(limits.deadline)
+        }),
+        (None, None) if !look.ended => trace::step("witness of unbounded runtime, again", || {
             lower_bound::prove(its, limits.query_timeout, limits.deadline)
         }),
         _ => None,
@@ -455,7 +474,7 @@ fn complexity_answer(
     if let Some(u) = &unbounded {
         let time = started.elapsed().as_secs_f64();
         wait_for_watchdog_unless_first();
-        print_unbounded(args, name, its, u, time);
+        print_unbounded(args.json, args.quiet, name, its, u, time);
         return 1;
     }
     if let Some(c) = finite {
@@ -1014,12 +1033,12 @@ fn twn_line(its: &Its, l: &symex_its::twn::TwnLoop) -> String {
 
 /// The answer when no bound exists: `WORST_CASE(NON_POLY, ?)` (what AProVE and LoAT print
 /// for `BOUNDS(INF, INF)`), the lower bound and its replayed witness.
-fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f64) {
+fn print_unbounded(json: bool, quiet: bool, name: &str, its: &Its, u: &Unbounded, time: f64) {
     let kind = match u {
         Unbounded::NonTerminating(_) => "a non-terminating run",
         Unbounded::Family(_) => "runs of every length from one start state",
     };
-    if args.json {
+    if json {
         let witness = match u {
             Unbounded::NonTerminating(w) => witness_json(its, w),
             Unbounded::Family(f) => family_json(its, f),
@@ -1031,7 +1050,7 @@ fn print_unbounded(args: &ItsArgs, name: &str, its: &Its, u: &Unbounded, time: f
         return;
     }
     println!("WORST_CASE(NON_POLY, ?)");
-    if args.quiet {
+    if quiet {
         return;
     }
     println!("lower bound: unbounded ({kind})");

@@ -120,28 +120,117 @@ pub fn prove_counted(
     deadline: Instant,
     queries: u64,
 ) -> (Option<Unbounded>, bool) {
+    let look = look_first(its, timeout, deadline, queries, None);
+    (look.found, look.ended)
+}
+
+/// What [`look_first`] saw: the first look's witness, whether its search ended, and the
+/// search that goes on after a first look its count cut.
+pub struct FirstLook {
+    pub found: Option<Unbounded>,
+    pub ended: bool,
+    pub later: Option<Later>,
+}
+
+/// A search for a witness that goes on beside the search for an upper bound ([`GoOn`]).
+pub struct Later {
+    receive: std::sync::mpsc::Receiver<Option<Unbounded>>,
+}
+
+impl Later {
+    /// Waits until `until` for the search that goes on; its witness (already handed to
+    /// [`GoOn::found`]), or `None` when it found none by then.
+    pub fn wait(&self, until: Instant) -> Option<Unbounded> {
+        let wait = until.saturating_duration_since(Instant::now());
+        self.receive.recv_timeout(wait).ok().flatten()
+    }
+}
+
+/// How a first look its count cut goes on: until `until`, at the lowest thread priority,
+/// so that it only takes time the upper-bound search leaves (a core it does not use, the
+/// waits of its last seconds), and with a witness it calls `found` at once.
+pub struct GoOn {
+    pub until: Instant,
+    pub found: Box<dyn FnOnce(&Unbounded) + Send>,
+}
+
+/// [`prove_counted`]; with `go_on`, a search its count (or an unknown answer) cut goes on
+/// afterwards on the same thread without a count ([`GoOn`]). A restart after the upper-bound
+/// search, in the seconds that one leaves, would not get past where the first look stopped:
+/// T2's `brp`, `brp_withassume` and `sudoku` need 313, 425 and 709 queries (3–7 s at load
+/// 14), where the count is [`FIRST_QUERIES`] and the seconds left are 3.
+pub fn look_first(
+    its: &Its,
+    timeout: Duration,
+    deadline: Instant,
+    queries: u64,
+    go_on: Option<GoOn>,
+) -> FirstLook {
     let (thread_deadline, rlimit) = (smt::deadline(), smt::rlimit());
     let (send, receive) = std::sync::mpsc::channel();
+    let (send_later, receive_later) = std::sync::mpsc::channel();
     let its = its.clone();
+    let goes_on = go_on.is_some();
     let spawned = std::thread::Builder::new().spawn(move || {
-        // The search's own deadline ends its queries too, not only its loops.
-        smt::set_deadline(Some(thread_deadline.map_or(deadline, |d| d.min(deadline))));
         smt::set_rlimit(rlimit);
-        let _budget = smt::query_budget(queries);
-        let _phase = crate::trace::phase("witness search (own thread)");
-        let found = prove(&its, timeout, deadline);
-        let ended = smt::queries() < queries
-            && smt::unknowns() == 0
-            && Instant::now() < deadline
-            && !smt::out_of_time();
+        let (found, ended) = {
+            // The search's own deadline ends its queries too, not only its loops.
+            smt::set_deadline(Some(thread_deadline.map_or(deadline, |d| d.min(deadline))));
+            let _budget = smt::query_budget(queries);
+            let _phase = crate::trace::phase("witness search (own thread)");
+            let found = prove(&its, timeout, deadline);
+            let ended = smt::queries() < queries
+                && smt::unknowns() == 0
+                && Instant::now() < deadline
+                && !smt::out_of_time();
+            (found, ended)
+        };
+        let cut = found.is_none() && !ended;
         // The caller may have stopped waiting.
         let _ = send.send((found, ended));
+        let Some(go_on) = go_on.filter(|g| cut && Instant::now() < g.until) else {
+            return;
+        };
+        lowest_thread_priority();
+        let until = thread_deadline.map_or(go_on.until, |d| d.min(go_on.until));
+        smt::set_deadline(Some(until));
+        let later = {
+            let _phase = crate::trace::phase("witness search, going on (own thread)");
+            prove(&its, timeout, until)
+        };
+        if let Some(u) = &later {
+            (go_on.found)(u);
+        }
+        let _ = send_later.send(later);
     });
     if spawned.is_err() {
-        return (None, false);
+        return FirstLook {
+            found: None,
+            ended: false,
+            later: None,
+        };
     }
     let wait = (deadline + FIRST_LOOK_GRACE).saturating_duration_since(Instant::now());
-    receive.recv_timeout(wait).unwrap_or((None, false))
+    let (found, ended) = receive.recv_timeout(wait).unwrap_or((None, false));
+    let later = (goes_on && found.is_none() && !ended).then_some(Later {
+        receive: receive_later,
+    });
+    FirstLook {
+        found,
+        ended,
+        later,
+    }
+}
+
+/// Puts the calling thread at nice 19 (Linux schedules threads apart), so that a search
+/// beside the main one takes only time the main one leaves.
+fn lowest_thread_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on the calling thread's own id has no memory effects.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+    }
 }
 
 /// How long past its deadline [`prove_counted`]'s caller waits for it: the replay of a witness

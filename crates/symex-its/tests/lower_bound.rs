@@ -548,3 +548,51 @@ fn counted_search_with_unknown_answers_did_not_end() {
     assert!(found.is_none(), "no answer under a resource limit of 1");
     assert!(!ended, "a search with unknown answers did not end");
 }
+
+/// A first look its count cut goes on beside the upper-bound search (`symex its` gives it
+/// the whole time): with no queries at all the first look finds nothing and has not ended,
+/// and the search that goes on finds mc91's family, hands it to the caller's `found` at once
+/// and to whoever waits for it.
+#[test]
+fn a_first_look_cut_by_its_count_goes_on() {
+    common::count_not_time();
+    let mc91 = its("f0", "A B C", MC91);
+    let (send, receive) = std::sync::mpsc::channel();
+    let until = Instant::now() + common::BACKSTOP;
+    let go_on = lower_bound::GoOn {
+        until,
+        found: Box::new(move |u: &Unbounded| send.send(u.clone()).unwrap()),
+    };
+    let look = lower_bound::look_first(
+        &mc91,
+        Duration::from_secs(10),
+        Instant::now() + Duration::from_secs(600),
+        0,
+        Some(go_on),
+    );
+    assert!(look.found.is_none() && !look.ended);
+    let later = look.later.expect("the search goes on");
+    let Some(Unbounded::Family(f)) = later.wait(until) else {
+        panic!("expected mc91's family from the search that went on");
+    };
+    assert!(mc91_steps(f.param_value(1000).unwrap()) >= 1000);
+    assert!(matches!(receive.recv(), Ok(Unbounded::Family(_))));
+    // A first look that ended does not go on.
+    let spin = its(
+        "l0",
+        "X Y",
+        "  l0(X,Y) -> Com_1(l1(X,Y))\n  l1(X,Y) -> Com_1(l1(X + 1,Y)) :|: X >= Y",
+    );
+    let go_on = lower_bound::GoOn {
+        until,
+        found: Box::new(|_: &Unbounded| panic!("nothing goes on after a witness")),
+    };
+    let look = lower_bound::look_first(
+        &spin,
+        Duration::from_secs(10),
+        until,
+        lower_bound::FIRST_QUERIES,
+        Some(go_on),
+    );
+    assert!(look.found.is_some() && look.later.is_none());
+}
