@@ -134,15 +134,16 @@ pub struct FirstLook {
 
 /// A search for a witness that goes on beside the search for an upper bound ([`GoOn`]).
 pub struct Later {
-    receive: std::sync::mpsc::Receiver<Option<Unbounded>>,
+    receive: std::sync::mpsc::Receiver<(Option<Unbounded>, bool)>,
 }
 
 impl Later {
-    /// Waits until `until` for the search that goes on; its witness (already handed to
-    /// [`GoOn::found`]), or `None` when it found none by then.
-    pub fn wait(&self, until: Instant) -> Option<Unbounded> {
+    /// Waits until `until` for the search that goes on to end: its witness (already handed
+    /// to [`GoOn::found`]) and whether it ended having looked everywhere (no unknown answer,
+    /// no deadline: a restart would find nothing more); `None` while it still runs.
+    pub fn wait(&self, until: Instant) -> Option<(Option<Unbounded>, bool)> {
         let wait = until.saturating_duration_since(Instant::now());
-        self.receive.recv_timeout(wait).ok().flatten()
+        self.receive.recv_timeout(wait).ok()
     }
 }
 
@@ -194,14 +195,17 @@ pub fn look_first(
         lowest_thread_priority();
         let until = thread_deadline.map_or(go_on.until, |d| d.min(go_on.until));
         smt::set_deadline(Some(until));
+        let unknown = smt::unknowns();
         let later = {
             let _phase = crate::trace::phase("witness search, going on (own thread)");
             prove(&its, timeout, until)
         };
+        // At the lowest priority a query's time limit may pass with little of it spent.
+        let ended = smt::unknowns() == unknown && Instant::now() < until && !smt::out_of_time();
         if let Some(u) = &later {
             (go_on.found)(u);
         }
-        let _ = send_later.send(later);
+        let _ = send_later.send((later, ended));
     });
     if spawned.is_err() {
         return FirstLook {

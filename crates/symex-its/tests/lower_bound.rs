@@ -572,7 +572,7 @@ fn a_first_look_cut_by_its_count_goes_on() {
     );
     assert!(look.found.is_none() && !look.ended);
     let later = look.later.expect("the search goes on");
-    let Some(Unbounded::Family(f)) = later.wait(until) else {
+    let Some((Some(Unbounded::Family(f)), _)) = later.wait(until) else {
         panic!("expected mc91's family from the search that went on");
     };
     assert!(mc91_steps(f.param_value(1000).unwrap()) >= 1000);
