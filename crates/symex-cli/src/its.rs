@@ -460,20 +460,11 @@ fn complexity_answer(
         .ok()
         .filter(|c| c.bound.asymptotic().is_some());
     // Without a bound: is there none? (Witnesses refer to the preprocessed ITS.) Asked again
-    // only when the first search was cut, and the search going on since (which answers by
-    // itself when it finds a witness) has not ended having looked everywhere: at the lowest
-    // priority its queries' time limits may pass with little of them spent (T2's `hqr`).
-    let looked_everywhere = look
-        .later
-        .as_ref()
-        .and_then(|l| l.wait(Instant::now()))
-        .is_some_and(|(_, ended)| ended);
+    // when the first search was cut, beside the one going on since (which answers by itself).
     let unbounded = match finite {
-        None if !look.ended && !looked_everywhere => {
-            trace::step("witness of unbounded runtime, again", || {
-                lower_bound::prove(its, limits.query_timeout, limits.deadline)
-            })
-        }
+        None if !look.ended => trace::step("witness of unbounded runtime, again", || {
+            lower_bound::prove(its, limits.query_timeout, limits.deadline)
+        }),
         _ => None,
     };
     if let Some(u) = &unbounded {

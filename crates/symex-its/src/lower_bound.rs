@@ -124,27 +124,10 @@ pub fn prove_counted(
     (look.found, look.ended)
 }
 
-/// What [`look_first`] saw: the first look's witness, whether its search ended, and the
-/// search that goes on after a first look its count cut.
+/// What [`look_first`] saw: the first look's witness, and whether its search ended.
 pub struct FirstLook {
     pub found: Option<Unbounded>,
     pub ended: bool,
-    pub later: Option<Later>,
-}
-
-/// A search for a witness that goes on beside the search for an upper bound ([`GoOn`]).
-pub struct Later {
-    receive: std::sync::mpsc::Receiver<(Option<Unbounded>, bool)>,
-}
-
-impl Later {
-    /// Waits until `until` for the search that goes on to end: its witness (already handed
-    /// to [`GoOn::found`]) and whether it ended having looked everywhere (no unknown answer,
-    /// no deadline: a restart would find nothing more); `None` while it still runs.
-    pub fn wait(&self, until: Instant) -> Option<(Option<Unbounded>, bool)> {
-        let wait = until.saturating_duration_since(Instant::now());
-        self.receive.recv_timeout(wait).ok()
-    }
 }
 
 /// How a first look its count cut goes on: until `until`, at the lowest thread priority,
@@ -159,7 +142,9 @@ pub struct GoOn {
 /// afterwards on the same thread without a count ([`GoOn`]). A restart after the upper-bound
 /// search, in the seconds that one leaves, would not get past where the first look stopped:
 /// T2's `brp`, `brp_withassume` and `sudoku` need 313, 425 and 709 queries (3–7 s at load
-/// 14), where the count is [`FIRST_QUERIES`] and the seconds left are 3.
+/// 14), where the count is [`FIRST_QUERIES`] and the seconds left are 3. It is an extra
+/// chance, not a replacement for that restart: at the lowest priority a query's time limit
+/// may pass with little of it spent, and a step's own time budget too (T2's `hqr`).
 pub fn look_first(
     its: &Its,
     timeout: Duration,
@@ -169,9 +154,7 @@ pub fn look_first(
 ) -> FirstLook {
     let (thread_deadline, rlimit) = (smt::deadline(), smt::rlimit());
     let (send, receive) = std::sync::mpsc::channel();
-    let (send_later, receive_later) = std::sync::mpsc::channel();
     let its = its.clone();
-    let goes_on = go_on.is_some();
     let spawned = std::thread::Builder::new().spawn(move || {
         smt::set_rlimit(rlimit);
         let (found, ended) = {
@@ -195,35 +178,20 @@ pub fn look_first(
         lowest_thread_priority();
         let until = thread_deadline.map_or(go_on.until, |d| d.min(go_on.until));
         smt::set_deadline(Some(until));
-        let unknown = smt::unknowns();
-        let later = {
-            let _phase = crate::trace::phase("witness search, going on (own thread)");
-            prove(&its, timeout, until)
-        };
-        // At the lowest priority a query's time limit may pass with little of it spent.
-        let ended = smt::unknowns() == unknown && Instant::now() < until && !smt::out_of_time();
-        if let Some(u) = &later {
-            (go_on.found)(u);
+        let _phase = crate::trace::phase("witness search, going on (own thread)");
+        if let Some(u) = prove(&its, timeout, until) {
+            (go_on.found)(&u);
         }
-        let _ = send_later.send((later, ended));
     });
     if spawned.is_err() {
         return FirstLook {
             found: None,
             ended: false,
-            later: None,
         };
     }
     let wait = (deadline + FIRST_LOOK_GRACE).saturating_duration_since(Instant::now());
     let (found, ended) = receive.recv_timeout(wait).unwrap_or((None, false));
-    let later = (goes_on && found.is_none() && !ended).then_some(Later {
-        receive: receive_later,
-    });
-    FirstLook {
-        found,
-        ended,
-        later,
-    }
+    FirstLook { found, ended }
 }
 
 /// Puts the calling thread at nice 19 (Linux schedules threads apart), so that a search
