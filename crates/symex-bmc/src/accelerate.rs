@@ -131,7 +131,7 @@ fn paths(
     for &r in &regs {
         let w = prog.width(body.slot_types[r as usize])?;
         let v = fresh(shared, HAVOC_PREFIX, w);
-        h.frames.first_mut()?.regs[r as usize] = SymVal::from_term(v.clone());
+        h.regs_mut(0)?[r as usize] = SymVal::from_term(v.clone());
         if carried.contains(&r) {
             vars.push((Var::Reg(r), v));
         }
@@ -275,7 +275,7 @@ fn classify(vals: Vec<(Var, Term, Term)>) -> Option<Vec<(Var, Term, Step)>> {
 /// The value of `var` in `st`, of width `w`.
 fn value(st: &State<Guarded>, var: Var, w: u32) -> Option<Term> {
     match var {
-        Var::Reg(r) => Some(st.frames.first()?.regs[r as usize].term(w)),
+        Var::Reg(r) => Some(st.regs(0)?[r as usize].term(w)),
         Var::Object(id) => {
             let o = st.mem.object(id)?;
             let n = o.size() as usize;
@@ -436,7 +436,7 @@ fn no_wrap(x0: &Term, c: u128, last: &Term) -> Term {
 /// Sets `var` to `x` in `s`.
 fn set(s: &mut State<Guarded>, var: Var, x: &Term) -> Option<()> {
     match var {
-        Var::Reg(r) => s.frames.first_mut()?.regs[r as usize] = SymVal::from_term(x.clone()),
+        Var::Reg(r) => s.regs_mut(0)?[r as usize] = SymVal::from_term(x.clone()),
         Var::Object(id) => {
             let n = (x.width() / 8) as usize;
             let mut bytes = vec![SymByte::Const(0); n];

@@ -257,7 +257,7 @@ fn first_arrival(
 /// The constant object a frame-0 operand points to at `st`, with its offset.
 pub(crate) fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<(u32, u64)> {
     let Operand::Slot(s) = op else { return None };
-    let v = st.frames.first()?.regs[s.0 as usize].as_const()?;
+    let v = st.regs(0)?[s.0 as usize].as_const()?;
     let (id, off) = prog.addr.split(v as u64);
     Some((id, off))
 }
@@ -377,12 +377,12 @@ fn havoc(
     shared: &Rc<RefCell<Shared>>,
 ) -> Result<State<Guarded>, String> {
     let mut h = s0.clone();
-    let frame = h.frames.first_mut().ok_or("no frame")?;
+    let frame = h.regs_mut(0).ok_or("no frame")?;
     for &r in regs {
         let w = prog
             .width(body.slot_types[r as usize])
             .ok_or("the loop defines an aggregate register")?;
-        frame.regs[r as usize] = SymVal::from_term(fresh(shared, w));
+        frame[r as usize] = SymVal::from_term(fresh(shared, w));
     }
     for &id in objs {
         let o = h
@@ -638,8 +638,8 @@ fn one_iteration(
 /// Checks that `s` (back at the head after an iteration from `h`) differs from `h` only in what was
 /// havocked: the frame's shape, every object's status and size, and the bytes of objects not havocked.
 pub(crate) fn same_frame_and_memory(h: &State<Guarded>, s: &State<Guarded>, objs: &[u32]) -> Step {
-    let (fa, fb) = (&h.frames[0], &s.frames[0]);
-    let shape = s.frames.len() == 1
+    let (fa, fb) = (&h.frames()[0], &s.frames()[0]);
+    let shape = s.frames().len() == 1
         && fa.func == fb.func
         && fa.block == fb.block
         && fa.inst == fb.inst

@@ -44,10 +44,10 @@ fn ite_bytes(g: &Term, a: &[SymByte], b: &[SymByte]) -> Rc<[SymByte]> {
 
 /// Whether `a` and `b` have the same shape: frames, objects and stdin, so that a join is exact.
 fn same_shape(a: &State<Guarded>, b: &State<Guarded>) -> bool {
-    if a.frames.len() != b.frames.len() || a.mem.object_count() != b.mem.object_count() {
+    if a.frames().len() != b.frames().len() || a.mem.object_count() != b.mem.object_count() {
         return false;
     }
-    let frames_match = a.frames.iter().zip(&b.frames).all(|(x, y)| {
+    let frames_match = a.frames().iter().zip(b.frames()).all(|(x, y)| {
         x.func == y.func
             && x.block == y.block
             && x.inst == y.inst
@@ -69,21 +69,23 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
         return false;
     }
     let g = a.dom.guard.clone();
-    for (fa, fb) in a.frames.iter_mut().zip(&b.frames) {
-        let body = prog.module.func(fa.func).body.as_ref().expect("a body");
+    for depth in 0..b.frames().len() {
+        let (fb, rb) = (&b.frames()[depth], b.regs(depth).expect("same shape"));
+        let body = prog.module.func(fb.func).body.as_ref().expect("a body");
+        let ra = a.regs_mut(depth).expect("same shape");
         // By index: a register both sides hold equal stays in its chunk, shared with `a`'s siblings.
-        let n = fa.regs.len().min(fb.regs.len());
+        let n = ra.len().min(rb.len());
         for (i, &ty) in body.slot_types.iter().enumerate().take(n) {
-            let (ra, rb) = (&fa.regs[i], &fb.regs[i]);
-            if ra == rb {
+            if ra[i] == rb[i] {
                 continue;
             }
             let Some(w) = prog.width(ty) else {
                 continue;
             };
-            let joined = SymVal::from_term(g.ite(&ra.term(w), &rb.term(w)));
-            fa.regs[i] = joined;
+            let joined = SymVal::from_term(g.ite(&ra[i].term(w), &rb[i].term(w)));
+            ra[i] = joined;
         }
+        let fa = &mut a.frames_mut()[depth];
         for (s, va) in fa.aggs_mut() {
             let vb = fb.agg(*s).expect("same shape");
             if !Rc::ptr_eq(va, vb) {

@@ -71,8 +71,8 @@ impl Tail {
 
     /// Whether no run from `st` can reach a bug: every frame's rest is clean.
     pub(crate) fn holds<D: symex_engine::domain::Domain>(&self, st: &State<D>) -> bool {
-        !st.frames.is_empty()
-            && st.frames.iter().all(|f| {
+        !st.frames().is_empty()
+            && st.frames().iter().all(|f| {
                 let (func, block) = (f.func.0 as usize, f.block.0 as usize);
                 let from = self.clean_from[func].get(block).copied();
                 from.is_some_and(|c| f.inst as usize >= c) && self.rest[func][block]

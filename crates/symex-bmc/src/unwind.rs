@@ -18,6 +18,7 @@ use crate::merge::join;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+use symex_engine::regs::RegisterFile;
 use symex_engine::{Bug, Checks, End, Halt, Program, State};
 use symex_expr::Term;
 use symex_ir::{Inst, Operand};
@@ -283,7 +284,7 @@ impl<'p> Unwinder<'p> {
         let mut first = Live {
             counts: vec![vec![
                 0;
-                self.loops[st.frames[0].func.0 as usize].loops.len()
+                self.loops[st.frames()[0].func.0 as usize].loops.len()
             ]],
             st,
             key: Vec::new(),
@@ -343,8 +344,8 @@ impl<'p> Unwinder<'p> {
                     .unwrap_or(0),
             );
         }
-        let top = l.st.frames.len().saturating_sub(1);
-        for (i, (f, c)) in l.st.frames.iter().zip(&l.counts).enumerate() {
+        let top = l.st.frames().len().saturating_sub(1);
+        for (i, (f, c)) in l.st.frames().iter().zip(&l.counts).enumerate() {
             let ls = &self.loops[f.func.0 as usize];
             k.push(f.func.0);
             for &j in &ls.nest[f.block.0 as usize] {
@@ -380,10 +381,10 @@ impl<'p> Unwinder<'p> {
     /// The accelerated transitions of `l` when it has just arrived at the head of a loop of the entry
     /// function that may still start an iteration.
     fn accelerated(&mut self, l: &Live) -> Vec<Live> {
-        if !self.accelerate || l.st.frames.len() != 1 {
+        if !self.accelerate || l.st.frames().len() != 1 {
             return Vec::new();
         }
-        let f = &l.st.frames[0];
+        let f = &l.st.frames()[0];
         let (func, block) = (f.func.0, f.block.0);
         let Some(i) = self.loops[func as usize].header_of[block as usize] else {
             return Vec::new();
@@ -480,11 +481,11 @@ impl<'p> Unwinder<'p> {
         if let Err(e) = r {
             return (l, Next::Ended(e));
         }
-        let depth = l.st.frames.len();
+        let depth = l.st.frames().len();
         if depth > before.depth {
-            let f = l.st.frames.last().expect("a frame").func;
+            let f = l.st.frame().expect("a frame").func;
             l.counts.push(vec![0; self.loops[f.0 as usize].loops.len()]);
-            let active = l.st.frames.iter().filter(|x| x.func == f).count() as u32;
+            let active = l.st.frames().iter().filter(|x| x.func == f).count() as u32;
             if active > self.opts.unwind + 1 {
                 if self.abstracted.as_ref().is_some_and(|p| p[f.0 as usize]) {
                     if let Some(l) = self.abstract_call(l.clone()) {
@@ -497,7 +498,7 @@ impl<'p> Unwinder<'p> {
         } else if depth < before.depth {
             l.counts.truncate(depth);
         } else if before.at_terminator {
-            let f = l.st.frames.last().expect("a frame");
+            let f = l.st.frame().expect("a frame");
             let (func, to) = (f.func.0, f.block.0);
             if let Some(line) = self.enter_edge(&mut l, func, before.block, to) {
                 return self.bound_reached(l, func, line);
@@ -547,15 +548,15 @@ impl<'p> Unwinder<'p> {
     /// `l` just after a call, with the call undone and its result a fresh value (`None` when the result
     /// is not a scalar).
     fn abstract_call(&mut self, mut l: Live) -> Option<Live> {
-        let callee = l.st.frames.pop()?;
+        let callee = l.st.take_frame()?;
         l.counts.pop();
         if let Some(dst) = callee.ret_dst {
-            let caller = l.st.frames.last_mut()?;
-            let body = self.prog.module.func(caller.func).body.as_ref()?;
+            let depth = l.st.frames().len().checked_sub(1)?;
+            let body = self.prog.module.func(l.st.frame()?.func).body.as_ref()?;
             let w = self.prog.width(body.slot_types[dst.0 as usize])?;
             let k = self.shared.borrow_mut().fresh();
             let v = Term::var(&format!("bmc_rec{k}"), symex_expr::Sort::bv(w));
-            caller.regs[dst.0 as usize] = symex_explore::symbolic::SymVal::from_term(v);
+            l.st.regs_mut(depth)?[dst.0 as usize] = symex_explore::symbolic::SymVal::from_term(v);
         }
         Some(l)
     }
@@ -593,7 +594,7 @@ struct Before {
 
 impl Before {
     fn of(st: &State<Guarded>, prog: &Program) -> Before {
-        match st.frames.last() {
+        match st.frame() {
             None => Before {
                 depth: 0,
                 block: 0,
@@ -601,7 +602,7 @@ impl Before {
             },
             Some(f) => {
                 Before {
-                    depth: st.frames.len(),
+                    depth: st.frames().len(),
                     block: f.block.0,
                     at_terminator: prog.module.func(f.func).body.as_ref().is_some_and(|b| {
                         f.inst as usize >= b.blocks[f.block.0 as usize].insts.len()
@@ -616,9 +617,9 @@ fn is_const(st: &State<Guarded>, op: Operand) -> bool {
     match op {
         Operand::Const(_) => true,
         Operand::Slot(s) => st
-            .frames
-            .last()
-            .is_some_and(|f| f.regs[s.0 as usize].as_const().is_some()),
+            .current_regs()
+            .get(s.0 as usize)
+            .is_some_and(|v| v.as_const().is_some()),
     }
 }
 

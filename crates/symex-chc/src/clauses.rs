@@ -236,9 +236,9 @@ fn add(
     let own = from.map(|p| cps[p].header);
     let mut arrivals: Vec<symex_engine::State<symex_bmc::guarded::Guarded>> = Vec::new();
     for s in seg.captured {
-        let h = s.frames[0].block;
+        let h = s.frames()[0].block;
         if own != Some(h.0) {
-            if let Some(a) = arrivals.iter_mut().find(|a| a.frames[0].block == h) {
+            if let Some(a) = arrivals.iter_mut().find(|a| a.frames()[0].block == h) {
                 if join(prog, a, &s) {
                     continue;
                 }
@@ -247,7 +247,7 @@ fn add(
         arrivals.push(s);
     }
     for s in arrivals {
-        let h = s.frames[0].block.0;
+        let h = s.frames()[0].block.0;
         let k = match cps.iter().position(|cp| cp.header == h) {
             Some(k) => k,
             None => {

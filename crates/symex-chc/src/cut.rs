@@ -101,7 +101,7 @@ impl CutPoint {
         arrival: &State<Guarded>,
         shared: &Rc<RefCell<Shared>>,
     ) -> Result<CutPoint, Why> {
-        let header = arrival.frames[0].block.0;
+        let header = arrival.frames()[0].block.0;
         let index = f.loops.header_of[header as usize].ok_or("an arrival away from a loop head")?;
         let blk = &f.body.blocks[header as usize];
         let col = blk
@@ -142,7 +142,10 @@ impl CutPoint {
         let reach = reachable(body, header);
         let (mut regs, stores) = written(body, &reach, header);
         for &r in &f.live_in[header as usize] {
-            if first.frames[0].regs[r as usize].as_const().is_none() {
+            if first.regs(0).expect("a frame")[r as usize]
+                .as_const()
+                .is_none()
+            {
                 regs.push(r);
             } else {
                 self.fixed.push(r);
@@ -157,7 +160,7 @@ impl CutPoint {
                 "unsupported: the loop carries an aggregate (struct or array) register".to_string()
             })?;
             let var = fresh(shared, "chc_reg", w);
-            self.head.frames[0].regs[r as usize] = SymVal::from_term(var.clone());
+            self.head.regs_mut(0).expect("a frame")[r as usize] = SymVal::from_term(var.clone());
             self.cells.push(Cell {
                 kind: CellKind::Register { slot: r },
                 var,
@@ -256,7 +259,7 @@ impl CutPoint {
                     let w = prog
                         .width(body.slot_types[*slot as usize])
                         .ok_or("an aggregate register")?;
-                    Ok(s.frames[0].regs[*slot as usize].term(w))
+                    Ok(s.regs(0).expect("a frame")[*slot as usize].term(w))
                 }
                 CellKind::Object { obj, size, .. } => Ok(read_scalar(s, *obj, *size)
                     .map(|t| reassembled(t, shared))
@@ -270,8 +273,8 @@ impl CutPoint {
     /// standard input, registers live into the header, and every other object's status and bytes.
     fn check_frame(&self, s: &State<Guarded>) -> Result<(), Why> {
         let h = &self.head;
-        let (fa, fb) = (&h.frames[0], &s.frames[0]);
-        let shape = s.frames.len() == 1
+        let (fa, fb) = (&h.frames()[0], &s.frames()[0]);
+        let shape = s.frames().len() == 1
             && fa.func == fb.func
             && fa.block == fb.block
             && fa.inst == fb.inst
@@ -282,10 +285,11 @@ impl CutPoint {
         if !shape {
             return Err("unsupported: a run changes the frame or standard input".into());
         }
+        let (ra, rb) = (h.regs(0).expect("a frame"), s.regs(0).expect("a frame"));
         if let Some(r) = self
             .fixed
             .iter()
-            .find(|&&r| fa.regs[r as usize] != fb.regs[r as usize])
+            .find(|&&r| ra[r as usize] != rb[r as usize])
         {
             return Err(format!(
                 "unsupported: register {r}, live at the loop head {}:{}, differs between arrivals",
@@ -405,7 +409,7 @@ fn written(body: &Body, member: &[bool], header: u32) -> (Vec<u32>, Vec<Operand>
 fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<u32> {
     match op {
         Operand::Slot(s) => {
-            let v = st.frames.first()?.regs[s.0 as usize].as_const()?;
+            let v = st.regs(0)?[s.0 as usize].as_const()?;
             let (id, off) = prog.addr.split(v as u64);
             (off == 0).then_some(id)
         }
@@ -503,7 +507,7 @@ fn read_scalar(st: &State<Guarded>, obj: u32, size: u32) -> Option<Term> {
 /// The free variables the head state still holds where no cell is (bit-vector and Boolean ones): those
 /// of the registers `live` and of the objects' bytes.
 fn inputs(st: &State<Guarded>, live: &[u32]) -> Vec<Term> {
-    let regs = &st.frames[0].regs;
+    let regs = st.regs(0).expect("a frame");
     let mut terms: Vec<Term> = live
         .iter()
         .filter_map(|&s| regs[s as usize].split().err().cloned())

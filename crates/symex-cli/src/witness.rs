@@ -107,8 +107,8 @@ pub(crate) fn replay_path(
             return (steps, e);
         }
         if let Some((depth, dst, (line, column), function, scope, width, signed)) = pending {
-            if let Some(f) = st.frames.get(depth - 1) {
-                let raw = f.regs[dst as usize];
+            if let Some(regs) = st.regs(depth - 1) {
+                let raw = regs[dst as usize];
                 calls += 1;
                 since_last_call = 0;
                 steps.push(Waypoint::Call(NondetCall {
@@ -121,7 +121,7 @@ pub(crate) fn replay_path(
             }
         }
         if let Some(c) = condition {
-            let went = st.frames.get(c.depth - 1).map(|f| f.block);
+            let went = st.frames().get(c.depth - 1).map(|f| f.block);
             if went == Some(c.if_true) || went == Some(c.if_false) {
                 directions += 1;
                 steps.push(Waypoint::Branch {
@@ -169,7 +169,7 @@ struct PendingCondition {
 /// source as written (`symex_ir::source_branch`). A branch with its targets swapped is left out: a
 /// left-out direction only loosens the witness.
 fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCondition> {
-    let f = st.frames.last()?;
+    let f = st.frame()?;
     let body = prog.module.func(f.func).body.as_ref()?;
     let b = &body.blocks[f.block.0 as usize];
     if f.inst as usize != b.insts.len() {
@@ -177,7 +177,7 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
     }
     let c = symex_ir::source_branch::source_condition(&body.blocks, b)?;
     c.labelled.then(|| PendingCondition {
-        depth: st.frames.len(),
+        depth: st.frames().len(),
         line: c.line,
         function: prog.module.func(f.func).name.to_string(),
         if_true: c.if_true,
@@ -190,7 +190,7 @@ type Pending = (usize, u32, (u32, u32), String, String, u32, bool);
 /// The nondet call the next step makes, if any: frame depth, result slot, line and column, callee, caller, result
 /// width and signedness.
 fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
-    let f = st.frames.last()?;
+    let f = st.frame()?;
     let func = prog.module.func(f.func);
     let b = &func.body.as_ref()?.blocks[f.block.0 as usize];
     let Inst::Call(call) = b.insts.get(f.inst as usize)? else {
@@ -205,7 +205,7 @@ fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
     let width = prog.width(call.ret).unwrap_or(32);
     let signed = !(ty.starts_with('u') || ty == "bool" || ty == "pointer" || ty == "size_t");
     Some((
-        st.frames.len(),
+        st.frames().len(),
         dst.0,
         (b.locs[f.inst as usize].line, b.locs[f.inst as usize].col),
         name.clone(),

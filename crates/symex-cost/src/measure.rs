@@ -272,12 +272,12 @@ fn run_once_until(
         return Some((end, 0));
     }
     let module = &prog.module;
-    let f = st.frames[0].func;
+    let f = st.frames()[0].func;
     for (i, (t, v)) in module.func(f).params.iter().zip(params).enumerate() {
         if let symex_ir::TypeKind::Int(w) = module.ty(*t).kind {
             let bits = (*v as u128) & (u128::MAX >> (128 - w));
             let c = st.dom.constant(w, bits);
-            st.frames[0].regs[i] = c;
+            st.regs_mut(0).expect("the entry's frame")[i] = c;
         }
     }
     loop {

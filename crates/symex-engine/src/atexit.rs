@@ -86,12 +86,12 @@ impl<D: Domain> State<D> {
     pub(crate) fn exit_through_handlers(&mut self, prog: &Program, code: i64) -> Result<(), End> {
         let depth = match self.exit_handlers.running {
             Some((_, depth)) => {
-                while self.frames.len() > depth {
+                while self.frames().len() > depth {
                     self.pop_frame();
                 }
                 depth
             }
-            None => self.frames.len(),
+            None => self.frames().len(),
         };
         Rc::make_mut(&mut self.exit_handlers).running = Some((code, depth));
         self.next_exit_handler(prog)
@@ -100,7 +100,7 @@ impl<D: Domain> State<D> {
     /// At the return of a handler: the next one, or the end of the program (`None`: not a handler).
     pub(crate) fn return_from_exit_handler(&mut self, prog: &Program) -> Option<Result<(), End>> {
         let (_, depth) = self.exit_handlers.running?;
-        if self.frames.len() != depth + 1 {
+        if self.frames().len() != depth + 1 {
             return None;
         }
         self.pop_frame();

@@ -39,7 +39,7 @@ impl<D: Domain> State<D> {
         for (i, &a) in call.args.iter().enumerate().take(regs.len()) {
             regs[i] = self.val(a);
         }
-        self.frames.last_mut().expect("a frame").inst += 1;
+        self.frame_mut().expect("a frame").inst += 1;
         self.push_registers(target, regs, call.dst);
         Ok(Flow::Moved)
     }
@@ -123,9 +123,9 @@ impl<D: Domain> State<D> {
             let w = prog.width(func.params[args.len()]).unwrap_or(64);
             args.push(self.dom.constant(w, 0));
         }
-        self.frames.last_mut().expect("a frame").inst += 1;
+        self.frame_mut().expect("a frame").inst += 1;
         self.push_frame(prog, target, &args[..n], call.dst);
-        let frame = self.frames.last_mut().expect("a frame");
+        let frame = self.frame_mut().expect("a frame");
         frame.varargs = varargs;
         if !aggs.is_empty() {
             pass_aggregates(frame, aggs, n);
@@ -166,7 +166,7 @@ impl<D: Domain> State<D> {
     /// the limit on the stack, the path ends early at the call and says so as KLEE does.
     fn within_stack_limit(&mut self, prog: &Program) -> Result<(), End> {
         let max = self.checks.max_stack_frames as usize;
-        if max == 0 || self.frames.len() <= max {
+        if max == 0 || self.frames().len() <= max {
             return Ok(());
         }
         self.message(format!("KLEE: WARNING: {STACK_LIMIT_MESSAGE}"), false);
@@ -297,7 +297,7 @@ impl<D: Domain> State<D> {
     /// `va_start(ap)`: registers exhausted (`gp_offset = 48`, `fp_offset = 176`), so that clang's inline
     /// `va_arg` reads every argument from the overflow area.
     pub(crate) fn va_start(&mut self, prog: &Program, ap: &D::Val) -> Result<(), End> {
-        let area = match self.frames.last().and_then(|f| f.varargs) {
+        let area = match self.frame().and_then(|f| f.varargs) {
             Some(a) => a,
             None => {
                 let fill = self.dom.const_byte(0);
@@ -314,7 +314,7 @@ impl<D: Domain> State<D> {
                             ),
                         )
                     })?;
-                self.frames.last_mut().expect("a frame").varargs = Some(a);
+                self.frame_mut().expect("a frame").varargs = Some(a);
                 a
             }
         };
@@ -348,16 +348,13 @@ impl<D: Domain> State<D> {
         if let Some(next) = self.return_from_exit_handler(prog) {
             return next;
         }
-        let ret_ty = prog
-            .module
-            .func(self.frames.last().expect("a frame").func)
-            .ret;
+        let ret_ty = prog.module.func(self.frame().expect("a frame").func).ret;
         let value = match op {
             Some(o) if prog.width(ret_ty).is_some() => Some(Ok(self.val(o))),
             Some(o) => Some(Err((self.agg_val(prog, o, ret_ty), self.agg_provenance(o)))),
             None => None,
         };
-        if self.frames.len() == 1 {
+        if self.frames().len() == 1 {
             let code = match &value {
                 Some(Ok(v)) => {
                     let w = prog.width(ret_ty).unwrap_or(32);

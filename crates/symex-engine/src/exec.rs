@@ -85,7 +85,7 @@ impl<D: Domain> State<D> {
     #[inline(always)]
     pub(crate) fn val(&self, op: Operand) -> D::Val {
         match op {
-            Operand::Slot(s) => self.frames.last().expect("a frame").regs[s.0 as usize].clone(),
+            Operand::Slot(s) => self.current_regs()[s.0 as usize].clone(),
             Operand::Const(c) => self.consts.scalars[c.0 as usize].clone(),
         }
     }
@@ -93,7 +93,7 @@ impl<D: Domain> State<D> {
     /// The aggregate value (memory image) of an operand of type `ty` in the current frame.
     pub(crate) fn agg_val(&mut self, prog: &Program, op: Operand, ty: ir::TypeId) -> Rc<[D::Byte]> {
         let found = match op {
-            Operand::Slot(s) => self.frames.last().and_then(|f| f.agg(s)).cloned(),
+            Operand::Slot(s) => self.frame().and_then(|f| f.agg(s)).cloned(),
             Operand::Const(c) => self.consts.aggs[c.0 as usize].clone(),
         };
         found.unwrap_or_else(|| {
@@ -107,8 +107,7 @@ impl<D: Domain> State<D> {
     pub(crate) fn agg_provenance(&self, op: Operand) -> ProvenanceMap {
         match op {
             Operand::Slot(s) => self
-                .frames
-                .last()
+                .frame()
                 .and_then(|f| f.agg_provenance(s))
                 .cloned()
                 .unwrap_or_default(),
@@ -118,19 +117,19 @@ impl<D: Domain> State<D> {
 
     /// Sets the aggregate `dst` holds, with the provenance of its bytes.
     pub(crate) fn set_agg_carrying(&mut self, dst: Slot, v: Rc<[D::Byte]>, p: ProvenanceMap) {
-        let f = self.frames.last_mut().expect("a frame");
+        let f = self.frame_mut().expect("a frame");
         f.set_agg(dst, v);
         f.set_agg_provenance(dst, p);
     }
 
     #[inline(always)]
     pub(crate) fn set(&mut self, dst: Slot, v: D::Val) {
-        self.frames.last_mut().expect("a frame").regs[dst.0 as usize] = v;
+        self.current_regs_mut()[dst.0 as usize] = v;
     }
 
     /// The type of slot `s` of the current function.
     pub(crate) fn slot_type(&self, prog: &Program, s: Slot) -> ir::TypeId {
-        let f = self.frames.last().expect("a frame");
+        let f = self.frame().expect("a frame");
         prog.module
             .func(f.func)
             .body
@@ -142,7 +141,7 @@ impl<D: Domain> State<D> {
     /// What slot `s` of the current function holds.
     #[inline(always)]
     pub(crate) fn slot_kind(&self, prog: &Program, s: Slot) -> SlotKind {
-        prog.slot_kind(self.frames.last().expect("a frame").func, s)
+        prog.slot_kind(self.frame().expect("a frame").func, s)
     }
 
     /// Copies `src` into `dst`, whether scalar or aggregate.
@@ -167,7 +166,7 @@ impl<D: Domain> State<D> {
     /// The current frame's function body, its block and the index of its next instruction
     /// (`insts.len()`: the terminator); `None` when no frame is left.
     fn position<'p>(&self, prog: &'p Program) -> Option<(&'p ir::Body, &'p ir::Block, usize)> {
-        let f = self.frames.last()?;
+        let f = self.frame()?;
         let body = prog
             .module
             .func(f.func)
@@ -204,7 +203,7 @@ impl<D: Domain> State<D> {
             match self.exec_inst(prog, inst, i as u32) {
                 Ok(Flow::Next) => {
                     i += 1;
-                    self.frames.last_mut().expect("a frame").inst = i as u32;
+                    self.frame_mut().expect("a frame").inst = i as u32;
                 }
                 Ok(Flow::Moved) => break,
                 Err(end) => return (ran, Err(end)),
@@ -288,7 +287,7 @@ impl<D: Domain> State<D> {
         match block.insts.get(i) {
             Some(inst) => {
                 if let Flow::Next = self.exec_inst(prog, inst, i as u32)? {
-                    self.frames.last_mut().expect("a frame").inst += 1;
+                    self.frame_mut().expect("a frame").inst += 1;
                 }
                 Ok(())
             }
@@ -300,7 +299,7 @@ impl<D: Domain> State<D> {
     /// error, and where a call returns to.
     #[inline(always)]
     fn seek(&mut self, at: u32) {
-        self.frames.last_mut().expect("a frame").inst = at;
+        self.frame_mut().expect("a frame").inst = at;
     }
 
     /// Executes instruction `at` of the current block. The common ones are handled here, each in a few
@@ -571,7 +570,7 @@ impl<D: Domain> State<D> {
             | Inst::Call(_)
             | Inst::Intrinsic { .. } => {
                 // Entered after `seek`: the cursor is this instruction's position.
-                let at = self.frames.last().expect("a frame").inst;
+                let at = self.frame().expect("a frame").inst;
                 return self.exec_inst(prog, inst, at);
             }
         }
@@ -956,7 +955,7 @@ impl<D: Domain> State<D> {
         };
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
         // in order), before a search through the frame's locals.
-        let f = self.frames.last_mut().expect("a frame");
+        let f = self.frame_mut().expect("a frame");
         let m = f.marker_at as usize;
         let near = [m, m + 1, m.wrapping_sub(1)];
         match near.into_iter().find(|&at| f.allocas.get(at) == Some(&id)) {
@@ -976,14 +975,14 @@ impl<D: Domain> State<D> {
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
     fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
-        let f_id = self.frames.last().expect("a frame").func;
+        let f_id = self.frame().expect("a frame").func;
         let (name, private) = prog.alloca_site_of(f_id, dst);
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self
             .allocate_reclaiming(crate::memory::ObjKind::Stack, name, size, fill, false)
             .ok_or_else(|| unsupported(self, prog, format!("stack allocation of {size} bytes")))?;
-        let f = self.frames.last_mut().expect("a frame");
+        let f = self.frame_mut().expect("a frame");
         f.allocas.push(id);
         if private {
             f.private.push(id);
@@ -1009,18 +1008,14 @@ impl<D: Domain> State<D> {
                     (m.dst, v)
                 })
                 .collect();
-            let f = self.frames.last_mut().expect("a frame");
             for (dst, v) in values {
                 match v {
-                    Ok(v) => f.regs[dst.0 as usize] = v,
-                    Err((a, p)) => {
-                        f.set_agg(dst, a);
-                        f.set_agg_provenance(dst, p);
-                    }
+                    Ok(v) => self.set(dst, v),
+                    Err((a, p)) => self.set_agg_carrying(dst, a, p),
                 }
             }
         }
-        let f = self.frames.last_mut().expect("a frame");
+        let f = self.frame_mut().expect("a frame");
         f.block = edge.to;
         f.inst = 0;
     }
@@ -1166,13 +1161,13 @@ impl<D: Domain> State<D> {
                 None
             }
             Intrinsic::StackSave => {
-                let n = self.frames.last().expect("a frame").allocas.len();
+                let n = self.frame().expect("a frame").allocas.len();
                 Some(self.dom.constant(64, n as u128))
             }
             Intrinsic::StackRestore => {
                 let t = arg(self, 0);
                 let keep = self.dom.choose(Decision::Length, &t, 64) as usize;
-                let f = self.frames.last_mut().expect("a frame");
+                let f = self.frame_mut().expect("a frame");
                 let dropped: SmallVec<[ObjId; 6]> =
                     f.allocas.drain(keep.min(f.allocas.len())..).collect();
                 for id in dropped {
@@ -1267,8 +1262,7 @@ impl<D: Domain> State<D> {
         self.dom.val_to_bytes(r, w, &mut bytes[..n]);
         self.dom
             .val_to_bytes(flag, 1, &mut bytes[flag_off..flag_off + 1]);
-        self.frames
-            .last_mut()
+        self.frame_mut()
             .expect("a frame")
             .set_agg(dst, bytes.into());
         Ok(())

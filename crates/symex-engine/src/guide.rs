@@ -81,7 +81,7 @@ pub(crate) fn follow_branch<D: Domain>(
     let Some(&GuideStep::Branch { line, taken }) = guide.get(st.guide_next) else {
         return Ok(());
     };
-    let Some(f) = st.frames.last() else {
+    let Some(f) = st.frame() else {
         return Ok(());
     };
     let Some(body) = prog.module.func(f.func).body.as_ref() else {

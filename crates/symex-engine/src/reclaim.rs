@@ -64,8 +64,8 @@ impl<D: Domain> State<D> {
                 *n = true;
             }
         };
-        for f in &self.frames {
-            for r in f.regs.iter() {
+        for (_, regs) in self.frames_with_regs() {
+            for r in regs.iter() {
                 mark(self.dom.as_const(r)? as u64);
             }
         }
@@ -78,7 +78,7 @@ impl<D: Domain> State<D> {
             mark(u64::from_le_bytes(w));
             Some(())
         };
-        for f in &self.frames {
+        for f in self.frames() {
             for (_, agg) in f.aggs() {
                 agg.chunks_exact(word_bytes).try_for_each(&mut word)?;
             }

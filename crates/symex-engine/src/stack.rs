@@ -53,12 +53,11 @@ impl<D: Domain> State<D> {
     /// The stack, innermost activation first. A caller's position is its call instruction (the frame's
     /// cursor has already moved past it).
     pub fn stack_trace(&self, prog: &Program) -> Vec<StackFrame> {
-        let n = self.frames.len();
-        self.frames
-            .iter()
+        let n = self.frames().len();
+        self.frames_with_regs()
             .enumerate()
             .rev()
-            .map(|(k, f)| {
+            .map(|(k, (f, regs))| {
                 let func = prog.module.func(f.func);
                 let inner = k + 1 == n;
                 let at = if inner {
@@ -85,7 +84,7 @@ impl<D: Domain> State<D> {
                     .enumerate()
                     .map(|(i, _)| {
                         let name = func.param_names.get(i).cloned().unwrap_or_default();
-                        (name, f.regs.get(i).and_then(|v| self.dom.as_const(v)))
+                        (name, regs.get(i).and_then(|v| self.dom.as_const(v)))
                     })
                     .collect();
                 StackFrame {

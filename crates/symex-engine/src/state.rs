@@ -74,8 +74,9 @@ pub struct Frame<D: Domain> {
     pub block: BlockId,
     /// Index of the next instruction of `block`; `insts.len()` means the terminator.
     pub inst: u32,
-    /// The scalar value of each slot (shared copy-on-write in chunks with the states forked from this one).
-    pub regs: D::Regs,
+    /// The scalar value of each slot (shared copy-on-write in chunks with the states forked from this one);
+    /// empty while this is the innermost activation, whose file the state holds (see [`State::regs`]).
+    regs: D::Regs,
     /// The slots that hold an aggregate, and their provenance (see [`FrameAggs`]); boxed and absent
     /// while the activation holds none, as most do (every waiting state of an exploration holds its
     /// frames).
@@ -193,7 +194,13 @@ pub(crate) type Environment = Rc<[(Vec<u8>, ObjId)]>;
 pub struct State<D: Domain> {
     pub dom: D,
     pub mem: Memory<D::Byte>,
-    pub frames: Vec<Frame<D>>,
+    /// The activations, innermost last; the innermost one's register file is `regs`, not its own.
+    frames: Vec<Frame<D>>,
+    /// The register file of the innermost activation, held beside the frames rather than in its frame:
+    /// nearly every instruction reads and writes it, and from here a slot is one indexed access where
+    /// through the frame vector it took the vector's length, its last frame and then the file. Empty
+    /// with no activation.
+    regs: D::Regs,
     /// What the path printed (see [`Printed`]); boxed, and absent while it printed nothing.
     printed: Option<Box<Printed>>,
     /// The `FILE` objects `stdout` and `stderr` point to (when the program mentions them).
@@ -290,6 +297,7 @@ impl<D: Domain> State<D> {
             dom,
             mem,
             frames: Vec::new(),
+            regs: Default::default(),
             printed: None,
             std_streams,
             random: Default::default(),
@@ -351,11 +359,16 @@ impl<D: Domain> State<D> {
             // `push`'s growth would give a one-frame state room for four (every waiting state keeps it).
             self.frames.reserve_exact(self.frames.len().max(1));
         }
+        // The caller's file goes back into its frame; the callee's is the state's.
+        let caller = std::mem::replace(&mut self.regs, regs);
+        if let Some(f) = self.frames.last_mut() {
+            f.regs = caller;
+        }
         self.frames.push(Frame {
             func,
             block: BlockId(0),
             inst: 0,
-            regs,
+            regs: Default::default(),
             aggs: None,
             allocas: SmallVec::new(),
             private: SmallVec::new(),
@@ -380,9 +393,94 @@ impl<D: Domain> State<D> {
             self.mem.kill(id);
         }
         let ret_dst = f.ret_dst;
-        self.reg_pool.give(std::mem::take(&mut f.regs));
         self.frames.truncate(self.frames.len() - 1);
+        // The caller's file becomes the state's again.
+        let caller = match self.frames.last_mut() {
+            Some(f) => std::mem::take(&mut f.regs),
+            None => Default::default(),
+        };
+        self.reg_pool
+            .give(std::mem::replace(&mut self.regs, caller));
         Some(ret_dst)
+    }
+
+    /// Pops the innermost activation as it is, its locals left alive (an abstraction that undoes a call
+    /// rather than returning from it); the frame comes back with its register file.
+    pub fn take_frame(&mut self) -> Option<Frame<D>> {
+        let mut f = self.frames.pop()?;
+        let caller = match self.frames.last_mut() {
+            Some(c) => std::mem::take(&mut c.regs),
+            None => Default::default(),
+        };
+        f.regs = std::mem::replace(&mut self.regs, caller);
+        Some(f)
+    }
+
+    /// The activations, outermost first. Their register files are read through [`Self::regs`] (the
+    /// innermost one's is held by the state).
+    #[inline(always)]
+    pub fn frames(&self) -> &[Frame<D>] {
+        &self.frames
+    }
+
+    /// The activations, to change in place (positions, aggregates); the stack itself grows and shrinks
+    /// only by calls and returns.
+    #[inline(always)]
+    pub fn frames_mut(&mut self) -> &mut [Frame<D>] {
+        &mut self.frames
+    }
+
+    /// The innermost activation.
+    #[inline(always)]
+    pub fn frame(&self) -> Option<&Frame<D>> {
+        self.frames.last()
+    }
+
+    /// The innermost activation, to change in place.
+    #[inline(always)]
+    pub fn frame_mut(&mut self) -> Option<&mut Frame<D>> {
+        self.frames.last_mut()
+    }
+
+    /// The register file of activation `depth` (0: the outermost).
+    pub fn regs(&self, depth: usize) -> Option<&D::Regs> {
+        if depth + 1 == self.frames.len() {
+            Some(&self.regs)
+        } else {
+            self.frames.get(depth).map(|f| &f.regs)
+        }
+    }
+
+    /// The register file of activation `depth` (0: the outermost), to write.
+    pub fn regs_mut(&mut self, depth: usize) -> Option<&mut D::Regs> {
+        if depth + 1 == self.frames.len() {
+            Some(&mut self.regs)
+        } else {
+            self.frames.get_mut(depth).map(|f| &mut f.regs)
+        }
+    }
+
+    /// The register file of the innermost activation (empty with none).
+    #[inline(always)]
+    pub fn current_regs(&self) -> &D::Regs {
+        &self.regs
+    }
+
+    /// The register file of the innermost activation, to write.
+    #[inline(always)]
+    pub(crate) fn current_regs_mut(&mut self) -> &mut D::Regs {
+        &mut self.regs
+    }
+
+    /// Each activation, outermost first, with its register file.
+    pub fn frames_with_regs(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&Frame<D>, &D::Regs)> + ExactSizeIterator {
+        let n = self.frames.len();
+        self.frames.iter().enumerate().map(move |(k, f)| {
+            let regs = if k + 1 == n { &self.regs } else { &f.regs };
+            (f, regs)
+        })
     }
 
     /// Records a line an intrinsic prints (`once`: printed once per run).
@@ -676,5 +774,69 @@ fn const_val<D: Domain>(prog: &Program, dom: &mut D, c: &Const) -> ConstVal<D> {
             ),
         },
         Const::Aggregate { data, .. } => ConstVal::Aggregate(const_bytes(prog, dom, data).into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regs::OwnedRegs;
+
+    /// Calls, returns, undone calls and writes at every depth keep each activation's registers with
+    /// it, whichever of them the state holds itself: checked against a plain stack of vectors.
+    #[test]
+    fn register_files_stay_with_their_activations() {
+        let (_, mut st) = crate::access::tests::state(vec![]);
+        let mut model: Vec<Vec<u128>> = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for step in 0..2000u128 {
+            match rnd(6) {
+                0 | 1 => {
+                    let n = rnd(5) as usize;
+                    let mut regs = OwnedRegs::default();
+                    regs.reset(n, &0);
+                    for i in 0..n {
+                        regs[i] = step * 10 + i as u128;
+                    }
+                    st.push_registers(FuncId(0), regs, None);
+                    model.push((0..n).map(|i| step * 10 + i as u128).collect());
+                }
+                2 => {
+                    assert_eq!(st.pop_frame().is_some(), model.pop().is_some());
+                }
+                3 => {
+                    let f = st.take_frame();
+                    let m = model.pop();
+                    assert_eq!(f.map(|f| f.regs.iter().copied().collect()), m);
+                }
+                _ if !model.is_empty() => {
+                    let depth = rnd(model.len() as u64) as usize;
+                    if !model[depth].is_empty() {
+                        let i = rnd(model[depth].len() as u64) as usize;
+                        st.regs_mut(depth).expect("a frame")[i] = step;
+                        model[depth][i] = step;
+                    }
+                }
+                _ => {}
+            }
+            assert_eq!(st.frames().len(), model.len());
+            for (depth, m) in model.iter().enumerate() {
+                let regs: Vec<u128> = st.regs(depth).expect("a frame").iter().copied().collect();
+                assert_eq!(&regs, m, "step {step}, depth {depth}");
+            }
+            let all: Vec<Vec<u128>> = st
+                .frames_with_regs()
+                .map(|(_, r)| r.iter().copied().collect())
+                .collect();
+            assert_eq!(all, model);
+            let current: Vec<u128> = st.current_regs().iter().copied().collect();
+            assert_eq!(current, model.last().cloned().unwrap_or_default());
+        }
     }
 }

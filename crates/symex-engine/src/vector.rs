@@ -61,8 +61,7 @@ impl<D: Domain> State<D> {
             self.dom
                 .val_to_bytes(v, w, &mut bytes[i * lb..(i + 1) * lb]);
         }
-        self.frames
-            .last_mut()
+        self.frame_mut()
             .expect("a frame")
             .set_agg(dst, bytes.into());
     }
@@ -321,7 +320,7 @@ impl<D: Domain> State<D> {
             }
         };
         match shape(to) {
-            Some(_) => self.frames.last_mut().expect("a frame").set_agg(dst, bytes),
+            Some(_) => self.frame_mut().expect("a frame").set_agg(dst, bytes),
             None => {
                 let v = self.dom.bytes_to_val(&bytes, total);
                 self.set(dst, v);

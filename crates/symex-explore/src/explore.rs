@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use symex_engine::hooks::Model as LibModel;
 use symex_engine::memory::{Lookup, ObjKind};
+use symex_engine::regs::RegisterFile;
 use symex_engine::stack::StackFrame;
 use symex_engine::{Bug, Checks, End, Halt, Program, SourceLoc, State, TestInput};
 use symex_expr::{Model, Term, Value};
@@ -294,16 +295,16 @@ fn is_const(st: &State<Symbolic>, op: Operand) -> bool {
     match op {
         Operand::Const(_) => true,
         Operand::Slot(s) => st
-            .frames
-            .last()
-            .is_some_and(|f| f.regs[s.0 as usize].as_const().is_some()),
+            .current_regs()
+            .get(s.0 as usize)
+            .is_some_and(|v| v.as_const().is_some()),
     }
 }
 
 /// Whether the next step might fork (then the executor keeps a snapshot to build siblings from).
 /// Errs on the side of yes; an unforeseen fork is caught and the path cut.
 fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
-    let Some(f) = st.frames.last() else {
+    let Some(f) = st.frame() else {
         return false;
     };
     let Some(body) = prog.module.func(f.func).body.as_ref() else {
@@ -394,7 +395,7 @@ fn inst_may_fork(st: &State<Symbolic>, prog: &Program, body: &symex_ir::Body, in
 /// Whether the next step compares an address of a freed heap block: our allocator never reuses addresses, a
 /// real one may, so the comparison's outcome is one of several and the exploration no longer covers all runs.
 fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
-    let Some(f) = st.frames.last() else {
+    let Some(f) = st.frame() else {
         return false;
     };
     let Some(body) = prog.module.func(f.func).body.as_ref() else {
@@ -412,7 +413,7 @@ fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
     }
     [*lhs, *rhs].iter().any(|op| {
         let Operand::Slot(s) = op else { return false };
-        let Some(v) = f.regs[s.0 as usize].as_const() else {
+        let Some(v) = st.current_regs()[s.0 as usize].as_const() else {
             return false;
         };
         let (id, _) = prog.addr.split(v as u64);

@@ -18,11 +18,11 @@ pub struct Position {
 
 /// The position of `st` (none once the entry function returned).
 pub fn position<D: Domain>(st: &State<D>, prog: &Program) -> Option<Position> {
-    let f = st.frames.last()?;
+    let f = st.frame()?;
     let body = prog.module.func(f.func).body.as_ref()?;
     let b = &body.blocks[f.block.0 as usize];
     Some(Position {
-        depth: st.frames.len(),
+        depth: st.frames().len(),
         func: f.func.0,
         block: f.block.0,
         at_terminator: f.inst as usize >= b.insts.len(),
@@ -33,11 +33,11 @@ pub fn position<D: Domain>(st: &State<D>, prog: &Program) -> Option<Position> {
 /// first instruction is next.
 pub fn entered<D: Domain>(before: Option<Position>, st: &State<D>) -> Option<(u32, u32)> {
     let before = before?;
-    let f = st.frames.last()?;
+    let f = st.frame()?;
     if f.inst != 0 {
         return None;
     }
-    (before.at_terminator || st.frames.len() > before.depth).then_some((f.func.0, f.block.0))
+    (before.at_terminator || st.frames().len() > before.depth).then_some((f.func.0, f.block.0))
 }
 
 /// A block sequence as its length and an order-sensitive hash.

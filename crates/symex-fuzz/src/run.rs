@@ -127,7 +127,7 @@ fn run_in(prog: &Program, cfg: &RunConfig, input_len: usize, dom: Concolic) -> C
         },
     };
     let stack = st
-        .frames
+        .frames()
         .iter()
         .map(|f| prog.module.func(f.func).name.clone())
         .collect();

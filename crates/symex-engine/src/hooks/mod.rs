@@ -424,7 +424,7 @@ pub(crate) fn call<D: Domain>(
             Err(ubsan::runtime_report(st, prog, call, args))
         }
         M::SignedOverflowReport(SHIFT_REPORT) => {
-            let frame = st.frames.last().expect("a frame");
+            let frame = st.frame().expect("a frame");
             let what = call.args.first().and_then(|data| {
                 ubsan::shift_overflow(&prog.module, frame.func, frame.block, data)
             });
