@@ -215,24 +215,13 @@ pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                 .steps
                 .iter()
                 .map(|s| {
-                    let function: serde_json::Map<String, Value> = s
-                        .function
-                        .at
-                        .iter()
-                        .map(|(l, f)| {
-                            (its.locations[*l].clone(), json!(f.display(&|v| its.vars[v].clone())))
-                        })
-                        .collect();
+                    let function = function_json(its, &s.function);
                     let phases = s.two_phase.as_ref().map(|tp| {
                         json!([tp.f1.display(&|v| its.vars[v].clone()),
                                tp.f2.display(&|v| its.vars[v].clone())])
                     });
                     let multiphase = s.multiphase.as_ref().map(|mp| {
-                        mp.phases.iter().map(|f| {
-                            f.at.iter()
-                                .map(|(l, p)| (its.locations[*l].clone(), json!(p.display(&|v| its.vars[v].clone()))))
-                                .collect::<serde_json::Map<String, Value>>()
-                        }).collect::<Vec<_>>()
+                        mp.phases.iter().map(|f| function_json(its, f)).collect::<Vec<_>>()
                     });
                     let word_size = s.word_size.as_ref().map(|ws| {
                         json!({"variable": its.vars[ws.var], "width": ws.width,
@@ -249,6 +238,20 @@ pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
         })
         .collect();
     json!(sccs)
+}
+
+/// A ranking function for `--json`: its polynomial per location, by the locations' names.
+fn function_json(its: &Its, f: &symex_its::ranking::RankingFunction) -> Value {
+    let at: serde_json::Map<String, Value> =
+        f.at.iter()
+            .map(|(l, p)| {
+                (
+                    its.locations[*l].clone(),
+                    json!(p.display(&|v| its.vars[v].clone())),
+                )
+            })
+            .collect();
+    Value::Object(at)
 }
 
 pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
@@ -675,13 +678,7 @@ fn bound_functions_json(its: &Its, c: &complexity::Complexity) -> Value {
         .enumerate()
         .filter_map(|(i, f)| {
             let f = f.as_ref()?;
-            let function: serde_json::Map<String, Value> = f
-                .function
-                .at
-                .iter()
-                .map(|(l, p)| (its.locations[*l].clone(), json!(p.display(&|v| its.vars[v].clone()))))
-                .collect();
-            Some(json!({"transition": format!("t{i}"), "function": function,
+            Some(json!({"transition": format!("t{i}"), "function": function_json(its, &f.function),
                         "rule": f.rule.name(),
                         "non_increasing_on": f.non_increasing_on.iter().map(|t| format!("t{t}")).collect::<Vec<_>>()}))
         })

@@ -168,15 +168,7 @@ fn ranks_on_box(its: &Its, f: &RankingFunction, t: usize, strict: bool) {
         for b in -4..=12i128 {
             for c in -4..=12i128 {
                 let values = [a, b, c];
-                let enabled = tr.guard.iter().all(|g| {
-                    let v = g.poly.eval(&values).unwrap();
-                    match g.rel {
-                        symex_its::Rel::Ge => v >= 0,
-                        symex_its::Rel::Eq => v == 0,
-                        symex_its::Rel::Ne => v != 0,
-                    }
-                });
-                if !enabled {
+                if !common::guard_holds(tr, &values) {
                     continue;
                 }
                 let next: Vec<i128> = update.iter().map(|u| u.eval(&values).unwrap()).collect();

@@ -100,6 +100,19 @@ pub fn bound_holds_on_runs(
     checked
 }
 
+/// Whether every atom of `t`'s guard holds at `values` (program variables, then temporaries),
+/// evaluated here rather than by the solver.
+pub fn guard_holds(t: &symex_its::Transition, values: &[i128]) -> bool {
+    t.guard.iter().all(|a| {
+        let v = a.poly.eval(values).unwrap();
+        match a.rel {
+            symex_its::Rel::Ge => v >= 0,
+            symex_its::Rel::Eq => v == 0,
+            symex_its::Rel::Ne => v != 0,
+        }
+    })
+}
+
 /// The largest cost of a run from `state` at `loc`, over every enabled transition and every
 /// choice of its temporaries in `-box_..=box_`; `None` past `depth` steps (a run that long
 /// is not expected from the small starts used here).
@@ -124,15 +137,7 @@ pub fn worst_cost(
         loop {
             let mut values = state.to_vec();
             values.extend(&temps);
-            let enabled = t.guard.iter().all(|a| {
-                let v = a.poly.eval(&values).unwrap();
-                match a.rel {
-                    symex_its::Rel::Ge => v >= 0,
-                    symex_its::Rel::Eq => v == 0,
-                    symex_its::Rel::Ne => v != 0,
-                }
-            });
-            if enabled {
+            if guard_holds(t, &values) {
                 let (target, update) = &t.targets[0];
                 let next: Vec<i128> = update.iter().map(|u| u.eval(&values).unwrap()).collect();
                 let cost = t.cost.eval(&values).unwrap();
