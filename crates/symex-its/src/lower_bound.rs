@@ -138,13 +138,17 @@ pub struct GoOn {
     pub found: Box<dyn FnOnce(&Unbounded) + Send>,
 }
 
-/// [`prove_counted`]; with `go_on`, a search its count (or an unknown answer) cut goes on
-/// afterwards on the same thread without a count ([`GoOn`]). A restart after the upper-bound
-/// search, in the seconds that one leaves, would not get past where the first look stopped:
-/// T2's `brp`, `brp_withassume` and `sudoku` need 313, 425 and 709 queries (3–7 s at load
-/// 14), where the count is [`FIRST_QUERIES`] and the seconds left are 3. It is an extra
-/// chance, not a replacement for that restart: at the lowest priority a query's time limit
-/// may pass with little of it spent, and a step's own time budget too (T2's `hqr`).
+/// [`prove_counted`]; with `go_on`, a search its count (or its deadline) would cut is not
+/// cut: at the count it hands the caller what it has (nothing, not ended) and goes on where
+/// it is, at the lowest thread priority and until `go_on.until`, calling `go_on.found` with
+/// a witness ([`smt::pause_at`]). A restart after the upper-bound search, in the seconds that
+/// one leaves, would not get past where the first look stopped: T2's `brp`,
+/// `brp_withassume` and `sudoku` need 313, 425 and 709 queries (3–7 s at load 14), where the
+/// count is [`FIRST_QUERIES`] and the seconds left are 3. A cut search also kept its caller
+/// waiting: past its count every query answered unknown, but its loops ran to their end
+/// (`brp`: 506 of 706 queries). Going on is an extra chance, not a replacement for that
+/// restart: at the lowest priority a query's time limit may pass with little of it spent,
+/// and a step's own time budget too (T2's `hqr`).
 pub fn look_first(
     its: &Its,
     timeout: Duration,
@@ -153,34 +157,23 @@ pub fn look_first(
     go_on: Option<GoOn>,
 ) -> FirstLook {
     let (thread_deadline, rlimit) = (smt::deadline(), smt::rlimit());
+    let clip = move |d: Instant| thread_deadline.map_or(d, |t| t.min(d));
     let (send, receive) = std::sync::mpsc::channel();
     let its = its.clone();
     let spawned = std::thread::Builder::new().spawn(move || {
         smt::set_rlimit(rlimit);
-        let (found, ended) = {
-            // The search's own deadline ends its queries too, not only its loops.
-            smt::set_deadline(Some(thread_deadline.map_or(deadline, |d| d.min(deadline))));
-            let _budget = smt::query_budget(queries);
-            let _phase = crate::trace::phase("witness search (own thread)");
-            let found = prove(&its, timeout, deadline);
-            let ended = smt::queries() < queries
-                && smt::unknowns() == 0
-                && Instant::now() < deadline
-                && !smt::out_of_time();
-            (found, ended)
-        };
-        let cut = found.is_none() && !ended;
-        // The caller may have stopped waiting.
-        let _ = send.send((found, ended));
-        let Some(go_on) = go_on.filter(|g| cut && Instant::now() < g.until) else {
-            return;
-        };
-        lowest_thread_priority();
-        let until = thread_deadline.map_or(go_on.until, |d| d.min(go_on.until));
-        smt::set_deadline(Some(until));
-        let _phase = crate::trace::phase("witness search, going on (own thread)");
-        if let Some(u) = prove(&its, timeout, until) {
-            (go_on.found)(&u);
+        match go_on.filter(|g| Instant::now() < g.until) {
+            None => {
+                // The search's own deadline ends its queries too, not only its loops.
+                smt::set_deadline(Some(clip(deadline)));
+                let _budget = smt::query_budget(queries);
+                let _phase = crate::trace::phase("witness search (own thread)");
+                let found = prove(&its, timeout, deadline);
+                let ended = smt::queries() < queries && searched_everywhere(deadline);
+                // The caller may have stopped waiting.
+                let _ = send.send((found, ended));
+            }
+            Some(go_on) => look_and_go_on(&its, timeout, (deadline, queries), go_on, clip, send),
         }
     });
     if spawned.is_err() {
@@ -192,6 +185,68 @@ pub fn look_first(
     let wait = (deadline + FIRST_LOOK_GRACE).saturating_duration_since(Instant::now());
     let (found, ended) = receive.recv_timeout(wait).unwrap_or((None, false));
     FirstLook { found, ended }
+}
+
+/// Whether a search that returned (on this thread) looked everywhere: no unknown answer, and
+/// no deadline passed.
+fn searched_everywhere(deadline: Instant) -> bool {
+    smt::unknowns() == 0 && Instant::now() < deadline && !smt::out_of_time()
+}
+
+/// [`look_first`]'s search with a [`GoOn`]: one search to `go_on.until`, which at the first
+/// look's count or deadline (`cut`) sends the caller that it found nothing yet, and goes on.
+fn look_and_go_on(
+    its: &Its,
+    timeout: Duration,
+    (deadline, queries): (Instant, u64),
+    go_on: GoOn,
+    clip: impl Fn(Instant) -> Instant,
+    send: std::sync::mpsc::Sender<(Option<Unbounded>, bool)>,
+) {
+    let until = clip(go_on.until);
+    smt::set_deadline(Some(until));
+    let phase = std::rc::Rc::new(std::cell::RefCell::new(crate::trace::phase(
+        "witness search (own thread)",
+    )));
+    let paused = {
+        let (phase, send) = (phase.clone(), send.clone());
+        move || {
+            let _ = send.send((None, false));
+            lowest_thread_priority();
+            *phase.borrow_mut() = None;
+            *phase.borrow_mut() = crate::trace::phase("witness search, going on (own thread)");
+        }
+    };
+    let start = smt::queries();
+    smt::pause_at(
+        start.saturating_add(queries),
+        clip(deadline),
+        Box::new(paused),
+    );
+    let found = prove(its, timeout, until);
+    if !smt::clear_pause() {
+        // The pause came: the caller has heard, and this is the search that went on.
+        if let Some(u) = found {
+            (go_on.found)(&u);
+        }
+        return;
+    }
+    let ended = searched_everywhere(deadline);
+    let cut = found.is_none() && !ended;
+    if let Err(std::sync::mpsc::SendError((Some(u), _))) = send.send((found, ended)) {
+        // The caller stopped waiting: a witness found late still answers.
+        (go_on.found)(&u);
+        return;
+    }
+    // Ended before its count with an unknown answer: looked at again, from the start.
+    if cut && Instant::now() < until {
+        lowest_thread_priority();
+        *phase.borrow_mut() = None;
+        let _again = crate::trace::phase("witness search, going on (own thread)");
+        if let Some(u) = prove(its, timeout, until) {
+            (go_on.found)(&u);
+        }
+    }
 }
 
 /// Puts the calling thread at nice 19 (Linux schedules threads apart), so that a search
@@ -477,7 +532,7 @@ fn family(its: &Its, solver: &mut dyn Solver, deadline: Instant) -> Option<Famil
             };
             for (path, k) in paths_through(its, t, lc, &runs) {
                 tries += 1;
-                if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_time() {
+                if tries > MAX_TRIES || Instant::now() >= deadline || smt::out_of_budget() {
                     return None;
                 }
                 for tied in &variants {

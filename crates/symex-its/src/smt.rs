@@ -111,7 +111,7 @@ thread_local! {
     static QUERIES: Cell<u64> = const { Cell::new(0) };
     /// Of those, the ones the solver answered unknown (its limit, the deadline or the budget).
     static UNKNOWNS: Cell<u64> = const { Cell::new(0) };
-    /// The count of [`QUERIES`] at which the innermost [`with_query_budget`] ends.
+    /// The count of [`QUERIES`] at which the innermost [`query_budget`] ends.
     static QUERY_CAP: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
@@ -165,7 +165,53 @@ pub fn stall_after(queries: u64, stall: Stall) {
     STALL.with(|s| s.set(Some((queries, stall))));
 }
 
-/// Whether the innermost [`with_query_budget`] is spent.
+/// A pause ([`pause_at`]): the query count and the instant at which it comes, and what it does.
+struct Pause {
+    queries: u64,
+    at: Instant,
+    then: Box<dyn FnOnce()>,
+}
+
+thread_local! {
+    /// [`pause_at`]'s pause, until it has come.
+    static PAUSE: std::cell::RefCell<Option<Pause>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Once this thread has asked `queries` solver queries, or `at` has passed, the next query
+/// first calls `then` (once) and is then asked as usual: a search can hand its caller what
+/// it has found so far at a count and go on where it is, instead of being cut there (its
+/// queries answering unknown past a [`query_budget`]) and started again from scratch.
+/// `then` may change this thread's deadline ([`set_deadline`]) for the rest of the search.
+pub fn pause_at(queries: u64, at: Instant, then: Box<dyn FnOnce()>) {
+    PAUSE.with(|p| {
+        *p.borrow_mut() = Some(Pause { queries, at, then });
+    });
+}
+
+/// Clears a [`pause_at`] that has not come; whether one had.
+pub fn clear_pause() -> bool {
+    PAUSE.with(|p| p.borrow_mut().take()).is_some()
+}
+
+/// Calls the pending [`pause_at`] hook when its count or instant has come.
+fn pause_if_due() {
+    let due = PAUSE.with(|p| {
+        let mut p = p.borrow_mut();
+        let come = p
+            .as_ref()
+            .is_some_and(|p| queries() >= p.queries || Instant::now() >= p.at);
+        if come {
+            p.take()
+        } else {
+            None
+        }
+    });
+    if let Some(p) = due {
+        (p.then)();
+    }
+}
+
+/// Whether the innermost [`query_budget`] is spent.
 fn queries_spent() -> bool {
     QUERY_CAP
         .with(Cell::get)
@@ -227,6 +273,7 @@ impl Solver for Clipped {
                 stall();
             }
         }
+        pause_if_due();
         let started = Instant::now();
         let left = deadline().map(|d| d.saturating_duration_since(started));
         let spent = queries_spent();

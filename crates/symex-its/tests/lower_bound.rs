@@ -593,3 +593,48 @@ fn a_first_look_cut_by_its_count_goes_on() {
     );
     assert!(look.found.is_some() && look.ended);
 }
+
+/// A first look cut by its count goes on where it is: the search that finds mc91's family
+/// after the cut has asked exactly the queries of one uninterrupted search (counted on the
+/// search's own thread, under a resource limit), not the cut look's plus a new search's.
+/// Before, the cut look ran its loops to their end with unknown answers, and the search
+/// that went on started again from scratch.
+#[test]
+fn a_first_look_cut_by_its_count_goes_on_where_it_is() {
+    common::count_not_time();
+    let mc91 = its("f0", "A B C", MC91);
+    let rlimit = symex_its::smt::rlimit();
+    let whole = {
+        let mc91 = mc91.clone();
+        std::thread::spawn(move || {
+            symex_its::smt::set_rlimit(rlimit);
+            assert!(prove(&mc91).is_some());
+            symex_its::smt::queries()
+        })
+        .join()
+        .unwrap()
+    };
+    assert!(whole > 2, "mc91's search asks {whole} queries");
+    let (send, receive) = std::sync::mpsc::channel();
+    let go_on = lower_bound::GoOn {
+        until: Instant::now() + common::BACKSTOP,
+        found: Box::new(move |_: &Unbounded| send.send(symex_its::smt::queries()).unwrap()),
+    };
+    let look = lower_bound::look_first(
+        &mc91,
+        Duration::from_secs(10),
+        Instant::now() + Duration::from_secs(600),
+        whole / 2,
+        Some(go_on),
+    );
+    assert!(
+        look.found.is_none() && !look.ended,
+        "cut at {} of {whole}",
+        whole / 2
+    );
+    let asked = receive.recv_timeout(common::BACKSTOP).unwrap();
+    assert_eq!(
+        asked, whole,
+        "the search that went on asked {asked} queries in all"
+    );
+}
