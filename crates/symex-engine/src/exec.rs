@@ -141,7 +141,7 @@ impl<D: Domain> State<D> {
     /// What slot `s` of the current function holds.
     #[inline(always)]
     pub(crate) fn slot_kind(&self, prog: &Program, s: Slot) -> SlotKind {
-        prog.slot_kind(self.frame().expect("a frame").func, s)
+        prog.slot_kind_from(self.slot_kinds_at(), s)
     }
 
     /// Copies `src` into `dst`, whether scalar or aggregate.

@@ -39,9 +39,13 @@ pub struct Program {
     /// The stack object each `alloca` makes, by function and then by slot (dense: an `alloca` runs as
     /// often as a call, and an index costs less than a search).
     alloca_sites: Vec<Box<[AllocaSite]>>,
-    /// What each slot of each function holds, by function and slot: the per-instruction question
-    /// "scalar or aggregate?" answered by one index instead of a walk through the body and its types.
-    slot_kinds: Vec<Box<[SlotKind]>>,
+    /// What each slot of each function holds, the functions' slots one after another: the
+    /// per-instruction question "scalar or aggregate?" answered by one index instead of a walk through
+    /// the body and its types. One table rather than one per function, so that a state that knows where
+    /// its current function's slots begin ([`Self::slot_kinds_start`]) finds a kind with a single index.
+    slot_kinds: Vec<SlotKind>,
+    /// Where each function's slots begin in `slot_kinds`, by [`FuncId`].
+    slot_kinds_start: Rc<[u32]>,
     /// The steps of the path a violation witness describes (nondet values, branch directions), in order
     /// (`guide.rs`); `None` outside witness validation.
     pub guide: Option<Rc<[crate::guide::GuideStep]>>,
@@ -118,25 +122,24 @@ impl Program {
                 sites.into_boxed_slice()
             })
             .collect();
-        let slot_kinds = module
-            .functions
-            .iter()
-            .map(|f| {
-                let types = f.body.as_ref().map_or(&[][..], |b| &b.slot_types[..]);
-                types
-                    .iter()
-                    .map(|&ty| match widths.get(ty.0 as usize).copied().flatten() {
-                        _ if ty == TypeId::PTR => SlotKind::Pointer,
-                        Some(_) => SlotKind::Integer,
-                        None => SlotKind::Aggregate,
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut slot_kinds = Vec::new();
+        let mut starts = Vec::with_capacity(module.functions.len());
+        for f in &module.functions {
+            starts.push(u32::try_from(slot_kinds.len()).expect("fewer than 2^32 slots"));
+            let types = f.body.as_ref().map_or(&[][..], |b| &b.slot_types[..]);
+            slot_kinds.extend(types.iter().map(|&ty| {
+                match widths.get(ty.0 as usize).copied().flatten() {
+                    _ if ty == TypeId::PTR => SlotKind::Pointer,
+                    Some(_) => SlotKind::Integer,
+                    None => SlotKind::Aggregate,
+                }
+            }));
+        }
         Program {
             addr,
             alloca_sites,
             slot_kinds,
+            slot_kinds_start: starts.into(),
             guide: None,
             module,
             models,
@@ -214,7 +217,19 @@ impl Program {
     /// What slot `s` of function `f` holds.
     #[inline(always)]
     pub fn slot_kind(&self, f: FuncId, s: Slot) -> SlotKind {
-        self.slot_kinds[f.0 as usize][s.0 as usize]
+        self.slot_kind_from(self.slot_kinds_start[f.0 as usize], s)
+    }
+
+    /// What slot `s` holds, of the function whose slots begin at `start` in the table of slot kinds.
+    #[inline(always)]
+    pub(crate) fn slot_kind_from(&self, start: u32, s: Slot) -> SlotKind {
+        self.slot_kinds[start as usize + s.0 as usize]
+    }
+
+    /// Where each function's slots begin in the table of slot kinds, by [`FuncId`] (shared: each
+    /// state keeps it, to follow its current function through calls and returns without the program).
+    pub(crate) fn slot_kinds_start(&self) -> Rc<[u32]> {
+        self.slot_kinds_start.clone()
     }
 
     /// Bytes a value of type `ty` occupies in memory.

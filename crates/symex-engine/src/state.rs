@@ -201,6 +201,14 @@ pub struct State<D: Domain> {
     /// through the frame vector it took the vector's length, its last frame and then the file. Empty
     /// with no activation.
     regs: D::Regs,
+    /// Where the innermost activation's function's slots begin in the program's table of slot kinds
+    /// ([`Program::slot_kind_from`]), kept beside `regs` for the same reason: a copy asks its slot's
+    /// kind, and through the frame vector, the frame's function and the program's per-function table
+    /// that cost three dependent loads and two bounds checks before the one that answers.
+    slot_kinds_at: u32,
+    /// Where each function's slots begin in that table ([`Program::slot_kinds_start`]), to follow calls
+    /// and returns.
+    slot_kinds_start: Rc<[u32]>,
     /// What the path printed (see [`Printed`]); boxed, and absent while it printed nothing.
     printed: Option<Box<Printed>>,
     /// The `FILE` objects `stdout` and `stderr` point to (when the program mentions them).
@@ -298,6 +306,8 @@ impl<D: Domain> State<D> {
             mem,
             frames: Vec::new(),
             regs: Default::default(),
+            slot_kinds_at: 0,
+            slot_kinds_start: prog.slot_kinds_start(),
             printed: None,
             std_streams,
             random: Default::default(),
@@ -364,6 +374,7 @@ impl<D: Domain> State<D> {
         if let Some(f) = self.frames.last_mut() {
             f.regs = caller;
         }
+        self.slot_kinds_at = self.slot_kinds_start[func.0 as usize];
         self.frames.push(Frame {
             func,
             block: BlockId(0),
@@ -395,10 +406,7 @@ impl<D: Domain> State<D> {
         let ret_dst = f.ret_dst;
         self.frames.truncate(self.frames.len() - 1);
         // The caller's file becomes the state's again.
-        let caller = match self.frames.last_mut() {
-            Some(f) => std::mem::take(&mut f.regs),
-            None => Default::default(),
-        };
+        let caller = self.resume_caller();
         self.reg_pool
             .give(std::mem::replace(&mut self.regs, caller));
         Some(ret_dst)
@@ -408,12 +416,23 @@ impl<D: Domain> State<D> {
     /// rather than returning from it); the frame comes back with its register file.
     pub fn take_frame(&mut self) -> Option<Frame<D>> {
         let mut f = self.frames.pop()?;
-        let caller = match self.frames.last_mut() {
-            Some(c) => std::mem::take(&mut c.regs),
-            None => Default::default(),
-        };
+        let caller = self.resume_caller();
         f.regs = std::mem::replace(&mut self.regs, caller);
         Some(f)
+    }
+
+    /// Makes the activation now innermost (after a pop) the current one: where its function's slot
+    /// kinds begin, and its register file, taken from its frame for the state to hold (empty when no
+    /// activation is left).
+    #[inline(always)]
+    fn resume_caller(&mut self) -> D::Regs {
+        match self.frames.last_mut() {
+            Some(f) => {
+                self.slot_kinds_at = self.slot_kinds_start[f.func.0 as usize];
+                std::mem::take(&mut f.regs)
+            }
+            None => Default::default(),
+        }
     }
 
     /// The activations, outermost first. Their register files are read through [`Self::regs`] (the
@@ -458,6 +477,12 @@ impl<D: Domain> State<D> {
         } else {
             self.frames.get_mut(depth).map(|f| &mut f.regs)
         }
+    }
+
+    /// Where the innermost activation's function's slots begin in the program's table of slot kinds.
+    #[inline(always)]
+    pub(crate) fn slot_kinds_at(&self) -> u32 {
+        self.slot_kinds_at
     }
 
     /// The register file of the innermost activation (empty with none).
@@ -784,9 +809,106 @@ mod tests {
 
     /// Calls, returns, undone calls and writes at every depth keep each activation's registers with
     /// it, whichever of them the state holds itself: checked against a plain stack of vectors.
+    /// A program whose functions' slots hold integers, pointers and aggregates in different orders
+    /// (lowered by the front end), with the ids of the functions that have a body.
+    fn program_of_calls() -> (Program, Vec<FuncId>) {
+        let src = "struct pair { int a; long b; };\n\
+                   struct pair make(int x) { struct pair p = { x, 2 }; return p; }\n\
+                   int *pick(int *q, int n) { return q + n; }\n\
+                   long sum(struct pair p, int *q) { return p.b + *q; }\n\
+                   int main(void) {\n\
+                   int v[3] = {1, 2, 3};\n\
+                   struct pair p = make(v[0]);\n\
+                   return *pick(v, 1) + p.a + (int)sum(p, v);\n\
+                   }\n";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, src).unwrap();
+        let prog = Program::new(symex_ir::load(&path, &Default::default()).unwrap());
+        let bodies = (0..prog.module.functions.len() as u32)
+            .map(FuncId)
+            .filter(|&f| prog.module.func(f).body.is_some())
+            .collect();
+        (prog, bodies)
+    }
+
+    /// What slot `s` of `f` holds, read from its IR type (the oracle of the state's slot kinds).
+    fn kind_from_type(prog: &Program, f: FuncId, s: usize) -> crate::program::SlotKind {
+        use crate::program::SlotKind;
+        let ty = prog.module.func(f).body.as_ref().unwrap().slot_types[s];
+        match prog.module.ty(ty).kind {
+            symex_ir::TypeKind::Ptr => SlotKind::Pointer,
+            symex_ir::TypeKind::Int(_) => SlotKind::Integer,
+            _ => SlotKind::Aggregate,
+        }
+    }
+
+    /// Through calls, returns and undone calls, the state answers the kind of each slot of the innermost
+    /// activation's function as that function's IR types say.
+    #[test]
+    fn slot_kinds_follow_the_innermost_activation() {
+        let (prog, bodies) = program_of_calls();
+        let kinds: Vec<Vec<_>> = bodies
+            .iter()
+            .map(|&f| {
+                let n = prog.module.func(f).body.as_ref().unwrap().num_slots as usize;
+                (0..n).map(|s| kind_from_type(&prog, f, s)).collect()
+            })
+            .collect();
+        assert!(
+            kinds
+                .iter()
+                .flatten()
+                .any(|k| *k == crate::program::SlotKind::Aggregate)
+                && kinds.windows(2).any(|w| w[0] != w[1]),
+            "the functions' slots differ, aggregates among them"
+        );
+        let mut st = State::new(
+            &prog,
+            crate::concrete::Concrete::new(vec![]),
+            Checks::default(),
+        );
+        let mut model: Vec<usize> = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for step in 0..500 {
+            match rnd(4) {
+                0 | 1 => {
+                    let k = rnd(bodies.len() as u64) as usize;
+                    st.push_frame(&prog, bodies[k], &[], None);
+                    model.push(k);
+                }
+                2 => assert_eq!(st.pop_frame().is_some(), model.pop().is_some()),
+                _ => assert_eq!(
+                    st.take_frame().map(|f| f.func),
+                    model.pop().map(|k| bodies[k])
+                ),
+            }
+            if let Some(&k) = model.last() {
+                for (s, want) in kinds[k].iter().enumerate() {
+                    assert_eq!(
+                        st.slot_kind(&prog, Slot(s as u32)),
+                        *want,
+                        "step {step}, slot {s}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn register_files_stay_with_their_activations() {
-        let (_, mut st) = crate::access::tests::state(vec![]);
+        let (prog, bodies) = program_of_calls();
+        let mut st = State::new(
+            &prog,
+            crate::concrete::Concrete::new(vec![]),
+            Checks::default(),
+        );
         let mut model: Vec<Vec<u128>> = Vec::new();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut rnd = |m: u64| {
@@ -804,7 +926,7 @@ mod tests {
                     for i in 0..n {
                         regs[i] = step * 10 + i as u128;
                     }
-                    st.push_registers(FuncId(0), regs, None);
+                    st.push_registers(bodies[0], regs, None);
                     model.push((0..n).map(|i| step * 10 + i as u128).collect());
                 }
                 2 => {
