@@ -416,6 +416,16 @@ impl<D: Domain> State<D> {
                 let p = self.val(args[1]);
                 self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
             }
+            // A local array or struct initialised from a constant is a `memcpy` from the constant's
+            // image, about as frequent as calls in generated C: kept out of `intrinsic` too.
+            Inst::Intrinsic {
+                op: Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. },
+                args,
+                ..
+            } => {
+                self.seek(at);
+                self.memmove(prog, args, *len_width)?
+            }
             Inst::Intrinsic { dst, op, args } => {
                 self.seek(at);
                 self.intrinsic(prog, *dst, *op, args)?
@@ -1092,6 +1102,14 @@ impl<D: Domain> State<D> {
         &sw.default
     }
 
+    /// `llvm.memcpy` and `llvm.memmove` (`args`: destination, source, length of `len_width` bits).
+    #[inline(never)]
+    fn memmove(&mut self, prog: &Program, args: &[Operand], len_width: u32) -> Result<(), End> {
+        let (d, s, n) = (self.val(args[0]), self.val(args[1]), self.val(args[2]));
+        let n = self.dom.choose(Decision::Length, &n, len_width);
+        self.copy_memory(prog, &d, &s, n as u64)
+    }
+
     #[inline(never)]
     fn intrinsic(
         &mut self,
@@ -1144,9 +1162,7 @@ impl<D: Domain> State<D> {
                 )
             }
             Intrinsic::Memcpy { len_width, .. } | Intrinsic::Memmove { len_width, .. } => {
-                let (d, s, n) = (arg(self, 0), arg(self, 1), arg(self, 2));
-                let n = self.dom.choose(Decision::Length, &n, len_width);
-                self.copy_memory(prog, &d, &s, n as u64)?;
+                self.memmove(prog, args, len_width)?;
                 None
             }
             Intrinsic::Memset { len_width, .. } => {
