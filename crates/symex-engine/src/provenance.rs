@@ -187,18 +187,7 @@ impl ProvenanceMap {
 
     /// Whether every byte of `off..off + n` has provenance `kind`.
     pub fn all(&self, off: u64, n: u64, kind: Provenance) -> bool {
-        if n == 0 {
-            return true;
-        }
-        // The runs must tile the interval from `off` up to its end.
-        let mut covered_to = off;
-        for s in self.overlapping(off, n) {
-            if s.kind != kind || s.start > covered_to {
-                return false;
-            }
-            covered_to = s.end;
-        }
-        covered_to >= off + n
+        n == 0 || tiles(self.overlapping(off, n), off, n, kind)
     }
 
     /// Whether some byte of the object has provenance `kind`.
@@ -307,26 +296,50 @@ impl ProvenanceMap {
     /// What a read of bytes `off..off + n` sees of stored pointers, pointers being `pointer_bytes` wide.
     #[inline(always)]
     pub fn pointer_bytes(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
-        // Most objects never held a pointer: their runs (at most one, usually) are looked at, not
-        // searched for the bytes read.
-        if !self.contains(Provenance::Pointer) {
-            return PointerBytes::None;
+        // Most objects never held a pointer: their one run, if any, is looked at. A map of more runs is
+        // searched for the bytes read rather than scanned for a pointer run: a structure or an array of
+        // them with pointer and integer fields has a run per field, and every load from it scanned them.
+        // An object holding one pointer (a pointer variable) is answered from its run.
+        match self.spans.as_slice() {
+            [] => PointerBytes::None,
+            [s] if s.kind != Provenance::Pointer
+                || n == 0
+                || s.end <= off
+                || s.start >= off + n =>
+            {
+                PointerBytes::None
+            }
+            [s] if n == pointer_bytes && s.start <= off && s.end >= off + n => PointerBytes::Whole,
+            [_] => PointerBytes::Part,
+            _ => self.pointer_bytes_read(off, n, pointer_bytes),
         }
-        self.pointer_bytes_read(off, n, pointer_bytes)
     }
 
-    /// [`Self::pointer_bytes`] of an object that holds a pointer somewhere.
+    /// [`Self::pointer_bytes`] of a map that may hold a pointer run.
     #[inline(never)]
     fn pointer_bytes_read(&self, off: u64, n: u64, pointer_bytes: u64) -> PointerBytes {
         let over = self.overlapping(off, n);
         if !over.iter().any(|s| s.kind == Provenance::Pointer) {
             PointerBytes::None
-        } else if n == pointer_bytes && self.all(off, n, Provenance::Pointer) {
+        } else if n == pointer_bytes && tiles(over, off, n, Provenance::Pointer) {
             PointerBytes::Whole
         } else {
             PointerBytes::Part
         }
     }
+}
+
+/// Whether `over` (the runs overlapping `off..off + n`, in order) cover those bytes without a gap,
+/// each of kind `kind`.
+fn tiles(over: &[Span], off: u64, n: u64, kind: Provenance) -> bool {
+    let mut covered_to = off;
+    for s in over {
+        if s.kind != kind || s.start > covered_to {
+            return false;
+        }
+        covered_to = s.end;
+    }
+    covered_to >= off + n
 }
 
 /// The provenance a value of type `ty` gives the bytes it is stored to, from its type alone: a pointer
