@@ -807,8 +807,6 @@ mod tests {
     use super::*;
     use crate::regs::OwnedRegs;
 
-    /// Calls, returns, undone calls and writes at every depth keep each activation's registers with
-    /// it, whichever of them the state holds itself: checked against a plain stack of vectors.
     /// A program whose functions' slots hold integers, pointers and aggregates in different orders
     /// (lowered by the front end), with the ids of the functions that have a body.
     fn program_of_calls() -> (Program, Vec<FuncId>) {
@@ -901,6 +899,8 @@ mod tests {
         }
     }
 
+    /// Calls, returns, undone calls and writes at every depth keep each activation's registers with
+    /// it, whichever of them the state holds itself: checked against a plain stack of vectors.
     #[test]
     fn register_files_stay_with_their_activations() {
         let (prog, bodies) = program_of_calls();
