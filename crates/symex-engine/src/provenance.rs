@@ -123,6 +123,22 @@ impl ProvenanceMap {
     /// merged.
     #[inline(never)]
     fn set_general(&mut self, off: u64, end: u64, kind: Option<Provenance>) {
+        // Past every run (a structure of pointer and integer fields written field by field, in order):
+        // appended, or the last run extended when it is of the same kind and touches it.
+        if let (Some(last), Some(k)) = (self.spans.last_mut(), kind) {
+            if off >= last.end {
+                if off == last.end && last.kind == k {
+                    last.end = end;
+                } else {
+                    self.spans.push(Span {
+                        start: off,
+                        end,
+                        kind: k,
+                    });
+                }
+                return;
+            }
+        }
         let from = self.first_ending_after(off);
         // Already so (an integer stored over an integer): nothing changes.
         if let (Some(s), Some(k)) = (self.spans.get(from), kind) {
