@@ -211,6 +211,18 @@ fn pause_if_due() {
     }
 }
 
+thread_local! {
+    /// [`delay_queries`]' wait before each query.
+    static DELAY: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// For tests that an answer does not depend on the machine's load: from then on each solver
+/// query of this thread first waits `delay` (other work holding the cores), outside Z3's own
+/// time limit; [`Duration::ZERO`] ends it.
+pub fn delay_queries(delay: Duration) {
+    DELAY.with(|d| d.set(delay));
+}
+
 /// Whether the innermost [`query_budget`] is spent.
 fn queries_spent() -> bool {
     QUERY_CAP
@@ -274,6 +286,10 @@ impl Solver for Clipped {
             }
         }
         pause_if_due();
+        let delay = DELAY.with(Cell::get);
+        if !delay.is_zero() {
+            std::thread::sleep(delay);
+        }
         let started = Instant::now();
         let left = deadline().map(|d| d.saturating_duration_since(started));
         let spent = queries_spent();

@@ -149,3 +149,57 @@ fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
     );
     assert!(check_on_runs(&its, "chain"));
 }
+
+#[test]
+fn houdini_finds_the_same_invariants_on_a_slow_machine() {
+    // No resource limit, as `symex its` runs by default: Houdini's budget was then its
+    // per-query time limit for all its queries together (20 s), and under load it ran out
+    // and fell back to the interval invariants (T2's svdcmp: 561 queries instead of 1 117).
+    // Here each query waits 20 ms (a loaded machine): the invariants and the number of
+    // queries must be those of the quick run; with the time budget the slow run ran out
+    // after 2 s (about 100 queries; the chain asks more).
+    let loops = 12;
+    let mut rules = String::from("  l0(B,C) -> Com_1(l1(2,0))\n");
+    for k in 1..=loops {
+        rules.push_str(&format!("  l{k}(B,C) -> Com_1(l{k}(B,C + B)) :|: 4 >= C\n"));
+        rules.push_str(&format!(
+            "  l{k}(B,C) -> Com_1(l{}(B,0)) :|: C >= 5\n",
+            k + 1
+        ));
+    }
+    let its = parse_koat(&format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR B C)\n(RULES\n{rules})\n"
+    ))
+    .unwrap();
+    let per_query = Duration::from_secs(2);
+    let asked = symex_its::smt::queries();
+    let quick = linear_invariants(&its, per_query).expect("invariants");
+    let quick_queries = symex_its::smt::queries() - asked;
+    symex_its::smt::delay_queries(Duration::from_millis(20));
+    let asked = symex_its::smt::queries();
+    let slow = linear_invariants(&its, per_query);
+    let slow_queries = symex_its::smt::queries() - asked;
+    symex_its::smt::delay_queries(Duration::ZERO);
+    assert!(
+        quick_queries > 100,
+        "{quick_queries} queries wait less than 2 s"
+    );
+    assert_eq!(slow.as_ref(), Some(&quick), "the slow run's invariants");
+    assert_eq!(slow_queries, quick_queries);
+    // Hand-derived: B = 2 at every loop and at the end (set at the start, never changed).
+    let holds = |l: usize, values: &[i128]| quick[l].iter().all(|a| a.holds(values) == Some(true));
+    for k in 1..=loops + 1 {
+        let l = its
+            .locations
+            .iter()
+            .position(|n| *n == format!("l{k}"))
+            .unwrap();
+        assert!(holds(l, &[2, 0]), "l{k}: {:?}", quick[l]);
+        assert!(
+            !holds(l, &[3, 0]) && !holds(l, &[1, 0]),
+            "B = 2 at l{k}: {:?}",
+            quick[l]
+        );
+    }
+    assert!(check_linear_on_runs(&its, "slow chain"));
+}
