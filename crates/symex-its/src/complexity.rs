@@ -204,9 +204,14 @@ fn bounds(mut ctx: Ctx, proof: Vec<SccProof>) -> Result<Complexity, String> {
                     inside.len()
                 )
             });
-            ctx.scc(scc)?;
+            let done = ctx.scc(scc);
+            if done.is_err() {
+                ctx.note_fallback_calls();
+            }
+            done?;
         }
     }
+    ctx.note_fallback_calls();
     let mut total = Bound::constant(0);
     let mut transition_bounds = Vec::new();
     for i in 0..its.transitions.len() {
@@ -661,11 +666,13 @@ fn refinement_targets(
     }
 }
 
-/// The time all fallback queries of one inference may take together.
-const FALLBACK_BUDGET: Duration = Duration::from_secs(4);
-
-/// What one fallback call costs under a resource limit: 200 calls fill the budget.
-const FALLBACK_CALL: Duration = Duration::from_millis(20);
+/// The fallback calls (a size bound of an SCC invariant, a ranking function found again, a
+/// multiphase or amortised step, each with its checks) one inference may make. A count, not
+/// a time, so that what they prove is the same on a quiet and on a loaded machine: with 4 s
+/// of wall time for them all, T2's `svdcmp…fixed` was left with 7 open transitions at load 7
+/// and 19 at load 12 (256 queries of bounds instead of 591). 200 is what the 4 s stood for
+/// under a resource limit, where each call was charged 20 ms.
+const FALLBACK_CALLS: u32 = 200;
 
 struct Ctx<'a> {
     its: &'a Its,
@@ -728,7 +735,8 @@ struct Ctx<'a> {
     /// ([`Ctx::invariant_size`], [`Ctx::resynthesize`]): on large SCCs with many
     /// unbounded variables they would otherwise take most of the time.
     quick: Box<dyn symex_solver::Solver>,
-    fallback_left: Duration,
+    /// The fallback calls left ([`FALLBACK_CALLS`]).
+    fallback_calls_left: u32,
     /// The loops bounded by their closed forms ([`twn_entries`]).
     twn: Vec<TwnLoop>,
     /// For a branch ITS, the transition of the recursive ITS each transition was split from:
@@ -772,7 +780,7 @@ impl<'a> Ctx<'a> {
             solver: crate::smt::solver(limits.query_timeout),
             deadline: limits.deadline,
             quick: crate::smt::solver(limits.query_timeout.min(termination::QUICK_TIMEOUT)),
-            fallback_left: FALLBACK_BUDGET,
+            fallback_calls_left: FALLBACK_CALLS,
             twn: Vec::new(),
             tree: None,
             amortised: HashMap::new(),
@@ -964,13 +972,12 @@ impl<'a> Ctx<'a> {
     /// `|g_start|` of the start values if the run starts inside), and at most the sizes
     /// entering on the entry itself.
     fn invariant_size(&mut self, locs: &[usize], inside: &[usize], v: usize) -> Option<Bound> {
-        if !self.invariant_tried.insert(v) || !self.fallback_time_left() {
+        if !self.invariant_tried.insert(v) || !self.fallback_left() {
             return None;
         }
         let its = self.its;
-        let started = Instant::now();
         let g = scc_size::invariant_bound(its, inside, v, self.quick.as_mut());
-        self.charge_fallback(started);
+        self.charge_fallback();
         let g = g?;
         let mut total = self.entry_size(locs, v)?;
         if locs.contains(&its.start) {
@@ -1425,14 +1432,13 @@ impl<'a> Ctx<'a> {
         let key = (e, f.clone());
         if !self.upper_bounds.contains_key(&key) {
             // A fallback query: the quick solver, within the fallback budget.
-            if !self.fallback_time_left() {
+            if !self.fallback_left() {
                 return None;
             }
-            let started = Instant::now();
             let t = &self.its.transitions[e];
             let after = f.substitute(&|w| t.update()[w].clone());
             let b = value_upper_bound(self.quick.as_mut(), t, self.its.arity(), &after);
-            self.charge_fallback(started);
+            self.charge_fallback();
             self.upper_bounds.insert(key.clone(), b);
         }
         let ub = self.upper_bounds[&key].clone()?;
@@ -1565,10 +1571,9 @@ impl Ctx<'_> {
                 continue;
             }
             for &t in &step.removed {
-                if self.rb[t].is_some() || !self.fallback_time_left() {
+                if self.rb[t].is_some() || !self.fallback_left() {
                     continue;
                 }
-                let started = Instant::now();
                 let f = crate::farkas::synthesize_strict_on(
                     its,
                     &proof.transitions,
@@ -1578,7 +1583,7 @@ impl Ctx<'_> {
                 let checked = f
                     .as_ref()
                     .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &[t]));
-                self.charge_fallback(started);
+                self.charge_fallback();
                 if let Some(f) = f.filter(|_| checked) {
                     self.rb[t] = self.scc_wide_bound(&f);
                     if self.rb[t].as_ref().is_some_and(|b| *b != Bound::Infinite) {
@@ -1641,10 +1646,9 @@ impl Ctx<'_> {
             candidates.push((open, vec![t]));
         }
         for (weak, strict) in candidates {
-            if weak.len() == proof.transitions.len() || !self.fallback_time_left() {
+            if weak.len() == proof.transitions.len() || !self.fallback_left() {
                 continue;
             }
-            let started = Instant::now();
             let f =
                 crate::farkas::synthesize_strict_on(self.its, &weak, &strict, self.quick.as_mut());
             let checked = f.as_ref().is_some_and(|f| {
@@ -1653,7 +1657,7 @@ impl Ctx<'_> {
                     d == Decrease::Strict || (!strict.contains(&i) && d == Decrease::Weak)
                 })
             });
-            self.charge_fallback(started);
+            self.charge_fallback();
             let Some(f) = f.filter(|_| checked) else {
                 continue;
             };
@@ -1682,20 +1686,25 @@ impl Ctx<'_> {
         }
     }
 
-    /// Takes a fallback call that began at `started` off the fallback budget: its time, or
-    /// under a resource limit ([`crate::smt::rlimit`]) a fixed share, so that how many
-    /// fallback calls run does not depend on the machine's load.
-    fn charge_fallback(&mut self, started: Instant) {
-        let spent = if crate::smt::rlimit().is_some() {
-            FALLBACK_CALL
-        } else {
-            started.elapsed()
-        };
-        self.fallback_left = self.fallback_left.saturating_sub(spent);
+    /// The fallback calls made, on the trace (how close an inference came to the count).
+    fn note_fallback_calls(&self) {
+        crate::trace::note(|| {
+            format!(
+                "fallback calls {} of {FALLBACK_CALLS}",
+                FALLBACK_CALLS - self.fallback_calls_left
+            )
+        });
     }
 
-    fn fallback_time_left(&self) -> bool {
-        self.fallback_left > Duration::ZERO && Instant::now() < self.deadline
+    /// Takes one call off the fallback budget ([`FALLBACK_CALLS`]).
+    fn charge_fallback(&mut self) {
+        self.fallback_calls_left = self.fallback_calls_left.saturating_sub(1);
+    }
+
+    /// Whether a fallback call may still be made: calls are left and the deadline has not
+    /// passed.
+    fn fallback_left(&self) -> bool {
+        self.fallback_calls_left > 0 && Instant::now() < self.deadline
     }
 
     /// Whether the function of `step` is non-increasing on every transition of the
@@ -2036,5 +2045,39 @@ impl Ctx<'_> {
             })
         });
         (!missing).then_some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fallback call costs one of [`FALLBACK_CALLS`] however long it takes: here each query
+    /// waits 700 ms (a loaded machine), and seven upper bounds of `A + k` after the entry
+    /// `A ≤ 5` (one query each) are all found — `5 + k`, by hand. With the former 4 s of
+    /// time for all fallback calls the seventh found none.
+    #[test]
+    fn slow_fallback_calls_cost_one_call_each() {
+        let its = crate::parse_koat(
+            "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR A)\n(RULES\n  l0(A) -> Com_1(l1(A)) :|: 5 >= A\n  l1(A) -> Com_1(l1(A - 1)) :|: A >= 1\n)\n",
+        )
+        .unwrap();
+        crate::smt::set_rlimit(None);
+        let limits = Limits {
+            query_timeout: Duration::from_secs(10),
+            deadline: Instant::now() + Duration::from_secs(600),
+        };
+        let mut ctx = Ctx::new(&its, &limits);
+        ctx.trivial_component(&[its.start]);
+        let a = Poly::var(0);
+        crate::smt::delay_queries(Duration::from_millis(700));
+        let bounds: Vec<Option<Bound>> = (0..7)
+            .map(|k| ctx.entry_upper_bound(0, &a.add(&Poly::constant(k))))
+            .collect();
+        crate::smt::delay_queries(Duration::ZERO);
+        let expected: Vec<Option<Bound>> = (0..7).map(|k| Some(Bound::constant(5 + k))).collect();
+        assert_eq!(bounds, expected);
+        assert_eq!(ctx.fallback_calls_left, FALLBACK_CALLS - 7);
+        assert!(ctx.fallback_left());
     }
 }

@@ -26,7 +26,6 @@ use crate::ranking::{self, Decrease};
 use crate::smt;
 use crate::termination::{RankingStep, SccProof};
 use std::collections::BTreeSet;
-use std::time::Instant;
 use symex_expr::Term;
 use symex_solver::Solver;
 
@@ -55,7 +54,7 @@ impl Ctx<'_> {
             {
                 continue;
             }
-            if !self.fallback_time_left() {
+            if !self.fallback_left() {
                 break;
             }
             if let Some(b) = self.amortised_bound(proof, step) {
@@ -64,7 +63,7 @@ impl Ctx<'_> {
                 }
             } else {
                 for &t in &step.removed {
-                    if self.rb[t].is_none() && self.fallback_time_left() {
+                    if self.rb[t].is_none() && self.fallback_left() {
                         self.rb[t] = self.raised_bound(proof, t);
                     }
                 }
@@ -94,7 +93,6 @@ impl Ctx<'_> {
         if slack.is_empty() {
             return None;
         }
-        let started = Instant::now();
         let found = farkas::synthesize_with_slack(
             its,
             &proof.transitions,
@@ -112,7 +110,7 @@ impl Ctx<'_> {
                 d == Decrease::Strict || (u != t && d == Decrease::Weak)
             })
         });
-        self.charge_fallback(started);
+        self.charge_fallback();
         let (f, raised) = checked?;
         let mut total = self.scc_wide_bound(&f)?;
         for (u, c) in raised {
@@ -170,18 +168,17 @@ impl Ctx<'_> {
         let tr = &its.transitions[t];
         let after = f.get(tr.target()).substitute(&|w| tr.update()[w].clone());
         let diff = after.sub(&f.get(tr.source));
-        if diff.vars().iter().any(|&w| w >= its.arity()) || !self.fallback_time_left() {
+        if diff.vars().iter().any(|&w| w >= its.arity()) || !self.fallback_left() {
             return None;
         }
         let (locs, _) = self.current.clone()?;
         let g = ranking::RankingFunction {
             at: locs.iter().map(|&l| (l, diff.clone())).collect(),
         };
-        let started = Instant::now();
         let monotone = proof.transitions.iter().all(|&u| {
             ranking::check(self.quick.as_mut(), &g, &its.transitions[u]) != Decrease::Fails
         });
-        self.charge_fallback(started);
+        self.charge_fallback();
         if !monotone {
             return None;
         }
@@ -205,11 +202,10 @@ impl Ctx<'_> {
         if let Some(c) = self.amortised.get(&key) {
             return c.clone();
         }
-        if !self.fallback_time_left() {
+        if !self.fallback_left() {
             // Not cached: with time left (another inference) it may be found.
             return Change::Unbounded;
         }
-        let started = Instant::now();
         let tr = &self.its.transitions[t];
         let c = if ranking::check(self.quick.as_mut(), &step.function, tr) != Decrease::Fails {
             Change::NonIncreasing
@@ -222,7 +218,7 @@ impl Ctx<'_> {
                 None => Change::Unbounded,
             }
         };
-        self.charge_fallback(started);
+        self.charge_fallback();
         self.amortised.insert(key, c.clone());
         c
     }

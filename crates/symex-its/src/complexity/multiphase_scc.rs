@@ -38,7 +38,6 @@ use crate::bound::Bound;
 use crate::multiphase::{self, Multiphase};
 use crate::ranking::{self, Decrease};
 use crate::termination::{self, RankingStep, SccProof};
-use std::time::Instant;
 
 impl Ctx<'_> {
     /// A bound of transition `t` from an SCC-wide multiphase function strict on `t` (see
@@ -47,20 +46,19 @@ impl Ctx<'_> {
     /// entry's bound not known).
     pub(super) fn multiphase_scc_bound(&mut self, proof: &SccProof, t: usize) -> Option<Bound> {
         if proof.transitions.len() > termination::MULTIPHASE_MAX_TRANSITIONS
-            || !self.fallback_time_left()
+            || !self.fallback_left()
         {
             return None;
         }
-        let started = Instant::now();
         let found = multiphase::synthesize_checked(
             self.its,
             &proof.transitions,
             &[t],
             termination::MAX_DEPTH,
             self.solver.as_mut(),
-            self.fallback_left.min(termination::QUICK_TIMEOUT),
+            termination::QUICK_TIMEOUT,
         );
-        self.charge_fallback(started);
+        self.charge_fallback();
         let (mp, _strict) = found?;
         self.multiphase_entries_bound(&mp)
     }
@@ -77,7 +75,7 @@ impl Ctx<'_> {
             if done[k] || step.multiphase.is_none() {
                 continue;
             }
-            if !self.fallback_time_left() {
+            if !self.fallback_left() {
                 break;
             }
             let Some(b) = self.amortised_multiphase_bound(proof, step) else {
@@ -110,7 +108,6 @@ impl Ctx<'_> {
             let rb = self.rb[u].clone()?;
             let tr = &its.transitions[u];
             for f in &mp.phases {
-                let started = Instant::now();
                 let weak = ranking::check(self.quick.as_mut(), f, tr) != Decrease::Fails;
                 let delta = if weak {
                     None
@@ -119,7 +116,7 @@ impl Ctx<'_> {
                     let diff = after.sub(&f.get(tr.source));
                     Some(increase_bound(self.quick.as_mut(), tr, its.arity(), &diff))
                 };
-                self.charge_fallback(started);
+                self.charge_fallback();
                 let Some(delta) = delta else { continue };
                 let sized = match delta {
                     Some(d) => self.compose_sizes(u, tr.source, &d),

@@ -19,7 +19,6 @@
 use super::{BoundFunction, BoundRule, Ctx};
 use crate::bound::Bound;
 use crate::termination::{RankingStep, SccProof};
-use std::time::Instant;
 
 impl Ctx<'_> {
     /// `bound`, the bound of the linear `step` from its part's entries, or the bound of an
@@ -35,10 +34,9 @@ impl Ctx<'_> {
             && step.two_phase.is_none()
             && step.word_size.is_none()
             && step.ratio.is_none();
-        if !plain || !above_linear(&bound) || self.is_scc_wide(step) || !self.fallback_time_left() {
+        if !plain || !above_linear(&bound) || self.is_scc_wide(step) || !self.fallback_left() {
             return bound;
         }
-        let started = Instant::now();
         let its = self.its;
         let f = crate::farkas::synthesize_strict_on(
             its,
@@ -49,7 +47,7 @@ impl Ctx<'_> {
         let checked = f
             .as_ref()
             .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &step.removed));
-        self.charge_fallback(started);
+        self.charge_fallback();
         let Some(f) = f.filter(|_| checked) else {
             return bound;
         };

@@ -12,7 +12,6 @@
 use super::{BoundFunction, BoundRule, Ctx};
 use crate::bound::Bound;
 use crate::termination::SccProof;
-use std::time::Instant;
 
 impl Ctx<'_> {
     /// An SCC-wide bound of transition `t` of the current SCC `proof` from a function strictly
@@ -22,11 +21,10 @@ impl Ctx<'_> {
     /// function is kept as `t`'s [`BoundFunction`].
     pub(super) fn sized_scc_wide_bound(&mut self, proof: &SccProof, t: usize) -> Option<Bound> {
         let sized = self.sized_variables(proof);
-        if sized.iter().all(|s| *s) || !self.fallback_time_left() {
+        if sized.iter().all(|s| *s) || !self.fallback_left() {
             return None;
         }
         let its = self.its;
-        let started = Instant::now();
         let f = crate::farkas::synthesize_strict_over(
             its,
             &proof.transitions,
@@ -37,7 +35,7 @@ impl Ctx<'_> {
         let checked = f
             .as_ref()
             .is_some_and(|f| self.ranks_scc(f, &proof.transitions, &[t]));
-        self.charge_fallback(started);
+        self.charge_fallback();
         let f = f.filter(|_| checked)?;
         let b = self.scc_wide_bound(&f).filter(|b| *b != Bound::Infinite);
         crate::trace::note(|| {
