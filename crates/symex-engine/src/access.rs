@@ -1215,13 +1215,7 @@ pub(crate) mod tests {
     #[test]
     fn copies_agree_with_a_byte_model() {
         const SIZE: usize = 40;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         let (prog, mut st) = state(vec![]);
         let image: Vec<u8> = (0..SIZE as u8).map(|i| i.wrapping_mul(37)).collect();
         let constant = st

@@ -31,6 +31,8 @@ pub mod stdin;
 pub mod storage;
 pub mod symargs;
 pub mod symfile;
+#[cfg(test)]
+mod test_rng;
 pub mod testfile;
 mod vector;
 

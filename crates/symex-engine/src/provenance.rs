@@ -462,13 +462,7 @@ mod tests {
     #[test]
     fn the_map_agrees_with_a_byte_vector() {
         const SIZE: u64 = 24;
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..200 {
             let mut map = ProvenanceMap::default();
             let mut bytes: Vec<Option<Provenance>> = vec![None; SIZE as usize];

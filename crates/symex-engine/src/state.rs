@@ -867,13 +867,7 @@ mod tests {
             Checks::default(),
         );
         let mut model: Vec<usize> = Vec::new();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rnd = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         for step in 0..500 {
             match rnd(4) {
                 0 | 1 => {
@@ -910,13 +904,7 @@ mod tests {
             Checks::default(),
         );
         let mut model: Vec<Vec<u128>> = Vec::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rnd = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         for step in 0..2000u128 {
             match rnd(6) {
                 0 | 1 => {

@@ -811,13 +811,7 @@ mod tests {
     /// a byte-per-byte model (an independent, obviously correct store).
     #[test]
     fn paged_and_flat_storage_agree_with_a_plain_model() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rnd = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15);
         let size = FLAT_MAX + 3 * PAGE + 5;
         let mut paged = Contents::try_new(size, 9u8, false).unwrap();
         let mut plain = vec![(9u8, false); size as usize];

@@ -114,14 +114,9 @@ fn benchmark_sample_linear_invariants_hold_on_runs() {
     eprintln!("{with} sampled files had linear invariants");
 }
 
-#[test]
-fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
-    common::count_not_time();
-    // T2's loop3 in small: `B := 2` at the start, then 40 loops one after the other, each
-    // counting `C` up by `B` to a constant and handing over to the next. `B = 2` holds
-    // everywhere (the interpreter's runs check it too), also at the last loop, which the
-    // analysis reaches only after about two rounds per loop.
-    let loops = 40;
+/// T2's loop3 in small: `B := 2` at the start, then `loops` loops one after the other, each
+/// counting `C` up by `B` to a constant and handing over to the next.
+fn chain_of_loops(loops: usize) -> Its {
     let mut rules = String::from("  l0(B,C) -> Com_1(l1(2,0))\n");
     for k in 1..=loops {
         rules.push_str(&format!("  l{k}(B,C) -> Com_1(l{k}(B,C + B)) :|: 4 >= C\n"));
@@ -130,10 +125,21 @@ fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
             k + 1
         ));
     }
-    let its = parse_koat(&format!(
+    parse_koat(&format!(
         "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR B C)\n(RULES\n{rules})\n"
     ))
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
+    common::count_not_time();
+    // T2's loop3 in small: `B := 2` at the start, then 40 loops one after the other, each
+    // counting `C` up by `B` to a constant and handing over to the next. `B = 2` holds
+    // everywhere (the interpreter's runs check it too), also at the last loop, which the
+    // analysis reaches only after about two rounds per loop.
+    let loops = 40;
+    let its = chain_of_loops(loops);
     let inv = interval_invariants(&its, Duration::from_secs(10)).expect("invariants");
     let last = its
         .locations
@@ -159,18 +165,7 @@ fn houdini_finds_the_same_invariants_on_a_slow_machine() {
     // queries must be those of the quick run; with the time budget the slow run ran out
     // after 2 s (about 100 queries; the chain asks more).
     let loops = 12;
-    let mut rules = String::from("  l0(B,C) -> Com_1(l1(2,0))\n");
-    for k in 1..=loops {
-        rules.push_str(&format!("  l{k}(B,C) -> Com_1(l{k}(B,C + B)) :|: 4 >= C\n"));
-        rules.push_str(&format!(
-            "  l{k}(B,C) -> Com_1(l{}(B,0)) :|: C >= 5\n",
-            k + 1
-        ));
-    }
-    let its = parse_koat(&format!(
-        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR B C)\n(RULES\n{rules})\n"
-    ))
-    .unwrap();
+    let its = chain_of_loops(loops);
     let per_query = Duration::from_secs(2);
     let asked = symex_its::smt::queries();
     let quick = linear_invariants(&its, per_query).expect("invariants");
