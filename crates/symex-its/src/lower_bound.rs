@@ -212,9 +212,7 @@ fn look_and_go_on(
         let (phase, send) = (phase.clone(), send.clone());
         move || {
             let _ = send.send((None, false));
-            lowest_thread_priority();
-            *phase.borrow_mut() = None;
-            *phase.borrow_mut() = crate::trace::phase("witness search, going on (own thread)");
+            go_on_quietly(&phase);
         }
     };
     let start = smt::queries();
@@ -240,13 +238,19 @@ fn look_and_go_on(
     }
     // Ended before its count with an unknown answer: looked at again, from the start.
     if cut && Instant::now() < until {
-        lowest_thread_priority();
-        *phase.borrow_mut() = None;
-        let _again = crate::trace::phase("witness search, going on (own thread)");
+        go_on_quietly(&phase);
         if let Some(u) = prove(its, timeout, until) {
             (go_on.found)(&u);
         }
     }
+}
+
+/// The first look's search goes on beside the caller: at the lowest thread priority, and on
+/// the trace as a phase of its own (the first look's phase ends first, so its line comes first).
+fn go_on_quietly(phase: &std::cell::RefCell<Option<crate::trace::Phase>>) {
+    lowest_thread_priority();
+    *phase.borrow_mut() = None;
+    *phase.borrow_mut() = crate::trace::phase("witness search, going on (own thread)");
 }
 
 /// Puts the calling thread at nice 19 (Linux schedules threads apart), so that a search
