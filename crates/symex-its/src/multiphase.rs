@@ -98,25 +98,27 @@ impl Multiphase {
 }
 
 /// Finds a multiphase function of depth 2..=`max_depth` (the smallest that exists) for
-/// the transitions `ts`, strict on each of `forced`, within `budget` (all depths
-/// together, each query limited to what is left of it), checks it on each of them, and
-/// returns it with the transitions it proved strict (`None` if none, if a check failed,
-/// or if one of `forced` is not proved strict).
+/// the transitions `ts`, strict on each of `forced`, each depth's query within
+/// `query_timeout` of its own, checks it on each of them, and returns it with the
+/// transitions it proved strict (`None` if none, if a query ran out, if a check failed, or
+/// if one of `forced` is not proved strict). The depths are bounded by their count, not by a
+/// time for all of them together: such a budget cut the deeper depths under load (a query
+/// that waited for a core spent the next depth's share), so a function found on a quiet
+/// machine was missed on a loaded one. A query that runs out ends the search, as a deeper
+/// one is larger still.
 pub fn synthesize_checked(
     its: &Its,
     ts: &[usize],
     forced: &[usize],
     max_depth: usize,
     checker: &mut dyn Solver,
-    budget: std::time::Duration,
+    query_timeout: std::time::Duration,
 ) -> Option<(Multiphase, Vec<usize>)> {
-    let end = std::time::Instant::now() + budget;
     for depth in 2..=max_depth {
-        if smt::budget_passed(end) {
+        if smt::out_of_time() {
             return None;
         }
-        let left = end.saturating_duration_since(std::time::Instant::now());
-        let mut synth = smt::solver(left);
+        let mut synth = smt::solver(query_timeout);
         let phases =
             match crate::farkas::synthesize_multiphase(its, ts, forced, depth, synth.as_mut()) {
                 Ok(Some(phases)) => phases,

@@ -88,19 +88,6 @@ pub fn rlimit() -> Option<u32> {
     RLIMIT.with(Cell::get).or(SolverConfig::default().rlimit)
 }
 
-/// Whether a step's own time budget, ending at `end`, has run out. Under a resource limit
-/// ([`rlimit`]) a step's budget is not a time: its queries end by Z3's step count and the
-/// step by its candidates and rounds, so that what it proves does not depend on the load
-/// (under load 20 a ten-second Houdini budget ran out in a test that passes alone); only the
-/// thread's deadline ([`out_of_time`]), a backstop against a hang, still applies.
-pub fn budget_passed(end: Instant) -> bool {
-    if rlimit().is_some() {
-        out_of_time()
-    } else {
-        Instant::now() > end
-    }
-}
-
 /// Whether the deadline of this thread has passed.
 pub fn out_of_time() -> bool {
     deadline().is_some_and(|d| Instant::now() >= d)

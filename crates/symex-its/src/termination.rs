@@ -346,8 +346,8 @@ fn prove_scc(
                         &[],
                         max_depth(remaining.len()),
                         checker.as_mut(),
-                        // All depths together get one quick query's time (T2's agafp
-                        // spent 5 s on five depths of a loop that has none).
+                        // A quick query per depth (a fallback that may well fail), within
+                        // the proof's limits.
                         limits
                             .deadline
                             .saturating_duration_since(Instant::now())

@@ -303,6 +303,58 @@ fn three_phase_loop_needs_a_three_phase_function() {
     check_against_runs(&its, &proofs, 8);
 }
 
+/// The depths of a multiphase synthesis are bounded by their count, not by a time for all of
+/// them together: with every query waiting 2.1 s first (a loaded machine), the three-phase
+/// loop still gets its function after the depth-2 query found none, with the same queries as
+/// without the wait. (A time of 2 s for all depths ended the search after depth 2.) No
+/// resource limit here: under one the old budget was not a time either.
+#[test]
+fn multiphase_depths_on_a_slow_machine() {
+    // while (x >= 0) { x = x + y; y = y + z; z = z - 1; }: (z + 1; y + 1; x) by hand.
+    let its = its(
+        "  l0(X,Y,Z) -> l1(X,Y,Z)\n  l1(X,Y,Z) -> l1(X + Y,Y + Z,Z - 1) :|: X >= 0\n",
+        "X Y Z",
+    );
+    let lap = (0..its.transitions.len())
+        .find(|&i| its.transitions[i].source == its.transitions[i].target())
+        .expect("the loop");
+    let per_query = Duration::from_secs(10);
+    let synthesize = || {
+        let mut checker = symex_its::smt::solver(per_query);
+        let asked = symex_its::smt::queries();
+        let found = symex_its::multiphase::synthesize_checked(
+            &its,
+            &[lap],
+            &[lap],
+            termination::MAX_DEPTH,
+            checker.as_mut(),
+            // What the provers pass: a quick query's limit (a small query here).
+            termination::QUICK_TIMEOUT,
+        );
+        (found, symex_its::smt::queries() - asked)
+    };
+    let (quick, quick_queries) = synthesize();
+    symex_its::smt::delay_queries(Duration::from_millis(2100));
+    let (slow, slow_queries) = synthesize();
+    symex_its::smt::delay_queries(Duration::ZERO);
+    let (mp, strict) = slow.expect("a multiphase function on the slow machine");
+    assert_eq!(Some((&mp, &strict)), quick.as_ref().map(|(m, s)| (m, s)));
+    assert_eq!(slow_queries, quick_queries);
+    assert_eq!(mp.phases.len(), 3, "{}", mp.display(&its));
+    assert_eq!(strict, [lap]);
+    // Every step of the loop from a grid of states: strict for the function found.
+    let l = its.transitions[lap].source;
+    for x in 0..=6 {
+        for y in -6..=6 {
+            for z in -6..=6 {
+                let before = [x, y, z];
+                let after = [x + y, y + z, z - 1];
+                check_multiphase_step(&mp, true, (l, &before), (l, &after));
+            }
+        }
+    }
+}
+
 #[test]
 fn multiphase_function_across_locations() {
     common::count_not_time();
