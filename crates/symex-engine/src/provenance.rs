@@ -119,18 +119,19 @@ impl ProvenanceMap {
         self.set_general(off, end, kind);
     }
 
-    /// [`Self::set`] of bytes `off..end` for the shapes its fast path leaves: runs cut, replaced or
-    /// merged.
+    /// [`Self::set`] of bytes `off..end` for the shapes its fast path leaves. Past every run (a
+    /// structure of pointer and integer fields written field by field, in order, nearly every store
+    /// that comes here): appended, or the last run extended when it is of the same kind and touches
+    /// it. Small, so that this common case costs no large frame's register saves; the rest is
+    /// [`Self::set_cut`].
     #[inline(never)]
     fn set_general(&mut self, off: u64, end: u64, kind: Option<Provenance>) {
-        // Past every run (a structure of pointer and integer fields written field by field, in order):
-        // appended, or the last run extended when it is of the same kind and touches it.
         if let (Some(last), Some(k)) = (self.spans.last_mut(), kind) {
             if off >= last.end {
                 if off == last.end && last.kind == k {
                     last.end = end;
                 } else {
-                    self.spans.push(Span {
+                    self.append(Span {
                         start: off,
                         end,
                         kind: k,
@@ -139,6 +140,19 @@ impl ProvenanceMap {
                 return;
             }
         }
+        self.set_cut(off, end, kind);
+    }
+
+    /// A run past every run, out of [`Self::set_general`]'s common case (the vector may grow).
+    #[cold]
+    #[inline(never)]
+    fn append(&mut self, s: Span) {
+        self.spans.push(s);
+    }
+
+    /// [`Self::set`] of bytes `off..end` that some run reaches past: runs cut, replaced or merged.
+    #[inline(never)]
+    fn set_cut(&mut self, off: u64, end: u64, kind: Option<Provenance>) {
         let from = self.first_ending_after(off);
         // Already so (an integer stored over an integer): nothing changes.
         if let (Some(s), Some(k)) = (self.spans.get(from), kind) {
