@@ -864,13 +864,7 @@ impl<D: Domain> State<D> {
             if !layout.leaves_object(b as u64, r as u64) {
                 return Ok(p);
             }
-            if [layout.wild_id(), layout.lost_id()].contains(&layout.split(b as u64).0) {
-                return Err(self.far_return(prog));
-            }
-            let (_, off) = layout.split(r as u64);
-            return Ok(self
-                .dom
-                .constant(64, layout.address(layout.wild_id(), off) as u128));
+            return self.poison_known(prog, b as u64, r as u64);
         }
         if self
             .dom
@@ -879,6 +873,28 @@ impl<D: Domain> State<D> {
         {
             return Ok(p);
         }
+        self.poison_term(prog, base, p)
+    }
+
+    /// [`Self::poison_if_leaving`] of a known address `r` that leaves its known base `b`'s object. Out of
+    /// line (as [`Self::poison_term`]): `gep`'s common case then saves no registers for these.
+    #[cold]
+    #[inline(never)]
+    fn poison_known(&mut self, prog: &Program, b: u64, r: u64) -> Result<D::Val, End> {
+        let layout = prog.addr;
+        if [layout.wild_id(), layout.lost_id()].contains(&layout.split(b).0) {
+            return Err(self.far_return(prog));
+        }
+        let (_, off) = layout.split(r);
+        Ok(self
+            .dom
+            .constant(64, layout.address(layout.wild_id(), off) as u128))
+    }
+
+    /// [`Self::poison_if_leaving`] where the base or the result is not known.
+    #[inline(never)]
+    fn poison_term(&mut self, prog: &Program, base: &D::Val, p: D::Val) -> Result<D::Val, End> {
+        let layout = prog.addr;
         // The same rule on terms: `ite(leaves, POISON | offset, p)`, where the poison is the wild id for
         // a pointer that leaves its object, and the lost id for one that leaves the poison (it may be
         // coming back to its object, as a known address that does so ends the path as unsupported).
