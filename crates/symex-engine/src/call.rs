@@ -45,7 +45,9 @@ impl<D: Domain> State<D> {
     }
 
     /// A call of a library model, of a variadic function, with aggregates or with a signature that
-    /// differs from the callee's: the arguments are gathered, adapted and checked first.
+    /// differs from the callee's: the arguments are gathered, adapted and checked first. Out of line:
+    /// a plain call then saves no registers for this path's large frame.
+    #[inline(never)]
     fn call_generally(&mut self, prog: &Program, target: FuncId, call: &Call) -> Result<Flow, End> {
         // Inline: a call allocates nothing for its arguments.
         let mut args: SmallVec<[D::Val; 8]> = SmallVec::with_capacity(call.args.len());
