@@ -198,3 +198,84 @@ fn houdini_finds_the_same_invariants_on_a_slow_machine() {
     }
     assert!(check_linear_on_runs(&its, "slow chain"));
 }
+
+/// Whether every invariant of location `l` holds at `values`.
+fn all_hold(inv: &[Vec<Atom>], l: usize, values: &[i128]) -> bool {
+    inv[l].iter().all(|a| a.holds(values) == Some(true))
+}
+
+#[test]
+fn intervals_narrowed_by_guards_over_several_variables() {
+    common::count_not_time();
+    // C counts down by C + H − 1 under C + H ≥ 1, with H = 0 after the start: C ≥ 1 before
+    // each step only through H's interval, so C ≥ 0 at l1 and C = 0 at l2 (by hand).
+    let its = parse_koat(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR C H N)\n(RULES\n  l0(C,H,N) -> l1(N,0,N) :|: N >= 1\n  l1(C,H,N) -> l1(C + H - 1,H,N) :|: C + H >= 1\n  l1(C,H,N) -> l2(C,H,N) :|: 0 >= C + H\n)\n",
+    )
+    .unwrap();
+    let inv = interval_invariants(&its, Duration::from_secs(10)).expect("invariants");
+    let at = |name: &str| its.locations.iter().position(|l| l == name).unwrap();
+    let (l1, l2) = (at("l1"), at("l2"));
+    assert!(all_hold(&inv, l1, &[0, 0, 5]) && all_hold(&inv, l1, &[7, 0, 5]));
+    assert!(
+        !all_hold(&inv, l1, &[-1, 0, 5]),
+        "C >= 0 at l1: {:?}",
+        inv[l1]
+    );
+    assert!(
+        !all_hold(&inv, l1, &[3, 1, 5]),
+        "H = 0 at l1: {:?}",
+        inv[l1]
+    );
+    assert!(all_hold(&inv, l2, &[0, 0, 5]));
+    assert!(
+        !all_hold(&inv, l2, &[-1, 0, 5]),
+        "C = 0 at l2: {:?}",
+        inv[l2]
+    );
+    assert!(check_on_runs(&its, "narrowed"));
+}
+
+#[test]
+fn intervals_beyond_the_candidate_limit() {
+    common::count_not_time();
+    // Twelve variables B..M and Z are 0 after the start and take part in the loop's guard:
+    // the difference bounds of the guard's variables fill l1's candidates before any interval,
+    // yet only `B = … = M = Z = 0` make A + B + … + Z − 1 a decrease (by hand: A ≥ 0 and
+    // every other variable but N is 0 at l1).
+    let pads = "B C D E F G H I J K L M";
+    let all = format!("A {pads} Z N");
+    let args = all.replace(' ', ",");
+    let sum = all
+        .split(' ')
+        .filter(|v| *v != "N")
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let zeros = vec!["0"; 13].join(",");
+    let kept = format!("{},Z,N", pads.replace(' ', ","));
+    let src = format!(
+        "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR {all})\n(RULES\n  l0({args}) -> l1(N,{zeros},N) :|: N >= 1\n  l1({args}) -> l1({sum} - 1,{kept}) :|: {sum} >= 1\n  l1({args}) -> l2({args}) :|: 0 >= {sum}\n)\n"
+    );
+    let its = parse_koat(&src).unwrap();
+    let inv = linear_invariants(&its, Duration::from_secs(10)).expect("invariants");
+    let l1 = its.locations.iter().position(|l| l == "l1").unwrap();
+    let state = |v: usize, x: i128| {
+        let mut s = vec![0; 15];
+        (s[0], s[14], s[v]) = (3, 5, x);
+        s
+    };
+    assert!(all_hold(&inv, l1, &state(0, 3)));
+    for v in 1..=13 {
+        assert!(
+            !all_hold(&inv, l1, &state(v, 1)),
+            "variable {v} = 0 at l1: {:?}",
+            inv[l1]
+        );
+        assert!(
+            !all_hold(&inv, l1, &state(v, -1)),
+            "variable {v} = 0 at l1: {:?}",
+            inv[l1]
+        );
+    }
+    assert!(check_linear_on_runs(&its, "beyond the limit"));
+}

@@ -85,50 +85,51 @@ fn eval(p: &Poly, env: &[Interval]) -> Interval {
     sum
 }
 
-/// Refines `env` (program variables and temporaries) by the guard's atoms with a single
-/// variable; `None` when an interval becomes empty.
+/// Refines `env` (program variables and temporaries) by the guard's linear atoms; `None`
+/// when an interval becomes empty. Each atom `c·v + r ≥ 0` bounds each of its variables `v`
+/// by the interval of the rest `r` (interval constraint propagation): `C + H ≥ 1` with
+/// `H = 0` gives `C ≥ 1` (T2's `eric2`, where `C' = C + H − 1` stays non-negative only so).
 fn refine(t: &Transition, env: &mut [Interval]) -> Option<()> {
     for _ in 0..2 {
         for a in &t.guard {
-            let vars = a.poly.vars();
-            if vars.len() != 1 || !a.poly.is_linear() {
+            if a.rel == Rel::Ne || !a.poly.is_linear() {
                 continue;
             }
-            let v = *vars.iter().next().unwrap();
-            let (c, k) = (a.poly.linear_coeff(v), a.poly.constant_term());
-            // c·v + k ≥ 0 (or = 0).
-            let (lo, hi) = if c > 0 {
-                (
-                    Some((-k).div_euclid(c) + i128::from((-k).rem_euclid(c) != 0)),
-                    None,
-                )
-            } else {
-                (None, Some(k.div_euclid(-c)))
-            };
-            match a.rel {
-                Rel::Ge => {
-                    if let Some(l) = lo {
-                        env[v].meet_lo(l);
-                    }
-                    if let Some(h) = hi {
-                        env[v].meet_hi(h);
-                    }
-                }
-                Rel::Eq => {
-                    if k % c != 0 {
-                        return None;
-                    }
-                    env[v].meet_lo(-k / c);
-                    env[v].meet_hi(-k / c);
-                }
-                Rel::Ne => {}
-            }
-            if env[v].is_empty() {
-                return None;
+            for v in a.poly.vars() {
+                narrow(a, v, env)?;
             }
         }
     }
     Some(())
+}
+
+/// Narrows `env[v]` by the linear atom `a` (`c·v + r ≥ 0`, or `= 0`), given the interval of
+/// the rest `r`; `None` when it becomes empty.
+fn narrow(a: &Atom, v: usize, env: &mut [Interval]) -> Option<()> {
+    let c = a.poly.linear_coeff(v);
+    let rest = eval(&a.poly.sub(&Poly::var(v).scale(c)), env);
+    // c·v ≥ −hi(r), and for an equation also c·v ≤ −lo(r).
+    let at_least = rest.hi.and_then(|h| h.checked_neg());
+    let at_most = match a.rel {
+        Rel::Eq => rest.lo.and_then(|l| l.checked_neg()),
+        _ => None,
+    };
+    for (bound, lower) in [(at_least, true), (at_most, false)] {
+        // c·v ≥ b (lower) or c·v ≤ b, as v ≥ b'/m or v ≤ b'/m with m = |c| (rounded inwards).
+        let Some(b) = bound else { continue };
+        let (b, lower) = match (c > 0, b.checked_neg()) {
+            (true, _) => (b, lower),
+            (false, Some(nb)) => (nb, !lower),
+            (false, None) => continue,
+        };
+        let (m, q) = (c.abs(), b.div_euclid(c.abs()));
+        if lower {
+            env[v].meet_lo(q + i128::from(b.rem_euclid(m) != 0));
+        } else {
+            env[v].meet_hi(q);
+        }
+    }
+    (!env[v].is_empty()).then_some(())
 }
 
 fn post(its: &Its, t: &Transition, pre: &[Interval]) -> Option<Vec<Interval>> {
@@ -214,7 +215,7 @@ fn atoms(iv: &[Interval]) -> Vec<Atom> {
 }
 
 /// Whether the invariants are inductive, checked by Z3.
-fn inductive(its: &Its, inv: &[Vec<Atom>], timeout: Duration) -> bool {
+pub(super) fn inductive(its: &Its, inv: &[Vec<Atom>], timeout: Duration) -> bool {
     let mut solver = smt::solver(timeout);
     if !inv[its.start].is_empty() {
         return false;

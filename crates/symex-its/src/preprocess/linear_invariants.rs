@@ -251,9 +251,35 @@ fn invariants(its: &Its, timeout: Duration, relational: bool) -> Option<Vec<Vec<
         return None;
     }
     let intervals = super::invariants::interval_candidates(its);
-    let mut inv = houdini(its, candidates(its, &intervals, relational), timeout)?;
+    let cands = candidates(its, &intervals, relational);
+    let capped = some_left_out(&intervals, &cands);
+    let mut inv = houdini(its, cands, timeout)?;
+    if capped && super::invariants::inductive(its, &intervals, timeout) {
+        for (kept, iv) in inv.iter_mut().zip(&intervals) {
+            for a in iv {
+                if !kept.contains(a) {
+                    kept.push(a.clone());
+                }
+            }
+        }
+    }
     inv[its.start].clear();
     (!inv.iter().all(|a| a.is_empty())).then_some(inv)
+}
+
+/// Whether [`MAX_CANDIDATES`] kept some interval atom out of Houdini's candidates. Systems
+/// with many variables fill a location's candidates with guard atoms and the first variables'
+/// intervals: T2's `eric2` (29 variables) lost `O = … = B1 = 0`, which hold everywhere after
+/// the start and without which no linear function ranks its loops. Then all the intervals are
+/// added: together they are inductive by construction (a post-fixed point of the interval
+/// analysis), one query per transition confirms them at once, and they hold beside whatever
+/// Houdini keeps (both are facts true in every reachable state; Houdini may have dropped an
+/// interval atom that needed a left-out one).
+fn some_left_out(intervals: &[Vec<Atom>], cands: &[Vec<Atom>]) -> bool {
+    intervals
+        .iter()
+        .zip(cands)
+        .any(|(iv, c)| iv.iter().any(|a| !c.contains(a)))
 }
 
 /// Adds checked linear invariants to the guards of the transitions leaving their
