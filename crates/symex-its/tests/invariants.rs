@@ -60,7 +60,7 @@ fn loop_counter_stays_in_its_interval() {
     .unwrap();
     let inv = interval_invariants(&its, Duration::from_secs(10)).expect("invariants");
     // Hand-derived: A ≥ 1 at l1; A = 0 and B ≤ 0 at l2.
-    let holds = |l: usize, values: &[i128]| inv[l].iter().all(|a| a.holds(values) == Some(true));
+    let holds = |l: usize, values: &[i128]| all_hold(&inv, l, values);
     assert!(!holds(1, &[0, 5]), "A >= 1 at l1: {:?}", inv[1]);
     assert!(holds(1, &[1, -100]));
     assert!(!holds(2, &[1, 0]) && !holds(2, &[0, 1]) && holds(2, &[0, -3]));
@@ -91,7 +91,7 @@ fn difference_bound_of_a_counting_loop() {
     )
     .unwrap();
     let inv = linear_invariants(&its, Duration::from_secs(10)).expect("invariants");
-    let holds = |l: usize, values: &[i128]| inv[l].iter().all(|a| a.holds(values) == Some(true));
+    let holds = |l: usize, values: &[i128]| all_hold(&inv, l, values);
     // Hand-derived: 0 ≤ X ≤ Y at l1; X = Y at l2 is reachable.
     assert!(holds(1, &[5, 5]) && holds(1, &[0, 7]));
     assert!(!holds(1, &[6, 5]), "X <= Y at l1: {:?}", inv[1]);
@@ -146,7 +146,7 @@ fn chain_of_many_loops_keeps_its_invariants_to_the_end() {
         .iter()
         .position(|l| l == &format!("l{loops}"))
         .unwrap();
-    let holds = |values: &[i128]| inv[last].iter().all(|a| a.holds(values) == Some(true));
+    let holds = |values: &[i128]| all_hold(&inv, last, values);
     assert!(holds(&[2, 0]) && holds(&[2, 6]));
     assert!(
         !holds(&[1, 0]) && !holds(&[3, 0]),
@@ -182,7 +182,7 @@ fn houdini_finds_the_same_invariants_on_a_slow_machine() {
     assert_eq!(slow.as_ref(), Some(&quick), "the slow run's invariants");
     assert_eq!(slow_queries, quick_queries);
     // Hand-derived: B = 2 at every loop and at the end (set at the start, never changed).
-    let holds = |l: usize, values: &[i128]| quick[l].iter().all(|a| a.holds(values) == Some(true));
+    let holds = |l: usize, values: &[i128]| all_hold(&quick, l, values);
     for k in 1..=loops + 1 {
         let l = its
             .locations

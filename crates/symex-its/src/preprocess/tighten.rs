@@ -12,6 +12,7 @@
 
 use crate::its::{Atom, Its, Rel};
 use crate::poly::Poly;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Pairs of atoms are combined only in guards with at most this many linear atoms; a guard of more
@@ -35,8 +36,7 @@ fn cut(p: &Poly) -> Option<Poly> {
     if g <= 1 {
         return None;
     }
-    let k = p.constant_term();
-    let linear = p.sub(&Poly::constant(k));
+    let (linear, k) = split_constant(p);
     let mut out = Poly::constant(k.div_euclid(g));
     for (m, c) in linear.terms() {
         let (v, _) = m[0];
@@ -45,43 +45,47 @@ fn cut(p: &Poly) -> Option<Poly> {
     Some(out)
 }
 
+/// `p` as its non-constant part and its constant term.
+fn split_constant(p: &Poly) -> (Poly, i128) {
+    let k = p.constant_term();
+    (p.sub(&Poly::constant(k)), k)
+}
+
 /// The guard without the atoms that one other atom implies: of the atoms `p + k ≥ 0` with the
 /// same non-constant part `p` only the one with the least `k` is kept, `p + k ≥ 0` goes when an
 /// equation fixes `p` at a value `v` with `v + k ≥ 0`, and so do repeated atoms and true
 /// constant ones. The kept atoms stay in their order; the guard is equivalent.
 fn drop_implied(guard: &[Atom]) -> Vec<Atom> {
     // The least constant of each non-constant part's `≥` atoms, and the value each equation fixes.
-    let mut least: HashMap<Poly, i128> = HashMap::new();
+    let parts: Vec<(Poly, i128)> = guard.iter().map(|a| split_constant(&a.poly)).collect();
+    let mut least: HashMap<&Poly, i128> = HashMap::new();
     let mut fixed: HashMap<Poly, i128> = HashMap::new();
-    for a in guard {
-        let k = a.poly.constant_term();
-        let p = a.poly.sub(&Poly::constant(k));
+    for (a, (p, k)) in guard.iter().zip(&parts) {
         match a.rel {
             Rel::Ge => {
-                let e = least.entry(p).or_insert(k);
-                *e = (*e).min(k);
+                let e = least.entry(p).or_insert(*k);
+                *e = (*e).min(*k);
             }
             Rel::Eq => {
-                fixed.insert(p.scale(-1), k);
-                fixed.insert(p, -k);
+                fixed.insert(p.scale(-1), *k);
+                fixed.insert(p.clone(), -k);
             }
             Rel::Ne => {}
         }
     }
     let mut out: Vec<Atom> = Vec::with_capacity(guard.len());
-    for a in guard {
+    for (a, (p, k)) in guard.iter().zip(&parts) {
+        let k = *k;
         if out.contains(a) {
             continue;
         }
-        let k = a.poly.constant_term();
-        let p = a.poly.sub(&Poly::constant(k));
         let implied = a.rel == Rel::Ge
             && if p.is_zero() {
                 k >= 0
-            } else if let Some(v) = fixed.get(&p) {
+            } else if let Some(v) = fixed.get(p) {
                 v.checked_add(k).is_some_and(|s| s >= 0)
             } else {
-                least[&p] < k
+                least[p] < k
             };
         if !implied {
             out.push(a.clone());
@@ -97,9 +101,9 @@ fn tighten_guard(guard: &[Atom], drop_all: bool) -> Vec<Atom> {
     // files dropping the implied atoms of every guard changed some bounds' degrees both ways.
     let long = drop_all || guard.len() > MAX_ATOMS;
     let guard = if long {
-        drop_implied(guard)
+        Cow::Owned(drop_implied(guard))
     } else {
-        guard.to_vec()
+        Cow::Borrowed(guard)
     };
     let mut out: Vec<Atom> = guard
         .iter()
