@@ -228,7 +228,7 @@ pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                                "multipliers": ws.multipliers.iter().map(|(t, c)| json!({"transition": format!("t{t}"), "factor": c.to_string()})).collect::<Vec<_>>()})
                     });
                     let ratio = s.ratio.as_ref().map(|r| json!(r.display(its)));
-                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size, "ratio": ratio,
+                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size, "ratio": ratio, "clamped": s.clamped,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -287,6 +287,11 @@ pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
                     "  two-phase ranking function ({}; {}) removes {}",
                     tp.f1.display(&|v| its.vars[v].clone()),
                     tp.f2.display(&|v| its.vars[v].clone()),
+                    removed.join(", ")
+                ),
+                (None, None) if s.clamped => println!(
+                    "  ranking function max({}, 0) removes {}",
+                    s.function.display(its),
                     removed.join(", ")
                 ),
                 (None, None) => println!(

@@ -1669,6 +1669,7 @@ impl Ctx<'_> {
                 multiphase: None,
                 word_size: None,
                 ratio: None,
+                clamped: false,
             };
             if let Some(b) = self.entries_bound(&step) {
                 for &i in &strict {

@@ -427,6 +427,57 @@ fn difference(
     (c, d)
 }
 
+/// Finds a linear function `f` (per location) whose positive part `max(f, 0)` ranks the
+/// transitions `ts` ([`crate::clamped_ranking`]): on each transition either `f` is strictly
+/// decreasing and bounded (`f ≥ 1`, `f' ≤ f − 1`, as in [`synthesize`]) or *clamped weak* —
+/// `f' ≤ f` or `f' ≤ 0`, one of the two by Farkas, the solver choosing which — and at least
+/// one transition is strict. `None` when there is none (or the solver cannot tell).
+pub fn synthesize_clamped(
+    its: &Its,
+    ts: &[usize],
+    solver: &mut dyn Solver,
+) -> Option<RankingFunction> {
+    let n = its.arity();
+    let locs = locations(its, ts);
+    let used = template_variables(its, ts, locs.len());
+    let tpl = Template::over(its, &locs, "a", &used);
+    let mut query = Vec::new();
+    let mut stricts = Vec::new();
+    for &i in ts {
+        let t = &its.transitions[i];
+        let cs = constraints(its, t);
+        let m = t.temps.len();
+        let (src, tgt) = (&tpl.coeffs[&t.source], &tpl.coeffs[&t.target()]);
+        let (c, d) = difference(src, tgt, None, m, 1);
+        let mut strict = implication(&cs, &c, &d, &format!("cs_{i}"));
+        // f_l(x) ≥ 1: −a·x ≤ a0 − 1.
+        let mut cb: Vec<Term> = src.0.iter().map(|x| x.ineg()).collect();
+        cb.extend((0..m + n).map(|_| Term::int(0)));
+        strict.extend(implication(
+            &cs,
+            &cb,
+            &src.1.isub(&Term::int(1)),
+            &format!("cb_{i}"),
+        ));
+        let (c, d) = difference(src, tgt, None, m, 0);
+        let weak = implication(&cs, &c, &d, &format!("cw_{i}"));
+        // f_l'(x') ≤ 0: c = (0, 0, b), d = −b0.
+        let mut c: Vec<Term> = (0..n + m).map(|_| Term::int(0)).collect();
+        c.extend(tgt.0.iter().cloned());
+        let clamped = implication(&cs, &c, &tgt.1.ineg(), &format!("cz_{i}"));
+        let s = Term::var(&format!("strict_{i}"), Sort::Bool);
+        query.push(s.implies(&Term::and_all(&strict)));
+        query.push(
+            s.not()
+                .implies(&Term::and_all(&weak).or(&Term::and_all(&clamped))),
+        );
+        stricts.push(s);
+    }
+    query.push(Term::or_all(&stricts));
+    let model = solver.model(&query).ok()??;
+    Some(tpl.read(&|t: &Term| model.value_of(t).as_int().unwrap_or(0)))
+}
+
 /// Finds a nested multiphase ranking function `(f_1, …, f_depth)` (per location) for the
 /// transitions `ts`, in one query: on every transition either every phase is
 /// non-increasing, or the step is *strict* — `f_1` drops by at least 1, each `f_i`

@@ -19,6 +19,7 @@
 //! `symex-expr` integer terms through `symex-solver` ([`smt`]).
 
 pub mod bound;
+pub mod clamped_ranking;
 pub mod closed_form;
 pub mod closed_set;
 pub mod complexity;

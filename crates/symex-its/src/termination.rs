@@ -6,6 +6,7 @@
 //! function that passed [`ranking::check`] (or [`multiphase::check_step`]), a solver query
 //! independent of the synthesis.
 
+use crate::clamped_ranking;
 use crate::farkas;
 use crate::graph;
 use crate::its::Its;
@@ -42,6 +43,9 @@ pub struct RankingStep {
     /// `function` is then its bound per entry `1 + q·num` at the SCC's locations, not a ranking
     /// function, and it bounds each stretch of `remaining` (every entry into them counts).
     pub ratio: Option<Ratio>,
+    /// Whether `function` ranks by its positive part ([`clamped_ranking`]): on a weak
+    /// transition `f' ≤ f` or `f' ≤ 0`, so `max(f, 0)` never rises.
+    pub clamped: bool,
 }
 
 /// The deepest multiphase ranking functions tried.
@@ -313,6 +317,7 @@ fn prove_scc(
                         multiphase: None,
                         word_size: None,
                         ratio: None,
+                        clamped: false,
                     });
                 }
                 break;
@@ -332,6 +337,7 @@ fn prove_scc(
                     multiphase: None,
                     word_size: Some(ws),
                     ratio: None,
+                    clamped: false,
                 });
                 remaining.retain(|i| !removed.contains(i));
                 continue;
@@ -377,8 +383,31 @@ fn prove_scc(
                     multiphase: None,
                     word_size: None,
                     ratio: Some(r),
+                    clamped: false,
                 });
                 remaining.clear();
+                continue;
+            }
+            // A function whose positive part ranks them: a weak step may also set it to at
+            // most 0 (a loop's last lap resetting its counter from a value that may be
+            // negative). A fallback: the quick solver.
+            if let Some((f, strict)) = clamped_ranking::synthesize_checked(
+                its,
+                &remaining,
+                quick.as_mut(),
+                checker.as_mut(),
+            ) {
+                steps.push(RankingStep {
+                    function: f,
+                    remaining: remaining.clone(),
+                    removed: strict.clone(),
+                    two_phase: None,
+                    multiphase: None,
+                    word_size: None,
+                    ratio: None,
+                    clamped: true,
+                });
+                remaining.retain(|i| !strict.contains(i));
                 continue;
             }
             return Err(format!(
@@ -419,6 +448,7 @@ fn prove_scc(
             multiphase: None,
             word_size: None,
             ratio: None,
+            clamped: false,
         });
     }
     Ok(SccProof {
@@ -457,6 +487,7 @@ fn multiphase_step(
         multiphase: Some(mp),
         word_size: None,
         ratio: None,
+        clamped: false,
     }
 }
 
