@@ -21,8 +21,40 @@ use crate::farkas;
 use crate::its::{Its, Transition};
 use crate::ranking::{self, Decrease, RankingFunction};
 use crate::smt;
+use std::cell::Cell;
 use symex_expr::Term;
 use symex_solver::Solver;
+
+thread_local! {
+    /// Whether [`switched_off`] is in force on this thread.
+    static OFF: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the rule is in force on this thread (it is unless [`switched_off`]).
+pub fn in_force() -> bool {
+    !OFF.with(Cell::get)
+}
+
+/// Keeps the rule out of the termination proofs on this thread while the guard lives: what
+/// the prover finds without it (a test of a refinement whose example these functions also
+/// prove directly, or of this rule's own need).
+pub fn switched_off() -> SwitchedOff {
+    SwitchedOff {
+        outer: OFF.with(|c| c.replace(true)),
+    }
+}
+
+/// [`switched_off`]'s guard; dropping it restores what was in force before.
+#[must_use = "the rule is off while this guard lives"]
+pub struct SwitchedOff {
+    outer: bool,
+}
+
+impl Drop for SwitchedOff {
+    fn drop(&mut self) {
+        OFF.with(|c| c.set(self.outer));
+    }
+}
 
 /// [`ranking::check`], where *weak* is `f' ≤ max(f, 0)`: `Strict` when `f ≥ 1 ∧ f' ≤ f − 1`,
 /// `Weak` when `f' ≤ f ∨ f' ≤ 0` under the guard, else `Fails`.

@@ -184,9 +184,12 @@ pub fn prove(its: &Its, limits: &Limits) -> Termination {
 
 /// What a proof of an SCC depends on: the variables' count, the locations (with their names,
 /// which a reason names) and the transitions inside, with their indices (which the proof
-/// names). Farkas' lemma and the other syntheses read nothing else of the ITS.
+/// names). Farkas' lemma and the other syntheses read nothing else of the ITS; whether the
+/// positive-part functions are in force ([`clamped_ranking::in_force`]) decides what they
+/// find.
 #[derive(PartialEq)]
 struct SccKey {
+    clamped: bool,
     arity: usize,
     locations: Vec<(usize, String)>,
     transitions: Vec<(usize, crate::its::Transition)>,
@@ -217,6 +220,7 @@ fn prove_scc_cached(
     limits: &Limits,
 ) -> Result<SccProof, String> {
     let key = SccKey {
+        clamped: clamped_ranking::in_force(),
         arity: its.arity(),
         locations: locs
             .iter()
@@ -391,12 +395,17 @@ fn prove_scc(
             // A function whose positive part ranks them: a weak step may also set it to at
             // most 0 (a loop's last lap resetting its counter from a value that may be
             // negative). A fallback: the quick solver.
-            if let Some((f, strict)) = clamped_ranking::synthesize_checked(
-                its,
-                &remaining,
-                quick.as_mut(),
-                checker.as_mut(),
-            ) {
+            if let Some((f, strict)) = clamped_ranking::in_force()
+                .then(|| {
+                    clamped_ranking::synthesize_checked(
+                        its,
+                        &remaining,
+                        quick.as_mut(),
+                        checker.as_mut(),
+                    )
+                })
+                .flatten()
+            {
                 steps.push(RankingStep {
                     function: f,
                     remaining: remaining.clone(),

@@ -388,6 +388,9 @@ const MERGESORT: &str = "  l0(P,M,N,V,Q,R,S,T) -> bb1(1,M,N,V,Q,R,S,T)
 #[test]
 fn constants_that_close_the_way_back_split_the_merge_loop() {
     common::count_not_time();
+    // The positive part of `M − P` at `bb2`, `V` after it, ranks the chunk loop without the
+    // split (tests/clamped_ranking.rs): switched off, the split is tested.
+    let _off = symex_its::clamped_ranking::switched_off();
     let (its, pre, sccs) = unproved(MERGESORT, "P M N V Q R S T X Y");
     let (split, origin) = preprocess::partial_evaluate_constants(
         &pre,
