@@ -632,8 +632,12 @@ fn better(a: &Result<Complexity, String>, b: &Result<Complexity, String>) -> boo
 }
 
 /// The SCCs a refinement should work on after `first` failed: those with a transition
-/// without a finite runtime bound, else those without a termination proof, else every
-/// cyclic SCC (runtime and size bounds that wait for each other).
+/// without a finite runtime bound, else those without a termination proof by linear and
+/// multiphase functions, else every cyclic SCC (runtime and size bounds that wait for each
+/// other). A proof by a positive-part function ([`crate::clamped_ranking`]) does not count:
+/// its bound is coarse where no linear function ranks, the part a refinement should work on as
+/// if it had no proof. Flores-Montoya's `realheapsort`, bounded by the first attempt with such a
+/// step: refining that SCC alone gets `O(n^2)` with 1 639 queries, every cyclic SCC 2 467.
 fn refinement_targets(
     its: &Its,
     first: &Result<Complexity, String>,
@@ -658,7 +662,10 @@ fn refinement_targets(
             return open;
         }
     }
-    let unproved = termination::unproved_sccs(its, limits);
+    let unproved = {
+        let _off = crate::clamped_ranking::switched_off();
+        termination::unproved_sccs(its, limits)
+    };
     if unproved.is_empty() {
         cyclic
     } else {
@@ -2080,5 +2087,44 @@ mod tests {
         assert_eq!(bounds, expected);
         assert_eq!(ctx.fallback_calls_left, FALLBACK_CALLS - 7);
         assert!(ctx.fallback_left());
+    }
+
+    /// pasta's a.10 (two loops at `l1` that exclude each other: only `max(A − B, 0)`, then
+    /// `B − A`, rank them) and after it a countdown at `l2`. The first attempt is bounded, with
+    /// a positive-part step at `l1`: a refinement works on `l1` alone, as when that SCC had no
+    /// proof, not on every cyclic SCC. The countdown's proof is taken from the first attempt's
+    /// (no positive-part step), so only `l1` is proved again without the rule.
+    #[test]
+    fn an_scc_ranked_by_a_positive_part_is_refined_alone() {
+        let its = crate::parse_koat(
+            "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR A B C)\n(RULES\n  \
+             l0(A,B,C) -> l1(A,B,C)\n  \
+             l1(A,B,C) -> l1(A,B + 1,C) :|: A >= B + 1\n  \
+             l1(A,B,C) -> l1(A + 1,B,C) :|: B >= A + 1\n  \
+             l1(A,B,C) -> l2(A,B,C) :|: A >= B && B >= A\n  \
+             l2(A,B,C) -> l2(A,B,C - 1) :|: C >= 1\n)\n",
+        )
+        .unwrap();
+        crate::smt::set_rlimit(Some(5_000_000));
+        let limits = Limits {
+            query_timeout: Duration::from_secs(10),
+            deadline: Instant::now() + Duration::from_secs(600),
+        };
+        let first = infer(&its, &limits);
+        let c = first.as_ref().expect("a.10 and a countdown are bounded");
+        let clamped_at: Vec<&Vec<usize>> = c
+            .proof
+            .iter()
+            .filter(|p| p.steps.iter().any(|s| s.clamped))
+            .map(|p| &p.locations)
+            .collect();
+        let l1 = its.locations.iter().position(|l| l == "l1").unwrap();
+        assert_eq!(clamped_at, vec![&vec![l1]], "the positive part ranks l1");
+        let targets = refinement_targets(&its, &first, &limits);
+        assert_eq!(targets, vec![vec![l1]]);
+        // Asked again: every answer comes from the proofs found before.
+        let asked = crate::smt::queries();
+        assert_eq!(refinement_targets(&its, &first, &limits), targets);
+        assert_eq!(crate::smt::queries(), asked);
     }
 }

@@ -185,18 +185,34 @@ pub fn prove(its: &Its, limits: &Limits) -> Termination {
 /// What a proof of an SCC depends on: the variables' count, the locations (with their names,
 /// which a reason names) and the transitions inside, with their indices (which the proof
 /// names). Farkas' lemma and the other syntheses read nothing else of the ITS; whether the
-/// positive-part functions are in force ([`clamped_ranking::in_force`]) decides what they
-/// find.
+/// positive-part functions are in force ([`clamped_ranking::in_force`]) is kept beside the
+/// answer ([`Proved`], [`serves`]).
 #[derive(PartialEq)]
 struct SccKey {
-    clamped: bool,
     arity: usize,
     locations: Vec<(usize, String)>,
     transitions: Vec<(usize, crate::its::Transition)>,
 }
 
-/// A proof or a reason found for an SCC before, and the query time limit of a reason.
-type Proved = (SccKey, Result<SccProof, String>, Duration);
+/// A proof or a reason found for an SCC before, the query time limit of a reason, and whether
+/// the positive-part functions were in force.
+type Proved = (SccKey, Result<SccProof, String>, Duration, bool);
+
+/// Whether an answer found with the positive-part functions in force (`found_with`) or not is
+/// the answer [`prove_scc`] gives with them in force (`now`) or not. They are its last fallback
+/// before it gives up, so a run without them is the same run up to where they would step in:
+/// a proof without a positive-part step is found either way, and no proof with them means none
+/// without them. Only a proof with such a step, or a failure without them, is the switch's own
+/// (`refinement_targets` asks without them for SCCs the first attempt proved with them: on
+/// Flores-Montoya's `realheapsort` every other SCC is answered from here, without a query).
+fn serves(found: &Result<SccProof, String>, found_with: bool, now: bool) -> bool {
+    match (found, found_with, now) {
+        (_, true, true) | (_, false, false) => true,
+        (Ok(p), true, false) => !p.steps.iter().any(|s| s.clamped),
+        (Err(_), true, false) | (Ok(_), false, true) => true,
+        (Err(_), false, true) => false,
+    }
+}
 
 thread_local! {
     /// The SCCs [`prove_scc_cached`] has proved, or found no proof for within its budget.
@@ -219,8 +235,8 @@ fn prove_scc_cached(
     inside: &[usize],
     limits: &Limits,
 ) -> Result<SccProof, String> {
+    let rule = clamped_ranking::in_force();
     let key = SccKey {
-        clamped: clamped_ranking::in_force(),
         arity: its.arity(),
         locations: locs
             .iter()
@@ -234,8 +250,12 @@ fn prove_scc_cached(
     let known = PROVED.with(|p| {
         p.borrow()
             .iter()
-            .find(|(k, r, timeout)| *k == key && (r.is_ok() || *timeout == limits.query_timeout))
-            .map(|(_, r, _)| r.clone())
+            .find(|(k, r, timeout, with)| {
+                *k == key
+                    && (r.is_ok() || *timeout == limits.query_timeout)
+                    && serves(r, *with, rule)
+            })
+            .map(|(_, r, _, _)| r.clone())
     });
     if let Some(r) = known {
         return r;
@@ -248,7 +268,7 @@ fn prove_scc_cached(
             if p.len() >= PROVED_KEPT {
                 drop(p.remove(0));
             }
-            p.push((key, r.clone(), limits.query_timeout));
+            p.push((key, r.clone(), limits.query_timeout, rule));
         });
     }
     r
@@ -659,5 +679,41 @@ mod tests {
             assert!(retry.deadline < limits.deadline);
             assert!(retry_budget(5).is_none());
         }
+    }
+
+    /// The queries [`unproved_sccs`] asks with the positive-part functions switched off, after
+    /// [`prove`] with them in force, on a one-loop ITS at `l1`.
+    fn asked_without_the_rule_after(loop_at_l1: &str) -> (Vec<Vec<usize>>, u64) {
+        let its = crate::parse_koat(&format!(
+            "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR A B)\n(RULES\n  \
+             l0(A,B) -> l1(A,B)\n{loop_at_l1})\n"
+        ))
+        .unwrap();
+        crate::smt::set_rlimit(Some(5_000_000));
+        let limits = Limits {
+            query_timeout: Duration::from_secs(10),
+            deadline: Instant::now() + Duration::from_secs(600),
+        };
+        let _ = prove(&its, &limits);
+        let asked = crate::smt::queries();
+        let _off = clamped_ranking::switched_off();
+        let unproved = unproved_sccs(&its, &limits);
+        (unproved, crate::smt::queries() - asked)
+    }
+
+    /// A proof without a positive-part step, and a failure with the rule in force, are the
+    /// answers without it (the rule is the last fallback): no query. A proof with such a step
+    /// (pasta's a.10) is not: that SCC is proved again without the rule, and fails.
+    #[test]
+    fn answers_with_the_rule_serve_without_it_unless_they_use_it() {
+        let countdown = "  l1(A,B) -> l1(A - 1,B) :|: A >= 1\n";
+        assert_eq!(asked_without_the_rule_after(countdown), (vec![], 0));
+        let forever = "  l1(A,B) -> l1(A + B,B) :|: A >= 1 && B >= 0\n";
+        assert_eq!(asked_without_the_rule_after(forever), (vec![vec![1]], 0));
+        let exclusive = "  l1(A,B) -> l1(A,B + 1) :|: A >= B + 1\n  \
+                         l1(A,B) -> l1(A + 1,B) :|: B >= A + 1\n";
+        let (unproved, asked) = asked_without_the_rule_after(exclusive);
+        assert_eq!(unproved, vec![vec![1]]);
+        assert!(asked > 0, "a.10 was not proved again without the rule");
     }
 }
