@@ -134,6 +134,7 @@ fn print_proof(r: &Report, check: &validate::Check) {
                     let function = match (&s.word_size, &s.ratio) {
                         (Some(ws), _) => ws.display(its),
                         (None, Some(r)) => r.display(its),
+                        (None, None) if s.clamped => format!("max({}, 0)", s.function.display(its)),
                         (None, None) => s.function.display(its),
                     };
                     println!("  {function} removes {}", removed.join(", "));
@@ -157,6 +158,7 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
             .map(|s| match (&s.word_size, &s.ratio) {
                 (Some(ws), _) => json!(ws.display(pre)),
                 (None, Some(r)) => json!(r.display(pre)),
+                (None, None) if s.clamped => json!(format!("max({}, 0)", s.function.display(pre))),
                 (None, None) => json!(s.function.display(pre)),
             })
             .collect(),
