@@ -7,7 +7,8 @@
 Every figure is a count that load and noise cannot move: IR instructions executed, solver queries and
 paths of complete explorations (`symex run --json`), and machine instructions of symex's own code
 (libraries left out) counted by `valgrind --tool=callgrind` for the concrete interpreter (a csmith program replayed) and for one
-exploration. A figure more than 10 % worse than the baseline fails (exit 1); so does a path count that
+exploration. The explorations are bounded by Z3's resource limit per query alone, never by time, so
+that a loaded machine cannot cut them. A figure more than 10 % worse than the baseline fails (exit 1); so does a path count that
 changes by more than 10 % either way (the exploration itself changed). A figure more than 10 % better is
 reported, so that the baseline can be lowered. Updating the baseline needs a reason, which the file keeps.
 
@@ -35,6 +36,13 @@ TOLERANCE = 0.10
 CSMITH_SEED = 4
 # The exploration counted by callgrind.
 CALLGRIND_EXPLORATION = "sort4"
+# Z3's deterministic resource limit per query, the only bound of the guard's explorations: a time limit
+# (`--solver-timeout`, 10 s by default) cuts a query on a loaded machine, or under callgrind, and the
+# counts would then depend on the load. The hardest query here (parray's) needs between 1e5 and 3e5 steps;
+# 1e8 leaves room for other Z3 versions, and a query that runs away still ends, by a count.
+SOLVER_RLIMIT = 100_000_000
+# No wall-clock bound of any kind: neither a query's time limit nor `--max-time`.
+EXPLORE_BOUNDS = ["--solver-rlimit", str(SOLVER_RLIMIT)]
 
 
 def symex_binary():
@@ -49,8 +57,7 @@ def callgrind(cmd, work):
     r = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # A run cut short under callgrind's slowdown (a solver query over its time limit on a loaded
-    # machine) would count less work, not less cost.
+    # A run cut short (a query that spent its resource limit) would count less work, not less cost.
     last = (r.stdout.strip().splitlines() or ["{}"])[-1]
     rep = json.loads(last) if last.startswith("{") else {}
     if rep.get("complete") is False or (rep.get("outcome") or {}).get("kind") not in (None, "exit"):
@@ -73,11 +80,12 @@ def callgrind(cmd, work):
 def explore(symex, program, work):
     """IR instructions, solver queries and paths of a complete `symex run`."""
     out = os.path.join(work, "out-" + os.path.basename(program))
-    r = subprocess.run([symex, "run", program, "--quiet", "--json", "--out", out],
+    r = subprocess.run([symex, "run", program, "--quiet", "--json", "--out", out] + EXPLORE_BOUNDS,
                        capture_output=True, text=True)
     rep = json.loads(r.stdout)
     if not rep["complete"]:
-        raise RuntimeError(f"{program}: the exploration did not complete")
+        raise RuntimeError(f"{program}: the exploration did not complete (a query spent the resource "
+                           f"limit {SOLVER_RLIMIT}, or a path was cut): {p}")
     p = rep["paths"]
     return {
         "ir_instructions": rep["instructions"],
@@ -119,10 +127,10 @@ def measure(symex, work):
         raise RuntimeError("valgrind is missing (scripts/ensure-deps.sh installs it)")
     figures[(interp, "machine_instructions")] = callgrind(replay, work)
     explo = os.path.join(perf, CALLGRIND_EXPLORATION + ".c")
-    # No solver time limit: under callgrind a query takes some fifty times longer.
+    # Under callgrind a query takes some fifty times longer: the resource limit does not notice.
     figures[(CALLGRIND_EXPLORATION, "machine_instructions")] = callgrind(
-        [symex, "run", explo, "--quiet", "--json", "--solver-timeout", "100000",
-         "--out", os.path.join(work, "cg-out")], work)
+        [symex, "run", explo, "--quiet", "--json", "--out", os.path.join(work, "cg-out")] + EXPLORE_BOUNDS,
+        work)
     return figures
 
 
