@@ -85,7 +85,7 @@ def explore(symex, program, work):
     rep = json.loads(r.stdout)
     if not rep["complete"]:
         raise RuntimeError(f"{program}: the exploration did not complete (a query spent the resource "
-                           f"limit {SOLVER_RLIMIT}, or a path was cut): {p}")
+                           f"limit {SOLVER_RLIMIT}, or a path was cut): {rep.get('paths')} paths")
     p = rep["paths"]
     return {
         "ir_instructions": rep["instructions"],
