@@ -40,6 +40,7 @@ mod guard_cap;
 mod monomials;
 mod multiphase_scc;
 mod periodic_rvg;
+mod relational_retry;
 mod scc_wide_step;
 mod sized_ranking;
 mod twn_entries;
@@ -286,6 +287,9 @@ fn search(
     if best.settled() {
         return best.into_pair();
     }
+    if relational_retry::stuck_on_sizes(&open) {
+        relational_retry::infer_with_relational_invariants(its, limits, attempt, &mut best);
+    }
     refine_and_infer(its, limits, attempt, &mut best);
     if !best.settled() && Instant::now() < limits.deadline {
         // Then with the graph's sizes, on the ITS as given, within the whole budget.
@@ -424,6 +428,10 @@ struct First {
     took: Duration,
     asked: u64,
 }
+
+/// Why a first attempt has no bound when an SCC's runtime and size bounds wait for each
+/// other ([`Ctx::scc`]); [`relational_retry`] retries such an attempt.
+const STUCK_SIZES: &str = "runtime and size bounds of an SCC depend on each other";
 
 /// The solver queries a retry may ask beyond twice the first attempt's, where retries are
 /// counted, whether the first attempt found a polynomial bound or not. Their time budget (twice
@@ -1387,10 +1395,7 @@ impl<'a> Ctx<'a> {
                     .filter(|(_, d)| !**d)
                     .flat_map(|(s, _)| s.removed.iter().map(|i| format!("t{i}")))
                     .collect();
-                return Err(format!(
-                    "runtime and size bounds of an SCC depend on each other (no bound for {})",
-                    open.join(", ")
-                ));
+                return Err(format!("{STUCK_SIZES} (no bound for {})", open.join(", ")));
             }
         }
         // Sizes at the SCC's locations, for the transitions leaving it.
