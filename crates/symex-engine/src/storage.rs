@@ -244,6 +244,38 @@ enum Repr<B> {
     Paged(Paged<B>),
 }
 
+/// `dst.fill(b)`, with up to 16 bytes (nearly every local: scalars, small structs) written by two
+/// fixed-size stores that may overlap, inline: `fill` calls libc's `memset` for any length, and the call
+/// costs more than so few bytes.
+#[inline(always)]
+fn fill_bytes<B: Clone>(dst: &mut [B], b: B) {
+    let n = dst.len();
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = b.clone();
+            dst[n / 2] = b.clone();
+            dst[n - 1] = b;
+        }
+        4..=7 => {
+            fill_fixed::<B, 4>(&mut dst[..4], &b);
+            fill_fixed::<B, 4>(&mut dst[n - 4..], &b);
+        }
+        8..=16 => {
+            fill_fixed::<B, 8>(&mut dst[..8], &b);
+            fill_fixed::<B, 8>(&mut dst[n - 8..], &b);
+        }
+        _ => dst.fill(b),
+    }
+}
+
+/// Fills `dst`, whose length is `N`: a fill of known length, which the compiler writes as stores.
+#[inline(always)]
+fn fill_fixed<B: Clone, const N: usize>(dst: &mut [B], b: &B) {
+    let dst: &mut [B; N] = dst.try_into().expect("a slice of N bytes");
+    dst.fill(b.clone());
+}
+
 /// The bytes of one object and their initialisation state.
 #[derive(Clone, Debug)]
 pub struct Contents<B> {
@@ -286,7 +318,7 @@ impl<B: Clone> Contents<B> {
         }
         // The same size again (a local's next lifetime, nearly always): overwritten where it lies.
         if bytes.len() == size as usize {
-            bytes.fill(fill);
+            fill_bytes(bytes, fill);
         } else {
             bytes.clear();
             bytes.resize(size as usize, fill);
@@ -500,7 +532,7 @@ impl<B: Clone> Contents<B> {
     /// whole object drops its pages.
     pub fn fill(&mut self, off: usize, n: usize, b: B) {
         let Repr::Paged(p) = &mut self.repr else {
-            self.write(off, n, |out| out.fill(b));
+            self.write(off, n, |out| fill_bytes(out, b));
             return;
         };
         if off == 0 && n as u64 == p.size {
@@ -702,6 +734,20 @@ mod tests {
                 let bits = (b..b + n).fold(0u64, |m, i| m | 1 << i);
                 assert_eq!(word_mask(b, n), bits, "bits {b}..{}", b + n);
             }
+        }
+    }
+
+    /// The fill of fixed-size stores leaves every byte `b`, whatever the length (the short cases' stores
+    /// overlap), for bytes that are copied and for bytes that are cloned.
+    #[test]
+    fn small_fills_reach_every_byte() {
+        for n in 0..=40usize {
+            let mut bytes: Vec<u8> = (0..n as u8).map(|i| i + 1).collect();
+            fill_bytes(&mut bytes, 0);
+            assert!(bytes.iter().all(|&x| x == 0), "{n} bytes: {bytes:?}");
+            let mut cloned: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            fill_bytes(&mut cloned, "b".to_string());
+            assert!(cloned.iter().all(|x| x == "b"), "{n} strings: {cloned:?}");
         }
     }
 
