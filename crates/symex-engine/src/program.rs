@@ -20,8 +20,8 @@ struct AllocaSite {
     /// The object's name: `function:variable` or `function:line` of the declaration, so that reports
     /// and uninitialised inputs say where the variable is (`None`: the slot is no `alloca`'s).
     name: Option<Rc<str>>,
-    /// On a 32-bit target, whether the object's address never escapes: its id is reused once its
-    /// function returns (see `escape.rs`). Never on 64-bit targets.
+    /// Whether the object's address never escapes: its id is reused once its function returns (see
+    /// `escape.rs`).
     private: bool,
 }
 
@@ -112,7 +112,7 @@ impl Program {
                         site.name = Some(name);
                     }
                 }
-                if let Some(b) = f.body.as_ref().filter(|_| addr.pointer_bits < 64) {
+                if let Some(b) = f.body.as_ref() {
                     for s in crate::escape::private_allocas(b) {
                         if let Some(site) = sites.get_mut(s.0 as usize) {
                             site.private = true;
