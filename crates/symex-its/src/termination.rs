@@ -296,8 +296,12 @@ fn prove_scc(
         }
         // A function of the locations alone first: its runtime bound needs no size
         // bounds, which keeps the alternation of runtime and size bounds from blocking.
+        let linear = crate::trace::phase_at(3, || {
+            format!("linear ranking over {} transitions", remaining.len())
+        });
         let f = farkas::synthesize(its, &remaining, synth.as_mut(), true)
             .or_else(|| farkas::synthesize(its, &remaining, synth.as_mut(), false));
+        drop(linear);
         let Some(f) = f else {
             // No single function for all remaining transitions: if they no longer form
             // one SCC, each SCC of them is proved on its own (KoAT's decomposition), and
@@ -346,6 +350,9 @@ fn prove_scc(
                 }
                 break;
             }
+            let _fallbacks = crate::trace::phase_at(3, || {
+                format!("fallbacks over {} transitions", remaining.len())
+            });
             // A value doubled modulo its word size reaches 0 within that many laps (shifting left
             // until zero): no polynomial ranks it, its trailing zero bits do.
             if let Some(ws) = word_size::synthesize(its, &remaining, checker.as_mut()) {
@@ -415,6 +422,7 @@ fn prove_scc(
             // A function whose positive part ranks them: a weak step may also set it to at
             // most 0 (a loop's last lap resetting its counter from a value that may be
             // negative). A fallback: the quick solver.
+            let _clamped = crate::trace::phase_at(3, || "positive part".to_string());
             if let Some((f, strict)) = clamped_ranking::in_force()
                 .then(|| {
                     clamped_ranking::synthesize_checked(

@@ -3,7 +3,8 @@
 //! for lower bounds — with its wall time, the CPU time of its thread and the solver queries
 //! it asked. On a loaded machine wall time says little (a 60 s limit may be 5 s of CPU), and
 //! the queries are the count the budgets use, so all three are printed. `SYMEX_ITS_TRACE=2`
-//! also prints each SCC of each inference. Off (the default), a phase costs one load.
+//! also prints each SCC of each inference, `SYMEX_ITS_TRACE=3` each ranking step of an SCC's
+//! proof (which synthesis, over how many transitions). Off (the default), a phase costs one load.
 
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -34,7 +35,7 @@ pub struct Phase {
     queries: u64,
 }
 
-/// Starts the phase `name` when the trace is at least at `at` (1: phases, 2: SCCs too).
+/// Starts the phase `name` when the trace is at least at `at` (1: phases, 2: SCCs too, 3: ranking steps too).
 /// Its opening line is printed at once, so a run killed inside it shows where it was.
 pub fn phase_at(at: u8, name: impl FnOnce() -> String) -> Option<Phase> {
     if level() < at {
