@@ -389,10 +389,9 @@ fn synthesize_slack(
         c.extend(b.iter().cloned());
         let d = a0.isub(b0).isub(&delta);
         query.extend(implication(&cs, &c, &d, &format!("lam_{i}")));
-        // δ = 1 ⇒ f_l(x) ≥ 1, i.e. −a·x ≤ a0 − 1.
-        let mut cb: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
-        cb.extend((0..m + n).map(|_| Term::int(0)));
-        let bounded = implication(&cs, &cb, &a0.isub(&Term::int(1)), &format!("mu_{i}"));
+        // δ = 1 ⇒ f_l(x) ≥ 1.
+        let (cb, db) = at_least(&tpl.coeffs[&t.source], m, n, 1);
+        let bounded = implication(&cs, &cb, &db, &format!("mu_{i}"));
         query.push(delta.eq(&Term::int(1)).implies(&Term::and_all(&bounded)));
         deltas.push(delta);
     }
@@ -427,6 +426,19 @@ fn difference(
     (c, d)
 }
 
+/// `f_l(x) ≥ k` as `c·z ≤ d` over `z = (x̄, temporaries, x̄')`: `c = (−a, 0, 0)`, `d = a0 − k`,
+/// with `f = (a, a0)` at the source and `m` temporaries (the bound part of a strict step).
+fn at_least((a, a0): &(Vec<Term>, Term), m: usize, n: usize, k: i128) -> (Vec<Term>, Term) {
+    let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
+    c.extend((0..m + n).map(|_| Term::int(0)));
+    let d = if k == 0 {
+        a0.clone()
+    } else {
+        a0.isub(&Term::int(k))
+    };
+    (c, d)
+}
+
 /// Finds a linear function `f` (per location) whose positive part `max(f, 0)` ranks the
 /// transitions `ts` ([`crate::clamped_ranking`]): on each transition either `f` is strictly
 /// decreasing and bounded (`f ≥ 1`, `f' ≤ f − 1`, as in [`synthesize`]) or *clamped weak* —
@@ -450,15 +462,8 @@ pub fn synthesize_clamped(
         let (src, tgt) = (&tpl.coeffs[&t.source], &tpl.coeffs[&t.target()]);
         let (c, d) = difference(src, tgt, None, m, 1);
         let mut strict = implication(&cs, &c, &d, &format!("cs_{i}"));
-        // f_l(x) ≥ 1: −a·x ≤ a0 − 1.
-        let mut cb: Vec<Term> = src.0.iter().map(|x| x.ineg()).collect();
-        cb.extend((0..m + n).map(|_| Term::int(0)));
-        strict.extend(implication(
-            &cs,
-            &cb,
-            &src.1.isub(&Term::int(1)),
-            &format!("cb_{i}"),
-        ));
+        let (cb, db) = at_least(src, m, n, 1);
+        strict.extend(implication(&cs, &cb, &db, &format!("cb_{i}")));
         let (c, d) = difference(src, tgt, None, m, 0);
         let weak = implication(&cs, &c, &d, &format!("cw_{i}"));
         // f_l'(x') ≤ 0: c = (0, 0, b), d = −b0.
@@ -514,11 +519,9 @@ pub fn synthesize_multiphase(
             let (c, d) = difference(f, f2, prev, m, 1);
             strict.extend(implication(&cs, &c, &d, &format!("ms{p}_{i}")));
         }
-        // f_depth(x) ≥ 0: −a·x ≤ a0.
-        let (a, a0) = &phases[depth - 1].coeffs[&src];
-        let mut c: Vec<Term> = a.iter().map(|x| x.ineg()).collect();
-        c.extend((0..m + n).map(|_| Term::int(0)));
-        strict.extend(implication(&cs, &c, a0, &format!("mb_{i}")));
+        // f_depth(x) ≥ 0.
+        let (c, d) = at_least(&phases[depth - 1].coeffs[&src], m, n, 0);
+        strict.extend(implication(&cs, &c, &d, &format!("mb_{i}")));
         let delta = Term::var(&format!("delta_{i}"), Sort::Bool);
         query.push(delta.not().implies(&Term::and_all(&weak)));
         query.push(delta.implies(&Term::and_all(&strict)));
@@ -565,14 +568,14 @@ pub(crate) fn two_phase_query(its: &Its, t: &Transition, n: usize) -> TwoPhaseQu
     c.extend(zeros(m));
     c.extend(b.iter().cloned());
     query.extend(implication(&cs, &c, &a0.isub(&Term::int(1)), "np2"));
-    // −f2(x) ≤ 0: c = (−b, 0, 0), d = b0.
-    let mut c: Vec<Term> = b.iter().map(|x| x.ineg()).collect();
-    c.extend(zeros(m + n));
-    query.extend(implication(&cs, &c, &b0, "np3"));
+    // f2(x) ≥ 0.
+    let f2 = (b, b0);
+    let (c, d) = at_least(&f2, m, n, 0);
+    query.extend(implication(&cs, &c, &d, "np3"));
     TwoPhaseQuery {
         query,
         f1: (a, a0),
-        f2: (b, b0),
+        f2,
     }
 }
 
