@@ -228,7 +228,8 @@ pub(crate) fn proof_json(its: &Its, proof: &[SccProof]) -> Value {
                                "multipliers": ws.multipliers.iter().map(|(t, c)| json!({"transition": format!("t{t}"), "factor": c.to_string()})).collect::<Vec<_>>()})
                     });
                     let ratio = s.ratio.as_ref().map(|r| json!(r.display(its)));
-                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size, "ratio": ratio, "clamped": s.clamped,
+                    let quadratic_guard = s.quadratic_guard.as_ref().map(|q| json!(q.display(its)));
+                    json!({"function": function, "two_phase": phases, "multiphase": multiphase, "word_size": word_size, "ratio": ratio, "quadratic_guard": quadratic_guard, "clamped": s.clamped,
                            "non_increasing_on": s.remaining.iter().map(|i| format!("t{i}")).collect::<Vec<_>>(),
                            "removes": s.removed.iter().map(|i| format!("t{i}")).collect::<Vec<_>>()})
                 })
@@ -274,6 +275,10 @@ pub(crate) fn print_proof(its: &Its, proof: &[SccProof]) {
             }
             if let Some(r) = &s.ratio {
                 println!("  {} removes {}", r.display(its), removed.join(", "));
+                continue;
+            }
+            if let Some(q) = &s.quadratic_guard {
+                println!("  {} removes {}", q.display(its), removed.join(", "));
                 continue;
             }
             match (&s.multiphase, &s.two_phase) {

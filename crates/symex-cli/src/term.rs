@@ -131,11 +131,14 @@ fn print_proof(r: &Report, check: &validate::Check) {
             for p in &r.proof {
                 for s in &p.steps {
                     let removed: Vec<String> = s.removed.iter().map(|i| format!("t{i}")).collect();
-                    let function = match (&s.word_size, &s.ratio) {
-                        (Some(ws), _) => ws.display(its),
-                        (None, Some(r)) => r.display(its),
-                        (None, None) if s.clamped => format!("max({}, 0)", s.function.display(its)),
-                        (None, None) => s.function.display(its),
+                    let function = match (&s.quadratic_guard, &s.word_size, &s.ratio) {
+                        (Some(q), _, _) => q.display(its),
+                        (None, Some(ws), _) => ws.display(its),
+                        (None, None, Some(r)) => r.display(its),
+                        (None, None, None) if s.clamped => {
+                            format!("max({}, 0)", s.function.display(its))
+                        }
+                        (None, None, None) => s.function.display(its),
                     };
                     println!("  {function} removes {}", removed.join(", "));
                 }
@@ -155,11 +158,14 @@ fn to_json(name: &str, r: &Report, check: &validate::Check, started: Instant) ->
             .proof
             .iter()
             .flat_map(|p| p.steps.iter())
-            .map(|s| match (&s.word_size, &s.ratio) {
-                (Some(ws), _) => json!(ws.display(pre)),
-                (None, Some(r)) => json!(r.display(pre)),
-                (None, None) if s.clamped => json!(format!("max({}, 0)", s.function.display(pre))),
-                (None, None) => json!(s.function.display(pre)),
+            .map(|s| match (&s.quadratic_guard, &s.word_size, &s.ratio) {
+                (Some(q), _, _) => json!(q.display(pre)),
+                (None, Some(ws), _) => json!(ws.display(pre)),
+                (None, None, Some(r)) => json!(r.display(pre)),
+                (None, None, None) if s.clamped => {
+                    json!(format!("max({}, 0)", s.function.display(pre)))
+                }
+                (None, None, None) => json!(s.function.display(pre)),
             })
             .collect(),
         None => vec![],

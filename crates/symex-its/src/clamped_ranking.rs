@@ -20,6 +20,7 @@
 use crate::farkas;
 use crate::its::{Its, Transition};
 use crate::ranking::{self, Decrease, RankingFunction};
+use crate::scoped_flag::ScopedFlag;
 use crate::smt;
 use std::cell::Cell;
 use symex_expr::Term;
@@ -38,22 +39,8 @@ pub fn in_force() -> bool {
 /// Keeps the rule out of the termination proofs on this thread while the guard lives: what
 /// the prover finds without it (a test of a refinement whose example these functions also
 /// prove directly, or of this rule's own need).
-pub fn switched_off() -> SwitchedOff {
-    SwitchedOff {
-        outer: OFF.with(|c| c.replace(true)),
-    }
-}
-
-/// [`switched_off`]'s guard; dropping it restores what was in force before.
-#[must_use = "the rule is off while this guard lives"]
-pub struct SwitchedOff {
-    outer: bool,
-}
-
-impl Drop for SwitchedOff {
-    fn drop(&mut self) {
-        OFF.with(|c| c.set(self.outer));
-    }
+pub fn switched_off() -> ScopedFlag {
+    ScopedFlag::set(&OFF)
 }
 
 /// [`ranking::check`], where *weak* is `f' ≤ max(f, 0)`: `Strict` when `f ≥ 1 ∧ f' ≤ f − 1`,

@@ -1461,7 +1461,7 @@ impl<'a> Ctx<'a> {
     /// `Σ_{e entering T'} RB(e) · |f_{target(e)}|(SB(e))`, or `None` if some part is not
     /// known yet.
     fn step_bound(&mut self, step: &termination::RankingStep) -> Option<Bound> {
-        // A word-size or ratio removal bounds each stretch of its transitions anew (a step
+        // A word-size, ratio or quadratic-guard removal bounds each stretch of its transitions anew (a step
         // ranked earlier may reset the doubled value or the quotient), so its entries from
         // inside the SCC count too: its constant or `1 + q·num` is no function that only
         // decreases over the whole SCC.
@@ -1469,6 +1469,7 @@ impl<'a> Ctx<'a> {
             && step.two_phase.is_none()
             && step.word_size.is_none()
             && step.ratio.is_none()
+            && step.quadratic_guard.is_none()
             && self.is_scc_wide(step)
         {
             return self.scc_wide_bound(&step.function);
@@ -1531,6 +1532,13 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let f = step.function.get(t.target());
+            if step.quadratic_guard.is_some() {
+                // A bound in absolute values: with the sizes after the entry alone (an upper
+                // bound of its value from the entry's guard would not bound the laps).
+                let value = self.entry_value(e, &f).filter(|b| *b != Bound::Infinite)?;
+                total = total.add(&rb.mul(&value));
+                continue;
+            }
             // Unknown or unbounded sizes: the guard of the entry may still bound `f`; for an
             // entry from inside the SCC (whose sizes are coarse) a constant bound from the
             // guard is taken over one from the sizes.
@@ -1681,6 +1689,7 @@ impl Ctx<'_> {
                 multiphase: None,
                 word_size: None,
                 ratio: None,
+                quadratic_guard: None,
                 clamped: false,
             };
             if let Some(b) = self.entries_bound(&step) {

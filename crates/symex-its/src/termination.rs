@@ -12,6 +12,7 @@ use crate::graph;
 use crate::its::Its;
 use crate::multiphase::{self, Multiphase, TwoPhase};
 use crate::poly::Poly;
+use crate::quadratic_guard::{self, QuadraticGuard};
 use crate::ranking::{self, Decrease, RankingFunction};
 use crate::ratio::{self, Ratio};
 use crate::word_size::{self, WordSize};
@@ -43,6 +44,11 @@ pub struct RankingStep {
     /// `function` is then its bound per entry `1 + q·num` at the SCC's locations, not a ranking
     /// function, and it bounds each stretch of `remaining` (every entry into them counts).
     pub ratio: Option<Ratio>,
+    /// For a quadratic-guard removal ([`quadratic_guard`]): the guard value whose change is a
+    /// negative definite form in the transitions' counts; `function` is then its bound per
+    /// entry in absolute values (composed with size bounds only), not a ranking function, and
+    /// it bounds each stretch of `remaining` (every entry into them counts).
+    pub quadratic_guard: Option<QuadraticGuard>,
     /// Whether `function` ranks by its positive part ([`clamped_ranking`]): on a weak
     /// transition `f' ≤ f` or `f' ≤ 0`, so `max(f, 0)` never rises.
     pub clamped: bool,
@@ -141,22 +147,8 @@ pub fn retries_counted() -> bool {
 /// without a resource limit: `symex its`' search for a bound, whose answer must not depend
 /// on the load (Flores-Montoya's `heapsort`, whose first attempt finds no bound, got `O(n)`
 /// from a retry on a quiet machine and `MAYBE` at load 8 when its retries were timed).
-pub fn count_retries() -> CountedRetries {
-    CountedRetries {
-        outer: COUNTED.with(|c| c.replace(true)),
-    }
-}
-
-/// [`count_retries`]' guard; dropping it restores what was in force before.
-#[must_use = "retries are counted while this guard lives"]
-pub struct CountedRetries {
-    outer: bool,
-}
-
-impl Drop for CountedRetries {
-    fn drop(&mut self) {
-        COUNTED.with(|c| c.set(self.outer));
-    }
+pub fn count_retries() -> crate::scoped_flag::ScopedFlag {
+    crate::scoped_flag::ScopedFlag::set(&COUNTED)
 }
 
 /// Proves termination of `its` (already preprocessed).
@@ -189,6 +181,9 @@ pub fn prove(its: &Its, limits: &Limits) -> Termination {
 /// answer ([`Proved`], [`serves`]).
 #[derive(PartialEq)]
 struct SccKey {
+    /// Whether quadratic guards were in force ([`quadratic_guard::in_force`]; only a test
+    /// switches them off, so answers are shared only with the same setting).
+    quadratic_guard: bool,
     arity: usize,
     locations: Vec<(usize, String)>,
     transitions: Vec<(usize, crate::its::Transition)>,
@@ -237,6 +232,7 @@ fn prove_scc_cached(
 ) -> Result<SccProof, String> {
     let rule = clamped_ranking::in_force();
     let key = SccKey {
+        quadratic_guard: quadratic_guard::in_force(),
         arity: its.arity(),
         locations: locs
             .iter()
@@ -345,6 +341,7 @@ fn prove_scc(
                         multiphase: None,
                         word_size: None,
                         ratio: None,
+                        quadratic_guard: None,
                         clamped: false,
                     });
                 }
@@ -368,6 +365,7 @@ fn prove_scc(
                     multiphase: None,
                     word_size: Some(ws),
                     ratio: None,
+                    quadratic_guard: None,
                     clamped: false,
                 });
                 remaining.retain(|i| !removed.contains(i));
@@ -414,6 +412,7 @@ fn prove_scc(
                     multiphase: None,
                     word_size: None,
                     ratio: Some(r),
+                    quadratic_guard: None,
                     clamped: false,
                 });
                 remaining.clear();
@@ -442,9 +441,32 @@ fn prove_scc(
                     multiphase: None,
                     word_size: None,
                     ratio: None,
+                    quadratic_guard: None,
                     clamped: true,
                 });
                 remaining.retain(|i| !strict.contains(i));
+                continue;
+            }
+            // A guard value that each transition changes by a linear function of counters
+            // stepping by constants (FGPSF09's `poly2`): after k_t uses of each transition it is
+            // at most a negative definite form in the counts, so each stretch is short. Last:
+            // it only answers where everything else failed.
+            if let Some(q) = quadratic_guard::synthesize(its, &remaining, quick.as_mut()) {
+                let per_entry = quadratic_guard::bound(&q);
+                steps.push(RankingStep {
+                    function: RankingFunction {
+                        at: locs.iter().map(|&l| (l, per_entry.clone())).collect(),
+                    },
+                    remaining: remaining.clone(),
+                    removed: remaining.clone(),
+                    two_phase: None,
+                    multiphase: None,
+                    word_size: None,
+                    ratio: None,
+                    quadratic_guard: Some(q),
+                    clamped: false,
+                });
+                remaining.clear();
                 continue;
             }
             return Err(format!(
@@ -485,6 +507,7 @@ fn prove_scc(
             multiphase: None,
             word_size: None,
             ratio: None,
+            quadratic_guard: None,
             clamped: false,
         });
     }
@@ -524,6 +547,7 @@ fn multiphase_step(
         multiphase: Some(mp),
         word_size: None,
         ratio: None,
+        quadratic_guard: None,
         clamped: false,
     }
 }

@@ -247,6 +247,7 @@ fn unmask(
             || step.two_phase.is_some()
             || step.word_size.is_some()
             || step.ratio.is_some()
+            || step.quadratic_guard.is_some()
             || step.removed.is_empty()
         {
             continue;

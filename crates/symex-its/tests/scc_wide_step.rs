@@ -57,6 +57,7 @@ fn step(f: RankingFunction, remaining: &[usize], removed: &[usize]) -> RankingSt
         multiphase: None,
         word_size: None,
         ratio: None,
+        quadratic_guard: None,
         clamped: false,
     }
 }

@@ -84,6 +84,14 @@ fn check_runs_from(
                     );
                     continue;
                 }
+                if let Some(q) = &step.quadratic_guard {
+                    // g ≥ 0 where a lap starts, and the lap changes it by its Δ_t exactly.
+                    let (g0, g1) = (q.guard.eval(before).unwrap(), q.guard.eval(after).unwrap());
+                    assert!(g0 >= 0, "t{t}: the guard value {g0} is negative");
+                    let (_, d, _) = q.changes.iter().find(|(i, _, _)| *i == t).unwrap();
+                    assert_eq!(g1 - g0, d.eval(before).unwrap(), "t{t}: another change");
+                    continue;
+                }
                 if let Some(ws) = &step.word_size {
                     // w − (trailing zeros of x mod 2^w): non-increasing, and dropping from ≥ 1 on a doubling.
                     let r = |x: i128| {

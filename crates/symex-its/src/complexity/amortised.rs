@@ -51,6 +51,7 @@ impl Ctx<'_> {
                 || step.two_phase.is_some()
                 || step.word_size.is_some()
                 || step.ratio.is_some()
+                || step.quadratic_guard.is_some()
             {
                 continue;
             }

@@ -33,7 +33,8 @@ impl Ctx<'_> {
         let plain = step.multiphase.is_none()
             && step.two_phase.is_none()
             && step.word_size.is_none()
-            && step.ratio.is_none();
+            && step.ratio.is_none()
+            && step.quadratic_guard.is_none();
         if !plain || !above_linear(&bound) || self.is_scc_wide(step) || !self.fallback_left() {
             return bound;
         }
