@@ -659,16 +659,10 @@ impl<D: Domain> State<D> {
         }
         let (s, d) = match self.plain_copy(src, dst, n) {
             Some(places) => places,
-            None => {
-                let s = self.resolve(prog, src, n, Access::Read)?;
-                let d = self.resolve(prog, dst, n, Access::Write)?;
-                if self.copy_uniform(s, d, n as usize) {
-                    return Ok(());
-                }
-                self.copyable(prog, s, d, n as usize)?;
-                self.ensure_init(s, n as usize);
-                (s, d)
-            }
+            None => match self.copy_places(prog, dst, src, n)? {
+                Some(places) => places,
+                None => return Ok(()),
+            },
         };
         let n = n as usize;
         if s.obj == d.obj {
@@ -684,6 +678,27 @@ impl<D: Domain> State<D> {
                 .copy_bytes_from(d.off, &src_obj, s.off, n);
         }
         Ok(())
+    }
+
+    /// The places of a copy of `n` bytes that is not plain ([`Self::plain_copy`]), resolved and checked
+    /// (its uninitialised source bytes made inputs); `None` when it was carried out as a fill
+    /// ([`Self::copy_uniform`]). Out of line: the plain copy's path, the common one, stays small.
+    #[inline(never)]
+    fn copy_places(
+        &mut self,
+        prog: &Program,
+        dst: &D::Val,
+        src: &D::Val,
+        n: u64,
+    ) -> Result<Option<(Place, Place)>, End> {
+        let s = self.resolve(prog, src, n, Access::Read)?;
+        let d = self.resolve(prog, dst, n, Access::Write)?;
+        if self.copy_uniform(s, d, n as usize) {
+            return Ok(None);
+        }
+        self.copyable(prog, s, d, n as usize)?;
+        self.ensure_init(s, n as usize);
+        Ok(Some((s, d)))
     }
 
     /// The places of a copy of `n` bytes that needs no more than its bytes and their provenance copied:
