@@ -45,6 +45,8 @@ mod scc_wide_step;
 mod sized_ranking;
 mod twn_entries;
 
+pub use relational_retry::{proof_not_reused, ProofNotReused};
+
 /// A runtime bound of the whole ITS.
 #[derive(Clone, Debug)]
 pub struct Complexity {
@@ -111,6 +113,37 @@ fn infer_with(its: &Its, limits: &Limits, size_graph: bool) -> Result<Complexity
     infer_opts(its, limits, size_graph, false)
 }
 
+/// The termination proof of an ITS that its bounds are inferred from, with the twn loops that
+/// close it where the ranking functions leave some loop.
+type TerminationProof = (Vec<SccProof>, Vec<TwnLoop>);
+
+/// The termination proof of `its`, or why there is none.
+fn prove_terminating(its: &Its, limits: &Limits) -> Result<TerminationProof, String> {
+    let proved = crate::trace::step("ranking", || termination::prove(its, limits));
+    match proved {
+        Termination::Yes(p) => Ok((p, Vec::new())),
+        Termination::Maybe(reason, _) => {
+            crate::trace::step("twn", || twn::prove_with_twn(its, limits)).ok_or(reason)
+        }
+    }
+}
+
+/// [`infer_with`] without sizes per result variable, and the termination proof it used (for
+/// [`relational_retry`], which reuses it).
+fn first_attempt(
+    its: &Its,
+    limits: &Limits,
+) -> (Result<Complexity, String>, Option<TerminationProof>) {
+    let (proof, twn) = match prove_terminating(its, limits) {
+        Ok(p) => p,
+        Err(reason) => return (Err(reason), None),
+    };
+    let mut ctx = Ctx::new(its, limits);
+    ctx.twn = twn.clone();
+    ctx.size_graph = false;
+    (bounds(ctx, proof.clone()), Some((proof, twn)))
+}
+
 /// A bound of the cost of the computation trees of a recursive ITS, from its branch ITS
 /// ([`crate::recursion`]); only for a linear recursion, where every entry into an SCC unfolds
 /// inside it as a path. The runtime bounds count uses in the tree: a transition on no cycle
@@ -158,13 +191,7 @@ fn infer_in(
     caps: bool,
     tree: Option<&[usize]>,
 ) -> Result<Complexity, String> {
-    let proved = crate::trace::step("ranking", || termination::prove(its, limits));
-    let (proof, twn) = match proved {
-        Termination::Yes(p) => (p, Vec::new()),
-        Termination::Maybe(reason, _) => {
-            crate::trace::step("twn", || twn::prove_with_twn(its, limits)).ok_or(reason)?
-        }
-    };
+    let (proof, twn) = prove_terminating(its, limits)?;
     let mut ctx = Ctx::new(its, limits);
     ctx.twn = twn;
     ctx.size_graph = size_graph;
@@ -277,7 +304,7 @@ fn search(
     let asked = crate::smt::queries();
     // Without the graph's sizes first: a bound that needs them may be coarser than one a
     // refinement finds with the SCC-wide sizes (a loop that only runs in the first round).
-    let first = crate::trace::step("first attempt", || infer_with(its, limits, false));
+    let (first, proof) = crate::trace::step("first attempt", || first_attempt(its, limits));
     let open = first.clone();
     let attempt = First {
         took: started.elapsed(),
@@ -288,7 +315,7 @@ fn search(
         return best.into_pair();
     }
     if relational_retry::stuck_on_sizes(&open) {
-        relational_retry::infer_with_relational_invariants(its, limits, attempt, &mut best);
+        relational_retry::infer_with_relational_invariants(its, limits, attempt, proof, &mut best);
     }
     refine_and_infer(its, limits, attempt, &mut best);
     if !best.settled() && Instant::now() < limits.deadline {

@@ -12,7 +12,33 @@
 //! variable and the last resorts (guard caps, the termination prover's refinement) leave it
 //! without a bound. The bound must cover the costliest run from every start of a grid, found
 //! by an exhaustive search over the ITS's own semantics.
+//!
+//! The retry reuses the first attempt's termination proof: the relational invariants only
+//! strengthen guards, so that proof still holds, and proving again costs queries (on T2's
+//! `svdcmp`, queries a resource limit cut). With the reuse the bound comes from the ranking
+//! functions of the first attempt and the whole search asks fewer queries than with the proof
+//! proved again.
 mod common;
+
+use std::time::{Duration, Instant};
+use symex_its::complexity;
+use symex_its::termination::{self, Limits, Termination};
+
+fn limits() -> Limits {
+    Limits {
+        query_timeout: Duration::from_secs(10),
+        deadline: Instant::now() + common::BACKSTOP,
+    }
+}
+
+/// The bound of the refining search on `pre` (no refinement but the retry), with the queries
+/// it asked.
+fn search(pre: &symex_its::Its) -> (complexity::Complexity, u64) {
+    let asked = symex_its::smt::queries();
+    let (_, c) = common::infer_preprocessed(pre);
+    let c = c.unwrap_or_else(|e| panic!("no bound for the svdcmp-shaped loops: {e}"));
+    (c, symex_its::smt::queries() - asked)
+}
 
 const SVDCMP_SHAPE: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS start))\n\
 (VAR A T K H B C)\n(RULES\n\
@@ -53,4 +79,42 @@ fn counter_raised_on_the_way_back_is_bounded_with_relational_invariants() {
     let largest = common::check_worst_case(&its, &c, &starts, 0);
     // 38 steps from A = 3, K = H = C = −2, B = 2, by a brute force written apart (Python).
     assert_eq!(largest, 38);
+}
+
+#[test]
+fn the_retry_reuses_the_first_attempts_termination_proof() {
+    std::env::set_var("ITS_REFINE", "none");
+    common::count_not_time();
+    let pre = symex_its::parse_koat(SVDCMP_SHAPE).unwrap();
+    let pre = symex_its::preprocess::preprocess(&pre, Duration::from_secs(10));
+    let asked = symex_its::smt::queries();
+    let Termination::Yes(first) = termination::prove(&pre, &limits()) else {
+        panic!("the first attempt proves termination");
+    };
+    let proving = symex_its::smt::queries() - asked;
+    let (reused, with_reuse) = search(&pre);
+    let (fresh, without) = {
+        let _fresh = complexity::proof_not_reused();
+        search(&pre)
+    };
+    // The retry's bound is the one offered; its proof is the first attempt's, step by step.
+    let functions = |p: &[termination::SccProof]| -> Vec<String> {
+        p.iter()
+            .flat_map(|s| &s.steps)
+            .map(|s| format!("{:?} {:?}", s.function, s.removed))
+            .collect()
+    };
+    assert_eq!(functions(&reused.proof), functions(&first));
+    // Proving again asks the termination proof's queries once more (on stronger guards).
+    assert!(
+        with_reuse + proving / 2 <= without,
+        "{with_reuse} queries with the reuse, {without} without, {proving} for the proof"
+    );
+    for c in [&reused, &fresh] {
+        assert!(
+            c.bound.is_polynomial(),
+            "bound {}",
+            c.bound.display(&pre.vars)
+        );
+    }
 }

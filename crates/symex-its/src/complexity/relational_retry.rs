@@ -17,10 +17,83 @@
 //! inference where those cost several, and only first attempts stuck this way take it. Not in
 //! the first preprocessing, where more guard atoms change the ranking functions Z3 returns
 //! ([`crate::preprocess::relational_invariants`]).
+//!
+//! The retry infers its bounds from the **first attempt's termination proof** (ranking
+//! functions and twn loops) instead of proving termination again. The relational invariants
+//! only add atoms to guards: each transition keeps its source, targets, updates and cost, and
+//! its relation shrinks. Every fact a step of the proof rests on holds for all pairs of states
+//! of a transition's relation (a ranking function strictly decreasing and bounded, or
+//! non-increasing, on it; a twn loop's iterations under its guard), so it holds on a subset:
+//! the proof of the weaker system proves the stronger one, and the runtime bounds from it,
+//! with the sizes of the stronger one, are sound there. Proving again costs as many queries
+//! as the first attempt did, on larger Farkas problems: on T2's `svdcmp` under a resource
+//! limit per query those queries were cut and the retry found no proof.
+//! [`strengthens`] checks that shape before a proof is reused.
 
-use super::{infer_with, Best, First, STUCK_SIZES};
-use crate::its::Its;
+use super::{bounds, infer_with, Best, Ctx, First, TerminationProof, STUCK_SIZES};
+use crate::its::{Its, Transition};
 use crate::termination::Limits;
+use std::cell::Cell;
+
+thread_local! {
+    /// Whether [`proof_not_reused`] is in force on this thread.
+    static FRESH: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Makes the retry prove termination again instead of reusing the first attempt's proof,
+/// on this thread while the guard lives: what the retry costs without the reuse (its test).
+pub fn proof_not_reused() -> ProofNotReused {
+    ProofNotReused {
+        outer: FRESH.with(|c| c.replace(true)),
+    }
+}
+
+/// [`proof_not_reused`]'s guard; dropping it restores what was in force before.
+#[must_use = "the proof is proved again while this guard lives"]
+pub struct ProofNotReused {
+    outer: bool,
+}
+
+impl Drop for ProofNotReused {
+    fn drop(&mut self) {
+        FRESH.with(|c| c.set(self.outer));
+    }
+}
+
+/// Whether `stronger` is `weaker` with some atoms added to guards: the same locations, start
+/// and transitions in the same order, each with the same source, targets, updates, cost and
+/// temporaries, and a guard that contains every atom of the weaker one.
+fn strengthens(weaker: &Its, stronger: &Its) -> bool {
+    let same = |w: &Transition, s: &Transition| {
+        w.source == s.source
+            && w.targets == s.targets
+            && w.cost == s.cost
+            && w.temps == s.temps
+            && w.com == s.com
+            && w.guard.iter().all(|a| s.guard.contains(a))
+    };
+    weaker.locations == stronger.locations
+        && weaker.start == stronger.start
+        && weaker.vars == stronger.vars
+        && weaker.transitions.len() == stronger.transitions.len()
+        && weaker
+            .transitions
+            .iter()
+            .zip(&stronger.transitions)
+            .all(|(w, s)| same(w, s))
+}
+
+/// The bounds of `related`, with sizes per result variable, from the termination proof
+/// `proof` of `its`, which `related` strengthens.
+fn bounds_from_first_proof(
+    related: &Its,
+    limits: &Limits,
+    proof: TerminationProof,
+) -> Result<super::Complexity, String> {
+    let mut ctx = Ctx::new(related, limits);
+    ctx.twn = proof.1;
+    bounds(ctx, proof.0)
+}
 
 /// Whether `first` failed because an SCC's runtime and size bounds wait for each other.
 pub(super) fn stuck_on_sizes(first: &Result<super::Complexity, String>) -> bool {
@@ -33,6 +106,7 @@ pub(super) fn infer_with_relational_invariants(
     its: &Its,
     limits: &Limits,
     attempt: First,
+    proof: Option<TerminationProof>,
     best: &mut Best,
 ) {
     let _phase = crate::trace::phase("retry relational invariants");
@@ -44,6 +118,40 @@ pub(super) fn infer_with_relational_invariants(
     if related == *its {
         return;
     }
-    let c = crate::trace::step("infer", || infer_with(&related, &retry, true));
+    let reusable = proof.filter(|_| !FRESH.with(Cell::get) && strengthens(its, &related));
+    let c = match reusable {
+        Some(p) => crate::trace::step("infer (first proof)", || {
+            bounds_from_first_proof(&related, &retry, p)
+        }),
+        None => crate::trace::step("infer", || infer_with(&related, &retry, true)),
+    };
     best.offer(&related, c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strengthens;
+    use crate::{Atom, Poly};
+
+    const LOOP: &str = "(GOAL COMPLEXITY)\n(STARTTERM (FUNCTIONSYMBOLS l0))\n(VAR A B)\n(RULES\n\
+      l0(A,B) -> l1(A,B)\n  l1(A,B) -> l1(A - 1,B) :|: A >= 1\n)\n";
+
+    /// Only added guard atoms keep a proof valid: a dropped atom or a changed update does not.
+    #[test]
+    fn only_added_guard_atoms_strengthen() {
+        let its = crate::parse_koat(LOOP).unwrap();
+        let mut stronger = its.clone();
+        let b_at_most_a = Atom::ge0(Poly::var(0).sub(&Poly::var(1)));
+        stronger.transitions[1].guard.push(b_at_most_a.clone());
+        stronger.transitions[0].guard.push(b_at_most_a);
+        assert!(strengthens(&its, &stronger));
+        assert!(strengthens(&its, &its));
+        assert!(!strengthens(&stronger, &its), "atoms dropped");
+        let mut updated = stronger.clone();
+        updated.transitions[1].targets[0].1[0] = updated.transitions[1].targets[0].1[1].clone();
+        assert!(!strengthens(&its, &updated), "an update changed");
+        let mut swapped = stronger;
+        swapped.transitions.swap(0, 1);
+        assert!(!strengthens(&its, &swapped), "transitions reordered");
+    }
 }
