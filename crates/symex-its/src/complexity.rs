@@ -45,7 +45,7 @@ mod scc_wide_step;
 mod sized_ranking;
 mod twn_entries;
 
-pub use relational_retry::{proof_not_reused, ProofNotReused};
+pub use relational_retry::proof_not_reused;
 
 /// A runtime bound of the whole ITS.
 #[derive(Clone, Debug)]

@@ -32,6 +32,7 @@
 
 use super::{bounds, infer_with, Best, Ctx, First, TerminationProof, STUCK_SIZES};
 use crate::its::{Its, Transition};
+use crate::scoped_flag::ScopedFlag;
 use crate::termination::Limits;
 use std::cell::Cell;
 
@@ -42,22 +43,8 @@ thread_local! {
 
 /// Makes the retry prove termination again instead of reusing the first attempt's proof,
 /// on this thread while the guard lives: what the retry costs without the reuse (its test).
-pub fn proof_not_reused() -> ProofNotReused {
-    ProofNotReused {
-        outer: FRESH.with(|c| c.replace(true)),
-    }
-}
-
-/// [`proof_not_reused`]'s guard; dropping it restores what was in force before.
-#[must_use = "the proof is proved again while this guard lives"]
-pub struct ProofNotReused {
-    outer: bool,
-}
-
-impl Drop for ProofNotReused {
-    fn drop(&mut self) {
-        FRESH.with(|c| c.set(self.outer));
-    }
+pub fn proof_not_reused() -> ScopedFlag {
+    ScopedFlag::set(&FRESH)
 }
 
 /// Whether `stronger` is `weaker` with some atoms added to guards: the same locations, start
