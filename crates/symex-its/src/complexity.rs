@@ -1492,13 +1492,7 @@ impl<'a> Ctx<'a> {
         // ranked earlier may reset the doubled value or the quotient), so its entries from
         // inside the SCC count too: its constant or `1 + q·num` is no function that only
         // decreases over the whole SCC.
-        if step.multiphase.is_none()
-            && step.two_phase.is_none()
-            && step.word_size.is_none()
-            && step.ratio.is_none()
-            && step.quadratic_guard.is_none()
-            && self.is_scc_wide(step)
-        {
+        if step.is_plain() && self.is_scc_wide(step) {
             return self.scc_wide_bound(&step.function);
         }
         self.entries_bound(step)

@@ -54,6 +54,42 @@ pub struct RankingStep {
     pub clamped: bool,
 }
 
+impl RankingStep {
+    /// Whether `function` is a ranking function of one phase over the whole step (not a
+    /// multiphase or two-phase function, nor the bound per stretch of a word-size, ratio or
+    /// quadratic-guard removal): what the rules that reuse a step's function need.
+    pub fn is_plain(&self) -> bool {
+        self.multiphase.is_none()
+            && self.two_phase.is_none()
+            && self.word_size.is_none()
+            && self.ratio.is_none()
+            && self.quadratic_guard.is_none()
+    }
+
+    /// A removal of `removed` bounded per stretch of `remaining` by `per_entry` at each of
+    /// `locs` (a word-size, ratio or quadratic-guard removal fills in its own field).
+    fn per_stretch(
+        locs: &[usize],
+        per_entry: &Poly,
+        remaining: &[usize],
+        removed: Vec<usize>,
+    ) -> RankingStep {
+        RankingStep {
+            function: RankingFunction {
+                at: locs.iter().map(|&l| (l, per_entry.clone())).collect(),
+            },
+            remaining: remaining.to_vec(),
+            removed,
+            two_phase: None,
+            multiphase: None,
+            word_size: None,
+            ratio: None,
+            quadratic_guard: None,
+            clamped: false,
+        }
+    }
+}
+
 /// The deepest multiphase ranking functions tried.
 pub const MAX_DEPTH: usize = 4;
 
@@ -356,17 +392,8 @@ fn prove_scc(
                 let removed: Vec<usize> = ws.multipliers.iter().map(|&(i, _)| i).collect();
                 let w = word_size::bound(&ws);
                 steps.push(RankingStep {
-                    function: RankingFunction {
-                        at: locs.iter().map(|&l| (l, w.clone())).collect(),
-                    },
-                    remaining: remaining.clone(),
-                    removed: removed.clone(),
-                    two_phase: None,
-                    multiphase: None,
                     word_size: Some(ws),
-                    ratio: None,
-                    quadratic_guard: None,
-                    clamped: false,
+                    ..RankingStep::per_stretch(locs, &w, &remaining, removed.clone())
                 });
                 remaining.retain(|i| !removed.contains(i));
                 continue;
@@ -403,17 +430,8 @@ fn prove_scc(
             if let Some(r) = ratio::synthesize(its, &remaining, quick.as_mut()) {
                 let per_entry = ratio::bound(&r);
                 steps.push(RankingStep {
-                    function: RankingFunction {
-                        at: locs.iter().map(|&l| (l, per_entry.clone())).collect(),
-                    },
-                    remaining: remaining.clone(),
-                    removed: remaining.clone(),
-                    two_phase: None,
-                    multiphase: None,
-                    word_size: None,
                     ratio: Some(r),
-                    quadratic_guard: None,
-                    clamped: false,
+                    ..RankingStep::per_stretch(locs, &per_entry, &remaining, remaining.clone())
                 });
                 remaining.clear();
                 continue;
@@ -454,17 +472,8 @@ fn prove_scc(
             if let Some(q) = quadratic_guard::synthesize(its, &remaining, quick.as_mut()) {
                 let per_entry = quadratic_guard::bound(&q);
                 steps.push(RankingStep {
-                    function: RankingFunction {
-                        at: locs.iter().map(|&l| (l, per_entry.clone())).collect(),
-                    },
-                    remaining: remaining.clone(),
-                    removed: remaining.clone(),
-                    two_phase: None,
-                    multiphase: None,
-                    word_size: None,
-                    ratio: None,
                     quadratic_guard: Some(q),
-                    clamped: false,
+                    ..RankingStep::per_stretch(locs, &per_entry, &remaining, remaining.clone())
                 });
                 remaining.clear();
                 continue;

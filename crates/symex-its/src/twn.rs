@@ -243,13 +243,7 @@ fn unmask(
     for step in &mut p.steps {
         step.removed.retain(|i| !masked.contains(i));
         step.remaining.retain(|i| !masked.contains(i));
-        if step.multiphase.is_some()
-            || step.two_phase.is_some()
-            || step.word_size.is_some()
-            || step.ratio.is_some()
-            || step.quadratic_guard.is_some()
-            || step.removed.is_empty()
-        {
+        if !step.is_plain() || step.removed.is_empty() {
             continue;
         }
         for &i in &in_scc {

@@ -46,13 +46,7 @@ impl Ctx<'_> {
     pub(super) fn amortised_progress(&mut self, proof: &SccProof, done: &mut [bool]) -> bool {
         let mut progress = false;
         for (k, step) in proof.steps.iter().enumerate() {
-            if done[k]
-                || step.multiphase.is_some()
-                || step.two_phase.is_some()
-                || step.word_size.is_some()
-                || step.ratio.is_some()
-                || step.quadratic_guard.is_some()
-            {
+            if done[k] || !step.is_plain() {
                 continue;
             }
             if !self.fallback_left() {

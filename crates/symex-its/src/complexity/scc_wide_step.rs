@@ -30,12 +30,11 @@ impl Ctx<'_> {
         step: &RankingStep,
         bound: Bound,
     ) -> Bound {
-        let plain = step.multiphase.is_none()
-            && step.two_phase.is_none()
-            && step.word_size.is_none()
-            && step.ratio.is_none()
-            && step.quadratic_guard.is_none();
-        if !plain || !above_linear(&bound) || self.is_scc_wide(step) || !self.fallback_left() {
+        if !step.is_plain()
+            || !above_linear(&bound)
+            || self.is_scc_wide(step)
+            || !self.fallback_left()
+        {
             return bound;
         }
         let its = self.its;
