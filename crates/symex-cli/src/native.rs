@@ -61,7 +61,11 @@ pub fn main(args: &ReplayArgs, test: TestFile) -> i32 {
 fn interpreted(args: &ReplayArgs, test: &TestFile) -> Option<Outcome> {
     match args.frontend.load(&args.file) {
         Ok(module) => {
-            let result = symex_engine::run(&Program::new(module), test, &run_options(args, test));
+            let result = symex_engine::run(
+                &Program::with_promoted_locals(module),
+                test,
+                &run_options(args, test),
+            );
             Some(outcome(&result.end))
         }
         Err(e) => {

@@ -87,7 +87,7 @@ pub fn main(args: ReplayArgs) -> i32 {
         Err(e) => return e.report(),
     };
     let opts = run_options(&args, &test);
-    let prog = Program::new(module);
+    let prog = Program::with_promoted_locals(module);
     let result = symex_engine::run(&prog, &test, &opts);
     for w in &result.warnings {
         eprintln!("symex: warning: {w}");

@@ -418,6 +418,7 @@ impl<D: Domain> State<D> {
     /// block not freed (memcleanup).
     fn heap_at_end(&mut self, prog: &Program) -> Option<End> {
         if self.checks.leaks {
+            self.flush_homes(prog);
             if let Some(msg) = self.leak() {
                 return Some(self.bug(prog, BugKind::MemoryLeak, msg));
             }

@@ -371,24 +371,49 @@ impl<D: Domain> State<D> {
                 self.set(*dst, v);
             }
             Inst::Load {
-                dst, ptr, ty, size, ..
+                dst,
+                ptr,
+                ty,
+                size,
+                promoted,
+                ..
             } => {
+                if let Some(h) = *promoted {
+                    let h = crate::promote::Home::from(h);
+                    if self.homes.ready & h.mask != 0 {
+                        let v = self.current_regs()[h.value.0 as usize].clone();
+                        self.set(*dst, v);
+                        return Ok(Flow::Next);
+                    }
+                    self.seek(at);
+                    return self.load_home(prog, inst, h);
+                }
                 self.seek(at);
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
                 };
-                let p = self.val(*ptr);
-                let (v, seen) = self.load_scalar_reporting(prog, &p, *size as u64, w)?;
-                let v = if *ty == ir::TypeId::PTR {
-                    v
-                } else {
-                    self.observe_loaded_integer(v, w, seen)
-                };
+                let v = self.load_scalar_from(prog, *ptr, *ty, *size, w)?;
                 self.set(*dst, v);
             }
             Inst::Store {
-                ptr, val, ty, size, ..
+                ptr,
+                val,
+                ty,
+                size,
+                promoted,
+                ..
             } => {
+                if let Some(h) = *promoted {
+                    let h = crate::promote::Home::from(h);
+                    if self.homes.dead & h.mask == 0 {
+                        let v = self.val(*val);
+                        self.current_regs_mut()[h.value.0 as usize] = v;
+                        self.homes.ready |= h.mask;
+                        return Ok(Flow::Next);
+                    }
+                    // A store after the local's lifetime ended: memory reports it.
+                    self.settle_home(*ptr, h);
+                }
                 self.seek(at);
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
@@ -413,8 +438,14 @@ impl<D: Domain> State<D> {
                 args,
                 ..
             } => {
-                let p = self.val(args[1]);
-                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
+                let start = matches!(op, Intrinsic::LifetimeStart);
+                match self.home_at(prog, args[1]) {
+                    Some(h) => self.mark_home(h, start),
+                    None => {
+                        let p = self.val(args[1]);
+                        self.lifetime_marker(&p, start);
+                    }
+                }
             }
             // A local array or struct initialised from a constant is a `memcpy` from the constant's
             // image, about as frequent as calls in generated C: kept out of `intrinsic` too.
@@ -436,6 +467,25 @@ impl<D: Domain> State<D> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// The scalar of type `ty` (`w` bits, `size` bytes) at `ptr`, as a load reads it.
+    #[inline(always)]
+    pub(crate) fn load_scalar_from(
+        &mut self,
+        prog: &Program,
+        ptr: Operand,
+        ty: ir::TypeId,
+        size: u32,
+        w: u32,
+    ) -> Result<D::Val, End> {
+        let p = self.val(ptr);
+        let (v, seen) = self.load_scalar_reporting(prog, &p, size as u64, w)?;
+        Ok(if ty == ir::TypeId::PTR {
+            v
+        } else {
+            self.observe_loaded_integer(v, w, seen)
+        })
     }
 
     /// The instructions and cases [`Self::exec_inst`] leaves out of line.
@@ -969,7 +1019,7 @@ impl<D: Domain> State<D> {
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
     /// local of the current frame have no effect (LLVM: they apply to allocas).
     #[inline(never)]
-    fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
+    pub(crate) fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
         // A known address names its object by its bits (what `pointer_object` computes, and `choose` of
         // a known value returns without a question), nearly always: `alloca` gives known addresses.
         let id = match self.dom.as_const(ptr) {

@@ -22,6 +22,7 @@ mod leak;
 pub mod memory;
 pub mod printf;
 pub mod program;
+pub mod promote;
 pub mod provenance;
 mod reclaim;
 pub mod regs;

@@ -3,8 +3,9 @@
 
 use crate::hooks::Model;
 use crate::memory::{AddressLayout, ObjId};
+use crate::promote::{Home, HomeSite};
 use std::rc::Rc;
-use symex_ir::{AddrBase, FuncId, Inst, Module, Slot, TypeId, TypeKind};
+use symex_ir::{AddrBase, FuncId, Inst, Module, Operand, Promoted, Slot, TypeId, TypeKind};
 
 /// What a slot holds: a scalar integer, a pointer (a 64-bit scalar), or an aggregate's memory image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +47,11 @@ pub struct Program {
     slot_kinds: Vec<SlotKind>,
     /// Where each function's slots begin in `slot_kinds`, by [`FuncId`].
     slot_kinds_start: Rc<[u32]>,
+    /// The home each slot names (`promote.rs`), in the order of `slot_kinds`: the address slot of a
+    /// promoted local and its casts name its home.
+    homes: Vec<Option<Promoted>>,
+    /// The promoted locals of each function, by [`FuncId`] (empty without promotion).
+    home_sites: Vec<Box<[HomeSite]>>,
     /// The steps of the path a violation witness describes (nondet values, branch directions), in order
     /// (`guide.rs`); `None` outside witness validation.
     pub guide: Option<Rc<[crate::guide::GuideStep]>>,
@@ -54,6 +60,17 @@ pub struct Program {
 impl Program {
     /// Prepares `module` for execution.
     pub fn new(module: Module) -> Program {
+        Self::prepare(module, Vec::new())
+    }
+
+    /// Prepares `module` for concrete execution with its promotable locals promoted to registers
+    /// (`promote.rs`): the same runs, faster.
+    pub fn with_promoted_locals(mut module: Module) -> Program {
+        let sites = crate::promote::promote_locals(&mut module);
+        Self::prepare(module, sites)
+    }
+
+    fn prepare(module: Module, sites: Vec<Vec<HomeSite>>) -> Program {
         let models = module
             .functions
             .iter()
@@ -135,9 +152,12 @@ impl Program {
                 }
             }));
         }
+        let homes = home_table(&module, &sites, slot_kinds.len());
         Program {
             addr,
             alloca_sites,
+            homes,
+            home_sites: sites.into_iter().map(Vec::into_boxed_slice).collect(),
             slot_kinds,
             slot_kinds_start: starts.into(),
             guide: None,
@@ -232,8 +252,66 @@ impl Program {
         self.slot_kinds_start.clone()
     }
 
+    /// The home slot `s` names, of the function whose slots begin at `start` (see
+    /// [`Self::slot_kind_from`]).
+    #[inline(always)]
+    pub(crate) fn home_from(&self, start: u32, s: Slot) -> Option<Home> {
+        self.homes[start as usize + s.0 as usize].map(Home::from)
+    }
+
+    /// The promoted locals of `f`, in the order of their bits.
+    pub fn home_sites(&self, f: FuncId) -> &[HomeSite] {
+        self.home_sites.get(f.0 as usize).map_or(&[], |h| h)
+    }
+
     /// Bytes a value of type `ty` occupies in memory.
     pub fn store_size(&self, ty: TypeId) -> u64 {
         self.module.ty(ty).store_size
     }
+}
+
+/// The table of [`Program::homes`]: for each promoted local, its address slot and every cast or copy of
+/// it (which only lifetime markers use) name its home.
+fn home_table(module: &Module, sites: &[Vec<HomeSite>], slots: usize) -> Vec<Option<Promoted>> {
+    let mut table = vec![None; slots];
+    let mut start = 0usize;
+    for (k, f) in module.functions.iter().enumerate() {
+        let Some(body) = f.body.as_ref() else {
+            continue;
+        };
+        let homes = sites.get(k).map_or(&[][..], |h| &h[..]);
+        let word = |s: Slot| {
+            homes
+                .iter()
+                .position(|h| h.alloca == s)
+                .and_then(|bit| Promoted::new(homes[bit].value, bit as u8))
+        };
+        if !homes.is_empty() {
+            for (bit, h) in homes.iter().enumerate() {
+                table[start + h.alloca.0 as usize] = Promoted::new(h.value, bit as u8);
+            }
+            for inst in body.blocks.iter().flat_map(|b| &b.insts) {
+                if let Inst::Cast {
+                    dst,
+                    src: Operand::Slot(s),
+                    ..
+                }
+                | Inst::Copy {
+                    dst,
+                    src: Operand::Slot(s),
+                }
+                | Inst::Freeze {
+                    dst,
+                    src: Operand::Slot(s),
+                } = inst
+                {
+                    if let Some(w) = word(*s) {
+                        table[start + dst.0 as usize] = Some(w);
+                    }
+                }
+            }
+        }
+        start += body.num_slots as usize;
+    }
+    table
 }

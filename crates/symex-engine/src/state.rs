@@ -5,6 +5,7 @@ use crate::bug::{End, Halt, SourceLoc};
 use crate::domain::{CastOp, Domain};
 use crate::memory::{Memory, ObjId, ObjKind};
 use crate::program::Program;
+use crate::promote::HomeState;
 use crate::provenance::{Provenance, ProvenanceMap};
 use crate::regs::{RegPool, RegisterFile};
 use crate::stdin::Stdin;
@@ -89,6 +90,9 @@ pub struct Frame<D: Domain> {
     /// and its next pass, name the same one, and a frame may hold many locals. (A `u32` beside `inst`:
     /// every waiting state of an exploration holds its frames.)
     pub marker_at: u32,
+    /// The states of this activation's homes (`promote.rs`) while it waits for a callee; the innermost
+    /// activation's are the state's.
+    pub(crate) homes: HomeState,
     /// The area holding the variadic arguments, when the function is variadic.
     pub varargs: Option<ObjId>,
     /// Where the caller wants the return value.
@@ -209,6 +213,8 @@ pub struct State<D: Domain> {
     /// Where each function's slots begin in that table ([`Program::slot_kinds_start`]), to follow calls
     /// and returns.
     slot_kinds_start: Rc<[u32]>,
+    /// The states of the innermost activation's homes (`promote.rs`), beside `regs` for the same reason.
+    pub(crate) homes: HomeState,
     /// What the path printed (see [`Printed`]); boxed, and absent while it printed nothing.
     printed: Option<Box<Printed>>,
     /// The `FILE` objects `stdout` and `stderr` point to (when the program mentions them).
@@ -308,6 +314,7 @@ impl<D: Domain> State<D> {
             regs: Default::default(),
             slot_kinds_at: 0,
             slot_kinds_start: prog.slot_kinds_start(),
+            homes: HomeState::default(),
             printed: None,
             std_streams,
             random: Default::default(),
@@ -371,8 +378,10 @@ impl<D: Domain> State<D> {
         }
         // The caller's file goes back into its frame; the callee's is the state's.
         let caller = std::mem::replace(&mut self.regs, regs);
+        let caller_homes = std::mem::take(&mut self.homes);
         if let Some(f) = self.frames.last_mut() {
             f.regs = caller;
+            f.homes = caller_homes;
         }
         self.slot_kinds_at = self.slot_kinds_start[func.0 as usize];
         self.frames.push(Frame {
@@ -384,6 +393,7 @@ impl<D: Domain> State<D> {
             allocas: SmallVec::new(),
             private: SmallVec::new(),
             marker_at: 0,
+            homes: HomeState::default(),
             varargs: None,
             ret_dst,
         });
@@ -416,8 +426,10 @@ impl<D: Domain> State<D> {
     /// rather than returning from it); the frame comes back with its register file.
     pub fn take_frame(&mut self) -> Option<Frame<D>> {
         let mut f = self.frames.pop()?;
+        let homes = self.homes;
         let caller = self.resume_caller();
         f.regs = std::mem::replace(&mut self.regs, caller);
+        f.homes = homes;
         Some(f)
     }
 
@@ -429,9 +441,13 @@ impl<D: Domain> State<D> {
         match self.frames.last_mut() {
             Some(f) => {
                 self.slot_kinds_at = self.slot_kinds_start[f.func.0 as usize];
+                self.homes = f.homes;
                 std::mem::take(&mut f.regs)
             }
-            None => Default::default(),
+            None => {
+                self.homes = HomeState::default();
+                Default::default()
+            }
         }
     }
 

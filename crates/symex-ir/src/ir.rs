@@ -104,6 +104,38 @@ pub struct Target {
     pub pointer_bytes: u32,
 }
 
+/// A local an interpreter keeps in a register (`mem2reg` at run time): one whose address is used only to
+/// load and store the whole scalar it holds, and to mark its lifetime. Its accesses carry this, so that
+/// an access needs no lookup to know it. The slot that holds the value and the local's index among its
+/// function's promoted locals (below 64), in one non-zero word: an instruction stays 40 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Promoted(std::num::NonZeroU32);
+
+impl Promoted {
+    const INDEX_SHIFT: u32 = 26;
+
+    /// `None` when `value` or `index` does not fit (a function of more than 2^26 slots).
+    pub fn new(value: Slot, index: u8) -> Option<Promoted> {
+        if index >= 64 || value.0 + 1 >= 1 << Self::INDEX_SHIFT {
+            return None;
+        }
+        std::num::NonZeroU32::new((u32::from(index) << Self::INDEX_SHIFT) | (value.0 + 1))
+            .map(Promoted)
+    }
+
+    /// The slot that holds the local's value.
+    #[inline(always)]
+    pub fn value(self) -> Slot {
+        Slot((self.0.get() & ((1 << Self::INDEX_SHIFT) - 1)) - 1)
+    }
+
+    /// The local's index among its function's promoted locals.
+    #[inline(always)]
+    pub fn index(self) -> u32 {
+        self.0.get() >> Self::INDEX_SHIFT
+    }
+}
+
 /// A whole program.
 #[derive(Clone, Debug)]
 pub struct Module {
@@ -876,6 +908,8 @@ pub enum Inst {
         size: u32,
         align: u32,
         volatile: bool,
+        /// Set when `ptr` is a promoted local's address (an interpreter's annotation; `None` as lowered).
+        promoted: Option<Promoted>,
     },
     /// `*ptr = val`, as for [`Inst::Load`].
     Store {
@@ -885,6 +919,8 @@ pub enum Inst {
         size: u32,
         align: u32,
         volatile: bool,
+        /// As for [`Inst::Load`].
+        promoted: Option<Promoted>,
     },
     /// A fresh stack object of `elem_size * count` bytes, freed when the function returns
     /// (or at the matching `StackRestore`). `count` is `None` for the usual single element; for

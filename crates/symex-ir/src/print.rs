@@ -181,6 +181,7 @@ impl Printer<'_> {
                 size,
                 align,
                 volatile,
+                ..
             } => format!(
                 "{}load{} {} [{size} bytes] from {} align {align}",
                 d(dst),
@@ -195,6 +196,7 @@ impl Printer<'_> {
                 size,
                 align,
                 volatile,
+                ..
             } => format!(
                 "store{} {} {} [{size} bytes] to {} align {align}",
                 if *volatile { " volatile" } else { "" },

@@ -31,6 +31,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: a.volatile,
+            promoted: None,
         });
         let old = Operand::Slot(dst);
         let new = match a.operation {
@@ -62,6 +63,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: a.volatile,
+            promoted: None,
         });
         Ok(())
     }
@@ -90,6 +92,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: c.volatile,
+            promoted: None,
         });
         let bool_ty = self.ctx.ty(&self.ctx.llm.types.bool())?;
         let equal = self.fresh_slot(bool_ty);
@@ -114,6 +117,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: c.volatile,
+            promoted: None,
         });
         // The result `{ old, equal }`, built on an undefined pair.
         let pair_ty = self.ctx.llm.types.struct_of(

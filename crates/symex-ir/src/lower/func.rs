@@ -720,6 +720,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: l.volatile,
+            promoted: None,
         });
         Ok(())
     }
@@ -734,6 +735,7 @@ impl FnLower<'_, '_> {
             size,
             align,
             volatile: s.volatile,
+            promoted: None,
         });
         Ok(())
     }
