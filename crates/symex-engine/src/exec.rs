@@ -549,6 +549,9 @@ impl<D: Domain> State<D> {
                     }
                     None => 1,
                 };
+                if let Some(h) = self.home_at(prog, Operand::Slot(*dst)) {
+                    self.renew_home(*dst, h);
+                }
                 let v = self.alloca(prog, *dst, (*elem_size as u128).saturating_mul(n))?;
                 self.set(*dst, v);
             }

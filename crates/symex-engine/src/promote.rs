@@ -254,6 +254,14 @@ impl<D: Domain> State<D> {
         self.lifetime_marker(&p, start);
     }
 
+    /// The `alloca` of a promoted local runs again (a loop around it): the home's object is a new one,
+    /// uninitialised, and the old one is told what the masks held back (still in the `alloca`'s slot).
+    pub(crate) fn renew_home(&mut self, alloca: Slot, h: Home) {
+        self.settle_home(Operand::Slot(alloca), h);
+        self.homes.ready &= !h.mask;
+        self.homes.stale &= !h.mask;
+    }
+
     /// A lifetime marker of a promoted local: the home no longer holds a value, and memory learns of the
     /// marker when the local is next read from it ([`Self::settle_home`]).
     #[inline(always)]
@@ -441,6 +449,23 @@ mod tests {
             assert_eq!(n, 1);
             assert_eq!(bug_kind(&r), BugKind::UseAfterFree, "{access}");
         }
+    }
+
+    #[test]
+    fn an_alloca_run_again_makes_a_new_uninitialised_local() {
+        // The second pass's `alloca` makes a new object: its load is an uninitialised read, not the 7
+        // stored into the first one.
+        let src = "define i32 @main() {\n\
+                   entry:\n  br label %loop\n\
+                   loop:\n  %i = phi i32 [ 0, %entry ], [ 1, %set ]\n  %x = alloca i32, align 4\n\
+                   %c = icmp eq i32 %i, 0\n  br i1 %c, label %set, label %done\n\
+                   set:\n  store i32 7, i32* %x, align 4\n  %a = load i32, i32* %x, align 4\n\
+                   br label %loop\n\
+                   done:\n  %v = load i32, i32* %x, align 4\n  ret i32 %v\n}\n";
+        let (r, n) = both("p.ll", src, &[("uninit:main:%x", &[3, 0, 0, 0])], false);
+        assert_eq!(n, 1);
+        assert_eq!(r.inputs.len(), 1, "{:?}", r.inputs);
+        assert_eq!(exit_code(&r), i64::from(r.inputs[0].bytes[0]));
     }
 
     #[test]
