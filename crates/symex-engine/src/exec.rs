@@ -549,9 +549,6 @@ impl<D: Domain> State<D> {
                     }
                     None => 1,
                 };
-                if let Some(h) = self.home_at(prog, Operand::Slot(*dst)) {
-                    self.renew_home(*dst, h);
-                }
                 let v = self.alloca(prog, *dst, (*elem_size as u128).saturating_mul(n))?;
                 self.set(*dst, v);
             }
@@ -1055,7 +1052,14 @@ impl<D: Domain> State<D> {
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
     fn alloca(&mut self, prog: &Program, dst: Slot, size: u128) -> Result<D::Val, End> {
         let f_id = self.frame().expect("a frame").func;
-        let (name, private) = prog.alloca_site_of(f_id, dst);
+        let (name, private, home) = prog.alloca_site_of(f_id, dst);
+        if let Some(h) = home {
+            let h = crate::promote::Home::from(h);
+            let homes = self.homes;
+            if (homes.ready | homes.dead | homes.stale) & h.mask != 0 {
+                self.renew_home(dst, h);
+            }
+        }
         let fill = self.dom.const_byte(0);
         let size = u64::try_from(size).unwrap_or(u64::MAX);
         let id = self

@@ -24,6 +24,8 @@ struct AllocaSite {
     /// Whether the object's address never escapes: its id is reused once its function returns (see
     /// `escape.rs`).
     private: bool,
+    /// The local's home when it is promoted (`promote.rs`).
+    home: Option<Promoted>,
 }
 
 /// A module prepared for execution. Shared (read-only) by every state that runs it.
@@ -70,7 +72,7 @@ impl Program {
         Self::prepare(module, sites)
     }
 
-    fn prepare(module: Module, sites: Vec<Vec<HomeSite>>) -> Program {
+    fn prepare(module: Module, home_sites: Vec<Vec<HomeSite>>) -> Program {
         let models = module
             .functions
             .iter()
@@ -121,9 +123,20 @@ impl Program {
             .functions
             .iter()
             .zip(alloca_names)
-            .map(|(f, names)| {
+            .enumerate()
+            .map(|(k, (f, names))| {
                 let n = f.body.as_ref().map_or(0, |b| b.num_slots as usize);
                 let mut sites = vec![AllocaSite::default(); n];
+                for (bit, h) in home_sites
+                    .get(k)
+                    .map_or(&[][..], |h| &h[..])
+                    .iter()
+                    .enumerate()
+                {
+                    if let Some(site) = sites.get_mut(h.alloca.0 as usize) {
+                        site.home = Promoted::new(h.value, bit as u8);
+                    }
+                }
                 for (s, name) in names {
                     if let Some(site) = sites.get_mut(s.0 as usize) {
                         site.name = Some(name);
@@ -152,12 +165,12 @@ impl Program {
                 }
             }));
         }
-        let homes = home_table(&module, &sites, slot_kinds.len());
+        let homes = home_table(&module, &home_sites, slot_kinds.len());
         Program {
             addr,
             alloca_sites,
             homes,
-            home_sites: sites.into_iter().map(Vec::into_boxed_slice).collect(),
+            home_sites: home_sites.into_iter().map(Vec::into_boxed_slice).collect(),
             slot_kinds,
             slot_kinds_start: starts.into(),
             guide: None,
@@ -178,17 +191,22 @@ impl Program {
         }
     }
 
-    /// The name of the stack object that `alloca` into `dst` of function `f` creates, and whether its id
-    /// may be reused when `f` returns ([`Self::alloca_is_private`]): one lookup for both, which every
-    /// `alloca` needs.
+    /// The name of the stack object that `alloca` into `dst` of function `f` creates, whether its id
+    /// may be reused when `f` returns ([`Self::alloca_is_private`]) and its home if the local is
+    /// promoted: one lookup for all three, which every `alloca` needs.
     #[inline]
-    pub fn alloca_site_of(&self, f: FuncId, dst: Slot) -> (Rc<str>, bool) {
+    pub fn alloca_site_of(&self, f: FuncId, dst: Slot) -> (Rc<str>, bool, Option<Promoted>) {
         match self.alloca_site(f, dst) {
             Some(AllocaSite {
                 name: Some(name),
                 private,
-            }) => (name.clone(), *private),
-            site => (Rc::from("alloca"), site.is_some_and(|s| s.private)),
+                home,
+            }) => (name.clone(), *private, *home),
+            site => (
+                Rc::from("alloca"),
+                site.is_some_and(|s| s.private),
+                site.and_then(|s| s.home),
+            ),
         }
     }
 

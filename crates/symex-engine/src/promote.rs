@@ -256,6 +256,7 @@ impl<D: Domain> State<D> {
 
     /// The `alloca` of a promoted local runs again (a loop around it): the home's object is a new one,
     /// uninitialised, and the old one is told what the masks held back (still in the `alloca`'s slot).
+    #[inline(never)]
     pub(crate) fn renew_home(&mut self, alloca: Slot, h: Home) {
         self.settle_home(Operand::Slot(alloca), h);
         self.homes.ready &= !h.mask;
