@@ -127,14 +127,9 @@ impl Program {
             .map(|(k, (f, names))| {
                 let n = f.body.as_ref().map_or(0, |b| b.num_slots as usize);
                 let mut sites = vec![AllocaSite::default(); n];
-                for (bit, h) in home_sites
-                    .get(k)
-                    .map_or(&[][..], |h| &h[..])
-                    .iter()
-                    .enumerate()
-                {
+                for h in home_sites.get(k).map_or(&[][..], |h| &h[..]) {
                     if let Some(site) = sites.get_mut(h.alloca.0 as usize) {
-                        site.home = Promoted::new(h.value, bit as u8);
+                        site.home = Some(h.home);
                     }
                 }
                 for (s, name) in names {
@@ -165,7 +160,7 @@ impl Program {
                 }
             }));
         }
-        let homes = home_table(&module, &home_sites, slot_kinds.len());
+        let homes = home_table(&module, &home_sites, &starts, slot_kinds.len());
         Program {
             addr,
             alloca_sites,
@@ -289,47 +284,42 @@ impl Program {
 }
 
 /// The table of [`Program::homes`]: for each promoted local, its address slot and every cast or copy of
-/// it (which only lifetime markers use) name its home.
-fn home_table(module: &Module, sites: &[Vec<HomeSite>], slots: usize) -> Vec<Option<Promoted>> {
+/// it (which only lifetime markers use) name its home. `starts` says where each function's slots begin.
+fn home_table(
+    module: &Module,
+    sites: &[Vec<HomeSite>],
+    starts: &[u32],
+    slots: usize,
+) -> Vec<Option<Promoted>> {
     let mut table = vec![None; slots];
-    let mut start = 0usize;
-    for (k, f) in module.functions.iter().enumerate() {
-        let Some(body) = f.body.as_ref() else {
+    for ((f, homes), &start) in module.functions.iter().zip(sites).zip(starts) {
+        let (Some(body), false) = (f.body.as_ref(), homes.is_empty()) else {
             continue;
         };
-        let homes = sites.get(k).map_or(&[][..], |h| &h[..]);
-        let word = |s: Slot| {
-            homes
-                .iter()
-                .position(|h| h.alloca == s)
-                .and_then(|bit| Promoted::new(homes[bit].value, bit as u8))
-        };
-        if !homes.is_empty() {
-            for (bit, h) in homes.iter().enumerate() {
-                table[start + h.alloca.0 as usize] = Promoted::new(h.value, bit as u8);
+        let start = start as usize;
+        for h in homes {
+            table[start + h.alloca.0 as usize] = Some(h.home);
+        }
+        for inst in body.blocks.iter().flat_map(|b| &b.insts) {
+            if let Inst::Cast {
+                dst,
+                src: Operand::Slot(s),
+                ..
             }
-            for inst in body.blocks.iter().flat_map(|b| &b.insts) {
-                if let Inst::Cast {
-                    dst,
-                    src: Operand::Slot(s),
-                    ..
-                }
-                | Inst::Copy {
-                    dst,
-                    src: Operand::Slot(s),
-                }
-                | Inst::Freeze {
-                    dst,
-                    src: Operand::Slot(s),
-                } = inst
-                {
-                    if let Some(w) = word(*s) {
-                        table[start + dst.0 as usize] = Some(w);
-                    }
+            | Inst::Copy {
+                dst,
+                src: Operand::Slot(s),
+            }
+            | Inst::Freeze {
+                dst,
+                src: Operand::Slot(s),
+            } = inst
+            {
+                if let Some(home) = crate::promote::home_of(homes, *s) {
+                    table[start + dst.0 as usize] = Some(home);
                 }
             }
         }
-        start += body.num_slots as usize;
     }
     table
 }

@@ -28,13 +28,18 @@ use symex_ir::{Inst, Intrinsic, Module, Operand, Promoted, Slot, TypeId};
 /// At most this many homes per function: their states are bits of a `u64`.
 pub const MAX_HOMES: usize = 64;
 
-/// A promoted local of one function: the slot of its `alloca` (the address), the slot added to hold its
-/// value, and its type.
+/// A promoted local of one function: the slot of its `alloca` (the address), its home (the slot added
+/// to hold its value, and its bit), and its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HomeSite {
     pub alloca: Slot,
-    pub value: Slot,
+    pub home: Promoted,
     pub ty: TypeId,
+}
+
+/// The home of the local whose address is `slot`, among a function's `homes`.
+pub(crate) fn home_of(homes: &[HomeSite], slot: Slot) -> Option<Promoted> {
+    homes.iter().find(|h| h.alloca == slot).map(|h| h.home)
 }
 
 /// A promoted local's home: the slot that holds its value, and its bit in the activation's masks.
@@ -80,13 +85,15 @@ pub fn promote_locals(module: &mut Module) -> Vec<Vec<HomeSite>> {
             };
             let mut homes = Vec::new();
             for (alloca, ty) in promotable(body, &store_sizes, &scalar) {
-                let value = Slot(body.num_slots);
-                if homes.len() == MAX_HOMES || Promoted::new(value, homes.len() as u8).is_none() {
+                if homes.len() == MAX_HOMES {
                     break;
                 }
+                let Some(home) = Promoted::new(Slot(body.num_slots), homes.len() as u8) else {
+                    break;
+                };
                 body.num_slots += 1;
                 body.slot_types.push(ty);
-                homes.push(HomeSite { alloca, value, ty });
+                homes.push(HomeSite { alloca, home, ty });
             }
             mark_accesses(body, &homes);
             homes
@@ -99,16 +106,12 @@ fn mark_accesses(body: &mut symex_ir::Body, homes: &[HomeSite]) {
     if homes.is_empty() {
         return;
     }
-    let home_of = |p: &Operand| match p {
-        Operand::Slot(s) => homes
-            .iter()
-            .position(|h| h.alloca == *s)
-            .and_then(|i| Promoted::new(homes[i].value, i as u8)),
-        Operand::Const(_) => None,
-    };
     for inst in body.blocks.iter_mut().flat_map(|b| &mut b.insts) {
         if let Inst::Load { ptr, promoted, .. } | Inst::Store { ptr, promoted, .. } = inst {
-            *promoted = home_of(ptr);
+            *promoted = match ptr {
+                Operand::Slot(s) => home_of(homes, *s),
+                Operand::Const(_) => None,
+            };
         }
     }
 }
@@ -294,11 +297,11 @@ impl<D: Domain> State<D> {
             } else {
                 self.frames()[k].homes
             };
-            for (bit, site) in sites.iter().enumerate() {
-                let mask = 1u64 << bit;
+            for site in sites {
+                let mask = Home::from(site.home).mask;
                 let Some(regs) = self.regs(k) else { continue };
                 let addr = regs[site.alloca.0 as usize].clone();
-                let value = regs[site.value.0 as usize].clone();
+                let value = regs[site.home.value().0 as usize].clone();
                 if homes.dead & mask != 0 {
                     if let Some(a) = self.dom.as_const(&addr) {
                         let id = self.mem.layout().split(a as u64).0;
