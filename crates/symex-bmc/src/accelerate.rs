@@ -111,7 +111,7 @@ fn paths(
     func: u32,
     index: usize,
 ) -> Option<Vec<Path>> {
-    let body = prog.module.functions[func as usize].body.as_ref()?;
+    let body = prog.module().functions[func as usize].body.as_ref()?;
     let ls = Loops::of(body);
     let lp = &ls.loops[index];
     let inner = inner_loops(&ls, index)?;

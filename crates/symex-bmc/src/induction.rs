@@ -125,7 +125,7 @@ pub fn inductive_step(
     queries: &mut u64,
 ) -> Proof {
     let target = find_target(prog, opts, loop_name)?;
-    let body = prog.module.functions[target.func as usize]
+    let body = prog.module().functions[target.func as usize]
         .body
         .as_ref()
         .ok_or("the loop's function has no body")?;
@@ -203,12 +203,12 @@ fn find_target(prog: &Program, opts: &Options, loop_name: &str) -> Result<Target
         ));
     }
     let func = prog
-        .module
+        .module()
         .functions
         .iter()
         .position(|x| *x.name == *f)
         .ok_or("internal: no entry function")? as u32;
-    let body = prog.module.functions[func as usize]
+    let body = prog.module().functions[func as usize]
         .body
         .as_ref()
         .ok_or("the entry function has no body")?;

@@ -24,7 +24,7 @@ pub(crate) fn in_source(
         .collect();
     match parts {
         Some(p) if !p.is_empty() => vec![LoopInvariant {
-            function: prog.module.functions[t.func as usize].name.to_string(),
+            function: prog.module().functions[t.func as usize].name.to_string(),
             line: t.line,
             expression: p.join(" && "),
         }],

@@ -59,7 +59,7 @@ pub fn check(
         let pure = recursion::without_side_effects(prog);
         // Only recursion bounds (a loop's name is its header's line, a function's its own line).
         let recursive = loops.iter().all(|l| {
-            prog.module
+            prog.module()
                 .functions
                 .iter()
                 .enumerate()

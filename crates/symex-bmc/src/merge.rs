@@ -71,7 +71,7 @@ pub fn join(prog: &Program, a: &mut State<Guarded>, b: &State<Guarded>) -> bool 
     let g = a.dom.guard.clone();
     for depth in 0..b.frames().len() {
         let (fb, rb) = (&b.frames()[depth], b.regs(depth).expect("same shape"));
-        let body = prog.module.func(fb.func).body.as_ref().expect("a body");
+        let body = prog.module().func(fb.func).body.as_ref().expect("a body");
         let ra = a.regs_mut(depth).expect("same shape");
         // By index: a register both sides hold equal stays in its chunk, shared with `a`'s siblings.
         let n = ra.len().min(rb.len());

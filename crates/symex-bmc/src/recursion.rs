@@ -16,7 +16,7 @@ use symex_ir::{BinOp, Body, Callee, Inst, Intrinsic, Operand, Terminator};
 
 /// Per function of `prog`: whether it has no side effects, as above.
 pub(crate) fn without_side_effects(prog: &Program) -> Vec<bool> {
-    let fs = &prog.module.functions;
+    let fs = &prog.module().functions;
     let mut ok: Vec<bool> = fs
         .iter()
         .map(|f| !f.is_vararg && f.body.as_ref().is_some_and(local_only))

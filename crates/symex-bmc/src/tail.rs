@@ -36,7 +36,7 @@ impl Tail {
         {
             return None;
         }
-        let fs = &prog.module.functions;
+        let fs = &prog.module().functions;
         if fs
             .iter()
             .any(|f| matches!(&*f.name, "atexit" | "__cxa_atexit" | "on_exit"))
@@ -153,7 +153,7 @@ fn live_successors(prog: &Program, body: &Body, own: &[u32], term: &Terminator) 
         } if *p == a => {
             accesses += 1;
             matches!(val, Operand::Const(c) if matches!(
-                prog.module.consts[c.0 as usize],
+                prog.module().consts[c.0 as usize],
                 symex_ir::Const::Int { value, .. } if sw.cases.iter().any(|(k, _)| *k == value & mask)
             ))
         }
@@ -226,7 +226,7 @@ fn clean_inst(inst: &Inst, own: &[u32], clean_fn: &[bool]) -> bool {
 /// fixpoint over the calls) and it is not one of the functions the engine gives a meaning of its own
 /// (`reach_error`, `__VERIFIER_*`, `klee_*`, the C library's).
 fn clean_functions(prog: &Program) -> Vec<bool> {
-    let fs = &prog.module.functions;
+    let fs = &prog.module().functions;
     let mut ok: Vec<bool> = fs
         .iter()
         .map(|f| match &f.body {

@@ -125,7 +125,7 @@ pub struct LoopName {
 /// The loops of every function of `prog`, as `--show-loops` lists them.
 pub fn list_loops(prog: &Program) -> Vec<LoopName> {
     let mut out = Vec::new();
-    for f in &prog.module.functions {
+    for f in &prog.module().functions {
         if let Some(body) = &f.body {
             for l in Loops::of(body).loops {
                 out.push(LoopName {
@@ -167,13 +167,13 @@ pub struct Unwinder<'p> {
 impl<'p> Unwinder<'p> {
     pub fn new(prog: &'p Program, opts: Options, shared: Rc<RefCell<Shared>>) -> Unwinder<'p> {
         let loops: Vec<Loops> = prog
-            .module
+            .module()
             .functions
             .iter()
             .map(|f| f.body.as_ref().map(Loops::of).unwrap_or_default())
             .collect();
         let bounds = prog
-            .module
+            .module()
             .functions
             .iter()
             .zip(&loops)
@@ -253,7 +253,7 @@ impl<'p> Unwinder<'p> {
         self.capture_headers = true;
         if let Some(f) = self
             .prog
-            .module
+            .module()
             .functions
             .iter()
             .position(|f| *f.name == *self.opts.entry)
@@ -492,7 +492,7 @@ impl<'p> Unwinder<'p> {
                         return (l, Next::Running);
                     }
                 }
-                let line = self.prog.module.func(f).loc.line;
+                let line = self.prog.module().func(f).loc.line;
                 return self.bound_reached(l, f.0, line);
             }
         } else if depth < before.depth {
@@ -552,7 +552,7 @@ impl<'p> Unwinder<'p> {
         l.counts.pop();
         if let Some(dst) = callee.ret_dst {
             let depth = l.st.frames().len().checked_sub(1)?;
-            let body = self.prog.module.func(l.st.frame()?.func).body.as_ref()?;
+            let body = self.prog.module().func(l.st.frame()?.func).body.as_ref()?;
             let w = self.prog.width(body.slot_types[dst.0 as usize])?;
             let k = self.shared.borrow_mut().fresh();
             let v = Term::var(&format!("bmc_rec{k}"), symex_expr::Sort::bv(w));
@@ -565,7 +565,7 @@ impl<'p> Unwinder<'p> {
         let guard = l.st.dom.guard.clone();
         if !guard.is_false() {
             self.out.bounds.push(BoundReached {
-                function: self.prog.module.functions[func as usize].name.to_string(),
+                function: self.prog.module().functions[func as usize].name.to_string(),
                 line,
                 guard,
             });
@@ -604,7 +604,7 @@ impl Before {
                 Before {
                     depth: st.frames().len(),
                     block: f.block.0,
-                    at_terminator: prog.module.func(f.func).body.as_ref().is_some_and(|b| {
+                    at_terminator: prog.module().func(f.func).body.as_ref().is_some_and(|b| {
                         f.inst as usize >= b.blocks[f.block.0 as usize].insts.len()
                     }),
                 }

@@ -54,7 +54,7 @@ pub struct EntryFunction<'p> {
 impl<'p> EntryFunction<'p> {
     pub fn of(prog: &'p Program, opts: &Options) -> Result<EntryFunction<'p>, Why> {
         let func = prog
-            .module
+            .module()
             .functions
             .iter()
             .position(|f| *f.name == *opts.entry)
@@ -114,7 +114,7 @@ impl CutPoint {
             func: f.func,
             index,
             header,
-            function: prog.module.functions[f.func as usize].name.to_string(),
+            function: prog.module().functions[f.func as usize].name.to_string(),
             line: f.loops.loops[index].line,
             col,
             head: arrival.clone(),
@@ -352,7 +352,7 @@ pub fn complete(f: &Formulas, at: &str) -> Result<(), Why> {
 }
 
 fn body(prog: &Program, func: u32) -> Result<&Body, Why> {
-    prog.module.functions[func as usize]
+    prog.module().functions[func as usize]
         .body
         .as_ref()
         .ok_or_else(|| "the entry function has no body".to_string())
@@ -413,7 +413,7 @@ fn object_of(prog: &Program, st: &State<Guarded>, op: Operand) -> Option<u32> {
             let (id, off) = prog.addr.split(v as u64);
             (off == 0).then_some(id)
         }
-        Operand::Const(c) => match prog.module.konst(c) {
+        Operand::Const(c) => match prog.module().konst(c) {
             Const::Addr {
                 base: base @ AddrBase::Global(_),
                 offset: 0,
@@ -467,7 +467,7 @@ fn local_names(prog: &Program, body: &Body, st: &State<Guarded>) -> Vec<(u32, St
             out.push((id, v.name.clone()));
         }
     }
-    for (g, global) in prog.module.globals.iter().enumerate() {
+    for (g, global) in prog.module().globals.iter().enumerate() {
         if is_c_identifier(&global.name) {
             let id = prog.base_object(AddrBase::Global(symex_ir::GlobalId(g as u32)));
             out.push((id, global.name.clone()));

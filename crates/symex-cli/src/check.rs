@@ -104,7 +104,7 @@ pub fn main(mut args: CheckArgs) -> i32 {
     // The portfolio: bounded model checking in its own thread beside the exploration, both with the
     // whole budget; the first definite verdict ends the process (`portfolio.rs`).
     let bmc = (!args.no_bmc).then(|| crate::portfolio::BmcJob {
-        module: &prog.module,
+        module: prog.module(),
         property: p,
         entry: &args.explore.entry,
         checks,
@@ -319,9 +319,9 @@ fn report_answer(args: &CheckArgs, engine: &str, a: Answer) -> i32 {
 
 /// Whether the program defines its entry function (a start failure is then the model's, not the input's).
 fn entry_has_body(prog: &Program, entry: &str) -> bool {
-    prog.module
+    prog.module()
         .function_by_name(entry)
-        .is_some_and(|f| prog.module.func(f).body.is_some())
+        .is_some_and(|f| prog.module().func(f).body.is_some())
 }
 
 /// The optimisation level `--cflags` asks for, if not `-O0` (clang's last `-O` flag wins; symex's own

@@ -176,7 +176,7 @@ fn join_campaign(
         "fuzz|{}|{:?}|{}|{:?}|{:?}|{}",
         run.entry, run.checks, run.stdin, run.file, run.args, run.max_instructions
     );
-    let hash = crate::campaign::hash_of(&prog.module, &options, seeds);
+    let hash = crate::campaign::hash_of(prog.module(), &options, seeds);
     crate::campaign::join_fuzz(&args.worker, &hash, seeds).map(|w| Some(Arc::new(w)))
 }
 
@@ -199,7 +199,7 @@ pub fn main(mut args: FuzzArgs) -> i32 {
         }
     }
     let prog = Program::new(module);
-    if prog.module.function_by_name(&args.entry).is_none() {
+    if prog.module().function_by_name(&args.entry).is_none() {
         return fail(&format!(
             "{}: no function `{}` to start from",
             args.file.display(),

@@ -81,7 +81,7 @@ impl Record {
             termination_program_error: s.errors,
             ..Record::default()
         };
-        for (fi, f) in prog.module.functions.iter().enumerate() {
+        for (fi, f) in prog.module().functions.iter().enumerate() {
             let Some(body) = &f.body else { continue };
             let hit = |b: u32| s.covered.contains(&(fi as u32, b));
             for (bi, b) in body.blocks.iter().enumerate() {

@@ -17,10 +17,10 @@ const MAX_CALL_DEPTH: usize = 8;
 
 /// Which of `main(argc, argv, envp)`'s parameters the program reads.
 fn main_parameters_read(prog: &Program) -> Vec<usize> {
-    let Some(f) = prog.module.function_by_name("main") else {
+    let Some(f) = prog.module().function_by_name("main") else {
         return Vec::new();
     };
-    let func = prog.module.func(f);
+    let func = prog.module().func(f);
     (0..func.params.len().min(3))
         .filter(|&p| reads(prog, f, Slot(p as u32), 0, &mut HashSet::new()))
         .collect()
@@ -57,7 +57,7 @@ fn reads(
     if !seen.insert((f, s)) {
         return false;
     }
-    let Some(body) = prog.module.func(f).body.as_ref() else {
+    let Some(body) = prog.module().func(f).body.as_ref() else {
         return true;
     };
     let is_s = |o: &Operand| *o == Operand::Slot(s);
@@ -79,7 +79,7 @@ fn reads(
                         other += count(i, s);
                         continue;
                     };
-                    let params = prog.module.func(g).params.len();
+                    let params = prog.module().func(g).params.len();
                     for (k, a) in c.args.iter().enumerate() {
                         if is_s(a) {
                             if k < params && depth < MAX_CALL_DEPTH {

@@ -268,7 +268,7 @@ fn executed(
 
 /// The lines of the program's conditional branches that decide a condition of the source.
 fn condition_lines(prog: &symex_engine::Program) -> HashSet<u32> {
-    prog.module
+    prog.module()
         .functions
         .iter()
         .filter_map(|f| f.body.as_ref())

@@ -170,7 +170,7 @@ struct PendingCondition {
 /// left-out direction only loosens the witness.
 fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCondition> {
     let f = st.frame()?;
-    let body = prog.module.func(f.func).body.as_ref()?;
+    let body = prog.module().func(f.func).body.as_ref()?;
     let b = &body.blocks[f.block.0 as usize];
     if f.inst as usize != b.insts.len() {
         return None;
@@ -179,7 +179,7 @@ fn pending_condition(st: &State<Concrete>, prog: &Program) -> Option<PendingCond
     c.labelled.then(|| PendingCondition {
         depth: st.frames().len(),
         line: c.line,
-        function: prog.module.func(f.func).name.to_string(),
+        function: prog.module().func(f.func).name.to_string(),
         if_true: c.if_true,
         if_false: c.if_false,
     })
@@ -191,7 +191,7 @@ type Pending = (usize, u32, (u32, u32), String, String, u32, bool);
 /// width and signedness.
 fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
     let f = st.frame()?;
-    let func = prog.module.func(f.func);
+    let func = prog.module().func(f.func);
     let b = &func.body.as_ref()?.blocks[f.block.0 as usize];
     let Inst::Call(call) = b.insts.get(f.inst as usize)? else {
         return None;
@@ -199,7 +199,7 @@ fn pending_nondet(st: &State<Concrete>, prog: &Program) -> Option<Pending> {
     let Callee::Direct(id) = call.callee else {
         return None;
     };
-    let name = &prog.module.func(id).name;
+    let name = &prog.module().func(id).name;
     let ty = name.strip_prefix("__VERIFIER_nondet_")?;
     let dst = call.dst?;
     let width = prog.width(call.ret).unwrap_or(32);

@@ -271,7 +271,7 @@ fn run_once_until(
     if let Err(end) = st.start(prog, entry) {
         return Some((end, 0));
     }
-    let module = &prog.module;
+    let module = prog.module();
     let f = st.frames()[0].func;
     for (i, (t, v)) in module.func(f).params.iter().zip(params).enumerate() {
         if let symex_ir::TypeKind::Int(w) = module.ty(*t).kind {

@@ -212,7 +212,7 @@ impl<D: Domain> State<D> {
                 ))
             }
             Lookup::Function(f) => {
-                let name = &prog.module.func(symex_ir::FuncId(f)).name;
+                let name = &prog.module().func(symex_ir::FuncId(f)).name;
                 return Err(self.bug(
                     prog,
                     BugKind::OutOfBounds,

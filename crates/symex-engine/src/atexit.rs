@@ -64,7 +64,7 @@ impl<D: Domain> State<D> {
         thread: bool,
     ) -> Result<(), End> {
         let func = self.function_at(prog, f)?;
-        let decl = prog.module.func(func);
+        let decl = prog.module().func(func);
         if decl.body.is_none() {
             return Err(unsupported(
                 self,
@@ -113,7 +113,7 @@ impl<D: Domain> State<D> {
             return Err(self.exit(prog, code));
         };
         // Parameters without an argument (`void f()` registered with `atexit`) are zero.
-        let params = &prog.module.func(h.func).params;
+        let params = &prog.module().func(h.func).params;
         let mut args: Vec<D::Val> = h.arg.into_iter().take(params.len()).collect();
         while args.len() < params.len() {
             let w = prog.width(params[args.len()]).unwrap_or(64);

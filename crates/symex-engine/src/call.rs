@@ -71,7 +71,7 @@ impl<D: Domain> State<D> {
             // `exit` (not `_exit`) calls the functions registered with `atexit` first (`atexit.rs`).
             if model == crate::hooks::Model::Exit
                 && self.exit_handlers.pending()
-                && prog.module.func(target).name == "exit"
+                && prog.module().func(target).name == "exit"
             {
                 let c = self.dom.choose(Decision::Output, &args[0], 32);
                 self.exit_through_handlers(prog, crate::concrete::sext(c, 32) as i64)?;
@@ -83,7 +83,7 @@ impl<D: Domain> State<D> {
             }
             return Ok(Flow::Next);
         }
-        let func = prog.module.func(target);
+        let func = prog.module().func(target);
         if func.is_extern_weak && func.body.is_none() {
             return Err(self.bug(
                 prog,
@@ -186,7 +186,7 @@ impl<D: Domain> State<D> {
         call: &Call,
         args: &mut [D::Val],
     ) -> Result<(), End> {
-        let func = prog.module.func(target);
+        let func = prog.module().func(target);
         for (i, (a, &ty)) in args.iter_mut().zip(&func.params).enumerate() {
             let (passed, taken) = (prog.width(call.arg_types[i]), prog.width(ty));
             let (Some(from), Some(to)) = (passed, taken) else {
@@ -216,7 +216,7 @@ impl<D: Domain> State<D> {
     }
 
     fn signature_mismatch(&self, prog: &Program, target: FuncId, what: String) -> End {
-        let name = &prog.module.func(target).name;
+        let name = &prog.module().func(target).name;
         unsupported(
             self,
             prog,
@@ -240,7 +240,7 @@ impl<D: Domain> State<D> {
         fixed: usize,
         args: &[D::Val],
     ) -> Result<u32, End> {
-        let slot = u64::from(prog.module.target.pointer_bytes);
+        let slot = u64::from(prog.module().target.pointer_bytes);
         let mut layout = Vec::new();
         let mut copies = Vec::new();
         let mut size = 0u64;
@@ -248,7 +248,7 @@ impl<D: Domain> State<D> {
             // A struct passed in memory (`byval`: x86-64's MEMORY class, i386's larger aggregates) is
             // its bytes in the area, where `va_arg` reads them.
             let byval = call.byval.iter().find(|&&(k, _)| k == i).map(|&(_, t)| t);
-            let info = prog.module.ty(byval.unwrap_or(ty));
+            let info = prog.module().ty(byval.unwrap_or(ty));
             if info.align >= 16 && slot == 8 {
                 size = size.next_multiple_of(16);
             }
@@ -275,7 +275,10 @@ impl<D: Domain> State<D> {
             self.dom
                 .val_to_bytes(&args[i], w, &mut bytes[off..off + n as usize]);
         }
-        let name = format!("variadic arguments of `{}`", prog.module.func(target).name);
+        let name = format!(
+            "variadic arguments of `{}`",
+            prog.module().func(target).name
+        );
         let id = self
             .mem
             .allocate_with(ObjKind::Runtime, name.into(), bytes, false);
@@ -350,7 +353,7 @@ impl<D: Domain> State<D> {
         if let Some(next) = self.return_from_exit_handler(prog) {
             return next;
         }
-        let ret_ty = prog.module.func(self.frame().expect("a frame").func).ret;
+        let ret_ty = prog.module().func(self.frame().expect("a frame").func).ret;
         let value = match op {
             Some(o) if prog.width(ret_ty).is_some() => Some(Ok(self.val(o))),
             Some(o) => Some(Err((self.agg_val(prog, o, ret_ty), self.agg_provenance(o)))),
@@ -449,7 +452,7 @@ fn plain_call(prog: &Program, target: FuncId, call: &Call) -> bool {
     if prog.models[target.0 as usize].is_some() {
         return false;
     }
-    let func = prog.module.func(target);
+    let func = prog.module().func(target);
     func.body.is_some()
         && !func.is_vararg
         && func.params.len() == call.args.len()

@@ -141,8 +141,8 @@ mod tests {
     /// Lowers `src` with `cflags` and says, for each `alloca` of `f` in order, whether it is private.
     fn private_allocas(src: &str, f: &str, cflags: &[&str]) -> Vec<bool> {
         let prog = program(src, cflags);
-        let fid = prog.module.function_by_name(f).unwrap();
-        let body = prog.module.func(fid).body.as_ref().unwrap();
+        let fid = prog.module().function_by_name(f).unwrap();
+        let body = prog.module().func(fid).body.as_ref().unwrap();
         let mut out = Vec::new();
         for b in &body.blocks {
             for inst in &b.insts {

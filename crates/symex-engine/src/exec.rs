@@ -6,6 +6,7 @@ use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::memory::ObjId;
 use crate::program::{Program, SlotKind};
 use crate::provenance::{self, Provenance, ProvenanceMap};
+use crate::regs::RegisterFile;
 use crate::state::{State, OVERSHIFT_MESSAGE};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -127,10 +128,41 @@ impl<D: Domain> State<D> {
         self.current_regs_mut()[dst.0 as usize] = v;
     }
 
+    /// [`Self::val`] without the bounds checks: the reads of the instructions the run loops execute
+    /// inline, two per instruction, where the checks were about one machine instruction in twenty.
+    ///
+    /// # Safety
+    /// `op` is named by the current activation's body, and the activation was admitted by
+    /// [`Self::position`] (which found its register file and the constant pool large enough for
+    /// everything its body names, see `program::operands_in_range`) and has not changed since: only
+    /// a call or a return changes it, and either ends the run loops' walk of the block.
+    #[inline(always)]
+    unsafe fn val_fast(&self, op: Operand) -> D::Val {
+        match op {
+            // SAFETY: the contract above.
+            Operand::Slot(s) => unsafe { self.current_regs().slot_unchecked(s.0 as usize) }.clone(),
+            Operand::Const(c) => {
+                debug_assert!((c.0 as usize) < self.consts.scalars.len());
+                // SAFETY: the contract above.
+                unsafe { self.consts.scalars.get_unchecked(c.0 as usize) }.clone()
+            }
+        }
+    }
+
+    /// [`Self::set`] without the bounds check.
+    ///
+    /// # Safety
+    /// As for [`Self::val_fast`]: `dst` is named by the admitted current activation's body.
+    #[inline(always)]
+    unsafe fn set_fast(&mut self, dst: Slot, v: D::Val) {
+        // SAFETY: the contract above.
+        *unsafe { self.current_regs_mut().slot_unchecked_mut(dst.0 as usize) } = v;
+    }
+
     /// The type of slot `s` of the current function.
     pub(crate) fn slot_type(&self, prog: &Program, s: Slot) -> ir::TypeId {
         let f = self.frame().expect("a frame");
-        prog.module
+        prog.module()
             .func(f.func)
             .body
             .as_ref()
@@ -165,14 +197,23 @@ impl<D: Domain> State<D> {
 
     /// The current frame's function body, its block and the index of its next instruction
     /// (`insts.len()`: the terminator); `None` when no frame is left.
+    ///
+    /// This admits the activation to the unchecked register reads of [`Self::val_fast`]: its register
+    /// file holds at least its body's slots, and the constant pool the module's constants (a state run
+    /// with a program other than its own, or a file another crate resized, stops here).
     fn position<'p>(&self, prog: &'p Program) -> Option<(&'p ir::Body, &'p ir::Block, usize)> {
         let f = self.frame()?;
         let body = prog
-            .module
+            .module()
             .func(f.func)
             .body
             .as_ref()
             .expect("frames run bodies");
+        assert!(
+            self.current_regs().len() >= body.num_slots as usize
+                && self.consts.scalars.len() >= prog.module().consts.len(),
+            "the state's registers or constants do not fit the program it runs"
+        );
         Some((body, &body.blocks[f.block.0 as usize], f.inst as usize))
     }
 
@@ -200,7 +241,9 @@ impl<D: Domain> State<D> {
             }
             self.steps += 1;
             ran += 1;
-            match self.exec_inst(prog, inst, i as u32) {
+            // SAFETY: `position` admitted the activation, and a call (the only step of a block that
+            // changes it) leaves this loop.
+            match unsafe { self.exec_inst(prog, inst, i as u32) } {
                 Ok(Flow::Next) => {
                     i += 1;
                     self.frame_mut().expect("a frame").inst = i as u32;
@@ -239,7 +282,9 @@ impl<D: Domain> State<D> {
                 let stop = start.saturating_add(left).min(len);
                 let mut i = start;
                 for inst in &block.insts[start..stop] {
-                    match self.exec_inst(prog, inst, i as u32) {
+                    // SAFETY: `position` admitted this activation, and a call or a return (the only
+                    // steps that change it) leaves this loop.
+                    match unsafe { self.exec_inst(prog, inst, i as u32) } {
                         Ok(Flow::Next) => i += 1,
                         Ok(Flow::Moved) => {
                             // A call entered another body.
@@ -263,7 +308,8 @@ impl<D: Domain> State<D> {
                     break;
                 }
                 *steps += 1;
-                match self.exec_terminator(prog, &block.term) {
+                // SAFETY: as for the instructions; a branch stays in the activation.
+                match unsafe { self.exec_terminator(prog, &block.term) } {
                     Ok(Some(next)) => {
                         block = &body.blocks[next.0 as usize];
                         start = 0;
@@ -286,12 +332,14 @@ impl<D: Domain> State<D> {
         self.steps += 1;
         match block.insts.get(i) {
             Some(inst) => {
-                if let Flow::Next = self.exec_inst(prog, inst, i as u32)? {
+                // SAFETY: `position` admitted the activation just now.
+                if let Flow::Next = unsafe { self.exec_inst(prog, inst, i as u32) }? {
                     self.frame_mut().expect("a frame").inst += 1;
                 }
                 Ok(())
             }
-            None => self.exec_terminator(prog, &block.term).map(|_| ()),
+            // SAFETY: as above.
+            None => unsafe { self.exec_terminator(prog, &block.term) }.map(|_| ()),
         }
     }
 
@@ -310,8 +358,12 @@ impl<D: Domain> State<D> {
     /// instruction that can fail, call or reach anything that reads the cursor (`location`,
     /// `stack_trace`, a call's return position) sets it first with [`Self::seek`]. The others, which
     /// only compute registers (casts, copies, integer comparisons) or mark a local's lifetime, leave it.
+    ///
+    /// # Safety
+    /// `inst` is an instruction of the current activation's body, which [`Self::position`] admitted
+    /// and no call or return has changed since (its register reads are [`Self::val_fast`]'s).
     #[inline(always)]
-    fn exec_inst(&mut self, prog: &Program, inst: &Inst, at: u32) -> Result<Flow, End> {
+    unsafe fn exec_inst(&mut self, prog: &Program, inst: &Inst, at: u32) -> Result<Flow, End> {
         match inst {
             Inst::Bin {
                 op,
@@ -321,14 +373,14 @@ impl<D: Domain> State<D> {
                 lhs,
                 rhs,
             } => {
-                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let (a, b) = (self.val_fast(*lhs), self.val_fast(*rhs));
                 if self.binary_is_checked(*op, *flags) {
                     // Only a check can fail and report the position.
                     self.seek(at);
                     self.check_binary(prog, *op, *flags, *width, &a, &b)?;
                 }
                 let v = self.dom.binop(map_binop(*op), *width, &a, &b);
-                self.set(*dst, v);
+                self.set_fast(*dst, v);
             }
             Inst::ICmp {
                 pred,
@@ -341,9 +393,9 @@ impl<D: Domain> State<D> {
                     self.seek(at);
                     return self.exec_rare(prog, inst);
                 }
-                let (a, b) = (self.val(*lhs), self.val(*rhs));
+                let (a, b) = (self.val_fast(*lhs), self.val_fast(*rhs));
                 let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
-                self.set(*dst, v);
+                self.set_fast(*dst, v);
             }
             Inst::Cast {
                 op,
@@ -352,12 +404,17 @@ impl<D: Domain> State<D> {
                 dst,
                 src,
             } => {
-                let a = self.val(*src);
+                let a = self.val_fast(*src);
                 let v = self.cast(*op, *from, *to, &a);
-                self.set(*dst, v);
+                self.set_fast(*dst, v);
             }
             Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
-                self.copy_value(prog, *dst, *src)
+                if self.slot_kind(prog, *dst) == SlotKind::Aggregate {
+                    self.copy_aggregate(prog, *dst, *src);
+                } else {
+                    let v = self.val_fast(*src);
+                    self.set_fast(*dst, v);
+                }
             }
             Inst::Gep {
                 dst,
@@ -368,7 +425,7 @@ impl<D: Domain> State<D> {
             } => {
                 self.seek(at);
                 let v = self.gep(prog, *base, *offset, indices)?;
-                self.set(*dst, v);
+                self.set_fast(*dst, v);
             }
             Inst::Load {
                 dst,
@@ -381,8 +438,11 @@ impl<D: Domain> State<D> {
                 if let Some(h) = *promoted {
                     let h = crate::promote::Home::from(h);
                     if self.homes.ready & h.mask != 0 {
-                        let v = self.current_regs()[h.value.0 as usize].clone();
-                        self.set(*dst, v);
+                        let v = self
+                            .current_regs()
+                            .slot_unchecked(h.value.0 as usize)
+                            .clone();
+                        self.set_fast(*dst, v);
                         return Ok(Flow::Next);
                     }
                     self.seek(at);
@@ -393,7 +453,7 @@ impl<D: Domain> State<D> {
                     return self.exec_rare(prog, inst);
                 };
                 let v = self.load_scalar_from(prog, *ptr, *ty, *size, w)?;
-                self.set(*dst, v);
+                self.set_fast(*dst, v);
             }
             Inst::Store {
                 ptr,
@@ -406,8 +466,10 @@ impl<D: Domain> State<D> {
                 if let Some(h) = *promoted {
                     let h = crate::promote::Home::from(h);
                     if self.homes.dead & h.mask == 0 {
-                        let v = self.val(*val);
-                        self.current_regs_mut()[h.value.0 as usize] = v;
+                        let v = self.val_fast(*val);
+                        *self
+                            .current_regs_mut()
+                            .slot_unchecked_mut(h.value.0 as usize) = v;
                         self.homes.ready |= h.mask;
                         return Ok(Flow::Next);
                     }
@@ -418,8 +480,8 @@ impl<D: Domain> State<D> {
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
                 };
-                let p = self.val(*ptr);
-                let v = self.val(*val);
+                let p = self.val_fast(*ptr);
+                let v = self.val_fast(*val);
                 let kind = if *ty == ir::TypeId::PTR {
                     Provenance::Pointer
                 } else {
@@ -442,7 +504,7 @@ impl<D: Domain> State<D> {
                 match self.home_at(prog, args[1]) {
                     Some(h) => self.mark_home(h, start),
                     None => {
-                        let p = self.val(args[1]);
+                        let p = self.val_fast(args[1]);
                         self.lifetime_marker(&p, start);
                     }
                 }
@@ -489,8 +551,11 @@ impl<D: Domain> State<D> {
     }
 
     /// The instructions and cases [`Self::exec_inst`] leaves out of line.
+    ///
+    /// # Safety
+    /// As for `exec_inst`, from which alone it is entered.
     #[inline(never)]
-    fn exec_rare(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
+    unsafe fn exec_rare(&mut self, prog: &Program, inst: &Inst) -> Result<Flow, End> {
         match inst {
             Inst::ICmp {
                 pred,
@@ -576,7 +641,7 @@ impl<D: Domain> State<D> {
                         let v = if *ty == ir::TypeId::PTR {
                             v
                         } else {
-                            let pointer_bytes = u64::from(prog.module.target.pointer_bytes);
+                            let pointer_bytes = u64::from(prog.module().target.pointer_bytes);
                             let seen = carried.pointer_bytes(0, n as u64, pointer_bytes);
                             self.observe_loaded_integer(v, w, seen)
                         };
@@ -1074,15 +1139,18 @@ impl<D: Domain> State<D> {
     }
 
     /// Follows a control-flow edge: the phi moves of the target, read all before any is written.
+    ///
+    /// # Safety
+    /// `edge` leaves a block of the admitted current activation (see [`Self::exec_inst`]).
     #[inline]
-    fn take_edge(&mut self, prog: &Program, edge: &Edge) {
+    unsafe fn take_edge(&mut self, prog: &Program, edge: &Edge) {
         if !edge.moves.is_empty() {
             let values: SmallVec<[(Slot, MovedValue<D>); 8]> = edge
                 .moves
                 .iter()
                 .map(|m| {
                     let v = match self.slot_kind(prog, m.dst) {
-                        SlotKind::Integer | SlotKind::Pointer => Ok(self.val(m.src)),
+                        SlotKind::Integer | SlotKind::Pointer => Ok(self.val_fast(m.src)),
                         SlotKind::Aggregate => {
                             let ty = self.slot_type(prog, m.dst);
                             Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src)))
@@ -1093,7 +1161,7 @@ impl<D: Domain> State<D> {
                 .collect();
             for (dst, v) in values {
                 match v {
-                    Ok(v) => self.set(dst, v),
+                    Ok(v) => self.set_fast(dst, v),
                     Err((a, p)) => self.set_agg_carrying(dst, a, p),
                 }
             }
@@ -1105,7 +1173,10 @@ impl<D: Domain> State<D> {
 
     /// Executes a terminator; returns the block a branch leads to within the same activation (`None`:
     /// it returned).
-    fn exec_terminator(
+    ///
+    /// # Safety
+    /// The terminator ends a block of the admitted current activation (see [`Self::exec_inst`]).
+    unsafe fn exec_terminator(
         &mut self,
         prog: &Program,
         term: &Terminator,
@@ -1117,7 +1188,7 @@ impl<D: Domain> State<D> {
                 if_true,
                 if_false,
             } => {
-                let c = self.val(*cond);
+                let c = self.val_fast(*cond);
                 if prog.guide.is_some() {
                     crate::guide::follow_branch(self, prog, &c)?;
                 }
@@ -1143,8 +1214,11 @@ impl<D: Domain> State<D> {
 
     /// The edge a `switch` takes: one decision per distinct target (as KLEE forks), whose condition is
     /// the disjunction of the case values leading there; cases that lead to the default are the default.
-    fn switch_target<'s>(&mut self, sw: &'s ir::Switch) -> &'s Edge {
-        let v = self.val(sw.value);
+    ///
+    /// # Safety
+    /// The terminator ends a block of the admitted current activation (see [`Self::exec_inst`]).
+    unsafe fn switch_target<'s>(&mut self, sw: &'s ir::Switch) -> &'s Edge {
+        let v = self.val_fast(sw.value);
         if self.checks.switch_per_value {
             for (case, edge) in &sw.cases {
                 let c = self.dom.constant(sw.width, *case);
@@ -1326,7 +1400,7 @@ impl<D: Domain> State<D> {
         flag: &D::Val,
     ) -> Result<(), End> {
         let ty = self.slot_type(prog, dst);
-        let info = prog.module.ty(ty);
+        let info = prog.module().ty(ty);
         let flag_off = match &info.kind {
             ir::TypeKind::Struct { offsets, .. } if offsets.len() == 2 => offsets[1] as usize,
             _ => {

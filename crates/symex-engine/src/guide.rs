@@ -84,7 +84,7 @@ pub(crate) fn follow_branch<D: Domain>(
     let Some(f) = st.frame() else {
         return Ok(());
     };
-    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+    let Some(body) = prog.module().func(f.func).body.as_ref() else {
         return Ok(());
     };
     let b = &body.blocks[f.block.0 as usize];

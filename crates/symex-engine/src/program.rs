@@ -7,6 +7,55 @@ use crate::promote::{Home, HomeSite};
 use std::rc::Rc;
 use symex_ir::{AddrBase, FuncId, Inst, Module, Operand, Promoted, Slot, TypeId, TypeKind};
 
+/// Checks that every slot a body reads or writes (operands, destinations, phi moves, promoted
+/// locals' homes) is below the body's slot count, and every constant operand is in the module's pool.
+fn operands_in_range(module: &Module) -> Result<(), String> {
+    for f in &module.functions {
+        let Some(body) = &f.body else { continue };
+        // Destinations and homes as slot operands: one list of everything the body names.
+        let mut named: Vec<Operand> = Vec::new();
+        for b in &body.blocks {
+            for inst in &b.insts {
+                symex_ir::uses::inst_operands(inst, &mut |o| named.push(*o));
+                named.extend(inst.dst().map(Operand::Slot));
+                if let Inst::Load {
+                    promoted: Some(h), ..
+                }
+                | Inst::Store {
+                    promoted: Some(h), ..
+                } = inst
+                {
+                    named.push(Operand::Slot(h.value()));
+                }
+            }
+            symex_ir::uses::terminator_operands(&b.term, &mut |o| named.push(*o));
+            for e in b.term.edges() {
+                named.extend(e.moves.iter().map(|m| Operand::Slot(m.dst)));
+            }
+        }
+        for o in named {
+            match o {
+                Operand::Slot(s) if s.0 >= body.num_slots => {
+                    return Err(format!(
+                        "{} names slot %{} of {}",
+                        f.name, s.0, body.num_slots
+                    ))
+                }
+                Operand::Const(c) if c.0 as usize >= module.consts.len() => {
+                    return Err(format!(
+                        "{} names constant {} of {}",
+                        f.name,
+                        c.0,
+                        module.consts.len()
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What a slot holds: a scalar integer, a pointer (a 64-bit scalar), or an aggregate's memory image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlotKind {
@@ -31,7 +80,7 @@ struct AllocaSite {
 /// A module prepared for execution. Shared (read-only) by every state that runs it.
 #[derive(Debug)]
 pub struct Program {
-    pub module: Module,
+    module: Module,
     /// The library model of each function, by [`FuncId`]; `None` for functions executed from their body.
     pub models: Vec<Option<Model>>,
     /// The scalar width of each type (64 for pointers), `None` for aggregates and `void`.
@@ -60,6 +109,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// The IR module. Read-only once prepared: the interpreter's fast paths rely on every slot and
+    /// constant its bodies name being in range ([`operands_in_range`]), checked here once.
+    #[inline(always)]
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
     /// Prepares `module` for execution.
     pub fn new(module: Module) -> Program {
         Self::prepare(module, Vec::new())
@@ -73,6 +129,11 @@ impl Program {
     }
 
     fn prepare(module: Module, home_sites: Vec<Vec<HomeSite>>) -> Program {
+        // The lowering numbers every slot and constant it names; one out of range is a bug there, and
+        // the interpreter's unchecked register reads (`State::val_fast`) rely on there being none.
+        if let Err(e) = operands_in_range(&module) {
+            panic!("malformed IR: {e}");
+        }
         let models = module
             .functions
             .iter()
@@ -322,4 +383,42 @@ fn home_table(
         }
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Program;
+    use crate::concrete::Concrete;
+    use crate::state::{Checks, State};
+
+    fn module(src: &str) -> symex_ir::Module {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, src).unwrap();
+        symex_ir::load(&path, &Default::default()).unwrap()
+    }
+
+    #[test]
+    #[should_panic(expected = "malformed IR: main names slot")]
+    fn a_body_naming_a_slot_beyond_its_frame_is_refused() {
+        let mut m = module("int main(void) { int x = 3; return x; }");
+        let main = m.function_by_name("main").unwrap();
+        m.functions[main.0 as usize]
+            .body
+            .as_mut()
+            .unwrap()
+            .num_slots = 0;
+        Program::new(m);
+    }
+
+    #[test]
+    #[should_panic(expected = "do not fit the program it runs")]
+    fn a_state_run_with_a_larger_program_stops_before_its_registers_are_read() {
+        let small = Program::new(module("int main(void) { return 0; }"));
+        let src = "int main(void) { int a = 1, b = 2, c = 3, d = 4; return a + b * c - d + 77; }";
+        let large = Program::new(module(src));
+        let mut st = State::new(&small, Concrete::new(Vec::new()), Checks::default());
+        st.start(&small, "main").unwrap();
+        st.run(&large, 100);
+    }
 }

@@ -371,7 +371,7 @@ mod tests {
         assert_eq!(plain.instructions, promoted.instructions);
         assert_eq!(plain.inputs, promoted.inputs);
         assert_eq!(plain.unused_inputs, promoted.unused_inputs);
-        let main = prog.module.function_by_name("main").unwrap();
+        let main = prog.module().function_by_name("main").unwrap();
         let n = prog.home_sites(main).len();
         (promoted, n)
     }

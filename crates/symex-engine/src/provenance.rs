@@ -390,10 +390,10 @@ fn pointer_leaves(prog: &Program, ty: TypeId, at: u64, m: &mut ProvenanceMap) {
     if !has_pointer(prog, ty) {
         return;
     }
-    match &prog.module.ty(ty).kind {
+    match &prog.module().ty(ty).kind {
         TypeKind::Ptr => m.set(at, prog.store_size(ty), Some(Provenance::Pointer)),
         TypeKind::Array { elem, len } => {
-            let step = prog.module.ty(*elem).alloc_size;
+            let step = prog.module().ty(*elem).alloc_size;
             for i in 0..*len {
                 pointer_leaves(prog, *elem, at + i * step, m);
             }
@@ -417,7 +417,7 @@ fn pointer_leaves(prog: &Program, ty: TypeId, at: u64, m: &mut ProvenanceMap) {
 
 /// Whether a value of type `ty` holds a pointer somewhere.
 fn has_pointer(prog: &Program, ty: TypeId) -> bool {
-    match &prog.module.ty(ty).kind {
+    match &prog.module().ty(ty).kind {
         TypeKind::Ptr => true,
         TypeKind::Array { elem, .. } | TypeKind::Vector { elem, .. } => has_pointer(prog, *elem),
         TypeKind::Struct { fields, .. } => fields.iter().any(|f| has_pointer(prog, *f)),

@@ -30,6 +30,22 @@ pub trait RegisterFile<V>:
     fn iter<'a>(&'a self) -> impl Iterator<Item = &'a V>
     where
         V: 'a;
+    /// Slot `i`, without the bounds check where the file can skip it (an owned vector).
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn slot_unchecked(&self, i: usize) -> &V {
+        &self[i]
+    }
+    /// Slot `i` to write, without the bounds check where the file can skip it.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn slot_unchecked_mut(&mut self, i: usize) -> &mut V {
+        &mut self[i]
+    }
 }
 
 /// A register file in one vector, for the states that are never cloned (concrete and concolic runs):
@@ -58,6 +74,20 @@ impl<V: Clone + fmt::Debug> RegisterFile<V> for OwnedRegs<V> {
         V: 'a,
     {
         self.0.iter()
+    }
+
+    #[inline(always)]
+    unsafe fn slot_unchecked(&self, i: usize) -> &V {
+        debug_assert!(i < self.0.len(), "slot {i} of {}", self.0.len());
+        // SAFETY: the caller's contract.
+        unsafe { self.0.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    unsafe fn slot_unchecked_mut(&mut self, i: usize) -> &mut V {
+        debug_assert!(i < self.0.len(), "slot {i} of {}", self.0.len());
+        // SAFETY: the caller's contract.
+        unsafe { self.0.get_unchecked_mut(i) }
     }
 }
 

@@ -58,7 +58,7 @@ impl<D: Domain> State<D> {
             .enumerate()
             .rev()
             .map(|(k, (f, regs))| {
-                let func = prog.module.func(f.func);
+                let func = prog.module().func(f.func);
                 let inner = k + 1 == n;
                 let at = if inner {
                     f.inst
@@ -91,7 +91,7 @@ impl<D: Domain> State<D> {
                     function: func.name.clone(),
                     args,
                     file: if loc.is_known() {
-                        prog.module.file_name(loc).to_string()
+                        prog.module().file_name(loc).to_string()
                     } else {
                         String::new()
                     },

@@ -251,7 +251,7 @@ pub struct State<D: Domain> {
 impl<D: Domain> State<D> {
     /// The initial state of `prog`: functions and globals in memory, no frame yet.
     pub fn new(prog: &Program, mut dom: D, checks: Checks) -> State<D> {
-        let m = &prog.module;
+        let m = prog.module();
         let mut mem = Memory::with_layout(prog.addr);
         for (i, _) in m.functions.iter().enumerate() {
             mem.allocate_function(i as u32);
@@ -360,7 +360,7 @@ impl<D: Domain> State<D> {
     /// storage of a returned activation's file when there is one.
     pub(crate) fn fresh_registers(&mut self, prog: &Program, func: FuncId) -> D::Regs {
         let body = prog
-            .module
+            .module()
             .func(func)
             .body
             .as_ref()
@@ -573,7 +573,7 @@ impl<D: Domain> State<D> {
         let Some(f) = self.frames.last() else {
             return SourceLoc::default();
         };
-        let func = prog.module.func(f.func);
+        let func = prog.module().func(f.func);
         let mut loc = func.loc;
         if let Some(body) = &func.body {
             let b = &body.blocks[f.block.0 as usize];
@@ -587,7 +587,7 @@ impl<D: Domain> State<D> {
             }
         }
         SourceLoc {
-            file: prog.module.file_name(loc).to_string(),
+            file: prog.module().file_name(loc).to_string(),
             line: loc.line,
             function: func.name.clone(),
         }
@@ -606,10 +606,10 @@ impl<D: Domain> State<D> {
             return Err(unsupported("the entry point cannot be empty".into()));
         }
         let f = prog
-            .module
+            .module()
             .function_by_name(entry)
             .ok_or_else(|| unsupported(format!("no function `{entry}` to start from")))?;
-        let func = prog.module.func(f);
+        let func = prog.module().func(f);
         if func.body.is_none() {
             return Err(unsupported(format!("entry function `{entry}` has no body")));
         }
@@ -664,7 +664,7 @@ impl<D: Domain> State<D> {
     /// `envp` of `main(argc, argv, envp)`: the environment's strings, then NULL; without
     /// [`Checks::host_environment`] the empty environment (as `env -i` runs it).
     fn make_envp(&mut self, prog: &Program) -> ObjId {
-        let pb = prog.module.target.pointer_bytes as usize;
+        let pb = prog.module().target.pointer_bytes as usize;
         let strings = self.environment();
         let mut list = Vec::with_capacity((strings.len() + 1) * pb);
         for &(_, obj) in strings.iter() {
@@ -709,7 +709,7 @@ impl<D: Domain> State<D> {
     fn check_addressable(&self, prog: &Program) -> Result<(), String> {
         let l = prog.addr;
         if let Some(g) = prog
-            .module
+            .module()
             .globals
             .iter()
             .find(|g| g.size >= l.max_object_size())
@@ -735,7 +735,7 @@ impl<D: Domain> State<D> {
 
     /// `argv = {"<program>", NULL}`, pointers as wide as the target's.
     fn make_argv(&mut self, prog: &Program) -> ObjId {
-        let program = &prog.module.source_path;
+        let program = &prog.module().source_path;
         let name: Vec<D::Byte> = program
             .bytes()
             .chain([0])
@@ -745,7 +745,7 @@ impl<D: Domain> State<D> {
             .mem
             .allocate_with(ObjKind::Runtime, "argv[0]".into(), name, false);
         let mut argv = Vec::with_capacity(16);
-        let pb = prog.module.target.pointer_bytes as usize;
+        let pb = prog.module().target.pointer_bytes as usize;
         let first = prog.addr.address(s, 0).to_le_bytes();
         for b in first[..pb]
             .iter()
@@ -839,9 +839,9 @@ mod tests {
         let path = dir.path().join("p.c");
         std::fs::write(&path, src).unwrap();
         let prog = Program::new(symex_ir::load(&path, &Default::default()).unwrap());
-        let bodies = (0..prog.module.functions.len() as u32)
+        let bodies = (0..prog.module().functions.len() as u32)
             .map(FuncId)
-            .filter(|&f| prog.module.func(f).body.is_some())
+            .filter(|&f| prog.module().func(f).body.is_some())
             .collect();
         (prog, bodies)
     }
@@ -849,8 +849,8 @@ mod tests {
     /// What slot `s` of `f` holds, read from its IR type (the oracle of the state's slot kinds).
     fn kind_from_type(prog: &Program, f: FuncId, s: usize) -> crate::program::SlotKind {
         use crate::program::SlotKind;
-        let ty = prog.module.func(f).body.as_ref().unwrap().slot_types[s];
-        match prog.module.ty(ty).kind {
+        let ty = prog.module().func(f).body.as_ref().unwrap().slot_types[s];
+        match prog.module().ty(ty).kind {
             symex_ir::TypeKind::Ptr => SlotKind::Pointer,
             symex_ir::TypeKind::Int(_) => SlotKind::Integer,
             _ => SlotKind::Aggregate,
@@ -865,7 +865,7 @@ mod tests {
         let kinds: Vec<Vec<_>> = bodies
             .iter()
             .map(|&f| {
-                let n = prog.module.func(f).body.as_ref().unwrap().num_slots as usize;
+                let n = prog.module().func(f).body.as_ref().unwrap().num_slots as usize;
                 (0..n).map(|s| kind_from_type(&prog, f, s)).collect()
             })
             .collect();

@@ -169,8 +169,10 @@ pub(crate) fn attach_stream<D: Domain>(
     mem: &mut crate::memory::Memory<D::Byte>,
     name: &str,
 ) -> Option<ObjId> {
-    let (g, global) = prog.module.globals.iter().enumerate().find(|(_, g)| {
-        g.name == name && g.init.is_none() && g.size == u64::from(prog.module.target.pointer_bytes)
+    let (g, global) = prog.module().globals.iter().enumerate().find(|(_, g)| {
+        g.name == name
+            && g.init.is_none()
+            && g.size == u64::from(prog.module().target.pointer_bytes)
     })?;
     let fill = dom.const_byte(0);
     let file = mem.allocate(

@@ -69,7 +69,7 @@ impl<D: Domain> State<D> {
             return None;
         }
         let program: Vec<D::Byte> = prog
-            .module
+            .module()
             .source_path
             .bytes()
             .chain([0])
@@ -86,7 +86,7 @@ impl<D: Domain> State<D> {
                     .allocate_with(ObjKind::Runtime, name.into(), s.to_vec(), false),
             );
         }
-        let pb = prog.module.target.pointer_bytes as usize;
+        let pb = prog.module().target.pointer_bytes as usize;
         let mut argv = Vec::with_capacity(pb * (strings.len() + 1));
         for s in strings {
             let addr = prog.addr.address(s, 0).to_le_bytes();

@@ -256,7 +256,7 @@ impl<D: Domain> State<D> {
         dst: Slot,
         src: Operand,
     ) -> Result<(), End> {
-        let shape = |t: ir::TypeId| match &prog.module.ty(t).kind {
+        let shape = |t: ir::TypeId| match &prog.module().ty(t).kind {
             ir::TypeKind::Vector { elem, lanes } => Some((prog.width(*elem).unwrap_or(64), *lanes)),
             _ => None,
         };

@@ -11,7 +11,7 @@ type FileCov = (BTreeMap<u32, bool>, Vec<(u32, String, bool)>);
 
 /// The lcov text for the blocks in `covered` ((function, block) pairs).
 pub fn lcov(prog: &Program, covered: &FxHashSet<(u32, u32)>) -> String {
-    let m = &prog.module;
+    let m = prog.module();
     let mut files: BTreeMap<String, FileCov> = BTreeMap::new();
     for (fi, f) in m.functions.iter().enumerate() {
         let Some(body) = &f.body else { continue };

@@ -307,7 +307,7 @@ fn may_fork(st: &State<Symbolic>, prog: &Program) -> bool {
     let Some(f) = st.frame() else {
         return false;
     };
-    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+    let Some(body) = prog.module().func(f.func).body.as_ref() else {
         return true;
     };
     let block = &body.blocks[f.block.0 as usize];
@@ -398,7 +398,7 @@ fn compares_dead_pointer(st: &State<Symbolic>, prog: &Program) -> bool {
     let Some(f) = st.frame() else {
         return false;
     };
-    let Some(body) = prog.module.func(f.func).body.as_ref() else {
+    let Some(body) = prog.module().func(f.func).body.as_ref() else {
         return false;
     };
     let Some(Inst::ICmp {
@@ -606,7 +606,7 @@ impl<'p> Explorer<'p> {
             max_memory_mb: self.opts.limits.max_memory_mb,
             deadline: self.opts.limits.max_time.map(|t| self.start + t),
         });
-        if let Some(f) = prog.module.function_by_name(&self.opts.entry) {
+        if let Some(f) = prog.module().function_by_name(&self.opts.entry) {
             self.covered.insert((f.0, 0));
         }
         let starts = self.pool.as_ref().is_none_or(|(_, first)| *first);
@@ -696,7 +696,7 @@ impl<'p> Explorer<'p> {
         s.solver_layers = ctx.solver.stats();
         s.time = self.start.elapsed();
         s.blocks_total = prog
-            .module
+            .module()
             .functions
             .iter()
             .map(|f| f.body.as_ref().map_or(0, |b| b.blocks.len()))

@@ -270,7 +270,7 @@ pub fn explore(
 ) -> Result<Summary, End> {
     let jobs = setup.jobs.max(1);
     // A program holds reference-counted names: each worker builds its own from the module.
-    let module = &setup.prog.module;
+    let module = setup.prog.module();
     let guide: Option<Vec<GuideStep>> = setup.prog.guide.as_deref().map(<[_]>::to_vec);
     let pool = Arc::new(Pool::new(jobs));
     let (tx, rx) = mpsc::channel::<Msg>();

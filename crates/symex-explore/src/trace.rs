@@ -19,7 +19,7 @@ pub struct Position {
 /// The position of `st` (none once the entry function returned).
 pub fn position<D: Domain>(st: &State<D>, prog: &Program) -> Option<Position> {
     let f = st.frame()?;
-    let body = prog.module.func(f.func).body.as_ref()?;
+    let body = prog.module().func(f.func).body.as_ref()?;
     let b = &body.blocks[f.block.0 as usize];
     Some(Position {
         depth: st.frames().len(),
@@ -61,7 +61,7 @@ impl Trace {
     /// The trace of a run that starts in `entry`'s first block.
     pub fn start(prog: &Program, entry: &str) -> Trace {
         let mut t = Trace::default();
-        if let Some(f) = prog.module.function_by_name(entry) {
+        if let Some(f) = prog.module().function_by_name(entry) {
             t.push(f.0, 0);
         }
         t

@@ -97,7 +97,7 @@ fn run_in(prog: &Program, cfg: &RunConfig, input_len: usize, dom: Concolic) -> C
     }
     let mut trace = Trace::start(prog, &cfg.entry);
     let mut blocks = Vec::new();
-    if let Some(f) = prog.module.function_by_name(&cfg.entry) {
+    if let Some(f) = prog.module().function_by_name(&cfg.entry) {
         blocks.push((f.0, 0));
     }
     let mut labelled = 0;
@@ -129,7 +129,7 @@ fn run_in(prog: &Program, cfg: &RunConfig, input_len: usize, dom: Concolic) -> C
     let stack = st
         .frames()
         .iter()
-        .map(|f| prog.module.func(f.func).name.clone())
+        .map(|f| prog.module().func(f.func).name.clone())
         .collect();
     ConcolicRun {
         end,

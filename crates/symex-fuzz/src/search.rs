@@ -892,7 +892,7 @@ impl<'p> Fuzzer<'p> {
             start: self.start,
             on: Mutex::new(on),
             import: import.map(Mutex::new),
-            dict: dictionary(&self.prog.module),
+            dict: dictionary(self.prog.module()),
             campaign: self.campaign.as_deref(),
         };
         let timeout = self.solver_timeout;
@@ -901,7 +901,7 @@ impl<'p> Fuzzer<'p> {
             first.work_campaign(&s, c);
         } else if first.add_seeds(&s, seeds, false) {
             // The seeds run first, so that the other workers do not find an empty work list and stop.
-            let module = &self.prog.module;
+            let module = self.prog.module();
             std::thread::scope(|scope| {
                 for id in 1..self.jobs {
                     let s = &s;
@@ -1079,7 +1079,7 @@ fn diverged(parent: &[Conjunct], j: usize, child: &[Conjunct]) -> bool {
 /// Block coverage, for summaries: (covered, total blocks of defined functions).
 pub fn coverage_counts(prog: &Program, covered: &FxHashSet<(u32, u32)>) -> (usize, usize) {
     let total = prog
-        .module
+        .module()
         .functions
         .iter()
         .filter_map(|f| f.body.as_ref().map(|b| b.blocks.len()))

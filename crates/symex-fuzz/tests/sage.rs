@@ -358,7 +358,7 @@ fn a_concrete_run_is_the_concolic_run_without_terms() {
             stdin: true,
             ..RunConfig::default()
         };
-        let dict = dictionary(&prog.module);
+        let dict = dictionary(prog.module());
         let mut rng = Rng::new(11);
         let mut inputs = vec![seed.clone()];
         inputs.extend((0..64).map(|_| havoc(&mut rng, &seed, &seed, &dict)));

@@ -35,7 +35,7 @@ pub(super) fn call<D: Domain>(
         Model::PosixMemalign => {
             let n = st.dom.choose(Decision::AllocSize, &args[2], 64);
             let block = allocate(st, prog, n, false)?;
-            let bytes = u64::from(prog.module.target.pointer_bytes);
+            let bytes = u64::from(prog.module().target.pointer_bytes);
             let ptr = Some(crate::provenance::Provenance::Pointer);
             st.store_scalar_as(prog, &args[0], &block, bytes, 64, ptr)?;
             st.dom.constant(32, 0)

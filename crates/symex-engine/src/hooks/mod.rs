@@ -426,7 +426,7 @@ pub(crate) fn call<D: Domain>(
         M::SignedOverflowReport(SHIFT_REPORT) => {
             let frame = st.frame().expect("a frame");
             let what = call.args.first().and_then(|data| {
-                ubsan::shift_overflow(&prog.module, frame.func, frame.block, data)
+                ubsan::shift_overflow(prog.module(), frame.func, frame.block, data)
             });
             match what {
                 Some(what) => Err(st.bug(prog, crate::bug::BugKind::SignedOverflow, what)),
@@ -533,7 +533,7 @@ fn widen_sizes<D: Domain>(
 /// The name of the function a call goes to (for messages).
 pub(crate) fn callee_name<'p>(prog: &'p Program, call: &Call) -> &'p str {
     match call.callee {
-        symex_ir::Callee::Direct(f) => &prog.module.func(f).name,
+        symex_ir::Callee::Direct(f) => &prog.module().func(f).name,
         symex_ir::Callee::Indirect(_) => "a function pointer",
     }
 }

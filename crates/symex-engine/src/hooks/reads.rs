@@ -165,7 +165,7 @@ fn getdelim<D: Domain>(
     delim: &D::Val,
     w: u32,
 ) -> Result<D::Val, End> {
-    let pb = u64::from(prog.module.target.pointer_bytes);
+    let pb = u64::from(prog.module().target.pointer_bytes);
     let mut line = st.load_scalar(prog, line_ptr, pb, 64)?;
     let mut cap = st.load_scalar(prog, cap_ptr, pb, 64)?;
     let null = st.dom.constant(64, 0);
@@ -205,7 +205,7 @@ fn store_line<D: Domain>(
     cap_ptr: &D::Val,
     cap: &D::Val,
 ) -> Result<(), End> {
-    let pb = u64::from(prog.module.target.pointer_bytes);
+    let pb = u64::from(prog.module().target.pointer_bytes);
     st.store_scalar_as(prog, line_ptr, line, pb, 64, Some(Provenance::Pointer))?;
     st.store_scalar_as(prog, cap_ptr, cap, pb, 64, Some(Provenance::Integer))
 }

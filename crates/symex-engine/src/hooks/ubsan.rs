@@ -129,7 +129,7 @@ pub(super) fn runtime_report<D: Domain>(
 ) -> End {
     let name = super::callee_name(prog, call).trim_end_matches("_abort");
     let handler = name.strip_prefix("__ubsan_handle_").unwrap_or(name);
-    let module = &prog.module;
+    let module = prog.module();
     let pb = u64::from(module.target.pointer_bytes);
     // Every handler's data starts with a `SourceLocation { const char *file; u32 line, column; }`.
     let after_location = pb + 8;
