@@ -423,6 +423,23 @@ impl<D: Domain> State<D> {
                 indices,
                 ..
             } => {
+                // A constant offset from a known address that stays within its object, as a field's
+                // or a constant index's `getelementptr` nearly always is: what `gep` computes, inline
+                // (it needs no position, as it cannot fail).
+                if indices.is_empty() {
+                    if let Some(b) = self.dom.as_const(&self.val_fast(*base)) {
+                        let (b, layout) = (b as u64, prog.addr);
+                        let r = match *offset {
+                            0 => b,
+                            k => layout.wrap(b.wrapping_add(k as u64)),
+                        };
+                        if !layout.leaves_object(b, r) {
+                            let v = self.dom.constant(64, u128::from(r));
+                            self.set_fast(*dst, v);
+                            return Ok(Flow::Next);
+                        }
+                    }
+                }
                 self.seek(at);
                 let v = self.gep(prog, *base, *offset, indices)?;
                 self.set_fast(*dst, v);
@@ -505,7 +522,9 @@ impl<D: Domain> State<D> {
                     Some(h) => self.mark_home(h, start),
                     None => {
                         let p = self.val_fast(args[1]);
-                        self.lifetime_marker(&p, start);
+                        let own = matches!(args[1], Operand::Slot(s)
+                            if prog.is_local_address(self.slot_kinds_at(), s));
+                        self.lifetime_marker(&p, start, own);
                     }
                 }
             }
@@ -1084,7 +1103,10 @@ impl<D: Domain> State<D> {
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
     /// local of the current frame have no effect (LLVM: they apply to allocas).
     #[inline(never)]
-    pub(crate) fn lifetime_marker(&mut self, ptr: &D::Val, start: bool) {
+    ///
+    /// `own`: `ptr` is known to hold the address of an `alloca` of the running activation (its slot
+    /// is one [`Program::is_local_address`] names), so the local needs no search through the frame's.
+    pub(crate) fn lifetime_marker(&mut self, ptr: &D::Val, start: bool, own: bool) {
         // A known address names its object by its bits (what `pointer_object` computes, and `choose` of
         // a known value returns without a question), nearly always: `alloca` gives known addresses.
         let id = match self.dom.as_const(ptr) {
@@ -1096,15 +1118,8 @@ impl<D: Domain> State<D> {
         };
         // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
         // in order), before a search through the frame's locals.
-        let f = self.frame_mut().expect("a frame");
-        let m = f.marker_at as usize;
-        let near = [m, m + 1, m.wrapping_sub(1)];
-        match near.into_iter().find(|&at| f.allocas.get(at) == Some(&id)) {
-            Some(at) => f.marker_at = at as u32,
-            None => match f.allocas.iter().position(|&a| a == id) {
-                Some(at) => f.marker_at = at as u32,
-                None => return,
-            },
+        if !own && !self.is_own_local(id) {
+            return;
         }
         if start {
             let fill = self.dom.const_byte(0);
@@ -1112,6 +1127,23 @@ impl<D: Domain> State<D> {
         } else {
             self.mem.end_lifetime(id);
         }
+    }
+
+    /// Whether `id` is a local of the running activation. Where the last search found its local, or
+    /// beside it (a block's locals are allocated and marked in order), before a search through the
+    /// frame's locals.
+    fn is_own_local(&mut self, id: crate::memory::ObjId) -> bool {
+        let f = self.frame_mut().expect("a frame");
+        let m = f.marker_at as usize;
+        let near = [m, m + 1, m.wrapping_sub(1)];
+        match near.into_iter().find(|&at| f.allocas.get(at) == Some(&id)) {
+            Some(at) => f.marker_at = at as u32,
+            None => match f.allocas.iter().position(|&a| a == id) {
+                Some(at) => f.marker_at = at as u32,
+                None => return false,
+            },
+        }
+        true
     }
 
     /// A fresh, uninitialised stack object of `size` bytes owned by the current frame.
@@ -1320,7 +1352,7 @@ impl<D: Domain> State<D> {
             }
             Intrinsic::LifetimeStart | Intrinsic::LifetimeEnd => {
                 let p = arg(self, 1);
-                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart));
+                self.lifetime_marker(&p, matches!(op, Intrinsic::LifetimeStart), false);
                 None
             }
             Intrinsic::StackSave => {

@@ -103,6 +103,10 @@ pub struct Program {
     homes: Vec<Option<Promoted>>,
     /// The promoted locals of each function, by [`FuncId`] (empty without promotion).
     home_sites: Vec<Box<[HomeSite]>>,
+    /// Whether each slot, in the order of `slot_kinds`, holds the address of an `alloca` of its own
+    /// function (the `alloca`'s slot or a copy of it): a lifetime marker on such a slot names a local of
+    /// the running activation without a search through its locals.
+    local_addresses: Vec<bool>,
     /// The steps of the path a violation witness describes (nondet values, branch directions), in order
     /// (`guide.rs`); `None` outside witness validation.
     pub guide: Option<Rc<[crate::guide::GuideStep]>>,
@@ -222,7 +226,9 @@ impl Program {
             }));
         }
         let homes = home_table(&module, &home_sites, &starts, slot_kinds.len());
+        let local_addresses = local_address_table(&module, &starts, slot_kinds.len());
         Program {
+            local_addresses,
             addr,
             alloca_sites,
             homes,
@@ -333,6 +339,13 @@ impl Program {
         self.homes[start as usize + s.0 as usize].map(Home::from)
     }
 
+    /// Whether slot `s` of the function whose slots begin at `start` holds the address of one of that
+    /// function's `alloca`s (see [`Self::slot_kind_from`]).
+    #[inline(always)]
+    pub(crate) fn is_local_address(&self, start: u32, s: Slot) -> bool {
+        self.local_addresses[start as usize + s.0 as usize]
+    }
+
     /// The promoted locals of `f`, in the order of their bits.
     pub fn home_sites(&self, f: FuncId) -> &[HomeSite] {
         self.home_sites.get(f.0 as usize).map_or(&[], |h| h)
@@ -385,15 +398,59 @@ fn home_table(
     table
 }
 
+/// [`Program::local_addresses`]: the slots `alloca`s define, and the copies (`Copy`, `Freeze`; a
+/// bitcast is a copy) of those, to a fixed point since a copy may come before its source in block order.
+fn local_address_table(module: &Module, starts: &[u32], slots: usize) -> Vec<bool> {
+    let mut table = vec![false; slots];
+    for (f, &start) in module.functions.iter().zip(starts) {
+        let Some(body) = f.body.as_ref() else {
+            continue;
+        };
+        let start = start as usize;
+        let insts = || body.blocks.iter().flat_map(|b| &b.insts);
+        for inst in insts() {
+            if let Inst::Alloca { dst, .. } = inst {
+                table[start + dst.0 as usize] = true;
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for inst in insts() {
+                if let Inst::Copy {
+                    dst,
+                    src: Operand::Slot(s),
+                }
+                | Inst::Freeze {
+                    dst,
+                    src: Operand::Slot(s),
+                } = inst
+                {
+                    if table[start + s.0 as usize] && !table[start + dst.0 as usize] {
+                        table[start + dst.0 as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::Program;
     use crate::concrete::Concrete;
     use crate::state::{Checks, State};
+    use symex_ir::Inst;
 
     fn module(src: &str) -> symex_ir::Module {
+        module_in("p.c", src)
+    }
+
+    fn module_in(name: &str, src: &str) -> symex_ir::Module {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.c");
+        let path = dir.path().join(name);
         std::fs::write(&path, src).unwrap();
         symex_ir::load(&path, &Default::default()).unwrap()
     }
@@ -420,5 +477,28 @@ mod tests {
         let mut st = State::new(&small, Concrete::new(Vec::new()), Checks::default());
         st.start(&small, "main").unwrap();
         st.run(&large, 100);
+    }
+
+    #[test]
+    fn allocas_and_their_copies_are_local_addresses() {
+        let src = "define i32 @main() {\n\
+                   entry:\n  %x = alloca [4 x i32], align 4\n  %c = bitcast [4 x i32]* %x to i8*\n\
+                   %g = getelementptr inbounds [4 x i32], [4 x i32]* %x, i64 0, i64 1\n  ret i32 0\n}\n";
+        let prog = Program::new(module_in("p.ll", src));
+        let main = prog.module().function_by_name("main").unwrap();
+        let start = prog.slot_kinds_start[main.0 as usize];
+        let body = prog.module().func(main).body.as_ref().unwrap();
+        let mut seen = Vec::new();
+        for inst in body.blocks.iter().flat_map(|b| &b.insts) {
+            let expected = match inst {
+                Inst::Alloca { .. } | Inst::Copy { .. } => true,
+                Inst::Gep { .. } => false,
+                _ => continue,
+            };
+            let dst = inst.dst().unwrap();
+            assert_eq!(prog.is_local_address(start, dst), expected, "{inst:?}");
+            seen.push(expected);
+        }
+        assert_eq!(seen, [true, true, false]);
     }
 }

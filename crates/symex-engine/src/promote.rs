@@ -254,7 +254,7 @@ impl<D: Domain> State<D> {
         homes.dead &= !h.mask;
         homes.stale &= !h.mask;
         let p = self.val(ptr);
-        self.lifetime_marker(&p, start);
+        self.lifetime_marker(&p, start, false);
     }
 
     /// The `alloca` of a promoted local runs again (a loop around it): the home's object is a new one,
