@@ -177,13 +177,16 @@ impl<D: Domain> State<D> {
     }
 
     /// Copies `src` into `dst`, whether scalar or aggregate.
+    ///
+    /// # Safety
+    /// As for [`Self::val_fast`]: both are named by the admitted current activation's body.
     #[inline(always)]
-    fn copy_value(&mut self, prog: &Program, dst: Slot, src: Operand) {
+    unsafe fn copy_value(&mut self, prog: &Program, dst: Slot, src: Operand) {
         if self.slot_kind(prog, dst) == SlotKind::Aggregate {
             self.copy_aggregate(prog, dst, src);
         } else {
-            let v = self.val(src);
-            self.set(dst, v);
+            let v = self.val_fast(src);
+            self.set_fast(dst, v);
         }
     }
 
@@ -409,12 +412,7 @@ impl<D: Domain> State<D> {
                 self.set_fast(*dst, v);
             }
             Inst::Copy { dst, src } | Inst::Freeze { dst, src } => {
-                if self.slot_kind(prog, *dst) == SlotKind::Aggregate {
-                    self.copy_aggregate(prog, *dst, *src);
-                } else {
-                    let v = self.val_fast(*src);
-                    self.set_fast(*dst, v);
-                }
+                self.copy_value(prog, *dst, *src)
             }
             Inst::Gep {
                 dst,
@@ -423,25 +421,8 @@ impl<D: Domain> State<D> {
                 indices,
                 ..
             } => {
-                // A constant offset from a known address that stays within its object, as a field's
-                // or a constant index's `getelementptr` nearly always is: what `gep` computes, inline
-                // (it needs no position, as it cannot fail).
-                if indices.is_empty() {
-                    if let Some(b) = self.dom.as_const(&self.val_fast(*base)) {
-                        let (b, layout) = (b as u64, prog.addr);
-                        let r = match *offset {
-                            0 => b,
-                            k => layout.wrap(b.wrapping_add(k as u64)),
-                        };
-                        if !layout.leaves_object(b, r) {
-                            let v = self.dom.constant(64, u128::from(r));
-                            self.set_fast(*dst, v);
-                            return Ok(Flow::Next);
-                        }
-                    }
-                }
-                self.seek(at);
-                let v = self.gep(prog, *base, *offset, indices)?;
+                let b = self.val_fast(*base);
+                let v = self.gep(prog, &b, *offset, indices, at)?;
                 self.set_fast(*dst, v);
             }
             Inst::Load {
@@ -946,7 +927,9 @@ impl<D: Domain> State<D> {
         }
     }
 
-    fn select(&mut self, prog: &Program, dst: Slot, cond: Operand, t: Operand, e: Operand) {
+    /// # Safety
+    /// As for [`Self::exec_rare`], from which alone it is entered.
+    unsafe fn select(&mut self, prog: &Program, dst: Slot, cond: Operand, t: Operand, e: Operand) {
         let c = self.val(cond);
         let ty = self.slot_type(prog, dst);
         match prog.width(ty) {
@@ -971,17 +954,40 @@ impl<D: Domain> State<D> {
     /// bytes becomes a pointer to no object ([`crate::memory::AddressLayout::leaves_object`]): such arithmetic is
     /// undefined (C11 6.5.6p8), and without the poison an index 4 GiB past an object would read its
     /// neighbour instead of being out of bounds.
-    #[inline(never)]
+    ///
+    /// A constant offset from a known address that stays within its object, as a field's or a
+    /// constant index's `getelementptr` nearly always is, is computed here, inline, and needs no
+    /// position (`at`, the instruction's), as it cannot fail; the rest is out of line.
+    #[inline(always)]
     fn gep(
         &mut self,
         prog: &Program,
-        base: Operand,
+        b: &D::Val,
         offset: i64,
         indices: &[ir::GepIndex],
+        at: u32,
     ) -> Result<D::Val, End> {
-        let b = self.val(base);
-        let p = self.gep_unchecked(prog, &b, offset, indices)?;
-        self.poison_if_leaving(prog, &b, p)
+        if indices.is_empty() {
+            let known = self.dom.as_const(b);
+            if let Some(r) = known.and_then(|b| prog.addr.offset_within(b as u64, offset)) {
+                return Ok(self.dom.constant(64, u128::from(r)));
+            }
+        }
+        self.gep_general(prog, b, offset, indices, at)
+    }
+
+    #[inline(never)]
+    fn gep_general(
+        &mut self,
+        prog: &Program,
+        b: &D::Val,
+        offset: i64,
+        indices: &[ir::GepIndex],
+        at: u32,
+    ) -> Result<D::Val, End> {
+        self.seek(at);
+        let p = self.gep_unchecked(prog, b, offset, indices)?;
+        self.poison_if_leaving(prog, b, p)
     }
 
     /// `p` (computed from `base`), or the poison when it leaves `base`'s provenance. A poisoned pointer
@@ -1102,10 +1108,10 @@ impl<D: Domain> State<D> {
 
     /// `llvm.lifetime.start` (`start`) or `.end` on the local `ptr` points to. Markers on anything but a
     /// local of the current frame have no effect (LLVM: they apply to allocas).
-    #[inline(never)]
     ///
     /// `own`: `ptr` is known to hold the address of an `alloca` of the running activation (its slot
     /// is one [`Program::is_local_address`] names), so the local needs no search through the frame's.
+    #[inline(never)]
     pub(crate) fn lifetime_marker(&mut self, ptr: &D::Val, start: bool, own: bool) {
         // A known address names its object by its bits (what `pointer_object` computes, and `choose` of
         // a known value returns without a question), nearly always: `alloca` gives known addresses.
@@ -1116,8 +1122,6 @@ impl<D: Domain> State<D> {
                 self.dom.choose(Decision::PointerObject, &idv, 32) as crate::memory::ObjId
             }
         };
-        // Where the last marker's local lies, or beside it (a block's locals are allocated and marked
-        // in order), before a search through the frame's locals.
         if !own && !self.is_own_local(id) {
             return;
         }

@@ -138,6 +138,17 @@ impl AddressLayout {
         b != 0 && self.owner(base) != self.owner(result)
     }
 
+    /// The address `offset` bytes from `base` when that stays within `base`'s object (`None` when the
+    /// arithmetic [leaves it](Self::leaves_object)): what `getelementptr` of a constant offset gives.
+    #[inline(always)]
+    pub fn offset_within(self, base: u64, offset: i64) -> Option<u64> {
+        let result = match offset {
+            0 => base,
+            k => self.wrap(base.wrapping_add(k as u64)),
+        };
+        (!self.leaves_object(base, result)).then_some(result)
+    }
+
     /// The address `offset` bytes from the start of object `id` (a constant address: `&a[k]` as an
     /// initializer or operand), poisoned as pointer arithmetic is when it leaves the object's provenance.
     pub fn derived(self, id: ObjId, offset: i64) -> u64 {
