@@ -333,12 +333,15 @@ impl<D: Domain> State<D> {
         n: u64,
         w: u32,
     ) -> Result<D::Val, End> {
-        self.load_scalar_reporting(prog, ptr, n, w).map(|(v, _)| v)
+        self.load_scalar_reporting(prog, ptr, n, w, false)
+            .map(|(v, _)| v)
     }
 
     /// [`Self::load_scalar`], also saying whether the bytes read were stored as a pointer (see
     /// `provenance.rs`). The common case (a known address, plainly accessible, its bytes written) is
-    /// inlined where loads execute; the rest is [`Self::load_scalar_general`].
+    /// inlined where loads execute; the rest is [`Self::load_scalar_general`]. Without `report` (a
+    /// load of a pointer, which keeps its bytes' provenance whatever they were) the common case leaves
+    /// the provenance map unread and says `None`: a pointer load is as frequent as an integer one.
     #[inline(always)]
     pub fn load_scalar_reporting(
         &mut self,
@@ -346,13 +349,18 @@ impl<D: Domain> State<D> {
         ptr: &D::Val,
         n: u64,
         w: u32,
+        report: bool,
     ) -> Result<(D::Val, PointerBytes), End> {
         if let Some((_, o, off)) =
             plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Read)
         {
             if let Some(bytes) = o.contents.read_written(off, n as usize) {
-                let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
-                let seen = o.provenance.pointer_bytes(off as u64, n, pointer_bytes);
+                let seen = if report {
+                    let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
+                    o.provenance.pointer_bytes(off as u64, n, pointer_bytes)
+                } else {
+                    PointerBytes::None
+                };
                 return Ok((self.dom.bytes_to_val(bytes, w), seen));
             }
         }
@@ -523,8 +531,12 @@ impl<D: Domain> State<D> {
                 .mem
                 .object_mut_where(id, |o| plain(o, off, n, Access::Write))
             {
-                o.contents
-                    .write(off as usize, n as usize, |out| dom.val_to_bytes(v, w, out));
+                match o.contents.written_flat_mut(off as usize, n as usize) {
+                    Some(out) => dom.val_to_bytes(v, w, out),
+                    None => o
+                        .contents
+                        .write(off as usize, n as usize, |out| dom.val_to_bytes(v, w, out)),
+                }
                 o.provenance.set(off, n, kind);
                 return Ok(());
             }

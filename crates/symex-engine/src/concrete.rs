@@ -262,13 +262,19 @@ impl Domain for Concrete {
     }
     #[inline(always)]
     fn val_to_bytes(&mut self, v: &u128, _w: Width, out: &mut [u8]) {
-        // Fixed-size copies for the common sizes: no call to memmove per store.
-        match out.len() {
-            1 => out[0] = *v as u8,
-            2 => out.copy_from_slice(&(*v as u16).to_le_bytes()),
-            4 => out.copy_from_slice(&(*v as u32).to_le_bytes()),
-            8 => out.copy_from_slice(&(*v as u64).to_le_bytes()),
-            n => out.copy_from_slice(&v.to_le_bytes()[..n]),
+        // One store of the common sizes' type: no call to memmove per store. (Written as copies of
+        // `to_le_bytes`, the arms were alike enough for the optimiser to merge them into one `memcpy`
+        // of `out.len()` bytes where stores are inlined into the run loop.)
+        let at = out.as_mut_ptr();
+        // SAFETY: each arm writes exactly `out.len()` bytes at its start (unaligned stores).
+        unsafe {
+            match out.len() {
+                1 => *at = *v as u8,
+                2 => at.cast::<u16>().write_unaligned((*v as u16).to_le()),
+                4 => at.cast::<u32>().write_unaligned((*v as u32).to_le()),
+                8 => at.cast::<u64>().write_unaligned((*v as u64).to_le()),
+                n => out.copy_from_slice(&v.to_le_bytes()[..n]),
+            }
         }
     }
     #[inline(always)]

@@ -542,8 +542,9 @@ impl<D: Domain> State<D> {
         w: u32,
     ) -> Result<D::Val, End> {
         let p = self.val(ptr);
-        let (v, seen) = self.load_scalar_reporting(prog, &p, size as u64, w)?;
-        Ok(if ty == ir::TypeId::PTR {
+        let pointer = ty == ir::TypeId::PTR;
+        let (v, seen) = self.load_scalar_reporting(prog, &p, size as u64, w, !pointer)?;
+        Ok(if pointer {
             v
         } else {
             self.observe_loaded_integer(v, w, seen)
@@ -1180,31 +1181,45 @@ impl<D: Domain> State<D> {
     /// `edge` leaves a block of the admitted current activation (see [`Self::exec_inst`]).
     #[inline]
     unsafe fn take_edge(&mut self, prog: &Program, edge: &Edge) {
-        if !edge.moves.is_empty() {
-            let values: SmallVec<[(Slot, MovedValue<D>); 8]> = edge
-                .moves
-                .iter()
-                .map(|m| {
-                    let v = match self.slot_kind(prog, m.dst) {
-                        SlotKind::Integer | SlotKind::Pointer => Ok(self.val_fast(m.src)),
-                        SlotKind::Aggregate => {
-                            let ty = self.slot_type(prog, m.dst);
-                            Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src)))
-                        }
-                    };
-                    (m.dst, v)
-                })
-                .collect();
-            for (dst, v) in values {
-                match v {
-                    Ok(v) => self.set_fast(dst, v),
-                    Err((a, p)) => self.set_agg_carrying(dst, a, p),
-                }
+        match &edge.moves[..] {
+            [] => {}
+            // One scalar move (a loop counter's phi) cannot read what another writes: no buffer.
+            [m] if self.slot_kind(prog, m.dst) != SlotKind::Aggregate => {
+                let v = self.val_fast(m.src);
+                self.set_fast(m.dst, v);
             }
+            moves => self.take_moves(prog, moves),
         }
         let f = self.frame_mut().expect("a frame");
         f.block = edge.to;
         f.inst = 0;
+    }
+
+    /// The phi moves of an edge, read all before any is written.
+    ///
+    /// # Safety
+    /// As for [`Self::take_edge`].
+    #[inline(never)]
+    unsafe fn take_moves(&mut self, prog: &Program, moves: &[ir::PhiMove]) {
+        let values: SmallVec<[(Slot, MovedValue<D>); 8]> = moves
+            .iter()
+            .map(|m| {
+                let v = match self.slot_kind(prog, m.dst) {
+                    SlotKind::Integer | SlotKind::Pointer => Ok(self.val_fast(m.src)),
+                    SlotKind::Aggregate => {
+                        let ty = self.slot_type(prog, m.dst);
+                        Err((self.agg_val(prog, m.src, ty), self.agg_provenance(m.src)))
+                    }
+                };
+                (m.dst, v)
+            })
+            .collect();
+        for (dst, v) in values {
+            match v {
+                Ok(v) => self.set_fast(dst, v),
+                Err((a, p)) => self.set_agg_carrying(dst, a, p),
+            }
+        }
     }
 
     /// Executes a terminator; returns the block a branch leads to within the same activation (`None`:

@@ -469,6 +469,20 @@ impl<B: Clone> Contents<B> {
         }
     }
 
+    /// Bytes `off..off+n` of a flat object, marked written, for the caller to fill: the one lookup of a
+    /// store's common case, which writes them in place (through [`Self::write`] the store's closure
+    /// was called out of line, a call per store). `None` for a paged object (nothing marked).
+    #[inline(always)]
+    pub fn written_flat_mut(&mut self, off: usize, n: usize) -> Option<&mut [B]> {
+        match &mut self.repr {
+            Repr::Flat { bytes, init } => {
+                init.set_init(off, n);
+                Some(&mut bytes[off..off + n])
+            }
+            Repr::Paged(_) => None,
+        }
+    }
+
     /// Bytes `off..off+n` (borrowed unless they span pages or lie in a page never written).
     #[inline(always)]
     pub fn read(&self, off: usize, n: usize) -> Cow<'_, [B]> {
