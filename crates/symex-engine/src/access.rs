@@ -3,7 +3,7 @@
 
 use crate::bug::{BugKind, End};
 use crate::domain::{BinOp, CastOp, CmpOp, Decision, Domain, InputRequest};
-use crate::memory::{Lookup, Memory, ObjId, ObjKind, Object};
+use crate::memory::{Lookup, ObjId, ObjKind, Object};
 use crate::program::Program;
 use crate::provenance::{PointerBytes, Provenance, ProvenanceMap};
 use crate::state::State;
@@ -351,17 +351,18 @@ impl<D: Domain> State<D> {
         w: u32,
         report: bool,
     ) -> Result<(D::Val, PointerBytes), End> {
-        if let Some((_, o, off)) =
-            plainly_accessible(&self.mem, self.dom.as_const(ptr), n, Access::Read)
-        {
-            if let Some(bytes) = o.contents.read_written(off, n as usize) {
-                let seen = if report {
-                    let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
-                    o.provenance.pointer_bytes(off as u64, n, pointer_bytes)
-                } else {
-                    PointerBytes::None
-                };
-                return Ok((self.dom.bytes_to_val(bytes, w), seen));
+        if let Some(addr) = self.dom.as_const(ptr) {
+            let (id, off) = self.mem.layout().split(addr as u64);
+            if let Some(o) = self.mem.object(id) {
+                if let Some(bytes) = o.contents.plain_read(off, n, o.kind == ObjKind::Heap) {
+                    let seen = if report {
+                        let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
+                        o.provenance.pointer_bytes(off, n, pointer_bytes)
+                    } else {
+                        PointerBytes::None
+                    };
+                    return Ok((self.dom.bytes_to_val(bytes, w), seen));
+                }
             }
         }
         self.load_scalar_general(prog, ptr, n, w)
@@ -666,15 +667,11 @@ impl<D: Domain> State<D> {
         src: &D::Val,
         n: u64,
     ) -> Result<(), End> {
-        if n == 0 {
+        if n == 0 || self.copy_plainly(src, dst, n) {
             return Ok(());
         }
-        let (s, d) = match self.plain_copy(src, dst, n) {
-            Some(places) => places,
-            None => match self.copy_places(prog, dst, src, n)? {
-                Some(places) => places,
-                None => return Ok(()),
-            },
+        let Some((s, d)) = self.copy_places(prog, dst, src, n)? else {
+            return Ok(());
         };
         let n = n as usize;
         if s.obj == d.obj {
@@ -713,36 +710,57 @@ impl<D: Domain> State<D> {
         Ok(Some((s, d)))
     }
 
-    /// The places of a copy of `n` bytes that needs no more than its bytes and their provenance copied:
+    /// Carries out a copy of `n` bytes that needs no more than its bytes and their provenance copied:
     /// known addresses inside live flat objects (the destination writable), every source byte written,
-    /// and few enough bytes for the budget to need no look. For such a copy, [`Self::resolve`] answers
-    /// both without a question, [`Self::copyable`] and the budget let it through, no byte becomes an
-    /// input, and a copy of a uniform range as a fill makes the same bytes: the general path would only
-    /// copy. (`memcpy` of a struct by value, as frequent as calls in C: each of those steps looked its
-    /// objects up again.)
+    /// and few enough bytes for the budget to need no look; false (nothing done) for any other. For
+    /// such a copy, [`Self::resolve`] answers both without a question, [`Self::copyable`] and the
+    /// budget let it through, no byte becomes an input, and a copy of a uniform range as a fill makes
+    /// the same bytes: the general path would only copy. (`memcpy` of a struct by value, as frequent as
+    /// calls in C: each object is looked up once.)
     #[inline]
-    fn plain_copy(&self, src: &D::Val, dst: &D::Val, n: u64) -> Option<(Place, Place)> {
+    fn copy_plainly(&mut self, src: &D::Val, dst: &D::Val, n: u64) -> bool {
         if n.saturating_mul(std::mem::size_of::<D::Byte>() as u64 + 1) >= BUDGETED_COPY {
-            return None;
+            return false;
         }
-        let place = |addr: u128, access: Access| {
-            let (id, off) = self.mem.layout().split(addr as u64);
-            let o = self.mem.object(id)?;
-            let fits = off + n <= o.size() && !(o.read_only && access == Access::Write);
-            (fits && o.contents.flat().is_some()).then_some((
-                o,
-                Place {
-                    obj: id,
-                    off: off as usize,
-                },
-            ))
+        let (Some(sa), Some(da)) = (self.dom.as_const(src), self.dom.as_const(dst)) else {
+            return false;
         };
-        let (so, s) = place(self.dom.as_const(src)?, Access::Read)?;
-        if !so.contents.is_init(s.off, n as usize) {
-            return None;
+        let layout = self.mem.layout();
+        let ((sid, soff), (did, doff)) = (layout.split(sa as u64), layout.split(da as u64));
+        let writable = |o: &Object<D::Byte>| {
+            !o.read_only
+                && o.contents
+                    .flat()
+                    .is_some_and(|b| doff + n <= b.len() as u64)
+        };
+        if sid == did {
+            // Within one object (no handle on it held, so that writing it copies nothing).
+            let plain = self
+                .mem
+                .object(sid)
+                .is_some_and(|o| writable(o) && o.contents.plain_read(soff, n, false).is_some());
+            if plain {
+                let o = self.mem.object_mut(did).expect("live");
+                o.move_within(doff as usize, soff as usize, n as usize);
+            }
+            return plain;
         }
-        let (_, d) = place(self.dom.as_const(dst)?, Access::Write)?;
-        Some((s, d))
+        let Some(so) = self.mem.object_shared(sid) else {
+            return false;
+        };
+        let Some(bytes) = so.contents.plain_read(soff, n, false) else {
+            return false;
+        };
+        let Some(d) = self.mem.object_mut_where(did, writable) else {
+            return false;
+        };
+        let out = d
+            .contents
+            .written_flat_mut(doff as usize, n as usize)
+            .expect("a flat object");
+        out.clone_from_slice(bytes);
+        d.provenance.copy_from(doff, &so.provenance, soff, n);
+        true
     }
 
     /// Copies `n` bytes as a fill when the source bytes are one uniform range (a `memset` region, a
@@ -943,29 +961,15 @@ impl<D: Domain> State<D> {
     }
 }
 
-/// The object and offset of an `n`-byte access at the known address `addr` when the general path
-/// (`State::target`) would find them without a question or a side effect: inside a live object, not a
+/// Whether an `n`-byte access at offset `off` of the live object `o` is one the general path
+/// (`State::target`) would carry out without a question or a side effect: inside the object, not a
 /// write to a read-only one, not a heap block whose never-written bytes its first access turns into
-/// inputs. Scalar loads and stores, the most frequent instructions, then look their object up once.
-#[inline(always)]
-fn plainly_accessible<B: Clone>(
-    mem: &Memory<B>,
-    addr: Option<u128>,
-    n: u64,
-    access: Access,
-) -> Option<(ObjId, &Object<B>, usize)> {
-    let (id, off) = mem.layout().split(addr? as u64);
-    let o = mem.object(id)?;
-    plain(o, off, n, access).then_some((id, o, off as usize))
-}
-
-/// Whether an `n`-byte access at offset `off` of the live object `o` is plain (see
-/// [`plainly_accessible`]).
+/// inputs. Scalar stores, among the most frequent instructions, then look their object up once (loads
+/// ask [`crate::storage::Contents::plain_read`] the same).
 #[inline(always)]
 fn plain<B: Clone>(o: &Object<B>, off: u64, n: u64, access: Access) -> bool {
-    off + n <= o.size()
-        && !(access == Access::Write && o.read_only)
-        && !(o.kind == ObjKind::Heap && o.contents.flat_with_uninitialised())
+    !(access == Access::Write && o.read_only)
+        && o.contents.plainly_within(off, n, o.kind == ObjKind::Heap)
 }
 
 #[cfg(test)]

@@ -28,7 +28,12 @@ pub fn mask(w: Width) -> u128 {
 /// `v` (of width `w`) sign-extended to 128 bits.
 #[inline(always)]
 pub fn sext(v: u128, w: Width) -> i128 {
-    if w >= 128 {
+    if w <= 64 {
+        // Nearly every width: two 64-bit shifts, where a 128-bit shift by a variable amount is a
+        // double shift, a test of the amount and selects.
+        let sh = 64 - w.max(1);
+        (((v as u64) << sh) as i64 >> sh) as i128
+    } else if w >= 128 {
         v as i128
     } else {
         let sh = 128 - w;
@@ -279,14 +284,25 @@ impl Domain for Concrete {
     }
     #[inline(always)]
     fn bytes_to_val(&mut self, bytes: &[u8], w: Width) -> u128 {
-        let v = match *bytes {
-            [a] => a as u128,
-            [a, b] => u16::from_le_bytes([a, b]) as u128,
-            [a, b, c, d] => u32::from_le_bytes([a, b, c, d]) as u128,
-            [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]) as u128,
-            _ => return wide_from_le(bytes, w),
+        // One load of the common sizes' type (as `val_to_bytes` stores them): the slice patterns of
+        // single bytes were each a test of the length and a load per byte.
+        let at = bytes.as_ptr();
+        // SAFETY: each arm reads exactly `bytes.len()` bytes at its start (unaligned loads).
+        let v = unsafe {
+            match bytes.len() {
+                1 => *at as u128,
+                2 => u16::from_le(at.cast::<u16>().read_unaligned()) as u128,
+                4 => u32::from_le(at.cast::<u32>().read_unaligned()) as u128,
+                8 => u64::from_le(at.cast::<u64>().read_unaligned()) as u128,
+                _ => return wide_from_le(bytes, w),
+            }
         };
-        v & mask(w)
+        // Only a width that is not whole bytes (`i1`, a bit-field's) has bits to clear.
+        if w as usize == bytes.len() * 8 {
+            v
+        } else {
+            v & mask(w)
+        }
     }
     #[inline(always)]
     fn decide(&mut self, _why: Decision, cond: &u128) -> bool {
@@ -365,6 +381,48 @@ mod tests {
         for w in 0..=130u32 {
             let ones = (0..w.min(128)).fold(0u128, |m, bit| m | 1 << bit);
             assert_eq!(mask(w), ones, "width {w}");
+        }
+    }
+
+    /// Values whose bits around every width's sign bit vary: all ones, alternating, a single high bit.
+    const PATTERNS: [u128; 6] = [
+        0,
+        u128::MAX,
+        0x5555_5555_5555_5555_5555_5555_5555_5555,
+        0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa,
+        1 << 127,
+        0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+    ];
+
+    #[test]
+    fn sign_extension_copies_the_sign_bit_upwards() {
+        for w in 1..=128u32 {
+            for v in PATTERNS {
+                let v = v & mask(w);
+                // Bit by bit: the low `w` bits of `v`, then its bit `w - 1` repeated.
+                let sign = v >> (w - 1) & 1;
+                let expected = (0..128).fold(0u128, |r, bit| {
+                    let b = if bit < w { v >> bit & 1 } else { sign };
+                    r | b << bit
+                });
+                assert_eq!(sext(v, w) as u128, expected, "width {w}, value {v:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn loaded_values_are_their_little_endian_bytes_cut_to_the_width() {
+        let mut dom = Concrete::default();
+        for n in [1usize, 2, 3, 4, 8, 10, 16] {
+            for w in 1..=(8 * n as u32) {
+                for v in PATTERNS {
+                    let bytes = &v.to_le_bytes()[..n];
+                    // Byte by byte, most significant first, then the bits above `w` cleared.
+                    let whole = bytes.iter().rev().fold(0u128, |r, &b| r << 8 | b as u128);
+                    let expected = whole & mask(w);
+                    assert_eq!(dom.bytes_to_val(bytes, w), expected, "{n} bytes, width {w}");
+                }
+            }
         }
     }
 

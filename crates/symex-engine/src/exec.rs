@@ -450,7 +450,8 @@ impl<D: Domain> State<D> {
                 let Some(w) = prog.width(*ty) else {
                     return self.exec_rare(prog, inst);
                 };
-                let v = self.load_scalar_from(prog, *ptr, *ty, *size, w)?;
+                let p = self.val_fast(*ptr);
+                let v = self.load_scalar_from(prog, &p, *ty, *size, w)?;
                 self.set_fast(*dst, v);
             }
             Inst::Store {
@@ -531,19 +532,18 @@ impl<D: Domain> State<D> {
         Ok(Flow::Next)
     }
 
-    /// The scalar of type `ty` (`w` bits, `size` bytes) at `ptr`, as a load reads it.
+    /// The scalar of type `ty` (`w` bits, `size` bytes) at the address `p`, as a load reads it.
     #[inline(always)]
     pub(crate) fn load_scalar_from(
         &mut self,
         prog: &Program,
-        ptr: Operand,
+        p: &D::Val,
         ty: ir::TypeId,
         size: u32,
         w: u32,
     ) -> Result<D::Val, End> {
-        let p = self.val(ptr);
         let pointer = ty == ir::TypeId::PTR;
-        let (v, seen) = self.load_scalar_reporting(prog, &p, size as u64, w, !pointer)?;
+        let (v, seen) = self.load_scalar_reporting(prog, p, size as u64, w, !pointer)?;
         Ok(if pointer {
             v
         } else {

@@ -233,7 +233,8 @@ impl<D: Domain> State<D> {
         };
         self.settle_home(*ptr, h);
         let w = prog.width(*ty).expect("a promoted local is a scalar");
-        let v = self.load_scalar_from(prog, *ptr, *ty, *size, w)?;
+        let p = self.val(*ptr);
+        let v = self.load_scalar_from(prog, &p, *ty, *size, w)?;
         self.current_regs_mut()[h.value.0 as usize] = v.clone();
         self.homes.ready |= h.mask;
         self.set(*dst, v);

@@ -469,6 +469,41 @@ impl<B: Clone> Contents<B> {
         }
     }
 
+    /// Whether bytes `off..off+n` lie inside the object, unless it is flat with never-written bytes and
+    /// a heap block (`heap`): [`Self::size`] and [`Self::flat_with_uninitialised`] of a plain access,
+    /// its representation looked at once.
+    #[inline(always)]
+    pub fn plainly_within(&self, off: u64, n: u64, heap: bool) -> bool {
+        match &self.repr {
+            Repr::Flat { bytes, init } => {
+                off + n <= bytes.len() as u64 && !(heap && init.words.is_some())
+            }
+            Repr::Paged(p) => off + n <= p.size,
+        }
+    }
+
+    /// Bytes `off..off+n` of a flat object when they lie inside it and were all written, and the object
+    /// is no heap block with never-written bytes (`heap`; its first access makes those inputs): what
+    /// a scalar load's common case (and a plain copy's source) reads, its object's representation
+    /// looked at once (the bounds, the heap block's state and the written bytes had each matched it).
+    #[inline(always)]
+    pub fn plain_read(&self, off: u64, n: u64, heap: bool) -> Option<&[B]> {
+        let Repr::Flat { bytes, init } = &self.repr else {
+            return None;
+        };
+        // `off` is below the address layout's region size and `n` a scalar's or a small copy's: no
+        // overflow.
+        let (off, end) = (off as usize, (off + n) as usize);
+        if end > bytes.len() {
+            return None;
+        }
+        match &init.words {
+            None => Some(&bytes[off..end]),
+            Some(_) if !heap && init.is_init(off, n as usize) => Some(&bytes[off..end]),
+            Some(_) => None,
+        }
+    }
+
     /// Bytes `off..off+n` of a flat object, marked written, for the caller to fill: the one lookup of a
     /// store's common case, which writes them in place (through [`Self::write`] the store's closure
     /// was called out of line, a call per store). `None` for a paged object (nothing marked).
