@@ -947,6 +947,26 @@ impl<D: Domain> State<D> {
         let to = bytes
             .len()
             .min(from.saturating_add(usize::try_from(max).unwrap_or(usize::MAX)));
+        // The common case first: known bytes up to a NUL, all written and none a pointer's, checked as
+        // one range (per byte, the two checks cost several times the copy of a printed string).
+        let known = bytes
+            .get(from..to)
+            .unwrap_or(&[])
+            .iter()
+            .map(|b| self.dom.byte_as_const(b))
+            .position(|c| c.is_none_or(|c| c == 0));
+        if let Some(len) = known {
+            let n = len + 1;
+            if self.dom.byte_as_const(&bytes[from + len]) == Some(0)
+                && o.contents.is_init(from, n)
+                && !o.provenance.any(from as u64, n as u64, Provenance::Pointer)
+            {
+                // Every one of these bytes is known (the scan stopped at the first that is not).
+                let known = bytes[from..from + len].iter();
+                out.extend(known.map(|b| self.dom.byte_as_const(b).unwrap_or(0)));
+                return (out, true);
+            }
+        }
         for (at, b) in bytes.iter().enumerate().take(to).skip(from) {
             if !o.contents.is_init(at, 1) || o.provenance.any(at as u64, 1, Provenance::Pointer) {
                 break;
@@ -1121,6 +1141,16 @@ pub(crate) mod tests {
         assert!(!st.mem.object(local).unwrap().contents.is_init(2, 1));
         assert_eq!(st.read_c_string(&prog, &ptr(local, 0)).unwrap(), b"ab");
         assert!(st.mem.object(local).unwrap().contents.is_init(2, 1));
+        // Written up to its NUL, past a byte never written: read as one range.
+        let partly = st
+            .mem
+            .allocate(ObjKind::Stack, "p".into(), 8, 0, false)
+            .unwrap();
+        st.store_scalar(&prog, &ptr(partly, 0), &0x00_63_62_61, 4, 32)
+            .unwrap();
+        assert_eq!(st.read_c_string(&prog, &ptr(partly, 0)).unwrap(), b"abc");
+        assert_eq!(st.read_c_string(&prog, &ptr(partly, 2)).unwrap(), b"c");
+        assert!(!st.mem.object(partly).unwrap().contents.is_init(4, 1));
     }
 
     /// A dead local's object refilled for the next local is as a new one: its size, unwritten, no
