@@ -116,7 +116,9 @@ pub fn format<E>(
     fmt: &[u8],
     next: &mut dyn FnMut(ArgNeed) -> Result<ArgValue, E>,
 ) -> Result<Vec<u8>, FormatError<E>> {
-    let mut out = Vec::new();
+    // Room for the format and a few conversions: grown a byte at a time from empty, the output was
+    // reallocated four times for a one-line message.
+    let mut out = Vec::with_capacity(fmt.len() + 32);
     let mut i = 0;
     let int = |next: &mut dyn FnMut(ArgNeed) -> Result<ArgValue, E>,
                need: ArgNeed|
