@@ -28,10 +28,10 @@ pub fn mask(w: Width) -> u128 {
 /// `v` (of width `w`) sign-extended to 128 bits.
 #[inline(always)]
 pub fn sext(v: u128, w: Width) -> i128 {
-    if w <= 64 {
+    if (1..=64).contains(&w) {
         // Nearly every width: two 64-bit shifts, where a 128-bit shift by a variable amount is a
         // double shift, a test of the amount and selects.
-        let sh = 64 - w.max(1);
+        let sh = 64 - w;
         (((v as u64) << sh) as i64 >> sh) as i128
     } else if w >= 128 {
         v as i128
