@@ -351,26 +351,38 @@ impl<D: Domain> State<D> {
         w: u32,
         report: bool,
     ) -> Result<(D::Val, PointerBytes), End> {
-        if let Some(addr) = self.dom.as_const(ptr) {
-            let (id, off) = self.mem.layout().split(addr as u64);
-            if let Some(o) = self.mem.object(id) {
-                if let Some(bytes) = o.contents.plain_read(off, n, o.kind == ObjKind::Heap) {
-                    let seen = if report {
-                        let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
-                        o.provenance.pointer_bytes(off, n, pointer_bytes)
-                    } else {
-                        PointerBytes::None
-                    };
-                    return Ok((self.dom.bytes_to_val(bytes, w), seen));
-                }
-            }
+        match self.load_scalar_plain(ptr, n, w, report) {
+            Some(r) => Ok(r),
+            None => self.load_scalar_general(prog, ptr, n, w),
         }
-        self.load_scalar_general(prog, ptr, n, w)
+    }
+
+    /// The common case of [`Self::load_scalar_reporting`], or `None` past it. It cannot fail, so the
+    /// run loop tries it before it sets the frame's cursor that a failure reports.
+    #[inline(always)]
+    pub(crate) fn load_scalar_plain(
+        &mut self,
+        ptr: &D::Val,
+        n: u64,
+        w: u32,
+        report: bool,
+    ) -> Option<(D::Val, PointerBytes)> {
+        let addr = self.dom.as_const(ptr)?;
+        let (id, off) = self.mem.layout().split(addr as u64);
+        let o = self.mem.object(id)?;
+        let bytes = o.contents.plain_read(off, n, o.kind == ObjKind::Heap)?;
+        let seen = if report {
+            let pointer_bytes = (self.mem.layout().pointer_bits / 8) as u64;
+            o.provenance.pointer_bytes(off, n, pointer_bytes)
+        } else {
+            PointerBytes::None
+        };
+        Some((self.dom.bytes_to_val(bytes, w), seen))
     }
 
     /// [`Self::load_scalar_reporting`] past its common case.
     #[inline(never)]
-    fn load_scalar_general(
+    pub(crate) fn load_scalar_general(
         &mut self,
         prog: &Program,
         ptr: &D::Val,
@@ -525,29 +537,47 @@ impl<D: Domain> State<D> {
         w: u32,
         kind: Option<Provenance>,
     ) -> Result<(), End> {
-        if let Some(addr) = self.dom.as_const(ptr) {
-            let (id, off) = self.mem.layout().split(addr as u64);
-            let dom = &mut self.dom;
-            if let Some(o) = self
-                .mem
-                .object_mut_where(id, |o| plain(o, off, n, Access::Write))
-            {
-                match o.contents.written_flat_mut(off as usize, n as usize) {
-                    Some(out) => dom.val_to_bytes(v, w, out),
-                    None => o
-                        .contents
-                        .write(off as usize, n as usize, |out| dom.val_to_bytes(v, w, out)),
-                }
-                o.provenance.set(off, n, kind);
-                return Ok(());
-            }
+        if self.store_scalar_plain(ptr, v, n, w, kind) {
+            return Ok(());
         }
         self.store_scalar_general(prog, ptr, v, n, w, kind)
     }
 
+    /// The common case of [`Self::store_scalar_as`], carried out; `false` (nothing done) past it. It
+    /// cannot fail, so the run loop tries it before it sets the frame's cursor that a failure reports.
+    #[inline(always)]
+    pub(crate) fn store_scalar_plain(
+        &mut self,
+        ptr: &D::Val,
+        v: &D::Val,
+        n: u64,
+        w: u32,
+        kind: Option<Provenance>,
+    ) -> bool {
+        let Some(addr) = self.dom.as_const(ptr) else {
+            return false;
+        };
+        let (id, off) = self.mem.layout().split(addr as u64);
+        let dom = &mut self.dom;
+        let Some(o) = self
+            .mem
+            .object_mut_where(id, |o| plain(o, off, n, Access::Write))
+        else {
+            return false;
+        };
+        match o.contents.written_flat_mut(off as usize, n as usize) {
+            Some(out) => dom.val_to_bytes(v, w, out),
+            None => o
+                .contents
+                .write(off as usize, n as usize, |out| dom.val_to_bytes(v, w, out)),
+        }
+        o.provenance.set(off, n, kind);
+        true
+    }
+
     /// [`Self::store_scalar_as`] past its common case.
     #[inline(never)]
-    fn store_scalar_general(
+    pub(crate) fn store_scalar_general(
         &mut self,
         prog: &Program,
         ptr: &D::Val,

@@ -5,7 +5,7 @@ use crate::bug::{BugKind, End, Halt};
 use crate::domain::{self, CastOp, CmpOp, Decision, Domain, OverflowOp, UnOp};
 use crate::memory::ObjId;
 use crate::program::{Program, SlotKind};
-use crate::provenance::{self, Provenance, ProvenanceMap};
+use crate::provenance::{self, PointerBytes, Provenance, ProvenanceMap};
 use crate::regs::RegisterFile;
 use crate::state::{State, OVERSHIFT_MESSAGE};
 use smallvec::SmallVec;
@@ -360,7 +360,8 @@ impl<D: Domain> State<D> {
     /// The frame's cursor may lag behind `at` on entry (`run` writes it once per block): each
     /// instruction that can fail, call or reach anything that reads the cursor (`location`,
     /// `stack_trace`, a call's return position) sets it first with [`Self::seek`]. The others, which
-    /// only compute registers (casts, copies, integer comparisons) or mark a local's lifetime, leave it.
+    /// only compute registers (casts, copies, integer comparisons) or mark a local's lifetime, leave it,
+    /// and loads and stores set it only past their common case, which cannot fail.
     ///
     /// # Safety
     /// `inst` is an instruction of the current activation's body, which [`Self::position`] admitted
@@ -446,12 +447,26 @@ impl<D: Domain> State<D> {
                     self.seek(at);
                     return self.load_home(prog, inst, h);
                 }
-                self.seek(at);
                 let Some(w) = prog.width(*ty) else {
+                    self.seek(at);
                     return self.exec_rare(prog, inst);
                 };
                 let p = self.val_fast(*ptr);
-                let v = self.load_scalar_from(prog, &p, *ty, *size, w)?;
+                let (n, pointer) = (*size as u64, *ty == ir::TypeId::PTR);
+                // The common case cannot fail: the cursor a failure reports is set past it only.
+                let (v, seen) = match self.load_scalar_plain(&p, n, w, !pointer) {
+                    Some(r) => r,
+                    None => {
+                        self.seek(at);
+                        self.load_scalar_general(prog, &p, n, w)?
+                    }
+                };
+                let v = if pointer || seen == PointerBytes::None {
+                    v
+                } else {
+                    self.seek(at);
+                    self.observe_loaded_integer(v, w, seen)
+                };
                 self.set_fast(*dst, v);
             }
             Inst::Store {
@@ -475,18 +490,22 @@ impl<D: Domain> State<D> {
                     // A store after the local's lifetime ended: memory reports it.
                     self.settle_home(*ptr, h);
                 }
-                self.seek(at);
                 let Some(w) = prog.width(*ty) else {
+                    self.seek(at);
                     return self.exec_rare(prog, inst);
                 };
                 let p = self.val_fast(*ptr);
                 let v = self.val_fast(*val);
-                let kind = if *ty == ir::TypeId::PTR {
+                let kind = Some(if *ty == ir::TypeId::PTR {
                     Provenance::Pointer
                 } else {
                     Provenance::Integer
-                };
-                self.store_scalar_as(prog, &p, &v, *size as u64, w, Some(kind))?;
+                });
+                // As for loads: the cursor is set past the common case only.
+                if !self.store_scalar_plain(&p, &v, *size as u64, w, kind) {
+                    self.seek(at);
+                    self.store_scalar_general(prog, &p, &v, *size as u64, w, kind)?;
+                }
             }
             Inst::Call(call) => {
                 self.seek(at);

@@ -296,14 +296,29 @@ impl<B: Clone> SlotTable<B> {
         self.len
     }
 
+    // Every load and store looks its object up here: one test against `len` stands for the two bounds
+    // tests of the chunk list and of the chunk (`push` keeps every chunk but the last full).
     #[inline(always)]
     fn get(&self, i: usize) -> Option<&Slot<B>> {
-        self.chunks.get(i >> CHUNK_BITS)?.get(i & (CHUNK - 1))
+        if i >= self.len {
+            return None;
+        }
+        // SAFETY: `i < len`, and the first `len` slots are the chunks' entries in order (`push`), each
+        // chunk before the last holding `CHUNK` of them.
+        Some(unsafe {
+            self.chunks
+                .get_unchecked(i >> CHUNK_BITS)
+                .get_unchecked(i & (CHUNK - 1))
+        })
     }
 
     #[inline(always)]
     fn get_mut(&mut self, i: usize) -> Option<&mut Slot<B>> {
-        let chunk = self.chunks.get_mut(i >> CHUNK_BITS)?;
+        if i >= self.len {
+            return None;
+        }
+        // SAFETY: as for `get`.
+        let chunk = unsafe { self.chunks.get_unchecked_mut(i >> CHUNK_BITS) };
         if Rc::get_mut(chunk).is_none() {
             // Shared with another state: copied here. (Not `make_mut`, whose call stays out of line on
             // the hot path of every allocation, lifetime marker and return.)
