@@ -276,9 +276,13 @@ const CHUNK_BITS: u32 = 4;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
 /// A vector of slots in copy-on-write chunks of [`CHUNK`] entries.
+///
+/// A chunk is an array, not a vector: every load and store looks its object up here, and a vector's
+/// pointer to its elements was one more dependent read. The last chunk's entries at and past `len`
+/// are placeholders that nothing reads.
 #[derive(Clone, Debug)]
 struct SlotTable<B> {
-    chunks: Vec<Rc<Vec<Slot<B>>>>,
+    chunks: Vec<Rc<[Slot<B>; CHUNK]>>,
     len: usize,
 }
 
@@ -296,20 +300,14 @@ impl<B: Clone> SlotTable<B> {
         self.len
     }
 
-    // Every load and store looks its object up here: one test against `len` stands for the two bounds
-    // tests of the chunk list and of the chunk (`push` keeps every chunk but the last full).
     #[inline(always)]
     fn get(&self, i: usize) -> Option<&Slot<B>> {
         if i >= self.len {
             return None;
         }
-        // SAFETY: `i < len`, and the first `len` slots are the chunks' entries in order (`push`), each
-        // chunk before the last holding `CHUNK` of them.
-        Some(unsafe {
-            self.chunks
-                .get_unchecked(i >> CHUNK_BITS)
-                .get_unchecked(i & (CHUNK - 1))
-        })
+        // SAFETY: `i < len`, and `push` keeps a chunk for every `CHUNK` entries below `len`.
+        let chunk = unsafe { self.chunks.get_unchecked(i >> CHUNK_BITS) };
+        Some(&chunk[i & (CHUNK - 1)])
     }
 
     #[inline(always)]
@@ -324,28 +322,23 @@ impl<B: Clone> SlotTable<B> {
             // the hot path of every allocation, lifetime marker and return.)
             *chunk = Rc::new(chunk.as_ref().clone());
         }
-        Rc::get_mut(chunk)?.get_mut(i & (CHUNK - 1))
+        Some(&mut Rc::get_mut(chunk)?[i & (CHUNK - 1)])
     }
 
     fn push(&mut self, s: Slot<B>) {
-        if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Rc::new(Vec::with_capacity(CHUNK)));
+        let at = self.len & (CHUNK - 1);
+        if at == 0 {
+            self.chunks.push(Rc::new(std::array::from_fn(|_| {
+                Slot::Dead(ObjKind::Runtime)
+            })));
         }
         let last = self.chunks.last_mut().expect("a chunk");
-        if Rc::get_mut(last).is_none() {
-            // Copied at its full size: a copy of its length would grow by doubling.
-            let mut own = Vec::with_capacity(CHUNK);
-            own.extend(last.iter().cloned());
-            *last = Rc::new(own);
-        }
-        if let Some(last) = Rc::get_mut(last) {
-            last.push(s);
-        }
+        Rc::make_mut(last)[at] = s;
         self.len += 1;
     }
 
     fn iter(&self) -> impl Iterator<Item = &Slot<B>> {
-        self.chunks.iter().flat_map(|c| c.iter())
+        self.chunks.iter().flat_map(|c| c.iter()).take(self.len)
     }
 }
 
