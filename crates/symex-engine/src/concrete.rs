@@ -215,6 +215,7 @@ impl Concrete {
 }
 
 impl Domain for Concrete {
+    const DECIDES_PURELY: bool = true;
     type Val = u128;
     type Byte = u8;
     /// A concrete run never forks.

@@ -180,6 +180,11 @@ pub trait Domain: Clone {
     /// The value of width `w` whose little-endian bytes are `bytes` (bits above `w` are dropped).
     fn bytes_to_val(&mut self, bytes: &[Self::Byte], w: Width) -> Self::Val;
 
+    /// Whether [`Self::decide`] only computes its answer: it forks nothing and records nothing, so the
+    /// state's position does not matter while a branch is decided and the run loop need not set the
+    /// frame's cursor to the terminator first (it does for every domain that may fork).
+    const DECIDES_PURELY: bool = false;
+
     /// Answers a yes/no question about a width-1 value `cond`. A symbolic domain may fork here: the
     /// answer it returns is the one the current state follows, and `cond` (or its negation) joins the
     /// path condition.

@@ -304,15 +304,15 @@ impl<D: Domain> State<D> {
                     break;
                 }
                 *steps += (i - start) as u64;
-                // The frame's cursor, once per block: the instructions that read it set it themselves
-                // (`exec_inst`), and the terminator and the next `run` read it from here.
-                self.seek(i as u32);
                 if i < len || *steps >= max_steps {
+                    // The frame's cursor, where the next `run` reads it (the instructions that read it
+                    // set it themselves, see `exec_inst`).
+                    self.seek(i as u32);
                     break;
                 }
                 *steps += 1;
                 // SAFETY: as for the instructions; a branch stays in the activation.
-                match unsafe { self.exec_terminator(prog, &block.term) } {
+                match unsafe { self.exec_terminator(prog, &block.term, i as u32) } {
                     Ok(Some(next)) => {
                         block = &body.blocks[next.0 as usize];
                         start = 0;
@@ -342,7 +342,7 @@ impl<D: Domain> State<D> {
                 Ok(())
             }
             // SAFETY: as above.
-            None => unsafe { self.exec_terminator(prog, &block.term) }.map(|_| ()),
+            None => unsafe { self.exec_terminator(prog, &block.term, i as u32) }.map(|_| ()),
         }
     }
 
@@ -1250,7 +1250,11 @@ impl<D: Domain> State<D> {
         &mut self,
         prog: &Program,
         term: &Terminator,
+        at: u32,
     ) -> Result<Option<ir::BlockId>, End> {
+        // The cursor at the terminator (`at`: its block's length) for whatever reads it: a return, a
+        // failure, a guide and a domain that may fork. A branch of a domain that decides purely (the
+        // concrete one) goes without it, as `take_edge` moves the cursor anyway.
         let edge = match term {
             Terminator::Br(edge) => edge,
             Terminator::CondBr {
@@ -1259,6 +1263,9 @@ impl<D: Domain> State<D> {
                 if_false,
             } => {
                 let c = self.val_fast(*cond);
+                if !D::DECIDES_PURELY || prog.guide.is_some() {
+                    self.seek(at);
+                }
                 if prog.guide.is_some() {
                     crate::guide::follow_branch(self, prog, &c)?;
                 }
@@ -1268,9 +1275,18 @@ impl<D: Domain> State<D> {
                     if_false
                 }
             }
-            Terminator::Switch(sw) => self.switch_target(sw),
-            Terminator::Ret(op) => return self.ret(prog, *op).map(|()| None),
+            Terminator::Switch(sw) => {
+                if !D::DECIDES_PURELY {
+                    self.seek(at);
+                }
+                self.switch_target(sw)
+            }
+            Terminator::Ret(op) => {
+                self.seek(at);
+                return self.ret(prog, *op).map(|()| None);
+            }
             Terminator::Unreachable => {
+                self.seek(at);
                 return Err(self.bug(
                     prog,
                     BugKind::Unreachable,
