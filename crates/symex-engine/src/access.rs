@@ -1162,22 +1162,22 @@ pub(crate) mod tests {
             kind(st.read_c_string(&prog, &ptr(unterminated, 0)).unwrap_err()),
             BugKind::OutOfBounds
         );
-        let local = st
-            .mem
-            .allocate(ObjKind::Stack, "l".into(), 4, 0, false)
-            .unwrap();
-        st.store_scalar(&prog, &ptr(local, 0), &0x6261, 2, 16)
-            .unwrap();
+        // A local of `size` bytes whose first `n` were stored as the `8 * n`-bit value `v`.
+        let local_with = |st: &mut State<Concrete>, size: u64, v: u128, n: u64| {
+            let id = st
+                .mem
+                .allocate(ObjKind::Stack, "l".into(), size, 0, false)
+                .unwrap();
+            st.store_scalar(&prog, &ptr(id, 0), &v, n, 8 * n as u32)
+                .unwrap();
+            id
+        };
+        let local = local_with(&mut st, 4, 0x6261, 2);
         assert!(!st.mem.object(local).unwrap().contents.is_init(2, 1));
         assert_eq!(st.read_c_string(&prog, &ptr(local, 0)).unwrap(), b"ab");
         assert!(st.mem.object(local).unwrap().contents.is_init(2, 1));
         // Written up to its NUL, past a byte never written: read as one range.
-        let partly = st
-            .mem
-            .allocate(ObjKind::Stack, "p".into(), 8, 0, false)
-            .unwrap();
-        st.store_scalar(&prog, &ptr(partly, 0), &0x00_63_62_61, 4, 32)
-            .unwrap();
+        let partly = local_with(&mut st, 8, 0x00_63_62_61, 4);
         assert_eq!(st.read_c_string(&prog, &ptr(partly, 0)).unwrap(), b"abc");
         assert_eq!(st.read_c_string(&prog, &ptr(partly, 2)).unwrap(), b"c");
         assert!(!st.mem.object(partly).unwrap().contents.is_init(4, 1));

@@ -445,28 +445,14 @@ impl<D: Domain> State<D> {
                         return Ok(Flow::Next);
                     }
                     self.seek(at);
-                    return self.load_home(prog, inst, h);
+                    return self.load_home(prog, inst, h, at);
                 }
                 let Some(w) = prog.width(*ty) else {
                     self.seek(at);
                     return self.exec_rare(prog, inst);
                 };
                 let p = self.val_fast(*ptr);
-                let (n, pointer) = (*size as u64, *ty == ir::TypeId::PTR);
-                // The common case cannot fail: the cursor a failure reports is set past it only.
-                let (v, seen) = match self.load_scalar_plain(&p, n, w, !pointer) {
-                    Some(r) => r,
-                    None => {
-                        self.seek(at);
-                        self.load_scalar_general(prog, &p, n, w)?
-                    }
-                };
-                let v = if pointer || seen == PointerBytes::None {
-                    v
-                } else {
-                    self.seek(at);
-                    self.observe_loaded_integer(v, w, seen)
-                };
+                let v = self.load_scalar_from(prog, &p, *ty, *size, w, at)?;
                 self.set_fast(*dst, v);
             }
             Inst::Store {
@@ -551,7 +537,8 @@ impl<D: Domain> State<D> {
         Ok(Flow::Next)
     }
 
-    /// The scalar of type `ty` (`w` bits, `size` bytes) at the address `p`, as a load reads it.
+    /// The scalar of type `ty` (`w` bits, `size` bytes) at the address `p`, as the load at `at` reads
+    /// it. The common case cannot fail: the cursor a failure reports is set to `at` past it only.
     #[inline(always)]
     pub(crate) fn load_scalar_from(
         &mut self,
@@ -560,12 +547,20 @@ impl<D: Domain> State<D> {
         ty: ir::TypeId,
         size: u32,
         w: u32,
+        at: u32,
     ) -> Result<D::Val, End> {
-        let pointer = ty == ir::TypeId::PTR;
-        let (v, seen) = self.load_scalar_reporting(prog, p, size as u64, w, !pointer)?;
-        Ok(if pointer {
+        let (n, pointer) = (size as u64, ty == ir::TypeId::PTR);
+        let (v, seen) = match self.load_scalar_plain(p, n, w, !pointer) {
+            Some(r) => r,
+            None => {
+                self.seek(at);
+                self.load_scalar_general(prog, p, n, w)?
+            }
+        };
+        Ok(if pointer || seen == PointerBytes::None {
             v
         } else {
+            self.seek(at);
             self.observe_loaded_integer(v, w, seen)
         })
     }

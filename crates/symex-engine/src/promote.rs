@@ -222,9 +222,15 @@ impl<D: Domain> State<D> {
     }
 
     /// A load of a promoted local whose home does not hold its value: memory answers (an uninitialised
-    /// read, a use after the lifetime), and the home keeps the answer.
+    /// read, a use after the lifetime), and the home keeps the answer. `at`: the load's position.
     #[inline(never)]
-    pub(crate) fn load_home(&mut self, prog: &Program, inst: &Inst, h: Home) -> Result<Flow, End> {
+    pub(crate) fn load_home(
+        &mut self,
+        prog: &Program,
+        inst: &Inst,
+        h: Home,
+        at: u32,
+    ) -> Result<Flow, End> {
         let Inst::Load {
             dst, ptr, ty, size, ..
         } = inst
@@ -234,7 +240,7 @@ impl<D: Domain> State<D> {
         self.settle_home(*ptr, h);
         let w = prog.width(*ty).expect("a promoted local is a scalar");
         let p = self.val(*ptr);
-        let v = self.load_scalar_from(prog, &p, *ty, *size, w)?;
+        let v = self.load_scalar_from(prog, &p, *ty, *size, w, at)?;
         self.current_regs_mut()[h.value.0 as usize] = v.clone();
         self.homes.ready |= h.mask;
         self.set(*dst, v);
