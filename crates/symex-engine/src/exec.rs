@@ -16,6 +16,11 @@ use symex_ir::{Edge, Inst, Intrinsic, Operand, Slot, Terminator};
 /// A value carried by a phi move: a scalar, or an aggregate's memory image.
 type MovedValue<D> = Result<<D as Domain>::Val, (Rc<[<D as Domain>::Byte]>, ProvenanceMap)>;
 
+/// How an instruction ended: the next one's flow, or the end of the run. The end is boxed so that this
+/// fits two registers: as `Result<Flow, End>` the run loop wrote its `Ok` into a stack slot after every
+/// instruction (three stores of a large value merged from every arm).
+pub(crate) type Stepped = Result<Flow, Box<End>>;
+
 /// What an instruction did to control flow.
 pub(crate) enum Flow {
     /// Continue with the next instruction of the block.
@@ -252,7 +257,7 @@ impl<D: Domain> State<D> {
                     self.frame_mut().expect("a frame").inst = i as u32;
                 }
                 Ok(Flow::Moved) => break,
-                Err(end) => return (ran, Err(end)),
+                Err(end) => return (ran, Err(*end)),
             }
         }
         (ran, Ok(()))
@@ -296,7 +301,7 @@ impl<D: Domain> State<D> {
                         }
                         Err(end) => {
                             *steps += (i + 1 - start) as u64;
-                            return end;
+                            return *end;
                         }
                     }
                 }
@@ -336,7 +341,9 @@ impl<D: Domain> State<D> {
         match block.insts.get(i) {
             Some(inst) => {
                 // SAFETY: `position` admitted the activation just now.
-                if let Flow::Next = unsafe { self.exec_inst(prog, inst, i as u32) }? {
+                if let Flow::Next =
+                    unsafe { self.exec_inst(prog, inst, i as u32) }.map_err(|e| *e)?
+                {
                     self.frame_mut().expect("a frame").inst += 1;
                 }
                 Ok(())
@@ -367,7 +374,7 @@ impl<D: Domain> State<D> {
     /// `inst` is an instruction of the current activation's body, which [`Self::position`] admitted
     /// and no call or return has changed since (its register reads are [`Self::val_fast`]'s).
     #[inline(always)]
-    unsafe fn exec_inst(&mut self, prog: &Program, inst: &Inst, at: u32) -> Result<Flow, End> {
+    unsafe fn exec_inst(&mut self, prog: &Program, inst: &Inst, at: u32) -> Stepped {
         match inst {
             Inst::Bin {
                 op,
@@ -395,7 +402,7 @@ impl<D: Domain> State<D> {
             } => {
                 if self.is_pointer(prog, *lhs) {
                     self.seek(at);
-                    return self.exec_rare(prog, inst);
+                    return self.exec_rare(prog, inst).map_err(Box::new);
                 }
                 let (a, b) = (self.val_fast(*lhs), self.val_fast(*rhs));
                 let v = self.dom.cmp(map_pred(*pred), *width, &a, &b);
@@ -445,11 +452,11 @@ impl<D: Domain> State<D> {
                         return Ok(Flow::Next);
                     }
                     self.seek(at);
-                    return self.load_home(prog, inst, h, at);
+                    return self.load_home(prog, inst, h, at).map_err(Box::new);
                 }
                 let Some(w) = prog.width(*ty) else {
                     self.seek(at);
-                    return self.exec_rare(prog, inst);
+                    return self.exec_rare(prog, inst).map_err(Box::new);
                 };
                 let p = self.val_fast(*ptr);
                 let v = self.load_scalar_from(prog, &p, *ty, *size, w, at)?;
@@ -478,7 +485,7 @@ impl<D: Domain> State<D> {
                 }
                 let Some(w) = prog.width(*ty) else {
                     self.seek(at);
-                    return self.exec_rare(prog, inst);
+                    return self.exec_rare(prog, inst).map_err(Box::new);
                 };
                 let p = self.val_fast(*ptr);
                 let v = self.val_fast(*val);
@@ -495,7 +502,7 @@ impl<D: Domain> State<D> {
             }
             Inst::Call(call) => {
                 self.seek(at);
-                return self.exec_call(prog, call);
+                return self.exec_call(prog, call).map_err(Box::new);
             }
             // A block-scoped local's markers are as common as loads at -O0: kept out of `intrinsic`,
             // whose many cases make every call to it expensive.
@@ -529,9 +536,15 @@ impl<D: Domain> State<D> {
                 self.seek(at);
                 self.intrinsic(prog, *dst, *op, args)?
             }
-            _ => {
+            // Named rather than `_`: with every variant a case, the dispatch's jump table covers the
+            // whole tag and needs no range test before the jump.
+            Inst::Select { .. }
+            | Inst::Alloca { .. }
+            | Inst::ExtractValue { .. }
+            | Inst::InsertValue { .. }
+            | Inst::Vector(_) => {
                 self.seek(at);
-                return self.exec_rare(prog, inst);
+                return self.exec_rare(prog, inst).map_err(Box::new);
             }
         }
         Ok(Flow::Next)
@@ -711,7 +724,7 @@ impl<D: Domain> State<D> {
             | Inst::Intrinsic { .. } => {
                 // Entered after `seek`: the cursor is this instruction's position.
                 let at = self.frame().expect("a frame").inst;
-                return self.exec_inst(prog, inst, at);
+                return self.exec_inst(prog, inst, at).map_err(|e| *e);
             }
         }
         Ok(Flow::Next)
