@@ -454,12 +454,23 @@ impl<D: Domain> State<D> {
                     self.seek(at);
                     return self.load_home(prog, inst, h, at).map_err(Box::new);
                 }
-                let Some(w) = prog.width(*ty) else {
-                    self.seek(at);
-                    return self.exec_rare(prog, inst).map_err(Box::new);
-                };
+                // The common scalar types by their fixed ids, each with its size and width as constants
+                // (which fold the access's bounds, masks and byte order); the rest by lookup.
                 let p = self.val_fast(*ptr);
-                let v = self.load_scalar_from(prog, &p, *ty, *size, w, at)?;
+                let v = match (*ty, *size) {
+                    (ir::TypeId::I8, _) => self.load_scalar_from(prog, &p, *ty, 1, 8, at),
+                    (ir::TypeId::I16, _) => self.load_scalar_from(prog, &p, *ty, 2, 16, at),
+                    (ir::TypeId::I32, _) => self.load_scalar_from(prog, &p, *ty, 4, 32, at),
+                    (ir::TypeId::I64, _) => self.load_scalar_from(prog, &p, *ty, 8, 64, at),
+                    (ir::TypeId::PTR, 8) => self.load_scalar_from(prog, &p, *ty, 8, 64, at),
+                    _ => match prog.width(*ty) {
+                        Some(w) => self.load_scalar_from(prog, &p, *ty, *size, w, at),
+                        None => {
+                            self.seek(at);
+                            return self.exec_rare(prog, inst).map_err(Box::new);
+                        }
+                    },
+                }?;
                 self.set_fast(*dst, v);
             }
             Inst::Store {
@@ -483,22 +494,22 @@ impl<D: Domain> State<D> {
                     // A store after the local's lifetime ended: memory reports it.
                     self.settle_home(*ptr, h);
                 }
-                let Some(w) = prog.width(*ty) else {
-                    self.seek(at);
-                    return self.exec_rare(prog, inst).map_err(Box::new);
-                };
-                let p = self.val_fast(*ptr);
-                let v = self.val_fast(*val);
-                let kind = Some(if *ty == ir::TypeId::PTR {
-                    Provenance::Pointer
-                } else {
-                    Provenance::Integer
-                });
-                // As for loads: the cursor is set past the common case only.
-                if !self.store_scalar_plain(&p, &v, *size as u64, w, kind) {
-                    self.seek(at);
-                    self.store_scalar_general(prog, &p, &v, *size as u64, w, kind)?;
-                }
+                // As for loads: the common scalar types with constant sizes and widths.
+                let (p, v) = (self.val_fast(*ptr), self.val_fast(*val));
+                match (*ty, *size) {
+                    (ir::TypeId::I8, _) => self.store_scalar_to(prog, &p, &v, *ty, 1, 8, at),
+                    (ir::TypeId::I16, _) => self.store_scalar_to(prog, &p, &v, *ty, 2, 16, at),
+                    (ir::TypeId::I32, _) => self.store_scalar_to(prog, &p, &v, *ty, 4, 32, at),
+                    (ir::TypeId::I64, _) => self.store_scalar_to(prog, &p, &v, *ty, 8, 64, at),
+                    (ir::TypeId::PTR, 8) => self.store_scalar_to(prog, &p, &v, *ty, 8, 64, at),
+                    _ => match prog.width(*ty) {
+                        Some(w) => self.store_scalar_to(prog, &p, &v, *ty, *size, w, at),
+                        None => {
+                            self.seek(at);
+                            return self.exec_rare(prog, inst).map_err(Box::new);
+                        }
+                    },
+                }?;
             }
             Inst::Call(call) => {
                 self.seek(at);
@@ -562,6 +573,7 @@ impl<D: Domain> State<D> {
         w: u32,
         at: u32,
     ) -> Result<D::Val, End> {
+        debug_assert_eq!(Some(w), prog.width(ty));
         let (n, pointer) = (size as u64, ty == ir::TypeId::PTR);
         let (v, seen) = match self.load_scalar_plain(p, n, w, !pointer) {
             Some(r) => r,
@@ -576,6 +588,33 @@ impl<D: Domain> State<D> {
             self.seek(at);
             self.observe_loaded_integer(v, w, seen)
         })
+    }
+
+    /// Stores the scalar `v` of type `ty` (`w` bits, `size` bytes) at the address `p`, as the store at `at`
+    /// writes it. As for loads, the common case cannot fail and the cursor is set past it only.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn store_scalar_to(
+        &mut self,
+        prog: &Program,
+        p: &D::Val,
+        v: &D::Val,
+        ty: ir::TypeId,
+        size: u32,
+        w: u32,
+        at: u32,
+    ) -> Result<(), End> {
+        debug_assert_eq!(Some(w), prog.width(ty));
+        let kind = Some(if ty == ir::TypeId::PTR {
+            Provenance::Pointer
+        } else {
+            Provenance::Integer
+        });
+        if !self.store_scalar_plain(p, v, size as u64, w, kind) {
+            self.seek(at);
+            self.store_scalar_general(prog, p, v, size as u64, w, kind)?;
+        }
+        Ok(())
     }
 
     /// The instructions and cases [`Self::exec_inst`] leaves out of line.

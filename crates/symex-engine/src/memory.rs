@@ -605,11 +605,7 @@ impl<B: Clone> Memory<B> {
     #[inline(always)]
     pub fn object_mut(&mut self, id: ObjId) -> Option<&mut Object<B>> {
         match self.slots.get_mut(id as usize) {
-            Some(Slot::Live(o)) => {
-                let o = Rc::make_mut(o);
-                o.untouched = false;
-                Some(o)
-            }
+            Some(Slot::Live(o)) => Some(unshared(o)),
             _ => None,
         }
     }
@@ -624,11 +620,7 @@ impl<B: Clone> Memory<B> {
         accept: impl FnOnce(&Object<B>) -> bool,
     ) -> Option<&mut Object<B>> {
         match self.slots.get_mut(id as usize) {
-            Some(Slot::Live(o)) if accept(o) => {
-                let o = Rc::make_mut(o);
-                o.untouched = false;
-                Some(o)
-            }
+            Some(Slot::Live(o)) if accept(o) => Some(unshared(o)),
             _ => None,
         }
     }
@@ -811,6 +803,25 @@ impl<B: Clone> Memory<B> {
     pub fn object_count(&self) -> usize {
         self.slots.len()
     }
+}
+
+/// The object behind `o` for writing, copied first when another state shares it, and marked touched.
+/// (Not `Rc::make_mut` alone, whose call stayed out of line on the hot path of every store once the
+/// stores of each scalar size were inlined separately: the test of the counts is inline, the copy not.)
+#[inline(always)]
+fn unshared<B: Clone>(o: &mut Rc<Object<B>>) -> &mut Object<B> {
+    if Rc::get_mut(o).is_none() {
+        copy_shared(o);
+    }
+    let o = Rc::get_mut(o).expect("an object just made unshared");
+    o.untouched = false;
+    o
+}
+
+#[inline(never)]
+#[cold]
+fn copy_shared<B: Clone>(o: &mut Rc<Object<B>>) {
+    *o = Rc::new(o.as_ref().clone());
 }
 
 #[cfg(test)]
