@@ -83,17 +83,20 @@ impl NumberField {
             digits += 1;
             m /= self.base();
         }
-        let digits = match self.precision {
+        let shown = match self.precision {
             Some(0) if magnitude == 0 => 0,
             Some(p) => digits.max(p),
             None => digits,
         };
+        // `%#o` adds a zero unless the precision's zeros or a zero value already begin the digits.
+        let leading_zero = shown > digits || (magnitude == 0 && shown > 0);
         let prefix = match self.conv {
             b'd' | b'i' => usize::from(negative || self.sign_always),
             b'x' | b'X' if self.alt && magnitude != 0 => 2,
-            b'o' if self.alt && magnitude != 0 => 1,
+            b'o' if self.alt && !leading_zero => 1,
             _ => 0,
         };
+        let digits = shown;
         self.width.max(prefix + digits)
     }
 }
@@ -209,23 +212,28 @@ pub fn format<E>(
                 } else {
                     ""
                 };
-                integer(&spec, sign, s.unsigned_abs().to_string())
+                let mut buf = [0u8; DIGITS];
+                let at = digits(s.unsigned_abs(), 10, false, &mut buf);
+                integer(&mut out, &spec, sign.as_bytes(), &buf[at..], false);
+                continue;
             }
             Some(c @ (b'u' | b'x' | b'X' | b'o')) => {
                 let v = int(next, number(c))? & mask(spec.bits);
-                let digits = match c {
-                    b'u' => v.to_string(),
-                    b'x' => format!("{v:x}"),
-                    b'X' => format!("{v:X}"),
-                    _ => format!("{v:o}"),
+                let base = match c {
+                    b'u' => 10,
+                    b'x' | b'X' => 16,
+                    _ => 8,
                 };
-                let prefix = match (spec.alt, c, v) {
-                    (true, b'x', 1..) => "0x",
-                    (true, b'X', 1..) => "0X",
-                    (true, b'o', _) if !digits.starts_with('0') => "0",
-                    _ => "",
+                let mut buf = [0u8; DIGITS];
+                let at = digits(v, base, c == b'X', &mut buf);
+                let prefix: &[u8] = match (spec.alt, c, v) {
+                    (true, b'x', 1..) => b"0x",
+                    (true, b'X', 1..) => b"0X",
+                    _ => b"",
                 };
-                integer(&spec, prefix, digits)
+                let octal_alt = spec.alt && c == b'o';
+                integer(&mut out, &spec, prefix, &buf[at..], octal_alt);
+                continue;
             }
             Some(b'c') => {
                 spec.zero = false;
@@ -256,7 +264,9 @@ pub fn format<E>(
                 if v == 0 {
                     b"(nil)".to_vec()
                 } else {
-                    format!("0x{v:x}").into_bytes()
+                    let mut buf = [0u8; DIGITS];
+                    let at = digits(u128::from(v), 16, false, &mut buf);
+                    [b"0x", &buf[at..]].concat()
                 }
             }
             _ => {
@@ -267,7 +277,7 @@ pub fn format<E>(
                 )));
             }
         };
-        pad(&mut out, &spec, body);
+        pad(&mut out, &spec, &body);
     }
     Ok(out)
 }
@@ -289,31 +299,83 @@ fn sign_extend(v: u128, bits: u32) -> i128 {
     ((v << sh) as i128) >> sh
 }
 
-/// Digits with the precision applied, then the sign or prefix; zero padding goes between them.
-fn integer(spec: &Spec, prefix: &str, digits: String) -> Vec<u8> {
-    let digits = match spec.precision {
-        Some(0) if digits == "0" => String::new(),
-        Some(p) if digits.len() < p => format!("{}{digits}", "0".repeat(p - digits.len())),
-        _ => digits,
+/// Room for the digits of any argument (a 128-bit value in octal has 43).
+const DIGITS: usize = 44;
+
+/// The digits of `v` in `base` (8, 10 or 16), most significant first, at the end of `buf`; returns where
+/// they begin. Written here rather than by `format!`: a program that prints a line per global (as
+/// csmith's do) spent a third of its `printf` calls in the formatting machinery and its allocations.
+fn digits(v: u128, base: u32, upper: bool, buf: &mut [u8; DIGITS]) -> usize {
+    let set: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
     };
-    let zero_pad = spec.zero && !spec.left && spec.precision.is_none();
-    let width = spec.width.unwrap_or(0);
-    let len = prefix.len() + digits.len();
-    let mut s = prefix.as_bytes().to_vec();
-    if zero_pad && len < width {
-        s.extend(std::iter::repeat_n(b'0', width - len));
+    let mut at = DIGITS;
+    // A machine word's division where the value fits one (every argument but a 128-bit one).
+    match u64::try_from(v) {
+        Ok(mut w) => loop {
+            at -= 1;
+            buf[at] = set[(w % u64::from(base)) as usize];
+            w /= u64::from(base);
+            if w == 0 {
+                break;
+            }
+        },
+        Err(_) => {
+            let mut w = v;
+            loop {
+                at -= 1;
+                buf[at] = set[(w % u128::from(base)) as usize];
+                w /= u128::from(base);
+                if w == 0 {
+                    break;
+                }
+            }
+        }
     }
-    s.extend(digits.bytes());
-    s
+    at
 }
 
-fn pad(out: &mut Vec<u8>, spec: &Spec, body: Vec<u8>) {
+/// A numeric field into `out`: spaces to the width (before the field, or after it with `-`), the sign or
+/// prefix, zeros (to the width with `0` and no precision; to the precision; one more for `%#o` whose
+/// first digit is not already a zero, C11 7.21.6.1p6), then the digits (none for a zero value of
+/// precision 0).
+fn integer(out: &mut Vec<u8>, spec: &Spec, prefix: &[u8], digits: &[u8], octal_alt: bool) {
+    let digits = if spec.precision == Some(0) && digits == b"0" {
+        &[][..]
+    } else {
+        digits
+    };
+    let mut zeros = spec.precision.unwrap_or(0).saturating_sub(digits.len());
+    if octal_alt && zeros == 0 && digits.first() != Some(&b'0') {
+        zeros = 1;
+    }
+    let len = prefix.len() + zeros + digits.len();
+    let width = spec.width.unwrap_or(0);
+    let mut spaces = width.saturating_sub(len);
+    if spec.zero && !spec.left && spec.precision.is_none() {
+        zeros += spaces;
+        spaces = 0;
+    }
+    if !spec.left {
+        out.extend(std::iter::repeat_n(b' ', spaces));
+    }
+    out.extend_from_slice(prefix);
+    out.extend(std::iter::repeat_n(b'0', zeros));
+    out.extend_from_slice(digits);
+    if spec.left {
+        out.extend(std::iter::repeat_n(b' ', spaces));
+    }
+}
+
+fn pad(out: &mut Vec<u8>, spec: &Spec, body: &[u8]) {
     let width = spec.width.unwrap_or(0);
     let fill = width.saturating_sub(body.len());
     if !spec.left {
         out.extend(std::iter::repeat_n(b' ', fill));
     }
-    out.extend(body);
+    out.extend_from_slice(body);
     if spec.left {
         out.extend(std::iter::repeat_n(b' ', fill));
     }
@@ -374,6 +436,63 @@ mod tests {
         );
     }
 
+    /// Every combination of flags, width, precision, length and conversion of integers, on values at the
+    /// edges of each length, formatted as the machine's C library formats them (the independent ground:
+    /// glibc's `snprintf`).
+    #[test]
+    fn integers_as_the_c_library_formats_them() {
+        let values: [i64; 9] = [0, 1, -1, 8, 42, -42, 255, i32::MIN as i64, i64::MIN];
+        let (mut checked, mut wrong) = (0, Vec::new());
+        for flags in ["", "-", "0", "+", " ", "#", "-#", "0#", "+0", "- "] {
+            for width in ["", "1", "6", "12", "25"] {
+                for precision in ["", ".", ".0", ".1", ".5", ".22"] {
+                    for length in ["", "hh", "h", "l", "ll"] {
+                        for conv in ["d", "i", "u", "x", "X", "o"] {
+                            let f = format!("<%{flags}{width}{precision}{length}{conv}>");
+                            let c_fmt = std::ffi::CString::new(f.clone()).unwrap();
+                            for &v in &values {
+                                let mut buf = [0u8; 128];
+                                // SAFETY: `buf` has room for the 128 bytes `snprintf` may write; the
+                                // argument is of the type the length modifier names (C's promotions for
+                                // `hh` and `h`).
+                                let n = unsafe {
+                                    if length.starts_with('l') {
+                                        libc::snprintf(
+                                            buf.as_mut_ptr().cast(),
+                                            128,
+                                            c_fmt.as_ptr(),
+                                            v,
+                                        )
+                                    } else {
+                                        libc::snprintf(
+                                            buf.as_mut_ptr().cast(),
+                                            128,
+                                            c_fmt.as_ptr(),
+                                            v as i32,
+                                        )
+                                    }
+                                };
+                                let expected = String::from_utf8_lossy(&buf[..n as usize]);
+                                let ours = fmt(&f, vec![ArgValue::Int(v as u64 as u128)]);
+                                if ours != expected {
+                                    wrong.push(format!("{f} of {v}: {ours} instead of {expected}"));
+                                }
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 10 * 5 * 6 * 5 * 6 * 9);
+        assert!(
+            wrong.is_empty(),
+            "{} of {checked}:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        );
+    }
+
     #[test]
     fn chars_strings_pointers() {
         use ArgValue::{Int, Str};
@@ -405,7 +524,8 @@ mod tests {
         ];
         for f in [
             "%d", "%i", "%u", "%x", "%X", "%o", "%+d", "% d", "%#x", "%#o", "%5d", "%-6x", "%.0d",
-            "%.0x", "%.4u", "%#8.3X", "%hhd", "%hu", "%ld", "%lx", "%lld", "%llo", "%08d", "%+.2i",
+            "%.0x", "%.4u", "%#8.3X", "%#.0o", "%#.1o", "%#.5o", "%#-9.2o", "%hhd", "%hu", "%ld",
+            "%lx", "%lld", "%llo", "%08d", "%+.2i",
         ] {
             for &v in &values {
                 let mut field = None;

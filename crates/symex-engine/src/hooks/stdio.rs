@@ -226,6 +226,7 @@ fn field_len<D: Domain>(dom: &mut D, f: &NumberField, v: &D::Val, aw: u32) -> D:
     }
     let zero64 = dom.constant(64, 0);
     let is_zero = dom.cmp(CmpOp::Eq, 64, &magnitude, &zero64);
+    let raw_digits = digits.clone();
     match f.precision {
         Some(0) => digits = dom.ite(&is_zero, 64, &zero64, &digits),
         Some(p) => digits = max(dom, &digits, p as u128),
@@ -234,9 +235,23 @@ fn field_len<D: Domain>(dom: &mut D, f: &NumberField, v: &D::Val, aw: u32) -> D:
     let prefix = match f.conv {
         b'd' | b'i' if f.sign_always => one,
         b'd' | b'i' => dom.cast(CastOp::ZExt, 1, 64, &negative),
-        b'x' | b'X' | b'o' if f.alt => {
-            let n = dom.constant(64, if f.conv == b'o' { 1 } else { 2 });
-            dom.ite(&is_zero, 64, &zero64, &n)
+        b'x' | b'X' if f.alt => {
+            let two = dom.constant(64, 2);
+            dom.ite(&is_zero, 64, &zero64, &two)
+        }
+        // `%#o` adds a zero unless the digits already begin with one: the precision's zeros, or a zero
+        // value printed (not with precision 0, which prints no digit).
+        b'o' if f.alt => {
+            let begins_with_zero = match f.precision {
+                Some(0) => dom.constant(1, 0),
+                Some(p) => {
+                    let p = dom.constant(64, p as u128);
+                    let padded = dom.cmp(CmpOp::Ult, 64, &raw_digits, &p);
+                    dom.binop(BinOp::Or, 1, &padded, &is_zero)
+                }
+                None => is_zero,
+            };
+            dom.ite(&begins_with_zero, 64, &zero64, &one)
         }
         _ => zero64,
     };
@@ -273,7 +288,14 @@ mod tests {
         for conv in [b'd', b'i', b'u', b'x', b'X', b'o'] {
             for bits in [8u32, 16, 32, 64] {
                 for (sign_always, alt) in [(false, false), (true, false), (false, true)] {
-                    for (width, precision) in [(0, None), (5, None), (0, Some(0)), (3, Some(4))] {
+                    for (width, precision) in [
+                        (0, None),
+                        (5, None),
+                        (0, Some(0)),
+                        (0, Some(1)),
+                        (3, Some(4)),
+                        (0, Some(9)),
+                    ] {
                         let f = NumberField {
                             conv,
                             sign_always,
